@@ -59,6 +59,7 @@ const (
 	ConfigInvalid         Code = "config_invalid"
 	UnknownSite           Code = "unknown_site"
 	TemplateInvalid       Code = "template_invalid"
+	TemplateNotFound      Code = "template_not_found"
 	PromptTooLarge        Code = "prompt_too_large"
 	AuthorizationRequired Code = "authorization_required"
 	SiteIncomplete        Code = "site_incomplete"
@@ -86,6 +87,7 @@ const (
 	SendUnconfirmed     Code = "send_unconfirmed"
 	NoDisplay           Code = "no_display"
 	HotkeyTaken         Code = "hotkey_taken"
+	EnvironmentNotReady Code = "environment_not_ready"
 
 	TargetNotFound    Code = "target_not_found"
 	TargetCrashed     Code = "target_crashed"
@@ -111,6 +113,7 @@ const (
 	ArtifactUnsafe      Code = "artifact_unsafe"
 	ArtifactTooLarge    Code = "artifact_too_large"
 	ArtifactSaveFailed  Code = "artifact_save_failed"
+	ArtifactForbidden   Code = "artifact_forbidden"
 )
 
 var catalog = map[Code]Spec{}
@@ -131,6 +134,7 @@ func init() {
 	def(UnknownCommand, StageInput, ClassBadInput, false, "run `ferry help` for the list of commands")
 	def(ConfigInvalid, StageInput, ClassBadInput, false, "fix the settings file at the line shown, or run `ferry settings reset` to keep it as .bak and start from defaults")
 	def(UnknownSite, StageInput, ClassBadInput, false, "use a site id from `ferry sites`, or define the site in settings")
+	def(TemplateNotFound, StageInput, ClassBadInput, false, "use the name of a stored template (the template list in Ferry shows them)")
 	def(TemplateInvalid, StageInput, ClassBadInput, false, "fix the template at the place shown")
 	def(PromptTooLarge, StageComposer, ClassBadInput, false, "shorten the prompt or attach the material as a file")
 	def(AuthorizationRequired, StagePolicy, ClassBadInput, false, "pass the authorization flag named in the message to confirm you want this")
@@ -158,6 +162,7 @@ func init() {
 	def(ComposerMismatch, StageComposer, ClassBlocked, true, "the text in the composer did not match the prompt; nothing was sent: retry, or report the site change")
 	def(SendUnconfirmed, StageSend, ClassRouting, false, "check the tab: the prompt may or may not have been sent; run `ferry reattach` to look for it before sending again")
 	def(NoDisplay, StageInput, ClassBlocked, false, "run under a display, e.g. `xvfb-run -a make run`, or use the `ferry` CLI")
+	def(EnvironmentNotReady, StageInput, ClassBlocked, false, "apply the fixes `ferry doctor` prints, then run it again")
 	def(HotkeyTaken, StageInput, ClassBlocked, false, "choose another quick-prompt hotkey in Settings")
 
 	def(TargetNotFound, StageSession, ClassRouting, false, "the tab is gone: run `ferry sessions doctor` to reopen the conversation in a new tab")
@@ -183,6 +188,7 @@ func init() {
 	def(ArtifactCorrupt, StageArtifact, ClassArtifact, true, "the zip is damaged or truncated and was not saved as good: retry the download or ask for it again")
 	def(ArtifactUnsafe, StageArtifact, ClassArtifact, false, "the zip breaks a safety rule (see evidence) and was quarantined: do not extract it")
 	def(ArtifactTooLarge, StageArtifact, ClassArtifact, false, "the artifact exceeds the configured size limit: raise it in Settings if you trust it")
+	def(ArtifactForbidden, StageArtifact, ClassArtifact, false, "the site refused the download (HTTP 403): check the login and any Cloudflare check in the browser, then retry")
 	def(ArtifactSaveFailed, StageArtifact, ClassArtifact, true, "check free disk space and permissions of the output directory")
 }
 

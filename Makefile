@@ -1,0 +1,65 @@
+# Ferry's build. `make run` and `make test` do all set-up themselves on a fresh
+# Debian/Ubuntu machine: system packages (scripts/setup-system.sh), npm
+# packages, the frontend, Go modules and both binaries.
+SHELL := /bin/bash
+export PATH := $(PATH):/usr/local/go/bin
+GO ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
+DESKTOP_TAGS := desktop,production,webkit2_41
+XVFB := xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session --
+
+.PHONY: run test setup system frontend build cli app vet test-go test-frontend test-gui bindings clean
+
+## run: all set-up, then the desktop app
+run:
+	@if [ "$$(uname)" = Linux ] && [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
+	  echo "make run: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the desktop window cannot open." >&2; \
+	  echo "  For a virtual display run:   xvfb-run -a make run" >&2; \
+	  echo "  Without a window use the CLI: make setup && ./build/bin/ferry help" >&2; \
+	  exit 1; fi
+	@$(MAKE) --no-print-directory setup
+	./build/bin/Ferry
+
+## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under Xvfb)
+test: setup vet test-go test-frontend test-gui
+
+setup: system build
+
+system:
+	@scripts/setup-system.sh
+
+frontend/node_modules/.stamp: frontend/package.json frontend/package-lock.json
+	cd frontend && (npm ci --no-audit --no-fund || npm ci --no-audit --no-fund)
+	touch $@
+
+frontend: frontend/node_modules/.stamp
+	cd frontend && npm run build
+
+build: cli app
+
+cli:
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o build/bin/ferry ./backend/cmd/ferry
+
+app: frontend
+	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/Ferry .
+
+vet:
+	$(GO) vet ./...
+	$(GO) vet -tags $(DESKTOP_TAGS) . ./app/...
+
+test-go:
+	$(GO) test -count=1 -timeout 20m ./...
+
+test-frontend: frontend/node_modules/.stamp
+	cd frontend && npm run check && npm test
+
+test-gui: app
+	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui ./app/guitest/
+
+## bindings: regenerate frontend/wailsjs from the bound Go structs
+bindings:
+	d=$$(mktemp -d) && $(GO) build -tags bindings -o $$d/wb . && $$d/wb && rm -rf $$d
+
+clean:
+	rm -rf build/bin frontend/dist/assets frontend/node_modules

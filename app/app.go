@@ -1,0 +1,106 @@
+// Package app is the desktop window's Go side and the only Go code that
+// imports Wails. It opens the core, binds a few thin structs whose exported
+// methods become the frontend's API (each one call into backend/core), turns
+// every error into an errs envelope through one formatter, and forwards
+// backend news to the UI through an injected emitter. Backend packages never
+// see Wails.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/logger"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Window geometry: room for the sidebar and a two-column view at the default
+// size, and still usable when tiled to half a small laptop screen.
+const (
+	defaultWidth  = 1100
+	defaultHeight = 720
+	minWidth      = 760
+	minHeight     = 480
+)
+
+// Background colours painted before the frontend's first frame; they match
+// the frontend's --bg so the window does not flash.
+var (
+	lightBackground = &options.RGBA{R: 250, G: 250, B: 251, A: 255}
+	darkBackground  = &options.RGBA{R: 28, G: 29, B: 32, A: 255}
+)
+
+// Run opens the core for the data directory ($FERRY_DATA_DIR or the platform
+// default), shows the Ferry window with the frontend in assets (which holds
+// frontend/dist) and blocks until the window closes. It returns the process
+// exit status: 0 after a normal close, the errs exit code of a failure that
+// stops the window from opening (no display, for one) after printing the
+// envelope to stderr. A core that fails to open does not stop the window: the
+// UI shows why and offers the fix.
+func Run(assets fs.FS) int {
+	return run(assets, os.Getenv, os.Stderr)
+}
+
+func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
+	started := time.Now()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	if !generatingBindings {
+		if err := checkDisplay(getenv, dialDisplay); err != nil {
+			fmt.Fprintln(stderr, errs.From(err).Human())
+			return errs.ExitCode(err)
+		}
+	}
+
+	sh := newShell(log, started)
+	if !generatingBindings {
+		sh.open(context.Background())
+	}
+	stopSignals := quitOnSignal(sh)
+	defer stopSignals()
+
+	err := wails.Run(&options.App{
+		Title:            "Ferry",
+		Width:            defaultWidth,
+		Height:           defaultHeight,
+		MinWidth:         minWidth,
+		MinHeight:        minHeight,
+		BackgroundColour: sh.backgroundColour(),
+		AssetServer:      &assetserver.Options{Assets: assets},
+		OnStartup:        sh.startup,
+		OnShutdown:       sh.shutdown,
+		Bind:             []any{&System{sh: sh}, &Settings{sh: sh}},
+		ErrorFormatter:   formatError,
+		LogLevel:         logger.WARNING,
+		Linux: &linux.Options{
+			ProgramName:      "ferry",
+			Icon:             windowIcon(assets),
+			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+		},
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, errs.Wrap(err, errs.Internal, "run the window: %v", err).Human())
+		return errs.ExitCode(errs.New(errs.Internal, ""))
+	}
+	return 0
+}
+
+// windowIcon reads the icon the frontend build ships; a missing icon is not
+// worth failing over (GTK shows a generic one).
+func windowIcon(assets fs.FS) []byte {
+	b, err := fs.ReadFile(assets, "frontend/dist/ferry.png")
+	if err != nil {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,246 @@
+//go:build gui
+
+package guitest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+var views = []struct{ id, title string }{
+	{"tabs", "Tabs"}, {"compose", "Compose"}, {"history", "History"}, {"artifacts", "Artifacts"}, {"settings", "Settings"},
+}
+
+// TestShell drives the real frontend against the real Go backend: the dev
+// binary serves both, headless Chromium clicks and types.
+func TestShell(t *testing.T) {
+	requireDisplay(t)
+	requireFrontendBuilt(t)
+	bin := buildApp(t, devTags)
+	b := launchBrowser(t)
+	shots := t.TempDir()
+
+	dir := t.TempDir()
+	app := startDevApp(t, bin, dir)
+	page := openShell(t, b, app.url)
+
+	t.Run("clicking each sidebar item shows its view", func(t *testing.T) {
+		for _, v := range views {
+			page.MustElement(`[role=tab][data-view=` + v.id + `]`).MustClick()
+			waitTitle(t, page, v.title)
+			if sel := page.MustElement(`[role=tab][data-view=` + v.id + `]`).MustAttribute("aria-selected"); sel == nil || *sel != "true" {
+				t.Errorf("%s: aria-selected is %v after the click", v.id, sel)
+			}
+			if got := page.MustElement(`[role=tabpanel]`).MustAttribute("data-view"); got == nil || *got != v.id {
+				t.Errorf("%s: the panel shows %v", v.id, got)
+			}
+		}
+	})
+
+	t.Run("Ctrl+1 to Ctrl+5 reach every view", func(t *testing.T) {
+		for i, v := range []rune{'5', '4', '3', '2', '1'} {
+			page.KeyActions().Press(input.ControlLeft).Type(input.Key(v)).MustDo()
+			waitTitle(t, page, views[4-i].title)
+		}
+	})
+
+	t.Run("arrow keys move focus in the sidebar and Enter opens the view", func(t *testing.T) {
+		page.MustElement(`[role=tab][data-view=tabs]`).MustClick()
+		waitTitle(t, page, "Tabs")
+		focused := func() string {
+			return page.MustEval(`() => document.activeElement?.dataset?.view ?? ''`).Str()
+		}
+		page.KeyActions().Type(input.ArrowDown).MustDo()
+		if f := focused(); f != "compose" {
+			t.Fatalf("ArrowDown focused %q, want compose", f)
+		}
+		if title := viewTitle(t, page); title != "Tabs" {
+			t.Errorf("moving focus changed the view to %q; it should wait for Enter", title)
+		}
+		page.KeyActions().Type(input.Enter).MustDo()
+		waitTitle(t, page, "Compose")
+		page.KeyActions().Type(input.End).MustDo()
+		page.KeyActions().Type(input.Space).MustDo()
+		waitTitle(t, page, "Settings")
+		page.KeyActions().Type(input.ArrowDown, input.Enter).MustDo() // wraps to the first
+		waitTitle(t, page, "Tabs")
+		// Only the selected item is a tab stop, so Tab leaves the list.
+		stops := page.MustEval(`() => [...document.querySelectorAll('[role=tab]')].filter(e => e.tabIndex === 0).length`).Int()
+		if stops != 1 {
+			t.Errorf("%d sidebar items are tab stops, want 1 (roving focus)", stops)
+		}
+	})
+
+	t.Run("views whose features come later say what will live there", func(t *testing.T) {
+		want := map[string]string{
+			"tabs": "chat tabs will appear here", "compose": "Prompts will be composed here",
+			"history": "Runs will be listed here", "artifacts": "Verified files will appear here",
+		}
+		for id, text := range want {
+			page.MustElement(`[role=tab][data-view=` + id + `]`).MustClick()
+			got := page.MustElement(`[data-testid=empty-state]`).MustText()
+			if !strings.Contains(got, text) || !strings.Contains(got, "later version") {
+				t.Errorf("%s empty state reads %q, want %q and an honest 'later version'", id, got, text)
+			}
+		}
+		savePageShot(t, page, shots, "ferry-history-light.png")
+	})
+
+	t.Run("settings show the data directory and the doctor's checks", func(t *testing.T) {
+		page.MustElement(`[role=tab][data-view=settings]`).MustClick()
+		waitTitle(t, page, "Settings")
+		dataDir := page.MustElement(`[data-testid=data-dir]`).MustText()
+		if dataDir != filepath.Join(dir, "data") {
+			t.Errorf("data directory shown as %q, want %q", dataDir, filepath.Join(dir, "data"))
+		}
+		if f := page.MustElement(`[data-testid=settings-file]`).MustText(); f != filepath.Join(dir, "data", "settings.json") {
+			t.Errorf("settings file shown as %q", f)
+		}
+		page.MustWait(`() => document.querySelectorAll('[data-testid=doctor] [data-check]').length >= 3`)
+		ids := page.MustEval(`() => [...document.querySelectorAll('[data-testid=doctor] [data-check]')].map(e => e.dataset.check + ':' + e.dataset.status).join(' ')`).Str()
+		for _, id := range []string{"browser:", "datadir:ok", "store:ok"} {
+			if !strings.Contains(ids, id) {
+				t.Errorf("doctor checks %q lack %q", ids, id)
+			}
+		}
+		savePageShot(t, page, shots, "ferry-settings-light.png")
+	})
+
+	t.Run("the theme follows the setting and, for system, the OS", func(t *testing.T) {
+		theme := func() string { return page.MustEval(`() => document.documentElement.dataset.theme`).Str() }
+		pick := func(value string) {
+			page.MustElement(`[data-testid=theme-picker] input[value=` + value + `]`).MustClick()
+			page.MustWait(`(v) => document.querySelector('[data-testid=theme-picker] input[value=' + v + ']').checked && !document.querySelector('[data-testid=theme-picker] input').disabled`, value)
+		}
+		pick("dark")
+		if got := theme(); got != "dark" {
+			t.Fatalf("painted %q after choosing dark", got)
+		}
+		saved := evalJSON(t, page, `() => window.go.app.Settings.Get()`)
+		if saved["theme"] != "dark" {
+			t.Errorf("settings file holds theme %v after choosing dark", saved["theme"])
+		}
+		savePageShot(t, page, shots, "ferry-settings-dark.png")
+
+		pick("system")
+		if got := theme(); got != "light" {
+			t.Errorf("system with a light OS painted %q", got)
+		}
+		if err := (proto.EmulationSetEmulatedMedia{Features: []*proto.EmulationMediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}).Call(page); err != nil {
+			t.Fatal(err)
+		}
+		page.MustWait(`() => document.documentElement.dataset.theme === 'dark'`)
+		if err := (proto.EmulationSetEmulatedMedia{Features: []*proto.EmulationMediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}).Call(page); err != nil {
+			t.Fatal(err)
+		}
+		page.MustWait(`() => document.documentElement.dataset.theme === 'light'`)
+	})
+
+	t.Run("a bad theme comes back as an envelope with code and hint", func(t *testing.T) {
+		// Straight through the binding: the one ErrorFormatter makes the
+		// rejection an envelope object.
+		rej := evalJSON(t, page, `() => window.go.app.Settings.Get()
+			.then(s => window.go.app.Settings.Save({...s, theme: 'purple'}))
+			.then(() => ({saved: true}), e => e)`)
+		if rej["saved"] == true {
+			t.Fatal("the backend accepted theme purple")
+		}
+		if rej["code"] != "config_invalid" || str(rej["retryHint"]) == "" || !strings.Contains(str(rej["message"]), "purple") {
+			t.Errorf("rejection %v, want a config_invalid envelope naming purple, with a hint", rej)
+		}
+
+		// Through the UI: a picker that sent a bad value shows the toast.
+		page.MustElement(`[role=tab][data-view=settings]`).MustClick()
+		page.MustEval(`() => { document.querySelector('[data-testid=theme-picker] input[value=light]').value = 'purple'; }`)
+		page.MustElement(`[data-testid=theme-picker] input[value=purple]`).MustClick()
+		toast := page.MustElement(`[data-testid=toast][data-code=config_invalid]`)
+		if code := toast.MustElement(`[data-testid=toast-code]`).MustText(); code != "config_invalid" {
+			t.Errorf("toast shows code %q", code)
+		}
+		if hint := toast.MustElement(`[data-testid=envelope-hint]`).MustText(); !strings.Contains(hint, "What to do") || len(hint) < 20 {
+			t.Errorf("toast hint reads %q", hint)
+		}
+		if msg := toast.MustElement(`[data-testid=envelope-message]`).MustText(); !strings.Contains(msg, "purple") {
+			t.Errorf("toast message reads %q", msg)
+		}
+		savePageShot(t, page, shots, "ferry-toast.png")
+		still := evalJSON(t, page, `() => window.go.app.Settings.Get()`)
+		if still["theme"] != "system" {
+			t.Errorf("after the rejected save the theme is %v, want system unchanged", still["theme"])
+		}
+		toast.MustElement(`button[aria-label="Dismiss notification"]`).MustClick()
+		page.MustWait(`() => !document.querySelector('[data-testid=toast][data-code=config_invalid]')`)
+	})
+
+	app.stop(t)
+	if !strings.Contains(app.Log(), `msg="shut down"`) {
+		t.Errorf("no clean shutdown after SIGTERM")
+	}
+	t.Logf("screenshots in %s", shots)
+}
+
+// TestMalformedSettings: the app still opens on a broken settings file,
+// shows the config_invalid envelope, and Reset keeps the bad file as .bak.
+func TestMalformedSettings(t *testing.T) {
+	requireDisplay(t)
+	requireFrontendBuilt(t)
+	bin := buildApp(t, devTags)
+	b := launchBrowser(t)
+
+	dir := t.TempDir()
+	settingsFile := filepath.Join(dir, "data", "settings.json")
+	bad := "{\n  \"theme\": \"dark\",\n  oops\n}\n"
+	if err := os.MkdirAll(filepath.Dir(settingsFile), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settingsFile, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	app := startDevApp(t, bin, dir)
+	page := openShell(t, b, app.url)
+
+	toast := page.MustElement(`[data-testid=toast][data-code=config_invalid]`)
+	if msg := toast.MustElement(`[data-testid=envelope-message]`).MustText(); !strings.Contains(msg, "settings.json") {
+		t.Errorf("toast message %q does not name the file", msg)
+	}
+	page.KeyActions().Press(input.ControlLeft).Type('5').MustDo()
+	waitTitle(t, page, "Settings")
+	banner := page.MustElement(`[data-testid=settings-problem][data-code=config_invalid]`)
+	if text := banner.MustText(); !strings.Contains(text, "line 3") && !strings.Contains(text, ":3") {
+		t.Errorf("the problem does not point at line 3: %q", text)
+	}
+	if disabled := page.MustElement(`[data-testid=theme-picker] input[value=dark]`).MustProperty("disabled").Bool(); !disabled {
+		t.Errorf("the theme picker is enabled while the settings cannot be read")
+	}
+	savePageShot(t, page, t.TempDir(), "ferry-config-invalid.png")
+
+	page.MustElement(`[data-testid=reset-settings]`).MustClick()
+	page.MustElement(`[data-testid=toast][data-kind=success]`)
+	page.MustWait(`() => !document.querySelector('[data-testid=settings-problem]')`)
+
+	kept, err := os.ReadFile(settingsFile + ".bak")
+	if err != nil {
+		matches, _ := filepath.Glob(settingsFile + "*")
+		t.Fatalf("no .bak beside the settings file (%v): %v", matches, err)
+	}
+	if string(kept) != bad {
+		t.Errorf(".bak holds %q, want the malformed file unchanged", kept)
+	}
+	got := evalJSON(t, page, `() => window.go.app.Settings.Get()`)
+	if got["theme"] != "system" {
+		t.Errorf("after the reset the theme is %v, want the default system", got["theme"])
+	}
+	if disabled := page.MustElement(`[data-testid=theme-picker] input[value=dark]`).MustProperty("disabled").Bool(); disabled {
+		t.Errorf("the theme picker stays disabled after the reset")
+	}
+	if !strings.Contains(page.MustElement(`.sidebar .health`).MustText(), "Ready") {
+		t.Errorf("the sidebar still reports a problem after the reset")
+	}
+	app.stop(t)
+}

@@ -1,0 +1,238 @@
+//go:build gui
+
+package guitest
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// repoRoot is the module root: the test runs in app/guitest.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		t.Fatalf("find module root from %s: %v", dir, err)
+	}
+	return dir
+}
+
+// requireFrontendBuilt fails with the fix when frontend/dist has no build:
+// the binary would embed an empty page and every check would time out.
+func requireFrontendBuilt(t testing.TB) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(repoRoot(t), "frontend", "dist", "index.html")); err != nil {
+		t.Fatalf("frontend/dist/index.html is missing: build the frontend first (cd frontend && npm ci --no-audit --no-fund && npm run build), as `make test` does")
+	}
+}
+
+var (
+	buildMu  sync.Mutex
+	builtBin = map[string]string{}
+	binDir   string
+)
+
+// buildApp builds the desktop binary with the given tags once per test run.
+func buildApp(t testing.TB, tags string) string {
+	t.Helper()
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if p, ok := builtBin[tags]; ok {
+		return p
+	}
+	if binDir == "" {
+		d, err := os.MkdirTemp("", "ferry-guitest-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		binDir = d
+	}
+	out := filepath.Join(binDir, "ferry-desktop-"+strings.ReplaceAll(tags, ",", "-"))
+	cmd := exec.Command("go", "build", "-tags", tags, "-o", out, ".")
+	cmd.Dir = repoRoot(t)
+	start := time.Now()
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build -tags %s: %v\n%s", tags, err, b)
+	}
+	t.Logf("built %s in %s", filepath.Base(out), time.Since(start).Round(time.Millisecond))
+	builtBin[tags] = out
+	return out
+}
+
+// isolatedEnv is the process environment with every per-user location moved
+// into dir, so the app never touches the real home, config or data dirs.
+func isolatedEnv(dir string, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "HOME", "FERRY_DATA_DIR", "FERRY_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env,
+		"HOME="+filepath.Join(dir, "home"),
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "home", ".config"),
+		"XDG_DATA_HOME="+filepath.Join(dir, "home", ".local", "share"),
+		"XDG_CACHE_HOME="+filepath.Join(dir, "home", ".cache"),
+		"XDG_STATE_HOME="+filepath.Join(dir, "home", ".local", "state"),
+		"FERRY_DATA_DIR="+filepath.Join(dir, "data"),
+	)
+	return append(env, extra...)
+}
+
+// appProcess is a running desktop app with its log.
+type appProcess struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	log  strings.Builder
+	scanned chan struct{} // closed when the output ended
+	done    chan struct{}
+	err  error // Wait's result, valid after done
+}
+
+// startApp runs bin with args and env, collecting stderr and stdout.
+func startApp(t *testing.T, bin string, env []string, args ...string) *appProcess {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	cmd.Dir = repoRoot(t)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	// Its own process group, so cleanup reaches the WebKit helper processes.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	p := &appProcess{cmd: cmd, scanned: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.scanned)
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.log.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+		}
+	}()
+	go func() {
+		p.err = cmd.Wait()
+		pw.Close()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-p.done
+		}
+		if t.Failed() {
+			t.Logf("app log:\n%s", p.Log())
+		}
+	})
+	return p
+}
+
+// Log returns everything the app printed so far.
+func (p *appProcess) Log() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.String()
+}
+
+// waitLine waits for a log line containing want and returns it.
+func (p *appProcess) waitLine(ctx context.Context, want string) (string, error) {
+	find := func() (string, bool) {
+		for _, line := range strings.Split(p.Log(), "\n") {
+			if strings.Contains(line, want) {
+				return line, true
+			}
+		}
+		return "", false
+	}
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if line, ok := find(); ok {
+			return line, nil
+		}
+		select {
+		case <-p.scanned:
+			if line, ok := find(); ok {
+				return line, nil
+			}
+			<-p.done
+			return "", fmt.Errorf("app exited (%v) before logging %q", p.err, want)
+		case <-ctx.Done():
+			return "", fmt.Errorf("no %q in the app's log: %w", want, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+// waitExit waits for the process to end and returns its exit code.
+func (p *appProcess) waitExit(timeout time.Duration) (int, error) {
+	select {
+	case <-p.done:
+	case <-time.After(timeout):
+		return -1, fmt.Errorf("app still running %s after it was asked to close", timeout)
+	}
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) {
+		return ee.ExitCode(), nil
+	}
+	if p.err != nil {
+		return -1, p.err
+	}
+	return 0, nil
+}
+
+// freePort returns a loopback port nobody listens on right now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// requireDisplay fails early with the command to run when the test has no X
+// display: everything here opens real windows.
+func requireDisplay(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal(`no DISPLAY: run under Xvfb and a session bus: xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- go test -tags gui ./app/guitest/`)
+	}
+}
+
+// writeSettings writes a settings file with only the theme set (every other
+// setting takes its default) into the data directory of dir.
+func writeSettings(t *testing.T, dir, theme string) {
+	t.Helper()
+	file := filepath.Join(dir, "data", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(fmt.Sprintf("{\n  \"theme\": %q\n}\n", theme)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,155 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// shell holds what the bound structs share: the core (or why it is not open),
+// the window's context and the emitter. Bound structs keep a pointer to it in
+// an unexported field, so none of this becomes JavaScript API.
+type shell struct {
+	log     *slog.Logger
+	started time.Time
+
+	// mu guards the core's lifecycle: calls into the core hold it for
+	// reading, reopening (after a settings reset) holds it for writing.
+	mu      sync.RWMutex
+	core    *core.Core
+	openErr error
+
+	winMu sync.Mutex
+	ctx   context.Context // the window's context, nil until startup
+	emit  emitter
+
+	readyOnce sync.Once
+}
+
+func newShell(log *slog.Logger, started time.Time) *shell {
+	return &shell{log: log, started: started, emit: nopEmitter{}}
+}
+
+// open opens the core for the desktop role. A failure is kept, not fatal:
+// the window still opens and shows it (a malformed settings file must never
+// lock the user out of the button that resets it).
+func (s *shell) open(ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.openLocked(ctx)
+}
+
+func (s *shell) openLocked(ctx context.Context) {
+	c, err := core.Open(ctx, core.Options{Role: "desktop"})
+	s.core, s.openErr = c, err
+	if err != nil {
+		env := errs.From(err)
+		s.log.Warn("core not open", "code", env.Code, "message", env.Message)
+	}
+}
+
+// closeCore releases the store; safe to call more than once.
+func (s *shell) closeCore() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeLocked()
+}
+
+func (s *shell) closeLocked() {
+	if s.core == nil {
+		return
+	}
+	if err := s.core.Close(); err != nil {
+		s.log.Error("close core", "err", err)
+	}
+	s.core = nil
+}
+
+// withCore runs fn with the open core, or returns why there is none.
+func (s *shell) withCore(fn func(*core.Core) error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.core == nil {
+		return s.notOpen()
+	}
+	return fn(s.core)
+}
+
+func (s *shell) notOpen() error {
+	if s.openErr != nil {
+		return s.openErr
+	}
+	return errs.New(errs.Internal, "the core is not open")
+}
+
+// paths returns the data directory's paths, resolved without the core when it
+// did not open.
+func (s *shell) paths() (config.Paths, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.core != nil {
+		return s.core.Paths(), nil
+	}
+	return core.ResolvePaths("")
+}
+
+// startup is OnStartup: from now on events reach the window. Wails calls it
+// on its own goroutine while the page loads, so bound calls may come first.
+func (s *shell) startup(ctx context.Context) {
+	s.winMu.Lock()
+	defer s.winMu.Unlock()
+	s.ctx = ctx
+	s.emit = runtimeEmitter{ctx: ctx}
+}
+
+// shutdown is OnShutdown: the window is gone, release the data directory.
+func (s *shell) shutdown(context.Context) {
+	s.closeCore()
+	s.log.Info("shut down")
+}
+
+func (s *shell) emitter() emitter {
+	s.winMu.Lock()
+	defer s.winMu.Unlock()
+	return s.emit
+}
+
+// quit closes the window as if the user had, so shutdown runs. It reports
+// false before the window has started.
+func (s *shell) quit() bool {
+	s.winMu.Lock()
+	ctx := s.ctx
+	s.winMu.Unlock()
+	if ctx == nil {
+		return false
+	}
+	runtime.Quit(ctx)
+	return true
+}
+
+// markReady records that the frontend mounted. The line it logs is what the
+// GUI smoke test waits for, and the elapsed time is the cold-start figure.
+func (s *shell) markReady() {
+	s.readyOnce.Do(func() {
+		s.log.Info("frontend ready", "after", time.Since(s.started).Round(time.Millisecond).String())
+	})
+}
+
+// backgroundColour matches the frontend's background for an explicit theme
+// choice, so a dark-theme user gets no white flash while the page loads.
+func (s *shell) backgroundColour() *options.RGBA {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.core != nil && s.core.Settings().Theme == "dark" {
+		return darkBackground
+	}
+	return lightBackground
+}

@@ -1,0 +1,78 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/doctor"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/version"
+)
+
+// doctorTimeout bounds a doctor run from the UI (it starts the browser binary
+// once to read its version).
+const doctorTimeout = 20 * time.Second
+
+// System is the frontend's API for the app itself: version, where its data
+// lives, whether the core opened, and the doctor's checks.
+type System struct {
+	sh *shell
+}
+
+// Status is what the shell shows about the data directory. Problem is why
+// the core did not open (nil when it did): the UI shows it and offers the fix.
+type Status struct {
+	DataDir      string         `json:"dataDir"`
+	ConfigDir    string         `json:"configDir"`
+	SettingsFile string         `json:"settingsFile"`
+	StoreDir     string         `json:"storeDir"`
+	Problem      *errs.Envelope `json:"problem"`
+}
+
+// FrontendReady is called once by the frontend when its shell has mounted;
+// it logs the time from process start. It never fails.
+func (s *System) FrontendReady() {
+	s.sh.markReady()
+}
+
+// Version returns this build's version information.
+func (s *System) Version() version.Info {
+	return version.Get()
+}
+
+// Status returns the data directory's paths and why the core is not open, if
+// it is not. Paths are empty when even they could not be resolved (an
+// unusable FERRY_DATA_DIR); Problem then says so.
+func (s *System) Status() Status {
+	return s.sh.status()
+}
+
+// Doctor runs `ferry doctor`'s checks for this data directory. With the core
+// open, the store check reports the store this app holds.
+func (s *System) Doctor() doctor.Report {
+	ctx, cancel := context.WithTimeout(context.Background(), doctorTimeout)
+	defer cancel()
+	var report doctor.Report
+	err := s.sh.withCore(func(c *core.Core) error {
+		report = c.Doctor(ctx)
+		return nil
+	})
+	if err != nil {
+		report = core.Doctor(ctx, core.DoctorOptions{})
+	}
+	return report
+}
+
+func (s *shell) status() Status {
+	var st Status
+	if p, err := s.paths(); err == nil {
+		st.DataDir, st.ConfigDir, st.SettingsFile, st.StoreDir = p.DataDir, p.ConfigDir, p.SettingsFile(), p.StoreDir()
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.core == nil {
+		st.Problem = errs.From(s.notOpen())
+	}
+	return st
+}

@@ -1,0 +1,353 @@
+package artifact
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// SandboxDir is where ChatGPT's code interpreter keeps the files it writes.
+const SandboxDir = "/mnt/data/"
+
+// Source says where in a message a sandbox path was seen.
+type Source string
+
+// The places a sandbox path can appear.
+const (
+	SourceLink            Source = "link"             // [label](sandbox:/mnt/data/x.zip)
+	SourcePlain           Source = "plain"            // a bare /mnt/data/x.zip in text
+	SourceExecution       Source = "execution_output" // the text of a tool's execution_output
+	SourceFinalExpression Source = "final_expression" // aggregate_result.final_expression_output
+)
+
+// Found is one sandbox zip the conversation names.
+type Found struct {
+	Path string `json:"path"`
+	// MessageIDs are the messages holding the path, in the order the mint
+	// should try them: assistant text messages newest first, then tool
+	// messages newest first. The download mint needs one of them.
+	MessageIDs []string `json:"messageIds"`
+	Sources    []Source `json:"sources"`
+}
+
+// Rejected is a path-like string that was not accepted as a sandbox zip.
+type Rejected struct {
+	Raw       string `json:"raw"`
+	Why       string `json:"why"`
+	MessageID string `json:"messageId,omitempty"`
+}
+
+// ScanResult lists the zips in first-seen order and what was refused.
+type ScanResult struct {
+	Zips     []Found    `json:"zips"`
+	Rejected []Rejected `json:"rejected,omitempty"`
+}
+
+// Conversation is the part of `GET /backend-api/conversation/<id>` the scan
+// reads.
+type Conversation struct {
+	ConversationID string          `json:"conversation_id"`
+	ID             string          `json:"id"`
+	CurrentNode    string          `json:"current_node"`
+	Mapping        map[string]Node `json:"mapping"`
+}
+
+// Node is one entry of the conversation's mapping.
+type Node struct {
+	ID       string   `json:"id"`
+	Message  *Message `json:"message"`
+	Parent   string   `json:"parent"`
+	Children []string `json:"children"`
+}
+
+// Message is a conversation message, reduced to what the scan needs.
+type Message struct {
+	ID     string `json:"id"`
+	Author struct {
+		Role string `json:"role"`
+		Name string `json:"name"`
+	} `json:"author"`
+	Content struct {
+		ContentType string            `json:"content_type"`
+		Parts       []json.RawMessage `json:"parts"`
+		Text        string            `json:"text"`
+	} `json:"content"`
+	Metadata struct {
+		AggregateResult *struct {
+			FinalExpressionOutput string `json:"final_expression_output"`
+		} `json:"aggregate_result"`
+	} `json:"metadata"`
+	Channel string `json:"channel"`
+}
+
+// ParseConversation decodes the conversation JSON. Malformed JSON is an
+// ArtifactNotFound envelope, since nothing can be scanned.
+func ParseConversation(data []byte) (*Conversation, error) {
+	var c Conversation
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, errs.Wrap(err, errs.ArtifactNotFound, "parse conversation json: %v", err)
+	}
+	return &c, nil
+}
+
+// Branch returns the messages of the conversation's current branch, oldest
+// first: the walk from current_node up through parent, reversed. A cycle or
+// a missing current node is an ArtifactNotFound envelope.
+func (c *Conversation) Branch() ([]*Message, error) {
+	if c.CurrentNode == "" {
+		return nil, errs.New(errs.ArtifactNotFound, "the conversation has no current_node")
+	}
+	var out []*Message
+	seen := map[string]bool{}
+	for id := c.CurrentNode; id != ""; {
+		if seen[id] {
+			return nil, errs.New(errs.ArtifactNotFound, "the conversation's parent chain loops at node %q", id)
+		}
+		seen[id] = true
+		n, ok := c.Mapping[id]
+		if !ok {
+			if len(out) == 0 {
+				return nil, errs.New(errs.ArtifactNotFound, "current_node %q is not in the mapping", id)
+			}
+			break
+		}
+		if n.Message != nil {
+			out = append(out, n.Message)
+		}
+		id = n.Parent
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, nil
+}
+
+// ScanConversation finds every sandbox zip on the current branch, in
+// first-seen order, deduplicated, each with the messages that hold it. User
+// and system messages are skipped: Ferry's own prompt names the paths it
+// asks for, and those are not proof that a file exists.
+func ScanConversation(c *Conversation) (*ScanResult, error) {
+	msgs, err := c.Branch()
+	if err != nil {
+		return nil, err
+	}
+	s := newScanner()
+	for _, m := range msgs {
+		switch m.Author.Role {
+		case "user", "system":
+			continue
+		}
+		tool := m.Author.Role == "tool"
+		switch m.Content.ContentType {
+		case "text", "multimodal_text":
+			for _, raw := range m.Content.Parts {
+				var part string
+				if json.Unmarshal(raw, &part) == nil {
+					s.text(part, m.ID, tool, SourcePlain)
+				}
+			}
+		case "execution_output":
+			s.text(m.Content.Text, m.ID, true, SourceExecution)
+		}
+		if ar := m.Metadata.AggregateResult; ar != nil && ar.FinalExpressionOutput != "" {
+			s.text(ar.FinalExpressionOutput, m.ID, true, SourceFinalExpression)
+		}
+	}
+	return s.result(), nil
+}
+
+// ScanText finds the sandbox zips in one answer's text (the streamed case,
+// before the conversation JSON is available). messageID may be "".
+func ScanText(text, messageID string) *ScanResult {
+	s := newScanner()
+	s.text(text, messageID, false, SourcePlain)
+	return s.result()
+}
+
+type holder struct {
+	id    string
+	tool  bool
+	order int
+}
+
+type scanner struct {
+	order    []string
+	found    map[string]*Found
+	holders  map[string][]holder
+	rejected []Rejected
+	seenRej  map[string]bool
+	n        int
+}
+
+func newScanner() *scanner {
+	return &scanner{found: map[string]*Found{}, holders: map[string][]holder{}, seenRej: map[string]bool{}}
+}
+
+var (
+	// A Markdown link to the sandbox; the target may hold spaces.
+	linkRe = regexp.MustCompile(`\]\(\s*sandbox:([^)\n]*)\)`)
+	// A bare path: runs until a character that cannot be part of one.
+	plainRe = regexp.MustCompile(`/mnt/data/[^\s'"` + "`" + `()\[\]<>{}|,;*]*`)
+)
+
+type hit struct {
+	at     int
+	raw    string
+	source Source
+}
+
+func (s *scanner) text(t, messageID string, tool bool, plainSource Source) {
+	var hits []hit
+	for _, m := range linkRe.FindAllStringSubmatchIndex(t, -1) {
+		hits = append(hits, hit{m[2], strings.TrimSpace(t[m[2]:m[3]]), SourceLink})
+	}
+	for _, m := range plainRe.FindAllStringIndex(t, -1) {
+		raw := strings.TrimRight(t[m[0]:m[1]], ".:!?")
+		if m[0] >= len("sandbox:") && t[m[0]-len("sandbox:"):m[0]] == "sandbox:" {
+			continue // the link pass has it, spaces and all
+		}
+		hits = append(hits, hit{m[0], raw, plainSource})
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
+	for _, h := range hits {
+		if !strings.HasSuffix(strings.ToLower(h.raw), ".zip") {
+			if looksLikeZipAttempt(t, h) {
+				s.reject(h.raw, "the path is cut by a quote, bracket or other character a sandbox file name does not hold", messageID)
+			}
+			continue
+		}
+		if why := unsafeSandboxPath(h.raw, h.source == SourceLink); why != "" {
+			s.reject(h.raw, why, messageID)
+			continue
+		}
+		s.add(h.raw, messageID, tool, h.source)
+	}
+}
+
+// looksLikeZipAttempt reports a bare path that a forbidden character cut
+// short of a ".zip" later on the same line, so that such paths are reported
+// rather than silently dropped.
+func looksLikeZipAttempt(t string, h hit) bool {
+	rest := t[h.at+len(h.raw):]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	if len(rest) == 0 || unicode.IsSpace(rune(rest[0])) {
+		return false
+	}
+	word := rest
+	if i := strings.IndexFunc(rest, unicode.IsSpace); i >= 0 {
+		word = rest[:i]
+	}
+	return strings.Contains(strings.ToLower(word), ".zip")
+}
+
+func (s *scanner) reject(raw, why, messageID string) {
+	k := raw + "\x00" + why
+	if s.seenRej[k] {
+		return
+	}
+	s.seenRej[k] = true
+	s.rejected = append(s.rejected, Rejected{Raw: raw, Why: why, MessageID: messageID})
+}
+
+func (s *scanner) add(p, messageID string, tool bool, src Source) {
+	f, ok := s.found[p]
+	if !ok {
+		f = &Found{Path: p}
+		s.found[p] = f
+		s.order = append(s.order, p)
+	}
+	if !containsSource(f.Sources, src) {
+		f.Sources = append(f.Sources, src)
+	}
+	if messageID == "" {
+		return
+	}
+	for _, h := range s.holders[p] {
+		if h.id == messageID {
+			return
+		}
+	}
+	s.n++
+	s.holders[p] = append(s.holders[p], holder{messageID, tool, s.n})
+}
+
+func containsSource(ss []Source, s Source) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *scanner) result() *ScanResult {
+	r := &ScanResult{Zips: []Found{}, Rejected: s.rejected}
+	for _, p := range s.order {
+		f := *s.found[p]
+		hs := append([]holder(nil), s.holders[p]...)
+		sort.SliceStable(hs, func(i, j int) bool {
+			if hs[i].tool != hs[j].tool {
+				return !hs[i].tool
+			}
+			return hs[i].order > hs[j].order
+		})
+		f.MessageIDs = []string{}
+		for _, h := range hs {
+			f.MessageIDs = append(f.MessageIDs, h.id)
+		}
+		r.Zips = append(r.Zips, f)
+	}
+	return r
+}
+
+// ValidateSandboxPath returns nil when p is a plain zip path under
+// /mnt/data/, and a BadInput envelope naming the problem otherwise.
+func ValidateSandboxPath(p string) error {
+	if !strings.HasSuffix(strings.ToLower(p), ".zip") {
+		return errs.New(errs.BadInput, "sandbox path %q does not name a .zip file", p)
+	}
+	if why := unsafeSandboxPath(p, true); why != "" {
+		return errs.New(errs.BadInput, "sandbox path %q: %s", p, why).WithHint("give a path like /mnt/data/project.zip")
+	}
+	return nil
+}
+
+// unsafeSandboxPath says why p is not a plain path under /mnt/data/, or "".
+// Percent-escapes are refused rather than decoded: ChatGPT writes paths
+// literally, and an encoded path is a way to smuggle ".." past a check.
+func unsafeSandboxPath(p string, spacesAllowed bool) string {
+	switch {
+	case !strings.HasPrefix(p, SandboxDir):
+		return "the path is not under " + SandboxDir
+	case strings.ContainsAny(p, `%\'"`+"`"):
+		return "the path holds an escape, a backslash or a quote"
+	case !spacesAllowed && strings.ContainsRune(p, ' '):
+		return "the path holds a space"
+	}
+	for _, r := range p {
+		if unicode.IsControl(r) || (unicode.IsSpace(r) && r != ' ') {
+			return fmt.Sprintf("the path holds the character %U", r)
+		}
+	}
+	for _, c := range strings.Split(p, "/") {
+		if c == ".." {
+			return "the path has a \"..\" component"
+		}
+	}
+	if path.Clean(p) != p {
+		return "the path is not clean (it has . components or doubled slashes)"
+	}
+	base := path.Base(p)
+	if strings.HasPrefix(base, ".") || len(base) <= len(".zip") {
+		return "the file name is empty or hidden"
+	}
+	return ""
+}

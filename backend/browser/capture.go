@@ -1,0 +1,264 @@
+package browser
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Match selects the requests whose response bodies Capture delivers.
+type Match struct {
+	URL    *regexp.Regexp // matched against the request's full URL; nil matches any
+	Method string         // e.g. "POST"; "" matches any
+}
+
+func (m Match) matches(url, method string) bool {
+	return (m.URL == nil || m.URL.MatchString(url)) && (m.Method == "" || strings.EqualFold(m.Method, method))
+}
+
+// StreamEventKind says what a StreamEvent carries.
+type StreamEventKind int
+
+// The kinds of StreamEvent, in the order a request produces them: one
+// Start, any number of Data, one End.
+const (
+	StreamStart StreamEventKind = iota + 1
+	StreamData
+	StreamEnd
+)
+
+// StreamEvent is one step of a captured response. Data holds raw bytes as
+// they came off the wire: a chunk may end inside a multibyte character, so
+// decode only after joining.
+type StreamEvent struct {
+	RequestID string
+	Kind      StreamEventKind
+	// Start only.
+	URL     string
+	Method  string
+	Status  int
+	Headers map[string]string
+	// Data only.
+	Data []byte
+	// End only: nil when the response completed; an envelope when it failed
+	// or when the capture ended before it completed.
+	Err error
+}
+
+// Sink receives a capture's events, in order, from one goroutine. It must
+// not block for long: events queue behind it.
+type Sink func(StreamEvent)
+
+// Capture is a running network capture on one tab.
+type Capture struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// Stop ends the capture and waits until the sink has received its last
+// event: requests still open get an End whose Err is Cancelled.
+func (c *Capture) Stop() {
+	c.cancel()
+	<-c.done
+}
+
+// Done is closed when the capture has ended (Stop, ctx, or the tab or
+// browser going away) and the sink has had its last event.
+func (c *Capture) Done() <-chan struct{} { return c.done }
+
+type captured struct {
+	url, method string
+	contentType string
+	bytes       int
+	streaming   bool
+}
+
+// Capture delivers the response bodies of the tab's requests that match m
+// to sink, chunk by chunk as they arrive, until ctx ends or Stop is called.
+// It asks Chromium to stream each matching response
+// (Network.streamResourceContent at responseReceived) so that the bytes are
+// kept and arrive with Network.dataReceived; an empty stream falls back to
+// Network.getResponseBody at the end; a redirect keeps its requestId and is
+// followed. Requests already under way when Capture starts are not seen.
+func (p *Page) Capture(ctx context.Context, m Match, sink Sink) (*Capture, error) {
+	cctx, cancel := context.WithCancel(ctx)
+	events, stop := p.b.subscribe(cctx, p.session, false)
+	if err := p.enableNetwork(cctx); err != nil {
+		stop()
+		cancel()
+		return nil, err
+	}
+	c := &Capture{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		defer stop()
+		defer p.disableNetwork()
+		p.captureLoop(cctx, ctx, m, sink, events)
+	}()
+	return c, nil
+}
+
+func (p *Page) captureLoop(cctx, parent context.Context, m Match, sink Sink, events <-chan rodMessage) {
+	open := map[proto.NetworkRequestID]*captured{}
+	endAll := func(err error) {
+		for id := range open {
+			sink(StreamEvent{RequestID: string(id), Kind: StreamEnd, Err: err})
+		}
+	}
+	data := func(id proto.NetworkRequestID, c *captured, b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		c.bytes += len(b)
+		sink(StreamEvent{RequestID: string(id), Kind: StreamData, Data: b})
+	}
+	for {
+		var msg rodMessage
+		select {
+		case <-cctx.Done():
+			endAll(p.captureEndCause(parent))
+			return
+		case <-p.life.Done():
+			endAll(context.Cause(p.life))
+			return
+		case mm, ok := <-events:
+			if !ok {
+				endAll(p.captureEndCause(parent))
+				return
+			}
+			msg = mm
+		}
+		switch msg.Method {
+		case "Network.requestWillBeSent":
+			var e proto.NetworkRequestWillBeSent
+			if !msg.Load(&e) || e.Request == nil {
+				continue
+			}
+			if c, ok := open[e.RequestID]; ok {
+				c.url = e.Request.URL // a redirect: same requestId, new address
+				continue
+			}
+			if m.matches(e.Request.URL, e.Request.Method) {
+				open[e.RequestID] = &captured{url: e.Request.URL, method: e.Request.Method}
+			}
+		case "Network.responseReceived":
+			var e proto.NetworkResponseReceived
+			if !msg.Load(&e) {
+				continue
+			}
+			c, ok := open[e.RequestID]
+			if !ok || e.Response == nil {
+				continue
+			}
+			hs := map[string]string{}
+			for k, v := range e.Response.Headers {
+				hs[strings.ToLower(k)] = v.Str()
+			}
+			c.contentType = hs["content-type"]
+			sink(StreamEvent{RequestID: string(e.RequestID), Kind: StreamStart, URL: c.url, Method: c.method,
+				Status: e.Response.Status, Headers: hs})
+			var res proto.NetworkStreamResourceContentResult
+			if err := p.Exec(cctx, "Network.streamResourceContent", proto.NetworkStreamResourceContent{RequestID: e.RequestID}, &res); err == nil {
+				c.streaming = true
+				data(e.RequestID, c, res.BufferedData)
+			}
+		case "Network.dataReceived":
+			var e proto.NetworkDataReceived
+			if !msg.Load(&e) {
+				continue
+			}
+			if c, ok := open[e.RequestID]; ok {
+				data(e.RequestID, c, e.Data)
+			}
+		case "Network.loadingFinished":
+			var e proto.NetworkLoadingFinished
+			if !msg.Load(&e) {
+				continue
+			}
+			c, ok := open[e.RequestID]
+			if !ok {
+				continue
+			}
+			delete(open, e.RequestID)
+			var err error
+			if c.bytes == 0 {
+				// Streaming was refused or nothing came through it: the
+				// body may still be in the buffer.
+				var body proto.NetworkGetResponseBodyResult
+				if err = p.Exec(cctx, "Network.getResponseBody", proto.NetworkGetResponseBody{RequestID: e.RequestID}, &body); err == nil {
+					b := recoverBytes(body.Body, c.contentType)
+					if body.Base64Encoded {
+						b, err = decodeBase64(body.Body)
+					}
+					data(e.RequestID, c, b)
+				} else if c.streaming {
+					err = nil // streamed and empty: an empty body, not a failure
+				}
+			}
+			if err != nil {
+				err = errs.Wrap(err, errs.Internal, "read the captured body of %s: %v", redactURL(c.url), err)
+			}
+			sink(StreamEvent{RequestID: string(e.RequestID), Kind: StreamEnd, Err: err})
+		case "Network.loadingFailed":
+			var e proto.NetworkLoadingFailed
+			if !msg.Load(&e) {
+				continue
+			}
+			c, ok := open[e.RequestID]
+			if !ok {
+				continue
+			}
+			delete(open, e.RequestID)
+			code := errs.GenerationError
+			if e.Canceled {
+				code = errs.Cancelled
+			}
+			sink(StreamEvent{RequestID: string(e.RequestID), Kind: StreamEnd,
+				Err: errs.New(code, "the response of %s failed: %s", redactURL(c.url), e.ErrorText).
+					WithEvidence("reason", e.ErrorText).WithStage(errs.StagePoll)})
+		}
+	}
+}
+
+// captureEndCause says why a capture ended while requests were open.
+func (p *Page) captureEndCause(parent context.Context) error {
+	if cause := p.Err(); cause != nil {
+		return cause
+	}
+	if cause := context.Cause(p.b.life); cause != nil {
+		return cause
+	}
+	if errorsIsDeadline(parent) {
+		return errs.New(errs.Timeout, "the capture's deadline passed before the response ended")
+	}
+	return errs.New(errs.Cancelled, "the capture was stopped before the response ended")
+}
+
+// enableNetwork turns the Network domain on for the first capture of the
+// page; later captures share it.
+func (p *Page) enableNetwork(ctx context.Context) error {
+	p.netMu.Lock()
+	defer p.netMu.Unlock()
+	if p.netUsers == 0 {
+		if err := p.Exec(ctx, "Network.enable", proto.NetworkEnable{}, nil); err != nil {
+			return err
+		}
+	}
+	p.netUsers++
+	return nil
+}
+
+func (p *Page) disableNetwork() {
+	p.netMu.Lock()
+	defer p.netMu.Unlock()
+	p.netUsers--
+	if p.netUsers == 0 && p.life.Err() == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+		defer cancel()
+		_ = p.Exec(ctx, "Network.disable", proto.NetworkDisable{}, nil)
+	}
+}

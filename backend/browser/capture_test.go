@@ -1,0 +1,168 @@
+package browser
+
+import (
+	"bytes"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// recorder is a Sink that keeps what it was given.
+type recorder struct {
+	mu     sync.Mutex
+	events []StreamEvent
+	ended  chan struct{}
+}
+
+func newRecorder() *recorder { return &recorder{ended: make(chan struct{}, 16)} }
+
+func (r *recorder) sink(e StreamEvent) {
+	r.mu.Lock()
+	r.events = append(r.events, e)
+	r.mu.Unlock()
+	if e.Kind == StreamEnd {
+		r.ended <- struct{}{}
+	}
+}
+
+func (r *recorder) snapshot() []StreamEvent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]StreamEvent(nil), r.events...)
+}
+
+func (r *recorder) body() []byte {
+	var b []byte
+	for _, e := range r.snapshot() {
+		b = append(b, e.Data...)
+	}
+	return b
+}
+
+func (r *recorder) waitEnd(t *testing.T) StreamEvent {
+	t.Helper()
+	select {
+	case <-r.ended:
+	case <-time.After(15 * time.Second):
+		t.Fatalf("no end event; got %+v", r.snapshot())
+	}
+	ev := r.snapshot()
+	return ev[len(ev)-1]
+}
+
+const startPost = `(url) => { fetch(url, {method: 'POST', body: '{}'}).then(r => r.text()).then(t => { window.got = t; }); }`
+
+func TestCaptureDeliversTheStreamAsBytes(t *testing.T) {
+	want := bytes.Join(streamParts, nil)
+	cases := []struct {
+		name string
+		path string
+		want []byte
+	}{
+		{"a streamed response arrives whole, multibyte characters split across chunks intact", "/stream", want},
+		{"a redirected request keeps its id and its body is captured", "/stream-redirect", want},
+		{"an empty response ends cleanly with no bytes", "/stream-empty", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newTab(t, "/blank.html")
+			ctx := testCtx(t, 20*time.Second)
+			rec := newRecorder()
+			c, err := p.Capture(ctx, Match{URL: regexp.MustCompile(`/stream`), Method: "POST"}, rec.sink)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Stop()
+			if _, err := p.Eval(ctx, startPost, fixture.URL+tc.path); err != nil {
+				t.Fatal(err)
+			}
+			end := rec.waitEnd(t)
+			if end.Err != nil {
+				t.Fatalf("end: %v", end.Err)
+			}
+			ev := rec.snapshot()
+			if ev[0].Kind != StreamStart || ev[0].Status != 200 || ev[0].Headers["content-type"] != "text/event-stream" {
+				t.Fatalf("first event %+v", ev[0])
+			}
+			if got := rec.body(); !bytes.Equal(got, tc.want) {
+				t.Fatalf("captured %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCaptureDeliversChunksWhileTheResponseIsStillOpen(t *testing.T) {
+	p := newTab(t, "/blank.html")
+	ctx := testCtx(t, 20*time.Second)
+	rec := newRecorder()
+	c, err := p.Capture(ctx, Match{URL: regexp.MustCompile(`/stream\?`)}, rec.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	name := t.Name()
+	if _, err := p.Eval(ctx, startPost, fixture.URL+"/stream?gate="+name); err != nil {
+		t.Fatal(err)
+	}
+	// The server holds its last part back: the earlier ones must already
+	// be here, which only a streamed capture can do.
+	early := bytes.Join(streamParts[:len(streamParts)-1], nil)
+	deadline := time.Now().Add(10 * time.Second)
+	for !bytes.Equal(rec.body(), early) {
+		if time.Now().After(deadline) {
+			t.Fatalf("before the end only %q arrived, want %q", rec.body(), early)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(gate(name))
+	if end := rec.waitEnd(t); end.Err != nil {
+		t.Fatalf("end: %v", end.Err)
+	}
+	if got := rec.body(); !bytes.Equal(got, bytes.Join(streamParts, nil)) {
+		t.Fatalf("captured %q", got)
+	}
+}
+
+func TestCaptureIgnoresRequestsThatDoNotMatch(t *testing.T) {
+	p := newTab(t, "/blank.html")
+	ctx := testCtx(t, 20*time.Second)
+	rec := newRecorder()
+	c, err := p.Capture(ctx, Match{URL: regexp.MustCompile(`/stream$`), Method: "GET"}, rec.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Eval(ctx, `async (url) => { await (await fetch(url, {method: 'POST'})).text(); }`, fixture.URL+"/stream"); err != nil {
+		t.Fatal(err)
+	}
+	c.Stop()
+	if ev := rec.snapshot(); len(ev) != 0 {
+		t.Fatalf("a POST was captured by a GET match: %+v", ev)
+	}
+}
+
+func TestCaptureEndsOpenStreamsWhenTheTabCrashes(t *testing.T) {
+	p := newTab(t, "/blank.html")
+	ctx := testCtx(t, 20*time.Second)
+	rec := newRecorder()
+	c, err := p.Capture(ctx, Match{URL: regexp.MustCompile(`/stream\?`)}, rec.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	name := t.Name()
+	defer close(gate(name))
+	if _, err := p.Eval(ctx, startPost, fixture.URL+"/stream?gate="+name); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(rec.body()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	crash(t, p)
+	if end := rec.waitEnd(t); !errs.Has(end.Err, errs.TargetCrashed) {
+		t.Fatalf("end: %v, want target_crashed", end.Err)
+	}
+}

@@ -1,0 +1,151 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// fetchDownload: the page fetches the body into a Blob (status and headers
+// known first, cookies used), then an <a download> to the Blob's object URL
+// has the browser write it to a private directory. Only the file name
+// crosses the DevTools connection. Browser.setDownloadBehavior is
+// browser-wide (or per browser context), so one such download runs at a
+// time and the default behaviour is restored afterwards.
+func (p *Page) fetchDownload(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
+	r, release, err := p.fetchBlob(ctx, rawURL, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+
+	dir, err := os.MkdirTemp(opts.DownloadDir, "ferry-download-")
+	if err != nil {
+		return nil, nil, errs.Wrap(err, errs.ArtifactSaveFailed, "make a temporary download directory: %v", err)
+	}
+	path, err := p.downloadBlob(ctx, r.ID, dir)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, nil, errs.Wrap(err, errs.ArtifactFetchFailed, "open the downloaded file: %v", err)
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() != r.Meta.Size {
+		err = fmt.Errorf("the browser wrote %d of %d bytes", st.Size(), r.Meta.Size)
+	}
+	if err != nil {
+		_ = f.Close()
+		_ = os.RemoveAll(dir)
+		return nil, nil, errs.Wrap(err, errs.ArtifactFetchFailed, "check the downloaded file: %v", err)
+	}
+	meta := r.Meta
+	return &tempFile{File: f, dir: dir}, &meta, nil
+}
+
+// downloadBlob saves the Blob stored under id into dir and returns the
+// file's path.
+func (p *Page) downloadBlob(ctx context.Context, id, dir string) (string, error) {
+	b := p.b
+	b.downloadMu.Lock()
+	defer b.downloadMu.Unlock()
+
+	events, stop := b.subscribe(ctx, "", true)
+	defer stop()
+
+	set := proto.BrowserSetDownloadBehavior{
+		Behavior:         proto.BrowserSetDownloadBehaviorBehaviorAllowAndName,
+		DownloadPath:     dir,
+		EventsEnabled:    true,
+		BrowserContextID: p.browserCtx,
+	}
+	if err := b.call(ctx, "allow the download", "Browser.setDownloadBehavior", set, nil); err != nil {
+		return "", err
+	}
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		_ = b.call(cctx, "restore the download behaviour", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
+			Behavior: proto.BrowserSetDownloadBehaviorBehaviorDefault, BrowserContextID: p.browserCtx,
+		}, nil)
+	}()
+
+	var objURL string
+	if err := p.EvalInto(ctx, &objURL, `(id) => {`+storeJS+`
+  const blob = __store[id];
+  if (!blob) return '';
+  const u = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = u; a.download = 'ferry-' + id; a.style.display = 'none';
+  document.documentElement.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(u), 600000);
+  return u;
+}`, id); err != nil {
+		return "", err
+	}
+	if objURL == "" {
+		return "", errs.New(errs.ArtifactFetchFailed, "the fetched body is gone from the page")
+	}
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		_, _ = p.Eval(cctx, `(u) => URL.revokeObjectURL(u)`, objURL)
+	}()
+
+	guid := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return "", classify("wait for the download", p.life, ctx, ctx.Err())
+		case <-p.life.Done():
+			return "", context.Cause(p.life)
+		case m, ok := <-events:
+			if !ok {
+				return "", classify("wait for the download", p.life, ctx, context.Cause(b.life))
+			}
+			switch m.Method {
+			case "Browser.downloadWillBegin":
+				var e proto.BrowserDownloadWillBegin
+				if m.Load(&e) && e.URL == objURL {
+					guid = e.GUID
+				}
+			case "Browser.downloadProgress":
+				var e proto.BrowserDownloadProgress
+				if !m.Load(&e) || guid == "" || e.GUID != guid {
+					continue
+				}
+				switch e.State {
+				case proto.BrowserDownloadProgressStateCompleted:
+					return filepath.Join(dir, guid), nil
+				case proto.BrowserDownloadProgressStateCanceled:
+					return "", errs.New(errs.ArtifactFetchFailed, "the browser cancelled the download")
+				}
+			}
+		}
+	}
+}
+
+// tempFile deletes its private directory when closed.
+type tempFile struct {
+	*os.File
+	dir string
+}
+
+func (t *tempFile) Close() error {
+	err := t.File.Close()
+	if rerr := os.RemoveAll(t.dir); err == nil {
+		err = rerr
+	}
+	return err
+}

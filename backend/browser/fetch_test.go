@@ -1,0 +1,142 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// loggedIn opens a fixture page whose browser context holds the HttpOnly
+// session cookie.
+func loggedIn(t testing.TB) *Page {
+	t.Helper()
+	p := newTab(t, "/blank.html")
+	if _, err := p.Fetch(testCtx(t, 5*time.Second), fixture.URL+"/set-cookie", FetchOptions{}); err != nil {
+		t.Fatalf("set the cookie: %v", err)
+	}
+	return p
+}
+
+func TestFetchSendsTheHttpOnlyCookieAndReportsTheStatus(t *testing.T) {
+	t.Run("without the cookie the server refuses", func(t *testing.T) {
+		p := newTab(t, "/blank.html")
+		r, err := p.Fetch(testCtx(t, 5*time.Second), fixture.URL+"/bytes?n=10", FetchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != 403 {
+			t.Fatalf("status %d", r.Status)
+		}
+	})
+	t.Run("with the cookie the body and headers come back", func(t *testing.T) {
+		p := loggedIn(t)
+		r, err := p.Fetch(testCtx(t, 5*time.Second), fixture.URL+"/bytes?n=10", FetchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != 200 || r.Headers["content-type"] != "application/zip" || r.Size != 10 {
+			t.Fatalf("meta %+v", r.FetchMeta)
+		}
+	})
+	t.Run("a refused connection is a FetchError without the URL's query", func(t *testing.T) {
+		p := newTab(t, "/blank.html")
+		l, _ := net.Listen("tcp", "127.0.0.1:0")
+		addr := l.Addr().String()
+		l.Close()
+		_, err := p.Fetch(testCtx(t, 5*time.Second), "http://"+addr+"/x?sig=secret", FetchOptions{})
+		var fe *FetchError
+		if !errors.As(err, &fe) {
+			t.Fatalf("error %v, want a FetchError", err)
+		}
+		if bytes.Contains([]byte(err.Error()), []byte("secret")) {
+			t.Fatalf("the error shows the signature: %v", err)
+		}
+	})
+}
+
+func TestFetchBytesEveryWayDeliversTheExactBody(t *testing.T) {
+	const n = 3<<20 + 12345
+	want := cachedBody(n)
+	for _, way := range []Way{WayChunkedEval, WayBlobIO, WayDownload} {
+		for _, q := range []string{"", "&chunked=1", "&redirect"} {
+			name := string(way) + " delivers a " + map[string]string{
+				"": "sized body", "&chunked=1": "body without Content-Length", "&redirect": "redirected body"}[q]
+			t.Run(name, func(t *testing.T) {
+				p := loggedIn(t)
+				ctx := testCtx(t, 30*time.Second)
+				path := "/bytes?n=3158073"
+				if q == "&redirect" {
+					path = "/redirect?n=3158073"
+				} else {
+					path += q
+				}
+				rc, meta, err := p.FetchBytes(ctx, fixture.URL+path, BytesOptions{Way: way, ChunkBytes: 1 << 20})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rc.Close()
+				got, err := io.ReadAll(rc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("got %d bytes, want the %d-byte body", len(got), len(want))
+				}
+				if meta.Status != 200 || meta.Headers["content-disposition"] == "" {
+					t.Fatalf("meta %+v", meta)
+				}
+				if q == "&redirect" && meta.URL != fixture.URL+"/bytes?n=3158073" {
+					t.Fatalf("final URL %q", meta.URL)
+				}
+			})
+		}
+	}
+}
+
+func TestFetchBytesEnforcesTheCap(t *testing.T) {
+	for _, way := range []Way{WayChunkedEval, WayBlobIO, WayDownload} {
+		for _, chunked := range []bool{false, true} {
+			name := string(way) + " refuses a body over the cap"
+			if chunked {
+				name += " that has no Content-Length"
+			}
+			t.Run(name, func(t *testing.T) {
+				p := loggedIn(t)
+				ctx := testCtx(t, 20*time.Second)
+				path := "/bytes?n=2000000"
+				if chunked {
+					path += "&chunked=1"
+				}
+				rc, _, err := p.FetchBytes(ctx, fixture.URL+path, BytesOptions{Way: way, MaxBytes: 1 << 20, ChunkBytes: 256 << 10})
+				if err == nil {
+					_, err = io.Copy(io.Discard, rc)
+					rc.Close()
+				}
+				if !errs.Has(err, errs.ArtifactTooLarge) {
+					t.Fatalf("error %v, want artifact_too_large", err)
+				}
+			})
+		}
+	}
+}
+
+func TestFetchBytesReturnsTheErrorBodyOfARefusal(t *testing.T) {
+	p := newTab(t, "/blank.html")
+	rc, meta, err := p.FetchBytes(testCtx(t, 10*time.Second), fixture.URL+"/bytes?n=10", BytesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	b, _ := io.ReadAll(rc)
+	if meta.Status != 403 || !bytes.Contains(b, []byte("no session cookie")) {
+		t.Fatalf("status %d body %q", meta.Status, b)
+	}
+}
+
+var _ = context.Background

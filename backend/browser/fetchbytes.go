@@ -1,0 +1,330 @@
+package browser
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Way is a way of moving a response body out of the page while the browser
+// keeps the cookies. See the package README for the measured throughputs.
+type Way string
+
+// The ways FetchBytes knows.
+const (
+	// WayChunkedEval reads the body stream in the page and returns it in
+	// base64 chunks through Runtime.evaluate. Nothing is held in the page
+	// beyond one chunk; slowest.
+	WayChunkedEval Way = "chunked-eval"
+	// WayBlobIO reads the body into a Blob in the page and streams it out
+	// with IO.resolveBlob + IO.read.
+	WayBlobIO Way = "blob-io"
+	// WayDownload reads the body into a Blob and has the browser save it as
+	// a download (Browser.setDownloadBehavior) into a private temporary
+	// directory, from which Go reads the file and then deletes it.
+	WayDownload Way = "download"
+)
+
+// DefaultWay is the fastest sound way as measured by BenchmarkFetchBytes
+// (see README): the browser writes the file itself, and only the path
+// crosses the DevTools connection.
+var DefaultWay = WayDownload
+
+// BytesOptions configures FetchBytes.
+type BytesOptions struct {
+	FetchOptions
+	Way         Way    // "" means DefaultWay
+	MaxBytes    int64  // 0 means no cap; over the cap is ArtifactTooLarge
+	ChunkBytes  int    // bytes per CDP message for chunked-eval and blob-io; default 4 MiB
+	DownloadDir string // parent of the private temporary directory for WayDownload; default os.TempDir()
+}
+
+const defaultChunk = 4 << 20
+
+// FetchBytes fetches rawURL in the tab with the page's cookies and returns
+// the response's metadata and a reader of its body, for any status (a 403
+// body is small and may explain itself; the caller decides). The body is
+// never one CDP message: it moves in bounded chunks or as a file. The reader
+// uses ctx for its reads; Close it to free the page's copy and any temporary
+// file.
+//
+// Errors: a *FetchError when the page cannot fetch at all; ArtifactTooLarge
+// when Content-Length or the bytes read exceed MaxBytes (then the reader's
+// Read fails the same way); ArtifactFetchFailed when the browser abandons a
+// download; BadInput for an unknown Way; otherwise envelopes as for Eval.
+func (p *Page) FetchBytes(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
+	if opts.ChunkBytes <= 0 {
+		opts.ChunkBytes = defaultChunk
+	}
+	way := opts.Way
+	if way == "" {
+		way = DefaultWay
+	}
+	switch way {
+	case WayChunkedEval:
+		return p.fetchChunked(ctx, rawURL, opts)
+	case WayBlobIO:
+		return p.fetchBlobIO(ctx, rawURL, opts)
+	case WayDownload:
+		return p.fetchDownload(ctx, rawURL, opts)
+	}
+	return nil, nil, errs.New(errs.BadInput, "unknown way of fetching bytes %q", way).
+		WithHint("use %q, %q or %q", WayChunkedEval, WayBlobIO, WayDownload)
+}
+
+// storeJS keeps per-fetch state in the page under a symbol, out of the
+// site's way.
+const storeJS = `const __store = (globalThis[Symbol.for('ferry.fetch')] ||= {});`
+
+const toBase64JS = `
+const __b64 = (u8) => {
+  if (u8.toBase64) return u8.toBase64();
+  let s = '';
+  for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
+  return btoa(s);
+};`
+
+type chunkReply struct {
+	Error string `json:"error"`
+	B64   string `json:"b64"`
+	Done  bool   `json:"done"`
+}
+
+// fetchChunked: the body's ReadableStream stays in the page; each Read
+// pulls up to ChunkBytes through Runtime.evaluate.
+func (p *Page) fetchChunked(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
+	var r fetchReply
+	err := p.EvalInto(ctx, &r, `async (url, o) => {`+storeJS+fetchPrelude+`
+  try {
+    const {r, meta} = await __fetch(url, o);
+    const id = crypto.randomUUID();
+    __store[id] = {reader: r.body ? r.body.getReader() : null, buf: null, done: !r.body};
+    return {meta, id};
+  } catch (e) { return {error: String(e && e.message || e)}; }
+}`, rawURL, opts.args())
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.err(rawURL); err != nil {
+		return nil, nil, err
+	}
+	release := func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		_, _ = p.Eval(cctx, `(id) => {`+storeJS+`
+  const s = __store[id]; delete __store[id];
+  if (s && s.reader) s.reader.cancel().catch(() => {});
+}`, r.ID)
+	}
+	if opts.MaxBytes > 0 && r.Meta.Size > opts.MaxBytes {
+		release()
+		return nil, nil, tooLarge(opts.MaxBytes, r.Meta.Size)
+	}
+	next := func() ([]byte, bool, error) {
+		var c chunkReply
+		err := p.EvalInto(ctx, &c, `async (id, n) => {`+storeJS+toBase64JS+`
+  const s = __store[id];
+  if (!s) return {error: 'the fetch state is gone from the page (it navigated?)'};
+  const parts = [];
+  let size = 0;
+  if (s.buf) { parts.push(s.buf); size = s.buf.length; s.buf = null; }
+  while (size < n && !s.done) {
+    const {done, value} = await s.reader.read();
+    if (done) { s.done = true; break; }
+    parts.push(value); size += value.length;
+  }
+  let all = parts.length === 1 ? parts[0] : new Uint8Array(size);
+  if (parts.length !== 1) { let o = 0; for (const x of parts) { all.set(x, o); o += x.length; } }
+  if (all.length > n) { s.buf = all.subarray(n); all = all.subarray(0, n); }
+  const done = s.done && !s.buf;
+  if (done) delete __store[id];
+  return {b64: __b64(all), done};
+}`, r.ID, opts.ChunkBytes)
+		if err != nil {
+			return nil, false, err
+		}
+		if c.Error != "" {
+			return nil, false, errs.New(errs.ArtifactFetchFailed, "read the response body in the page: %s", c.Error)
+		}
+		b, err := base64.StdEncoding.DecodeString(c.B64)
+		if err != nil {
+			return nil, false, errs.Wrap(err, errs.Internal, "decode a body chunk: %v", err)
+		}
+		return b, c.Done, nil
+	}
+	meta := r.Meta
+	return &chunkReader{next: next, release: release, max: opts.MaxBytes, selfReleasing: true}, &meta, nil
+}
+
+const cleanupTimeout = 5e9 // 5 s for best-effort cleanup in the page
+
+// chunkReader turns a "give me the next chunk" function into an
+// io.ReadCloser that enforces the size cap.
+type chunkReader struct {
+	next    func() ([]byte, bool, error)
+	release func()
+	max     int64
+	// selfReleasing: the page drops its state when it hands out the last
+	// chunk, so Close after EOF has nothing to free.
+	selfReleasing bool
+
+	buf      []byte
+	done     bool
+	err      error
+	n        int64
+	released bool
+}
+
+func (c *chunkReader) Read(b []byte) (int, error) {
+	for len(c.buf) == 0 {
+		if c.err != nil {
+			return 0, c.err
+		}
+		if c.done {
+			return 0, io.EOF
+		}
+		chunk, done, err := c.next()
+		if err != nil {
+			c.err = err
+			return 0, err
+		}
+		c.n += int64(len(chunk))
+		if c.max > 0 && c.n > c.max {
+			c.err = tooLarge(c.max, c.n)
+			return 0, c.err
+		}
+		c.buf, c.done = chunk, done
+		if done && c.selfReleasing {
+			c.released = true
+		}
+	}
+	n := copy(b, c.buf)
+	c.buf = c.buf[n:]
+	return n, nil
+}
+
+func (c *chunkReader) Close() error {
+	if !c.released {
+		c.released = true
+		c.release()
+	}
+	if c.err == nil {
+		c.err = errors.New("read after close")
+	}
+	return nil
+}
+
+// blobJS fetches into a Blob kept in the page's store.
+const blobJS = `async (url, o) => {` + storeJS + fetchPrelude + `
+  try {
+    const {r, meta} = await __fetch(url, o);
+    const blob = await r.blob();
+    const id = crypto.randomUUID();
+    __store[id] = blob;
+    meta.size = blob.size;
+    return {meta, id};
+  } catch (e) { return {error: String(e && e.message || e)}; }
+}`
+
+func (p *Page) fetchBlob(ctx context.Context, rawURL string, opts BytesOptions) (fetchReply, func(), error) {
+	var r fetchReply
+	if err := p.EvalInto(ctx, &r, blobJS, rawURL, opts.args()); err != nil {
+		return r, nil, err
+	}
+	if err := r.err(rawURL); err != nil {
+		return r, nil, err
+	}
+	release := func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		_, _ = p.Eval(cctx, `(id) => {`+storeJS+` delete __store[id]; }`, r.ID)
+	}
+	if opts.MaxBytes > 0 && r.Meta.Size > opts.MaxBytes {
+		release()
+		return r, nil, tooLarge(opts.MaxBytes, r.Meta.Size)
+	}
+	return r, release, nil
+}
+
+type ioReadReply struct {
+	Base64Encoded bool   `json:"base64Encoded"`
+	Data          string `json:"data"`
+	EOF           bool   `json:"eof"`
+}
+
+// fetchBlobIO: the Blob is resolved to a browser-side stream handle and
+// read with IO.read, which needs no JavaScript per chunk.
+func (p *Page) fetchBlobIO(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
+	r, release, err := p.fetchBlob(ctx, rawURL, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var obj evalReply
+	err = p.do(ctx, "find the body in the page", func(s session) error {
+		raw, err := s.c.Call(s.ctx, string(s.id), "Runtime.evaluate", evalParams{
+			Expression: `globalThis[Symbol.for('ferry.fetch')][` + jsString(r.ID) + `]`})
+		if err != nil {
+			return err
+		}
+		return jsonUnmarshal(raw, &obj)
+	})
+	if err == nil && obj.Result.ObjectID == "" {
+		err = errs.New(errs.ArtifactFetchFailed, "the fetched body is gone from the page")
+	}
+	var uuid struct {
+		UUID string `json:"uuid"`
+	}
+	if err == nil {
+		err = p.Exec(ctx, "IO.resolveBlob", map[string]string{"objectId": obj.Result.ObjectID}, &uuid)
+	}
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	handle := "blob:" + uuid.UUID
+	cleanup := func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		_ = p.Exec(cctx, "IO.close", map[string]string{"handle": handle}, nil)
+		_ = p.Exec(cctx, "Runtime.releaseObject", map[string]string{"objectId": obj.Result.ObjectID}, nil)
+		release()
+	}
+	next := func() ([]byte, bool, error) {
+		var c ioReadReply
+		if err := p.Exec(ctx, "IO.read", map[string]any{"handle": handle, "size": opts.ChunkBytes}, &c); err != nil {
+			return nil, false, err
+		}
+		if !c.Base64Encoded {
+			return []byte(c.Data), c.EOF, nil
+		}
+		b, err := base64.StdEncoding.DecodeString(c.Data)
+		if err != nil {
+			return nil, false, errs.Wrap(err, errs.Internal, "decode a body chunk: %v", err)
+		}
+		return b, c.EOF, nil
+	}
+	meta := r.Meta
+	cr := &chunkReader{next: next, release: cleanup, max: opts.MaxBytes}
+	return &closeAfterEOF{chunkReader: cr}, &meta, nil
+}
+
+// closeAfterEOF releases the browser-side stream as soon as the body has
+// been read, not only on Close.
+type closeAfterEOF struct{ *chunkReader }
+
+func (c *closeAfterEOF) Read(b []byte) (int, error) {
+	n, err := c.chunkReader.Read(b)
+	if err == io.EOF && !c.released {
+		c.released = true
+		c.release()
+	}
+	return n, err
+}
+
+func jsString(s string) string {
+	return fmt.Sprintf("%q", s) // a UUID: plain ASCII, Go and JS quoting agree
+}

@@ -1,0 +1,143 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// findJS is the prelude every selector-based helper uses: the first match of
+// sel that is rendered (sites keep hidden twins of their composers, such as
+// ChatGPT's display:none textarea, earlier in the DOM).
+const findJS = `
+const __find = (sel) => {
+  for (const el of document.querySelectorAll(sel)) {
+    const st = getComputedStyle(el);
+    if (st.display === 'none' || st.visibility === 'hidden') continue;
+    if (el.getClientRects().length === 0) continue;
+    return el;
+  }
+  return null;
+};`
+
+// Point is a position in the tab's viewport, in CSS pixels.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+type located struct {
+	Found   bool    `json:"found"`
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+	Covered bool    `json:"covered"`
+	Hit     string  `json:"hit"`
+}
+
+// locate scrolls the element into view if needed (scrolling does not focus
+// or activate anything) and returns its centre and whether another element
+// covers that point.
+func (p *Page) locate(ctx context.Context, sel string) (located, error) {
+	var l located
+	err := p.EvalInto(ctx, &l, `(sel) => {`+findJS+`
+  const el = __find(sel);
+  if (!el) return {found: false};
+  let r = el.getBoundingClientRect();
+  if (r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth) {
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    r = el.getBoundingClientRect();
+  }
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  const covered = !hit || !(hit === el || el.contains(hit));
+  const desc = hit ? hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') +
+    (typeof hit.className === 'string' && hit.className ? '.' + hit.className.trim().split(/\s+/).join('.') : '') : '';
+  return {found: true, x, y, covered, hit: desc};
+}`, sel)
+	return l, err
+}
+
+func notFound(sel string) error {
+	return errs.New(errs.ComposerNotFound, "no visible element matches %s", sel).WithEvidence("selector", sel)
+}
+
+// Click sends a trusted left click (CDP mouse events: move, press, release)
+// at the centre of the first visible element matching sel and returns the
+// point clicked. It does not focus the window or activate the tab. When
+// another element covers the centre (a modal backdrop, say) nothing is
+// clicked and the error wraps ErrObscured. A click can be accepted and
+// ignored while a page re-renders: callers verify its effect. No match is
+// ComposerNotFound.
+func (p *Page) Click(ctx context.Context, sel string) (Point, error) {
+	l, err := p.locate(ctx, sel)
+	if err != nil {
+		return Point{}, err
+	}
+	if !l.Found {
+		return Point{}, notFound(sel)
+	}
+	if l.Covered {
+		return Point{}, fmt.Errorf("click %s: covered by %s: %w", sel, l.Hit, ErrObscured)
+	}
+	pt := Point{l.X, l.Y}
+	return pt, p.ClickAt(ctx, pt)
+}
+
+// ClickAt sends a trusted left click at pt.
+func (p *Page) ClickAt(ctx context.Context, pt Point) error {
+	for _, ev := range []proto.InputDispatchMouseEvent{
+		{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y},
+		{Type: proto.InputDispatchMouseEventTypeMousePressed, X: pt.X, Y: pt.Y, Button: proto.InputMouseButtonLeft, Buttons: intPtr(1), ClickCount: 1},
+		{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: pt.X, Y: pt.Y, Button: proto.InputMouseButtonLeft, Buttons: intPtr(0), ClickCount: 1},
+	} {
+		if err := p.Exec(ctx, "Input.dispatchMouseEvent", ev, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func intPtr(i int) *int { return &i }
+
+// Key is a key press as CDP describes it.
+type Key struct {
+	Key       string // DOM key value, "Enter"
+	Code      string // DOM code value, "Enter"
+	KeyCode   int    // Windows virtual key code, 13
+	Text      string // text the key inserts, "\r" for Enter
+	Modifiers int    // 1 Alt, 2 Ctrl, 4 Meta, 8 Shift
+}
+
+// Keys Ferry presses: Enter submits on some sites; Ctrl+Enter and Cmd+Enter
+// on those where Enter inserts a newline (Grok).
+var (
+	Enter     = Key{Key: "Enter", Code: "Enter", KeyCode: 13, Text: "\r"}
+	CtrlEnter = Key{Key: "Enter", Code: "Enter", KeyCode: 13, Modifiers: 2}
+	MetaEnter = Key{Key: "Enter", Code: "Enter", KeyCode: 13, Modifiers: 4}
+)
+
+// Press sends a trusted key down and up to the focused element of the tab.
+func (p *Page) Press(ctx context.Context, k Key) error {
+	down := proto.InputDispatchKeyEvent{
+		Type: proto.InputDispatchKeyEventTypeRawKeyDown, Key: k.Key, Code: k.Code,
+		WindowsVirtualKeyCode: k.KeyCode, NativeVirtualKeyCode: k.KeyCode, Modifiers: k.Modifiers,
+	}
+	if k.Text != "" {
+		down.Type = proto.InputDispatchKeyEventTypeKeyDown
+		down.Text, down.UnmodifiedText = k.Text, k.Text
+	}
+	up := proto.InputDispatchKeyEvent{
+		Type: proto.InputDispatchKeyEventTypeKeyUp, Key: k.Key, Code: k.Code,
+		WindowsVirtualKeyCode: k.KeyCode, NativeVirtualKeyCode: k.KeyCode, Modifiers: k.Modifiers,
+	}
+	if err := p.Exec(ctx, "Input.dispatchKeyEvent", down, nil); err != nil {
+		return err
+	}
+	return p.Exec(ctx, "Input.dispatchKeyEvent", up, nil)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

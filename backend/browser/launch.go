@@ -1,0 +1,163 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+var errBrowserWontExit = errors.New("the browser did not exit after SIGKILL")
+
+// baseFlags are always passed. The background flags matter because Ferry
+// drives tabs that are not in front: throttled timers would slow the sites'
+// own scripts (a send button that hydrates late, a stream that stalls).
+var baseFlags = []string{
+	"--remote-debugging-port=0",
+	"--no-first-run",
+	"--no-default-browser-check",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+	"--disable-quic",
+	"--disable-background-timer-throttling",
+	"--disable-backgrounding-occluded-windows",
+	"--disable-renderer-backgrounding",
+}
+
+// refusedArgs are flags a caller may not pass through WithArgs: they would
+// open DevTools beyond loopback or to any web origin, or point the browser at
+// another profile than the one Ferry manages.
+var refusedArgs = []string{
+	"--remote-allow-origins", "--remote-debugging-address", "--remote-debugging-port",
+	"--remote-debugging-pipe", "--user-data-dir",
+}
+
+// Launch starts Chromium on the persistent profile in profileDir (created
+// with mode 0700 if missing) and connects to it. The browser is headful
+// unless Headless is given; DevTools listens on a random loopback port and
+// never accepts other web origins. Close quits it.
+//
+// Errors: BadInput for an empty profileDir or a refused argument;
+// BrowserNotFound when no executable is found (see FindBinary);
+// BrowserLaunchFailed when the profile is in use by another browser process,
+// when there is no display for a headful window, or when the browser exits or
+// stays silent before offering its DevTools endpoint.
+func Launch(ctx context.Context, profileDir string, opts ...Option) (*Browser, error) {
+	cfg := newConfig(opts)
+	if strings.TrimSpace(profileDir) == "" {
+		return nil, errs.New(errs.BadInput, "launch the browser: no profile directory given").
+			WithHint("pass the directory of Ferry's browser profile (normally <data dir>/browser-profile)")
+	}
+	for _, a := range cfg.args {
+		for _, r := range refusedArgs {
+			if a == r || strings.HasPrefix(a, r+"=") {
+				return nil, errs.New(errs.BadInput, "the browser argument %q is not allowed", a).
+					WithHint("Ferry sets DevTools and the profile itself; remove %s from --browser-arg", r)
+			}
+		}
+	}
+	dir, err := filepath.Abs(profileDir)
+	if err != nil {
+		return nil, errs.Wrap(err, errs.BadInput, "resolve the profile directory %q: %v", profileDir, err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, errs.Wrap(err, errs.DataDirUnwritable, "create the browser profile directory: %v", err).WithEvidence("dir", dir)
+	}
+	bin := cfg.binary
+	if bin == "" {
+		if bin, err = FindBinary(); err != nil {
+			return nil, err
+		}
+	} else if err := checkBinary(bin); err != nil {
+		return nil, err
+	}
+	if err := checkProfileFree(dir); err != nil {
+		return nil, err
+	}
+	if !cfg.headless && runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return nil, errs.New(errs.BrowserLaunchFailed, "cannot open a browser window: no display (DISPLAY and WAYLAND_DISPLAY are unset)").
+			WithHint("run under a desktop session or xvfb-run, pass --headless, or attach to a running browser with --browser-url")
+	}
+
+	args := append([]string{"--user-data-dir=" + dir}, baseFlags...)
+	if cfg.headless {
+		args = append(args, "--headless", "--disable-gpu")
+	}
+	if isRoot() {
+		args = append(args, "--no-sandbox")
+	}
+	args = append(args, cfg.args...)
+	args = append(args, "about:blank")
+
+	proc, err := startProcess(bin, args)
+	if err != nil {
+		return nil, errs.Wrap(err, errs.BrowserLaunchFailed, "start %s: %v", bin, err).WithEvidence("binary", bin)
+	}
+	fail := func(format string, a ...any) error {
+		proc.kill()
+		e := errs.New(errs.BrowserLaunchFailed, format, a...).WithEvidence("binary", bin).WithEvidence("profile", dir)
+		if t := proc.stderrTail(); t != "" {
+			e = e.WithEvidence("stderr", t)
+		}
+		return e
+	}
+
+	wait := time.NewTimer(cfg.launchTimeout)
+	defer wait.Stop()
+	var wsURL string
+	select {
+	case wsURL = <-proc.wsURL:
+	case <-proc.exited:
+		if err := checkProfileFree(dir); err != nil {
+			return nil, err
+		}
+		return nil, fail("the browser exited (%s) before offering its DevTools endpoint", proc.exitStatus())
+	case <-wait.C:
+		return nil, fail("the browser offered no DevTools endpoint within %s", cfg.launchTimeout)
+	case <-ctx.Done():
+		return nil, fail("launch interrupted: %v", ctx.Err())
+	}
+	b, err := connect(ctx, wsURL, proc)
+	if err != nil {
+		proc.kill()
+		return nil, err
+	}
+	return b, nil
+}
+
+// checkProfileFree fails with BrowserLaunchFailed when another live browser
+// process holds the profile's SingletonLock. Chromium would otherwise hand
+// the start over to that process and exit, and Ferry would wait for an
+// endpoint that never comes. A lock left by a dead process is Chromium's to
+// clean up.
+func checkProfileFree(dir string) error {
+	target, err := os.Readlink(filepath.Join(dir, "SingletonLock"))
+	if err != nil {
+		return nil
+	}
+	i := strings.LastIndex(target, "-")
+	if i < 0 {
+		return nil
+	}
+	host, pidText := target[:i], target[i+1:]
+	pid, err := strconv.Atoi(pidText)
+	if err != nil {
+		return nil
+	}
+	me, _ := os.Hostname()
+	if host == me && !processAlive(pid) {
+		return nil
+	}
+	where := fmt.Sprintf("process %d on %s", pid, host)
+	return errs.New(errs.BrowserLaunchFailed, "the browser profile %s is in use by another browser (%s)", dir, where).
+		WithEvidence("profile", dir).WithEvidence("holder", where).
+		WithHint("close the browser that uses Ferry's profile (or attach to it with --browser-url), then run again")
+}

@@ -1,0 +1,124 @@
+package browser
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// process is a browser Ferry started. Its stderr is drained for the life of
+// the process (a full pipe would stall Chromium), keeping the DevTools
+// address and the last lines for diagnostics.
+type process struct {
+	cmd    *exec.Cmd
+	pid    int
+	exited chan struct{}
+	wsURL  chan string
+
+	mu       sync.Mutex
+	lastLine []string
+	waitErr  error
+}
+
+var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
+
+func startProcess(bin string, args []string) (*process, error) {
+	cmd := exec.Command(bin, args...)
+	setProcessGroup(cmd)
+	cmd.Stdout = io.Discard
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &process{cmd: cmd, pid: cmd.Process.Pid, exited: make(chan struct{}), wsURL: make(chan string, 1)}
+	go p.drain(stderr)
+	go func() {
+		err := cmd.Wait()
+		p.mu.Lock()
+		p.waitErr = err
+		p.mu.Unlock()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+func (p *process) drain(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	found := false
+	for sc.Scan() {
+		line := sc.Text()
+		if !found {
+			if m := devtoolsLine.FindStringSubmatch(line); m != nil {
+				found = true
+				p.wsURL <- m[1]
+				continue
+			}
+		}
+		// Debian's wrapper script prints "[: …: unexpected operator" at
+		// every start: noise, not a diagnosis.
+		if strings.Contains(line, "unexpected operator") {
+			continue
+		}
+		p.mu.Lock()
+		p.lastLine = append(p.lastLine, line)
+		if len(p.lastLine) > 20 {
+			p.lastLine = p.lastLine[len(p.lastLine)-20:]
+		}
+		p.mu.Unlock()
+	}
+	_, _ = io.Copy(io.Discard, r)
+}
+
+// stderrTail is the last lines the browser wrote, for error evidence.
+func (p *process) stderrTail() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return tail(strings.Join(p.lastLine, "\n"), 800)
+}
+
+func (p *process) exitStatus() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.waitErr == nil {
+		return "exit status 0"
+	}
+	return p.waitErr.Error()
+}
+
+// stop waits for the process to exit until ctx ends, then kills its whole
+// process group (renderers, zygote, GPU process) and waits again briefly.
+func (p *process) stop(ctx context.Context) error {
+	select {
+	case <-p.exited:
+		// Helpers (renderers, zygote) of a browser that died hard can
+		// outlive it: end the group too.
+		killGroup(p.cmd)
+		return nil
+	case <-ctx.Done():
+	}
+	killGroup(p.cmd)
+	select {
+	case <-p.exited:
+		return nil
+	case <-time.After(5 * time.Second):
+		return errBrowserWontExit
+	}
+}
+
+// kill ends the process group at once (a failed launch).
+func (p *process) kill() {
+	killGroup(p.cmd)
+	select {
+	case <-p.exited:
+	case <-time.After(5 * time.Second):
+	}
+}

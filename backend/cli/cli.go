@@ -1,0 +1,259 @@
+// Package cli is the `ferry` command tree. Run parses the arguments and runs
+// one command; Main also prints errors and turns them into exit codes. All
+// output goes through Stdout and Stderr so tests (and the desktop app) can
+// capture it.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Stdout and Stderr receive everything the CLI prints.
+var (
+	Stdout io.Writer = os.Stdout
+	Stderr io.Writer = os.Stderr
+)
+
+// globals are the flags every command accepts, before or after its name.
+type globals struct {
+	dataDir string
+	json    bool
+}
+
+func (g *globals) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.dataDir, "data-dir", g.dataDir, "use this data directory (default: $FERRY_DATA_DIR, then the platform's data dir)")
+	fs.BoolVar(&g.json, "json", g.json, "print machine-readable JSON")
+}
+
+// command is one verb of the CLI.
+type command struct {
+	name  string
+	args  string // usage after the name, e.g. "[command]"
+	short string
+	long  string
+	flags func(fs *flag.FlagSet) // command-specific flags
+	run   func(ctx context.Context, inv *invocation) error
+}
+
+// invocation is what a command's run function gets.
+type invocation struct {
+	globals
+	args   []string
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// printJSON writes v as indented JSON with a trailing newline.
+func (inv *invocation) printJSON(v any) error {
+	enc := json.NewEncoder(inv.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("cli: duplicate command " + c.name)
+	}
+	commands[c.name] = c
+}
+
+func sortedCommands() []*command {
+	out := make([]*command, 0, len(commands))
+	for _, c := range commands {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// errReported marks an error whose details the command already printed; Main
+// only turns it into an exit code.
+type errReported struct{ err error }
+
+func (e errReported) Error() string { return e.err.Error() }
+func (e errReported) Unwrap() error { return e.err }
+
+// Run runs the command named by args. It returns nil on success and an error
+// (an errs envelope where the failure is understood) otherwise.
+func Run(ctx context.Context, args []string) error {
+	var g globals
+	fs := flag.NewFlagSet("ferry", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return writeOverview(Stdout)
+		}
+		return errs.New(errs.BadInput, "%v", err).WithHint("run `ferry help` for the global flags")
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return writeOverview(Stdout)
+	}
+	name, rest := rest[0], rest[1:]
+	cmd, ok := commands[name]
+	if !ok {
+		e := errs.New(errs.UnknownCommand, "unknown command %q", name)
+		if s := closest(name); s != "" {
+			e.WithHint("did you mean `ferry %s`? `ferry help` lists every command", s)
+		}
+		return e
+	}
+	cfs := flag.NewFlagSet("ferry "+name, flag.ContinueOnError)
+	cfs.SetOutput(io.Discard)
+	g.register(cfs)
+	if cmd.flags != nil {
+		cmd.flags(cfs)
+	}
+	positional, err := parseInterspersed(cfs, rest)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return writeCommandHelp(Stdout, cmd)
+		}
+		return errs.New(errs.BadInput, "ferry %s: %v", name, err).WithHint("run `ferry help %s` for its usage", name)
+	}
+	return cmd.run(ctx, &invocation{globals: g, args: positional, stdout: Stdout, stderr: Stderr})
+}
+
+// parseInterspersed parses flags wherever they stand among the positional
+// arguments (`ferry settings show --json`); everything after "--" is
+// positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// Main runs args and returns the process exit code, printing any error: as a
+// human-readable envelope on Stderr, or with --json as {"error": envelope} on
+// Stdout.
+func Main(ctx context.Context, args []string) int {
+	err := Run(ctx, args)
+	if err == nil {
+		return 0
+	}
+	var rep errReported
+	if errors.As(err, &rep) {
+		return errs.ExitCode(rep.err)
+	}
+	env := errs.From(err)
+	if wantsJSON(args) {
+		b, _ := json.Marshal(map[string]any{"error": env})
+		fmt.Fprintln(Stdout, string(b))
+	} else {
+		fmt.Fprintln(Stderr, env.Human())
+	}
+	return errs.ExitCode(env)
+}
+
+// wantsJSON looks for --json anywhere in args, so that even a parse error is
+// reported in the form the caller asked for.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "-json" || a == "--json=true" || a == "-json=true" {
+			return true
+		}
+	}
+	return false
+}
+
+// closest returns the command name nearest to name, if it is near enough to
+// be a typo.
+func closest(name string) string {
+	best, bestD := "", 3
+	for n := range commands {
+		if d := distance(name, n); d < bestD || (d == bestD && n < best && best != "") {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}
+
+func writeOverview(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("ferry: drive your logged-in AI chat sites from the desktop, the shell and your agents\n\n")
+	b.WriteString("Usage: ferry [--data-dir DIR] [--json] <command> [flags] [args]\n\nCommands:\n")
+	for _, c := range sortedCommands() {
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.short)
+	}
+	b.WriteString("\nGlobal flags (before or after the command):\n")
+	b.WriteString("  --data-dir DIR  use this data directory (default: $FERRY_DATA_DIR, then the platform's data dir)\n")
+	b.WriteString("  --json          print machine-readable JSON (errors too, as {\"error\": {...}} on stdout)\n")
+	b.WriteString("\nRun `ferry help <command>` for a command's flags.\n")
+	b.WriteString("Exit codes: 0 ok, 1 internal, 2 bad input, 3 blocked before send, 4 routing failure,\n")
+	b.WriteString("            5 deliverable missing, 6 timeout, 7 artifact failure, 8 cancelled.\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeCommandHelp(w io.Writer, c *command) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage: ferry %s", c.name)
+	if c.args != "" {
+		fmt.Fprintf(&b, " %s", c.args)
+	}
+	fmt.Fprintf(&b, "\n\n%s\n", c.short)
+	if c.long != "" {
+		fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(c.long))
+	}
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	var g globals
+	g.register(fs)
+	if c.flags != nil {
+		c.flags(fs)
+	}
+	b.WriteString("\nFlags:\n")
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	_, err := io.WriteString(w, b.String())
+	return err
+}

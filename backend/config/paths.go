@@ -1,0 +1,230 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Environment variables that override the directories.
+const (
+	EnvDataDir   = "FERRY_DATA_DIR"
+	EnvConfigDir = "FERRY_CONFIG_DIR"
+)
+
+// Where a directory came from, as reported in Paths.
+const (
+	SourceFlag    = "--data-dir"
+	SourceEnvData = EnvDataDir
+	SourceEnvConf = EnvConfigDir
+	SourceDefault = "default"
+)
+
+// Paths are Ferry's directories, absolute.
+type Paths struct {
+	DataDir   string // holds db/, browser-profile/, artifacts/, the hub file
+	ConfigDir string // holds settings.json
+
+	DataSource   string // SourceFlag, SourceEnvData or SourceDefault
+	ConfigSource string // SourceEnvConf, the data dir's source, or SourceDefault
+}
+
+// ResolvePaths finds the directories. Data dir: flagDataDir (--data-dir) >
+// $FERRY_DATA_DIR > the platform default (Linux: $XDG_DATA_HOME/ferry or
+// ~/.local/share/ferry; macOS: ~/Library/Application Support/Ferry; Windows:
+// %LocalAppData%\Ferry). Config dir: $FERRY_CONFIG_DIR > the data dir when it
+// was given by flag or environment > os.UserConfigDir()/ferry ("Ferry" on
+// macOS and Windows). A leading "~/" is expanded and relative paths are made
+// absolute. Nothing is created.
+//
+// Errors: errs.BadInput naming the flag or variable when a value is
+// unusable (a NUL byte, an existing non-directory) or when no home directory
+// is known for the default.
+func ResolvePaths(flagDataDir string) (Paths, error) {
+	var p Paths
+	var err error
+	switch {
+	case flagDataDir != "":
+		p.DataSource = SourceFlag
+		p.DataDir, err = overrideDir(SourceFlag, flagDataDir)
+	case os.Getenv(EnvDataDir) != "":
+		p.DataSource = SourceEnvData
+		p.DataDir, err = overrideDir(EnvDataDir, os.Getenv(EnvDataDir))
+	default:
+		p.DataSource = SourceDefault
+		p.DataDir, err = defaultDataDir()
+	}
+	if err != nil {
+		return Paths{}, err
+	}
+	switch {
+	case os.Getenv(EnvConfigDir) != "":
+		p.ConfigSource = SourceEnvConf
+		p.ConfigDir, err = overrideDir(EnvConfigDir, os.Getenv(EnvConfigDir))
+	case p.DataSource != SourceDefault:
+		p.ConfigSource = p.DataSource
+		p.ConfigDir = p.DataDir
+	default:
+		p.ConfigSource = SourceDefault
+		p.ConfigDir, err = defaultConfigDir()
+	}
+	if err != nil {
+		return Paths{}, err
+	}
+	return p, nil
+}
+
+// overrideDir checks and absolutises a directory given by the user through
+// source (a flag or an environment variable).
+func overrideDir(source, value string) (string, error) {
+	bad := func(format string, args ...any) error {
+		return errs.New(errs.BadInput, "%s %q: %s", source, value, fmt.Sprintf(format, args...)).
+			WithEvidence("source", source).
+			WithEvidence("path", value).
+			WithHint("pass a directory path with %s, or unset it to use the default", source)
+	}
+	if strings.ContainsRune(value, 0) {
+		return "", bad("the path contains a NUL byte")
+	}
+	if strings.TrimSpace(value) == "" {
+		return "", bad("the path is blank")
+	}
+	path := value
+	if path == "~" || strings.HasPrefix(path, "~/") || strings.HasPrefix(path, `~\`) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", bad("cannot expand ~: %v", err)
+		}
+		path = filepath.Join(home, path[1:])
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", bad("cannot make the path absolute: %v", err)
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err == nil && !fi.IsDir():
+		return "", bad("%s exists and is not a directory", abs)
+	case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission):
+		return "", bad("cannot use %s: %v", abs, err)
+	}
+	return abs, nil
+}
+
+func homeDir() (string, error) {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return "", errs.New(errs.BadInput, "no home directory is known to put Ferry's data in").
+			WithHint("set HOME, or pass --data-dir or %s", EnvDataDir)
+	}
+	return home, nil
+}
+
+func defaultDataDir() (string, error) {
+	switch runtime.GOOS {
+	case "windows":
+		if d := os.Getenv("LocalAppData"); d != "" && filepath.IsAbs(d) {
+			return filepath.Join(d, "Ferry"), nil
+		}
+		d, err := os.UserCacheDir() // %LocalAppData% on Windows
+		if err != nil {
+			return "", errs.Wrap(err, errs.BadInput, "no local application data directory is known: %v", err).
+				WithHint("set LocalAppData, or pass --data-dir or %s", EnvDataDir)
+		}
+		return filepath.Join(d, "Ferry"), nil
+	case "darwin", "ios":
+		home, err := homeDir()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(home, "Library", "Application Support", "Ferry"), nil
+	}
+	// The XDG spec says a relative $XDG_DATA_HOME is invalid and ignored.
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "ferry"), nil
+	}
+	home, err := homeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "share", "ferry"), nil
+}
+
+func defaultConfigDir() (string, error) {
+	d, err := os.UserConfigDir()
+	if err != nil {
+		return "", errs.Wrap(err, errs.BadInput, "no config directory is known: %v", err).
+			WithHint("set HOME (or XDG_CONFIG_HOME to an absolute path), or set %s", EnvConfigDir)
+	}
+	name := "ferry"
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" || runtime.GOOS == "ios" {
+		name = "Ferry"
+	}
+	return filepath.Join(d, name), nil
+}
+
+// SettingsFile is ConfigDir/settings.json.
+func (p Paths) SettingsFile() string { return filepath.Join(p.ConfigDir, "settings.json") }
+
+// StoreDir is DataDir/db, the badger store.
+func (p Paths) StoreDir() string { return filepath.Join(p.DataDir, "db") }
+
+// ProfileDir is DataDir/browser-profile, Ferry's own Chromium profile.
+func (p Paths) ProfileDir() string { return filepath.Join(p.DataDir, "browser-profile") }
+
+// ArtifactsDir is DataDir/artifacts, the default output of verified files.
+func (p Paths) ArtifactsDir() string { return filepath.Join(p.DataDir, "artifacts") }
+
+// HubFile is DataDir/hub.json, where a running owner publishes its local
+// API's port and token (mode 0600).
+func (p Paths) HubFile() string { return filepath.Join(p.DataDir, "hub.json") }
+
+// EnsureDataDir creates DataDir (mode 0700, parents included) and proves it
+// writable by creating, syncing and removing a probe file. Errors:
+// errs.DataDirUnwritable naming the directory and the cause.
+func (p Paths) EnsureDataDir() error {
+	unwritable := func(err error) error {
+		return errs.Wrap(err, errs.DataDirUnwritable, "data directory %s is not writable: %v", p.DataDir, rootCause(err)).
+			WithEvidence("dir", p.DataDir)
+	}
+	if err := os.MkdirAll(p.DataDir, 0o700); err != nil {
+		return unwritable(err)
+	}
+	f, err := os.CreateTemp(p.DataDir, ".write-probe-*")
+	if err != nil {
+		return unwritable(err)
+	}
+	name := f.Name()
+	defer os.Remove(name)
+	if _, err := f.Write([]byte("ferry write probe\n")); err != nil {
+		f.Close()
+		return unwritable(err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return unwritable(err)
+	}
+	if err := f.Close(); err != nil {
+		return unwritable(err)
+	}
+	if err := os.Remove(name); err != nil {
+		return unwritable(err)
+	}
+	return nil
+}
+
+// rootCause drops the *fs.PathError around an error whose message already
+// names the path.
+func rootCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

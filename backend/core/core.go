@@ -1,0 +1,120 @@
+// Package core is the composition root shared by the desktop app, the CLI and
+// the server: Open resolves the data directory, loads the settings and opens
+// the store; everything Ferry does goes through the *Core it returns.
+package core
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/store"
+)
+
+// Options say which data directory to open and who opens it.
+type Options struct {
+	// DataDir overrides the data directory (the --data-dir flag); "" means
+	// $FERRY_DATA_DIR, then the platform default.
+	DataDir string
+	// Role names the opener ("desktop", "cli", "serve"); a second process
+	// that finds the store busy is told this role.
+	Role string
+}
+
+// Core owns one data directory: its settings and its store.
+type Core struct {
+	paths config.Paths
+	store *store.Store
+
+	mu       sync.RWMutex
+	settings config.Settings
+}
+
+// Open resolves the paths, makes sure the data directory is writable, loads
+// the settings and opens the store. It returns envelopes: BadInput for an
+// unusable data directory value, DataDirUnwritable, ConfigInvalid for a
+// malformed settings file (nothing is opened then), StoreBusy when another
+// process owns the data directory, StoreSchemaNewer.
+func Open(ctx context.Context, opts Options) (*Core, error) {
+	paths, err := config.ResolvePaths(opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := paths.EnsureDataDir(); err != nil {
+		return nil, err
+	}
+	settings, err := config.Load(paths.SettingsFile())
+	if err != nil {
+		return nil, err
+	}
+	role := opts.Role
+	if role == "" {
+		role = "ferry"
+	}
+	st, err := store.Open(ctx, paths.StoreDir(), store.WithRole(role))
+	if err != nil {
+		return nil, err
+	}
+	return &Core{paths: paths, store: st, settings: settings}, nil
+}
+
+// Close releases the store. It is safe to call once; later calls are no-ops.
+func (c *Core) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.store == nil {
+		return nil
+	}
+	err := c.store.Close()
+	c.store = nil
+	if err != nil {
+		return errs.Wrap(err, errs.StoreIO, "close store %s: %v", c.paths.StoreDir(), err)
+	}
+	return nil
+}
+
+// Paths returns the resolved directories.
+func (c *Core) Paths() config.Paths { return c.paths }
+
+// Store returns the open store.
+func (c *Core) Store() *store.Store { return c.store }
+
+// Settings returns the settings in force.
+func (c *Core) Settings() config.Settings {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.settings
+}
+
+// SaveSettings validates s and saves it atomically; on success it is in
+// force at once. An invalid s is a ConfigInvalid envelope and changes nothing.
+func (c *Core) SaveSettings(s config.Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := config.Save(c.paths.SettingsFile(), s); err != nil {
+		return err
+	}
+	c.settings = s
+	return nil
+}
+
+// ResolvePaths resolves the data and config directories without opening
+// anything (for a caller that must act before Open succeeds, such as a reset
+// of a malformed settings file).
+func ResolvePaths(dataDir string) (config.Paths, error) { return config.ResolvePaths(dataDir) }
+
+// ResetSettings keeps the current settings file as a .bak beside it and
+// writes the defaults. It returns the backup's path ("" when there was no
+// file to keep).
+func ResetSettings(paths config.Paths) (string, error) {
+	backup, err := config.Reset(paths.SettingsFile())
+	if err != nil {
+		return "", fmt.Errorf("reset settings: %w", err)
+	}
+	return backup, nil
+}

@@ -1,0 +1,54 @@
+package core
+
+import (
+	"context"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/doctor"
+	"github.com/ferrydesk/ferry/backend/version"
+)
+
+// DoctorOptions select the data directory to check.
+type DoctorOptions struct {
+	DataDir string // as Options.DataDir
+}
+
+// Doctor runs every check for the data directory without holding it: the
+// store check opens and closes the store.
+func Doctor(ctx context.Context, opts DoctorOptions) doctor.Report {
+	paths, err := config.ResolvePaths(opts.DataDir)
+	if err != nil {
+		return doctor.NewReport(version.String(), []doctor.Check{pathsCheck(err)})
+	}
+	return doctor.Run(ctx, paths, probe(paths), version.String())
+}
+
+// Doctor runs the checks for this core's data directory. The store check
+// reports the store this process holds instead of opening it a second time.
+func (c *Core) Doctor(ctx context.Context) doctor.Report {
+	p := probe(c.paths)
+	checks := []doctor.Check{
+		doctor.Browser(ctx, p),
+		doctor.Display(p),
+		doctor.WebKit(p),
+		doctor.DataDir(c.paths),
+		doctor.Settings(c.paths),
+		{ID: "store", Title: "History store", Required: true, Status: doctor.OK,
+			Detail: "open in this process: " + c.paths.StoreDir()},
+	}
+	return doctor.NewReport(version.String(), checks)
+}
+
+func probe(paths config.Paths) doctor.Probe {
+	binary := ""
+	if s, err := config.Load(paths.SettingsFile()); err == nil {
+		binary = s.Browser.Binary
+	}
+	return doctor.ThisMachine(browser.FindBinary, browser.BinaryVersion, binary)
+}
+
+func pathsCheck(err error) doctor.Check {
+	return doctor.Check{ID: "datadir", Title: "Data directory", Required: true, Status: doctor.Fail, Detail: err.Error(),
+		Fix: "pass a usable --data-dir or FERRY_DATA_DIR"}
+}

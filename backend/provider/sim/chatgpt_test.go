@@ -1,0 +1,184 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simtest"
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
+)
+
+const (
+	gptComposer = `#prompt-textarea[contenteditable="true"]`
+	gptSend     = `button[data-testid="send-button"]`
+	gptDone     = `[data-testid="copy-turn-action-button"]`
+	gptAnswer   = `[data-message-author-role="assistant"] .markdown`
+)
+
+// openChatGPT resets the simulator and opens chatgpt.com in a fresh context.
+func openChatGPT(t *testing.T) (*simtest.Env, *rod.Page) {
+	t.Helper()
+	env := simtest.Shared(t)
+	env.Server.Reset()
+	p := env.Page(t, sim.URL(sim.ChatGPT, "/"), 30*time.Second)
+	waitExists(t, p, gptComposer, 5*time.Second)
+	return env, p
+}
+
+// chatgptAsk types like a person and clicks send.
+func chatgptAsk(t *testing.T, p *rod.Page, prompt string) {
+	t.Helper()
+	typeInsertText(t, p, "#prompt-textarea", prompt)
+	waitExists(t, p, gptSend, 3*time.Second)
+	clickTrusted(t, p, gptSend)
+}
+
+// answerText is the DOM answer of the last assistant turn without citation pills.
+func answerText(p *rod.Page) string {
+	return p.MustEval(`() => { const els = document.querySelectorAll('[data-message-author-role="assistant"] .markdown');
+		const el = els[els.length-1];
+		const pills = [...el.querySelectorAll('[data-testid="webpage-citation-pill"]')];
+		pills.forEach(x => x.style.display = 'none');
+		const text = el.innerText;
+		pills.forEach(x => x.style.display = '');
+		return text }`).Str()
+}
+
+func TestChatGPTScriptedUserSendsOnceAndSeesTheStreamedAnswer(t *testing.T) {
+	env, p := openChatGPT(t)
+	if exists(p, gptSend) {
+		t.Fatal("send button is present before any input")
+	}
+	chatgptAsk(t, p, "What is Ferry?")
+	waitExists(t, p, `[data-testid="stop-button"], `+gptDone, 3*time.Second)
+	waitExists(t, p, gptDone, 10*time.Second)
+	got := waitText(t, p, gptAnswer, 2*time.Second, contains("That is the whole answer."))
+	if !strings.Contains(got, "What is Ferry?") {
+		t.Errorf("answer %q does not mention the prompt", got)
+	}
+	subs := env.Server.Submissions(sim.ChatGPT)
+	if len(subs) != 1 || subs[0].Prompt != "What is Ferry?" {
+		t.Fatalf("submissions = %+v, want exactly one with the prompt", subs)
+	}
+	if url := p.MustInfo().URL; !strings.HasSuffix(url, "/c/"+subs[0].ConversationID) {
+		t.Errorf("url %s does not name conversation %s", url, subs[0].ConversationID)
+	}
+	if n := env.Server.ConversationSubmissions(sim.ChatGPT, subs[0].ConversationID); n != 1 {
+		t.Errorf("conversation submissions = %d, want 1", n)
+	}
+}
+
+func TestChatGPTComposerAcceptsOnlyTypingItsFrameworkNotices(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		typer func(*testing.T, *rod.Page, string, string)
+		sent  bool
+	}{
+		{"a click plus CDP insertText is noticed", typeInsertText, true},
+		{"execCommand insertText is noticed", typeExecCommand, true},
+		{"a textContent write without events is not noticed", func(t *testing.T, p *rod.Page, sel, text string) { typeNaive(t, p, sel, text) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, p := openChatGPT(t)
+			tc.typer(t, p, "#prompt-textarea", "hello composer")
+			time.Sleep(300 * time.Millisecond)
+			if got := exists(p, gptSend); got != tc.sent {
+				t.Fatalf("send button present = %v, want %v", got, tc.sent)
+			}
+			if !tc.sent {
+				if txt := p.MustEval(`() => document.querySelector('#prompt-textarea').innerText.trim()`).Str(); txt != "" {
+					t.Errorf("composer kept the foreign write %q; the editor re-renders from its state", txt)
+				}
+				p.MustElement("#prompt-textarea").MustClick()
+				p.Keyboard.MustType(input.Enter)
+				time.Sleep(300 * time.Millisecond)
+				if n := env.Server.SubmissionCount(sim.ChatGPT); n != 0 {
+					t.Fatalf("submissions = %d after a naive write and Enter, want 0", n)
+				}
+				return
+			}
+			clickTrusted(t, p, gptSend)
+			waitExists(t, p, gptDone, 10*time.Second)
+			subs := env.Server.Submissions(sim.ChatGPT)
+			if len(subs) != 1 || subs[0].Prompt != "hello composer" {
+				t.Fatalf("submissions = %+v, want one with the typed prompt", subs)
+			}
+		})
+	}
+}
+
+func TestChatGPTStreamDecodedByReferenceDecoderEqualsDOM(t *testing.T) {
+	for _, tc := range []struct {
+		name, directive string
+		model           string
+	}{
+		{"a normal answer", sim.Directive("normal", "chunk", "7", "interval", "3ms"), "gpt-5-2"},
+		{"a thinking answer with commentary and citations", sim.Directive("thinking", "chunk", "5", "interval", "2ms"), "gpt-5-6-thinking"},
+		{"a long answer over 100 KB", sim.Directive("long", "chunk", "1500", "interval", "1ms"), "gpt-5-2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, p := openChatGPT(t)
+			cap := captureStream(t, p, "/backend-api/f/conversation")
+			chatgptAsk(t, p, "Tell me\n"+tc.directive)
+			waitExists(t, p, gptDone, 20*time.Second)
+			raw := cap.bytes(t)
+			dec, err := refDecode(raw)
+			if err != nil {
+				t.Fatalf("decode stream: %v", err)
+			}
+			if !dec.Complete || !dec.Done {
+				t.Fatalf("stream complete=%v done=%v, want both", dec.Complete, dec.Done)
+			}
+			dom := answerText(p)
+			if strings.TrimSpace(dom) != strings.TrimSpace(dec.Answer) {
+				t.Fatalf("DOM answer (%d chars) differs from decoded stream (%d chars)\nDOM: %.300q\nstream: %.300q", len(dom), len(dec.Answer), dom, dec.Answer)
+			}
+			if dec.ModelSlug != tc.model {
+				t.Errorf("model slug %q, want %q", dec.ModelSlug, tc.model)
+			}
+			if slug := p.MustEval(`() => [...document.querySelectorAll('[data-message-author-role="assistant"]')].pop().dataset.messageModelSlug`).Str(); slug != dec.ModelSlug {
+				t.Errorf("DOM model slug %q, stream %q", slug, dec.ModelSlug)
+			}
+			inherited := strings.Count(string(raw), "event: delta\ndata: {\"v\": ")
+			if inherited == 0 {
+				t.Error("the stream has no frames that inherit p and o; the inherit rule is not exercised")
+			}
+			if tc.name == "a thinking answer with commentary and citations" {
+				if strings.Contains(dom, "Let me look that up") || strings.Contains(dom, "Considering") {
+					t.Errorf("commentary or thoughts leaked into the DOM answer: %q", dom)
+				}
+				if !strings.Contains(string(raw), "\"channel\": \"commentary\"") || !strings.Contains(string(raw), "\ue200") {
+					t.Error("thinking stream lacks the commentary channel or citation sentinels")
+				}
+			}
+		})
+	}
+}
+
+func TestChatGPTThreadIsVirtualised(t *testing.T) {
+	env, p := openChatGPT(t)
+	for i := 1; i <= 4; i++ {
+		chatgptAsk(t, p, "question "+string(rune('0'+i)))
+		waitText(t, p, `article[data-turn="assistant"]:last-of-type`, 10*time.Second, func(s string) bool { return true })
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) && p.MustEval(`() => document.querySelectorAll('[data-testid="copy-turn-action-button"]').length`).Int() < min(i, 3) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		waitExists(t, p, `article:last-child [data-testid="copy-turn-action-button"]`, 10*time.Second)
+	}
+	if n := env.Server.SubmissionCount(sim.ChatGPT); n != 4 {
+		t.Fatalf("submissions = %d, want 4", n)
+	}
+	mounted := p.MustEval(`() => document.querySelectorAll('article[data-testid^="conversation-turn-"]').length`).Int()
+	if mounted != 6 {
+		t.Fatalf("mounted turns = %d of 8, want 6", mounted)
+	}
+	if exists(p, `article[data-testid="conversation-turn-1"]`) {
+		t.Fatal("the first turn is still mounted")
+	}
+	p.MustEval(`() => { const t = document.getElementById('thread'); t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); }`)
+	waitExists(t, p, `article[data-testid="conversation-turn-2"]`, 3*time.Second)
+}

@@ -1,0 +1,53 @@
+package sim
+
+import "time"
+
+// Submission is one prompt that reached a site's send endpoint, whether the
+// site then answered it or refused it (rate limit, usage cap).
+type Submission struct {
+	Site           string    `json:"site"`
+	ConversationID string    `json:"conversation_id"`
+	Prompt         string    `json:"prompt"`
+	Scenario       string    `json:"scenario"`
+	Refused        bool      `json:"refused"`
+	At             time.Time `json:"at"`
+}
+
+// ledger records every submission so tests can prove a prompt was sent once.
+type ledger struct {
+	subs []Submission
+}
+
+func (s *Server) record(sub Submission) {
+	sub.At = time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ledger.subs = append(s.ledger.subs, sub)
+}
+
+// Submissions returns every submission to site ("" = all sites), oldest first.
+func (s *Server) Submissions(site string) []Submission {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Submission
+	for _, sub := range s.ledger.subs {
+		if site == "" || sub.Site == site {
+			out = append(out, sub)
+		}
+	}
+	return out
+}
+
+// SubmissionCount is len(Submissions(site)).
+func (s *Server) SubmissionCount(site string) int { return len(s.Submissions(site)) }
+
+// ConversationSubmissions counts the submissions to one conversation of site.
+func (s *Server) ConversationSubmissions(site, conversationID string) int {
+	n := 0
+	for _, sub := range s.Submissions(site) {
+		if sub.ConversationID == conversationID {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,122 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// obj is a JSON object that keeps its key order, so frames come out in the
+// order the real servers write them.
+type obj []kv
+
+type kv struct {
+	K string
+	V any
+}
+
+func o(pairs ...any) obj {
+	out := make(obj, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, kv{pairs[i].(string), pairs[i+1]})
+	}
+	return out
+}
+
+// pyJSON writes v the way Python's json.dumps(ensure_ascii=False) does, which
+// is how ChatGPT's frames look: ", " and ": " separators and raw non-ASCII.
+// Decoders that match frames by compact substrings fail here as on the site.
+func pyJSON(v any) string {
+	var b bytes.Buffer
+	writeJSON(&b, v, ", ", ": ")
+	return b.String()
+}
+
+// compactJSON writes v with ordered keys and no spaces.
+func compactJSON(v any) string {
+	var b bytes.Buffer
+	writeJSON(&b, v, ",", ":")
+	return b.String()
+}
+
+func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case obj:
+		b.WriteByte('{')
+		for i, p := range x {
+			if i > 0 {
+				b.WriteString(comma)
+			}
+			writeString(b, p.K)
+			b.WriteString(colon)
+			writeJSON(b, p.V, comma, colon)
+		}
+		b.WriteByte('}')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		ordered := make(obj, 0, len(keys))
+		for _, k := range keys {
+			ordered = append(ordered, kv{k, x[k]})
+		}
+		writeJSON(b, ordered, comma, colon)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(comma)
+			}
+			writeJSON(b, e, comma, colon)
+		}
+		b.WriteByte(']')
+	case []obj:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(comma)
+			}
+			writeJSON(b, e, comma, colon)
+		}
+		b.WriteByte(']')
+	case []string:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(comma)
+			}
+			writeString(b, e)
+		}
+		b.WriteByte(']')
+	case string:
+		writeString(b, x)
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		b.WriteString(strconv.FormatFloat(x, 'f', -1, 64))
+	default:
+		raw, err := json.Marshal(x)
+		if err != nil {
+			panic(fmt.Sprintf("sim: marshal %T: %v", v, err))
+		}
+		b.Write(raw)
+	}
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	var tmp bytes.Buffer
+	enc := json.NewEncoder(&tmp)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Write(bytes.TrimRight(tmp.Bytes(), "\n"))
+}

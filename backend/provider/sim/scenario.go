@@ -1,0 +1,306 @@
+package sim
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Scenario selects how a site behaves: Name is one of the Scenario* constants,
+// Params tune it (zip_size, zips, chunk, interval, hydrate, cut_at, lock, ...).
+type Scenario struct {
+	Name   string            `json:"scenario"`
+	Params map[string]string `json:"params,omitempty"`
+}
+
+// The scenarios. Page scenarios change how pages load and are chosen per site
+// through the admin endpoint (or WithScenario); turn scenarios change how one
+// prompt is answered and can also be chosen by a directive in the prompt.
+const (
+	ScenarioNormal              = "normal"
+	ScenarioLong                = "long"
+	ScenarioThinking            = "thinking"
+	ScenarioInlineCode          = "inline_code"
+	ScenarioCodeZip             = "code_zip"
+	ScenarioMultiZip            = "multi_zip"
+	ScenarioSandboxExpired      = "sandbox_expired"
+	ScenarioEstuary403          = "estuary_403"
+	ScenarioZipBadCRC           = "zip_bad_crc"
+	ScenarioZipTruncated        = "zip_truncated"
+	ScenarioZipSlip             = "zip_slip"
+	ScenarioZipBomb             = "zip_bomb"
+	ScenarioZipSymlink          = "zip_symlink"
+	ScenarioRateLimit           = "rate_limit"
+	ScenarioConversationTooLong = "conversation_too_long"
+	ScenarioUsageCap            = "usage_cap"
+	ScenarioError               = "error"
+	ScenarioStreamCut           = "stream_cut"
+
+	ScenarioCloudflare     = "cloudflare"
+	ScenarioLoggedOut      = "logged_out"
+	ScenarioSessionExpired = "session_expired"
+	ScenarioSlowHydration  = "slow_hydration"
+	ScenarioDriftedDOM     = "drifted_dom"
+)
+
+// ScenarioInfo describes a scenario for the index page and documentation.
+type ScenarioInfo struct {
+	Name  string
+	Page  bool     // chosen per site (admin), not per prompt
+	Sites []string // nil = every site
+	About string
+}
+
+// Catalog lists every scenario with the sites that implement it.
+var Catalog = []ScenarioInfo{
+	{ScenarioNormal, false, nil, "a short Markdown answer streamed at the configured pace"},
+	{ScenarioLong, false, nil, "an answer of at least 100 KB (param size, default 110KiB)"},
+	{ScenarioThinking, false, []string{ChatGPT, Gemini, Grok, DeepSeek, AIStudio}, "a thinking model: ChatGPT thoughts/commentary/analysis channels and citations; THINK fragments, isThinking tokens, model-thoughts elsewhere"},
+	{ScenarioInlineCode, false, nil, "no zip: the answer holds fenced code blocks"},
+	{ScenarioCodeZip, false, []string{ChatGPT}, "code mode: the python tool writes one zip to /mnt/data (param zip_size, e.g. 5MiB, up to 200MiB)"},
+	{ScenarioMultiZip, false, []string{ChatGPT}, "code mode with several zips (param zips, default 3)"},
+	{ScenarioSandboxExpired, false, []string{ChatGPT}, "code mode whose interpreter/download answers ace_pod_expired (404)"},
+	{ScenarioEstuary403, false, []string{ChatGPT}, "code mode whose estuary URL always answers 403"},
+	{ScenarioZipBadCRC, false, []string{ChatGPT}, "code mode; the zip has an entry whose data does not match its CRC"},
+	{ScenarioZipTruncated, false, []string{ChatGPT}, "code mode; the zip is cut short (no central directory)"},
+	{ScenarioZipSlip, false, []string{ChatGPT}, "code mode; the zip has an entry named ../../evil.sh"},
+	{ScenarioZipBomb, false, []string{ChatGPT}, "code mode; a 64 MiB entry compressed > 100x plus two central entries overlapping it"},
+	{ScenarioZipSymlink, false, []string{ChatGPT}, "code mode; the zip has a symlink entry pointing at /etc/passwd"},
+	{ScenarioRateLimit, false, nil, "the send is refused with 429; a \"Too many requests\" dialog with \"Got it\" (ChatGPT: backdrop swallows clicks, reappears, conversation loads answer 429 for the lock, param lock)"},
+	{ScenarioConversationTooLong, false, []string{ChatGPT, Claude}, "the stream ends with conversation_too_large; \"Start new chat\""},
+	{ScenarioUsageCap, false, nil, "a usage-cap notice with a reset time (time[datetime]); param reset"},
+	{ScenarioError, false, nil, "\"Something went wrong\" after a partial answer, with the site's regenerate/retry control"},
+	{ScenarioStreamCut, false, nil, "the connection is reset mid-answer (no completion frames); param cut_at (fraction, default 0.5)"},
+	{ScenarioCloudflare, true, nil, "every page is a Cloudflare \"Just a moment...\" challenge (403, cf-mitigated: challenge) until the checkbox is clicked"},
+	{ScenarioLoggedOut, true, nil, "the user is logged out: login links, no account markers, /api/auth/session without user"},
+	{ScenarioSessionExpired, true, []string{ChatGPT, Claude}, "\"Your session has expired. Please log in again\"; the access token is expired"},
+	{ScenarioSlowHydration, true, nil, "the composer and send control hydrate late (param hydrate, default 3s): input before that is wiped"},
+	{ScenarioDriftedDOM, true, nil, "the selectors changed (see Drift): tests user overrides"},
+}
+
+func scenarioInfo(name string) (ScenarioInfo, bool) {
+	for _, c := range Catalog {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return ScenarioInfo{}, false
+}
+
+// IsPage reports whether the scenario name is a page scenario.
+func IsPage(name string) bool {
+	info, ok := scenarioInfo(name)
+	return ok && info.Page
+}
+
+// ParseScenario reads "name key=value key=value" (the body of a directive).
+// It returns an error naming an unknown scenario or a malformed parameter.
+func ParseScenario(spec string) (Scenario, error) {
+	sc := Scenario{Name: ScenarioNormal, Params: map[string]string{}}
+	for _, f := range strings.Fields(spec) {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return sc, fmt.Errorf("parse scenario %q: %q is not key=value", spec, f)
+		}
+		if k == "scenario" {
+			sc.Name = v
+			continue
+		}
+		sc.Params[k] = v
+	}
+	if _, ok := scenarioInfo(sc.Name); !ok {
+		return sc, fmt.Errorf("parse scenario: unknown scenario %q (known: %s)", sc.Name, strings.Join(scenarioNames(), ", "))
+	}
+	return sc, nil
+}
+
+func scenarioNames() []string {
+	var out []string
+	for _, c := range Catalog {
+		out = append(out, c.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var directiveRE = regexp.MustCompile(`\[\[sim:([^\]]*)\]\]`)
+
+// Directive builds the prompt line that selects a scenario for one turn,
+// e.g. Directive("code_zip", "zip_size", "5MiB") = "[[sim:scenario=code_zip zip_size=5MiB]]".
+func Directive(name string, kv ...string) string {
+	var b strings.Builder
+	b.WriteString("[[sim:scenario=" + name)
+	for i := 0; i+1 < len(kv); i += 2 {
+		b.WriteString(" " + kv[i] + "=" + kv[i+1])
+	}
+	b.WriteString("]]")
+	return b.String()
+}
+
+// directiveIn returns the scenario named by the last directive in prompt.
+func directiveIn(prompt string) (Scenario, bool) {
+	m := directiveRE.FindAllStringSubmatch(prompt, -1)
+	if len(m) == 0 {
+		return Scenario{}, false
+	}
+	sc, err := ParseScenario(m[len(m)-1][1])
+	if err != nil {
+		return Scenario{}, false
+	}
+	return sc, true
+}
+
+func (sc Scenario) param(k, def string) string {
+	if v, ok := sc.Params[k]; ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func (sc Scenario) duration(k string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(sc.param(k, "")); err == nil {
+		return d
+	}
+	return def
+}
+
+func (sc Scenario) int(k string, def int) int {
+	if n, err := strconv.Atoi(sc.param(k, "")); err == nil {
+		return n
+	}
+	return def
+}
+
+func (sc Scenario) float(k string, def float64) float64 {
+	if f, err := strconv.ParseFloat(sc.param(k, ""), 64); err == nil {
+		return f
+	}
+	return def
+}
+
+func (sc Scenario) size(k string, def int64) int64 {
+	if n, err := ParseSize(sc.param(k, "")); err == nil {
+		return n
+	}
+	return def
+}
+
+// ParseSize reads "5MiB", "512KiB", "2MB", "1000": binary and decimal units.
+func ParseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mul    int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
+	mul := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mul = strings.TrimSuffix(s, u.suffix), u.mul
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 {
+		return 0, fmt.Errorf("parse size %q: want a number with an optional unit such as 5MiB", s)
+	}
+	return int64(f * float64(mul)), nil
+}
+
+// SetScenario makes sc the scenario of site ("" = every site) for pages (page
+// scenarios) or for the next turns without a directive (turn scenarios), until
+// changed. Setting ScenarioNormal clears both slots.
+func (s *Server) SetScenario(site string, sc Scenario) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sc.Name == ScenarioNormal || sc.Name == "" {
+		delete(s.sticky, site)
+		delete(s.sticky, "page:"+site)
+		return
+	}
+	if IsPage(sc.Name) {
+		s.sticky["page:"+site] = sc
+		return
+	}
+	s.sticky[site] = sc
+}
+
+func (s *Server) pageScenario(site string) Scenario {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sc, ok := s.sticky["page:"+site]; ok {
+		return sc
+	}
+	if sc, ok := s.sticky["page:"]; ok {
+		return sc
+	}
+	return Scenario{Name: ScenarioNormal}
+}
+
+// turnScenario picks the scenario of one prompt: its directive first, then the
+// site's sticky scenario, then normal.
+func (s *Server) turnScenario(site, prompt string) Scenario {
+	if sc, ok := directiveIn(prompt); ok && !IsPage(sc.Name) {
+		return sc
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sc, ok := s.sticky[site]; ok {
+		return sc
+	}
+	if sc, ok := s.sticky[""]; ok {
+		return sc
+	}
+	return Scenario{Name: ScenarioNormal}
+}
+
+func (s *Server) paceFor(sc Scenario) Pace {
+	s.mu.Lock()
+	p := s.pace
+	s.mu.Unlock()
+	p.Chunk = sc.int("chunk", p.Chunk)
+	p.Interval = sc.duration("interval", p.Interval)
+	return p
+}
+
+// SetPace changes the default streaming speed.
+func (s *Server) SetPace(p Pace) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.Chunk > 0 {
+		s.pace.Chunk = p.Chunk
+	}
+	if p.Interval >= 0 {
+		s.pace.Interval = p.Interval
+	}
+}
+
+// lock starts the rate-limit lock of site.
+func (s *Server) lock(site string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.locked[site] = time.Now().Add(d)
+}
+
+// lockedUntil returns the end of site's rate-limit lock, or zero.
+func (s *Server) lockedUntil(site string) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.locked[site]; time.Now().Before(t) {
+		return t
+	}
+	return time.Time{}
+}
+
+// Reset clears scenarios, locks, the ledger and conversations.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sticky = map[string]Scenario{}
+	s.locked = map[string]time.Time{}
+	s.ledger = ledger{}
+	s.convs = map[string]*conversation{}
+	s.files = map[string]*fileRef{}
+}

@@ -1,0 +1,265 @@
+package sim
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Site identifiers, as used by the admin endpoints, the ledger and directives.
+const (
+	ChatGPT  = "chatgpt"
+	Gemini   = "gemini"
+	AIStudio = "aistudio"
+	Grok     = "grok"
+	Claude   = "claude"
+	Kimi     = "kimi"
+	DeepSeek = "deepseek"
+)
+
+// Hosts maps each site id to the real hostname the simulator answers for.
+var Hosts = map[string]string{
+	ChatGPT:  "chatgpt.com",
+	Gemini:   "gemini.google.com",
+	AIStudio: "aistudio.google.com",
+	Grok:     "grok.com",
+	Claude:   "claude.ai",
+	Kimi:     "www.kimi.com",
+	DeepSeek: "chat.deepseek.com",
+}
+
+// Sites lists the site ids in a stable order.
+func Sites() []string {
+	out := make([]string, 0, len(Hosts))
+	for id := range Hosts {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SiteForHost returns the site id answering for host (port ignored), or "".
+func SiteForHost(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	for id, h := range Hosts {
+		if h == host {
+			return id
+		}
+	}
+	return ""
+}
+
+// Pace is the streaming speed: Chunk runes of answer text per frame, one frame
+// every Interval.
+type Pace struct {
+	Chunk    int
+	Interval time.Duration
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithPace sets the default streaming speed (default 6 runes every 30 ms,
+// about the speed of a fast real model).
+func WithPace(chunkRunes int, interval time.Duration) Option {
+	return func(s *Server) {
+		if chunkRunes > 0 {
+			s.pace.Chunk = chunkRunes
+		}
+		if interval >= 0 {
+			s.pace.Interval = interval
+		}
+	}
+}
+
+// WithScenario makes scenario the default for site ("" = every site) until
+// changed through SetScenario or the admin endpoint.
+func WithScenario(site string, sc Scenario) Option {
+	return func(s *Server) { s.sticky[site] = sc }
+}
+
+// WithLogf sends one line per request to logf (nil = silent).
+func WithLogf(logf func(format string, args ...any)) Option {
+	return func(s *Server) { s.logf = logf }
+}
+
+// WithRateLimitLock sets how long the rate-limit lock lasts after the
+// rate_limit scenario fired (default 5 s; the real sites lock for minutes).
+func WithRateLimitLock(d time.Duration) Option {
+	return func(s *Server) { s.lockFor = d }
+}
+
+// Server is the simulator: one HTTPS listener answering for every site by its
+// Host header. Build it with New; it is safe for concurrent use.
+type Server struct {
+	logf    func(string, ...any)
+	secret  []byte
+	lockFor time.Duration
+	estuaryFor time.Duration
+
+	mu     sync.Mutex
+	pace   Pace
+	sticky map[string]Scenario // site ("" = all) -> scenario for the next turns
+	locked map[string]time.Time
+	ledger ledger
+	convs  map[string]*conversation // chatgpt conversations by id
+	files  map[string]*fileRef      // estuary file id -> file
+
+	handler  http.Handler
+	ln       net.Listener
+	srv      *http.Server
+	certPEM  []byte
+	closeOne sync.Once
+}
+
+// New returns a simulator that is not yet listening.
+func New(opts ...Option) *Server {
+	s := &Server{
+		lockFor: 5 * time.Second,
+		pace:    Pace{Chunk: 6, Interval: 30 * time.Millisecond},
+		sticky:  map[string]Scenario{},
+		locked:  map[string]time.Time{},
+		convs:   map[string]*conversation{},
+		files:   map[string]*fileRef{},
+		secret:  randomBytes(32),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	s.handler = s.routes()
+	return s
+}
+
+// Handler returns the handler that dispatches on the Host header; useful to
+// mount the simulator in an httptest server.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Start listens on addr (e.g. "127.0.0.1:0") and serves every site over
+// HTTPS with a freshly generated self-signed certificate. It returns once the
+// listener is bound; serving stops when ctx is done or Close is called. It
+// returns an error when the certificate cannot be made or addr cannot be bound.
+func (s *Server) Start(ctx context.Context, addr string) error {
+	cert, certPEM, err := selfSignedCert()
+	if err != nil {
+		return fmt.Errorf("generate certificate: %w", err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	s.ln = ln
+	s.certPEM = certPEM
+	s.srv = &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"h2", "http/1.1"}},
+		ErrorLog:          discardLogger(),
+	}
+	tlsLn := tls.NewListener(ln, s.srv.TLSConfig)
+	go func() {
+		if err := s.srv.Serve(tlsLn); err != nil && !errors.Is(err, http.ErrServerClosed) && s.logf != nil {
+			s.logf("sim: serve: %v", err)
+		}
+	}()
+	go func() {
+		<-ctx.Done()
+		s.Close()
+	}()
+	return nil
+}
+
+// Addr is the listening address ("127.0.0.1:PORT"); empty before Start.
+func (s *Server) Addr() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// CertPEM is the PEM of the self-signed certificate (for Go clients in tests).
+func (s *Server) CertPEM() []byte { return s.certPEM }
+
+// URL returns the real https URL of site with path, e.g. URL("chatgpt", "/")
+// = "https://chatgpt.com/". It panics on an unknown site id (a test bug).
+func URL(site, path string) string {
+	h, ok := Hosts[site]
+	if !ok {
+		panic("sim: unknown site " + site)
+	}
+	return "https://" + h + path
+}
+
+// ChromiumFlags are the flags that make Chromium load every site from this
+// simulator at its real URL: host-resolver rules mapping each hostname to the
+// listening port (every other name fails to resolve, so nothing leaks to the
+// network) and acceptance of the self-signed certificate.
+func (s *Server) ChromiumFlags() []string {
+	return []string{"--host-resolver-rules=" + s.HostResolverRules(), "--ignore-certificate-errors"}
+}
+
+// HostResolverRules is the value of --host-resolver-rules for this server.
+func (s *Server) HostResolverRules() string {
+	_, port, _ := net.SplitHostPort(s.Addr())
+	var rules []string
+	for _, id := range Sites() {
+		rules = append(rules, "MAP "+Hosts[id]+" 127.0.0.1:"+port)
+	}
+	rules = append(rules, "MAP * ~NOTFOUND", "EXCLUDE 127.0.0.1")
+	return strings.Join(rules, ",")
+}
+
+// Close stops the listener and aborts streams in flight. Safe to call twice.
+func (s *Server) Close() {
+	s.closeOne.Do(func() {
+		if s.srv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			_ = s.srv.Shutdown(ctx)
+			_ = s.srv.Close()
+		}
+	})
+}
+
+func (s *Server) routes() http.Handler {
+	sites := map[string]http.Handler{
+		ChatGPT:  s.chatgptRoutes(),
+		Gemini:   s.geminiRoutes(),
+		AIStudio: s.aistudioRoutes(),
+		Grok:     s.grokRoutes(),
+		Claude:   s.claudeRoutes(),
+		Kimi:     s.kimiRoutes(),
+		DeepSeek: s.deepseekRoutes(),
+	}
+	admin := s.adminRoutes()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.logf != nil {
+			s.logf("sim: %s %s%s", r.Method, r.Host, r.URL.Path)
+		}
+		if strings.HasPrefix(r.URL.Path, "/__sim/") || r.URL.Path == "/__sim" {
+			admin.ServeHTTP(w, r)
+			return
+		}
+		site := SiteForHost(r.Host)
+		h, ok := sites[site]
+		if !ok {
+			// Plain loopback visits (ferry sim in a normal browser) get the index.
+			if r.URL.Path == "/" {
+				s.serveIndex(w, r)
+				return
+			}
+			http.Error(w, "sim: no site answers for host "+r.Host, http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

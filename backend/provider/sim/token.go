@@ -1,0 +1,112 @@
+package sim
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Cookie names the simulated sites use for the login session.
+const (
+	ChatGPTSessionCookie = "__Secure-next-auth.session-token"
+	ChatGPTDeviceCookie  = "oai-did"
+	genericSessionCookie = "sim_session"
+)
+
+// accessToken mints an HS256 JWT whose exp claim is exp.
+func (s *Server) accessToken(exp time.Time) string {
+	enc := base64.RawURLEncoding
+	header := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
+	claims, _ := json.Marshal(map[string]any{
+		"aud": []string{"https://api.openai.com/v1"}, "iss": "https://auth.openai.com",
+		"exp": exp.Unix(), "iat": time.Now().Unix(),
+		"https://api.openai.com/auth": map[string]any{"user_id": "user-sim0000000000000000000001"},
+	})
+	body := header + "." + enc.EncodeToString(claims)
+	return body + "." + enc.EncodeToString(s.mac(body))
+}
+
+func (s *Server) mac(parts ...string) []byte {
+	m := hmac.New(sha256.New, s.secret)
+	for _, p := range parts {
+		m.Write([]byte(p))
+		m.Write([]byte{0})
+	}
+	return m.Sum(nil)
+}
+
+func (s *Server) macHex(parts ...string) string { return hex.EncodeToString(s.mac(parts...)) }
+
+var (
+	errTokenMissing = errors.New("access token is missing")
+	errTokenInvalid = errors.New("access token is invalid")
+	errTokenExpired = errors.New("access token has expired")
+)
+
+// checkBearer validates the Authorization header of a backend-api request.
+func (s *Server) checkBearer(r *http.Request) error {
+	h := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || tok == "" {
+		return errTokenMissing
+	}
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		return errTokenInvalid
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+	if err != nil || !hmac.Equal(sig, s.mac(parts[0]+"."+parts[1])) {
+		return errTokenInvalid
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return errTokenInvalid
+	}
+	var c struct {
+		Exp int64 `json:"exp"`
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return errTokenInvalid
+	}
+	if time.Now().Unix() >= c.Exp {
+		return errTokenExpired
+	}
+	return nil
+}
+
+// sessionValue is the opaque session cookie value; it is checked by MAC so a
+// forged cookie is refused like on the real site.
+func (s *Server) sessionValue(site string) string { return "sess." + s.macHex("session", site)[:40] }
+
+func (s *Server) hasSession(r *http.Request, site string) bool {
+	name := genericSessionCookie
+	if site == ChatGPT {
+		name = ChatGPTSessionCookie
+	}
+	c, err := r.Cookie(name)
+	return err == nil && hmac.Equal([]byte(c.Value), []byte(s.sessionValue(site)))
+}
+
+// ensureSession logs the visitor in (as a persistent profile would already be)
+// unless the site's page scenario is logged_out.
+func (s *Server) ensureSession(w http.ResponseWriter, r *http.Request, site string) bool {
+	if s.pageScenario(site).Name == ScenarioLoggedOut {
+		return false
+	}
+	if s.hasSession(r, site) {
+		return true
+	}
+	name := genericSessionCookie
+	if site == ChatGPT {
+		name = ChatGPTSessionCookie
+		http.SetCookie(w, &http.Cookie{Name: ChatGPTDeviceCookie, Value: "did-" + s.macHex("did")[:32], Path: "/", Secure: true, SameSite: http.SameSiteLaxMode})
+	}
+	http.SetCookie(w, &http.Cookie{Name: name, Value: s.sessionValue(site), Path: "/", Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	return true
+}

@@ -1,0 +1,427 @@
+// Simulated chatgpt.com: ProseMirror composer, send/stop controls that appear
+// with input, virtualised thread, delta-encoding v1 stream, backend-api with
+// bearer token, code-mode sandbox buttons, interstitials.
+(function () {
+  'use strict';
+  const { h, cfg } = Sim;
+  const drift = cfg.drift;
+  const anon = !cfg.loggedIn;
+  // Drifted DOM: the selectors an adapter hard-codes no longer match.
+  const T = drift
+    ? { composer: 'composer-editor', send: 'composer-send', stop: 'composer-halt', turn: 'chat-turn-', markdown: 'prose-answer', sendLabel: 'Submit message', copy: 'turn-copy' }
+    : { composer: 'prompt-textarea', send: 'send-button', stop: 'stop-button', turn: 'conversation-turn-', markdown: 'markdown', sendLabel: 'Send prompt', copy: 'copy-turn-action-button' };
+  const MOUNTED = 6; // turns kept in the DOM: the thread is virtualised
+
+  let hydrated = false;
+  let token = null;
+  let model = 'auto';
+  let conversationId = cfg.conversation || null;
+  let parentId = 'client-created-root';
+  let busy = false;
+  let modalOpen = false;
+  let lockedUntil = 0;
+  let abort = null;
+  const turns = []; // {role, id, text, el, ...}
+  let windowStart = 0;
+
+  const app = document.getElementById('app');
+  const nav = h('nav', { class: 'sidebar', 'aria-label': 'Chat history' });
+  const thread = h('div', { id: 'thread', class: 'thread' });
+  const spacer = h('div', { class: 'virtual-spacer', 'aria-hidden': 'true' });
+  const turnsEl = h('div', { class: 'turns' });
+  thread.append(spacer, turnsEl);
+  const trailing = h('div', { class: 'composer-trailing' });
+  let editor, composerEl;
+
+  function build() {
+    if (!anon) {
+      nav.append(
+        h('a', { 'data-testid': 'create-new-chat-button', href: '/', class: 'new-chat' }, 'New chat'),
+        h('div', { id: 'history', class: 'history' }),
+        h('button', { type: 'button', 'data-testid': 'accounts-profile-button', 'aria-label': 'Open profile menu' }, 'Sim User'));
+    } else {
+      nav.append(h('a', { href: '/auth/login', 'data-testid': 'login-button', class: 'btn' }, 'Log in'),
+        h('button', { type: 'button', 'data-testid': 'signup-button', class: 'btn' }, 'Sign up for free'));
+    }
+    const form = h('form', { 'data-type': 'unified-composer', class: 'composer' });
+    form.addEventListener('submit', (e) => e.preventDefault());
+    form.appendChild(h('textarea', { name: 'prompt-textarea', style: 'display:none' }));
+    form.appendChild(h('input', { type: 'file', id: 'upload-files', multiple: true, hidden: true, tabindex: '-1' }));
+    form.appendChild(h('button', { type: 'button', 'data-testid': 'composer-plus-btn', 'aria-label': 'Add files and more' }, '+'));
+    if (anon) {
+      composerEl = h('textarea', { id: 'mobile-composer-prompt', placeholder: 'Ask anything', rows: '1' });
+      editor = Sim.reactTextarea(composerEl, { onChange: renderTrailing, onKey });
+    } else {
+      composerEl = h('div', drift
+        ? { id: T.composer, contenteditable: 'true', class: 'editor-input', translate: 'no' }
+        : { id: T.composer, contenteditable: 'true', class: 'ProseMirror', role: 'textbox', translate: 'no', 'aria-label': 'Message ChatGPT' });
+      editor = Sim.prose(composerEl, { placeholder: 'Ask anything', onChange: renderTrailing, onKey });
+    }
+    form.appendChild(composerEl);
+    form.appendChild(h('button', { type: 'button', 'data-testid': 'model-switcher-dropdown-button', 'aria-haspopup': 'menu', class: 'composer-pill', onclick: openModelMenu }, 'ChatGPT 5.2'));
+    form.appendChild(trailing);
+    const main = h('main', { class: 'main' }, thread, form);
+    app.append(nav, main);
+    renderTrailing();
+    thread.addEventListener('scroll', () => { if (thread.scrollTop < 40 && windowStart > 0) remount(Math.max(0, windowStart - 2)); });
+  }
+
+  function onKey(e) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); }
+  }
+
+  // The send button exists only while the composer has text; the stop button
+  // replaces it while an answer streams.
+  function renderTrailing() {
+    trailing.innerHTML = '';
+    if (busy) {
+      trailing.appendChild(h('button', { type: 'button', 'data-testid': T.stop, id: 'composer-submit-button', 'aria-label': 'Stop streaming', class: 'composer-btn', onclick: stop }, '■'));
+      return;
+    }
+    if (!hydrated || editor.text().trim() === '') {
+      trailing.appendChild(h('button', { type: 'button', 'data-testid': 'composer-speech-button', 'aria-label': 'Start voice mode', class: 'composer-btn' }, '🎙'));
+      return;
+    }
+    trailing.appendChild(h('button', { type: 'button', 'data-testid': T.send, id: 'composer-submit-button', 'aria-label': T.sendLabel, class: 'composer-btn', onclick: () => submit() }, '↑'));
+  }
+
+  function openModelMenu() {
+    if (!hydrated || document.querySelector('[role="menu"]')) return;
+    const items = [['gpt-5-2', 'Auto'], ['gpt-5-2-instant', 'Instant'], ['gpt-5-6-thinking', 'Thinking'], ['gpt-5-6-pro', 'Pro']];
+    const menu = h('div', { role: 'menu', class: 'menu' });
+    for (const [slug, label] of items) {
+      menu.appendChild(h('div', { role: 'menuitem', 'data-testid': 'model-switcher-' + slug, tabindex: '-1', onclick: () => {
+        model = slug === 'gpt-5-2' ? 'auto' : slug;
+        document.querySelector('[data-testid="model-switcher-dropdown-button"]').textContent = 'ChatGPT ' + label;
+        menu.remove();
+      } }, label));
+    }
+    menu.appendChild(h('div', { role: 'slider', 'aria-valuemin': '0', 'aria-valuemax': '3', 'aria-valuenow': '1', 'aria-label': 'Thinking effort' }));
+    document.querySelector('form[data-type="unified-composer"]').appendChild(menu);
+  }
+
+  // ---- turns (virtualised) ----
+  function remount(start) {
+    windowStart = Math.max(0, start);
+    turnsEl.innerHTML = '';
+    for (let i = windowStart; i < turns.length; i++) turnsEl.appendChild(turns[i].el);
+    spacer.style.height = windowStart * 120 + 'px';
+  }
+  function pushTurn(t) {
+    t.index = turns.length;
+    turns.push(t);
+    const start = Math.max(0, turns.length - MOUNTED);
+    if (start !== windowStart || !t.el.isConnected) remount(start);
+    thread.scrollTop = thread.scrollHeight;
+  }
+  function userTurn(text, id) {
+    const n = turns.length + 1;
+    const el = h('article', { 'data-testid': T.turn + n, 'data-turn': 'user', 'data-turn-id': id, class: 'turn' },
+      h('h5', { class: 'sr-only' }, 'You said:'),
+      h('div', { 'data-message-author-role': 'user', 'data-message-id': id },
+        h('div', { class: 'whitespace-pre-wrap user-bubble', text })));
+    pushTurn({ role: 'user', id, text, el });
+  }
+  function assistantTurn() {
+    const n = turns.length + 1;
+    const body = h('div', { class: T.markdown + ' prose markdown-new-styling' }, h('span', { class: 'loading-shimmer' }, 'Thinking'));
+    const msg = h('div', { 'data-message-author-role': 'assistant', 'data-message-id': 'request-placeholder-' + Sim.uuid(), 'aria-busy': 'true', 'data-is-streaming': 'true' });
+    const extras = h('div', { class: 'turn-extras' });
+    msg.append(extras, body);
+    const el = h('article', { 'data-testid': T.turn + n, 'data-turn': 'assistant', class: 'turn' },
+      h('h6', { class: 'sr-only' }, 'ChatGPT said:'), msg);
+    const t = { role: 'assistant', el, msg, body, extras, text: '' };
+    pushTurn(t);
+    return t;
+  }
+
+  const mdOpts = (t) => ({
+    code(lang, code) {
+      return h('pre', { class: 'overflow-visible!' },
+        h('div', { class: 'contain-inline-size rounded-2xl relative' },
+          h('div', { class: 'sticky top-9' },
+            h('div', { class: 'flex items-center code-lang' }, lang),
+            h('button', { type: 'button', 'aria-label': 'Copy', 'data-testid': 'copy-code-button', class: 'copy-code' }, 'Copy code')),
+          h('div', { class: 'overflow-y-auto p-4', dir: 'ltr' },
+            h('code', { class: 'whitespace-pre! language-' + lang, text: code }))));
+    },
+    link(label, url) {
+      if (url.startsWith('sandbox:')) {
+        return h('button', { type: 'button', class: 'behavior-btn entity-underline', onclick: () => downloadSandbox(t, url.slice(8)) }, label);
+      }
+      return h('a', { href: url, target: '_blank', rel: 'noopener' }, label);
+    },
+    cite() {
+      return h('span', { 'data-testid': 'webpage-citation-pill', class: 'citation-pill' }, h('a', { href: '#', class: 'pill' }, 'example.com'));
+    },
+  });
+  function renderAnswer(t) {
+    t.body.innerHTML = '';
+    t.body.appendChild(Sim.markdown(t.text, mdOpts(t)));
+  }
+  function finishTurn(t, slug) {
+    t.msg.removeAttribute('aria-busy');
+    t.msg.setAttribute('data-is-streaming', 'false');
+    if (slug) t.msg.setAttribute('data-message-model-slug', slug);
+    t.el.appendChild(h('div', { class: 'turn-actions', role: 'group' },
+      h('button', { type: 'button', 'data-testid': T.copy, 'aria-label': 'Copy' }, '⧉'),
+      h('button', { type: 'button', 'data-testid': 'good-response-turn-action-button', 'aria-label': 'Good response' }, '👍'),
+      h('button', { type: 'button', 'data-testid': 'bad-response-turn-action-button', 'aria-label': 'Bad response' }, '👎'),
+      h('button', { type: 'button', 'data-testid': 'voice-play-turn-action-button', 'aria-label': 'Read aloud' }, '🔊'),
+      h('button', { type: 'button', 'aria-label': 'Share' }, 'Share')));
+  }
+  function errorInTurn(t, text, button) {
+    t.msg.removeAttribute('aria-busy');
+    t.msg.setAttribute('data-is-streaming', 'false');
+    const box = h('div', { class: 'text-token-text-error error-box' }, text);
+    t.msg.appendChild(box);
+    if (button) t.msg.appendChild(button);
+  }
+
+  // ---- delta-encoding v1 decoder (the page's own) ----
+  function applyOp(root, p, op, v) {
+    if (op === 'patch') { for (const x of v) applyOp(root, x.p, x.o, x.v); return; }
+    const keys = p.split('/').slice(1);
+    if (keys.length === 0) { if (op === 'add') Object.assign(root, v); return; }
+    let obj = root;
+    for (let i = 0; i < keys.length - 1; i++) obj = obj[keys[i]];
+    const k = keys[keys.length - 1];
+    if (op === 'replace' || op === 'add') obj[k] = v;
+    else if (op === 'append') {
+      if (typeof obj[k] === 'string') obj[k] += v;
+      else if (Array.isArray(obj[k])) obj[k].push(...(Array.isArray(v) ? v : [v]));
+      else if (obj[k] && typeof obj[k] === 'object') Object.assign(obj[k], v);
+      else obj[k] = v;
+    }
+  }
+
+  async function ensureToken() {
+    if (anon) return null;
+    const r = await fetch('/api/auth/session', { credentials: 'include' });
+    const j = await r.json();
+    token = j.accessToken || null;
+    return token;
+  }
+
+  function authHeaders() {
+    const hd = { accept: 'text/event-stream' };
+    if (token) hd.authorization = 'Bearer ' + token;
+    const did = document.cookie.split('; ').find((c) => c.startsWith('oai-did='));
+    if (did) hd['oai-device-id'] = did.slice(8);
+    return hd;
+  }
+
+  async function submit(regenerate) {
+    if (!hydrated || busy || modalOpen) return;
+    const text = regenerate ? '' : editor.text();
+    if (!regenerate && text.trim() === '') return;
+    busy = true;
+    const msgId = Sim.uuid();
+    if (!regenerate) { userTurn(text, msgId); editor.clear(); }
+    renderTrailing();
+    const t = assistantTurn();
+    await send(t, text, msgId, regenerate);
+    busy = false;
+    abort = null;
+    renderTrailing();
+  }
+
+  async function send(t, text, msgId, regenerate) {
+    const base = anon ? '/backend-anon' : '/backend-api';
+    abort = new AbortController();
+    try {
+      if (!anon && !token) await ensureToken();
+      await Sim.postJSON(base + '/f/conversation/prepare', { action: 'next', conversation_id: conversationId }, authHeaders());
+      await Sim.postJSON(base + '/sentinel/chat-requirements', {}, authHeaders());
+      const body = {
+        action: regenerate ? 'variant' : 'next',
+        messages: regenerate ? [] : [{ id: msgId, author: { role: 'user' }, create_time: Date.now() / 1000, content: { content_type: 'text', parts: [text] }, metadata: {} }],
+        parent_message_id: parentId, model, supported_encodings: ['v1'], timezone_offset_min: 0,
+      };
+      if (conversationId) body.conversation_id = conversationId;
+      const resp = await fetch(base + '/f/conversation', {
+        method: 'POST', credentials: 'include', signal: abort.signal,
+        headers: Object.assign({ 'content-type': 'application/json' }, authHeaders()), body: JSON.stringify(body),
+      });
+      if (resp.status === 429) return tooMany(t, resp);
+      if (resp.status === 401) { t.el.remove(); turns.pop(); return sessionExpired(); }
+      if (!resp.ok) return errorInTurn(t, 'Something went wrong. If this issue persists please contact us through our help center at help.openai.com.', regenButton());
+      await readStream(t, resp);
+    } catch (e) {
+      if (e.name === 'AbortError') { finishTurn(t); return; }
+      errorInTurn(t, 'A network error occurred. Please check your connection and try again. If this issue persists please contact us through our help center at help.openai.com.', regenButton());
+    }
+  }
+
+  async function readStream(t, resp) {
+    const channels = [];
+    let cur = 0, lastP = '', lastO = '';
+    let complete = false, errored = false, slug = null;
+    const rerender = Sim.throttle(() => {
+      const ans = answerOf(channels);
+      if (ans) { t.text = ans.message.content.parts[0] || ''; renderAnswer(t); }
+      const th = channels.find((c) => c && c.message && c.message.content.content_type === 'reasoning_recap');
+      if (th && !t.extras.querySelector('.thoughts-summary')) t.extras.appendChild(h('button', { type: 'button', class: 'thoughts-summary' }, th.message.content.content));
+      const code = channels.find((c) => c && c.message && c.message.content.content_type === 'code');
+      if (code && !t.extras.querySelector('.code-analysis')) t.extras.appendChild(h('div', { class: 'code-analysis' }, 'Analyzed'));
+    });
+    const feed = Sim.sse(({ event, data }) => {
+      if (data === '[DONE]') return;
+      let f;
+      try { f = JSON.parse(data); } catch (e) { return; }
+      if (event === 'delta_encoding') return;
+      if (event === 'delta') {
+        if ('o' in f || 'p' in f) { lastP = f.p || ''; lastO = f.o; }
+        if ('c' in f) cur = f.c;
+        if (lastO === 'add' && lastP === '') { channels[cur] = {}; applyOp(channels[cur], '', 'add', f.v); }
+        else applyOp(channels[cur], lastP, lastO, f.v);
+        const m = channels[cur].message;
+        if (m && m.author.role === 'assistant' && m.content.content_type === 'text' && m.channel !== 'commentary' && m.channel !== 'analysis') {
+          t.msg.setAttribute('data-message-id', m.id);
+          slug = m.metadata && m.metadata.model_slug;
+        }
+        rerender();
+        return;
+      }
+      if (f.conversation_id && !conversationId) setConversation(f.conversation_id);
+      if (f.type === 'message_stream_complete') complete = true;
+      if (f.type === 'title_generation') addHistory(f.title);
+      if (f.error) {
+        errored = true;
+        rerender.flush();
+        if (f.error_code === 'conversation_too_large') {
+          errorInTurn(t, 'You\u2019ve reached the maximum length for this conversation, but you can keep talking by starting a new chat.',
+            h('button', { type: 'button', class: 'btn', onclick: () => { location.href = '/'; } }, 'Start new chat'));
+        } else errorInTurn(t, f.error, regenButton());
+      }
+    });
+    await Sim.readBody(resp, feed);
+    rerender.flush();
+    const ans = answerOf(channels);
+    if (ans) parentId = ans.message.id;
+    if (errored) return;
+    if (!complete) throw new Error('stream ended early');
+    finishTurn(t, slug);
+  }
+
+  function answerOf(channels) {
+    let ans = null;
+    for (const c of channels) {
+      const m = c && c.message;
+      if (m && m.author.role === 'assistant' && m.content.content_type === 'text' && m.channel !== 'commentary' && m.channel !== 'analysis') ans = c;
+    }
+    return ans;
+  }
+
+  function setConversation(id) {
+    conversationId = id;
+    if (!anon && location.pathname !== '/c/' + id) history.pushState({}, '', '/c/' + id);
+  }
+  function addHistory(title) {
+    const hist = document.getElementById('history');
+    if (!hist) return;
+    const n = hist.children.length;
+    hist.prepend(h('a', { 'data-testid': 'history-item-' + n, href: '/c/' + conversationId, class: 'history-item' }, title));
+  }
+
+  function regenButton() {
+    return h('button', { type: 'button', 'data-testid': 'regenerate-thread-error-button', class: 'btn', onclick: () => submit(true) }, 'Retry');
+  }
+
+  function stop() {
+    if (abort) abort.abort();
+    if (conversationId && token) Sim.postJSON('/backend-api/stop_conversation', { conversation_id: conversationId }, authHeaders());
+  }
+
+  async function tooMany(t, resp) {
+    const j = await resp.json().catch(() => ({}));
+    t.el.remove(); turns.pop();
+    if (j.detail && j.detail.code === 'model_cap_exceeded') return usageCap(j.detail);
+    lockedUntil = Date.now() + (parseInt(resp.headers.get('retry-after') || '5', 10) * 1000);
+    rateLimitModal();
+  }
+
+  // The rate-limit modal: its backdrop swallows every click; it comes back
+  // every few seconds while the lock lasts.
+  function rateLimitModal() {
+    if (modalOpen) return;
+    modalOpen = true;
+    Sim.dialog('Too many requests', 'You\u2019re making requests too quickly. We\u2019ve temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again.',
+      [{ label: 'Got it', onclick: () => {
+        modalOpen = false;
+        if (Date.now() < lockedUntil) setTimeout(() => { if (Date.now() < lockedUntil) rateLimitModal(); }, 3000);
+      } }]);
+  }
+
+  function usageCap(detail) {
+    const reset = new Date(detail.reset_at);
+    const label = reset.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+    const box = h('div', { role: 'alert', 'data-testid': 'rate-limit-notice', class: 'notice' },
+      'You\u2019ve hit the Free plan limit for GPT-5. Responses will use another model until your limit resets after ',
+      h('time', { datetime: detail.reset_at }, label), '.',
+      h('a', { href: '/', class: 'btn' }, 'New chat'), h('button', { type: 'button', class: 'btn' }, 'Upgrade'));
+    document.querySelector('main').prepend(box);
+  }
+
+  function sessionExpired() {
+    if (modalOpen) return;
+    modalOpen = true;
+    Sim.dialog('Your session has expired', 'Your session has expired. Please log in again to continue using the app.',
+      [{ label: 'Log in', onclick: () => { location.href = '/auth/login'; } }]);
+  }
+
+  // ---- loading an existing conversation ----
+  async function loadConversation(id) {
+    await ensureToken();
+    const r = await fetch('/backend-api/conversation/' + id, { credentials: 'include', headers: authHeaders() });
+    if (r.status === 429) { lockedUntil = Date.now() + parseInt(r.headers.get('retry-after') || '5', 10) * 1000; rateLimitModal(); return; }
+    if (r.status === 401) return sessionExpired();
+    if (!r.ok) return;
+    const c = await r.json();
+    const chain = [];
+    for (let nid = c.current_node; nid; nid = c.mapping[nid].parent) chain.unshift(c.mapping[nid]);
+    for (const n of chain) {
+      const m = n.message;
+      if (!m || (m.metadata && m.metadata.is_visually_hidden_from_conversation)) continue;
+      if (m.author.role === 'user') userTurn(m.content.parts.join('\n'), m.id);
+      else if (m.author.role === 'assistant' && m.content.content_type === 'text' && m.channel !== 'commentary' && m.channel !== 'analysis') {
+        const t = assistantTurn();
+        t.msg.setAttribute('data-message-id', m.id);
+        t.text = m.content.parts.join('');
+        renderAnswer(t);
+        finishTurn(t, m.metadata.model_slug);
+      }
+    }
+    parentId = c.current_node;
+    addHistory(c.title);
+  }
+
+  // Code mode: clicking a sandbox link mints a download URL and fetches the
+  // bytes in-page (cookie-bound). No file is written, as on the real site.
+  async function downloadSandbox(t, path) {
+    await ensureToken();
+    const mid = t.msg.getAttribute('data-message-id');
+    const r = await fetch('/backend-api/conversation/' + conversationId + '/interpreter/download?message_id=' + encodeURIComponent(mid) + '&sandbox_path=' + encodeURIComponent(path), { credentials: 'include', headers: authHeaders() });
+    const j = await r.json();
+    if (j.status !== 'success') {
+      document.body.appendChild(h('div', { 'data-sonner-toast': '', role: 'status', class: 'toast' }, 'Code interpreter session expired'));
+      return;
+    }
+    const f = await fetch(j.download_url, { credentials: 'include' });
+    if (!f.ok) {
+      document.body.appendChild(h('div', { 'data-sonner-toast': '', role: 'status', class: 'toast' }, 'Failed to download file'));
+      return;
+    }
+    await f.arrayBuffer();
+  }
+
+  build();
+  if (cfg.scenario === 'session_expired') Sim.afterHydration(sessionExpired);
+  Sim.afterHydration(() => {
+    editor.attach();
+    hydrated = true;
+    renderTrailing();
+    if (conversationId) loadConversation(conversationId);
+    else ensureToken();
+  });
+})();

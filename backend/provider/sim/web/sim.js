@@ -1,0 +1,282 @@
+// Shared runtime of the simulated sites: DOM building, stream reading and the
+// composer models (ProseMirror-like, Quill-like, Lexical-like, React textarea).
+// Hand-written, no framework: each model reproduces how the real editor
+// decides what the user typed, so naive property writes are not noticed.
+(function () {
+  'use strict';
+  const Sim = (window.Sim = {});
+  Sim.cfg = window.__SIM__ || {};
+
+  Sim.h = function (tag, attrs, ...kids) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'class') el.className = v;
+      else if (k === 'text') el.textContent = v;
+      else if (k === 'html') el.innerHTML = v;
+      else if (k === 'style') el.style.cssText = v;
+      else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, v === true ? '' : v);
+    }
+    for (const kid of kids.flat()) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      el.appendChild(typeof kid === 'string' ? document.createTextNode(kid) : kid);
+    }
+    return el;
+  };
+  Sim.sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  Sim.ready = (fn) => (document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', fn) : fn());
+  Sim.afterHydration = (fn) => setTimeout(fn, Sim.cfg.hydrateMs || 0);
+  Sim.uuid = () => crypto.randomUUID();
+
+  // readBody feeds decoded text to onText as bytes arrive; TextDecoder in
+  // stream mode joins multibyte characters split across chunks.
+  Sim.readBody = async function (resp, onText) {
+    const reader = resp.body.getReader();
+    const dec = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      onText(dec.decode(value, { stream: true }));
+    }
+    const tail = dec.decode();
+    if (tail) onText(tail);
+  };
+
+  // sse returns a feeder parsing text/event-stream (BOM and CRLF tolerated).
+  Sim.sse = function (onEvent) {
+    let buf = '';
+    let first = true;
+    return function (t) {
+      if (first) { t = t.replace(/^\uFEFF/, ''); first = false; }
+      buf = (buf + t).replace(/\r\n/g, '\n');
+      let i;
+      while ((i = buf.indexOf('\n\n')) >= 0) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        let ev = 'message';
+        const data = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) ev = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        }
+        if (data.length) onEvent({ event: ev, data: data.join('\n') });
+      }
+    };
+  };
+
+  // lines returns a feeder for newline-delimited JSON.
+  Sim.lines = function (onLine) {
+    let buf = '';
+    return function (t) {
+      buf += t;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (line) onLine(line);
+      }
+    };
+  };
+
+  // markdown renders the subset the simulated answers use: paragraphs, fenced
+  // code, links, citations. opts.code(lang, text), opts.link(label, url),
+  // opts.cite(marker) build the site-specific elements.
+  Sim.markdown = function (text, opts) {
+    const frag = document.createDocumentFragment();
+    const parts = text.split(/^```/m);
+    parts.forEach((part, i) => {
+      if (i % 2 === 1) {
+        const nl = part.indexOf('\n');
+        const lang = nl >= 0 ? part.slice(0, nl).trim() : part.trim();
+        let code = nl >= 0 ? part.slice(nl + 1) : '';
+        code = code.replace(/\n$/, '');
+        frag.appendChild(opts.code(lang, code));
+        return;
+      }
+      for (const para of part.split(/\n{2,}/)) {
+        const p = para.replace(/^\n+|\n+$/g, '');
+        if (!p) continue;
+        frag.appendChild(Sim.inline(p, opts, 'p'));
+      }
+    });
+    return frag;
+  };
+
+  Sim.inline = function (p, opts, tag) {
+    const el = document.createElement(tag || 'p');
+    const re = /(?::chatgpt-content-reference\{[^}]*\})?\[([^\]]+)\]\(([^)]+)\)|\uE200cite\uE202([^\uE201]*)\uE201|\n/g;
+    let last = 0, m;
+    while ((m = re.exec(p))) {
+      if (m.index > last) el.appendChild(document.createTextNode(p.slice(last, m.index)));
+      if (m[0] === '\n') el.appendChild(document.createElement('br'));
+      else if (m[3] !== undefined) { if (opts.cite) el.appendChild(opts.cite(m[3])); }
+      else el.appendChild(opts.link ? opts.link(m[1], m[2]) : Sim.h('a', { href: m[2] }, m[1]));
+      last = re.lastIndex;
+    }
+    if (last < p.length) el.appendChild(document.createTextNode(p.slice(last)));
+    return el;
+  };
+
+  // Throttled re-render: at most one DOM rebuild per 16 ms.
+  Sim.throttle = function (fn) {
+    let pending = false;
+    const run = () => { pending = false; fn(); };
+    const f = () => { if (!pending) { pending = true; setTimeout(run, 16); } };
+    f.flush = () => { pending = false; fn(); };
+    return f;
+  };
+
+  function blockText(el) {
+    const blocks = Array.from(el.children).filter((c) => /^(P|DIV)$/.test(c.tagName));
+    if (blocks.length === 0) return el.innerText.replace(/\n$/, '');
+    return blocks.map((b) => b.innerText.replace(/\n$/, '')).join('\n');
+  }
+
+  function renderParagraphs(el, text, placeholder, blankClass) {
+    el.innerHTML = '';
+    const lines = text === '' ? [''] : text.split('\n');
+    for (const line of lines) {
+      const p = document.createElement('p');
+      if (line === '') p.appendChild(Sim.h('br', { class: 'ProseMirror-trailingBreak' }));
+      else p.textContent = line;
+      el.appendChild(p);
+    }
+    if (text === '' && placeholder) {
+      el.firstChild.setAttribute('data-placeholder', placeholder);
+      el.firstChild.className = 'placeholder';
+    }
+    if (blankClass) el.classList.toggle(blankClass, text === '');
+  }
+
+  // prose is a ProseMirror/Quill-like editor: its state changes only through
+  // input events (trusted typing, execCommand, or a dispatched input event);
+  // DOM writes without an event are reverted like a re-render from state.
+  Sim.prose = function (el, opts) {
+    let text = '';
+    let live = false;
+    const api = {
+      text: () => text,
+      clear() { text = ''; renderParagraphs(el, '', opts.placeholder, opts.blankClass); opts.onChange && opts.onChange(text); },
+      attach() {
+        live = true;
+        // Hydration re-renders the editor from (empty) state: anything typed
+        // before it is lost, as on the real sites.
+        renderParagraphs(el, text, opts.placeholder, opts.blankClass);
+        el.addEventListener('input', () => {
+          if (!live) return;
+          text = blockText(el);
+          if (opts.blankClass) el.classList.toggle(opts.blankClass, text === '');
+          if (text === '' && el.children.length === 0) renderParagraphs(el, '', opts.placeholder, opts.blankClass);
+          opts.onChange && opts.onChange(text);
+        });
+        el.addEventListener('keydown', (e) => opts.onKey && opts.onKey(e));
+        new MutationObserver(() => {
+          if (blockText(el) !== text) renderParagraphs(el, text, opts.placeholder, opts.blankClass);
+        }).observe(el, { childList: true, subtree: true, characterData: true });
+      },
+    };
+    renderParagraphs(el, '', opts.placeholder, opts.blankClass);
+    return api;
+  };
+
+  // lexical is a Lexical-like editor: trusted edits (typing, CDP insertText,
+  // execCommand) are read back from the DOM; an untrusted input event that
+  // carries data is treated as a new controlled insertion — a second event
+  // after execCommand duplicates the text, as on Kimi.
+  Sim.lexical = function (el, opts) {
+    let text = '';
+    let live = false;
+    const render = () => {
+      el.innerHTML = '';
+      const lines = text === '' ? [''] : text.split('\n');
+      for (const line of lines) {
+        const p = Sim.h('p', { dir: 'ltr' });
+        if (line === '') p.appendChild(document.createElement('br'));
+        else p.appendChild(Sim.h('span', { 'data-lexical-text': 'true', text: line }));
+        el.appendChild(p);
+      }
+      opts.onRender && opts.onRender(text);
+    };
+    const api = {
+      text: () => text,
+      clear() { text = ''; render(); opts.onChange && opts.onChange(text); },
+      attach() {
+        live = true;
+        render();
+        el.addEventListener('input', (e) => {
+          if (!live) return;
+          if (e.isTrusted) text = blockText(el);
+          else if (typeof e.data === 'string' && e.data !== '') { text += e.data; render(); }
+          else { render(); return; }
+          opts.onChange && opts.onChange(text);
+        });
+        el.addEventListener('keydown', (e) => opts.onKey && opts.onKey(e));
+        new MutationObserver(() => { if (blockText(el) !== text) render(); })
+          .observe(el, { childList: true, subtree: true, characterData: true });
+      },
+    };
+    render();
+    return api;
+  };
+
+  // reactTextarea reproduces React's controlled <textarea>: React tracks the
+  // value through an instance setter, so `ta.value = x` followed by an input
+  // event looks like "no change" and is dropped; only the prototype's native
+  // setter (or real typing) plus an input event updates state. A value left
+  // without an event is reset to state on the next render.
+  Sim.reactTextarea = function (ta, opts) {
+    const native = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value');
+    let tracked = '';
+    let state = '';
+    let live = false;
+    Object.defineProperty(ta, 'value', {
+      configurable: true,
+      get() { return native.get.call(this); },
+      set(v) { tracked = String(v); native.set.call(this, v); },
+    });
+    const api = {
+      text: () => state,
+      clear() { state = ''; tracked = ''; native.set.call(ta, ''); opts.onChange && opts.onChange(state); },
+      attach() {
+        live = true;
+        native.set.call(ta, state);
+        tracked = state;
+        ta.addEventListener('input', () => {
+          if (!live) return;
+          const v = native.get.call(ta);
+          if (v === tracked) return;
+          tracked = v;
+          state = v;
+          opts.onChange && opts.onChange(state);
+        });
+        ta.addEventListener('keydown', (e) => opts.onKey && opts.onKey(e));
+        setInterval(() => {
+          if (native.get.call(ta) !== state && document.activeElement !== ta) { native.set.call(ta, state); tracked = state; }
+        }, 400);
+        ta.addEventListener('blur', () => { if (native.get.call(ta) !== state) { native.set.call(ta, state); tracked = state; } });
+      },
+    };
+    return api;
+  };
+
+  Sim.postJSON = function (url, body, headers) {
+    return fetch(url, {
+      method: 'POST', credentials: 'include',
+      headers: Object.assign({ 'content-type': 'application/json' }, headers || {}),
+      body: JSON.stringify(body),
+    });
+  };
+
+  // Cloudflare-like full-page checks are served by the server; a logged-out
+  // banner and generic dialogs are shared here.
+  Sim.dialog = function (title, body, buttons) {
+    const backdrop = Sim.h('div', { class: 'fixed inset-0 z-50 sim-backdrop', 'data-state': 'open' });
+    const dlg = Sim.h('div', { role: 'dialog', 'aria-modal': 'true', class: 'fixed z-50 sim-dialog', 'data-state': 'open' },
+      Sim.h('h2', { text: title }), Sim.h('p', { text: body }));
+    const close = () => { backdrop.remove(); dlg.remove(); };
+    for (const b of buttons) dlg.appendChild(Sim.h('button', { type: 'button', class: b.class || 'btn', onclick: () => { close(); b.onclick && b.onclick(); } }, b.label));
+    document.body.append(backdrop, dlg);
+    return { close, el: dlg };
+  };
+})();

@@ -1,0 +1,229 @@
+package search
+
+import (
+	"math/bits"
+	"unicode"
+	"unicode/utf8"
+)
+
+// text is a field in the prepared form searched on every keystroke: folded
+// to lower case rune by rune (so it has exactly as many runes as the
+// original, and rune offsets carry over), with the positions that were upper
+// case kept in a bitmap so the original can be rebuilt for scoring and
+// snippets without storing it twice.
+type text struct {
+	s      string   // folded text
+	upper  []uint64 // bit i: the rune starting at byte i of s was upper case; nil when none was
+	mask   uint64   // charBit of every rune in s
+	starts uint64   // charBit of every rune that starts a word
+	grams  *gramSet // nil for short fields
+	// exotic: s holds a rune whose case-fold orbit folds to more than one
+	// rune (the Kelvin sign, the long s ...), so byte comparison of folded
+	// text could miss a match that sahilm/fuzzy's equalFold finds. Such
+	// fields are matched rune by rune instead.
+	exotic bool
+}
+
+// prepare folds raw into a text of at most bound bytes (cut at a rune
+// boundary). collapse turns every run of white space into one space and
+// drops leading white space; without it, the rune count of the prepared text
+// equals that of raw's prefix, so rune offsets index raw itself. Invalid
+// UTF-8 bytes and NUL become U+FFFD and space, one rune each, as
+// utf8.DecodeRune counts them. grams adds the bigram set (long fields).
+func prepare(raw string, bound int, collapse, grams bool) text {
+	var t text
+	buf := make([]byte, 0, min(len(raw), bound))
+	if grams {
+		t.grams = new(gramSet)
+	}
+	prevSpace := true // drops leading space when collapsing
+	var prev rune = ' '
+	prevUpper := false
+	for i := 0; i < len(raw); {
+		var r rune
+		if c := raw[i]; c < utf8.RuneSelf {
+			r = rune(c)
+			i++
+		} else {
+			var size int
+			r, size = utf8.DecodeRuneInString(raw[i:])
+			i += size
+		}
+		if r == 0 {
+			r = ' '
+		}
+		if collapse {
+			if isSpace(r) {
+				if prevSpace {
+					continue
+				}
+				r = ' '
+				prevSpace = true
+			} else {
+				prevSpace = false
+			}
+		}
+		f, up := foldRune(r)
+		at := len(buf)
+		if f < utf8.RuneSelf {
+			if at+1 > bound {
+				break
+			}
+			buf = append(buf, byte(f))
+		} else {
+			if at+utf8.RuneLen(f) > bound {
+				break
+			}
+			buf = utf8.AppendRune(buf, f)
+			if !t.exotic && isExotic(f) {
+				t.exotic = true
+			}
+		}
+		if up {
+			for len(t.upper) <= at/64 {
+				t.upper = append(t.upper, 0)
+			}
+			t.upper[at/64] |= 1 << (at % 64)
+		}
+		bit := charBit(f)
+		t.mask |= bit
+		if at == 0 || !isAlnum(prev) || (up && !prevUpper && isLetter(prev)) {
+			t.starts |= bit
+		}
+		prev, prevUpper = f, up
+	}
+	if t.grams != nil {
+		for i := 1; i < len(buf); i++ {
+			t.grams.add(buf[i-1], buf[i])
+		}
+	}
+	t.s = string(buf)
+	if t.exotic {
+		// Byte-level rejection is unsound for exotic text: let every query
+		// through to the rune-by-rune matcher.
+		t.mask, t.starts = ^uint64(0), ^uint64(0)
+		t.grams = nil
+	}
+	return t
+}
+
+// gramSet is a hashed set of the byte pairs of a folded text: a term whose
+// pairs are not all in it cannot occur contiguously, which spares most
+// substring searches in long fields.
+type gramSet [16]uint64
+
+func gramHash(a, b byte) uint32 { return (uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 22 }
+
+func (g *gramSet) add(a, b byte) {
+	h := gramHash(a, b)
+	g[h/64] |= 1 << (h % 64)
+}
+
+func (g *gramSet) has(h uint32) bool { return g[h/64]&(1<<(h%64)) != 0 }
+
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || '\t' <= r && r <= '\r'
+	}
+	return unicode.IsSpace(r)
+}
+
+func isLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsLetter(r)
+}
+
+// isUpper reports whether the rune at byte i of t.s was upper case.
+func (t *text) isUpper(i int) bool {
+	return t.upper != nil && i/64 < len(t.upper) && t.upper[i/64]&(1<<(i%64)) != 0
+}
+
+// original rebuilds the original-case text of t.
+func (t *text) original() string {
+	if t.upper == nil {
+		return t.s
+	}
+	b := []byte(t.s)
+	for w, word := range t.upper {
+		for word != 0 {
+			bit := bits.TrailingZeros64(word)
+			word &= word - 1
+			i := w*64 + bit
+			if i >= len(b) {
+				break
+			}
+			if b[i] < utf8.RuneSelf {
+				b[i] -= 'a' - 'A'
+				continue
+			}
+			r, size := utf8.DecodeRune(b[i:])
+			utf8.EncodeRune(b[i:i+size], unicode.ToUpper(r))
+		}
+	}
+	return string(b)
+}
+
+// isWordStart reports whether byte i of t.s starts a word: the text start,
+// after a rune that is not a letter or digit, or a camel-case hump.
+func (t *text) isWordStart(i int) bool {
+	if i == 0 {
+		return true
+	}
+	prev, size := utf8.DecodeLastRuneInString(t.s[:i])
+	if !isAlnum(prev) {
+		return true
+	}
+	return t.isUpper(i) && !t.isUpper(i-size) && isLetter(prev)
+}
+
+// foldRune maps r to its lower case when that is a same-length, reversible
+// mapping (so the upper bitmap can restore it), and reports whether it did.
+func foldRune(r rune) (rune, bool) {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A', true
+		}
+		return r, false
+	}
+	l := unicode.ToLower(r)
+	if l != r && utf8.RuneLen(l) == utf8.RuneLen(r) && unicode.ToUpper(l) == r {
+		return l, true
+	}
+	return r, false
+}
+
+// isExotic reports whether some rune in the simple case-fold orbit of the
+// folded rune f folds to a different rune than f does. For all other runes,
+// "equal after foldRune" and sahilm/fuzzy's equalFold agree.
+func isExotic(f rune) bool {
+	for m := unicode.SimpleFold(f); m != f; m = unicode.SimpleFold(m) {
+		if g, _ := foldRune(m); g != f {
+			return true
+		}
+	}
+	return false
+}
+
+// charBit is the bit of a folded rune in a presence mask: one bit per ASCII
+// letter and digit, the rest hashed into the remaining bits.
+func charBit(r rune) uint64 {
+	switch {
+	case 'a' <= r && r <= 'z':
+		return 1 << (r - 'a')
+	case '0' <= r && r <= '9':
+		return 1 << (26 + r - '0')
+	case r >= utf8.RuneSelf:
+		return 1 << (36 + r%16)
+	default:
+		return 1 << (52 + r%12)
+	}
+}
+
+func isAlnum(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}

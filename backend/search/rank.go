@@ -1,0 +1,246 @@
+package search
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sahilm/fuzzy"
+)
+
+// Stage-two scoring constants, see the package documentation.
+const (
+	ScoreClamp     = 10000
+	ExactBonus     = 100
+	WordStartBonus = 150
+	snippetRunes   = 160
+	snippetLead    = 40
+)
+
+// scored is a shortlisted run after stage two.
+type scored struct {
+	e       *entry
+	score   int
+	matches []Match
+	answer  []int  // rune offsets into the prepared answer
+	orig    string // the prepared answer in original case, when built
+}
+
+// rank is stage two: it rescores the shortlist with sahilm/fuzzy and returns
+// the best limit hits.
+func (p *plan) rank(short []short, limit int) []Hit {
+	all := make([]scored, 0, len(short))
+	for _, s := range short {
+		e := p.snap.at(int(s.slot))
+		sc := scored{e: e}
+		if len(p.terms) > 0 && !p.score(&sc) {
+			continue
+		}
+		all = append(all, sc)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		if a.e.created != b.e.created {
+			return a.e.created > b.e.created
+		}
+		return a.e.id < b.e.id
+	})
+	if len(all) > limit {
+		all = all[:limit]
+	}
+	hits := make([]Hit, len(all))
+	for i := range all {
+		hits[i] = p.hit(&all[i])
+	}
+	return hits
+}
+
+// fieldText is one field of a run as stage two sees it.
+type fieldText struct {
+	field Field
+	file  int
+	t     *text
+	orig  string
+	built bool // orig is set
+	pos   []int
+}
+
+// score computes sc's final score and match positions; false when, against
+// stage one, some term matches no field.
+func (p *plan) score(sc *scored) bool {
+	e := sc.e
+	vals := p.snap.values
+	fields := []fieldText{
+		{field: FieldSite, t: &vals[e.site].t, orig: vals[e.site].raw, built: true},
+		{field: FieldModel, t: &vals[e.model].t, orig: vals[e.model].raw, built: true},
+	}
+	for k := range e.files {
+		fields = append(fields, fieldText{field: FieldFile, file: k, t: &e.files[k]})
+	}
+	fields = append(fields,
+		fieldText{field: FieldPrompt, t: &e.prompt},
+		fieldText{field: FieldAnswer, t: &e.answer})
+	weight := func(f Field) int {
+		switch f {
+		case FieldSite:
+			return fieldWeight[fSite]
+		case FieldModel:
+			return fieldWeight[fModel]
+		case FieldFile:
+			return fieldWeight[fFiles]
+		case FieldPrompt:
+			return fieldWeight[fPrompt]
+		}
+		return fieldWeight[fAnswer]
+	}
+	for ti := range p.terms {
+		tm := &p.terms[ti]
+		matched := false
+		bestFile := 0
+		for fi := range fields {
+			f := &fields[fi]
+			tier := tm.tier(f.t, tierWord, f.field != FieldAnswer)
+			if tier == tierNone {
+				continue
+			}
+			if !f.built {
+				f.orig, f.built = f.t.original(), true
+			}
+			fs, pos, ok := scoreField(tm, f.t, f.orig, tier)
+			if !ok {
+				continue
+			}
+			matched = true
+			f.pos = append(f.pos, pos...)
+			if f.field == FieldFile {
+				bestFile = max(bestFile, fs)
+				continue
+			}
+			sc.score += weight(f.field) * fs
+		}
+		if !matched {
+			return false
+		}
+		sc.score += weight(FieldFile) * bestFile
+	}
+	for _, f := range fields {
+		if len(f.pos) == 0 {
+			continue
+		}
+		slices.Sort(f.pos)
+		pos := slices.Compact(f.pos)
+		if f.field == FieldAnswer {
+			sc.answer, sc.orig = pos, f.orig
+			continue
+		}
+		sc.matches = append(sc.matches, Match{Field: f.field, File: f.file, Positions: pos})
+	}
+	return true
+}
+
+// scoreField scores term tm on one field with sahilm/fuzzy and returns the
+// rune offsets to highlight. orig is the field in original case; its byte
+// offsets equal those of t.s.
+func scoreField(tm *term, t *text, orig string, tier uint8) (int, []int, bool) {
+	m := fuzzy.FindNoSort(tm.s, []string{orig})
+	if len(m) == 0 {
+		return 0, nil, false
+	}
+	// sahilm subtracts one point per unmatched byte: undo that, so a long
+	// prompt or answer is not ranked by its length.
+	b := m[0].Score + len(orig) - len(m[0].MatchedIndexes)
+	fs := min(max(b, 0), ScoreClamp) + 1
+	if tier >= tierExact {
+		var at int
+		var word bool
+		if t.exotic || tm.exotic {
+			at, _ = tm.occurrenceRunes(t)
+			word = t.isWordStart(at)
+		} else {
+			at, word = tm.occurrence(t, strings.Index(t.s, tm.s), len(t.s))
+		}
+		fs += ExactBonus
+		if word {
+			fs += WordStartBonus - ExactBonus
+		}
+		r0 := utf8.RuneCountInString(t.s[:at])
+		pos := make([]int, len(tm.runes))
+		for i := range pos {
+			pos[i] = r0 + i
+		}
+		return fs, pos, true
+	}
+	pos := make([]int, len(m[0].MatchedIndexes))
+	last, runes := 0, 0
+	for i, at := range m[0].MatchedIndexes {
+		runes += utf8.RuneCountInString(orig[last:at])
+		last = at
+		pos[i] = runes
+	}
+	return fs, pos, true
+}
+
+// hit renders a scored run.
+func (p *plan) hit(sc *scored) Hit {
+	e := sc.e
+	vals := p.snap.values
+	h := Hit{
+		ID:      e.id,
+		Site:    vals[e.site].raw,
+		Model:   vals[e.model].raw,
+		State:   vals[e.state].raw,
+		Created: time.Unix(0, e.created),
+		Files:   e.fileNames,
+		Score:   sc.score,
+		Matches: sc.matches,
+	}
+	if sc.orig == "" {
+		sc.orig = e.answer.original()
+	}
+	var pos []int
+	h.Snippet, pos = snippet(sc.orig, sc.answer)
+	if len(pos) > 0 {
+		h.Matches = append(h.Matches, Match{Field: FieldAnswer, Positions: pos})
+	}
+	return h
+}
+
+// snippet cuts about snippetRunes runes of answer around the first of the
+// positions and returns the positions inside it, shifted to the snippet.
+func snippet(answer string, positions []int) (string, []int) {
+	runes := []rune(answer)
+	start := 0
+	if len(positions) > 0 {
+		start = max(positions[0]-snippetLead, 0)
+		// Start at a word when one begins shortly after the cut.
+		for i := start; start > 0 && i < min(start+15, positions[0]); i++ {
+			if runes[i] == ' ' {
+				start = i + 1
+				break
+			}
+		}
+	}
+	end := min(start+snippetRunes, len(runes))
+	var b strings.Builder
+	shift := -start
+	if start > 0 {
+		b.WriteString("…")
+		shift++
+	}
+	b.WriteString(string(runes[start:end]))
+	if end < len(runes) {
+		b.WriteString("…")
+	}
+	var out []int
+	for _, p := range positions {
+		if p >= start && p < end {
+			out = append(out, p+shift)
+		}
+	}
+	return b.String(), out
+}

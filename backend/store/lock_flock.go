@@ -1,0 +1,42 @@
+//go:build !windows && !plan9 && !js && !wasip1 && !aix
+
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// dirLocked reports whether another open file description holds badger's
+// flock on dir (badger locks the directory itself, exclusively, without
+// waiting). It takes the lock for an instant and releases it, so it must not
+// be called while this Store holds dir.
+func dirLocked(dir string) (bool, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false, fmt.Errorf("open store directory: %w", err)
+	}
+	defer f.Close()
+	err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	switch {
+	case err == nil:
+		_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		return false, nil
+	case errors.Is(err, unix.EWOULDBLOCK):
+		return true, nil
+	}
+	return false, fmt.Errorf("probe store lock: %w", err)
+}
+
+// processAlive reports whether pid names a running process (signal 0).
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

@@ -1,0 +1,197 @@
+package stream
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// DeepSeekDecoder decodes chat.deepseek.com's /api/v0/chat/completion
+// stream: a ready event naming the model, then patches (SET, APPEND, BATCH)
+// to a document whose response.fragments hold THINK and RESPONSE parts.
+// Only RESPONSE fragments are the answer.
+type DeepSeekDecoder struct {
+	sse  sseParser
+	root any
+
+	lastP, lastO string
+	haveLast     bool
+
+	model, sessionID, respID string
+	title                    string
+	ended                    bool
+	err                      *errs.Envelope
+	bad                      int
+}
+
+// NewDeepSeek returns a decoder for DeepSeek's completion stream.
+func NewDeepSeek() *DeepSeekDecoder {
+	d := &DeepSeekDecoder{}
+	d.sse.deliver = d.frame
+	return d
+}
+
+// Write implements Decoder.
+func (d *DeepSeekDecoder) Write(p []byte) (int, error) {
+	d.sse.write(p)
+	return len(p), nil
+}
+
+// Close implements Decoder.
+func (d *DeepSeekDecoder) Close() error {
+	d.sse.close()
+	d.ended = true
+	return nil
+}
+
+func (d *DeepSeekDecoder) frame(event string, data []byte) {
+	if string(data) == "[DONE]" {
+		d.ended = true
+		return
+	}
+	var f map[string]any
+	if err := json.Unmarshal(data, &f); err != nil {
+		d.bad++
+		return
+	}
+	switch event {
+	case "ready":
+		d.model = str(f["model_type"])
+		d.respID = scalar(f["response_message_id"])
+		d.sessionID = str(f["chat_session_id"])
+		return
+	case "title":
+		d.title = str(f["content"])
+		return
+	case "close":
+		d.ended = true
+		return
+	case "update_session":
+		return
+	}
+	if str(f["type"]) == "error" {
+		if d.err == nil {
+			d.err = errs.New(errs.GenerationError, "DeepSeek reported an error in the answer stream")
+			if c := scalar(f["content"]); c != "" {
+				d.err.WithEvidence("site_message", clip(c, 300))
+			}
+		}
+		return
+	}
+	_, hasV := f["v"]
+	p, hasP := f["p"].(string)
+	o, hasO := f["o"].(string)
+	if !hasV && !hasP && !hasO {
+		d.bad++
+		return
+	}
+	switch {
+	case !hasP:
+		// A bare {"v":…} continues the previous path and operation.
+		if d.haveLast {
+			p = d.lastP
+			if !hasO {
+				o = d.lastO
+			}
+		} else if !hasO {
+			o = "SET"
+		}
+	case !hasO:
+		o = "SET"
+		if d.haveLast && p == d.lastP {
+			o = d.lastO
+		}
+	}
+	d.lastP, d.lastO, d.haveLast = p, o, true
+	d.apply(p, o, f["v"])
+}
+
+func (d *DeepSeekDecoder) apply(p, o string, v any) {
+	var kind opKind
+	switch strings.ToUpper(o) {
+	case "SET":
+		kind = opSet
+	case "APPEND":
+		kind = opAppend
+	case "BATCH":
+		items, ok := v.([]any)
+		if !ok {
+			d.bad++
+			return
+		}
+		for _, it := range items {
+			ip := str(get(it, "p"))
+			io := str(get(it, "o"))
+			if io == "" {
+				io = "SET"
+			}
+			full := ip
+			if p != "" {
+				full = strings.TrimSuffix(p, "/") + "/" + ip
+			}
+			d.apply(full, io, get(it, "v"))
+		}
+		return
+	default:
+		d.bad++
+		return
+	}
+	root, ok := applyOp(d.root, splitPath(p), kind, v)
+	if !ok {
+		d.bad++
+		return
+	}
+	d.root = root
+}
+
+// Thinking returns the THINK fragments so far. It is shown to nobody as the
+// answer; it exists for diagnostics.
+func (d *DeepSeekDecoder) Thinking() string {
+	return d.fragments("THINK", "thinking_content")
+}
+
+func (d *DeepSeekDecoder) fragments(kind, legacy string) string {
+	resp := get(d.root, "response")
+	frags, ok := get(resp, "fragments").([]any)
+	if !ok {
+		// The 2025 format kept the answer in response.content and the
+		// reasoning in response.thinking_content.
+		return str(get(resp, legacy))
+	}
+	var b strings.Builder
+	for _, fr := range frags {
+		if str(get(fr, "type")) == kind {
+			b.WriteString(str(get(fr, "content")))
+		}
+	}
+	return b.String()
+}
+
+// Result implements Decoder.
+func (d *DeepSeekDecoder) Result() Result {
+	resp := get(d.root, "response")
+	status := str(get(resp, "status"))
+	r := Result{
+		Text:           d.fragments("RESPONSE", "content"),
+		Complete:       status == "FINISHED",
+		Ended:          d.ended,
+		ConversationID: d.sessionID,
+		MessageID:      d.respID,
+		Title:          d.title,
+		Err:            d.err,
+		Malformed:      d.bad,
+	}
+	if status != "" && status != "WIP" {
+		r.FinishReason = status
+	}
+	if id := scalar(get(resp, "message_id")); id != "" {
+		r.MessageID = id
+	}
+	if d.model != "" {
+		r.Model, r.ModelSource = d.model, "ready.model_type"
+	}
+	return r
+}
+
+var _ Decoder = (*DeepSeekDecoder)(nil)

@@ -1,0 +1,223 @@
+package stream
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Connect streaming frames: [flags u8][length u32 big-endian][payload].
+const (
+	connectCompressed = 0x01
+	connectEndStream  = 0x02
+	connectHeader     = 5
+	// maxConnectFrame bounds a frame so that a corrupt length cannot make
+	// the decoder buffer without end.
+	maxConnectFrame = 16 << 20
+)
+
+// KimiDecoder decodes www.kimi.com's Connect RPC chat stream
+// (ChatService/Chat, application/connect+json). Message frames set or append
+// block text; {"done":{}} ends the turn; the end-of-stream frame (flag 0x02)
+// may carry an error.
+type KimiDecoder struct {
+	buf    []byte
+	broken bool // a frame header was impossible: the rest cannot be framed
+
+	role   string
+	order  []string
+	blocks map[string]*strings.Builder
+
+	complete, ended bool
+	model           string
+	convID, msgID   string
+	title           string
+	status          string
+	err             *errs.Envelope
+	bad             int
+}
+
+// NewKimi returns a decoder for Kimi's Connect stream.
+func NewKimi() *KimiDecoder { return &KimiDecoder{blocks: map[string]*strings.Builder{}} }
+
+// Write implements Decoder.
+func (d *KimiDecoder) Write(p []byte) (int, error) {
+	if d.broken {
+		return len(p), nil
+	}
+	d.buf = append(d.buf, p...)
+	off := 0
+	for len(d.buf)-off >= connectHeader {
+		flags := d.buf[off]
+		n := binary.BigEndian.Uint32(d.buf[off+1 : off+connectHeader])
+		if n > maxConnectFrame {
+			d.bad++
+			d.broken = true
+			d.buf = nil
+			return len(p), nil
+		}
+		end := off + connectHeader + int(n)
+		if len(d.buf) < end {
+			break
+		}
+		d.frame(flags, d.buf[off+connectHeader:end])
+		off = end
+	}
+	if off > 0 {
+		d.buf = append(d.buf[:0], d.buf[off:]...)
+	}
+	return len(p), nil
+}
+
+// Close implements Decoder. Bytes of an unfinished frame count as malformed.
+func (d *KimiDecoder) Close() error {
+	if len(d.buf) > 0 {
+		d.bad++
+		d.buf = nil
+	}
+	d.ended = true
+	return nil
+}
+
+func (d *KimiDecoder) frame(flags byte, payload []byte) {
+	if flags&connectCompressed != 0 {
+		zr, err := gzip.NewReader(bytes.NewReader(payload))
+		if err != nil {
+			d.bad++
+			return
+		}
+		out, err := io.ReadAll(io.LimitReader(zr, maxConnectFrame))
+		if err != nil {
+			d.bad++
+			return
+		}
+		payload = out
+	}
+	var f map[string]any
+	if err := json.Unmarshal(payload, &f); err != nil {
+		d.bad++
+		return
+	}
+	if flags&connectEndStream != 0 {
+		d.ended = true
+		if e, ok := f["error"]; ok && e != nil {
+			d.fail(e)
+		}
+		return
+	}
+	if e, ok := f["error"]; ok && e != nil {
+		d.fail(e)
+	}
+	if c, ok := f["chat"].(map[string]any); ok {
+		if id := str(c["id"]); id != "" {
+			d.convID = id
+		}
+		if n := str(c["name"]); n != "" {
+			d.title = n
+		}
+	}
+	op := str(f["op"])
+	if m, ok := f["message"].(map[string]any); ok {
+		if r := str(m["role"]); r != "" {
+			d.role = r
+		}
+		if d.role == "assistant" {
+			if id := str(m["id"]); id != "" {
+				d.msgID = id
+			}
+			if s := str(m["status"]); s != "" {
+				d.status = s
+			}
+			if md := str(m["model"]); md != "" {
+				d.model = md
+			}
+		}
+		if blocks, ok := m["blocks"].([]any); ok {
+			for _, b := range blocks {
+				d.block("set", b)
+			}
+		}
+	}
+	if b, ok := f["block"]; ok {
+		d.block(op, b)
+	}
+	if _, ok := f["done"]; ok {
+		d.complete = true
+	}
+}
+
+// block applies a block frame; blocks of the user's message are the prompt
+// echoed back and never answer text, nor are "think" blocks.
+func (d *KimiDecoder) block(op string, b any) {
+	if d.role == "user" {
+		return
+	}
+	t, ok := get(b, "text", "content").(string)
+	if !ok {
+		return
+	}
+	id := scalar(get(b, "id"))
+	sb := d.blocks[id]
+	if sb == nil {
+		sb = &strings.Builder{}
+		d.blocks[id] = sb
+		d.order = append(d.order, id)
+	}
+	if op != "append" {
+		sb.Reset()
+	}
+	sb.WriteString(t)
+}
+
+// fail records an error by its Connect code.
+func (d *KimiDecoder) fail(e any) {
+	if d.err != nil {
+		return
+	}
+	code := str(get(e, "code"))
+	switch code {
+	case "resource_exhausted":
+		d.err = errs.New(errs.RateLimited, "Kimi says the request limit is reached")
+	case "unauthenticated":
+		d.err = errs.New(errs.LoginRequired, "Kimi says the session is not logged in")
+	case "permission_denied":
+		d.err = errs.New(errs.AccountBlocked, "Kimi refused the request for this account")
+	default:
+		d.err = errs.New(errs.GenerationError, "Kimi reported an error in the answer stream")
+	}
+	if code != "" {
+		d.err.WithEvidence("error_code", code)
+	}
+	if m := str(get(e, "message")); m != "" {
+		d.err.WithEvidence("site_message", clip(m, 300))
+	}
+}
+
+// Result implements Decoder.
+func (d *KimiDecoder) Result() Result {
+	var b strings.Builder
+	for _, id := range d.order {
+		b.WriteString(d.blocks[id].String())
+	}
+	r := Result{
+		Text: b.String(), Complete: d.complete, Ended: d.ended, ConversationID: d.convID,
+		MessageID: d.msgID, Title: d.title, Err: d.err, Malformed: d.bad,
+	}
+	if d.complete {
+		r.FinishReason = "done"
+		if d.status != "" {
+			r.FinishReason = d.status
+		}
+	}
+	if d.model != "" {
+		r.Model, r.ModelSource = d.model, "message.model"
+	}
+	return r
+}
+
+var _ Decoder = (*KimiDecoder)(nil)

@@ -1,0 +1,125 @@
+// Package stream decodes the answer streams of the AI chat sites: ChatGPT's
+// delta-encoded server-sent events, DeepSeek's SSE patches, Grok's NDJSON,
+// Claude's Messages-style SSE, Kimi's Connect frames and Gemini's
+// length-prefixed StreamGenerate frames.
+//
+// Every decoder is a pure state machine over bytes: no I/O, no clocks, no
+// goroutines. Bytes arrive in chunks that may split anywhere (inside a line,
+// a frame header or a multibyte character); a decoder only acts on complete
+// units, so the result after the same bytes is the same however they were
+// chunked. After each Write, Result says the answer text so far, whether the
+// turn is complete and why, which model answered, and any error the site
+// reported in the stream.
+package stream
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Result is the decoded state of one turn. It is a value: later writes do not
+// change a Result already returned.
+type Result struct {
+	// Text is the answer so far (for ChatGPT with citation markers removed).
+	Text string `json:"text"`
+	// Complete is true only when the stream proved that the turn finished
+	// (ChatGPT message_stream_complete, DeepSeek status FINISHED, Grok's
+	// final response, Claude message_stop, Kimi done, Gemini status 2).
+	Complete bool `json:"complete"`
+	// Ended is true when the stream itself ended: a terminal marker such as
+	// ChatGPT's [DONE] or DeepSeek's close event arrived, or Close was
+	// called. Ended without Complete means the turn is not proven finished.
+	Ended bool `json:"ended"`
+	// FinishReason is the site's reason for the end of the turn when it gave
+	// one ("stop", "interrupted", "FINISHED", "end_turn", ...).
+	FinishReason string `json:"finishReason,omitempty"`
+	// Model is the model that answered, as the stream reported it.
+	Model string `json:"model,omitempty"`
+	// ModelSource names the field Model came from, for the model proof.
+	ModelSource string `json:"modelSource,omitempty"`
+	// ConversationID is the site's id of the conversation, when sent.
+	ConversationID string `json:"conversationId,omitempty"`
+	// MessageID is the site's id of the answer message, when sent.
+	MessageID string `json:"messageId,omitempty"`
+	// Title is the conversation title the site generated, when sent.
+	Title string `json:"title,omitempty"`
+	// Handoff is true when ChatGPT said the rest of the turn continues over
+	// another transport (stream_handoff): the caller must not wait for this
+	// stream to complete.
+	Handoff bool `json:"handoff,omitempty"`
+	// Err is the error the site reported in the stream, as an envelope
+	// (ConversationTooLong, RateLimited, UsageCap, GenerationError, ...).
+	Err *errs.Envelope `json:"error,omitempty"`
+	// Malformed counts units (lines, frames) that could not be decoded and
+	// were skipped.
+	Malformed int `json:"malformed,omitempty"`
+}
+
+// Decoder is an incremental stream decoder. Write never fails: undecodable
+// units are counted in Result.Malformed and skipped, and errors reported by
+// the site go to Result.Err. A Decoder is not safe for concurrent use.
+type Decoder interface {
+	// Write feeds the next chunk of the response body. It always returns
+	// len(p), nil (it satisfies io.Writer).
+	Write(p []byte) (int, error)
+	// Close marks the end of the body: a trailing unit without its
+	// terminator is decoded, and Result.Ended becomes true. Close returns nil.
+	Close() error
+	// Result returns the state decoded so far.
+	Result() Result
+}
+
+// The names of the decoders, as used in the site registry's stream settings.
+const (
+	ChatGPT  = "chatgpt-delta-v1"
+	DeepSeek = "deepseek-sse"
+	Grok     = "grok-ndjson"
+	Claude   = "claude-sse"
+	Kimi     = "kimi-connect"
+	Gemini   = "gemini-frames"
+)
+
+var constructors = map[string]func() Decoder{
+	ChatGPT:  func() Decoder { return NewChatGPT() },
+	DeepSeek: func() Decoder { return NewDeepSeek() },
+	Grok:     func() Decoder { return NewGrok() },
+	Claude:   func() Decoder { return NewClaude() },
+	Kimi:     func() Decoder { return NewKimi() },
+	Gemini:   func() Decoder { return NewGemini() },
+}
+
+// Names lists the decoder names in sorted order.
+func Names() []string {
+	out := make([]string, 0, len(constructors))
+	for n := range constructors {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// New returns a fresh decoder by name. An unknown name is an errs.BadInput
+// envelope that lists the known names.
+func New(name string) (Decoder, error) {
+	c, ok := constructors[name]
+	if !ok {
+		return nil, errs.New(errs.BadInput, "unknown stream decoder %q", name).
+			WithHint("use one of: %s", strings.Join(Names(), ", "))
+	}
+	return c(), nil
+}
+
+// Decode runs the named decoder over a whole body and returns the result
+// after Close.
+func Decode(name string, body []byte) (Result, error) {
+	d, err := New(name)
+	if err != nil {
+		return Result{}, fmt.Errorf("decode stream: %w", err)
+	}
+	_, _ = d.Write(body)
+	_ = d.Close()
+	return d.Result(), nil
+}

@@ -1,0 +1,17 @@
+// The Settings bound struct (app/settings.go).
+
+import * as Settings from '../../../wailsjs/go/app/Settings';
+import type { app, config } from '../../../wailsjs/go/models';
+import { call } from './call';
+
+export type SettingsData = config.Settings;
+export type ResetResult = app.ResetResult;
+
+/** get returns the settings in force; rejects with config_invalid for a malformed file. */
+export const get = (): Promise<SettingsData> => call(() => Settings.Get());
+
+/** save validates and saves; rejects with config_invalid for a bad value. */
+export const save = (s: SettingsData): Promise<SettingsData> => call(() => Settings.Save(s));
+
+/** reset keeps the current file as .bak and writes the defaults. */
+export const reset = (): Promise<ResetResult> => call(() => Settings.Reset());

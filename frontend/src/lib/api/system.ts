@@ -1,0 +1,22 @@
+// The System bound struct (app/system.go).
+
+import * as System from '../../../wailsjs/go/app/System';
+import type { app, doctor as checks, version } from '../../../wailsjs/go/models';
+import { call } from './call';
+
+export type Status = app.Status;
+export type Report = checks.Report;
+export type Check = checks.Check;
+export type VersionInfo = version.Info;
+
+/** frontendReady tells the app the shell has mounted (the GUI test waits for it). */
+export const frontendReady = (): Promise<void> => call(() => System.FrontendReady());
+
+/** versionInfo returns the build's version. */
+export const versionInfo = (): Promise<VersionInfo> => call(() => System.Version());
+
+/** status returns the data directory's paths and why the core is not open, if so. */
+export const status = (): Promise<Status> => call(() => System.Status());
+
+/** doctor runs `ferry doctor`'s checks. */
+export const runDoctor = (): Promise<Report> => call(() => System.Doctor());
