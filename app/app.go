@@ -83,9 +83,13 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		ErrorFormatter:   formatError,
 		LogLevel:         logger.WARNING,
 		Linux: &linux.Options{
-			ProgramName:      "ferry",
-			Icon:             windowIcon(assets),
-			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+			ProgramName: "ferry",
+			Icon:        windowIcon(assets),
+			// With accelerated compositing WebKitGTK paints an empty window
+			// on Xvfb and on some GPU drivers (measured here: OnDemand gave
+			// a blank window under Xvfb). The shell is light enough for
+			// software rendering everywhere.
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 		},
 	})
 	if err != nil {

@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // Settings is the frontend's API for the settings file.
@@ -41,10 +43,21 @@ func (s *Settings) Save(next config.Settings) (config.Settings, error) {
 		return nil
 	})
 	if err != nil {
-		return config.Settings{}, err
+		return config.Settings{}, rejectedValue(err)
 	}
 	s.sh.emitter().Emit(EventSettingsChanged, out)
 	return out, nil
+}
+
+// rejectedValue gives a value the UI sent, and the core refused, a hint for
+// someone at a form rather than at the file (the catalog's config_invalid
+// hint speaks of the file's line).
+func rejectedValue(err error) error {
+	var fe *config.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	return errs.From(err).WithHint("choose one of the values the message allows; nothing was saved")
 }
 
 // Reset keeps the current settings file as a .bak beside it, writes the

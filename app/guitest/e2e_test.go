@@ -109,6 +109,9 @@ func TestShell(t *testing.T) {
 			}
 		}
 		savePageShot(t, page, shots, "ferry-settings-light.png")
+		page.MustElement(`[data-testid=doctor]`).MustScrollIntoView()
+		savePageShot(t, page, shots, "ferry-settings-system.png")
+		page.MustElement(`[data-testid=theme-picker]`).MustScrollIntoView()
 	})
 
 	t.Run("the theme follows the setting and, for system, the OS", func(t *testing.T) {
@@ -162,7 +165,10 @@ func TestShell(t *testing.T) {
 		if code := toast.MustElement(`[data-testid=toast-code]`).MustText(); code != "config_invalid" {
 			t.Errorf("toast shows code %q", code)
 		}
-		if hint := toast.MustElement(`[data-testid=envelope-hint]`).MustText(); !strings.Contains(hint, "What to do") || len(hint) < 20 {
+		if title := toast.MustElement(`.title`).MustText(); title != "Setting not saved" {
+			t.Errorf("toast title %q, want Setting not saved", title)
+		}
+		if hint := toast.MustElement(`[data-testid=envelope-hint]`).MustText(); !strings.Contains(strings.ToLower(hint), "what to do") || !strings.Contains(hint, "nothing was saved") {
 			t.Errorf("toast hint reads %q", hint)
 		}
 		if msg := toast.MustElement(`[data-testid=envelope-message]`).MustText(); !strings.Contains(msg, "purple") {

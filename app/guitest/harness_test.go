@@ -99,12 +99,12 @@ func isolatedEnv(dir string, extra ...string) []string {
 
 // appProcess is a running desktop app with its log.
 type appProcess struct {
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	log  strings.Builder
+	cmd     *exec.Cmd
+	mu      sync.Mutex
+	log     strings.Builder
 	scanned chan struct{} // closed when the output ended
 	done    chan struct{}
-	err  error // Wait's result, valid after done
+	err     error // Wait's result, valid after done
 }
 
 // startApp runs bin with args and env, collecting stderr and stdout.
@@ -112,6 +112,12 @@ func startApp(t *testing.T, bin string, env []string, args ...string) *appProces
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env
+	for _, kv := range env {
+		// WebKit wants its cache directory to exist.
+		if v, ok := strings.CutPrefix(kv, "XDG_CACHE_HOME="); ok {
+			_ = os.MkdirAll(v, 0o700)
+		}
+	}
 	cmd.Dir = repoRoot(t)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // Default limits of Verify. ChatGPT's sandbox builds source trees: these are
@@ -88,6 +90,9 @@ func Verify(ctx context.Context, r io.ReaderAt, size int64, opts ...VerifyOption
 	}()
 
 	err := check(ctx, r, size, cfg, v)
+	if err != nil {
+		stopHash() // the verdict is lost anyway: do not read the rest of the file
+	}
 	h := <-hashDone
 	if err != nil {
 		return v, err
@@ -181,18 +186,67 @@ func check(ctx context.Context, r io.ReaderAt, size int64, cfg verifyConfig, v *
 			return nil
 		}
 	}
-	var inf inflater
+	return checkAllData(ctx, sizedReader{r, size}, entries, v)
+}
+
+// checkAllData inflates the entries on up to GOMAXPROCS workers (entries
+// are independent byte ranges of a ReaderAt) and adds their problems to v
+// in directory order, so the verdict does not depend on scheduling.
+func checkAllData(ctx context.Context, r sizedReader, entries []centralEntry, v *Verdict) error {
+	workers := min(runtime.GOMAXPROCS(0), 4, len(entries))
+	if r.size < 4<<20 {
+		workers = 1 // not worth the goroutines
+	}
+	found := make([][]Problem, len(entries))
+	next := make(chan int)
+	errc := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var inf inflater
+			for i := range next {
+				ce := &entries[i]
+				scratch := &Verdict{}
+				if err := inf.checkData(r, ce, scratch); err != nil {
+					errc <- fmt.Errorf("read data of %q: %w", ce.name, err)
+					return
+				}
+				found[i] = scratch.Problems
+			}
+		}()
+	}
+	var err error
+feed:
 	for i := range entries {
 		ce := &entries[i]
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		if !ce.localOK || ce.flags&flagEncrypted != 0 || (ce.method != methodStore && ce.method != methodDeflate) {
 			continue
 		}
-		if err := inf.checkData(sizedReader{r, size}, ce, v); err != nil {
-			return fmt.Errorf("read data of %q: %w", ce.name, err)
+		select {
+		case next <- i:
+		case err = <-errc:
+			break feed
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
 		}
+	}
+	close(next)
+	wg.Wait()
+	if err == nil {
+		select {
+		case err = <-errc:
+		default:
+			err = ctx.Err()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	for _, ps := range found {
+		v.Problems = append(v.Problems, ps...)
 	}
 	return nil
 }
@@ -278,44 +332,36 @@ type inflater struct {
 	buf []byte
 }
 
-// countingReader feeds flate one byte at a time through a buffer and counts
-// what it consumed, so that bytes hidden after the end of a deflate stream
-// inside an entry are seen.
+// countingReader counts the bytes bufio pulled from the entry's data; what
+// bufio still buffers was not consumed by flate. Together they show bytes
+// hidden after the end of a deflate stream inside an entry, at no per-byte
+// cost (flate reads through bufio's ReadByte directly).
 type countingReader struct {
-	br *bufio.Reader
-	n  int64
+	r io.Reader
+	n int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.br.Read(p)
+	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
 }
 
-func (c *countingReader) ReadByte() (byte, error) {
-	b, err := c.br.ReadByte()
-	if err == nil {
-		c.n++
-	}
-	return b, err
-}
-
 func (inf *inflater) checkData(r sizedReader, ce *centralEntry, v *Verdict) error {
-	sec := io.NewSectionReader(r.r, ce.dataStart, int64(ce.csize))
+	cr := &countingReader{r: io.NewSectionReader(r.r, ce.dataStart, int64(ce.csize))}
 	if inf.buf == nil {
 		// Sized for the archive so that small archives (and fuzzing) stay cheap.
 		n := int(min(r.size, 256<<10))
 		inf.buf = make([]byte, max(n, 512))
-		inf.br = bufio.NewReaderSize(sec, max(n, 16))
+		inf.br = bufio.NewReaderSize(cr, max(n, 16))
 	} else {
-		inf.br.Reset(sec)
+		inf.br.Reset(cr)
 	}
-	cr := &countingReader{br: inf.br}
-	var src io.Reader = cr
+	var src io.Reader = inf.br
 	if ce.method == methodDeflate {
 		if inf.fr == nil {
-			inf.fr = flate.NewReader(cr)
-		} else if err := inf.fr.(flate.Resetter).Reset(cr, nil); err != nil {
+			inf.fr = flate.NewReader(inf.br)
+		} else if err := inf.fr.(flate.Resetter).Reset(inf.br, nil); err != nil {
 			return err
 		}
 		src = inf.fr
@@ -341,8 +387,8 @@ func (inf *inflater) checkData(r sizedReader, ce *centralEntry, v *Verdict) erro
 		v.add(ReasonSizeMismatch, ce.name, "declares %d bytes but holds %s", ce.usize, sizeWord(n, ce.usize))
 		return nil
 	}
-	if ce.method == methodDeflate && cr.n != int64(ce.csize) {
-		v.add(ReasonHiddenData, ce.name, "%d bytes of the entry's data follow the end of its compressed stream", int64(ce.csize)-cr.n)
+	if consumed := cr.n - int64(inf.br.Buffered()); ce.method == methodDeflate && consumed != int64(ce.csize) {
+		v.add(ReasonHiddenData, ce.name, "%d bytes of the entry's data follow the end of its compressed stream", int64(ce.csize)-consumed)
 		return nil
 	}
 	got := h.Sum32()

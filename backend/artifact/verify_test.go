@@ -375,3 +375,32 @@ func zeroCRCData() []byte {
 	}
 	return word(x)
 }
+
+func TestVerifyReportsDataProblemsInDirectoryOrderWhenParallel(t *testing.T) {
+	var es []rawEntry
+	blob := bytes.Repeat([]byte("0123456789abcdef"), 16<<10) // 256 KiB
+	for i := 0; i < 24; i++ {
+		e := rawEntry{name: fmt.Sprintf("f%02d.bin", i), data: blob}
+		if i == 5 || i == 17 {
+			e.crc = u32(1)
+		}
+		es = append(es, e)
+	}
+	b := rawZip{entries: es}.bytes()
+	if len(b) < 4<<20 {
+		t.Fatalf("archive is %d bytes, too small for the parallel path", len(b))
+	}
+	v, err := verifyBytes(t, b)
+	if !errs.Has(err, errs.ArtifactCorrupt) {
+		t.Fatalf("err = %v", err)
+	}
+	var bad []string
+	for _, p := range v.Problems {
+		if p.Reason == ReasonCRCMismatch {
+			bad = append(bad, p.Entry)
+		}
+	}
+	if strings.Join(bad, ",") != "f05.bin,f17.bin" {
+		t.Errorf("crc problems = %v", bad)
+	}
+}

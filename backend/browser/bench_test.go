@@ -2,8 +2,8 @@ package browser
 
 import (
 	"io"
-	"os"
 	"net/http"
+	"os"
 	"strconv"
 	"testing"
 	"time"

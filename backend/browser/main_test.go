@@ -19,7 +19,7 @@ const testBinary = "/usr/bin/chromium"
 var fixtures embed.FS
 
 var (
-	shared  *Browser     // one browser for the whole test binary
+	shared  *Browser // one browser for the whole test binary
 	fixture *httptest.Server
 )
 

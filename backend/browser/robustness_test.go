@@ -13,7 +13,25 @@ import (
 
 // neverResolves is a promise the page never settles: without Ferry's own
 // watch a call awaiting it would wait until its deadline.
-const neverResolves = `() => new Promise(() => {})`
+const neverResolves = `() => { window.__evaluating = true; return new Promise(() => {}); }`
+
+// waitEvaluating returns once the never-resolving evaluate is running in
+// the page, so the action under test surely happens during it.
+func waitEvaluating(t *testing.T, p *Page) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		var on bool
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := p.EvalInto(ctx, &on, `() => window.__evaluating === true`)
+		cancel()
+		if err == nil && on {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the evaluate never started")
+}
 
 type pending struct {
 	err     error
@@ -65,7 +83,7 @@ func TestEndingsComeBackAsEnvelopesWithinTheDeadline(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newTab(t, "/blank.html")
 			res := evalInBackground(p, deadline)
-			time.Sleep(200 * time.Millisecond)
+			waitEvaluating(t, p)
 			tc.do(t, p)
 			select {
 			case r := <-res:
@@ -119,7 +137,7 @@ func TestAKilledBrowserFailsCallsWithBrowserDisconnected(t *testing.T) {
 	}
 	const deadline = 8 * time.Second
 	res := evalInBackground(p, deadline)
-	time.Sleep(200 * time.Millisecond)
+	waitEvaluating(t, p)
 	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

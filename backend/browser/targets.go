@@ -11,10 +11,10 @@ import (
 
 // Target describes one tab.
 type Target struct {
-	ID       string `json:"id"`   // the CDP TargetID, stable for the tab's life
-	URL      string `json:"url"`  // the tab's live address
+	ID       string `json:"id"`  // the CDP TargetID, stable for the tab's life
+	URL      string `json:"url"` // the tab's live address
 	Title    string `json:"title"`
-	Type     string `json:"type"` // always "page" in Targets
+	Type     string `json:"type"`           // always "page" in Targets
 	Site     string `json:"site,omitempty"` // the site id inferSite gave for the host, if any
 	Attached bool   `json:"attached"`       // some DevTools client (maybe Ferry) is attached
 }
@@ -59,7 +59,9 @@ func InContext(id string) TabOption {
 }
 
 // OpenTab opens rawURL in a new background tab of the current window (never
-// activated, never a new window) and returns it attached. Errors: BadInput
+// activated, never a new window) and returns it attached, as soon as the tab
+// exists: the page may still be loading (use Navigate on an about:blank tab
+// to wait for a load). Errors: BadInput
 // for a URL that does not parse; BrowserDisconnected; Internal when the
 // browser refuses.
 func (b *Browser) OpenTab(ctx context.Context, rawURL string, opts ...TabOption) (*Page, error) {

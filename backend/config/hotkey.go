@@ -22,7 +22,7 @@ var modOrder = []string{"Ctrl", "Shift", "Alt", "Super"}
 var modAliases = map[string]string{
 	"ctrl": "Ctrl", "control": "Ctrl",
 	"shift": "Shift",
-	"alt": "Alt", "option": "Alt", "opt": "Alt",
+	"alt":   "Alt", "option": "Alt", "opt": "Alt",
 	"super": "Super", "win": "Super", "windows": "Super", "meta": "Super", "cmd": "Super", "command": "Super",
 }
 

@@ -21,10 +21,10 @@ func TestResolvePathsPrecedence(t *testing.T) {
 	xdgData := filepath.Join(home, "xdg-data")
 	xdgConf := filepath.Join(home, "xdg-conf")
 	cases := []struct {
-		name                   string
-		flag                   string
-		env                    map[string]string
-		wantData, wantConfig   string
+		name                     string
+		flag                     string
+		env                      map[string]string
+		wantData, wantConfig     string
 		wantDataSrc, wantConfSrc string
 	}{
 		{name: "with nothing set the XDG defaults under HOME are used",

@@ -92,12 +92,10 @@ func prepare(raw string, bound int, collapse, grams bool) text {
 		}
 		prev, prevUpper = f, up
 	}
-	if t.grams != nil {
-		for i := 1; i < len(buf); i++ {
-			t.grams.add(buf[i-1], buf[i])
-		}
-	}
 	t.s = string(buf)
+	if t.grams != nil {
+		t.grams.fill(&t)
+	}
 	if t.exotic {
 		// Byte-level rejection is unsound for exotic text: let every query
 		// through to the rune-by-rune matcher.
@@ -107,19 +105,43 @@ func prepare(raw string, bound int, collapse, grams bool) text {
 	return t
 }
 
-// gramSet is a hashed set of the byte pairs of a folded text: a term whose
-// pairs are not all in it cannot occur contiguously, which spares most
-// substring searches in long fields.
-type gramSet [16]uint64
+// gramSet is a hashed set of the byte pairs and triples of a folded text,
+// and of the first byte pair of each word. A term whose pairs and triples
+// are not all in it cannot occur contiguously, which spares most substring
+// searches in long fields; one whose first pair starts no word cannot occur
+// at a word start.
+type gramSet [32]uint64
 
-func gramHash(a, b byte) uint32 { return (uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 22 }
+// Salts keep the three kinds of entries apart in the set.
+const (
+	saltPair  = 0x9E3779B1
+	saltTri   = 0x85EBCA77
+	saltStart = 0xC2B2AE3D
+)
 
-func (g *gramSet) add(a, b byte) {
-	h := gramHash(a, b)
-	g[h/64] |= 1 << (h % 64)
-}
+func gramHash(salt, g uint32) uint32 { return g * salt >> 21 }
+
+func pair(a, b byte) uint32 { return uint32(a)<<8 | uint32(b) }
+
+func triple(a, b, c byte) uint32 { return uint32(a)<<16 | uint32(b)<<8 | uint32(c) }
+
+func (g *gramSet) add(h uint32) { g[h/64] |= 1 << (h % 64) }
 
 func (g *gramSet) has(h uint32) bool { return g[h/64]&(1<<(h%64)) != 0 }
+
+// fill adds the entries of the folded text s.
+func (g *gramSet) fill(t *text) {
+	s := t.s
+	for i := 1; i < len(s); i++ {
+		g.add(gramHash(saltPair, pair(s[i-1], s[i])))
+		if i >= 2 {
+			g.add(gramHash(saltTri, triple(s[i-2], s[i-1], s[i])))
+		}
+		if t.isWordStart(i - 1) {
+			g.add(gramHash(saltStart, pair(s[i-1], s[i])))
+		}
+	}
+}
 
 func isSpace(r rune) bool {
 	if r < utf8.RuneSelf {

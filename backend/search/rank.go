@@ -104,7 +104,7 @@ func (p *plan) score(sc *scored) bool {
 		bestFile := 0
 		for fi := range fields {
 			f := &fields[fi]
-			tier := tm.tier(f.t, tierWord, f.field != FieldAnswer)
+			tier := tm.tier(f.t, tierWord, f.field != FieldAnswer, false, 0)
 			if tier == tierNone {
 				continue
 			}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"time"
 	"container/heap"
 	"context"
 	"math"
@@ -57,6 +58,7 @@ type cand struct {
 	slot  int32
 	fixed int32
 	last  tiers
+	pend  uint16 // where the last term's match in the prompt ends, see promptTier
 }
 
 // plan is one search over one snapshot.
@@ -111,7 +113,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 	for i := range terms {
 		p.valTier[i] = make([]uint8, len(p.snap.values))
 		for v := range p.snap.values {
-			p.valTier[i][v] = terms[i].tier(&p.snap.values[v].t, tierWord, true)
+			p.valTier[i][v] = terms[i].tier(&p.snap.values[v].t, tierWord, true, false, 0)
 		}
 	}
 	key := filterKey{site: strings.ToLower(q.Site), state: strings.ToLower(q.State), from: p.from, to: p.to}
@@ -119,14 +121,18 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		p.cached = x.cache.lookup(key, p.snap.epoch, terms)
 	}
 
+	t0 := time.Now()
 	units, short, total, err := p.run(ctx)
+	debugStage1 += time.Since(t0)
 	if err != nil {
 		return Results{}, err
 	}
 	if len(terms) > 0 {
 		x.cache.store(&cacheEntry{key: key, epoch: p.snap.epoch, n: p.snap.n, terms: terms, units: units})
 	}
+	t1 := time.Now()
 	hits := p.rank(short, limit)
+	debugStage2 += time.Since(t1)
 	return Results{Hits: hits, Total: total}, nil
 }
 
@@ -251,7 +257,7 @@ func (p *plan) scan(u *unit, h *shortHeap) []cand {
 			(p.siteOK != nil && !p.siteOK[e.site]) || (p.stateOK != nil && !p.stateOK[e.state]) {
 			continue
 		}
-		c, ok := p.narrow(e, cand{slot: int32(slot), last: unknown})
+		c, ok := p.narrow(e, cand{slot: int32(slot), last: unknown, pend: unknownEnd})
 		if !ok {
 			continue
 		}
@@ -267,21 +273,25 @@ func (p *plan) narrow(e *entry, c cand) (cand, bool) {
 	if len(p.terms) == 0 {
 		return c, true
 	}
-	first := 0
+	first, skip := 0, 0
 	if c.last != unknown {
 		first = len(p.cached.terms) - 1
+		skip = len(p.cached.terms[first].s)
 	} else {
-		c.fixed = 0
+		c.fixed, c.pend = 0, unknownEnd
 	}
-	prev := c.last
+	prev, from := c.last, c.pend
 	for i := first; i < len(p.terms); i++ {
-		b := p.rate(i, e, prev)
+		b, end := prev, from
+		if skip != len(p.terms[i].s) {
+			b, end = p.rate(i, e, prev, skip, from)
+		}
 		if b == 0 {
 			return c, false
 		}
-		prev = unknown
+		prev, skip, from = unknown, 0, unknownEnd
 		if i == len(p.terms)-1 {
-			c.last = b
+			c.last, c.pend = b, end
 		} else {
 			c.fixed += b.points()
 		}
@@ -289,8 +299,10 @@ func (p *plan) narrow(e *entry, c cand) (cand, bool) {
 	return c, true
 }
 
-// rate returns the tiers of term i on e's fields, bounded by prev.
-func (p *plan) rate(i int, e *entry, prev tiers) tiers {
+// rate returns the tiers of term i on e's fields, bounded by prev, and where
+// its match in the prompt ends; skip and from say where a prefix of the term
+// ended there (see promptTier).
+func (p *plan) rate(i int, e *entry, prev tiers, skip int, from uint16) (tiers, uint16) {
 	tm := &p.terms[i]
 	var b tiers
 	b = b.with(fSite, p.valTier[i][e.site])
@@ -298,13 +310,18 @@ func (p *plan) rate(i int, e *entry, prev tiers) tiers {
 	if pt := prev.tier(fFiles); pt != tierNone {
 		best := tierNone
 		for k := range e.files {
-			best = max(best, tm.tier(&e.files[k], pt, true))
+			best = max(best, tm.tier(&e.files[k], pt, true, false, 0))
 		}
 		b = b.with(fFiles, best)
 	}
-	b = b.with(fPrompt, tm.tier(&e.prompt, prev.tier(fPrompt), true))
-	b = b.with(fAnswer, tm.tier(&e.answer, prev.tier(fAnswer), false))
-	return b
+	pt, end := tm.promptTier(&e.prompt, prev.tier(fPrompt), skip, from)
+	b = b.with(fPrompt, pt)
+	answer := tm.tier(&e.answer, prev.tier(fAnswer), false, true, skip)
+	if b == 0 {
+		// The answer alone decides whether the run matches: no guessing.
+		answer = tm.confirm(&e.answer, answer)
+	}
+	return b.with(fAnswer, answer), end
 }
 
 // short is a shortlisted run.
@@ -348,3 +365,5 @@ func (h *shortHeap) offer(s short, keep int) {
 		heap.Fix(h, 0)
 	}
 }
+
+var debugStage1, debugStage2 time.Duration

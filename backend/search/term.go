@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,7 +22,9 @@ type term struct {
 	s      string // folded
 	runes  []rune // folded
 	mask   uint64
-	grams  []uint32 // gramHash of each byte pair of s
+	grams  []uint32 // gramHash of each byte pair and triple of s
+	gramAt []int    // byte offset in s of the last byte of each gram
+	start  uint32   // gramHash of the first byte pair as a word start
 	ascii  bool
 	exotic bool // some rune needs rune-by-rune matching, see text.exotic
 }
@@ -60,7 +63,15 @@ func parseTerms(q string) ([]term, error) {
 func newTerm(runes []rune) term {
 	t := term{runes: append([]rune(nil), runes...), s: string(runes), ascii: true}
 	for i := 1; i < len(t.s); i++ {
-		t.grams = append(t.grams, gramHash(t.s[i-1], t.s[i]))
+		t.grams = append(t.grams, gramHash(saltPair, pair(t.s[i-1], t.s[i])))
+		t.gramAt = append(t.gramAt, i)
+		if i >= 2 {
+			t.grams = append(t.grams, gramHash(saltTri, triple(t.s[i-2], t.s[i-1], t.s[i])))
+			t.gramAt = append(t.gramAt, i)
+		}
+	}
+	if len(t.s) >= 2 {
+		t.start = gramHash(saltStart, pair(t.s[0], t.s[1]))
 	}
 	for _, r := range runes {
 		t.mask |= charBit(r)
@@ -101,7 +112,17 @@ const (
 // there (tierWord when nothing is known): a prefix that did not match, or
 // matched only as a subsequence, bounds tm. fuzzy false rates only
 // contiguous occurrences (the answer field).
-func (tm *term) tier(t *text, prev uint8, fuzzy bool) uint8 {
+//
+// With quick set, a long field whose gram set holds all of tm's grams is
+// taken to contain tm (tierExact, or tierWord when tm's first pair starts a
+// word there) without searching it: stage one only ranks with these tiers,
+// and stage two checks them. tierNone and tierFuzzy are always exact, which
+// is what narrowing relies on; a quick tierExact may be a false positive
+// (use confirm before counting a match on it alone).
+//
+// known > 0 says that tm's first known bytes rated prev >= tierExact here:
+// their grams are in t's set, and only the newer ones need a look.
+func (tm *term) tier(t *text, prev uint8, fuzzy, quick bool, known int) uint8 {
 	switch {
 	case prev == tierNone:
 		return tierNone
@@ -120,29 +141,56 @@ func (tm *term) tier(t *text, prev uint8, fuzzy bool) uint8 {
 		}
 		return tierExact
 	}
+	word := t.starts&charBit(tm.runes[0]) != 0
 	if t.grams != nil {
-		for _, h := range tm.grams {
-			if !t.grams.has(h) {
-				return tm.fuzzyTier(t, fuzzy)
+		if !tm.gramsIn(t.grams, known) {
+			return tm.fuzzyTier(t, fuzzy)
+		}
+		word = word && t.grams.has(tm.start)
+		if quick {
+			switch {
+			case fuzzy && !tm.subsequence(t.s):
+				return tierNone
+			case word:
+				return tierWord
 			}
+			return tierExact
 		}
 	}
 	i := strings.Index(t.s, tm.s)
 	if i < 0 {
 		return tm.fuzzyTier(t, fuzzy)
 	}
-	if t.starts&charBit(tm.runes[0]) == 0 {
+	if !word {
 		return tierExact
 	}
-	if _, word := tm.occurrence(t, i, maxOccurrences); word {
+	if _, word := tm.occurrence(t, i, len(t.s)); word {
 		return tierWord
 	}
 	return tierExact
 }
 
-// maxOccurrences bounds the search for a word-start occurrence in stage
-// one; stage two looks at all of them.
-const maxOccurrences = 8
+// gramsIn reports whether g holds the grams of tm that end at or after byte
+// known (the earlier ones are known to be there).
+func (tm *term) gramsIn(g *gramSet, known int) bool {
+	for i, h := range tm.grams {
+		if tm.gramAt[i] >= known && !g.has(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// confirm checks a quick tier of an exact-only field.
+func (tm *term) confirm(t *text, quick uint8) uint8 {
+	if quick < tierExact || t.grams == nil || t.exotic || tm.exotic || len(tm.runes) == 1 {
+		return quick
+	}
+	if strings.Contains(t.s, tm.s) {
+		return quick
+	}
+	return tierNone
+}
 
 // fuzzyTier rates a field in which tm does not occur contiguously.
 func (tm *term) fuzzyTier(t *text, fuzzy bool) uint8 {
@@ -150,6 +198,81 @@ func (tm *term) fuzzyTier(t *text, fuzzy bool) uint8 {
 		return tierFuzzy
 	}
 	return tierNone
+}
+
+// unknownEnd marks a resume offset that is not known.
+const unknownEnd = math.MaxUint16
+
+// promptTier is tier for the prompt (fuzzy, quick) that also returns where
+// the greedy subsequence match of tm ends, so that the next keystroke only
+// matches its new runes: the first skip bytes of tm are known to match
+// ending at byte from of t.s (from == unknownEnd: nothing is known). Greedy
+// matching makes this exact: the leftmost match of a longer term starts
+// with the leftmost match of its prefix.
+func (tm *term) promptTier(t *text, prev uint8, skip int, from uint16) (uint8, uint16) {
+	switch {
+	case prev == tierNone:
+		return tierNone, unknownEnd
+	case t.exotic || tm.exotic:
+		return tm.tierRunes(t, true), unknownEnd
+	case tm.mask&^t.mask != 0:
+		return tierNone, unknownEnd
+	}
+	if from == unknownEnd {
+		skip, from = 0, 0
+	}
+	end, ok := tm.subsequenceFrom(t.s, int(from), skip)
+	if !ok {
+		return tierNone, unknownEnd
+	}
+	resume := uint16(min(end, unknownEnd))
+	switch {
+	case prev == tierFuzzy:
+		return tierFuzzy, resume
+	case len(tm.runes) == 1 && tm.runes[0] < utf8.RuneSelf && isAlnum(tm.runes[0]):
+		if t.starts&tm.mask != 0 {
+			return tierWord, resume
+		}
+		return tierExact, resume
+	}
+	// Here prev is tierWord for "unknown" (skip 0) or the prefix's own
+	// tier, at least tierExact: its grams are in the set.
+	if t.grams != nil && !tm.gramsIn(t.grams, skip) {
+		return tierFuzzy, resume
+	}
+	if t.grams == nil && !strings.Contains(t.s, tm.s) {
+		return tierFuzzy, resume
+	}
+	if t.starts&charBit(tm.runes[0]) != 0 && (t.grams == nil || t.grams.has(tm.start)) {
+		return tierWord, resume
+	}
+	return tierExact, resume
+}
+
+// subsequenceFrom matches tm.s[skip:] greedily in s from byte from and
+// returns the byte offset after the last matched rune.
+func (tm *term) subsequenceFrom(s string, from, skip int) (int, bool) {
+	p := tm.s[skip:]
+	if tm.ascii {
+		for k := 0; k < len(p); k++ {
+			i := strings.IndexByte(s[from:], p[k])
+			if i < 0 {
+				return 0, false
+			}
+			from += i + 1
+		}
+		return from, true
+	}
+	for _, r := range p {
+		var enc [utf8.UTFMax]byte
+		n := utf8.EncodeRune(enc[:], r)
+		i := strings.Index(s[from:], string(enc[:n]))
+		if i < 0 {
+			return 0, false
+		}
+		from += i + n
+	}
+	return from, true
 }
 
 // subsequence reports whether tm's runes occur in order in the folded s.

@@ -1,30 +1,21 @@
+//go:build !race
+
+// The open-time figures mean nothing under the race detector (and building
+// 100 000 records under it takes minutes), so this file is left out of -race
+// runs.
+
 package store_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"sort"
-	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/store"
 )
-
-var fixtures struct {
-	sync.Mutex
-	dirs []string
-	s100 string
-}
-
-func cleanupFixtures() {
-	fixtures.Lock()
-	defer fixtures.Unlock()
-	for _, d := range fixtures.dirs {
-		os.RemoveAll(d)
-	}
-}
 
 // sessionsFixture builds, once per test binary, a closed store holding
 // 100 000 session records of about 500 bytes plus their index keys.
@@ -44,25 +35,8 @@ func sessionsFixture(tb testing.TB) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	const n, batch = 100_000, 1000
-	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := 0; i < n; i += batch {
-		err := s.Update(func(tx *store.Tx) error {
-			for j := i; j < i+batch; j++ {
-				id := fmt.Sprintf("s%07d", j)
-				rec := fmt.Appendf(nil, `{"id":%q,"site":"chatgpt","model":"gpt-5","state":"done","prompt":"refactor the parser of module %d so that it streams its input and reports line numbers in errors; keep the public API","answer":"Here is the plan for module %d: split the tokenizer, add a position type, thread it through the parser, and return errors that carry it. Tests cover the error positions.","created":"2025-01-01T00:00:00Z","artifacts":[{"name":"patch-%d.zip","sha256":"%064d"}]}`, id, j, j, j, j)
-				if err := tx.Put(store.SessionKey(id), rec); err != nil {
-					return err
-				}
-				if err := tx.Put(store.SessionIndexKey(base.Add(time.Duration(j)*time.Second), id), nil); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			tb.Fatal(err)
-		}
+	if err := writeSessions(s, 100_000); err != nil {
+		tb.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
 		tb.Fatal(err)
@@ -115,5 +89,38 @@ func TestOpenAt100kSessionsIsFast(t *testing.T) {
 	t.Logf("open at 100k sessions: median %v (min %v, max %v)", times[2], times[0], times[4])
 	if times[2] > time.Second {
 		t.Fatalf("median open %v at 100k sessions; the target is 500 ms", times[2])
+	}
+}
+
+// TestReopenAfterSIGKILLAt100kSessionsIsFast measures the worst open: the
+// first one after the owner was killed with 100 000 fresh sessions, whose
+// newest part badger replays from its write-ahead log.
+func TestReopenAfterSIGKILLAt100kSessionsIsFast(t *testing.T) {
+	dir := t.TempDir()
+	c := startChild(t, "bulk", dir, childCountEnv+"=100000")
+	if !c.lines.Scan() || c.lines.Text() != "done" {
+		t.Fatalf("bulk writer did not finish: %q", c.lines.Text())
+	}
+	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.cmd.Wait()
+	start := time.Now()
+	s, err := store.Open(context.Background(), dir, store.WithRole("test"))
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n := 0
+	if err := s.Scan(store.PrefixSessIdx, func(_, _ []byte) error { n++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n != 100_000 {
+		t.Fatalf("%d sessions after the crash, want 100000", n)
+	}
+	t.Logf("first open after SIGKILL at 100k sessions: %v", elapsed)
+	if elapsed > time.Second {
+		t.Fatalf("open after a crash took %v; the target is 500 ms", elapsed)
 	}
 }

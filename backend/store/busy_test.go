@@ -148,3 +148,14 @@ func TestSimultaneousOpensLeaveOneOwnerAndReportTheRestBusy(t *testing.T) {
 		t.Fatalf("%d openers own the directory; want exactly 1", owners)
 	}
 }
+
+func TestBusyMessageNamesTheDataDirectoryOfAStoreNamedDB(t *testing.T) {
+	data := t.TempDir()
+	dir := filepath.Join(data, "db")
+	openT(t, dir)
+	_, err := store.Open(context.Background(), dir)
+	e := errs.From(err)
+	if e.Code != errs.StoreBusy || e.Evidence["dir"] != dir || !strings.HasPrefix(e.Message, "data directory "+data+" is in use by ") {
+		t.Fatalf("got %q %v", e.Message, e.Evidence)
+	}
+}

@@ -136,7 +136,7 @@ func TestConcurrentReadersAndWritersKeepAnInvariant(t *testing.T) {
 	if sum != total || journalled != transfers.Load() {
 		t.Fatalf("final sum %d (want %d), journal entries %d for %d committed transfers", sum, total, journalled, transfers.Load())
 	}
-	if transfers.Load() < 100 || snapshots.Load() < 100 {
+	if transfers.Load() < 20 || snapshots.Load() < 20 {
 		t.Fatalf("too little work to mean anything: %d transfers, %d snapshots", transfers.Load(), snapshots.Load())
 	}
 	t.Logf("%d transfers and %d snapshots, invariant held", transfers.Load(), snapshots.Load())

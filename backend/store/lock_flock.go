@@ -11,6 +11,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// canProbeLock is true: the flock badger takes can be probed without harm.
+const canProbeLock = true
+
 // dirLocked reports whether another open file description holds badger's
 // flock on dir (badger locks the directory itself, exclusively, without
 // waiting). It takes the lock for an instant and releases it, so it must not

@@ -2,11 +2,12 @@
 
 package store
 
+// canProbeLock is false: badger's lock here cannot be probed without taking
+// it the way badger does, so Open asks badger first.
+const canProbeLock = false
 
-
-// dirLocked cannot probe badger's lock on this platform without taking it the
-// way badger does; it reports a held lock when an OWNER sidecar exists (Close
-// removes it), which is right unless an owner crashed.
+// dirLocked is asked only after badger refused to open dir; it reports a
+// held lock when an OWNER sidecar exists (Close removes it).
 func dirLocked(dir string) (bool, error) {
 	_, err := ReadOwner(dir)
 	return err == nil, nil

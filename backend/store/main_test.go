@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,10 +21,11 @@ import (
 // A test binary re-executed with childEnv set plays a second process: a
 // holder that keeps a store open, or a writer that is killed mid-stream.
 const (
-	childEnv     = "FERRY_STORE_TEST_CHILD"
-	childDirEnv  = "FERRY_STORE_TEST_DIR"
-	childRunEnv  = "FERRY_STORE_TEST_RUN"
-	childSyncEnv = "FERRY_STORE_TEST_SYNC"
+	childEnv      = "FERRY_STORE_TEST_CHILD"
+	childDirEnv   = "FERRY_STORE_TEST_DIR"
+	childRunEnv   = "FERRY_STORE_TEST_RUN"
+	childSyncEnv  = "FERRY_STORE_TEST_SYNC"
+	childCountEnv = "FERRY_STORE_TEST_COUNT"
 )
 
 func TestMain(m *testing.M) {
@@ -36,6 +38,8 @@ func TestMain(m *testing.M) {
 		os.Exit(runHolder(os.Getenv(childDirEnv)))
 	case "writer":
 		os.Exit(runWriter(os.Getenv(childDirEnv), os.Getenv(childRunEnv), os.Getenv(childSyncEnv) == "1"))
+	case "bulk":
+		os.Exit(runBulk(os.Getenv(childDirEnv), os.Getenv(childCountEnv)))
 	default:
 		fmt.Fprintln(os.Stderr, "unknown child role")
 		os.Exit(2)
@@ -138,3 +142,68 @@ func startChild(t *testing.T, role, dir string, env ...string) *child {
 }
 
 func (c *child) pid() string { return strconv.Itoa(c.cmd.Process.Pid) }
+
+// fixtures are directories shared by the tests of one binary, removed after
+// they all ran.
+var fixtures struct {
+	sync.Mutex
+	dirs []string
+	s100 string
+}
+
+func cleanupFixtures() {
+	fixtures.Lock()
+	defer fixtures.Unlock()
+	for _, d := range fixtures.dirs {
+		os.RemoveAll(d)
+	}
+}
+
+// runBulk writes n sessions, says "done" and waits to be killed without
+// closing the store.
+func runBulk(dir, count string) int {
+	n, err := strconv.Atoi(count)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bulk count:", err)
+		return 2
+	}
+	s, err := store.Open(context.Background(), dir, store.WithRole("test"), store.WithSyncWrites(false))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bulk open:", err)
+		return 1
+	}
+	fmt.Println("ready")
+	if err := writeSessions(s, n); err != nil {
+		fmt.Fprintln(os.Stderr, "bulk write:", err)
+		return 1
+	}
+	fmt.Println("done")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return 0
+}
+
+// writeSessions stores n session records of about 500 bytes and their index
+// keys, 1000 per transaction.
+func writeSessions(s *store.Store, n int) error {
+	const batch = 1000
+	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i += batch {
+		err := s.Update(func(tx *store.Tx) error {
+			for j := i; j < min(n, i+batch); j++ {
+				id := fmt.Sprintf("s%07d", j)
+				rec := fmt.Appendf(nil, `{"id":%q,"site":"chatgpt","model":"gpt-5","state":"done","prompt":"refactor the parser of module %d so that it streams its input and reports line numbers in errors; keep the public API","answer":"Here is the plan for module %d: split the tokenizer, add a position type, thread it through the parser, and return errors that carry it. Tests cover the error positions.","created":"2025-01-01T00:00:00Z","artifacts":[{"name":"patch-%d.zip","sha256":"%064d"}]}`, id, j, j, j, j)
+				if err := tx.Put(store.SessionKey(id), rec); err != nil {
+					return err
+				}
+				if err := tx.Put(store.SessionIndexKey(base.Add(time.Duration(j)*time.Second), id), nil); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

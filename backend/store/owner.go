@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -29,6 +30,8 @@ type Owner struct {
 // Name is how the owner is shown: "ferry serve".
 func (o Owner) Name() string {
 	switch {
+	case o.Program != "" && (o.Role == o.Program || strings.HasPrefix(o.Role, o.Program+" ")):
+		return o.Role // a role given as "ferry doctor" is not repeated as "ferry ferry doctor"
 	case o.Program != "" && o.Role != "":
 		return o.Program + " " + o.Role
 	case o.Program != "":
@@ -104,10 +107,17 @@ func HolderOf(dir string) Holder {
 }
 
 // busyError is the envelope for a directory held by someone else.
+//
+// The message names the data directory the user chose: the parent of a
+// store directory named "db" (config.Paths.StoreDir), else dir itself.
 func busyError(dir string) *errs.Envelope {
 	h := HolderOf(dir)
+	shown := dir
+	if filepath.Base(dir) == "db" {
+		shown = filepath.Dir(dir)
+	}
 	if !h.Known {
-		return errs.New(errs.StoreBusy, "data directory %s is in use by another process", dir).
+		return errs.New(errs.StoreBusy, "data directory %s is in use by another process", shown).
 			WithEvidence("dir", dir).
 			WithEvidence("holder", "another process")
 	}
@@ -116,7 +126,7 @@ func busyError(dir string) *errs.Envelope {
 	if !h.StartedAt.IsZero() {
 		desc += ", since " + sinceText(h.StartedAt, time.Now())
 	}
-	e := errs.New(errs.StoreBusy, "data directory %s is in use by %s (%s)", dir, who, desc).
+	e := errs.New(errs.StoreBusy, "data directory %s is in use by %s (%s)", shown, who, desc).
 		WithEvidence("dir", dir).
 		WithEvidence("pid", strconv.Itoa(h.PID)).
 		WithEvidence("holder", who)

@@ -48,7 +48,10 @@ type Store struct {
 // as its owner in dir/OWNER, and brings its schema up to date.
 //
 // Errors, all envelopes: errs.StoreBusy at once when another process or
-// Store holds dir (evidence "dir", "pid", "holder"); errs.StoreSchemaNewer
+// Store holds dir, naming the holder ("data directory /x is in use by ferry
+// serve (pid 1234, since 10:02)", where /x is the parent of a store dir
+// named "db"; evidence "dir" (the store dir), "pid", "holder", "role",
+// "since"); errs.StoreSchemaNewer
 // when a newer Ferry wrote it; errs.DataDirUnwritable when dir cannot be
 // created or written; errs.StoreCorrupt naming dir when badger cannot read
 // its files; errs.Cancelled when ctx ends first.
@@ -75,8 +78,10 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 	}
 	// Probe first so that a busy directory is reported without badger
 	// touching anything in it.
-	if locked, err := dirLocked(dir); err == nil && locked {
-		return nil, busyError(dir)
+	if canProbeLock {
+		if locked, err := dirLocked(dir); err == nil && locked {
+			return nil, busyError(dir)
+		}
 	}
 
 	var db *badger.DB

@@ -174,10 +174,10 @@ func TestScanVisitsOnlyThePrefixInOrder(t *testing.T) {
 		return got
 	}
 	cases := []struct {
-		name    string
-		scan    func([]byte, func(k, v []byte) error) error
-		prefix  string
-		want    string
+		name   string
+		scan   func([]byte, func(k, v []byte) error) error
+		prefix string
+		want   string
 	}{
 		{"a forward scan lists one session's entries in order", s.Scan, "journal/a/", "journal/a/1 journal/a/2 journal/a/3"},
 		{"a reverse scan lists them newest first", s.ScanReverse, "journal/a/", "journal/a/3 journal/a/2 journal/a/1"},
@@ -351,4 +351,24 @@ func TestOpenReportsProblemsAsEnvelopes(t *testing.T) {
 			t.Fatalf("a failed open left an OWNER sidecar: %v", err)
 		}
 	})
+}
+
+func TestOwnerName(t *testing.T) {
+	cases := []struct {
+		owner store.Owner
+		want  string
+	}{
+		{store.Owner{Program: "ferry", Role: "serve"}, "ferry serve"},
+		{store.Owner{Program: "ferry", Role: "ferry doctor"}, "ferry doctor"},
+		{store.Owner{Program: "ferry"}, "ferry"},
+		{store.Owner{Role: "desktop"}, "ferry desktop"},
+		{store.Owner{}, "another process"},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("program %q with role %q is shown as %q", c.owner.Program, c.owner.Role, c.want), func(t *testing.T) {
+			if got := c.owner.Name(); got != c.want {
+				t.Fatalf("got %q", got)
+			}
+		})
+	}
 }

@@ -244,14 +244,20 @@ func TestPartialTextGrowsWhileTheAnswerStreams(t *testing.T) {
 	body := readFixture(t, "chatgpt_basic.sse")
 	d := NewChatGPT()
 	var seen []string
+	completed := false
 	for _, line := range strings.SplitAfter(string(body), "\n\n") {
 		_, _ = d.Write([]byte(line))
-		if r := d.Result(); len(seen) == 0 || seen[len(seen)-1] != r.Text {
+		r := d.Result()
+		if len(seen) == 0 || seen[len(seen)-1] != r.Text {
 			seen = append(seen, r.Text)
 		}
-		if d.Result().Complete && !strings.Contains(line, "message_stream_complete") && len(seen) < 3 {
-			t.Fatal("complete before message_stream_complete")
+		if r.Complete != completed && !strings.Contains(line, "message_stream_complete") {
+			t.Fatalf("completion changed on a chunk without message_stream_complete: %q", line)
 		}
+		completed = r.Complete
+	}
+	if !completed {
+		t.Fatal("the turn never completed")
 	}
 	if len(seen) < 6 {
 		t.Fatalf("expected the text to grow in steps, saw %q", seen)
@@ -276,7 +282,9 @@ func TestChatGPTExposesEveryMessageForScanning(t *testing.T) {
 		check func(Message) bool
 	}{
 		{"the system message keeps its hidden flag", "d4a1f0e2-0000-4000-8000-000000000001",
-			func(m Message) bool { return m.Role == "system" && m.Metadata["is_visually_hidden_from_conversation"] == true }},
+			func(m Message) bool {
+				return m.Role == "system" && m.Metadata["is_visually_hidden_from_conversation"] == true
+			}},
 		{"the user message carries the prompt", "a7e3c9b0-1111-4aaa-8bbb-000000000002",
 			func(m Message) bool { return m.Role == "user" && m.Text == "Build the project and zip it" }},
 		{"the thoughts message is rendered from its thoughts", "th-1",

@@ -139,14 +139,36 @@ func blobCRC(seed int64, blob int, n int64) uint32 {
 	return crc
 }
 
+// reader returns a ReaderAt for one request: it keeps the last generated
+// block, so sequential reads smaller than a block generate each block once.
+func (vz *virtualZip) reader() *vzReader { return &vzReader{vz: vz, blob: -1} }
+
+type vzReader struct {
+	vz    *virtualZip
+	blob  int
+	block int
+	buf   []byte
+}
+
+func (r *vzReader) blockBytes(blob, block int) []byte {
+	if r.buf == nil {
+		r.buf = make([]byte, blobBlock)
+	}
+	if r.blob != blob || r.block != block {
+		blobBlockBytes(r.vz.seed, blob, block, r.buf)
+		r.blob, r.block = blob, block
+	}
+	return r.buf
+}
+
 // ReadAt implements io.ReaderAt over the virtual archive.
-func (vz *virtualZip) ReadAt(p []byte, off int64) (int, error) {
+func (r *vzReader) ReadAt(p []byte, off int64) (int, error) {
+	vz := r.vz
 	if off >= vz.size {
 		return 0, io.EOF
 	}
 	n := 0
 	i := sort.Search(len(vz.segs), func(i int) bool { return vz.segs[i].off+vz.segs[i].n > off })
-	var block []byte
 	for ; i < len(vz.segs) && n < len(p); i++ {
 		s := vz.segs[i]
 		rel := off + int64(n) - s.off
@@ -154,12 +176,9 @@ func (vz *virtualZip) ReadAt(p []byte, off int64) (int, error) {
 			n += copy(p[n:], s.fix[rel:])
 			continue
 		}
-		if block == nil {
-			block = make([]byte, blobBlock)
-		}
 		for rel < s.n && n < len(p) {
 			b := int(rel / blobBlock)
-			blobBlockBytes(vz.seed, s.blob, b, block)
+			block := r.blockBytes(s.blob, b)
 			k := min(int64(blobBlock), s.n-int64(b)*blobBlock)
 			c := copy(p[n:], block[rel-int64(b)*blobBlock:k])
 			n += c

@@ -81,7 +81,7 @@ func (s *Server) chatgptRequirements(w http.ResponseWriter, r *http.Request) {
 type chatgptRequest struct {
 	Action   string `json:"action"`
 	Messages []struct {
-		ID      string `json:"id"`
+		ID      string                `json:"id"`
 		Author  struct{ Role string } `json:"author"`
 		Content struct {
 			ContentType string   `json:"content_type"`

@@ -24,14 +24,14 @@ import (
 // gptAPI acts as the logged-in browser from Go: the session cookie plus the
 // bearer token, against the real URLs.
 type gptAPI struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *sim.Server
 	client *http.Client
 	token  string
 	cookie *http.Cookie
 }
 
-func newGPTAPI(t *testing.T) *gptAPI {
+func newGPTAPI(t testing.TB) *gptAPI {
 	env := simtest.Shared(t)
 	env.Server.Reset()
 	return &gptAPI{t: t, srv: env.Server, client: env.Server.Client(), token: env.Server.AccessToken(), cookie: env.Server.SessionCookie(sim.ChatGPT)}
@@ -373,21 +373,33 @@ func TestChatGPTEstuaryServesRangesOfALargeZip(t *testing.T) {
 	if resp.StatusCode != 206 || len(head) != 1024 || !strings.HasPrefix(total, "bytes 0-1023/2097") {
 		t.Fatalf("range: %d %q len %d", resp.StatusCode, total, len(head))
 	}
-	// Stream the whole 200 MiB once and check the CRC of the first blob.
-	req, _ = http.NewRequest("GET", dl, nil)
-	req.AddCookie(a.cookie)
-	resp, err = a.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// BenchmarkEstuaryStream200MiB streams a 200 MiB sandbox zip from the
+// estuary endpoint over loopback TLS (the simulator's side of artifact
+// retrieval), reporting MB/s.
+func BenchmarkEstuaryStream200MiB(b *testing.B) {
+	a := newGPTAPI(b)
+	dec, _, _ := a.ask(sim.Directive("code_zip", "zip_size", "200MiB"), "")
+	c, _ := a.conversation(dec.ConversationID)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, j := a.mint(dec.ConversationID, sandboxRefs(c)["/mnt/data/project.zip"], "/mnt/data/project.zip", true)
+		req, _ := http.NewRequest("GET", j["download_url"].(string), nil)
+		req.AddCookie(a.cookie)
+		resp, err := a.client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := sha256.New()
+		n, err := io.Copy(io.MultiWriter(h, crc32.NewIEEE()), resp.Body)
+		resp.Body.Close()
+		if err != nil || n != resp.ContentLength {
+			b.Fatalf("streamed %d of %d: %v", n, resp.ContentLength, err)
+		}
+		b.SetBytes(n)
+		_ = hex.EncodeToString(h.Sum(nil))
 	}
-	defer resp.Body.Close()
-	h := sha256.New()
-	crc := crc32.NewIEEE()
-	n, err := io.Copy(io.MultiWriter(h, crc), resp.Body)
-	if err != nil || n != resp.ContentLength || n < 200<<20-8192 {
-		t.Fatalf("streamed %d of %d: %v", n, resp.ContentLength, err)
-	}
-	t.Logf("200 MiB zip streamed, sha256 %s", hex.EncodeToString(h.Sum(nil))[:16])
 }
 
 func TestChatGPTConversationTooLongEndsTheStreamWithTheErrorFrame(t *testing.T) {

@@ -9,18 +9,18 @@ import (
 // conversation is one ChatGPT conversation: the mapping tree the web app and
 // GET /backend-api/conversation/<id> expose, plus the sandbox files.
 type conversation struct {
-	ID       string
-	Title    string
-	Created  time.Time
-	Updated  time.Time
-	Model    string
-	Nodes    map[string]*node
-	Current  string
-	Sandbox  map[string]*sandboxFile // "/mnt/data/x.zip" -> file
-	Expired  bool                    // sandbox_expired: interpreter/download answers ace_pod_expired
-	Forbid   bool                    // estuary_403
-	Limits   []any
-	Turns    int
+	ID        string
+	Title     string
+	Created   time.Time
+	Updated   time.Time
+	Model     string
+	Nodes     map[string]*node
+	Current   string
+	Sandbox   map[string]*sandboxFile // "/mnt/data/x.zip" -> file
+	Expired   bool                    // sandbox_expired: interpreter/download answers ace_pod_expired
+	Forbid    bool                    // estuary_403
+	Limits    []any
+	Turns     int
 	Anonymous bool
 }
 

@@ -72,14 +72,14 @@ func finishOps(status string, finish string) []obj {
 
 // chatgptTurn is one request to /backend-api/f/conversation.
 type chatgptTurn struct {
-	conv     *conversation
-	isNew    bool
-	parent   string
-	userMsg  obj
-	prompt   string
-	model    string
-	sc       Scenario
-	anon     bool
+	conv    *conversation
+	isNew   bool
+	parent  string
+	userMsg obj
+	prompt  string
+	model   string
+	sc      Scenario
+	anon    bool
 }
 
 // streamChatGPT writes the whole SSE answer of one turn and records the

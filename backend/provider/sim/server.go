@@ -102,9 +102,9 @@ func WithRateLimitLock(d time.Duration) Option {
 // Server is the simulator: one HTTPS listener answering for every site by its
 // Host header. Build it with New; it is safe for concurrent use.
 type Server struct {
-	logf    func(string, ...any)
-	secret  []byte
-	lockFor time.Duration
+	logf       func(string, ...any)
+	secret     []byte
+	lockFor    time.Duration
 	estuaryFor time.Duration
 
 	mu     sync.Mutex

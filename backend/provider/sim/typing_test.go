@@ -104,4 +104,6 @@ func waitExists(t *testing.T, p *rod.Page, sel string, timeout time.Duration) {
 	t.Fatalf("wait for %s: not found after %s", sel, timeout)
 }
 
-func contains(sub string) func(string) bool { return func(s string) bool { return strings.Contains(s, sub) } }
+func contains(sub string) func(string) bool {
+	return func(s string) bool { return strings.Contains(s, sub) }
+}

@@ -66,7 +66,7 @@ func openZip(spec zipSpec) (io.ReadSeeker, int64, error) {
 		if spec.Kind == zipTruncated {
 			n = n * 6 / 10
 		}
-		return io.NewSectionReader(vz, 0, n), n, nil
+		return io.NewSectionReader(vz.reader(), 0, n), n, nil
 	}
 	b, _, err := smallZip(spec)
 	if err != nil {
@@ -285,4 +285,3 @@ func duplicateCentralEntry(b []byte, names []string) ([]byte, error) {
 	binary.LittleEndian.PutUint32(end[12:], cdSize)
 	return append(out, end...), nil
 }
-

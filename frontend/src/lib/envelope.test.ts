@@ -56,6 +56,11 @@ group('describe', () => {
     ]);
   });
 
+  it('titles a rejected value differently from a broken file', () => {
+    const rejected = { ...configInvalid, evidence: { field: 'theme' } };
+    expect(describe(rejected).title).toBe('Setting not saved');
+  });
+
   it('leaves the hint empty when the envelope has none', () => {
     expect(describe({ ...configInvalid, retryHint: '' }).hint).toBe('');
   });

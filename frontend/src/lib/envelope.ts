@@ -116,8 +116,11 @@ export interface Described {
 /** describe formats an envelope for display. */
 export function describe(env: Envelope): Described {
   const hint = (env.retryHint ?? '').trim();
+  // config_invalid covers both a broken file and one rejected value; the
+  // evidence's field tells them apart.
+  const title = env.code === 'config_invalid' && env.evidence?.field ? 'Setting not saved' : titleFor(env.code);
   return {
-    title: titleFor(env.code),
+    title,
     code: env.code,
     stage: env.stage,
     message: sentence(env.message),

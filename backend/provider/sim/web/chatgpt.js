@@ -349,7 +349,7 @@
     Sim.dialog('Too many requests', 'You\u2019re making requests too quickly. We\u2019ve temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again.',
       [{ label: 'Got it', onclick: () => {
         modalOpen = false;
-        if (Date.now() < lockedUntil) setTimeout(() => { if (Date.now() < lockedUntil) rateLimitModal(); }, 3000);
+        if (Date.now() < lockedUntil) setTimeout(() => { if (Date.now() < lockedUntil) rateLimitModal(); }, 2000);
       } }]);
   }
 

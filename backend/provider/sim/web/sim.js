@@ -280,3 +280,94 @@
     return { close, el: dlg };
   };
 })();
+
+// A plain Angular-style textarea: the model follows input events (el.value is
+// read on each); a value written without an event is not seen.
+Sim.plainTextarea = function (ta, opts) {
+  let state = '';
+  let live = false;
+  return {
+    text: () => state,
+    clear() { state = ''; ta.value = ''; opts.onChange && opts.onChange(state); },
+    attach() {
+      live = true;
+      ta.value = state;
+      ta.addEventListener('input', () => { if (!live) return; state = ta.value; opts.onChange && opts.onChange(state); });
+      ta.addEventListener('keydown', (e) => opts.onKey && opts.onKey(e));
+    },
+  };
+};
+
+// Sim.chat is the engine shared by the six simpler sites. The site gives:
+//   editor (one of the models above, built with onChange: engine.changed, onKey: engine.key)
+//   renderControls(state)  state: 'unhydrated' | 'empty' | 'ready' | 'busy'
+//   userTurn(text), assistantTurn() -> {update(text, thoughts), done(model), error(msg, retry)}
+//   send(prompt, turn, signal) -> Promise; resolves when the turn ended
+//   submitOn(e) -> whether a keydown submits
+Sim.chat = function (spec) {
+  const eng = { busy: false, hydrated: false, abort: null };
+  eng.state = () => (!eng.hydrated ? 'unhydrated' : eng.busy ? 'busy' : spec.editor().text().trim() === '' ? 'empty' : 'ready');
+  eng.changed = () => spec.renderControls(eng.state());
+  eng.key = (e) => { if (spec.submitOn(e)) { e.preventDefault(); eng.submit(); } };
+  eng.submit = async (retryText) => {
+    if (!eng.hydrated || eng.busy || (spec.blocked && spec.blocked())) return;
+    const ed = spec.editor();
+    const text = typeof retryText === 'string' ? retryText : ed.text();
+    if (text.trim() === '') return;
+    eng.busy = true;
+    if (typeof retryText !== 'string') { spec.userTurn(text); ed.clear(); }
+    eng.changed();
+    const turn = spec.assistantTurn();
+    eng.abort = new AbortController();
+    try {
+      await spec.send(text, turn, eng.abort.signal);
+    } catch (e) {
+      if (e.name === 'AbortError') turn.done(null, true);
+      else turn.error(spec.networkError || 'Network error. Please try again.', () => eng.submit(text));
+    }
+    eng.busy = false;
+    eng.abort = null;
+    eng.changed();
+  };
+  eng.stop = () => { if (eng.abort) eng.abort.abort(); };
+  eng.hydrate = () => { spec.editor().attach(); eng.hydrated = true; eng.changed(); };
+  return eng;
+};
+
+// readFrames reads a Connect stream: [flags u8][len u32 BE][payload].
+Sim.connectFrames = async function (resp, onFrame) {
+  const reader = resp.body.getReader();
+  let buf = new Uint8Array(0);
+  const dec = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const nb = new Uint8Array(buf.length + value.length);
+    nb.set(buf); nb.set(value, buf.length); buf = nb;
+    while (buf.length >= 5) {
+      const len = new DataView(buf.buffer, buf.byteOffset + 1, 4).getUint32(0);
+      if (buf.length < 5 + len) break;
+      onFrame(buf[0], JSON.parse(dec.decode(buf.slice(5, 5 + len))));
+      buf = buf.slice(5 + len);
+    }
+  }
+};
+
+Sim.connectEnvelope = function (obj) {
+  const payload = new TextEncoder().encode(JSON.stringify(obj));
+  const out = new Uint8Array(5 + payload.length);
+  new DataView(out.buffer).setUint32(1, payload.length);
+  out.set(payload, 5);
+  return out;
+};
+
+Sim.toast = function (text, attrs) {
+  const el = Sim.h('div', Object.assign({ role: 'alert', class: 'toast', 'data-sonner-toast': '' }, attrs || {}), text);
+  document.body.appendChild(el);
+  return el;
+};
+
+Sim.resetTime = function (until) {
+  const d = new Date(until);
+  return Sim.h('time', { datetime: d.toISOString() }, d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }));
+};

@@ -30,6 +30,13 @@ export class Toasts {
     this.items = this.items.filter((t) => t.id !== id);
   }
 
+  /** dismissEnvelope removes toasts showing this envelope (code and message). */
+  dismissEnvelope(code: string, message: string): void {
+    for (const t of this.items) {
+      if (t.envelope?.code === code && t.envelope.message === message) this.dismiss(t.id);
+    }
+  }
+
   dismissAll(): void {
     for (const t of this.items) this.dismiss(t.id);
   }

@@ -1,0 +1,96 @@
+// Simulated claude.ai: ProseMirror composer (property writes fail silently),
+// send button that hydrates late, data-is-streaming container, SSE
+// content_block_delta stream.
+(function () {
+  'use strict';
+  const { h, cfg } = Sim;
+  const D = cfg.drift;
+  const T = D ? { input: 'composer-input', send: 'composer-send', sendLabel: 'Send', copy: 'turn-copy' }
+    : { input: 'chat-input', send: 'chat-input-send', sendLabel: 'Send message', copy: 'action-bar-copy' };
+  const org = '8f3e2b1c-sim0-4c7d-9a1e-000000000001';
+  let conv = cfg.conversation || '';
+  let model = 'claude-sonnet-4-6';
+  if (!cfg.loggedIn) { location.replace('/login'); return; }
+  const app = document.getElementById('app');
+  const thread = h('div', { class: 'thread' });
+  const edEl = h('div', { contenteditable: 'true', class: 'ProseMirror', translate: 'no', role: 'textbox', 'aria-label': D ? 'Message Claude' : 'Write your prompt to Claude', 'data-testid': T.input, 'aria-multiline': 'true' });
+  const editor = Sim.prose(edEl, { placeholder: 'How can I help you today?', onChange: () => eng.changed(), onKey: (e) => eng.key(e) });
+  const controls = h('div', { class: 'controls' });
+  const modelBtn = h('button', { type: 'button', 'data-testid': 'model-selector-dropdown', onclick: openModels }, 'Claude Sonnet 4.6');
+  app.append(h('nav', {}, h('button', { 'data-testid': 'user-menu-button', type: 'button' }, 'Sim User')),
+    h('main', { class: 'main' }, thread, h('fieldset', { class: 'composer' },
+      h('input', { type: 'file', id: 'chat-input-file-upload-onpage', multiple: true, hidden: true }), edEl, modelBtn, controls)));
+  function openModels() {
+    if (document.querySelector('[role="menu"]')) return;
+    const menu = h('div', { role: 'menu', class: 'menu' });
+    for (const [id, label] of [['claude-opus-4-6', 'Claude Opus 4.6'], ['claude-sonnet-4-6', 'Claude Sonnet 4.6'], ['claude-haiku-4-5', 'Claude Haiku 4.5']]) {
+      menu.appendChild(h('div', { role: 'menuitemradio', 'aria-checked': String(id === model), onclick: () => { model = id; modelBtn.textContent = label; menu.remove(); } }, label));
+    }
+    document.body.appendChild(menu);
+  }
+  const eng = Sim.chat({
+    editor: () => editor,
+    submitOn: (e) => e.key === 'Enter' && !e.shiftKey && !e.isComposing,
+    renderControls(state) {
+      controls.innerHTML = '';
+      if (state === 'busy') { controls.appendChild(h('button', { type: 'button', 'aria-label': 'Stop response', onclick: () => eng.stop() }, '■')); return; }
+      controls.appendChild(h('button', { type: 'button', 'aria-label': T.sendLabel, 'data-testid': T.send, disabled: state !== 'ready', onclick: () => eng.submit() }, '↑'));
+    },
+    userTurn(text) {
+      thread.appendChild(h('div', { class: 'user-row' }, h('div', { 'data-testid': 'user-message' }, h('p', { class: 'whitespace-pre-wrap', text })),
+        h('button', { type: 'button', 'data-testid': T.copy }, 'Copy')));
+    },
+    assistantTurn() {
+      const body = h('div', { class: 'font-claude-response grid-cols-1' });
+      const box = h('div', { 'data-is-streaming': 'true', class: 'group relative' }, body);
+      const row = h('div', { class: 'assistant-row' }, box);
+      thread.appendChild(row);
+      const opts = { code: (lang, code) => h('div', { class: 'code-block' }, h('div', { class: 'code-lang' }, lang), h('pre', {}, h('code', { class: 'language-' + lang, text: code }))) };
+      const end = () => box.setAttribute('data-is-streaming', 'false');
+      return {
+        update(text) { body.innerHTML = ''; body.appendChild(Sim.markdown(text, opts)); },
+        done() {
+          end();
+          row.appendChild(h('div', { class: 'action-bar' }, h('button', { type: 'button', 'data-testid': T.copy }, 'Copy'),
+            h('button', { type: 'button', 'data-testid': 'action-bar-retry' }, 'Retry')));
+        },
+        error(msg, retry) {
+          end();
+          row.appendChild(h('div', { class: 'error-message', role: 'alert' }, msg));
+          if (retry) row.appendChild(h('button', { type: 'button', 'data-testid': 'action-bar-retry', onclick: retry }, 'Retry'));
+        },
+      };
+    },
+    async send(prompt, turn, signal) {
+      if (!conv) {
+        const r = await Sim.postJSON('/api/organizations/' + org + '/chat_conversations', { name: '', uuid: Sim.uuid() });
+        conv = (await r.json()).uuid;
+        history.pushState({}, '', '/chat/' + conv);
+      }
+      const resp = await fetch('/api/organizations/' + org + '/chat_conversations/' + conv + '/completion', {
+        method: 'POST', credentials: 'include', signal, headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ prompt, model, timezone: 'UTC', attachments: [], files: [], rendering_mode: 'messages' }) });
+      if (resp.status === 429) {
+        const j = await resp.json();
+        turn.error(j.error.message, null);
+        const t = Sim.toast(j.error.message.includes('usage') ? 'You\u2019ve reached your usage limit. Your limit resets at ' : 'Too many requests. ');
+        t.appendChild(Sim.resetTime(j.error.resets_at * 1000));
+        return;
+      }
+      let text = '', stopped = false, err = null;
+      await Sim.readBody(resp, Sim.sse(({ event, data }) => {
+        const f = JSON.parse(data);
+        if (f.type === 'content_block_delta') { text += f.delta.text; turn.update(text); }
+        if (f.type === 'message_stop') stopped = true;
+        if (f.type === 'error') err = f.error;
+      }));
+      if (err && err.message === 'prompt is too long') { turn.error('Claude hit the maximum length for this conversation. Please start a new conversation to continue chatting with Claude.', null); return; }
+      if (err) { turn.error('Claude is currently overloaded. Please try again.', () => eng.submit(prompt)); return; }
+      if (!stopped) throw new Error('stream ended early');
+      turn.done(model);
+    },
+  });
+  if (cfg.scenario === 'session_expired') Sim.dialog('Session expired', 'Your session has expired. Please log in again.', [{ label: 'Log in', onclick: () => { location.href = '/login'; } }]);
+  Sim.afterHydration(eng.hydrate);
+  eng.changed();
+})();

@@ -1,0 +1,122 @@
+package site
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Model returns the site's model with the given alias (case-insensitive;
+// "" means DefaultModel). The default model exists on every site even when
+// not listed. An unknown alias is an errs.CapabilityMissing envelope that
+// lists the site's aliases: Ferry never guesses a model.
+func (s Site) Model(alias string) (Model, error) {
+	a := strings.ToLower(strings.TrimSpace(alias))
+	if a == "" {
+		a = DefaultModel
+	}
+	for _, m := range s.Models {
+		if strings.ToLower(m.Alias) == a {
+			return m, nil
+		}
+	}
+	if a == DefaultModel {
+		return Model{Alias: DefaultModel}, nil
+	}
+	known := s.ModelAliases()
+	return Model{}, errs.New(errs.CapabilityMissing, "%s has no model %q", s.Name, alias).
+		WithEvidence("site", s.ID).WithEvidence("model", alias).
+		WithEvidence("known_models", strings.Join(known, ", ")).
+		WithHint("use one of the model aliases of %s: %s", s.ID, strings.Join(known, ", "))
+}
+
+// ModelAliases lists the site's model aliases, sorted, including "default".
+func (s Site) ModelAliases() []string {
+	seen := map[string]bool{DefaultModel: true}
+	out := []string{DefaultModel}
+	for _, m := range s.Models {
+		a := strings.ToLower(m.Alias)
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FeaturesFor returns what the site offers with the given model alias: the
+// site's features, narrowed to the model's own list when it has one. Picking
+// a model other than the default needs model selection.
+func (s Site) FeaturesFor(alias string) ([]Feature, error) {
+	m, err := s.Model(alias)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Feature, 0, len(s.Features))
+	for _, f := range s.Features {
+		if len(m.Features) > 0 && !containsFeature(m.Features, f) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// Features returns what siteID offers with the model alias; errors as Require.
+func (r *Registry) Features(siteID, alias string) ([]Feature, error) {
+	s, err := r.Get(siteID)
+	if err != nil {
+		return nil, err
+	}
+	return s.FeaturesFor(alias)
+}
+
+// Require fails closed unless siteID with the model alias offers feature.
+// Call it before anything is typed into the page. Errors: errs.UnknownSite
+// for an unknown site; errs.CapabilityMissing for an unknown model alias
+// (listing the known ones), for a non-default model on a site without model
+// selection, and for a missing feature (naming the sites that have it).
+func (r *Registry) Require(siteID, alias string, feature Feature) error {
+	s, err := r.Get(siteID)
+	if err != nil {
+		return err
+	}
+	feats, err := s.FeaturesFor(alias)
+	if err != nil {
+		return err
+	}
+	m, _ := s.Model(alias)
+	if m.Alias != DefaultModel && !containsFeature(feats, FeatureModelSelection) {
+		return errs.New(errs.CapabilityMissing, "%s cannot select the model %q", s.Name, alias).
+			WithEvidence("site", s.ID).WithEvidence("model", alias).
+			WithEvidence("feature", string(FeatureModelSelection)).
+			WithHint("leave the model unset to use the one selected in %s, or pick it there by hand", s.Name)
+	}
+	if containsFeature(feats, feature) {
+		return nil
+	}
+	var have []string
+	for _, other := range r.Sites() {
+		if containsFeature(other.Features, feature) {
+			have = append(have, other.ID)
+		}
+	}
+	e := errs.New(errs.CapabilityMissing, "%s (model %s) does not offer %s", s.Name, m.Alias, feature).
+		WithEvidence("site", s.ID).WithEvidence("model", m.Alias).WithEvidence("feature", string(feature))
+	if len(have) > 0 {
+		e.WithEvidence("sites_with_feature", strings.Join(have, ", ")).
+			WithHint("use a site that offers %s: %s", feature, strings.Join(have, ", "))
+	}
+	return e
+}
+
+func containsFeature(fs []Feature, f Feature) bool {
+	for _, x := range fs {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,99 @@
+package site
+
+import "github.com/ferrydesk/ferry/backend/stream"
+
+// ChatGPT (chatgpt.com). Selectors per docs/reference providers.md §1; the
+// hidden textarea[name="prompt-textarea"] is deliberately never a composer.
+func init() {
+	Register(Site{
+		ID:         "chatgpt",
+		Name:       "ChatGPT",
+		Address:    "https://chatgpt.com/",
+		NewChat:    "https://chatgpt.com/",
+		LoginHosts: []string{"auth.openai.com"},
+		LoginPaths: []string{"/auth/login"},
+		Selectors: map[Role][]string{
+			RoleComposer: {
+				`div#prompt-textarea[contenteditable="true"]`,
+				`textarea[data-id="prompt-textarea"]`,
+				`textarea[placeholder*="Send a message"]`,
+				`textarea[aria-label="Message ChatGPT"]`,
+				`.ProseMirror[contenteditable="true"]`,
+				`[contenteditable="true"][role="textbox"]`,
+			},
+			RoleSend: {
+				`button[data-testid="send-button"]`,
+				`button[aria-label="Send prompt"]`,
+				`#composer-submit-button`,
+				`button[aria-label*="Send"]`,
+				`form button[type="submit"]`,
+			},
+			RoleStop: {
+				`[data-testid="stop-button"]`,
+				`[data-testid="composer-stop-button"]`,
+				// Scoped to the form: an unscoped "stop" also matches read-aloud.
+				`form button[aria-label*="stop" i]:not([aria-label*="dictat" i]):not([aria-label*="voice" i]):not([aria-label*="read" i])`,
+			},
+			RoleBusy: {
+				`[data-is-streaming="true"]`,
+				`[aria-busy="true"][data-message-author-role="assistant"]`,
+				`span.loading-shimmer`,
+			},
+			RoleUserTurn: {
+				`article[data-testid^="conversation-turn-"][data-turn="user"]`,
+				`[data-message-author-role="user"]`,
+			},
+			RoleAssistantTurn: {
+				`[data-message-author-role="assistant"][data-message-id]:not([data-message-id^="request-placeholder-"])`,
+				`article[data-testid^="conversation-turn-"][data-turn="assistant"]`,
+			},
+			RoleAnswerBody: {`.markdown`},
+			RoleCodeBlock:  {`pre code[class*="language-"]`, `pre code`},
+			RoleFinished: {
+				`button[data-testid="copy-turn-action-button"]`,
+				`button[data-testid="good-response-turn-action-button"]`,
+				`button[data-testid="bad-response-turn-action-button"]`,
+				`button[aria-label="Share"]`,
+			},
+			RoleModelPicker: {
+				`[data-testid="model-switcher-dropdown-button"]`,
+				`form button[aria-haspopup="menu"][class*="composer-pill"]`,
+			},
+			RoleModelItem: {
+				`[data-testid^="model-switcher-"]`,
+				`[role="menuitemradio"]`,
+				`[role="menuitem"]`,
+			},
+			RoleLoggedIn: {
+				`[data-testid="accounts-profile-button"]`,
+				`[data-testid^="history-item-"]`,
+				`a[data-testid="create-new-chat-button"]`,
+			},
+			RoleLoggedOut: {
+				`a[href*="/auth/login"]`,
+				`textarea#mobile-composer-prompt`,
+			},
+			RoleFileInput: {`input#upload-files`, `input[type="file"][multiple]`},
+			RoleErrorText: {
+				`[data-message-author-role="assistant"] .text-token-text-error`,
+				`.text-token-text-error`,
+			},
+			RoleNewChat: {`a[data-testid="create-new-chat-button"]`},
+			RoleReady:   {`form[data-type="unified-composer"]`},
+		},
+		Typing: []Typing{TypingInsertText, TypingExecCommand},
+		Send:   SendClick,
+		Stream: &StreamCapture{
+			Method:      "POST",
+			PathPattern: `^/backend-(api|anon)/f/conversation$`,
+			Decoder:     stream.ChatGPT,
+		},
+		Features: []Feature{FeatureChat, FeatureModelSelection, FeatureFileUpload, FeatureCodeArtifacts, FeatureStreamCapture},
+		Models: []Model{
+			{Alias: "auto", Labels: []string{"Auto"}},
+			{Alias: "instant", Labels: []string{"Instant"}},
+			{Alias: "thinking", Labels: []string{"Thinking"}, Proof: []string{"thinking"}},
+			{Alias: "pro", Labels: []string{"Pro"}, Proof: []string{"pro"}},
+		},
+	})
+}

@@ -1,0 +1,222 @@
+// Package site is Ferry's registry of AI chat sites: for each site its id,
+// name and address, the CSS selectors for every part of the page Ferry
+// touches (several per role, first match wins), how to type into it, which
+// network stream carries the answer, and which features each model alias
+// offers. Built-in sites register themselves here; user settings override
+// them field by field or add custom sites, and the result is validated so
+// that a half-defined site fails with a message naming what is missing.
+//
+// The package also guards URLs: a tab is bound to its site's exact origin
+// (and path prefix), and work pauses while the tab is elsewhere.
+package site
+
+// Role names a part of a site's page that Ferry finds by selector.
+type Role string
+
+// The selector roles. Each role holds an ordered list of CSS selectors; the
+// first that matches a visible element wins.
+const (
+	RoleComposer      Role = "composer"       // the prompt editor
+	RoleSend          Role = "send"           // the send button
+	RoleStop          Role = "stop"           // the stop button, present while generating
+	RoleBusy          Role = "busy"           // any other sign that an answer is being generated
+	RoleUserTurn      Role = "user_turn"      // one user message in the thread
+	RoleAssistantTurn Role = "assistant_turn" // one assistant message in the thread
+	RoleAnswerBody    Role = "answer_body"    // the rendered answer inside an assistant turn
+	RoleCodeBlock     Role = "code_block"     // a code block inside an answer
+	RoleFinished      Role = "finished"       // the action bar shown under a finished answer
+	RoleModelPicker   Role = "model_picker"   // the control that opens the model menu
+	RoleModelItem     Role = "model_item"     // one entry of the model menu
+	RoleLoggedIn      Role = "logged_in"      // present only when a user is logged in
+	RoleLoggedOut     Role = "logged_out"     // present only when no user is logged in
+	RoleFileInput     Role = "file_input"     // the <input type=file> for attachments
+	RoleErrorText     Role = "error_text"     // an error rendered in the thread
+	RoleNewChat       Role = "new_chat"       // the control that starts a new chat
+	RoleThoughts      Role = "thoughts"       // reasoning shown in the thread: never answer text
+	RoleReady         Role = "ready"          // present once the app finished loading
+)
+
+// Roles lists every role in a stable order.
+func Roles() []Role {
+	return []Role{
+		RoleComposer, RoleSend, RoleStop, RoleBusy, RoleUserTurn, RoleAssistantTurn, RoleAnswerBody,
+		RoleCodeBlock, RoleFinished, RoleModelPicker, RoleModelItem, RoleLoggedIn, RoleLoggedOut,
+		RoleFileInput, RoleErrorText, RoleNewChat, RoleThoughts, RoleReady,
+	}
+}
+
+// RequiredRoles are the roles without which Ferry cannot type a prompt,
+// send it, and tell when the answer is finished from the DOM alone. Every
+// site, built-in or custom, has a selector for each.
+func RequiredRoles() []Role {
+	return []Role{RoleComposer, RoleSend, RoleStop, RoleAssistantTurn, RoleAnswerBody, RoleFinished}
+}
+
+// Typing is a way of entering text that the page's editor framework notices.
+type Typing string
+
+// The typing strategies, from the reference's order of preference.
+const (
+	// TypingInsertText: a trusted click on the editor, focus, caret at the
+	// end, then CDP Input.insertText (ProseMirror, Tiptap).
+	TypingInsertText Typing = "insert_text"
+	// TypingExecCommand: select the editor's content, then
+	// document.execCommand('insertText') (ProseMirror, Quill, Lexical).
+	TypingExecCommand Typing = "exec_command"
+	// TypingNativeSetter: for a <textarea>, the prototype's value setter,
+	// then input and change events (React, Angular).
+	TypingNativeSetter Typing = "native_setter"
+	// TypingInputEvent: set textContent/value, then dispatch an InputEvent
+	// of type insertFromPaste. The last resort.
+	TypingInputEvent Typing = "input_event"
+)
+
+var knownTyping = map[Typing]bool{
+	TypingInsertText: true, TypingExecCommand: true, TypingNativeSetter: true, TypingInputEvent: true,
+}
+
+// SendMethod is how a prompt is submitted.
+type SendMethod string
+
+// The send methods.
+const (
+	SendClick     SendMethod = "click"      // a trusted click on the send control
+	SendEnter     SendMethod = "enter"      // Enter in the composer
+	SendCtrlEnter SendMethod = "ctrl_enter" // Ctrl/Cmd+Enter in the composer
+)
+
+var knownSend = map[SendMethod]bool{SendClick: true, SendEnter: true, SendCtrlEnter: true}
+
+// StreamCapture says which network response carries the answer stream and
+// which decoder (package stream) reads it.
+type StreamCapture struct {
+	Method string `json:"method,omitempty"`
+	// PathPattern is a regular expression over the URL path (the origin is
+	// always the site's own).
+	PathPattern string `json:"pathPattern,omitempty"`
+	Decoder     string `json:"decoder,omitempty"`
+	// Optional marks a stream that may be invisible to page-level capture:
+	// the DOM stays the primary source of the answer.
+	Optional bool `json:"optional,omitempty"`
+}
+
+// Feature is something Ferry can do on a site.
+type Feature string
+
+// The features of the capability registry.
+const (
+	FeatureChat           Feature = "chat"
+	FeatureModelSelection Feature = "model_selection"
+	FeatureFileUpload     Feature = "file_upload"
+	FeatureCodeArtifacts  Feature = "code_artifacts" // sandbox zips: ChatGPT only
+	FeatureStreamCapture  Feature = "stream_capture"
+)
+
+var knownFeatures = map[Feature]bool{
+	FeatureChat: true, FeatureModelSelection: true, FeatureFileUpload: true,
+	FeatureCodeArtifacts: true, FeatureStreamCapture: true,
+}
+
+// DefaultModel is the alias for "whatever model the site has selected";
+// every site has it, and using it selects nothing.
+const DefaultModel = "default"
+
+// Model is one model alias of a site.
+type Model struct {
+	Alias string `json:"alias"`
+	// Labels are texts or test ids that identify the model's entry in the
+	// picker (matched case-insensitively as substrings).
+	Labels []string `json:"labels,omitempty"`
+	// Proof lists substrings of the model name that the answer's model
+	// proof (stream slug, DOM attribute) must contain for this alias.
+	Proof []string `json:"proof,omitempty"`
+	// URLParam is the model id for sites that select the model by URL.
+	URLParam string `json:"urlParam,omitempty"`
+	// Features, when set, limits the model to these of the site's features.
+	Features []Feature `json:"features,omitempty"`
+}
+
+// Site is everything Ferry knows about one chat site. Values returned by a
+// Registry are copies: changing them changes nothing in the registry.
+type Site struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Address is the origin plus path prefix Ferry may work under, such as
+	// "https://chatgpt.com/". Only https addresses are allowed.
+	Address string `json:"address"`
+	// NewChat is the URL that opens a fresh chat (defaults to Address).
+	NewChat string `json:"newChat,omitempty"`
+	// LoginHosts are hosts the site sends users to for logging in; a tab
+	// there is logged out, not lost.
+	LoginHosts []string `json:"loginHosts,omitempty"`
+	// LoginPaths are paths under Address that show the login wall.
+	LoginPaths []string          `json:"loginPaths,omitempty"`
+	Selectors  map[Role][]string `json:"selectors"`
+	// Texts narrows a role to elements whose text contains one of the
+	// strings, for controls told apart only by their label (AI Studio's
+	// Run/Stop button).
+	Texts map[Role][]string `json:"texts,omitempty"`
+	// BusyTexts are answer texts that mean "still working" (Gemini's
+	// "Searching the internet").
+	BusyTexts []string `json:"busyTexts,omitempty"`
+	// Typing lists the typing strategies to try, in order.
+	Typing []Typing `json:"typing"`
+	// NoExtraInput forbids dispatching an input event after execCommand
+	// (Lexical treats a second one as new text).
+	NoExtraInput bool           `json:"noExtraInput,omitempty"`
+	Send         SendMethod     `json:"send"`
+	Stream       *StreamCapture `json:"stream,omitempty"`
+	Features     []Feature      `json:"features"`
+	Models       []Model        `json:"models,omitempty"`
+	// Builtin is true for the sites that ship with Ferry.
+	Builtin bool `json:"builtin"`
+}
+
+// Selector returns the selectors of role in first-match-wins order (nil when
+// the site has none).
+func (s Site) Selector(role Role) []string { return append([]string(nil), s.Selectors[role]...) }
+
+// Has reports whether the site offers feature at all (for any model).
+func (s Site) Has(f Feature) bool {
+	for _, x := range s.Features {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// clone returns a deep copy, so that registries never share mutable state.
+func (s Site) clone() Site {
+	c := s
+	c.LoginHosts = append([]string(nil), s.LoginHosts...)
+	c.LoginPaths = append([]string(nil), s.LoginPaths...)
+	c.BusyTexts = append([]string(nil), s.BusyTexts...)
+	c.Typing = append([]Typing(nil), s.Typing...)
+	c.Features = append([]Feature(nil), s.Features...)
+	c.Selectors = cloneRoles(s.Selectors)
+	c.Texts = cloneRoles(s.Texts)
+	if s.Stream != nil {
+		st := *s.Stream
+		c.Stream = &st
+	}
+	c.Models = make([]Model, len(s.Models))
+	for i, m := range s.Models {
+		m.Labels = append([]string(nil), m.Labels...)
+		m.Proof = append([]string(nil), m.Proof...)
+		m.Features = append([]Feature(nil), m.Features...)
+		c.Models[i] = m
+	}
+	return c
+}
+
+func cloneRoles(m map[Role][]string) map[Role][]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[Role][]string, len(m))
+	for k, v := range m {
+		out[k] = append([]string(nil), v...)
+	}
+	return out
+}
