@@ -19,7 +19,7 @@ run:
 	  echo "  Without a window use the CLI: make setup && ./build/bin/ferry help" >&2; \
 	  exit 1; fi
 	@$(MAKE) --no-print-directory setup
-	./build/bin/Ferry
+	./build/bin/ferry-desktop
 
 ## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under Xvfb)
 test: setup vet test-go test-frontend test-gui
@@ -42,19 +42,20 @@ cli:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o build/bin/ferry ./backend/cmd/ferry
 
 app: frontend
-	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/Ferry .
+	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/ferry-desktop .
 
-vet:
+vet: frontend
 	$(GO) vet ./...
 	$(GO) vet -tags $(DESKTOP_TAGS) . ./app/...
+	$(GO) vet -tags gui ./app/guitest/
 
-test-go:
+test-go: frontend
 	$(GO) test -count=1 -timeout 20m ./...
 
 test-frontend: frontend/node_modules/.stamp
 	cd frontend && npm run check && npm test
 
-test-gui: app
+test-gui: frontend
 	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui ./app/guitest/
 
 ## bindings: regenerate frontend/wailsjs from the bound Go structs

@@ -66,9 +66,8 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	if !generatingBindings {
 		sh.open(context.Background())
 	}
-	stopSignals := quitOnSignal(sh)
-	defer stopSignals()
-
+	// Wails turns SIGTERM and SIGINT into a normal close (OnShutdown runs),
+	// so a session manager's `kill` exits 0 with the store closed.
 	err := wails.Run(&options.App{
 		Title:            "Ferry",
 		Width:            defaultWidth,
@@ -92,9 +91,11 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 		},
 	})
+	sh.closeCore() // normally done by OnShutdown; a no-op then
 	if err != nil {
-		fmt.Fprintln(stderr, errs.Wrap(err, errs.Internal, "run the window: %v", err).Human())
-		return errs.ExitCode(errs.New(errs.Internal, ""))
+		env := errs.Wrap(err, errs.Internal, "run the window: %v", err)
+		fmt.Fprintln(stderr, env.Human())
+		return errs.ExitCode(env)
 	}
 	return 0
 }

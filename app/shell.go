@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
@@ -28,8 +27,7 @@ type shell struct {
 	openErr error
 
 	winMu sync.Mutex
-	ctx   context.Context // the window's context, nil until startup
-	emit  emitter
+	emit  emitter // nopEmitter until the window started
 
 	readyOnce sync.Once
 }
@@ -106,7 +104,6 @@ func (s *shell) paths() (config.Paths, error) {
 func (s *shell) startup(ctx context.Context) {
 	s.winMu.Lock()
 	defer s.winMu.Unlock()
-	s.ctx = ctx
 	s.emit = runtimeEmitter{ctx: ctx}
 }
 
@@ -120,19 +117,6 @@ func (s *shell) emitter() emitter {
 	s.winMu.Lock()
 	defer s.winMu.Unlock()
 	return s.emit
-}
-
-// quit closes the window as if the user had, so shutdown runs. It reports
-// false before the window has started.
-func (s *shell) quit() bool {
-	s.winMu.Lock()
-	ctx := s.ctx
-	s.winMu.Unlock()
-	if ctx == nil {
-		return false
-	}
-	runtime.Quit(ctx)
-	return true
 }
 
 // markReady records that the frontend mounted. The line it logs is what the

@@ -64,6 +64,7 @@ func TestShell(t *testing.T) {
 		}
 		page.KeyActions().Type(input.Enter).MustDo()
 		waitTitle(t, page, "Compose")
+		savePageShot(t, page, shots, "ferry-keyboard-focus.png")
 		page.KeyActions().Type(input.End).MustDo()
 		page.KeyActions().Type(input.Space).MustDo()
 		waitTitle(t, page, "Settings")

@@ -3,10 +3,13 @@ package artifact
 import (
 	"archive/zip"
 	"io"
+	"path"
 	"regexp"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // InlineFile is a file taken from a fenced code block of the answer.
@@ -43,13 +46,16 @@ var (
 //     hold a "/" or a "." so that prose is not taken for a name.
 //   - Names must be relative and safe (UnsafeName); refused names are
 //     listed. A name given twice keeps the later block (the answer revised
-//     it) and is listed in Replaced. Blocks without a name are counted.
+//     it) and is listed in Replaced; names that differ only in case or
+//     Unicode normalisation count as the same. Blocks without a name are
+//     counted.
 //
 // No named file at all is an ArtifactNotFound envelope.
 func InlineFiles(answer string) (*InlineResult, error) {
 	lines := strings.Split(strings.ReplaceAll(answer, "\r\n", "\n"), "\n")
 	res := &InlineResult{Files: []InlineFile{}}
 	index := map[string]int{}
+	fold := cases.Fold()
 	for i := 0; i < len(lines); i++ {
 		fence, info, ok := openFence(lines[i])
 		if !ok {
@@ -87,13 +93,16 @@ func InlineFiles(answer string) (*InlineResult, error) {
 		if len(body) > 0 {
 			content += "\n"
 		}
-		f := InlineFile{Path: name, Lang: lang, Content: content}
-		if k, dup := index[name]; dup {
+		f := InlineFile{Path: path.Clean(name), Lang: lang, Content: content}
+		// Names that collide once extracted (case, normalisation) are the
+		// same file: the later block replaces the earlier one.
+		key := fold.String(norm.NFC.String(f.Path))
+		if k, dup := index[key]; dup {
 			res.Files[k] = f
 			res.Replaced = append(res.Replaced, name)
 			continue
 		}
-		index[name] = len(res.Files)
+		index[key] = len(res.Files)
 		res.Files = append(res.Files, f)
 	}
 	if len(res.Files) == 0 {

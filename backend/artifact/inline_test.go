@@ -73,6 +73,21 @@ func TestInlineFilesFollowsTheNamingRule(t *testing.T) {
 	}
 }
 
+func TestInlineFilesTreatsCaseVariantsAsOneFile(t *testing.T) {
+	res, err := InlineFiles("```go path=App/Main.go\nv1\n```\n```go path=app/main.go\nv2\n```")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 1 || res.Files[0].Content != "v2\n" || len(res.Replaced) != 1 {
+		t.Fatalf("files = %+v", res.Files)
+	}
+	var b bytes.Buffer
+	WriteInlineZip(&b, res.Files)
+	if _, err := Verify(context.Background(), bytes.NewReader(b.Bytes()), int64(b.Len())); err != nil {
+		t.Errorf("the inline zip is refused: %v", err)
+	}
+}
+
 func TestInlineFilesWithoutNamesIsArtifactNotFound(t *testing.T) {
 	for name, answer := range map[string]string{
 		"no code at all":           "I could not build it.",

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
@@ -23,8 +24,8 @@ const (
 
 // UnsafeName says why name must not be extracted, or "" when it is safe:
 // empty, not UTF-8, NUL or control characters, backslashes, absolute paths,
-// drive letters, and ".." components (also the Windows spellings "..." and
-// ". ." that resolve to it).
+// drive letters and other colons, ".." components (also the Windows
+// spellings "..." and ". ." that resolve to it), and Windows device names.
 func UnsafeName(name string) string {
 	switch {
 	case name == "":
@@ -39,6 +40,8 @@ func UnsafeName(name string) string {
 		return "the name is an absolute path"
 	case len(name) >= 2 && name[1] == ':' && isASCIILetter(name[0]):
 		return "the name starts with a drive letter"
+	case strings.ContainsRune(name, ':'):
+		return "the name holds a colon (a Windows drive or alternate data stream)"
 	}
 	for _, r := range name {
 		if r < 0x20 || r == 0x7f {
@@ -52,8 +55,26 @@ func UnsafeName(name string) string {
 		if len(c) >= 2 && strings.TrimRight(c, ". ") == "" {
 			return "the name has a component of dots and spaces that Windows reads as \"..\""
 		}
+		if windowsReserved(c) {
+			return fmt.Sprintf("the component %q is a reserved device name on Windows", c)
+		}
 	}
 	return ""
+}
+
+// windowsReserved reports device names that Windows opens as devices
+// whatever the extension (CON, NUL, COM1, LPT1.txt …).
+func windowsReserved(c string) bool {
+	stem, _, _ := strings.Cut(c, ".")
+	stem = strings.ToUpper(strings.TrimRight(stem, " "))
+	switch stem {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	if len(stem) == 4 && (strings.HasPrefix(stem, "COM") || strings.HasPrefix(stem, "LPT")) && stem[3] >= '1' && stem[3] <= '9' {
+		return true
+	}
+	return false
 }
 
 func isASCIILetter(b byte) bool { return ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z') }

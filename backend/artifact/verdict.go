@@ -1,12 +1,3 @@
-// Package artifact brings the files ChatGPT builds in its sandbox home and
-// proves them fit to keep: it finds `/mnt/data/*.zip` paths in a
-// conversation, builds and checks the download requests, verifies each zip
-// without trusting it (central directory, every entry's CRC, names, modes,
-// overlap and size limits), saves it atomically beside a provenance sidecar,
-// quarantines what is unsafe, and can fall back to the answer's fenced code
-// blocks when no zip exists. Everything except the in-browser fetch (the
-// Fetcher interface) is pure or local file I/O, so it is tested and fuzzed
-// without a browser.
 package artifact
 
 import (

@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+
+	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // Default limits of Verify. ChatGPT's sandbox builds source trees: these are
@@ -74,6 +76,9 @@ func Verify(ctx context.Context, r io.ReaderAt, size int64, opts ...VerifyOption
 		o(&cfg)
 	}
 	v := &Verdict{Size: size, Entries: []Entry{}}
+	if size < 0 {
+		return v, errs.New(errs.BadInput, "verify zip: negative size %d", size)
+	}
 
 	// The whole-file hash runs beside the checks: it is an independent
 	// sequential read, and on two cores it costs almost no wall time.

@@ -161,6 +161,8 @@ func TestVerifyRejectsHostileArchives(t *testing.T) {
 		{"a drive letter name", func() []byte { return goZip(t, goEntry{name: "C:/Windows/evil.dll", data: "x"}) }, nil, ReasonUnsafeName, errs.ArtifactUnsafe},
 		{"a NUL in a name", func() []byte { return goZip(t, goEntry{name: "a.txt\x00.png", data: "x"}) }, nil, ReasonUnsafeName, errs.ArtifactUnsafe},
 		{"a control character in a name", func() []byte { return goZip(t, goEntry{name: "a\x1b[31m.txt", data: "x"}) }, nil, ReasonUnsafeName, errs.ArtifactUnsafe},
+		{"an alternate data stream name", func() []byte { return goZip(t, goEntry{name: "a.txt:evil", data: "x"}) }, nil, ReasonUnsafeName, errs.ArtifactUnsafe},
+		{"a Windows device name", func() []byte { return goZip(t, goEntry{name: "src/aux.go", data: "x"}) }, nil, ReasonUnsafeName, errs.ArtifactUnsafe},
 		{"a Windows dot-dot spelling", func() []byte { return goZip(t, goEntry{name: "a/.../x", data: "x"}) }, nil, ReasonUnsafeName, errs.ArtifactUnsafe},
 		{"a name that is not UTF-8", func() []byte { return goZip(t, goEntry{name: "a\xff.txt", data: "x"}) }, nil, ReasonUnsafeName, errs.ArtifactUnsafe},
 		{"names equal after case folding", func() []byte {
@@ -323,6 +325,12 @@ func TestVerifyReadsZip64Archives(t *testing.T) {
 	}
 	if v.Files != 0x10001 {
 		t.Errorf("files = %d", v.Files)
+	}
+}
+
+func TestVerifyRefusesANegativeSize(t *testing.T) {
+	if _, err := Verify(context.Background(), bytes.NewReader(nil), -1); !errs.Has(err, errs.BadInput) {
+		t.Fatalf("err = %v", err)
 	}
 }
 

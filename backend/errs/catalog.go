@@ -78,6 +78,7 @@ const (
 	RateLimited         Code = "rate_limited"
 	UsageCap            Code = "usage_cap"
 	AccountBlocked      Code = "account_blocked"
+	ConsentRequired     Code = "consent_required"
 	CapabilityMissing   Code = "capability_missing"
 	ModelUnavailable    Code = "model_unavailable"
 	PolicyDenied        Code = "policy_denied"
@@ -114,6 +115,14 @@ const (
 	ArtifactTooLarge    Code = "artifact_too_large"
 	ArtifactSaveFailed  Code = "artifact_save_failed"
 	ArtifactForbidden   Code = "artifact_forbidden"
+
+	HubUnauthorized    Code = "hub_unauthorized"
+	HubForbidden       Code = "hub_forbidden"
+	HubRateLimited     Code = "hub_rate_limited"
+	HubNotRunning      Code = "hub_not_running"
+	HubQueueFull       Code = "hub_queue_full"
+	HubNotFound        Code = "hub_not_found"
+	PairingCodeInvalid Code = "pairing_code_invalid"
 )
 
 var catalog = map[Code]Spec{}
@@ -154,6 +163,7 @@ func init() {
 	def(RateLimited, StageInterstitial, ClassBlocked, true, "wait until the limit resets (see evidence), then retry")
 	def(UsageCap, StageInterstitial, ClassBlocked, true, "your plan's limit is reached: wait for the reset time, or pick another model or site")
 	def(AccountBlocked, StageInterstitial, ClassBlocked, false, "the site flagged the account: resolve it on the site in the browser window")
+	def(ConsentRequired, StageInterstitial, ClassBlocked, true, "answer the site's consent page in the browser window, then retry")
 	def(CapabilityMissing, StageCapability, ClassBlocked, false, "pick a site or model that has the feature (see `ferry sites`)")
 	def(ModelUnavailable, StageCapability, ClassBlocked, false, "pick another model, or check the site's model picker in the browser")
 	def(PolicyDenied, StagePolicy, ClassBlocked, false, "the request is outside what this client may do: change the client's settings in Ferry")
@@ -190,6 +200,14 @@ func init() {
 	def(ArtifactTooLarge, StageArtifact, ClassArtifact, false, "the artifact exceeds the configured size limit: raise it in Settings if you trust it")
 	def(ArtifactForbidden, StageArtifact, ClassArtifact, false, "the site refused the download (HTTP 403): check the login and any Cloudflare check in the browser, then retry")
 	def(ArtifactSaveFailed, StageArtifact, ClassArtifact, true, "check free disk space and permissions of the output directory")
+
+	def(HubUnauthorized, StagePolicy, ClassBlocked, false, "send the token in the Authorization header as `Bearer <token>` (never in the URL); pair again if the client was revoked")
+	def(HubForbidden, StagePolicy, ClassBlocked, false, "call the local API at 127.0.0.1, localhost or [::1] with the hub's port, from no web page origin, with an owner token for owner actions")
+	def(HubRateLimited, StagePolicy, ClassBlocked, true, "wait for the time in Retry-After (see evidence), then send again")
+	def(HubNotRunning, StageInput, ClassBlocked, true, "start the Ferry app or `ferry serve`, or run the command without a running owner (embedded)")
+	def(HubQueueFull, StageInput, ClassBlocked, true, "the hub is unreachable and 200 messages are waiting: wait for the reconnect, or start the Ferry app")
+	def(HubNotFound, StageInput, ClassBadInput, false, "check the id or path; `ferry approvals list` and the client list show the ids")
+	def(PairingCodeInvalid, StagePolicy, ClassBadInput, false, "ask for a new pairing code in Ferry (codes work once and for at most 5 minutes) and type it exactly")
 }
 
 func mustSpec(code Code) Spec {

@@ -19,6 +19,7 @@ const (
 	HumanCheck          Kind = "human_check"           // Google's "unusual traffic" check
 	Suspicious          Kind = "suspicious_activity"   // the account is flagged: hard stop
 	RegionUnavailable   Kind = "region_unavailable"    // the site refuses this region
+	Consent             Kind = "consent"               // a consent page must be answered first
 	LoginWall           Kind = "login_wall"            // logged out, or on a login page
 	SessionExpired      Kind = "session_expired"       // "Your session has expired"
 	ConversationTooLong Kind = "conversation_too_long" // start a new chat
@@ -99,6 +100,7 @@ var (
 	reVerifyYou     = regexp.MustCompile(`(?i)verify you`)
 	reSuspicious    = regexp.MustCompile(`(?i)suspicious activity`)
 	reRegion        = regexp.MustCompile(`(?i)not available in your (region|country)`)
+	reConsent       = regexp.MustCompile(`(?i)before you continue to (google|youtube)`)
 	reSession       = regexp.MustCompile(`(?i)your session has expired`)
 	reTooLong       = regexp.MustCompile(`(?i)(reached|hit) the maximum (length|conversation length) for this conversation|maximum length for this conversation`)
 	reTooMany       = regexp.MustCompile(`(?i)too many requests|making requests too quickly`)
@@ -187,6 +189,14 @@ func detect(s Snapshot, opts ...Option) Result {
 	if sig, t, ok := find(reRegion); ok {
 		return Result{Kind: RegionUnavailable, Code: errs.AccountBlocked, Terminal: true,
 			Message: "the site says it is not available in this region", Evidence: ev(sig, t)}
+	}
+	if host(s.URL) == "consent.google.com" {
+		return Result{Kind: Consent, Code: errs.ConsentRequired, Terminal: true,
+			Message: "Google wants an answer on its consent page first", Evidence: ev("url", "")}
+	}
+	if sig, t, ok := find(reConsent); ok {
+		return Result{Kind: Consent, Code: errs.ConsentRequired, Terminal: true,
+			Message: "Google wants an answer on its consent page first", Evidence: ev(sig, t)}
 	}
 	if sig, t, ok := find(reSession); ok {
 		return Result{Kind: SessionExpired, Code: errs.LoginRequired, Terminal: true,

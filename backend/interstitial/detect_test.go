@@ -92,6 +92,12 @@ func TestDetectRecognisesEverySignature(t *testing.T) {
 		{"a caller that knows the site's login page is believed",
 			Snapshot{URL: "https://claude.ai/login", OnLoginPage: true},
 			LoginWall, errs.LoginRequired, "", true},
+		{"Google's consent page must be answered first",
+			Snapshot{URL: "https://consent.google.com/ml?continue=https://gemini.google.com/&gl=DE", Title: "Before you continue to Google"},
+			Consent, errs.ConsentRequired, "", true},
+		{"Google's consent dialog must be answered first",
+			Snapshot{URL: "https://gemini.google.com/", Dialogs: []string{"Before you continue to Google\nWe use cookies and data to…\nReject all\nAccept all"}},
+			Consent, errs.ConsentRequired, "", true},
 		{"ChatGPT's generic error ends the turn",
 			with(chatPage(), func(s *Snapshot) {
 				s.ErrorTexts = []string{"Something went wrong. If this issue persists please contact us through our help center at help.openai.com."}

@@ -1,10 +1,3 @@
-// Package prompt composes the prompts Ferry sends in code mode and judges
-// the answers: the delivery instructions (one zip, or one named zip per
-// part), the output contracts (assess, plan, code, all, none) with their
-// deliverable checkers, the optional GOAL LOCK and research directive, the
-// source provenance of a git checkout, the compliance check of how zip paths
-// are written, and user templates with {{variables}}. Everything here is
-// pure except the git checks of provenance.go.
 package prompt
 
 import (

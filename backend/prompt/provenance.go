@@ -192,7 +192,7 @@ type gitRunner struct{ dir string }
 
 func (g gitRunner) run(ctx context.Context, args ...string) (string, int, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", g.dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_LITERAL_PATHSPECS=1", "LC_ALL=C")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -131,6 +131,9 @@ func TestCheckSourcesRefusesWhatTheModelCannotRead(t *testing.T) {
 		{"a directory that is not a repository", func(t *testing.T, work string, git func(...string) string) (string, []string) {
 			return t.TempDir(), []string{"x"}
 		}, "is not inside a git work tree"},
+		{"a glob that would match tracked files", func(t *testing.T, work string, git func(...string) string) (string, []string) {
+			return work, []string{"*.mod"}
+		}, `"*.mod" is not tracked`},
 		{"no paths", func(t *testing.T, work string, git func(...string) string) (string, []string) {
 			return work, nil
 		}, "no source path"},

@@ -2,16 +2,15 @@ package search
 
 import (
 	"context"
-	"os"
 	"testing"
 )
 
-func TestAdhocProf(t *testing.T) {
-	idx := benchIndex100k(t)
+func BenchmarkAdhocSingle(b *testing.B) {
+	idx := benchIndex100k(b)
+	idx.cfg.workers = 1
 	ctx := context.Background()
-	q := os.Getenv("Q")
-	for i := 0; i < 20; i++ {
+	for i := 0; i < b.N; i++ {
 		idx.cache.reset()
-		idx.Search(ctx, Query{Text: q})
+		idx.Search(ctx, Query{Text: "p"})
 	}
 }

@@ -59,6 +59,7 @@ type Index struct {
 	byID   map[string]int32
 	values map[string]uint32 // interned site, model and state strings
 	dead   int
+	arenas [3]arena // prompts, answers, file names
 }
 
 // entry is one run in its prepared form. Only dead changes after the entry
@@ -229,6 +230,11 @@ func (x *Index) appendLocked(snap *snapshot, p prepared) {
 	e.model = x.internLocked(snap, p.doc.Model)
 	e.state = x.internLocked(snap, p.doc.State)
 	e.created = p.doc.Created.UnixNano()
+	x.arenas[0].place(&p.prompt)
+	x.arenas[1].place(&p.answer)
+	for i := range p.files {
+		x.arenas[2].place(&p.files[i])
+	}
 	e.prompt, e.answer, e.files = p.prompt, p.answer, p.files
 	e.fileNames = append([]string(nil), p.doc.Files...)
 	x.byID[p.doc.ID] = int32(snap.n)
@@ -256,6 +262,8 @@ func (x *Index) compactLocked() {
 		return
 	}
 	next := &snapshot{epoch: old.epoch + 1, values: old.values}
+	// A fresh arena, so the blocks holding dead runs' text can be freed.
+	x.arenas = [3]arena{}
 	for slot := 0; slot < old.n; slot++ {
 		e := old.at(slot)
 		if e.dead.Load() {
@@ -266,7 +274,13 @@ func (x *Index) compactLocked() {
 		}
 		n := next.at(next.n)
 		n.id, n.site, n.model, n.state, n.created = e.id, e.site, e.model, e.state, e.created
-		n.prompt, n.answer, n.files, n.fileNames = e.prompt, e.answer, e.files, e.fileNames
+		n.prompt, n.answer, n.fileNames = e.prompt, e.answer, e.fileNames
+		n.files = append([]text(nil), e.files...)
+		x.arenas[0].place(&n.prompt)
+		x.arenas[1].place(&n.answer)
+		for i := range n.files {
+			x.arenas[2].place(&n.files[i])
+		}
 		x.byID[e.id] = int32(next.n)
 		next.n++
 	}

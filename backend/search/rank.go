@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -17,6 +18,7 @@ const (
 	WordStartBonus = 150
 	snippetRunes   = 160
 	snippetLead    = 40
+	scoreWindow    = 48
 )
 
 // scored is a shortlisted run after stage two.
@@ -31,15 +33,28 @@ type scored struct {
 // rank is stage two: it rescores the shortlist with sahilm/fuzzy and returns
 // the best limit hits.
 func (p *plan) rank(short []short, limit int) []Hit {
-	all := make([]scored, 0, len(short))
-	for _, s := range short {
-		e := p.snap.at(int(s.slot))
-		sc := scored{e: e}
-		if len(p.terms) > 0 && !p.score(&sc) {
-			continue
-		}
-		all = append(all, sc)
+	all := make([]scored, len(short))
+	ok := make([]bool, len(short))
+	var wg sync.WaitGroup
+	workers := max(min(p.workers, len(short)/16), 1)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(short); i += workers {
+				all[i] = scored{e: p.snap.at(int(short[i].slot))}
+				ok[i] = len(p.terms) == 0 || p.score(&all[i])
+			}
+		}(w)
 	}
+	wg.Wait()
+	kept := all[:0]
+	for i := range all {
+		if ok[i] {
+			kept = append(kept, all[i])
+		}
+	}
+	all = kept
 	sort.Slice(all, func(i, j int) bool {
 		a, b := all[i], all[j]
 		if a.score != b.score {
@@ -145,25 +160,40 @@ func (p *plan) score(sc *scored) bool {
 
 // scoreField scores term tm on one field with sahilm/fuzzy and returns the
 // rune offsets to highlight. orig is the field in original case; its byte
-// offsets equal those of t.s.
+// offsets equal those of t.s. When tm occurs contiguously in a long field,
+// sahilm scores the window of scoreWindow bytes around that occurrence: the
+// occurrence is what gets highlighted, and a 1 KiB answer per shortlisted
+// run would otherwise cost more than the rest of the query.
 func scoreField(tm *term, t *text, orig string, tier uint8) (int, []int, bool) {
-	m := fuzzy.FindNoSort(tm.s, []string{orig})
+	at, word := -1, false
+	subject := orig
+	if tier >= tierExact {
+		if t.exotic || tm.exotic {
+			at, _ = tm.occurrenceRunes(t)
+			word = at >= 0 && t.isWordStart(at)
+		} else if i := strings.Index(t.s, tm.s); i >= 0 {
+			at, word = tm.occurrence(t, i, len(t.s))
+		}
+		if at >= 0 && len(orig) > 2*scoreWindow && len(orig) == len(t.s) {
+			lo, hi := max(at-scoreWindow, 0), min(at+len(tm.s)+scoreWindow, len(orig))
+			for lo > 0 && !utf8.RuneStart(orig[lo]) {
+				lo--
+			}
+			for hi < len(orig) && !utf8.RuneStart(orig[hi]) {
+				hi++
+			}
+			subject = orig[lo:hi]
+		}
+	}
+	m := fuzzy.FindNoSort(tm.s, []string{subject})
 	if len(m) == 0 {
 		return 0, nil, false
 	}
 	// sahilm subtracts one point per unmatched byte: undo that, so a long
 	// prompt or answer is not ranked by its length.
-	b := m[0].Score + len(orig) - len(m[0].MatchedIndexes)
+	b := m[0].Score + len(subject) - len(m[0].MatchedIndexes)
 	fs := min(max(b, 0), ScoreClamp) + 1
-	if tier >= tierExact {
-		var at int
-		var word bool
-		if t.exotic || tm.exotic {
-			at, _ = tm.occurrenceRunes(t)
-			word = t.isWordStart(at)
-		} else {
-			at, word = tm.occurrence(t, strings.Index(t.s, tm.s), len(t.s))
-		}
+	if at >= 0 {
 		fs += ExactBonus
 		if word {
 			fs += WordStartBonus - ExactBonus
@@ -178,7 +208,7 @@ func scoreField(tm *term, t *text, orig string, tier uint8) (int, []int, bool) {
 	pos := make([]int, len(m[0].MatchedIndexes))
 	last, runes := 0, 0
 	for i, at := range m[0].MatchedIndexes {
-		runes += utf8.RuneCountInString(orig[last:at])
+		runes += utf8.RuneCountInString(subject[last:at])
 		last = at
 		pos[i] = runes
 	}

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"time"
 	"container/heap"
 	"context"
 	"math"
@@ -121,18 +120,14 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		p.cached = x.cache.lookup(key, p.snap.epoch, terms)
 	}
 
-	t0 := time.Now()
 	units, short, total, err := p.run(ctx)
-	debugStage1 += time.Since(t0)
 	if err != nil {
 		return Results{}, err
 	}
 	if len(terms) > 0 {
 		x.cache.store(&cacheEntry{key: key, epoch: p.snap.epoch, n: p.snap.n, terms: terms, units: units})
 	}
-	t1 := time.Now()
 	hits := p.rank(short, limit)
-	debugStage2 += time.Since(t1)
 	return Results{Hits: hits, Total: total}, nil
 }
 
@@ -155,7 +150,7 @@ func checkQuery(q Query) (int, error) {
 }
 
 // shortlist is how many runs stage two rescores for limit hits.
-func shortlist(limit int) int { return min(max(4*limit, 128), 4*MaxLimit) }
+func shortlist(limit int) int { return min(max(2*limit, 64), 2*MaxLimit) }
 
 // allowed returns which values equal want (case-insensitively), or nil when
 // want is empty.
@@ -365,5 +360,3 @@ func (h *shortHeap) offer(s short, keep int) {
 		heap.Fix(h, 0)
 	}
 }
-
-var debugStage1, debugStage2 time.Duration

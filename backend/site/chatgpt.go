@@ -2,7 +2,7 @@ package site
 
 import "github.com/ferrydesk/ferry/backend/stream"
 
-// ChatGPT (chatgpt.com). Selectors per docs/reference providers.md §1; the
+// ChatGPT (chatgpt.com), per the providers reference (§1). The
 // hidden textarea[name="prompt-textarea"] is deliberately never a composer.
 func init() {
 	Register(Site{

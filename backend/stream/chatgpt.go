@@ -454,17 +454,4 @@ func (d *ChatGPTDecoder) Result() Result {
 	return r
 }
 
-// clip shortens s to at most n bytes on a character boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
 var _ Decoder = (*ChatGPTDecoder)(nil)

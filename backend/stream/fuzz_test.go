@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/rand"
 	"reflect"
 	"testing"
@@ -20,7 +21,7 @@ func fuzzDecoder(f *testing.F, name string) {
 		f.Add(body, uint16(7), uint8(3))
 		// Single units make small seeds that mutate into new shapes faster
 		// than whole captures do.
-		for _, unit := range bytes.SplitAfter(body, []byte("\n\n")) {
+		for _, unit := range units(name, body) {
 			if len(unit) > 0 && len(unit) < 600 {
 				f.Add(unit, uint16(1), uint8(0))
 			}
@@ -47,6 +48,34 @@ func fuzzDecoder(f *testing.F, name string) {
 			t.Fatalf("re-chunked result differs:\n got %+v\nwant %+v", got, want)
 		}
 	})
+}
+
+// units cuts a capture into the decoder's units: SSE events, NDJSON lines,
+// Gemini frames (pairs of lines) or Connect frames.
+func units(name string, body []byte) [][]byte {
+	switch name {
+	case Grok:
+		return bytes.SplitAfter(body, []byte("\n"))
+	case Gemini:
+		lines := bytes.SplitAfter(body, []byte("\n"))
+		var out [][]byte
+		for i := 0; i+1 < len(lines); i += 2 {
+			out = append(out, append(append([]byte(nil), lines[i]...), lines[i+1]...))
+		}
+		return out
+	case Kimi:
+		var out [][]byte
+		for len(body) >= 5 {
+			n := int(binary.BigEndian.Uint32(body[1:5]))
+			if 5+n > len(body) {
+				break
+			}
+			out = append(out, body[:5+n])
+			body = body[5+n:]
+		}
+		return out
+	}
+	return bytes.SplitAfter(body, []byte("\n\n"))
 }
 
 func FuzzChatGPT(f *testing.F)  { fuzzDecoder(f, ChatGPT) }

@@ -123,3 +123,15 @@ func Decode(name string, body []byte) (Result, error) {
 	_ = d.Close()
 	return d.Result(), nil
 }
+
+// clip shortens a site's message for evidence to at most n bytes, on a
+// character boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -13,7 +13,7 @@ import (
 
 const (
 	gptComposer = `#prompt-textarea[contenteditable="true"]`
-	gptSend     = `button[data-testid="send-button"]`
+	gptSend     = `button[data-testid="send-button"]:not([disabled])`
 	gptDone     = `[data-testid="copy-turn-action-button"]`
 	gptAnswer   = `[data-message-author-role="assistant"] .markdown`
 )
@@ -181,4 +181,40 @@ func TestChatGPTThreadIsVirtualised(t *testing.T) {
 	}
 	p.MustEval(`() => { const t = document.getElementById('thread'); t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); }`)
 	waitExists(t, p, `article[data-testid="conversation-turn-2"]`, 3*time.Second)
+}
+
+func TestModelPickersChangeTheModelTheAnswerProves(t *testing.T) {
+	t.Run("chatgpt's Thinking item makes the answer's model slug gpt-5-6-thinking", func(t *testing.T) {
+		_, p := openChatGPT(t)
+		clickTrusted(t, p, `[data-testid="model-switcher-dropdown-button"]`)
+		clickTrusted(t, p, `[role="menuitem"][data-testid="model-switcher-gpt-5-6-thinking"]`)
+		chatgptAsk(t, p, "which model?")
+		waitExists(t, p, gptDone, 10*time.Second)
+		if slug := p.MustEval(`() => document.querySelector('[data-message-author-role="assistant"]').dataset.messageModelSlug`).Str(); slug != "gpt-5-6-thinking" {
+			t.Fatalf("model slug %q", slug)
+		}
+	})
+	t.Run("gemini drops the first mode selection and honours the second", func(t *testing.T) {
+		ui := siteUIs[0]
+		_, p := openSite(t, ui)
+		pick := func() {
+			clickTrusted(t, p, `bard-mode-switcher button`)
+			waitExists(t, p, `gem-menu [role="menuitem"]`, 2*time.Second)
+			p.MustElementR(`gem-menu [role="menuitem"]`, `^Pro$`).MustClick()
+		}
+		pick()
+		if label := p.MustElement(`bard-mode-switcher button`).MustAttribute("aria-label"); *label != "Open mode picker, currently Flash" {
+			t.Fatalf("first selection was kept: %q", *label)
+		}
+		pick()
+		if label := p.MustElement(`bard-mode-switcher button`).MustAttribute("aria-label"); *label != "Open mode picker, currently Pro" {
+			t.Fatalf("second selection lost: %q", *label)
+		}
+		cap := captureStream(t, p, "/StreamGenerate")
+		askSite(t, p, ui, "which model?")
+		waitExists(t, p, ui.done, 10*time.Second)
+		if raw := string(cap.bytes(t)); !strings.Contains(raw, `\"gemini-3-pro\"]`) {
+			t.Fatalf("stream does not route to gemini-3-pro: %.200q", raw[len(raw)-200:])
+		}
+	})
 }

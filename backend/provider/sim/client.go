@@ -48,7 +48,7 @@ func (s *Server) AccessToken() string { return s.accessToken(time.Now().Add(time
 var Drift = map[string]map[string]string{
 	ChatGPT: {
 		"composer": "#composer-editor[contenteditable=\"true\"]",
-		"send":     "button[data-testid=\"composer-send\"]",
+		"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
 		"stop":     "button[data-testid=\"composer-halt\"]",
 		"turn":     "article[data-testid^=\"chat-turn-\"]",
 		"answer":   "[data-message-author-role=\"assistant\"] .prose-answer",

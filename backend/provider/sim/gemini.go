@@ -89,6 +89,12 @@ func (s *Server) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 	f.write(")]}'\n\n")
 	rid, rcid := "r_"+s.macHex("rid", cid, prompt)[:16], "rc_"+s.macHex("rcid", cid, prompt)[:16]
 	model := t.a.Model
+	var ext []any
+	if json.Unmarshal([]byte(r.Header.Get("x-goog-ext-525001261-jspb")), &ext) == nil && len(ext) > 4 {
+		if id, ok := ext[4].(string); ok && id != "" {
+			model = id
+		}
+	}
 	thoughts := ""
 	for _, th := range t.a.Thoughts {
 		for _, c := range chunks(th+" ", t.pace.Chunk) {

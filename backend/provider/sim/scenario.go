@@ -215,6 +215,12 @@ func ParseSize(s string) (int64, error) {
 func (s *Server) SetScenario(site string, sc Scenario) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.setSticky(site, sc)
+}
+
+// setSticky stores sc in the page or turn slot of site; s.mu must be held
+// (or the server not yet shared).
+func (s *Server) setSticky(site string, sc Scenario) {
 	if sc.Name == ScenarioNormal || sc.Name == "" {
 		delete(s.sticky, site)
 		delete(s.sticky, "page:"+site)

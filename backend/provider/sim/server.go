@@ -85,7 +85,7 @@ func WithPace(chunkRunes int, interval time.Duration) Option {
 // WithScenario makes scenario the default for site ("" = every site) until
 // changed through SetScenario or the admin endpoint.
 func WithScenario(site string, sc Scenario) Option {
-	return func(s *Server) { s.sticky[site] = sc }
+	return func(s *Server) { s.setSticky(site, sc) }
 }
 
 // WithLogf sends one line per request to logf (nil = silent).
@@ -262,4 +262,14 @@ func (s *Server) routes() http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// IndexURL is the address of the index page that lists the sites, the
+// Chromium flags and the scenarios ("https://127.0.0.1:PORT/"); empty before
+// Start.
+func (s *Server) IndexURL() string {
+	if s.ln == nil {
+		return ""
+	}
+	return "https://" + s.Addr() + "/"
 }

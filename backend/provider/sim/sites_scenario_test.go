@@ -45,7 +45,7 @@ func TestEachSiteTurnScenariosAreObservable(t *testing.T) {
 			idle := func() {
 				t.Helper()
 				waitExists(t, p, ui.composer, 2*time.Second)
-				time.Sleep(120 * time.Millisecond)
+				time.Sleep(40 * time.Millisecond)
 			}
 
 			askSite(t, p, ui, "think\n"+sim.Directive("thinking"))

@@ -77,5 +77,3 @@ func (t siteTurn) pieces(ctx context.Context, text string, emit func(piece, soFa
 	}
 	return true
 }
-
-func resetLabel(until time.Time) string { return until.Format("3:04 PM") }

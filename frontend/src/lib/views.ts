@@ -32,8 +32,3 @@ export const VIEWS: readonly ViewDef[] = [
 export function viewIndex(id: string): number {
   return VIEWS.findIndex((v) => v.id === id);
 }
-
-/** isViewId reports whether s names a view. */
-export function isViewId(s: unknown): s is ViewId {
-  return typeof s === 'string' && viewIndex(s) >= 0;
-}

@@ -13,6 +13,7 @@
   const MOUNTED = 6; // turns kept in the DOM: the thread is virtualised
 
   let hydrated = false;
+  let sendShown = false;
   let token = null;
   let model = 'auto';
   let conversationId = cfg.conversation || null;
@@ -74,6 +75,7 @@
   // replaces it while an answer streams.
   function renderTrailing() {
     trailing.innerHTML = '';
+    if (busy || !hydrated || editor.text().trim() === '') sendShown = false;
     if (busy) {
       trailing.appendChild(h('button', { type: 'button', 'data-testid': T.stop, id: 'composer-submit-button', 'aria-label': 'Stop streaming', class: 'composer-btn', onclick: stop }, '■'));
       return;
@@ -82,7 +84,15 @@
       trailing.appendChild(h('button', { type: 'button', 'data-testid': 'composer-speech-button', 'aria-label': 'Start voice mode', class: 'composer-btn' }, '🎙'));
       return;
     }
-    trailing.appendChild(h('button', { type: 'button', 'data-testid': T.send, id: 'composer-submit-button', 'aria-label': T.sendLabel, class: 'composer-btn', onclick: () => submit() }, '↑'));
+    // The button mounts disabled and enables on the next render: a click in
+    // between is accepted by the page and ignored, as on the real site.
+    const fresh = !sendShown;
+    const btn = h('button', { type: 'button', 'data-testid': T.send, id: 'composer-submit-button', 'aria-label': T.sendLabel, class: 'composer-btn',
+      disabled: fresh, 'aria-disabled': fresh ? 'true' : null, 'data-disabled': fresh ? 'true' : null,
+      onclick: () => { if (!btn.disabled) submit(); } }, '↑');
+    trailing.appendChild(btn);
+    sendShown = true;
+    if (fresh) setTimeout(() => { btn.disabled = false; btn.removeAttribute('aria-disabled'); btn.removeAttribute('data-disabled'); }, 120);
   }
 
   function openModelMenu() {

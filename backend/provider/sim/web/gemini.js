@@ -9,6 +9,8 @@
   window.WIZ_global_data = { SNlM0e: 'AJvLN6M' + Math.random().toString(36).slice(2) };
   let cid = cfg.conversation || '', rid = '', rcid = '';
   let model = 'Flash';
+  let dropNext = true;
+  const modelIds = { 'Flash-Lite': 'gemini-3-flash-lite', Flash: 'gemini-3-flash', Pro: 'gemini-3-pro', 'Extended thinking': 'gemini-3-pro-thinking' };
   const app = document.getElementById('app');
   const chat = h('div', { id: 'chat-history', class: 'chat-history' });
   const edEl = h('div', { class: T.editor + ' textarea', contenteditable: 'true', role: 'textbox', 'aria-label': 'Enter a prompt for Gemini', 'aria-multiline': 'true', 'data-gramm': 'false' });
@@ -26,8 +28,11 @@
     const menu = h('gem-menu', {});
     for (const m of ['Flash-Lite', 'Flash', 'Pro', 'Extended thinking']) {
       menu.appendChild(h('button', { role: 'menuitem', type: 'button', onclick: () => {
-        // Gemini drops selections now and then: adapters read back the label.
-        model = m; modeBtn.textContent = m; modeBtn.setAttribute('aria-label', 'Open mode picker, currently ' + m); menu.remove();
+        menu.remove();
+        // Gemini drops selections now and then (here: the first one after
+        // load): adapters must read the label back and select again.
+        if (dropNext) { dropNext = false; return; }
+        model = m; modeBtn.textContent = m; modeBtn.setAttribute('aria-label', 'Open mode picker, currently ' + m);
       } }, m));
     }
     document.body.appendChild(menu);
@@ -75,7 +80,7 @@
       const freq = JSON.stringify([null, JSON.stringify([[prompt, 0, null, null, null, null, 0], ['en'], [cid, rid, rcid]])]);
       const body = new URLSearchParams({ 'f.req': freq, at: window.WIZ_global_data.SNlM0e }).toString() + '&';
       const resp = await fetch('/_/BardChatUi/data/assistant.lamda.BardFrontendService/StreamGenerate?bl=boq_assistant-bard-web-server_20260901.06_p0&f.sid=-123&hl=en&_reqid=' + (1000 + Math.floor(Math.random() * 9000)) + '&rt=c',
-        { method: 'POST', credentials: 'include', signal, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' }, body });
+        { method: 'POST', credentials: 'include', signal, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', 'x-goog-ext-525001261-jspb': JSON.stringify([1, null, null, null, modelIds[model]]) }, body });
       let buf = '', complete = false, text = '', thoughts = '', mdl = null, errCode = 0;
       await Sim.readBody(resp, (t) => {
         buf += t;

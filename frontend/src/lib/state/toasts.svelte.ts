@@ -37,10 +37,6 @@ export class Toasts {
     }
   }
 
-  dismissAll(): void {
-    for (const t of this.items) this.dismiss(t.id);
-  }
-
   #push(t: Toast): number {
     this.items = pushToast(this.items, t);
     const shown = this.items.find((x) => x.id === t.id) ?? this.items[this.items.length - 1];

@@ -1,0 +1,305 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+)
+
+// Client calls a hub's HTTP API. It is safe for concurrent use.
+type Client struct {
+	ep      Endpoint
+	http    *http.Client
+	retries int
+	newID   func() string
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient replaces the HTTP client (its transport must reach
+// 127.0.0.1 directly).
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = hc } }
+
+// WithRetries sets how often a request that failed in transport (no
+// response) is sent again, with the same message id (default 2).
+func WithRetries(n int) Option { return func(c *Client) { c.retries = max(n, 0) } }
+
+// newTransport talks to loopback only: no proxy from the environment.
+func newTransport() *http.Transport {
+	return &http.Transport{
+		Proxy:               nil,
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+		MaxIdleConns:        128,
+		MaxIdleConnsPerHost: 128,
+		IdleConnTimeout:     90 * time.Second,
+	}
+}
+
+// New returns a client of the hub at ep.
+func New(ep Endpoint, opts ...Option) *Client {
+	c := &Client{ep: ep, http: &http.Client{Transport: newTransport()}, retries: 2, newID: uuid.NewString}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// Endpoint returns the endpoint the client calls.
+func (c *Client) Endpoint() Endpoint { return c.ep }
+
+// do sends one request. POST and DELETE carry a fresh message id, reused on
+// the transport retries so that the hub executes the request once.
+func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	resp, err := c.send(ctx, method, path, in)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		return decodeError(resp)
+	}
+	if out == nil {
+		io.Copy(io.Discard, resp.Body)
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return errs.Wrap(err, errs.Internal, "decode the hub's answer to %s %s: %v", method, path, err)
+	}
+	return nil
+}
+
+func (c *Client) send(ctx context.Context, method, path string, in any) (*http.Response, error) {
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			return nil, errs.Wrap(err, errs.BadInput, "encode request for %s: %v", path, err)
+		}
+	}
+	msgID := ""
+	if method == http.MethodPost || method == http.MethodDelete {
+		msgID = c.newID()
+	}
+	var lastErr error
+	for attempt := 0; attempt <= c.retries; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(time.Duration(attempt) * 150 * time.Millisecond):
+			}
+		}
+		req, err := http.NewRequestWithContext(ctx, method, c.ep.BaseURL()+path, bytes.NewReader(body))
+		if err != nil {
+			return nil, errs.Wrap(err, errs.BadInput, "build request %s %s: %v", method, path, err)
+		}
+		c.ep.authorize(req.Header)
+		req.Header.Set("Accept", "application/json")
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if msgID != "" {
+			req.Header.Set(hub.MessageIDHeader, msgID)
+		}
+		resp, err := c.http.Do(req)
+		if err == nil {
+			return resp, nil
+		}
+		lastErr = err
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, fmt.Errorf("call ferry hub %s %s: %w", method, path, lastErr)
+}
+
+// decodeError turns an error response into its errs envelope.
+func decodeError(resp *http.Response) error {
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	var env errs.Envelope
+	if err := json.Unmarshal(data, &env); err == nil && env.Code != "" {
+		if _, known := errs.Lookup(env.Code); known {
+			return &env
+		}
+	}
+	return errs.New(errs.Internal, "the hub answered %s without an error envelope", resp.Status).
+		WithEvidence("status", strconv.Itoa(resp.StatusCode))
+}
+
+// WhoAmI returns the caller's identity as the hub sees it.
+func (c *Client) WhoAmI(ctx context.Context) (hub.WhoAmI, error) {
+	var out hub.WhoAmI
+	return out, c.do(ctx, http.MethodGet, "/v1/whoami", nil, &out)
+}
+
+// CreateJob submits a job. A paired client's job comes back in
+// hub.StateAwaitingApproval unless the client is set to auto-approve.
+func (c *Client) CreateJob(ctx context.Context, spec hub.JobSpec) (hub.Job, error) {
+	var out hub.Job
+	return out, c.do(ctx, http.MethodPost, "/v1/jobs", spec, &out)
+}
+
+// GetJob returns a job.
+func (c *Client) GetJob(ctx context.Context, id string) (hub.Job, error) {
+	var out hub.Job
+	return out, c.do(ctx, http.MethodGet, "/v1/jobs/"+url.PathEscape(id), nil, &out)
+}
+
+// CancelJob cancels a job.
+func (c *Client) CancelJob(ctx context.Context, id string) (hub.Job, error) {
+	var out hub.Job
+	return out, c.do(ctx, http.MethodPost, "/v1/jobs/"+url.PathEscape(id)+"/cancel", nil, &out)
+}
+
+// ListSessions lists sessions, newest first as the backend orders them.
+func (c *Client) ListSessions(ctx context.Context, q hub.SessionQuery) ([]hub.SessionSummary, error) {
+	v := url.Values{}
+	if q.Site != "" {
+		v.Set("site", q.Site)
+	}
+	if q.Limit > 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	var out []hub.SessionSummary
+	return out, c.do(ctx, http.MethodGet, "/v1/sessions"+query(v), nil, &out)
+}
+
+// SearchSessions searches the history.
+func (c *Client) SearchSessions(ctx context.Context, q string, limit int) ([]hub.SessionSummary, error) {
+	v := url.Values{"q": {q}}
+	if limit > 0 {
+		v.Set("limit", strconv.Itoa(limit))
+	}
+	var out []hub.SessionSummary
+	return out, c.do(ctx, http.MethodGet, "/v1/sessions/search"+query(v), nil, &out)
+}
+
+// ShowSession returns one session.
+func (c *Client) ShowSession(ctx context.Context, id string) (hub.Session, error) {
+	var out hub.Session
+	return out, c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id), nil, &out)
+}
+
+// ListTabs lists the browser tabs.
+func (c *Client) ListTabs(ctx context.Context) ([]hub.Tab, error) {
+	var out []hub.Tab
+	return out, c.do(ctx, http.MethodGet, "/v1/tabs", nil, &out)
+}
+
+// DownloadArtifact copies a verified artifact of a job to w and checks it
+// against the SHA-256 the hub announces. Errors: the hub's envelopes;
+// errs.ArtifactCorrupt when the bytes do not match the announced digest.
+func (c *Client) DownloadArtifact(ctx context.Context, jobID, name string, w io.Writer) (int64, error) {
+	path := "/v1/jobs/" + url.PathEscape(jobID) + "/artifacts/" + url.PathEscape(name)
+	resp, err := c.send(ctx, http.MethodGet, path, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		return 0, decodeError(resp)
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(w, h), resp.Body)
+	if err != nil {
+		return n, errs.Wrap(err, errs.ArtifactFetchFailed, "download artifact %s of job %s: %v", name, jobID, err)
+	}
+	if want := resp.Header.Get("X-Ferry-Sha256"); want != "" && want != hex.EncodeToString(h.Sum(nil)) {
+		return n, errs.New(errs.ArtifactCorrupt, "artifact %s of job %s does not match its SHA-256", name, jobID).WithEvidence("sha256", want)
+	}
+	return n, nil
+}
+
+// Approvals lists the jobs waiting for approval (owner only).
+func (c *Client) Approvals(ctx context.Context) ([]hub.Approval, error) {
+	var out []hub.Approval
+	return out, c.do(ctx, http.MethodGet, "/v1/approvals", nil, &out)
+}
+
+// Approve lets a waiting job run (owner only).
+func (c *Client) Approve(ctx context.Context, jobID string) (hub.Job, error) {
+	var out hub.Job
+	return out, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(jobID)+"/approve", nil, &out)
+}
+
+// Reject ends a waiting job without running it (owner only).
+func (c *Client) Reject(ctx context.Context, jobID, reason string) (hub.Job, error) {
+	var out hub.Job
+	return out, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(jobID)+"/reject", hub.RejectRequest{Reason: reason}, &out)
+}
+
+// NewPairingCode asks for a one-time pairing code (owner only).
+func (c *Client) NewPairingCode(ctx context.Context) (hub.PairingCode, error) {
+	var out hub.PairingCode
+	return out, c.do(ctx, http.MethodPost, "/v1/pairing", nil, &out)
+}
+
+// Clients lists the paired clients (owner only).
+func (c *Client) Clients(ctx context.Context) ([]hub.ClientInfo, error) {
+	var out []hub.ClientInfo
+	return out, c.do(ctx, http.MethodGet, "/v1/clients", nil, &out)
+}
+
+// Revoke revokes a paired client (owner only).
+func (c *Client) Revoke(ctx context.Context, clientID string) (hub.ClientInfo, error) {
+	var out hub.ClientInfo
+	return out, c.do(ctx, http.MethodDelete, "/v1/clients/"+url.PathEscape(clientID), nil, &out)
+}
+
+// SetAutoApprove sets whether a client's jobs skip approval (owner only).
+func (c *Client) SetAutoApprove(ctx context.Context, clientID string, on bool) (hub.ClientInfo, error) {
+	var out hub.ClientInfo
+	return out, c.do(ctx, http.MethodPost, "/v1/clients/"+url.PathEscape(clientID)+"/settings", hub.ClientSettings{AutoApprove: &on}, &out)
+}
+
+// Pair exchanges a pairing code for a client token at the hub on port and
+// returns the client's endpoint and id. Errors: errs.PairingCodeInvalid,
+// errs.HubRateLimited (too many attempts), transport errors.
+func Pair(ctx context.Context, port int, code, name string) (Endpoint, string, error) {
+	body, _ := json.Marshal(hub.PairRequest{Code: code, Name: name})
+	ep := NewEndpoint(port, "")
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL()+"/v1/pair", bytes.NewReader(body))
+	if err != nil {
+		return Endpoint{}, "", errs.Wrap(err, errs.BadInput, "build pairing request: %v", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	hc := &http.Client{Transport: newTransport()}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return Endpoint{}, "", fmt.Errorf("pair with ferry hub: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		return Endpoint{}, "", decodeError(resp)
+	}
+	var out hub.PairResponse
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.Token == "" {
+		return Endpoint{}, "", errs.New(errs.Internal, "the hub's pairing answer is malformed")
+	}
+	return NewEndpoint(port, out.Token), out.ClientID, nil
+}
+
+func query(v url.Values) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return "?" + v.Encode()
+}
+
+var errClosed = errors.New("follower closed")

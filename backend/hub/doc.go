@@ -1,0 +1,18 @@
+// Package hub is Ferry's local gateway: the owner of a data directory (the
+// desktop app or `ferry serve`) serves an authenticated HTTP + WebSocket API
+// on loopback through it, so that the CLI and coding agents can create jobs,
+// read sessions and tabs, download verified artifacts and follow runs while
+// the owner holds the store and the browser.
+//
+// The API can type into the user's logged-in sessions, so the gateway treats
+// every request as hostile until proven otherwise: the Host must be a
+// loopback name with the hub's port (DNS rebinding), a present Origin must be
+// allowlisted (cross-site requests from web pages, also on the WebSocket
+// upgrade), the bearer token travels in the Authorization header only, and
+// agent clients pair once with a short-lived code, get their own revocable
+// token, are rate limited, and wait for the user's approval before a job of
+// theirs runs.
+//
+// The pipeline, sessions and artifacts are not the hub's: it reaches them
+// through the Backend interface and relays run updates from an EventSource.
+package hub
