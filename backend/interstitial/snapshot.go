@@ -1,7 +1,7 @@
 // Package interstitial recognises the pages and notices that stand between
 // Ferry and an answer: Cloudflare challenges, rate-limit modals, usage caps,
-// "conversation too long", login walls, expired sessions, account flags and
-// generic errors. The decision is a pure function over a Snapshot of the
+// "conversation too long", consent pages, login walls, expired sessions,
+// account flags and generic errors. The decision is a pure function over a Snapshot of the
 // page, so every signature and every false-positive trap is table-tested;
 // the JavaScript that collects a Snapshot in a page ships here too, for the
 // browser package to evaluate.

@@ -135,3 +135,14 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// Delta compares two successive Result texts for a partial-text event: added
+// is what cur adds to prev; rewritten is true when cur does not extend prev
+// (Grok's full text replacing its tokens, a citation span closing), in which
+// case the event should carry all of cur.
+func Delta(prev, cur string) (added string, rewritten bool) {
+	if len(cur) >= len(prev) && cur[:len(prev)] == prev {
+		return cur[len(prev):], false
+	}
+	return cur, true
+}

@@ -398,3 +398,22 @@ func TestAChatGPTMessageForANewChannelIsNeverAppendedToTheLastPath(t *testing.T)
 		t.Fatalf("got %+v", r)
 	}
 }
+
+func TestDeltaTellsExtensionFromRewrite(t *testing.T) {
+	cases := []struct {
+		name, prev, cur, added string
+		rewritten              bool
+	}{
+		{"an extension gives the new tail", "Here", "Here’s", "’s", false},
+		{"no change gives nothing", "same", "same", "", false},
+		{"a rewrite gives the whole text", "Partial tok", "Partial", "Partial", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			added, rw := Delta(c.prev, c.cur)
+			if added != c.added || rw != c.rewritten {
+				t.Fatalf("Delta = %q, %v", added, rw)
+			}
+		})
+	}
+}
