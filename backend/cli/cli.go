@@ -48,9 +48,20 @@ type command struct {
 // invocation is what a command's run function gets.
 type invocation struct {
 	globals
+	fs     *flag.FlagSet
 	args   []string
 	stdout io.Writer
 	stderr io.Writer
+}
+
+// flag returns the parsed value of the command's flag name. It panics on a
+// name the command did not define: a programming error a test catches.
+func (inv *invocation) flag(name string) any {
+	f := inv.fs.Lookup(name)
+	if f == nil {
+		panic("cli: no flag " + name)
+	}
+	return f.Value.(flag.Getter).Get()
 }
 
 // printJSON writes v as indented JSON with a trailing newline.
@@ -124,7 +135,7 @@ func Run(ctx context.Context, args []string) error {
 		}
 		return errs.New(errs.BadInput, "ferry %s: %v", name, err).WithHint("run `ferry help %s` for its usage", name)
 	}
-	return cmd.run(ctx, &invocation{globals: g, args: positional, stdout: Stdout, stderr: Stderr})
+	return cmd.run(ctx, &invocation{globals: g, fs: cfs, args: positional, stdout: Stdout, stderr: Stderr})
 }
 
 // parseInterspersed parses flags wherever they stand among the positional
