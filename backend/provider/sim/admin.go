@@ -13,7 +13,8 @@ import (
 //
 //	GET  /__sim/                 index: sites, scenarios, directive syntax, Chromium flags
 //	POST /__sim/scenario         {"site":"chatgpt","scenario":"rate_limit","params":{"lock":"3s"}}
-//	                             (site "" = every site; scenario "normal" clears)
+//	                             (site "" = every site; scenario "normal" clears;
+//	                             "conversation":"ID" limits a turn scenario to one conversation)
 //	GET  /__sim/submissions      ?site=chatgpt&conversation=ID -> {"count":N,"submissions":[...]}
 //	POST /__sim/pace             {"chunk":6,"interval":"30ms"}
 //	POST /__sim/reset            clears scenarios, locks, submissions and conversations
@@ -26,7 +27,7 @@ func (s *Server) adminRoutes() http.Handler {
 	mux.HandleFunc("POST /__sim/scenario", s.adminScenario)
 	mux.HandleFunc("GET /__sim/scenario", func(w http.ResponseWriter, r *http.Request) {
 		site := r.URL.Query().Get("site")
-		writeJSONResponse(w, http.StatusOK, map[string]any{"page": s.pageScenario(site), "turn": s.turnScenario(site, "")})
+		writeJSONResponse(w, http.StatusOK, map[string]any{"page": s.pageScenario(site), "turn": s.turnScenario(site, r.URL.Query().Get("conversation"), "")})
 	})
 	mux.HandleFunc("GET /__sim/submissions", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
@@ -70,9 +71,10 @@ func (s *Server) adminRoutes() http.Handler {
 
 func (s *Server) adminScenario(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Site     string            `json:"site"`
-		Scenario string            `json:"scenario"`
-		Params   map[string]string `json:"params"`
+		Site         string            `json:"site"`
+		Conversation string            `json:"conversation"`
+		Scenario     string            `json:"scenario"`
+		Params       map[string]string `json:"params"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		http.Error(w, "decode scenario: "+err.Error()+` (want {"site":"chatgpt","scenario":"rate_limit","params":{}})`, http.StatusBadRequest)
@@ -86,7 +88,17 @@ func (s *Server) adminScenario(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("unknown scenario %q (known: %s)", req.Scenario, strings.Join(scenarioNames(), ", ")), http.StatusBadRequest)
 		return
 	}
-	s.SetScenario(req.Site, Scenario{Name: req.Scenario, Params: req.Params})
+	sc := Scenario{Name: req.Scenario, Params: req.Params}
+	if req.Conversation != "" {
+		if req.Site == "" || IsPage(req.Scenario) {
+			http.Error(w, "a conversation scenario needs a site and a turn scenario (not "+req.Scenario+")", http.StatusBadRequest)
+			return
+		}
+		s.SetConversationScenario(req.Site, req.Conversation, sc)
+		writeJSONResponse(w, http.StatusOK, map[string]any{"ok": true, "site": req.Site, "conversation": req.Conversation, "scenario": req.Scenario})
+		return
+	}
+	s.SetScenario(req.Site, sc)
 	writeJSONResponse(w, http.StatusOK, map[string]any{"ok": true, "site": req.Site, "scenario": req.Scenario})
 }
 
@@ -108,7 +120,7 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 Speed per prompt: <code>chunk=200 interval=1ms</code>.</p>
 <p>Per site (page scenarios, and turn scenarios for prompts without a directive):
 <code>curl -k -X POST https://chatgpt.com/__sim/scenario -d '{"site":"chatgpt","scenario":"rate_limit","params":{"lock":"30s"}}'</code>
-(any simulated host; site "" = all sites; scenario "normal" clears).</p>
+(any simulated host; site "" = all sites; scenario "normal" clears; add "conversation":"ID" for one conversation).</p>
 <p>Submissions: <code>GET /__sim/submissions?site=chatgpt</code>. Reset: <code>POST /__sim/reset</code>. Pace: <code>POST /__sim/pace {"chunk":6,"interval":"30ms"}</code>.</p>
 <h2>Scenarios</h2><table><tr><th>name</th><th>kind</th><th>sites</th><th>what it does</th></tr>`)
 	for _, c := range Catalog {

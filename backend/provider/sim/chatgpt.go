@@ -114,8 +114,6 @@ func (s *Server) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) 
 			s.mu.Unlock()
 		}
 	}
-	sc := s.turnScenario(ChatGPT, prompt)
-
 	s.mu.Lock()
 	c := s.convs[req.ConversationID]
 	isNew := c == nil
@@ -125,6 +123,7 @@ func (s *Server) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) 
 		s.convs[c.ID] = c
 	}
 	s.mu.Unlock()
+	sc := s.turnScenario(ChatGPT, c.ID, prompt)
 
 	sub := Submission{Site: ChatGPT, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name}
 	if until := s.lockedUntil(ChatGPT); !until.IsZero() || sc.Name == ScenarioRateLimit {

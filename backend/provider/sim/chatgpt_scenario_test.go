@@ -215,10 +215,28 @@ func TestAdminEndpointsSelectScenariosAndCountSubmissions(t *testing.T) {
 	if _, r, _ := a.ask("no directive here", ""); r.StatusCode != 429 {
 		t.Fatalf("sticky usage_cap: %d, want 429", r.StatusCode)
 	}
+	// A conversation scenario applies to that conversation only.
+	resp, _ = c.Post(sim.URL(sim.Kimi, "/__sim/scenario"), "application/json", strings.NewReader(`{"site":"chatgpt","scenario":"normal"}`))
+	resp.Body.Close()
+	first, _, _ := a.ask("start", "")
+	resp, _ = c.Post(sim.URL(sim.Kimi, "/__sim/scenario"), "application/json", strings.NewReader(`{"site":"chatgpt","conversation":"`+first.ConversationID+`","scenario":"conversation_too_long"}`))
+	resp.Body.Close()
+	if d, _, _ := a.ask("again", first.ConversationID); d.ErrorCode != "conversation_too_large" {
+		t.Fatalf("conversation scenario not applied: %+v", d)
+	}
+	if d, _, _ := a.ask("elsewhere", ""); !d.Complete {
+		t.Fatalf("conversation scenario leaked to a new conversation: %+v", d)
+	}
+	resp, _ = c.Get(sim.URL(sim.Claude, "/__sim/submissions?site=chatgpt&conversation="+first.ConversationID))
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"count":2`) {
+		t.Fatalf("per-conversation submissions: %s", b)
+	}
 	resp, _ = c.Get(sim.URL(sim.Claude, "/__sim/submissions?site=chatgpt"))
 	b, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(string(b), `"count":1`) || !strings.Contains(string(b), `"refused":true`) {
+	if !strings.Contains(string(b), `"count":4`) || !strings.Contains(string(b), `"refused":true`) {
 		t.Fatalf("submissions endpoint: %s", b)
 	}
 	resp, _ = c.Get(sim.URL(sim.ChatGPT, "/__sim/"))

@@ -35,6 +35,9 @@
 //     logged_out, session_expired, slow_hydration, drifted_dom) are chosen
 //     this way only; a turn scenario set this way applies to every prompt
 //     without a directive.
+//   - Per conversation: the same endpoint with "conversation":"ID" (or
+//     Server.SetConversationScenario) applies a turn scenario to the later
+//     prompts of that conversation only.
 //   - Catalog lists every scenario and the sites that implement it.
 //
 // # Proving a prompt was sent once

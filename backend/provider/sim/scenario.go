@@ -246,13 +246,16 @@ func (s *Server) pageScenario(site string) Scenario {
 }
 
 // turnScenario picks the scenario of one prompt: its directive first, then the
-// site's sticky scenario, then normal.
-func (s *Server) turnScenario(site, prompt string) Scenario {
+// conversation's scenario, then the site's sticky scenario, then normal.
+func (s *Server) turnScenario(site, conv, prompt string) Scenario {
 	if sc, ok := directiveIn(prompt); ok && !IsPage(sc.Name) {
 		return sc
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if sc, ok := s.sticky["conv:"+site+":"+conv]; ok && conv != "" {
+		return sc
+	}
 	if sc, ok := s.sticky[site]; ok {
 		return sc
 	}
@@ -300,10 +303,26 @@ func (s *Server) lockedUntil(site string) time.Time {
 	return time.Time{}
 }
 
-// Reset clears scenarios, locks, the ledger and conversations.
+// SetConversationScenario makes the turn scenario sc apply to every later
+// prompt of one conversation of site that carries no directive ("normal"
+// clears it).
+func (s *Server) SetConversationScenario(site, conv string, sc Scenario) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := "conv:" + site + ":" + conv
+	if sc.Name == ScenarioNormal || sc.Name == "" {
+		delete(s.sticky, key)
+		return
+	}
+	s.sticky[key] = sc
+}
+
+// Reset clears scenarios, locks, the ledger and conversations, and restores
+// the pace given to New.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.pace = s.initialPace
 	s.sticky = map[string]Scenario{}
 	s.locked = map[string]time.Time{}
 	s.ledger = ledger{}

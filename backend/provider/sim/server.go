@@ -107,13 +107,14 @@ type Server struct {
 	lockFor    time.Duration
 	estuaryFor time.Duration
 
-	mu     sync.Mutex
-	pace   Pace
-	sticky map[string]Scenario // site ("" = all) -> scenario for the next turns
-	locked map[string]time.Time
-	ledger ledger
-	convs  map[string]*conversation // chatgpt conversations by id
-	files  map[string]*fileRef      // estuary file id -> file
+	mu          sync.Mutex
+	pace        Pace
+	initialPace Pace
+	sticky      map[string]Scenario // site ("" = all) -> scenario for the next turns
+	locked      map[string]time.Time
+	ledger      ledger
+	convs       map[string]*conversation // chatgpt conversations by id
+	files       map[string]*fileRef      // estuary file id -> file
 
 	handler  http.Handler
 	ln       net.Listener
@@ -136,6 +137,7 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
+	s.initialPace = s.pace
 	s.handler = s.routes()
 	return s
 }

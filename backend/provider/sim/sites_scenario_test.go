@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simtest"
 )
 
 // errorTexts are the words each site shows for the error scenario.
@@ -169,5 +170,51 @@ func TestCloudflareChallengeGatesEverySite(t *testing.T) {
 		if resp.StatusCode != 403 || resp.Header.Get("cf-mitigated") != "challenge" || !strings.Contains(string(b), "Just a moment...") {
 			t.Errorf("%s: %d %q", id, resp.StatusCode, resp.Header.Get("cf-mitigated"))
 		}
+	}
+}
+
+func TestClaudeHydratesLateAndExpiresSessions(t *testing.T) {
+	ui := siteUIs[3]
+	t.Run("slow hydration keeps send disabled and wipes early typing", func(t *testing.T) {
+		env := withPageScenario(t, sim.Claude, sim.ScenarioSlowHydration, map[string]string{"hydrate": "1s"})
+		p := env.Page(t, sim.URL(sim.Claude, "/new"), 20*time.Second)
+		waitExists(t, p, ui.composer, 5*time.Second)
+		typeExecCommand(t, p, ui.composer, "too early")
+		if !exists(p, `button[aria-label="Send message"][disabled]`) {
+			t.Fatal("send is not disabled before hydration")
+		}
+		time.Sleep(1200 * time.Millisecond)
+		if txt := p.MustEval(`(s) => document.querySelector(s).innerText.trim()`, ui.composer).Str(); txt != "" {
+			t.Fatalf("composer kept %q across hydration", txt)
+		}
+		askSite(t, p, ui, "in time")
+		waitExists(t, p, ui.done, 10*time.Second)
+		if n := env.Server.SubmissionCount(sim.Claude); n != 1 {
+			t.Fatalf("submissions = %d", n)
+		}
+	})
+	t.Run("an expired session shows a log-in dialog", func(t *testing.T) {
+		env := withPageScenario(t, sim.Claude, sim.ScenarioSessionExpired, nil)
+		p := env.Page(t, sim.URL(sim.Claude, "/new"), 20*time.Second)
+		waitText(t, p, `[role="dialog"]`, 5*time.Second, contains("Your session has expired"))
+	})
+}
+
+func TestLongAnswersAndPaceOnOtherSites(t *testing.T) {
+	env := simtest.Shared(t)
+	env.Server.Reset()
+	t.Cleanup(env.Server.Reset)
+	b := string(post(t, sim.DeepSeek, "/api/v0/chat/completion", "application/json", []byte(`{"prompt":"[[sim:scenario=long chunk=4000 interval=0s]]","chat_session_id":"s"}`), map[string]string{"x-ds-pow-response": "x"}))
+	if len(b) < 100<<10 || !strings.Contains(b, "End of the long answer.") {
+		t.Fatalf("long answer of %d bytes", len(b))
+	}
+	resp, err := env.Server.Client().Post(sim.URL(sim.Grok, "/__sim/pace"), "application/json", strings.NewReader(`{"chunk":1000,"interval":"0s"}`))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("set pace: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	g := string(post(t, sim.Grok, "/rest/app-chat/conversations/new", "application/json", []byte(`{"message":"hi"}`), nil))
+	if n := strings.Count(g, `"token":"`); n != 2 { // the whole answer in one token, plus the soft-stop token
+		t.Fatalf("with chunk 1000 the answer took %d token lines, want 2", n)
 	}
 }

@@ -26,7 +26,7 @@ type refusal struct {
 }
 
 func (s *Server) beginTurn(w http.ResponseWriter, site, conv, prompt string, rate, usage refusal) (siteTurn, bool) {
-	sc := s.turnScenario(site, prompt)
+	sc := s.turnScenario(site, conv, prompt)
 	t := siteTurn{site: site, conv: conv, prompt: prompt, sc: sc, a: makeAnswer(site, sc, prompt), pace: s.paceFor(sc)}
 	sub := Submission{Site: site, ConversationID: conv, Prompt: prompt, Scenario: sc.Name}
 	until := s.lockedUntil(site)

@@ -112,6 +112,12 @@ func TestEachSiteStreamsItsRealWireFormat(t *testing.T) {
 			t.Fatalf("claude stream %.300q", b)
 		}
 	})
+	t.Run("claude ends a too-long conversation with an error event", func(t *testing.T) {
+		b := string(post(t, sim.Claude, "/api/organizations/o/chat_conversations/c/completion", "application/json", []byte(`{"prompt":"[[sim:scenario=conversation_too_long]]"}`), nil))
+		if !strings.Contains(b, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"prompt is too long\"}}") || strings.Contains(b, "message_stop") {
+			t.Fatalf("claude too-long stream %.300q", b)
+		}
+	})
 	t.Run("kimi answers in Connect envelopes with an end-of-stream frame", func(t *testing.T) {
 		payload := []byte(`{"message":{"blocks":[{"text":{"content":"hi"}}]}}`)
 		env := make([]byte, 5+len(payload))
