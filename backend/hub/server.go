@@ -157,7 +157,7 @@ func refuseLiveOwner(ctx context.Context, path string) error {
 	if err != nil {
 		return nil // missing or unusable: ours replaces it
 	}
-	if !hubfile.ProcessAlive(f.PID) || f.PID == os.Getpid() {
+	if !hubfile.ProcessAlive(f.PID) {
 		return nil
 	}
 	d := net.Dialer{Timeout: time.Second}

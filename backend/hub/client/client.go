@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -302,4 +301,4 @@ func query(v url.Values) string {
 	return "?" + v.Encode()
 }
 
-var errClosed = errors.New("follower closed")
+func newMessageID() string { return uuid.NewString() }

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
 )
 
@@ -139,4 +138,3 @@ func Discover(ctx context.Context, path string) (Endpoint, error) {
 func (e Endpoint) authorize(h http.Header) {
 	h.Set("Authorization", "Bearer "+e.token)
 }
-
