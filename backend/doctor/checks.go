@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/store"
 )
 
@@ -130,6 +132,17 @@ func Store(ctx context.Context, paths config.Paths) Check {
 	s, err := store.Open(ctx, paths.StoreDir(), store.WithRole("ferry doctor"))
 	if err != nil {
 		e := errs.From(err)
+		if e.Code == errs.StoreBusy {
+			// A running owner (the desktop app or `ferry serve`) holding the
+			// store is the normal case: the CLI goes through its hub.
+			dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			ep, derr := client.Discover(dctx, paths.HubFile())
+			cancel()
+			if derr == nil {
+				c.Status, c.Detail = OK, fmt.Sprintf("owned by a running Ferry (%s): CLI commands go through it", ep)
+				return c
+			}
+		}
 		c.Status, c.Detail, c.Fix = Fail, e.Message, e.RetryHint
 		return c
 	}
