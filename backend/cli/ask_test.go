@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+)
+
+// TestAsk runs the built ferry binary against the simulator: the test
+// starts the simulator and a headless Chromium mapped to it, and ferry
+// attaches to that browser with --browser-url.
+func TestAsk(t *testing.T) {
+	h, err := providertest.Start(providertest.DefaultSimOptions...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	url := h.Browser.Endpoint()
+	dataDir := t.TempDir()
+	ask := func(t *testing.T, args ...string) result {
+		t.Helper()
+		return ferry(t, nil, append([]string{"ask", "--site", "chatgpt", "--browser-url", url, "--data-dir", dataDir, "--timeout", "45s"}, args...)...)
+	}
+	var tabID string
+
+	t.Run("a prompt is answered in a new tab with proof in JSON", func(t *testing.T) {
+		prompt := "What does Ferry do?"
+		r := ask(t, "--json", prompt)
+		if r.code != 0 {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+		}
+		var res provider.Result
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("stdout is not one JSON result: %v\n%s", err, r.stdout)
+		}
+		if res.Answer != providertest.NormalAnswer(prompt) {
+			t.Fatalf("answer %q", res.Answer)
+		}
+		if !res.Routing.TabWasCreated || res.Routing.ControlledTabID == "" || res.Routing.RequestedTabID != "" {
+			t.Fatalf("routing %+v, want a created tab", res.Routing)
+		}
+		if res.Transport.Source != "stream" || res.Model.Slug != "gpt-5-2" || res.Content.Source != "conversation_api" {
+			t.Fatalf("transport %+v model %+v content %+v", res.Transport, res.Model, res.Content)
+		}
+		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 1 {
+			t.Fatalf("%d submissions, want 1", n)
+		}
+		tabID = res.Routing.ControlledTabID
+		// The new tab opened in the background: Chromium acknowledges
+		// trusted mouse input in a hidden tab only after ≈5 s, which is
+		// what this run measured. Closing the other tabs makes it the
+		// visible one, so the later runs measure Ferry, not that delay.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		targets, err := h.Browser.Targets(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tg := range targets {
+			if tg.ID == tabID {
+				continue
+			}
+			if p, err := h.Browser.Page(ctx, tg.ID); err == nil {
+				_ = p.Close(ctx)
+			}
+		}
+		t.Logf("ferry ask (attach, new tab) took %s; timings %+v", r.took, res.Timings)
+	})
+
+	t.Run("the open tab is reused and --tab pins it, with the answer as text", func(t *testing.T) {
+		if tabID == "" {
+			t.Fatal("no tab from the first run")
+		}
+		prompt := "Second question"
+		r := ask(t, "--tab", tabID, prompt)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		if r.stdout != providertest.NormalAnswer(prompt)+"\n" {
+			t.Fatalf("stdout %q", r.stdout)
+		}
+		r = ask(t, "--json", "Third question")
+		var res provider.Result
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 0 {
+			t.Fatalf("exit %d, %v: %s", r.code, err, r.stdout)
+		}
+		if res.Routing.TabWasCreated || res.Routing.ControlledTabID != tabID {
+			t.Fatalf("routing %+v, want the existing tab %s", res.Routing, tabID)
+		}
+		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 3 {
+			t.Fatalf("%d submissions after three asks, want 3", n)
+		}
+	})
+
+	t.Run("a prompt is read from stdin with -", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, binary, "ask", "--site", "chatgpt", "--browser-url", url, "--data-dir", dataDir, "-")
+		cmd.Env = hermeticEnv(t)
+		cmd.Stdin = strings.NewReader("From stdin\n")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %s", err, errb.String())
+		}
+		if out.String() != providertest.NormalAnswer("From stdin")+"\n" {
+			t.Fatalf("stdout %q", out.String())
+		}
+	})
+
+	blocked := []struct {
+		name     string
+		scenario string
+		code     errs.Code
+	}{
+		{"a Cloudflare challenge exits 3 with its envelope and sends nothing", sim.ScenarioCloudflare, errs.CloudflareChallenge},
+		{"a logged-out site exits 3 with login_required and sends nothing", sim.ScenarioLoggedOut, errs.LoginRequired},
+	}
+	for _, tc := range blocked {
+		t.Run(tc.name, func(t *testing.T) {
+			h.Server.Reset()
+			h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: tc.scenario})
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			p, err := h.Browser.Page(ctx, tabID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
+				t.Fatal(err)
+			}
+			r := ask(t, "--json", "blocked?")
+			if r.code != 3 {
+				t.Fatalf("exit %d, want 3\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+			}
+			var out struct {
+				Error errs.Envelope `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.Error.Code != tc.code {
+				t.Fatalf("stdout %s (%v), want error code %s", r.stdout, err, tc.code)
+			}
+			if n := h.Server.SubmissionCount(sim.ChatGPT); n != 0 {
+				t.Fatalf("%d submissions, want 0", n)
+			}
+			r = ask(t, "blocked?")
+			if r.code != 3 || !strings.Contains(r.stderr, string(tc.code)) || r.stdout != "" {
+				t.Fatalf("text mode: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+
+	t.Run("bad input exits 2 before the browser is touched", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"ask", "hello"},
+			{"ask", "--site", "chatgpt"},
+			{"ask", "--site", "nosuchsite", "hello"},
+			{"ask", "--site", "chatgpt", "--prompt", "a", "b"},
+		} {
+			r := ferry(t, nil, append(args, "--data-dir", dataDir)...)
+			if r.code != 2 || r.stderr == "" {
+				t.Fatalf("ferry %v: exit %d stderr %q, want 2 with a message", args, r.code, r.stderr)
+			}
+		}
+	})
+}

@@ -1,0 +1,102 @@
+// Package chatgpt is Ferry's adapter for ChatGPT (chatgpt.com). It types into
+// the ProseMirror composer, captures POST /backend-api/f/conversation (delta
+// encoding v1) from before the click on send, proves the model from the
+// stream's model_slug and the page's data-message-model-slug, and takes the
+// canonical answer from GET /backend-api/conversation/<id>, fetched inside
+// the page with the bearer token of /api/auth/session. The token lives in
+// memory only: it is never logged, stored or put in an error.
+package chatgpt
+
+import (
+	"context"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
+)
+
+// ID is the site id the adapter registers for.
+const ID = "chatgpt"
+
+func init() {
+	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
+}
+
+// Adapter drives ChatGPT in one tab. Readiness, typing, sending and the DOM
+// rules come from provider.Web with ChatGPT's registry selectors; Ready adds
+// the session check and Extract the canonical answer.
+type Adapter struct {
+	*provider.Web
+	token string // the session's access token: memory only
+}
+
+// New returns the adapter for env. It fails with BadInput when env lacks a
+// page or a site, or names a site other than chatgpt.
+func New(env provider.Env) (*Adapter, error) {
+	if env.Site.ID != ID {
+		return nil, errs.New(errs.BadInput, "the chatgpt adapter cannot drive site %q", env.Site.ID)
+	}
+	w, err := provider.NewWeb(env)
+	if err != nil {
+		return nil, err
+	}
+	return &Adapter{Web: w}, nil
+}
+
+// Ready implements provider.Adapter: the page checks of provider.Web, then
+// /api/auth/session must name a user. chatgpt.com answers logged-out users
+// too (with a weaker model), which is not what a user of their account
+// expects: that is LoginRequired.
+func (a *Adapter) Ready(ctx context.Context) error {
+	if err := a.Web.Ready(ctx); err != nil {
+		return err
+	}
+	_, err := a.session(ctx)
+	return err
+}
+
+// Extract implements provider.Adapter: the stream's answer replaced by the
+// conversation's canonical text when the conversation can be read.
+func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answer, error) {
+	ans, err := a.Web.Extract(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if ans.ConversationID == "" {
+		ans.Warnings = append(ans.Warnings, "no conversation id: the answer is the "+ans.Source+" text, not the conversation's canonical one")
+		return ans, nil
+	}
+	c, err := a.conversation(ctx, ans.ConversationID)
+	if err != nil {
+		ans.Warnings = append(ans.Warnings, "canonical answer unavailable ("+string(errs.CodeOf(err))+"): using the "+ans.Source+" text")
+		return ans, nil
+	}
+	m, ok := c.answer()
+	if !ok {
+		ans.Warnings = append(ans.Warnings, "the conversation holds no finished assistant answer: using the "+ans.Source+" text")
+		return ans, nil
+	}
+	if ans.MessageID != "" && m.ID != ans.MessageID {
+		ans.Warnings = append(ans.Warnings, "the conversation's current answer is not the streamed message")
+		return ans, nil
+	}
+	if m.text() != ans.Text {
+		ans.Warnings = append(ans.Warnings, "the streamed text differs from the conversation's canonical text; the canonical text is returned")
+	}
+	ans.Text, ans.Source = m.text(), "conversation_api"
+	ans.CodeBlocks = provider.CodeBlocks(ans.Text)
+	if ans.CodeBlocks == nil {
+		ans.CodeBlocks = []provider.CodeBlock{}
+	}
+	ans.MessageID = m.ID
+	if slug := m.slug(); slug != "" && ans.Model.Slug == "" {
+		ans.Model.Slug, ans.Model.Source = slug, "conversation_api:metadata.model_slug"
+	}
+	return ans, nil
+}
+
+// Interface guards.
+var (
+	_ provider.Adapter        = (*Adapter)(nil)
+	_ provider.ModelSelector  = (*Adapter)(nil)
+	_ provider.NewChatStarter = (*Adapter)(nil)
+)

@@ -1,0 +1,44 @@
+// Package deepseek is Ferry's adapter for DeepSeek (chat.deepseek.com). The
+// composer is a React textarea (typed with the prototype's value setter), the
+// answer arrives as server-sent events on POST /api/v0/chat/completion
+// (decoded with stream "deepseek-sse": only RESPONSE fragments are answer
+// text, never THINK), and the model is proven by the stream's model_type.
+// Everything else is provider.Web driven by the registry's selectors.
+package deepseek
+
+import (
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
+)
+
+// ID is the site id the adapter registers for.
+const ID = "deepseek"
+
+func init() {
+	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
+}
+
+// Adapter drives DeepSeek in one tab.
+type Adapter struct {
+	*provider.Web
+}
+
+// New returns the adapter for env. It fails with BadInput when env lacks a
+// page or a site, or names a site other than deepseek.
+func New(env provider.Env) (*Adapter, error) {
+	if env.Site.ID != ID {
+		return nil, errs.New(errs.BadInput, "the deepseek adapter cannot drive site %q", env.Site.ID)
+	}
+	w, err := provider.NewWeb(env)
+	if err != nil {
+		return nil, err
+	}
+	return &Adapter{Web: w}, nil
+}
+
+// Interface guards.
+var (
+	_ provider.Adapter        = (*Adapter)(nil)
+	_ provider.ModelSelector  = (*Adapter)(nil)
+	_ provider.NewChatStarter = (*Adapter)(nil)
+)

@@ -1,0 +1,192 @@
+// Package providertest is the conformance suite every provider adapter
+// passes: Run drives the adapter against the provider simulator in real
+// headless Chromium (one browser per test binary, a fresh browser context —
+// own cookies — per test) through readiness, login detection, compose and
+// read-back, a send that happens exactly once, streamed partial text, the
+// final answer, code blocks, model proof, every interstitial scenario, a
+// drifted page fixed by a settings override alone, a tab that navigated away,
+// and a capability refusal that types nothing.
+//
+// Use it from the adapter's tests:
+//
+//	func TestMain(m *testing.M) { providertest.Main(m) }
+//	func TestConformance(t *testing.T) { providertest.Run(t, "chatgpt", chatgpt.Factory) }
+package providertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// ChromiumBin is the browser the suite drives (Debian's chromium package).
+var ChromiumBin = "/usr/bin/chromium"
+
+// Harness is a running simulator and a headless Chromium mapped to it.
+type Harness struct {
+	Server  *sim.Server
+	Browser *browser.Browser
+	Startup time.Duration
+
+	profile string
+	cancel  context.CancelFunc
+}
+
+// Start starts a simulator on a loopback port and launches headless Chromium
+// (through backend/browser, as Ferry itself does) with the simulator's
+// host-resolver rules. Close stops both.
+func Start(opts ...sim.Option) (*Harness, error) {
+	t0 := time.Now()
+	if _, err := os.Stat(ChromiumBin); err != nil {
+		return nil, fmt.Errorf("find chromium at %s (apt-get install chromium): %w", ChromiumBin, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := sim.New(opts...)
+	if err := srv.Start(ctx, "127.0.0.1:0"); err != nil {
+		cancel()
+		return nil, fmt.Errorf("start simulator: %w", err)
+	}
+	profile, err := os.MkdirTemp("", "ferry-providertest-")
+	if err != nil {
+		srv.Close()
+		cancel()
+		return nil, fmt.Errorf("make profile dir: %w", err)
+	}
+	lctx, lcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer lcancel()
+	b, err := browser.Launch(lctx, profile, browser.WithBinary(ChromiumBin), browser.Headless(), browser.WithArgs(srv.ChromiumFlags()...))
+	if err != nil {
+		srv.Close()
+		cancel()
+		_ = os.RemoveAll(profile)
+		return nil, fmt.Errorf("launch chromium: %w", err)
+	}
+	return &Harness{Server: srv, Browser: b, Startup: time.Since(t0), profile: profile, cancel: cancel}, nil
+}
+
+// Close stops the browser and the simulator and removes the profile.
+func (h *Harness) Close() {
+	if h == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_ = h.Browser.Close(ctx)
+	h.Server.Close()
+	h.cancel()
+	_ = os.RemoveAll(h.profile)
+}
+
+var (
+	shared    *Harness
+	sharedErr error
+	once      sync.Once
+	inMain    bool
+	// mu serialises tests on the shared harness: scenarios are per site,
+	// server-wide.
+	mu sync.Mutex
+)
+
+// DefaultSimOptions are the simulator options of the shared harness: a fast
+// pace that still streams an answer in dozens of pieces, and a short
+// rate-limit lock.
+var DefaultSimOptions = []sim.Option{sim.WithPace(8, 12*time.Millisecond), sim.WithRateLimitLock(2 * time.Second)}
+
+// Main runs a package's tests with one shared Harness (started on first use)
+// and closes it afterwards. Call it from TestMain.
+func Main(m *testing.M) {
+	inMain = true
+	code := m.Run()
+	if shared != nil {
+		shared.Close()
+	}
+	os.Exit(code)
+}
+
+// Shared returns the package's Harness, starting it on first use.
+func Shared(t testing.TB) *Harness {
+	t.Helper()
+	if !inMain {
+		// Without Main nothing would close the browser after the tests.
+		t.Fatal("call providertest.Main(m) from the package's TestMain before using the shared harness")
+	}
+	once.Do(func() { shared, sharedErr = Start(DefaultSimOptions...) })
+	if sharedErr != nil {
+		t.Fatalf("start simulator and browser: %v", sharedErr)
+	}
+	return shared
+}
+
+// Tab is one test's tab in its own browser context, with the adapter.
+type Tab struct {
+	H       *Harness
+	Page    *browser.Page
+	Site    site.Site
+	Sites   *site.Registry
+	Adapter provider.Adapter
+}
+
+// Setup is what a test changes before its tab opens.
+type Setup struct {
+	Scenario  string          // a page scenario for the site ("" = normal)
+	Overrides []site.Override // settings overrides merged over the built-in sites
+	Path      string          // the path to open ("" = "/")
+}
+
+// Open resets the simulator, applies setup, opens the site in a fresh
+// browser context and builds the adapter with f. Everything is closed when
+// the test ends.
+func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, setup Setup) *Tab {
+	t.Helper()
+	h := Shared(t)
+	h.Server.Reset()
+	if setup.Scenario != "" {
+		h.Server.SetScenario(siteID, sim.Scenario{Name: setup.Scenario})
+	}
+	reg := site.Builtin()
+	if len(setup.Overrides) > 0 {
+		var err error
+		if reg, err = reg.Merge(setup.Overrides...); err != nil {
+			t.Fatalf("merge overrides: %v", err)
+		}
+	}
+	s, err := reg.Get(siteID)
+	if err != nil {
+		t.Fatalf("site %s: %v", siteID, err)
+	}
+	bc, err := h.Browser.NewContext(ctx)
+	if err != nil {
+		t.Fatalf("new browser context: %v", err)
+	}
+	t.Cleanup(func() {
+		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = bc.Dispose(c)
+	})
+	p, err := bc.OpenTab(ctx, "about:blank")
+	if err != nil {
+		t.Fatalf("open tab: %v", err)
+	}
+	path := setup.Path
+	if path == "" {
+		path = "/"
+	}
+	if err := p.Navigate(ctx, sim.URL(siteID, path)); err != nil {
+		t.Fatalf("navigate to %s: %v", sim.URL(siteID, path), err)
+	}
+	// The composer of a healthy simulated page shows within a second; a
+	// short readiness bound keeps the drifted-page test quick.
+	a, err := f(provider.Env{Page: p, Site: s, Sites: reg, ReadyTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("build adapter: %v", err)
+	}
+	return &Tab{H: h, Page: p, Site: s, Sites: reg, Adapter: a}
+}

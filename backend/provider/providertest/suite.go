@@ -1,0 +1,475 @@
+package providertest
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// Config tunes the suite for one adapter.
+type Config struct {
+	// Model is a non-default model alias whose answer proves itself (the
+	// site's Model.Proof); "" leaves out the model-selection test.
+	Model string
+	// DriftRoles maps the simulator's Drift keys of the site to registry
+	// roles; nil uses DefaultDriftRoles.
+	DriftRoles map[string]site.Role
+	// Canonical, if set, checks a normal answer against the site's own
+	// record of it (e.g. ChatGPT's conversation API read from Go).
+	Canonical func(t *testing.T, h *Harness, res *provider.Result)
+	// Timeout bounds each test (default 45 s).
+	Timeout time.Duration
+}
+
+// DefaultDriftRoles maps the simulator's drift keys to the roles they replace.
+var DefaultDriftRoles = map[string]site.Role{
+	"composer": site.RoleComposer,
+	"send":     site.RoleSend,
+	"stop":     site.RoleStop,
+	"answer":   site.RoleAnswerBody,
+	"copy":     site.RoleFinished,
+	"done":     site.RoleFinished,
+}
+
+// Run runs the conformance suite for the adapter of siteID built by f.
+// Tests run one after another: the simulator's scenarios are server-wide.
+func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 45 * time.Second
+	}
+	if cfg.DriftRoles == nil {
+		cfg.DriftRoles = DefaultDriftRoles
+	}
+	c := &suite{site: siteID, f: f, cfg: cfg}
+	t.Run("a logged-in page is ready", c.ready)
+	t.Run("a logged-out page needs a login", c.loggedOut)
+	t.Run("compose types the prompt, reads it back and sends nothing", c.compose)
+	t.Run("a prompt is sent exactly once and its streamed answer is returned with proof", c.normal)
+	t.Run("with the stream disabled the DOM rules complete the turn", c.domOnly)
+	t.Run("code blocks are extracted", c.codeBlocks)
+	if cfg.Model != "" {
+		t.Run("the selected model is proven", c.model)
+	}
+	t.Run("interstitials come back as envelopes, not hangs or answers", c.interstitials)
+	t.Run("a drifted page fails clearly and works with a settings override", c.drift)
+	t.Run("a tab that navigated away pauses until it returns", c.navigatedAway)
+	t.Run("a capability refusal types nothing", c.capability)
+}
+
+type suite struct {
+	site string
+	f    provider.Factory
+	cfg  Config
+}
+
+func (c *suite) open(t *testing.T, setup Setup) (*Tab, context.Context) {
+	t.Helper()
+	mu.Lock()
+	t.Cleanup(mu.Unlock)
+	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Timeout)
+	t.Cleanup(cancel)
+	return Open(t, ctx, c.site, c.f, setup), ctx
+}
+
+// wantCode fails the test unless err is an envelope with code.
+func wantCode(t *testing.T, err error, code errs.Code) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("got no error, want %s", code)
+	}
+	if got := errs.CodeOf(err); got != code {
+		t.Fatalf("got %s (%v), want %s", got, err, code)
+	}
+	var e *errs.Envelope
+	if e = errs.From(err); e.Message == "" || e.RetryHint == "" {
+		t.Fatalf("envelope %s lacks a message or a hint: %+v", code, e)
+	}
+}
+
+func (c *suite) submissions(tab *Tab) int { return tab.H.Server.SubmissionCount(c.site) }
+
+func (c *suite) ready(t *testing.T) {
+	tab, ctx := c.open(t, Setup{})
+	if err := tab.Adapter.Ready(ctx); err != nil {
+		t.Fatalf("Ready on a logged-in page: %v", err)
+	}
+	if got := tab.Adapter.TargetID(); got != tab.Page.ID() {
+		t.Fatalf("adapter controls %s, want the tab it was given %s", got, tab.Page.ID())
+	}
+}
+
+func (c *suite) loggedOut(t *testing.T) {
+	tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioLoggedOut})
+	wantCode(t, tab.Adapter.Ready(ctx), errs.LoginRequired)
+	_, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "hello"})
+	wantCode(t, err, errs.LoginRequired)
+	if n := c.submissions(tab); n != 0 {
+		t.Fatalf("%d submissions while logged out, want 0", n)
+	}
+}
+
+func (c *suite) compose(t *testing.T) {
+	tab, ctx := c.open(t, Setup{})
+	if err := tab.Adapter.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	prompt := "Compose check: naïve café 日本語 🚢\nsecond line"
+	if err := tab.Adapter.Compose(ctx, prompt); err != nil {
+		t.Fatalf("Compose: %v", err)
+	}
+	sel := firstSelector(t, ctx, tab, site.RoleComposer)
+	got, err := tab.Page.ReadBack(ctx, sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if collapse(got) != collapse(prompt) {
+		t.Fatalf("composer holds %q, want %q", got, prompt)
+	}
+	// A second compose replaces the draft instead of appending to it.
+	if err := tab.Adapter.Compose(ctx, "replacement"); err != nil {
+		t.Fatalf("Compose over a draft: %v", err)
+	}
+	if got, _ := tab.Page.ReadBack(ctx, sel); collapse(got) != "replacement" {
+		t.Fatalf("composer holds %q after a second compose, want only the new prompt", got)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := c.submissions(tab); n != 0 {
+		t.Fatalf("compose sent %d prompts, want 0", n)
+	}
+}
+
+func (c *suite) normal(t *testing.T) {
+	tab, ctx := c.open(t, Setup{})
+	prompt := "What is the capital of France?"
+	var partials []provider.Partial
+	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: prompt, OnPartial: func(p provider.Partial) { partials = append(partials, p) }})
+	if err != nil {
+		t.Fatalf("Ask: %v", err)
+	}
+	if n := c.submissions(tab); n != 1 {
+		t.Fatalf("the site received %d submissions, want exactly 1", n)
+	}
+	if subs := tab.H.Server.Submissions(c.site); subs[0].Prompt != prompt {
+		t.Fatalf("the site received %q, want %q", subs[0].Prompt, prompt)
+	}
+	want := NormalAnswer(prompt)
+	if res.Answer != want {
+		t.Fatalf("answer\n%q\nwant\n%q", res.Answer, want)
+	}
+	if len(partials) < 3 {
+		t.Fatalf("%d partial updates, want the answer to grow in several", len(partials))
+	}
+	for i := 1; i < len(partials); i++ {
+		if !partials[i].Rewritten && !strings.HasPrefix(partials[i].Text, partials[i-1].Text) {
+			t.Fatalf("partial %d does not extend the previous one", i)
+		}
+		if partials[i].Added == "" {
+			t.Fatalf("partial %d adds nothing", i)
+		}
+	}
+	if first := partials[0].Text; utf8.RuneCountInString(first) >= utf8.RuneCountInString(want) {
+		t.Fatalf("the first partial already holds the whole answer: nothing streamed")
+	}
+	if last := partials[len(partials)-1].Text; collapse(last) != collapse(want) {
+		t.Fatalf("the last partial %q is not the answer", last)
+	}
+	if res.Routing.ControlledTabID != tab.Page.ID() || res.Routing.Mismatch || res.Routing.TabWasCreated {
+		t.Fatalf("routing proof %+v, want the test's tab %s", res.Routing, tab.Page.ID())
+	}
+	if want := provider.ContentOf(want, res.Content.Source); res.Content.SHA256 != want.SHA256 || res.Content.Bytes != want.Bytes {
+		t.Fatalf("content proof %+v, want %+v", res.Content, want)
+	}
+	if tab.Site.Stream != nil && (res.Transport.Source != "stream" || !strings.HasPrefix(res.Transport.CompleteReason, "stream:")) {
+		t.Fatalf("transport %+v, want the network stream to complete the turn", res.Transport)
+	}
+	if res.Model.Slug == "" || res.Model.Source == "" {
+		t.Fatalf("model proof %+v names no model or no source", res.Model)
+	}
+	if c.cfg.Canonical != nil {
+		c.cfg.Canonical(t, tab.H, res)
+	}
+	t.Logf("answer in %d ms (wait %d ms, first text %d ms), %d partials, transport %s",
+		res.Timings.TotalMS, res.Timings.WaitMS, res.Timings.FirstTextM, len(partials), res.Transport.CompleteReason)
+}
+
+func (c *suite) domOnly(t *testing.T) {
+	tab, ctx := c.open(t, Setup{Overrides: []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}})
+	prompt := "Describe the DOM path"
+	var partials int
+	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: prompt, OnPartial: func(provider.Partial) { partials++ }})
+	if err != nil {
+		t.Fatalf("Ask without the stream: %v", err)
+	}
+	if res.Transport.Source != "dom" || !strings.HasPrefix(res.Transport.CompleteReason, "dom:") {
+		t.Fatalf("transport %+v, want the DOM rules", res.Transport)
+	}
+	if collapse(res.Answer) != collapse(NormalAnswer(prompt)) {
+		t.Fatalf("DOM answer %q, want %q", res.Answer, NormalAnswer(prompt))
+	}
+	if partials < 2 {
+		t.Fatalf("%d partial updates from the DOM, want several", partials)
+	}
+	if n := c.submissions(tab); n != 1 {
+		t.Fatalf("%d submissions, want 1", n)
+	}
+	t.Logf("DOM path: wait %d ms", res.Timings.WaitMS)
+}
+
+func (c *suite) codeBlocks(t *testing.T) {
+	tab, ctx := c.open(t, Setup{})
+	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "Write a greeting " + sim.Directive(sim.ScenarioInlineCode)})
+	if err != nil {
+		t.Fatalf("Ask: %v", err)
+	}
+	want := []provider.CodeBlock{{Language: "python", Code: InlinePython}, {Language: "bash", Code: InlineShell}}
+	if len(res.CodeBlocks) != len(want) {
+		t.Fatalf("%d code blocks %+v, want %d", len(res.CodeBlocks), res.CodeBlocks, len(want))
+	}
+	for i, b := range want {
+		if res.CodeBlocks[i] != b {
+			t.Fatalf("code block %d = %+v, want %+v", i, res.CodeBlocks[i], b)
+		}
+	}
+}
+
+func (c *suite) model(t *testing.T) {
+	tab, ctx := c.open(t, Setup{})
+	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "Which model are you?", Model: c.cfg.Model})
+	if err != nil {
+		t.Fatalf("Ask with model %s: %v", c.cfg.Model, err)
+	}
+	m, _ := tab.Site.Model(c.cfg.Model)
+	if !res.Model.Verified || res.Model.Requested != c.cfg.Model || res.Model.Selected == "" {
+		t.Fatalf("model proof %+v, want %s selected and verified", res.Model, c.cfg.Model)
+	}
+	ok := false
+	for _, p := range m.Proof {
+		ok = ok || strings.Contains(strings.ToLower(res.Model.Slug), p)
+	}
+	if !ok {
+		t.Fatalf("slug %q does not prove %s (proof %v)", res.Model.Slug, c.cfg.Model, m.Proof)
+	}
+}
+
+func (c *suite) interstitials(t *testing.T) {
+	cases := []struct {
+		name     string
+		page     string // page scenario
+		turn     string // turn scenario (directive)
+		code     errs.Code
+		sentOnce bool // the prompt reached the site (and was refused or failed)
+	}{
+		{"a Cloudflare challenge blocks before typing", sim.ScenarioCloudflare, "", errs.CloudflareChallenge, false},
+		{"a rate limit is reported", "", sim.ScenarioRateLimit, errs.RateLimited, true},
+		{"a usage cap is reported", "", sim.ScenarioUsageCap, errs.UsageCap, true},
+		{"a conversation that is too long is reported", "", sim.ScenarioConversationTooLong, errs.ConversationTooLong, true},
+		{"a generic error is reported", "", sim.ScenarioError, errs.GenerationError, true},
+		{"a cut stream is reported", "", sim.ScenarioStreamCut, errs.GenerationError, true},
+	}
+	for _, tc := range cases {
+		name := tc.page + tc.turn
+		if !implements(name, c.site) {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			tab, ctx := c.open(t, Setup{Scenario: tc.page})
+			prompt := "Tell me something"
+			if tc.turn != "" {
+				prompt += " " + sim.Directive(tc.turn)
+			}
+			start := time.Now()
+			res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: prompt})
+			if res != nil {
+				t.Fatalf("got an answer %q under %s, want an envelope", res.Answer, name)
+			}
+			wantCode(t, err, tc.code)
+			if ctx.Err() != nil {
+				t.Fatalf("the test deadline passed: the adapter hung")
+			}
+			want := 0
+			if tc.sentOnce {
+				want = 1
+			}
+			if n := c.submissions(tab); n != want {
+				t.Fatalf("%d submissions, want %d", n, want)
+			}
+			t.Logf("%s -> %s in %d ms", name, errs.CodeOf(err), time.Since(start).Milliseconds())
+		})
+	}
+}
+
+func implements(scenario, siteID string) bool {
+	for _, info := range sim.Catalog {
+		if info.Name != scenario {
+			continue
+		}
+		if info.Sites == nil {
+			return true
+		}
+		for _, s := range info.Sites {
+			if s == siteID {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *suite) drift(t *testing.T) {
+	t.Run("default selectors fail with composer_not_found and send nothing", func(t *testing.T) {
+		tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioDriftedDOM})
+		_, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "hello drift"})
+		wantCode(t, err, errs.ComposerNotFound)
+		if e := errs.From(err); !strings.Contains(e.RetryHint, "override") {
+			t.Fatalf("hint %q does not say how to fix it", e.RetryHint)
+		}
+		if n := c.submissions(tab); n != 0 {
+			t.Fatalf("%d submissions, want 0", n)
+		}
+	})
+	t.Run("a settings override of the drifted roles works", func(t *testing.T) {
+		o := site.Override{ID: c.site, Selectors: map[site.Role][]string{}}
+		for key, sel := range sim.Drift[c.site] {
+			if role, ok := c.cfg.DriftRoles[key]; ok {
+				o.Selectors[role] = append(o.Selectors[role], sel)
+			}
+		}
+		tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioDriftedDOM, Overrides: []site.Override{o}})
+		prompt := "hello drift"
+		res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: prompt})
+		if err != nil {
+			t.Fatalf("Ask with the override: %v", err)
+		}
+		if res.Answer != NormalAnswer(prompt) {
+			t.Fatalf("answer %q, want %q", res.Answer, NormalAnswer(prompt))
+		}
+		if n := c.submissions(tab); n != 1 {
+			t.Fatalf("%d submissions, want 1", n)
+		}
+	})
+}
+
+func (c *suite) navigatedAway(t *testing.T) {
+	tab, ctx := c.open(t, Setup{})
+	other := sim.Gemini
+	if c.site == sim.Gemini {
+		other = sim.Grok
+	}
+	if err := tab.Page.Navigate(ctx, sim.URL(other, "/")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "are you there?"})
+	wantCode(t, err, errs.NavigatedAway)
+	if n := c.submissions(tab) + tab.H.Server.SubmissionCount(other); n != 0 {
+		t.Fatalf("%d submissions while away, want 0", n)
+	}
+	if err := tab.Page.Navigate(ctx, sim.URL(c.site, "/")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "are you there?"})
+	if err != nil {
+		t.Fatalf("Ask after the tab returned: %v", err)
+	}
+	if res.Answer != NormalAnswer("are you there?") || c.submissions(tab) != 1 {
+		t.Fatalf("after returning: answer %q, %d submissions", res.Answer, c.submissions(tab))
+	}
+}
+
+func (c *suite) capability(t *testing.T) {
+	s, err := site.Builtin().Get(c.site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alias := c.cfg.Model
+	if alias == "" && len(s.Models) > 0 {
+		alias = s.Models[0].Alias
+	}
+	cases := []struct {
+		name  string
+		setup Setup
+		req   provider.Request
+	}{
+		{"an unknown model alias", Setup{}, provider.Request{Model: "no-such-model"}},
+		{"a feature the site lacks", Setup{Overrides: []site.Override{{ID: c.site, Features: []site.Feature{site.FeatureChat}}}},
+			provider.Request{Features: []site.Feature{site.FeatureFileUpload}}},
+	}
+	if alias != "" {
+		cases = append(cases, struct {
+			name  string
+			setup Setup
+			req   provider.Request
+		}{"a model on a site whose model selection is off", Setup{Overrides: []site.Override{{ID: c.site, Features: []site.Feature{site.FeatureChat, site.FeatureStreamCapture}}}},
+			provider.Request{Model: alias}})
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, ctx := c.open(t, tc.setup)
+			tc.req.Prompt = "this must never be typed"
+			_, err := provider.Ask(ctx, tab.Adapter, tc.req)
+			wantCode(t, err, errs.CapabilityMissing)
+			if err := tab.Adapter.Ready(ctx); err != nil {
+				t.Fatal(err)
+			}
+			got, err := tab.Page.ReadBack(ctx, firstSelector(t, ctx, tab, site.RoleComposer))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.TrimSpace(got) != "" {
+				t.Fatalf("the composer holds %q after a refusal, want nothing typed", got)
+			}
+			if n := c.submissions(tab); n != 0 {
+				t.Fatalf("%d submissions, want 0", n)
+			}
+		})
+	}
+}
+
+// firstSelector returns the first selector of role with a visible match.
+func firstSelector(t *testing.T, ctx context.Context, tab *Tab, role site.Role) string {
+	t.Helper()
+	var idx int
+	err := tab.Page.EvalInto(ctx, &idx, `(sels) => sels.findIndex((s) => Array.from(document.querySelectorAll(s)).some((e) => e.getClientRects().length > 0))`, tab.Site.Selector(role))
+	if err != nil || idx < 0 {
+		t.Fatalf("no visible %s on the page (%v)", role, err)
+	}
+	return tab.Site.Selector(role)[idx]
+}
+
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var directive = regexp.MustCompile(`\[\[sim:([^\]]*)\]\]`)
+
+// NormalAnswer is the simulator's answer to prompt in the normal scenario
+// (sim/answer.go normalText), the oracle of the suite.
+func NormalAnswer(prompt string) string {
+	p := strings.TrimSpace(directive.ReplaceAllString(prompt, ""))
+	if i := strings.IndexByte(p, '\n'); i >= 0 {
+		p = p[:i]
+	}
+	r := []rune(p)
+	if len(r) > 60 {
+		r = append(r[:60], '…')
+	}
+	topic := string(r)
+	if topic == "" {
+		topic = "your question"
+	}
+	return fmt.Sprintf("Here’s what I found about “%s”.\n\n"+
+		"The simulator streams this answer in small pieces, including multibyte text like naïve café, 日本語 and 🚢 emoji, so decoders must join bytes before decoding.\n\n"+
+		"That is the whole answer.", topic)
+}
+
+// The code of the simulator's inline_code scenario (sim/answer.go).
+const (
+	InlinePython = "def greet(name):\n    return f\"Hello, {name}!\"\n\nprint(greet(\"Ferry\"))"
+	InlineShell  = "go test ./...\necho done"
+)
