@@ -1,0 +1,423 @@
+package job
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// TurnFinder is implemented by adapters that can find, in the conversation
+// their tab shows, the user turn that holds a prompt already sent, without
+// sending anything. Reattach needs it for runs interrupted at or after
+// submitting.
+//
+// FindTurn looks for the latest user turn whose text holds prompt (compared
+// with whitespace collapsed) and that may have been sent at or after since
+// (sites that show no times ignore since). When found it returns a Turn that
+// Wait and Extract accept, as if Submit had returned it, and true. When the
+// conversation certainly holds no such turn it returns nil, false, nil.
+// Errors (the tab gone, the page not loaded) leave the question open and
+// must be envelopes.
+type TurnFinder interface {
+	FindTurn(ctx context.Context, prompt string, since time.Time) (*provider.Turn, bool, error)
+}
+
+// Finding is what Reattach found about an interrupted run.
+type Finding struct {
+	// From is the state the run was in when reattach began.
+	From State `json:"from"`
+	// Looked says the conversation was searched for the user turn; Found
+	// says it was there.
+	Looked bool `json:"looked"`
+	Found  bool `json:"found"`
+	// Action is what reattach did: "redo" (nothing had been sent), "send"
+	// (the turn was proved absent), "collect" (the prompt had been sent),
+	// "finish" (only bookkeeping was left), "none" (the run had ended).
+	Action string `json:"action"`
+	Detail string `json:"detail"`
+}
+
+// Spec describes a new run.
+type Spec struct {
+	ID              string
+	Site            string
+	Model           string // the alias asked for ("" = whatever is selected)
+	TargetID        string
+	ConversationURL string
+	Prompt          string
+	Template        string
+	Contract        string
+	Deadline        time.Time
+	Origin          Origin
+	Approval        Approval
+	CodeMode        bool
+	// RequestedTab and TabWasCreated feed the routing proof.
+	RequestedTab  string
+	TabWasCreated bool
+}
+
+// Runner drives runs through the pipeline and reports their events.
+type Runner struct {
+	bus
+	repo *Repo
+	now  func() time.Time
+}
+
+// NewRunner returns a Runner over repo.
+func NewRunner(repo *Repo) *Runner { return &Runner{repo: repo, now: time.Now} }
+
+// Repo is the repository the Runner writes to.
+func (r *Runner) Repo() *Repo { return r.repo }
+
+// Create stores a new run in state resolved. Errors as Repo.Create.
+func (r *Runner) Create(ctx context.Context, sp Spec) (*Session, error) {
+	s := &Session{
+		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
+		Prompt: sp.Prompt, Template: sp.Template, Contract: sp.Contract, Deadline: sp.Deadline,
+		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, State: StateResolved,
+		Routing: &provider.Routing{RequestedTabID: sp.RequestedTab, ControlledTabID: sp.TargetID, TabWasCreated: sp.TabWasCreated},
+	}
+	out, err := r.repo.Create(ctx, s)
+	if err == nil {
+		r.publish(Event{Session: out.ID, Kind: EventState, At: out.Created, State: out.State, Note: "created"})
+	}
+	return out, err
+}
+
+// Run drives session id from state resolved to done with a, whose tab must
+// be the session's TargetID. It returns the final record. Every failure is
+// an errs envelope and is journaled (failed, or cancelled when ctx was
+// cancelled before the prompt was sent). A deadline or cancellation after
+// the send leaves the run in its state, still collectable by Reattach.
+func (r *Runner) Run(ctx context.Context, id string, a provider.Adapter) (*Session, error) {
+	s, err := r.repo.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.State != StateResolved {
+		return s, errs.New(errs.BadInput, "session %s is %s, not resolved: use Reattach to resume it", id, s.State)
+	}
+	return r.drive(ctx, s, a, nil)
+}
+
+// ReattachOption configures Reattach.
+type ReattachOption func(*reattachConfig)
+
+type reattachConfig struct{ finder TurnFinder }
+
+// WithTurnFinder gives Reattach a finder for adapters that do not implement
+// TurnFinder themselves.
+func WithTurnFinder(f TurnFinder) ReattachOption { return func(c *reattachConfig) { c.finder = f } }
+
+// Reattach resumes session id with a, never sending its prompt twice, and
+// returns the final record and what it found. Before submitting it redoes
+// the run from the start; at submitting it searches the conversation for the
+// user turn and sends only when the turn is proved absent; from submitted on
+// it only collects. Errors: errs.SessionStale for a stale run (run the
+// doctor); errs.SendUnconfirmed when the run is at submitting and neither a
+// is a TurnFinder nor one was given (nothing is sent then); errs.
+// CapabilityMissing when a sent run must be collected without a finder; and
+// the run's own failures as in Run.
+func (r *Runner) Reattach(ctx context.Context, id string, a provider.Adapter, opts ...ReattachOption) (*Session, *Finding, error) {
+	var c reattachConfig
+	if f, ok := a.(TurnFinder); ok {
+		c.finder = f
+	}
+	for _, o := range opts {
+		o(&c)
+	}
+	s, err := r.repo.Get(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := &Finding{From: s.State}
+	switch {
+	case s.State.Terminal():
+		f.Action, f.Detail = "none", fmt.Sprintf("the run already ended (%s)", s.State)
+		r.finding(s.ID, f)
+		return s, f, nil
+	case s.State == StateStale:
+		return s, f, errs.New(errs.SessionStale, "session %s is stale: its tab is gone or left the site", id).WithEvidence("session", id)
+	case s.State.beforeSend():
+		f.Action, f.Detail = "redo", fmt.Sprintf("interrupted at %s, before anything was sent: starting the run again", s.State)
+		r.finding(s.ID, f)
+		if s.State != StateResolved {
+			if s, err = r.move(ctx, s.ID, StateResolved, "reattach: redo, nothing was sent", nil); err != nil {
+				return nil, f, err
+			}
+		}
+		s, err = r.drive(ctx, s, a, nil)
+		return s, f, err
+	case s.State == StateArtifactsRetrieved:
+		return s, f, errs.New(errs.CapabilityMissing, "session %s stopped between fetching and verifying its artifacts; the Runner does not verify artifacts yet", id).
+			WithEvidence("session", id).WithHint("verify the files with the code-mode commands")
+	case s.State == StateExtracted || s.State == StateArtifactsVerified:
+		f.Action, f.Detail = "finish", "the answer was already extracted: finishing the run"
+		r.finding(s.ID, f)
+		s, err = r.finish(ctx, s)
+		return s, f, err
+	}
+
+	// submitting, submitted, streaming, completed: the conversation holds
+	// (or may hold) the user turn.
+	if c.finder == nil {
+		if s.State == StateSubmitting {
+			return s, f, errs.New(errs.SendUnconfirmed, "session %s stopped while sending and the %s adapter cannot look for the user turn; nothing was sent again", id, s.Site).
+				WithEvidence("session", id).WithHint("check the tab for the prompt before running it again")
+		}
+		return s, f, errs.New(errs.CapabilityMissing, "session %s was sent, but the %s adapter cannot find a sent turn to collect its answer", id, s.Site).
+			WithEvidence("session", id)
+	}
+	since := s.Created
+	if s.Fingerprint != nil {
+		since = s.Fingerprint.At
+	}
+	turn, found, err := c.finder.FindTurn(ctx, s.Prompt, since)
+	f.Looked = true
+	if err != nil {
+		f.Action, f.Detail = "none", "could not search the conversation: "+errs.From(err).Message
+		r.finding(s.ID, f)
+		return s, f, err
+	}
+	f.Found = found
+	if !found {
+		if s.State != StateSubmitting {
+			f.Action, f.Detail = "none", fmt.Sprintf("the run was %s but its user turn is not in the conversation the tab shows; nothing was sent again", s.State)
+			r.finding(s.ID, f)
+			return s, f, errs.New(errs.SessionStale, "session %s: the tab no longer shows the conversation holding its prompt", id).
+				WithEvidence("session", id).WithEvidence("target", s.TargetID)
+		}
+		f.Action, f.Detail = "send", "the user turn is not in the conversation: the click never happened; sending the prompt now"
+		r.finding(s.ID, f)
+		if s, err = r.move(ctx, s.ID, StateResolved, "reattach: user turn absent, the prompt was not sent", nil); err != nil {
+			return nil, f, err
+		}
+		s, err = r.drive(ctx, s, a, nil)
+		return s, f, err
+	}
+	f.Action = "collect"
+	if s.State == StateSubmitting {
+		f.Detail = "found the user turn: the prompt was sent before the interruption; collecting its answer without sending again"
+	} else {
+		f.Detail = fmt.Sprintf("the prompt was sent (state %s); collecting its answer", s.State)
+	}
+	r.finding(s.ID, f)
+	if s.State == StateSubmitting {
+		s, err = r.move(ctx, s.ID, StateSubmitted, "reattach: found the user turn", func(s *Session) {
+			if s.Fingerprint != nil {
+				s.Fingerprint.Confirmed, s.Fingerprint.ConfirmedBy = true, "reattach:found_turn"
+			}
+		})
+		if err != nil {
+			return nil, f, err
+		}
+	}
+	ctx, cancel := r.deadline(ctx, s)
+	defer cancel()
+	s, err = r.collect(ctx, s, a, turn)
+	return s, f, err
+}
+
+func (r *Runner) finding(id string, f *Finding) {
+	cp := *f
+	r.publish(Event{Session: id, Kind: EventFinding, At: r.now().UTC(), Finding: &cp, Note: f.Detail})
+}
+
+// move persists a state change and then reports it.
+func (r *Runner) move(ctx context.Context, id string, to State, note string, mutate func(*Session)) (*Session, error) {
+	s, err := r.repo.Transition(ctx, id, to, note, mutate)
+	if err != nil {
+		return nil, fmt.Errorf("journal %s: %w", to, err)
+	}
+	r.publish(Event{Session: id, Kind: EventState, At: s.Updated, State: to, Note: note})
+	return s, nil
+}
+
+func (r *Runner) deadline(ctx context.Context, s *Session) (context.Context, context.CancelFunc) {
+	if s.Deadline.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, s.Deadline)
+}
+
+// stop journals a failure. A run whose prompt was sent stays in its state
+// when the failure is only the end of ctx (the answer may still be
+// collected); otherwise it becomes failed, or cancelled when ctx was
+// cancelled.
+func (r *Runner) stop(ctx context.Context, s *Session, cause error) (*Session, error) {
+	env := errs.From(cause)
+	wctx := context.WithoutCancel(ctx)
+	ctxEnded := ctx.Err() != nil && (env.Code == errs.Cancelled || env.Code == errs.Timeout)
+	if ctxEnded && (s.State.Sent() || s.State == StateSubmitting) {
+		out, err := r.repo.Update(wctx, s.ID, "", func(x *Session) error { x.Error = env; return nil })
+		if err != nil {
+			return s, errors.Join(cause, err)
+		}
+		return out, env.WithHint("the prompt was sent: run `ferry reattach --session %s` to collect the answer", s.ID)
+	}
+	to := StateFailed
+	if env.Code == errs.Cancelled {
+		to = StateCancelled
+	}
+	out, err := r.move(wctx, s.ID, to, string(env.Code)+": "+env.Message, func(x *Session) { x.Error = env })
+	if err != nil {
+		return s, errors.Join(cause, err)
+	}
+	return out, env
+}
+
+// drive runs s from resolved: preflight, compose, submit, then collect.
+func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ TurnFinder) (*Session, error) {
+	ctx, cancel := r.deadline(ctx, s)
+	defer cancel()
+	if s.TargetID != "" && a.TargetID() != s.TargetID {
+		return r.stop(ctx, s, errs.New(errs.Internal, "the adapter controls tab %s, not the session's tab %s", a.TargetID(), s.TargetID).
+			WithEvidence("requested_tab_id", s.TargetID).WithEvidence("controlled_tab_id", a.TargetID()))
+	}
+	if err := a.Ready(ctx); err != nil {
+		return r.stop(ctx, s, err)
+	}
+	var err error
+	if s, err = r.move(ctx, s.ID, StatePreflighted, "ready, logged in, no interstitial", func(x *Session) {
+		x.TargetID = a.TargetID()
+		if x.Routing != nil {
+			x.Routing.ControlledTabID = a.TargetID()
+		}
+	}); err != nil {
+		return s, err
+	}
+	alias := s.ModelRequested
+	if alias != "" && !strings.EqualFold(alias, site.DefaultModel) {
+		ms, ok := a.(provider.ModelSelector)
+		if !ok {
+			return r.stop(ctx, s, errs.New(errs.CapabilityMissing, "the %s adapter cannot select models; asked for %q", s.Site, alias))
+		}
+		m, err := a.Site().Model(alias)
+		if err != nil {
+			return r.stop(ctx, s, err)
+		}
+		label, err := ms.SelectModel(ctx, m)
+		if err != nil {
+			return r.stop(ctx, s, err)
+		}
+		s.Model.Selected = label
+	}
+	if err := a.Compose(ctx, s.Prompt); err != nil {
+		return r.stop(ctx, s, err)
+	}
+	if s, err = r.move(ctx, s.ID, StateComposed, "prompt typed and read back", nil); err != nil {
+		return s, err
+	}
+	// The fingerprint is on disk before the click: a crash from here on is
+	// reattached by looking for the turn, never by sending again.
+	at := r.now().UTC()
+	fp := &Fingerprint{Hash: FingerprintHash(s.Site, s.ConversationURL, s.Prompt, at), At: at, Conversation: s.ConversationURL}
+	if s, err = r.move(ctx, s.ID, StateSubmitting, "about to click send", func(x *Session) { x.Fingerprint = fp }); err != nil {
+		return s, err
+	}
+	turn, err := a.Submit(ctx, s.Prompt)
+	if err != nil {
+		if errs.Has(err, errs.SendUnconfirmed) {
+			// Unknown whether it left: stay at submitting for reattach.
+			out, uerr := r.repo.Update(context.WithoutCancel(ctx), s.ID, "", func(x *Session) error { x.Error = errs.From(err); return nil })
+			if uerr != nil {
+				return s, errors.Join(err, uerr)
+			}
+			return out, errs.From(err).WithHint("run `ferry reattach --session %s`: it looks for the prompt before anything is sent again", s.ID)
+		}
+		return r.stop(ctx, s, err)
+	}
+	if s, err = r.move(ctx, s.ID, StateSubmitted, "user turn confirmed", func(x *Session) {
+		x.Fingerprint.Confirmed, x.Fingerprint.ConfirmedBy = true, "submit"
+	}); err != nil {
+		turn.Close()
+		return s, err
+	}
+	return r.collect(ctx, s, a, turn)
+}
+
+// collect waits for the answer of a sent turn and extracts it.
+func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, turn *provider.Turn) (*Session, error) {
+	defer turn.Close()
+	var err error
+	if s.State == StateSubmitted {
+		if s, err = r.move(ctx, s.ID, StateStreaming, "waiting for the answer", nil); err != nil {
+			return s, err
+		}
+	}
+	partials := 0
+	if s.State == StateStreaming {
+		id := s.ID
+		err := a.Wait(ctx, turn, func(p provider.Partial) {
+			partials++
+			cp := p
+			r.publish(Event{Session: id, Kind: EventPartial, At: r.now().UTC(), Partial: &cp})
+		})
+		if err != nil {
+			return r.stop(ctx, s, err)
+		}
+		if s, err = r.move(ctx, s.ID, StateCompleted, "the turn is complete", func(x *Session) {
+			x.Transport = &provider.Transport{Source: turn.Source(), Partials: partials}
+		}); err != nil {
+			return s, err
+		}
+	} else if s.State == StateCompleted {
+		// Extract reads what Wait left on the turn: wait again (the turn is
+		// complete, so this returns as soon as the page proves it).
+		if err := a.Wait(ctx, turn, nil); err != nil {
+			return r.stop(ctx, s, err)
+		}
+	}
+	ans, err := a.Extract(ctx, turn)
+	if err != nil {
+		return r.stop(ctx, s, err)
+	}
+	content := provider.ContentOf(ans.Text, ans.Source)
+	if s, err = r.move(ctx, s.ID, StateExtracted, "answer extracted from "+ans.Source, func(x *Session) {
+		x.Answer, x.CodeBlocks, x.AnswerSource = ans.Text, ans.CodeBlocks, ans.Source
+		sel := x.Model.Selected
+		x.Model = ans.Model
+		x.Model.Requested, x.Model.Selected = x.ModelRequested, sel
+		x.Content = &content
+		if ans.ConversationID != "" {
+			x.ConversationID = ans.ConversationID
+		}
+		x.Warnings = append(x.Warnings, ans.Warnings...)
+		x.Receipts = append(x.Receipts, Receipt{Layer: "content", At: r.now().UTC(), Data: map[string]string{
+			"sha256": content.SHA256, "bytes": fmt.Sprint(content.Bytes), "source": content.Source}})
+	}); err != nil {
+		return s, err
+	}
+	return r.finish(ctx, s)
+}
+
+// finish takes an extracted run to done. Artifact retrieval (code mode) is
+// not wired into the Runner yet: such a run is finished with a warning and
+// its artifacts are fetched by the code-mode path.
+func (r *Runner) finish(ctx context.Context, s *Session) (*Session, error) {
+	note := "done"
+	return r.move(context.WithoutCancel(ctx), s.ID, StateDone, note, func(x *Session) {
+		if x.CodeMode && x.State == StateExtracted {
+			x.Warnings = append(x.Warnings, "artifacts were not retrieved by the run: fetch them with the code-mode commands")
+		}
+	})
+}
+
+// FingerprintHash is the submission fingerprint: the sha256, in hex, of the
+// site, the conversation, the prompt and the send time.
+func FingerprintHash(site, conversation, prompt string, at time.Time) string {
+	h := sha256.New()
+	for _, part := range []string{site, conversation, prompt, at.UTC().Format(time.RFC3339Nano)} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,119 @@
+package job
+
+import (
+	"errors"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
+)
+
+// Sentinels, matched with errors.Is.
+var (
+	// ErrIllegalTransition: the state machine forbids the move.
+	ErrIllegalTransition = errors.New("illegal state transition")
+)
+
+// Origin says who started a run.
+type Origin string
+
+// The origins.
+const (
+	OriginDesktop Origin = "desktop"
+	OriginCLI     Origin = "cli"
+	OriginAgent   Origin = "agent"
+)
+
+// Approval is the approval state of a run an agent client asked for.
+type Approval string
+
+// The approval states; runs that need none carry ApprovalNotRequired.
+const (
+	ApprovalNotRequired Approval = "not_required"
+	ApprovalPending     Approval = "pending"
+	ApprovalApproved    Approval = "approved"
+	ApprovalRejected    Approval = "rejected"
+)
+
+// Artifact is one file a run produced (code mode): its descriptor and the
+// verifier's verdict.
+type Artifact struct {
+	Name    string `json:"name"`
+	Path    string `json:"path,omitempty"`
+	SHA256  string `json:"sha256,omitempty"`
+	Bytes   int64  `json:"bytes,omitempty"`
+	Verdict string `json:"verdict,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Receipt is one proof layer of a run (routing, transport, content,
+// download) as JSON-ready data, kept beside the output and in the store.
+type Receipt struct {
+	Layer string            `json:"layer"`
+	At    time.Time         `json:"at"`
+	Data  map[string]string `json:"data"`
+}
+
+// Fingerprint identifies one submission: a hash of the site, the
+// conversation, the prompt and the moment of the send. It is journaled with
+// the submitting state, before the click, and confirmed after.
+type Fingerprint struct {
+	Hash         string    `json:"hash"`
+	At           time.Time `json:"at"`
+	Conversation string    `json:"conversation,omitempty"`
+	Confirmed    bool      `json:"confirmed"`
+	// ConfirmedBy says how the send was confirmed: "submit" (the adapter saw
+	// the user turn) or "reattach:found_turn".
+	ConfirmedBy string `json:"confirmedBy,omitempty"`
+}
+
+// Session is the record of one run. Its JSON form is what the store, the
+// hub and `ferry sessions show --json` carry; it holds no secret (tokens and
+// cookies never reach it).
+type Session struct {
+	ID              string              `json:"id"`
+	Site            string              `json:"site"`
+	ModelRequested  string              `json:"modelRequested,omitempty"`
+	Model           provider.ModelProof `json:"model"`
+	TargetID        string              `json:"targetId,omitempty"`
+	ConversationURL string              `json:"conversationUrl,omitempty"`
+	ConversationID  string              `json:"conversationId,omitempty"`
+	Prompt          string              `json:"prompt"`
+	Template        string              `json:"template,omitempty"`
+	Contract        string              `json:"contract,omitempty"`
+	Created         time.Time           `json:"created"`
+	Updated         time.Time           `json:"updated"`
+	Deadline        time.Time           `json:"deadline,omitzero"`
+	State           State               `json:"state"`
+	// StateBefore is the state a failed, cancelled or stale run was in when
+	// it stopped (what a rebind restores).
+	StateBefore  State                `json:"stateBefore,omitempty"`
+	Warnings     []string             `json:"warnings,omitempty"`
+	Error        *errs.Envelope       `json:"error,omitempty"`
+	Answer       string               `json:"answer,omitempty"`
+	CodeBlocks   []provider.CodeBlock `json:"codeBlocks,omitempty"`
+	AnswerSource string               `json:"answerSource,omitempty"`
+	Routing      *provider.Routing    `json:"routing,omitempty"`
+	Transport    *provider.Transport  `json:"transport,omitempty"`
+	Content      *provider.Content    `json:"content,omitempty"`
+	Fingerprint  *Fingerprint         `json:"fingerprint,omitempty"`
+	Artifacts    []Artifact           `json:"artifacts,omitempty"`
+	Receipts     []Receipt            `json:"receipts,omitempty"`
+	Origin       Origin               `json:"origin"`
+	Approval     Approval             `json:"approval"`
+	// CodeMode says the run expects artifacts: extracted leads to
+	// artifacts_retrieved rather than done.
+	CodeMode bool `json:"codeMode,omitempty"`
+	// Seq is the number of journal entries written for the run.
+	Seq uint64 `json:"seq"`
+}
+
+// Entry is one journal line: the state a run entered, when, and why.
+type Entry struct {
+	Seq         uint64         `json:"seq"`
+	State       State          `json:"state"`
+	At          time.Time      `json:"at"`
+	Note        string         `json:"note,omitempty"`
+	Fingerprint *Fingerprint   `json:"fingerprint,omitempty"`
+	Error       *errs.Envelope `json:"error,omitempty"`
+}

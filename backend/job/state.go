@@ -1,0 +1,119 @@
+package job
+
+import (
+	"fmt"
+	"slices"
+)
+
+// State is one step of the pipeline.
+type State string
+
+// The states, in pipeline order, then the terminal failure states.
+const (
+	StateResolved           State = "resolved"
+	StatePreflighted        State = "preflighted"
+	StateComposed           State = "composed"
+	StateSubmitting         State = "submitting"
+	StateSubmitted          State = "submitted"
+	StateStreaming          State = "streaming"
+	StateCompleted          State = "completed"
+	StateExtracted          State = "extracted"
+	StateArtifactsRetrieved State = "artifacts_retrieved"
+	StateArtifactsVerified  State = "artifacts_verified"
+	StateDone               State = "done"
+	StateFailed             State = "failed"
+	StateCancelled          State = "cancelled"
+	StateStale              State = "stale"
+)
+
+// States lists every state, pipeline order first.
+var States = []State{
+	StateResolved, StatePreflighted, StateComposed, StateSubmitting, StateSubmitted, StateStreaming,
+	StateCompleted, StateExtracted, StateArtifactsRetrieved, StateArtifactsVerified, StateDone,
+	StateFailed, StateCancelled, StateStale,
+}
+
+// forward holds the legal forward moves of the pipeline. Redoing the steps
+// before submitting after a crash moves back to resolved (see CanTransition).
+var forward = map[State][]State{
+	StateResolved:           {StatePreflighted},
+	StatePreflighted:        {StateComposed},
+	StateComposed:           {StateSubmitting},
+	StateSubmitting:         {StateSubmitted},
+	StateSubmitted:          {StateStreaming, StateCompleted},
+	StateStreaming:          {StateCompleted},
+	StateCompleted:          {StateExtracted},
+	StateExtracted:          {StateArtifactsRetrieved, StateDone},
+	StateArtifactsRetrieved: {StateArtifactsVerified},
+	StateArtifactsVerified:  {StateDone},
+}
+
+// Valid reports whether s is one of States.
+func (s State) Valid() bool { return slices.Contains(States, s) }
+
+// Terminal reports whether no transition leaves s: done, failed, cancelled.
+// A stale run is not terminal: the doctor may rebind it and reattach.
+func (s State) Terminal() bool {
+	return s == StateDone || s == StateFailed || s == StateCancelled
+}
+
+// Active reports whether a run in s may still make progress (neither
+// terminal nor stale).
+func (s State) Active() bool { return s.Valid() && !s.Terminal() && s != StateStale }
+
+// Sent reports whether a run in s has certainly sent its prompt.
+func (s State) Sent() bool {
+	switch s {
+	case StateSubmitted, StateStreaming, StateCompleted, StateExtracted,
+		StateArtifactsRetrieved, StateArtifactsVerified, StateDone:
+		return true
+	}
+	return false
+}
+
+// beforeSend reports whether s precedes submitting: nothing left the browser.
+func (s State) beforeSend() bool {
+	return s == StateResolved || s == StatePreflighted || s == StateComposed
+}
+
+// CanTransition reports whether a run may move from one state to another:
+// the pipeline's forward moves; from any non-terminal state to failed or
+// cancelled; from any active state to stale; from stale back to an active
+// state (the doctor rebinds the tab and restores the state the journal names
+// before stale); and from the states before submitting, or from submitting
+// once the user turn is proved absent, back to resolved, for a reattach that
+// redoes them. Staying in the same state is not a transition
+// and is refused.
+func CanTransition(from, to State) bool {
+	if !from.Valid() || !to.Valid() || from == to {
+		return false
+	}
+	if from.Terminal() {
+		return false
+	}
+	switch to {
+	case StateFailed, StateCancelled:
+		return true
+	case StateStale:
+		return from.Active()
+	}
+	if from == StateStale {
+		// A rebound tab resumes the run; the journal says where.
+		return to.Active()
+	}
+	if to == StateResolved && (from.beforeSend() || from == StateSubmitting) {
+		// Redo from the start: before submitting nothing was sent; from
+		// submitting only after the conversation was searched and the user
+		// turn proved absent (Reattach journals that finding).
+		return true
+	}
+	return slices.Contains(forward[from], to)
+}
+
+// checkTransition is CanTransition as an error naming both states.
+func checkTransition(from, to State) error {
+	if CanTransition(from, to) {
+		return nil
+	}
+	return fmt.Errorf("move session from %s to %s: %w", from, to, ErrIllegalTransition)
+}
