@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,5 +64,107 @@ func TestTheDownloadWayWorksInTheDefaultBrowserContext(t *testing.T) {
 	rc.Close()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("the temporary download directory survived Close: %v", err)
+	}
+}
+
+// A tab in the background draws no frames, and Chromium dispatches mouse
+// moves at the next frame (or after a 5 s fallback): a click that awaited its
+// move took 5 s there. Clicks and typing in such a tab must be fast, trusted,
+// and must leave which tab is in front alone.
+func TestClickAndTypeInABackgroundTabAreFastTrustedAndActivateNothing(t *testing.T) {
+	ctx := testCtx(t, 30*time.Second)
+	bc, err := shared.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = bc.Dispose(testCtx(t, 10*time.Second)) })
+	front, err := bc.OpenTab(ctx, "about:blank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := front.Navigate(ctx, fixture.URL+"/blank.html"); err != nil {
+		t.Fatal(err)
+	}
+	back, err := bc.OpenTab(ctx, "about:blank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Navigate(ctx, fixture.URL+"/editors.html"); err != nil {
+		t.Fatal(err)
+	}
+	visibility := func(p *Page) string {
+		t.Helper()
+		var s string
+		if err := p.EvalInto(ctx, &s, `() => document.visibilityState`); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if f, b := visibility(front), visibility(back); f != "visible" || b != "hidden" {
+		t.Fatalf("before: front tab %s, back tab %s; want visible and hidden", f, b)
+	}
+	if _, err := back.Eval(ctx, `() => {
+  window.seen = [];
+  for (const type of ['mousemove', 'mousedown', 'mouseup', 'click', 'beforeinput', 'keydown'])
+    document.addEventListener(type, (e) => window.seen.push(type + (e.isTrusted ? '' : ' (untrusted)')), true);
+}`); err != nil {
+		t.Fatal(err)
+	}
+
+	start := time.Now()
+	if _, err := back.Click(ctx, "#covered"); err != nil {
+		t.Fatalf("click: %v", err)
+	}
+	clicked := time.Since(start)
+	if err := back.Type(ctx, "#react", prompt, InsertText); err != nil {
+		t.Fatalf("type: %v", err)
+	}
+	typed := time.Since(start) - clicked
+	if err := back.Press(ctx, Enter); err != nil {
+		t.Fatalf("press: %v", err)
+	}
+	took := time.Since(start)
+	t.Logf("in a background tab: click %v, type (with its click) %v, enter %v; in all %v", clicked, typed, took-clicked-typed, took)
+	if took >= time.Second {
+		t.Errorf("click, type and enter took %v in a background tab, want under 1 s", took)
+	}
+
+	var got struct {
+		Seen   []string `json:"seen"`
+		Clicks []struct {
+			ID      string `json:"id"`
+			Trusted bool   `json:"trusted"`
+		} `json:"clicks"`
+		Model string `json:"model"`
+	}
+	if err := back.EvalInto(ctx, &got, `() => ({seen: window.seen, clicks: window.clicks, model: window.model.react})`); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Clicks) != 1 || got.Clicks[0].ID != "covered" || !got.Clicks[0].Trusted {
+		t.Errorf("button clicks %+v, want one trusted", got.Clicks)
+	}
+	if n := strings.Count(strings.Join(got.Seen, ","), "click"); n != 2 {
+		t.Errorf("events %v, want two clicks (the button, then the composer)", got.Seen)
+	}
+	// The page sees a user's sequence: the move arrives before the press.
+	want := []string{"mousemove", "mousedown", "mouseup", "click"}
+	if len(got.Seen) < len(want) || strings.Join(got.Seen[:4], ",") != strings.Join(want, ",") {
+		t.Errorf("events %v, want them to start with %v", got.Seen, want)
+	}
+	for _, e := range got.Seen {
+		if strings.HasSuffix(e, "(untrusted)") {
+			t.Errorf("the page saw an untrusted %s", e)
+		}
+	}
+	for _, e := range []string{"beforeinput", "keydown"} {
+		if !slices.Contains(got.Seen, e) {
+			t.Errorf("no trusted %s reached the page: %v", e, got.Seen)
+		}
+	}
+	if normalizeSpace(got.Model) != normalizeSpace(prompt) {
+		t.Errorf("the framework's model holds %q, want the prompt and a newline", got.Model)
+	}
+	if f, b := visibility(front), visibility(back); f != "visible" || b != "hidden" {
+		t.Errorf("after: front tab %s, back tab %s; the back tab must not come to the front", f, b)
 	}
 }

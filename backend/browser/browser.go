@@ -35,6 +35,7 @@ type Browser struct {
 	rb     *rod.Browser
 	client *cdp.Client
 	ws     *cdp.WebSocket
+	sock   *watchedSocket
 	wsURL  string
 
 	// life ends when the connection drops or Close is called; its cause is
@@ -79,6 +80,7 @@ func connect(ctx context.Context, wsURL string, proc *process) (*Browser, error)
 		b.finish(errs.Wrap(err, errs.BrowserDisconnected, "the connection to the browser dropped").
 			WithEvidence("endpoint", redactEndpoint(wsURL)))
 	}}
+	b.sock = sock
 	b.client = cdp.New().Start(sock)
 	b.rb = rod.New().Client(b.client).NoDefaultDevice().Context(b.life)
 

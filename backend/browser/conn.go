@@ -11,20 +11,33 @@ import (
 // watchedSocket wraps rod's websocket so that Ferry learns of a dropped
 // connection the moment the read loop does, before any pending call is
 // failed: calls can then report BrowserDisconnected instead of a bare EOF.
+// It also takes the replies to posted calls (see post.go) off the socket.
 type watchedSocket struct {
 	ws     *cdp.WebSocket
 	once   sync.Once
 	onDrop func(error)
+	posted postedReplies
 }
 
 func (w *watchedSocket) Send(b []byte) error { return w.ws.Send(b) }
 
 func (w *watchedSocket) Read() ([]byte, error) {
-	b, err := w.ws.Read()
-	if err != nil {
-		w.once.Do(func() { w.onDrop(err) })
+	for {
+		b, err := w.ws.Read()
+		if err != nil {
+			w.once.Do(func() { w.onDrop(err) })
+			w.posted.drop(err)
+			return b, err
+		}
+		if !w.posted.take(b) {
+			return b, nil
+		}
 	}
-	return b, err
+}
+
+// post writes one CDP request without waiting for its reply (see post.go).
+func (w *watchedSocket) post(sessionID, method string, params any) (<-chan postedReply, error) {
+	return w.posted.post(w.ws, sessionID, method, params)
 }
 
 // session is a proto.Client bound to one CDP session and one context, so that

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 
@@ -87,18 +88,55 @@ func (p *Page) Click(ctx context.Context, sel string) (Point, error) {
 	return pt, p.ClickAt(ctx, pt)
 }
 
-// ClickAt sends a trusted left click at pt.
+// moveSettle is how long ClickAt lets a visible tab dispatch the mouse move
+// at its next frame (as a user's pointer would arrive before the press)
+// before the press goes out anyway. A tab in the background draws no frames:
+// there the press itself flushes the move, so this bounds what it costs.
+const moveSettle = 50 * time.Millisecond
+
+// ClickAt sends a trusted left click at pt: a mouse move, press and release,
+// which the page receives in that order. It never makes the tab visible or
+// focuses the window, and it costs milliseconds in a tab in the background
+// too (see post.go for why the move is not awaited before the press).
 func (p *Page) ClickAt(ctx context.Context, pt Point) error {
-	for _, ev := range []proto.InputDispatchMouseEvent{
-		{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y},
-		{Type: proto.InputDispatchMouseEventTypeMousePressed, X: pt.X, Y: pt.Y, Button: proto.InputMouseButtonLeft, Buttons: intPtr(1), ClickCount: 1},
-		{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: pt.X, Y: pt.Y, Button: proto.InputMouseButtonLeft, Buttons: intPtr(0), ClickCount: 1},
-	} {
+	move := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y}
+	press := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMousePressed, X: pt.X, Y: pt.Y,
+		Button: proto.InputMouseButtonLeft, Buttons: intPtr(1), ClickCount: 1}
+	release := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: pt.X, Y: pt.Y,
+		Button: proto.InputMouseButtonLeft, Buttons: intPtr(0), ClickCount: 1}
+
+	var moved <-chan postedReply
+	err := p.do(ctx, "move the mouse", func(s session) error {
+		var err error
+		if moved, err = p.b.sock.post(string(s.id), "Input.dispatchMouseEvent", move); err != nil {
+			return err
+		}
+		settle := time.NewTimer(moveSettle)
+		defer settle.Stop()
+		select {
+		case r := <-moved:
+			moved = nil
+			return r.failure()
+		case <-settle.C:
+			return nil
+		case <-s.ctx.Done():
+			return context.Cause(s.ctx)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for _, ev := range []proto.InputDispatchMouseEvent{press, release} {
 		if err := p.Exec(ctx, "Input.dispatchMouseEvent", ev, nil); err != nil {
 			return err
 		}
 	}
-	return nil
+	if moved == nil {
+		return nil
+	}
+	// The press was dispatched after the move, so its reply is in by now;
+	// waiting still reports a move Chromium refused.
+	return p.do(ctx, "move the mouse", func(s session) error { return wait(s.ctx, moved) })
 }
 
 func intPtr(i int) *int { return &i }

@@ -30,7 +30,7 @@ var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 func startProcess(bin string, args []string) (*process, error) {
 	cmd := exec.Command(bin, args...)
 	setProcessGroup(cmd)
-	cmd.Stdout = io.Discard
+	cmd.Stdout = nil // /dev/null: no copying goroutine, as the process is reaped with os.Process.Wait
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -39,9 +39,26 @@ func startProcess(bin string, args []string) (*process, error) {
 		return nil, err
 	}
 	p := &process{cmd: cmd, pid: cmd.Process.Pid, exited: make(chan struct{}), wsURL: make(chan string, 1)}
-	go p.drain(stderr)
+	drained := make(chan struct{})
 	go func() {
-		err := cmd.Wait()
+		p.drain(stderr)
+		close(drained)
+	}()
+	go func() {
+		// Reap with os.Process.Wait, not exec.Cmd.Wait: the latter closes
+		// the stderr pipe at once and can lose the browser's last words,
+		// which are the diagnosis of a browser that dies at start. Give the
+		// reader a moment to reach EOF (a leftover child may hold the pipe
+		// open), then close our end.
+		state, err := cmd.Process.Wait()
+		select {
+		case <-drained:
+		case <-time.After(time.Second):
+		}
+		stderr.Close()
+		if err == nil && !state.Success() {
+			err = &exec.ExitError{ProcessState: state}
+		}
 		p.mu.Lock()
 		p.waitErr = err
 		p.mu.Unlock()
