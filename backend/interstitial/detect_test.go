@@ -49,6 +49,15 @@ func TestDetectRecognisesEverySignature(t *testing.T) {
 				s.Dialogs = []string{"Too many requests\nYou're making requests too quickly. We've temporarily limited access to your conversations to protect our systems.\nGot it"}
 			}),
 			RateLimit, errs.RateLimited, "Got it", true},
+		{"DeepSeek's 'sending messages too frequently' alert is a rate limit",
+			with(chatPage(), func(s *Snapshot) {
+				s.URL = "https://chat.deepseek.com/a/chat/s/5f0c2d7e"
+				s.ErrorTexts = []string{"You are sending messages too frequently. Please wait a moment before sending again."}
+			}),
+			RateLimit, errs.RateLimited, "Got it", true},
+		{"a toast saying requests are too frequent is a rate limit",
+			with(chatPage(), func(s *Snapshot) { s.Dialogs = []string{"Requests are too frequent, please try again later."} }),
+			RateLimit, errs.RateLimited, "Got it", true},
 		{"conversation too long with a straight apostrophe asks for a new chat",
 			with(chatPage(), func(s *Snapshot) {
 				s.ErrorTexts = []string{"You've reached the maximum length for this conversation, but you can keep talking by starting a new chat."}
@@ -67,6 +76,15 @@ func TestDetectRecognisesEverySignature(t *testing.T) {
 				s.Dialogs = []string{"You’ve hit the Free plan limit for GPT-5. Responses will use another model until your limit resets after 8:53 PM.\nNew chat\nUpgrade"}
 			}),
 			UsageCap, errs.UsageCap, "", true},
+		{"AI Studio's exceeded quota is a usage cap",
+			with(chatPage(), func(s *Snapshot) { s.Dialogs = []string{"You exceeded your current quota. Try again at 17:30"} }),
+			UsageCap, errs.UsageCap, "", true},
+		{"AI Studio's internal error is a generic error",
+			with(chatPage(), func(s *Snapshot) { s.Dialogs = []string{"An internal error has occurred."} }),
+			GenericError, errs.GenerationError, "", true},
+		{"a turn's network error alert is a generic error",
+			with(chatPage(), func(s *Snapshot) { s.Dialogs = []string{"Network error. Please try again."} }),
+			GenericError, errs.GenerationError, "", true},
 		{"suspicious activity is a hard stop",
 			with(chatPage(), func(s *Snapshot) {
 				s.Dialogs = []string{"Suspicious activity detected\nWe have detected suspicious activity on your account."}

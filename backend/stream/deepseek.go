@@ -2,6 +2,7 @@ package stream
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -10,7 +11,10 @@ import (
 // DeepSeekDecoder decodes chat.deepseek.com's /api/v0/chat/completion
 // stream: a ready event naming the model, then patches (SET, APPEND, BATCH)
 // to a document whose response.fragments hold THINK and RESPONSE parts.
-// Only RESPONSE fragments are the answer.
+// Only RESPONSE fragments are the answer. A bare {"v":…} continues the
+// previous path; a bare string whose inherited path is the fragments array
+// continues the last fragment's content. Error frames carry only a
+// sentence, which maps to RateLimited, UsageCap or GenerationError.
 type DeepSeekDecoder struct {
 	sse  sseParser
 	root any
@@ -72,8 +76,9 @@ func (d *DeepSeekDecoder) frame(event string, data []byte) {
 	}
 	if str(f["type"]) == "error" {
 		if d.err == nil {
-			d.err = errs.New(errs.GenerationError, "DeepSeek reported an error in the answer stream")
-			if c := scalar(f["content"]); c != "" {
+			c := scalar(f["content"])
+			d.err = deepSeekError(c)
+			if c != "" {
 				d.err.WithEvidence("site_message", clip(c, 300))
 			}
 		}
@@ -104,7 +109,58 @@ func (d *DeepSeekDecoder) frame(event string, data []byte) {
 		}
 	}
 	d.lastP, d.lastO, d.haveLast = p, o, true
+	if !hasP {
+		if s, ok := f["v"].(string); ok {
+			if tp, ok := d.textPath(p); ok {
+				// Appending a string to an array means nothing: the site
+				// continues the text of the fragment it just added. The
+				// inherited path stays the array, for a later fragment list.
+				d.apply(tp, "APPEND", s)
+				return
+			}
+		}
+	}
 	d.apply(p, o, f["v"])
+}
+
+// textPath returns the content path of the last element of the array at p
+// (response/fragments → response/fragments/-1/content), when p names a
+// non-empty array of fragments.
+func (d *DeepSeekDecoder) textPath(p string) (string, bool) {
+	n := d.root
+	for _, seg := range splitPath(p) {
+		m, ok := n.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		n = m[seg]
+	}
+	arr, ok := n.([]any)
+	if !ok || len(arr) == 0 {
+		return "", false
+	}
+	if _, ok := arr[len(arr)-1].(map[string]any); !ok {
+		return "", false
+	}
+	return strings.TrimSuffix(p, "/") + "/-1/content", true
+}
+
+// DeepSeek's error frames carry only a sentence, no code: its wording is
+// all there is to tell a rate limit and a usage cap from a failed turn.
+var (
+	reDeepSeekRate = regexp.MustCompile(`(?i)too (?:frequent|many requests|fast)|sending messages too|rate limit`)
+	reDeepSeekCap  = regexp.MustCompile(`(?i)usage limit|daily limit|quota`)
+)
+
+// deepSeekError is the envelope for the text of an error frame.
+func deepSeekError(text string) *errs.Envelope {
+	switch {
+	case reDeepSeekRate.MatchString(text):
+		return errs.New(errs.RateLimited, "DeepSeek says messages are sent too frequently")
+	case reDeepSeekCap.MatchString(text):
+		return errs.New(errs.UsageCap, "DeepSeek says the usage limit is reached")
+	}
+	return errs.New(errs.GenerationError, "DeepSeek reported an error in the answer stream")
 }
 
 func (d *DeepSeekDecoder) apply(p, o string, v any) {

@@ -78,6 +78,11 @@ func (d *GrokDecoder) line(line []byte) {
 	if inner, ok := res["response"].(map[string]any); ok {
 		r = inner
 	}
+	// An error can also come inside the response, next to its responseId.
+	if e, ok := r["error"].(map[string]any); ok {
+		d.fail(e)
+		return
+	}
 	if id := str(r["responseId"]); id != "" && r["userResponse"] == nil {
 		d.respID = id
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -35,6 +36,7 @@ type KimiDecoder struct {
 
 	complete, ended bool
 	model           string
+	scenario        string // the message's scenario (model family), when no model is named
 	convID, msgID   string
 	title           string
 	status          string
@@ -136,6 +138,9 @@ func (d *KimiDecoder) frame(flags byte, payload []byte) {
 			if md := str(m["model"]); md != "" {
 				d.model = md
 			}
+			if sc := str(m["scenario"]); sc != "" {
+				d.scenario = sc
+			}
 		}
 		if blocks, ok := m["blocks"].([]any); ok {
 			for _, b := range blocks {
@@ -182,7 +187,13 @@ func (d *KimiDecoder) fail(e any) {
 	code := str(get(e, "code"))
 	switch code {
 	case "resource_exhausted":
-		d.err = errs.New(errs.RateLimited, "Kimi says the request limit is reached")
+		// One code for both limits: the wording tells the plan's usage cap
+		// (wait for the reset) from a burst of requests (cool down).
+		if kimiUsageLimit.MatchString(str(get(e, "message"))) {
+			d.err = errs.New(errs.UsageCap, "Kimi says the usage limit is reached")
+		} else {
+			d.err = errs.New(errs.RateLimited, "Kimi says the request limit is reached")
+		}
 	case "unauthenticated":
 		d.err = errs.New(errs.LoginRequired, "Kimi says the session is not logged in")
 	case "permission_denied":
@@ -216,8 +227,14 @@ func (d *KimiDecoder) Result() Result {
 	}
 	if d.model != "" {
 		r.Model, r.ModelSource = d.model, "message.model"
+	} else if d.scenario != "" {
+		r.Model, r.ModelSource = d.scenario, "message.scenario"
 	}
 	return r
 }
+
+// kimiUsageLimit is Kimi's wording of the plan's usage cap, as opposed to
+// "Too many requests".
+var kimiUsageLimit = regexp.MustCompile(`(?i)usage limit|quota|limit resets`)
 
 var _ Decoder = (*KimiDecoder)(nil)

@@ -123,7 +123,7 @@ var fixtures = []fixture{
 		name: "a Kimi Connect stream with a gzip frame sets and appends block text and completes on done",
 		file: "kimi_basic.connect", decoder: Kimi,
 		text: "Nile, Amazon, Yangtze 长江.", complete: true, ended: true, finish: "MESSAGE_STATUS_COMPLETED",
-		conv: "d4k1m1c0hat0000000001", msgID: "m-asst-1", title: "New chat",
+		conv: "d4k1m1c0hat0000000001", msgID: "m-asst-1", title: "New chat", model: "SCENARIO_K2", source: "message.scenario",
 	},
 	{
 		name: "a Kimi end-of-stream frame with resource_exhausted becomes RateLimited",

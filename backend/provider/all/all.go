@@ -4,5 +4,11 @@ package all
 
 import (
 	// Adapters register themselves in init.
+	_ "github.com/ferrydesk/ferry/backend/provider/aistudio"
 	_ "github.com/ferrydesk/ferry/backend/provider/chatgpt"
+	_ "github.com/ferrydesk/ferry/backend/provider/claude"
+	_ "github.com/ferrydesk/ferry/backend/provider/deepseek"
+	_ "github.com/ferrydesk/ferry/backend/provider/gemini"
+	_ "github.com/ferrydesk/ferry/backend/provider/grok"
+	_ "github.com/ferrydesk/ferry/backend/provider/kimi"
 )

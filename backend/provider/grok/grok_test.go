@@ -1,0 +1,48 @@
+package grok_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/grok"
+	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+func TestMain(m *testing.M) { providertest.Main(m) }
+
+func factory(env provider.Env) (provider.Adapter, error) { return grok.New(env) }
+
+// Grok's model aliases carry no proof substrings in the registry, so the
+// suite's model case is left out; TestSelectedModelAnswers covers it.
+func TestConformance(t *testing.T) {
+	providertest.Run(t, grok.ID, factory, providertest.Config{})
+}
+
+// TestSelectedModelAnswers picks "fast" in the picker and demands that the
+// stream names the model the site ran, not the default one.
+func TestSelectedModelAnswers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tab := providertest.Open(t, ctx, grok.ID, factory, providertest.Setup{})
+	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "Which model are you?", Model: "fast"})
+	if err != nil {
+		t.Fatalf("Ask with model fast: %v", err)
+	}
+	if res.Model.Selected != "Grok 4 Fast" || res.Model.Slug != "grok-4-fast" || res.Model.Source != "stream:modelResponse.model" {
+		t.Fatalf("model proof %+v, want Grok 4 Fast selected and grok-4-fast named by the stream", res.Model)
+	}
+	if res.Answer != providertest.NormalAnswer("Which model are you?") {
+		t.Fatalf("answer %q", res.Answer)
+	}
+}
+
+func TestNewRefusesAnotherSite(t *testing.T) {
+	_, err := grok.New(provider.Env{Site: site.Site{ID: "chatgpt"}})
+	if errs.CodeOf(err) != errs.BadInput {
+		t.Fatalf("New for site chatgpt: %v, want bad_input", err)
+	}
+}
