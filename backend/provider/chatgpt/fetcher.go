@@ -1,0 +1,141 @@
+package chatgpt
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strconv"
+
+	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Fetcher is the adapter's artifact.Fetcher: every request runs inside the
+// ChatGPT tab, so the session cookies (HttpOnly ones included) never leave
+// the browser. The mint carries the bearer token of /api/auth/session, held
+// in the adapter's memory only; the estuary URL it returns is signed and
+// works as a credential, so it is used once, in the page, and never logged,
+// stored or put in an error.
+type Fetcher struct {
+	a           *Adapter
+	way         browser.Way
+	downloadDir string
+}
+
+// FetcherOption changes how a Fetcher moves bytes.
+type FetcherOption func(*Fetcher)
+
+// WithWay picks how the body leaves the page (browser.WayDownload,
+// browser.WayBlobIO, browser.WayChunkedEval); "" is browser.DefaultWay, the
+// fastest measured.
+func WithWay(w browser.Way) FetcherOption { return func(f *Fetcher) { f.way = w } }
+
+// WithDownloadDir sets the parent of the private temporary directory the
+// browser writes into with browser.WayDownload (default os.TempDir()). Put
+// it on the output's file system when the zips are large.
+func WithDownloadDir(dir string) FetcherOption { return func(f *Fetcher) { f.downloadDir = dir } }
+
+// Fetcher returns the artifact fetcher of the adapter's tab.
+func (a *Adapter) Fetcher(opts ...FetcherOption) *Fetcher {
+	f := &Fetcher{a: a}
+	for _, o := range opts {
+		o(f)
+	}
+	return f
+}
+
+// Mint implements artifact.Fetcher: GET mintURL in the page with the
+// bearer token, fetching a fresh token once when the first is refused with
+// 401. An HTTP error status is returned as the status, not as an error; a
+// fetch the page cannot make at all is an ArtifactMintFailed envelope, and
+// a session that cannot be read is the envelope of the session check
+// (LoginRequired, CloudflareChallenge).
+func (f *Fetcher) Mint(ctx context.Context, mintURL string) (int, []byte, error) {
+	if f.a.token == "" {
+		if _, err := f.a.session(ctx); err != nil {
+			return 0, nil, err
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		resp, err := f.a.Page.Fetch(ctx, mintURL, fetchOpts(f.a.token))
+		if err != nil {
+			return 0, nil, fetchErr(err, errs.ArtifactMintFailed, "mint the download url")
+		}
+		if resp.Status == 401 && attempt == 0 {
+			if _, err := f.a.session(ctx); err != nil {
+				return 0, nil, err
+			}
+			continue
+		}
+		return resp.Status, []byte(resp.Body), nil
+	}
+}
+
+// Download implements artifact.Fetcher: it accepts only a URL that
+// artifact.ValidateDownloadURL accepts, fetches it in the page with the
+// page's cookies through browser.FetchBytes (no bearer: the estuary is
+// cookie-bound), and copies at most limit bytes into w. Statuses map
+// through artifact.DownloadStatusError (403 ArtifactForbidden, 404/410
+// ArtifactExpired); more than limit bytes is ArtifactTooLarge; a fetch the
+// page cannot make, or a body that breaks off, is ArtifactFetchFailed. No
+// error holds the URL's signed query.
+func (f *Fetcher) Download(ctx context.Context, downloadURL string, w io.Writer, limit int64) (artifact.FetchInfo, error) {
+	var info artifact.FetchInfo
+	if err := artifact.ValidateDownloadURL(downloadURL); err != nil {
+		return info, err
+	}
+	opts := browser.BytesOptions{
+		FetchOptions: browser.FetchOptions{Headers: map[string]string{"accept": "*/*"}},
+		Way:          f.way,
+		MaxBytes:     limit,
+		DownloadDir:  f.downloadDir,
+	}
+	body, meta, err := f.a.Page.FetchBytes(ctx, downloadURL, opts)
+	if err != nil {
+		return info, fetchErr(err, errs.ArtifactFetchFailed, "download the zip")
+	}
+	defer body.Close()
+	info.ContentType = meta.Headers["content-type"]
+	info.ContentDisposition = meta.Headers["content-disposition"]
+	if err := artifact.DownloadStatusError(meta.Status); err != nil {
+		return info, err
+	}
+	src := io.Reader(body)
+	if limit > 0 {
+		src = io.LimitReader(body, limit+1)
+	}
+	n, err := io.Copy(w, src)
+	info.Bytes = n
+	if err != nil {
+		if ctx.Err() != nil {
+			return info, ctx.Err()
+		}
+		return info, fetchErr(err, errs.ArtifactFetchFailed, "read the zip from the page")
+	}
+	if limit > 0 && n > limit {
+		return info, artifact.TooLargeError(limit)
+	}
+	if meta.Size >= 0 && n != meta.Size {
+		return info, errs.New(errs.ArtifactFetchFailed, "the download ended after %d of %d bytes", n, meta.Size).
+			WithEvidence("bytes", strconv.FormatInt(n, 10)).WithEvidence("content_length", strconv.FormatInt(meta.Size, 10))
+	}
+	return info, nil
+}
+
+// fetchErr keeps an envelope's own code (TooLarge, a closed tab, a timeout)
+// and gives a plain failure the code. browser.FetchError already drops the
+// URL's query from its text; the wrapped message names only what failed.
+func fetchErr(err error, code errs.Code, what string) error {
+	if errs.CodeOf(err) != "" {
+		return err
+	}
+	var fe *browser.FetchError
+	if errors.As(err, &fe) {
+		return errs.Wrap(err, code, "%s in the page: %s", what, fe.Reason)
+	}
+	return errs.Wrap(err, code, "%s: %v", what, err)
+}
+
+// Interface guard.
+var _ artifact.Fetcher = (*Fetcher)(nil)
