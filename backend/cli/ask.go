@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
 	_ "github.com/ferrydesk/ferry/backend/provider/all" // every adapter
 	"github.com/ferrydesk/ferry/backend/site"
@@ -40,7 +40,11 @@ The tab: --tab TARGETID uses exactly that tab (never another); otherwise the one
 open tab of --site, or a new tab when there is none. Several open tabs of the
 site fail with tab_ambiguous listing their ids.
 
-With --json the result is one object: answer, codeBlocks, model (the slug and
+Every run is recorded as a session (see ferry sessions): its state is journaled
+before each step, so a run interrupted after the send is collected by
+ferry reattach --session ID without sending the prompt again.
+
+With --json the result is one object: session (the run's id), answer, codeBlocks, model (the slug and
 where it was read), routing (requested and controlled tab, tab_was_created),
 transport (stream or DOM and why the turn counts as complete), content (sha256,
 length) and timings. Exit codes: 0 ok, 2 bad input, 3 blocked before send (login,
@@ -77,6 +81,7 @@ func runAsk(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
+	// Bad input fails before the store or the browser is touched.
 	reg, err := siteRegistry(paths)
 	if err != nil {
 		return err
@@ -86,55 +91,47 @@ func runAsk(ctx context.Context, inv *invocation) error {
 			return err
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
-	b, err := openBrowser(ctx, inv, paths)
+	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "cli"})
 	if err != nil {
 		return err
 	}
-	defer func() {
-		c, stop := context.WithTimeout(context.Background(), 15*time.Second)
-		defer stop()
-		_ = b.Close(c)
-	}()
-	page, s, created, err := resolveTab(ctx, b, reg, siteID, tabID)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		c, stop := context.WithTimeout(context.Background(), 5*time.Second)
-		defer stop()
-		_ = page.Detach(c)
-	}()
-	a, err := provider.New(provider.Env{Page: page, Site: s, Sites: reg})
-	if err != nil {
-		return err
-	}
-	req := provider.Request{Prompt: prompt, Model: inv.flag("model").(string), RequestedTab: tabID, TabWasCreated: created}
-	if isTerminal(inv.stderr) && !inv.json {
-		req.OnPartial = func(p provider.Partial) {
-			if p.Rewritten {
-				fmt.Fprint(inv.stderr, "\r\033[K")
+	defer c.Close()
+	req := core.AskRequest{Site: siteID, Model: inv.flag("model").(string), Prompt: prompt, TargetID: tabID,
+		BrowserURL: inv.flag("browser-url").(string), Headless: inv.flag("headless").(bool), Chromium: inv.flag("chromium").(string),
+		Timeout: timeout, Origin: job.OriginCLI}
+	progress := isTerminal(inv.stderr) && !inv.json
+	if progress {
+		req.OnEvent = func(ev job.Event) {
+			switch {
+			case ev.Kind == job.EventState && ev.State == job.StateResolved:
+				fmt.Fprintf(inv.stderr, "session %s\n", ev.Session)
+			case ev.Kind == job.EventPartial:
+				if ev.Partial.Rewritten {
+					fmt.Fprint(inv.stderr, "\r\033[K")
+				}
+				fmt.Fprint(inv.stderr, ev.Partial.Added)
 			}
-			fmt.Fprint(inv.stderr, p.Added)
 		}
 	}
-	res, err := provider.Ask(ctx, a, req)
-	if req.OnPartial != nil {
+	s, err := c.Ask(ctx, req)
+	if progress {
 		fmt.Fprintln(inv.stderr)
 	}
 	if err != nil {
-		if ctx.Err() != nil && errs.CodeOf(err) != errs.Timeout {
-			return errs.Wrap(err, errs.Timeout, "no complete answer within --timeout %s", timeout)
-		}
 		return err
 	}
 	if inv.json {
-		return inv.printJSON(res)
+		return inv.printJSON(askJSON{Session: s.ID, Result: core.ResultOf(s)})
 	}
-	_, err = fmt.Fprintln(inv.stdout, res.Answer)
+	_, err = fmt.Fprintln(inv.stdout, s.Answer)
 	return err
+}
+
+// askJSON is what `ferry ask --json` prints: the answer with its proof, and
+// the id of the session that recorded the run.
+type askJSON struct {
+	Session string `json:"session"`
+	provider.Result
 }
 
 // askPrompt takes the prompt from --prompt, --prompt-file, "-" (stdin) or the
@@ -190,19 +187,7 @@ func siteRegistry(paths config.Paths) (*site.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg := site.Builtin()
-	if len(s.Sites) == 0 {
-		return reg, nil
-	}
-	raw, err := json.Marshal(s.Sites)
-	if err != nil {
-		return nil, fmt.Errorf("encode site overrides: %w", err)
-	}
-	overrides, err := site.ParseOverrides(raw)
-	if err != nil {
-		return nil, err
-	}
-	return reg.Merge(overrides...)
+	return core.SiteRegistry(s)
 }
 
 func openBrowser(ctx context.Context, inv *invocation, paths config.Paths) (*browser.Browser, error) {
@@ -222,81 +207,9 @@ func openBrowser(ctx context.Context, inv *invocation, paths config.Paths) (*bro
 	return browser.Launch(ctx, paths.ProfileDir(), opts...)
 }
 
-// resolveTab finds the tab to drive: exactly tabID when given; else the one
-// open tab of siteID, or a new one. created reports a new tab.
+// resolveTab finds the tab to drive (see core.ResolveTab).
 func resolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
-	if tabID != "" {
-		p, err := b.Page(ctx, tabID)
-		if err != nil {
-			return nil, site.Site{}, false, err
-		}
-		info, err := p.Info(ctx)
-		if err != nil {
-			return nil, site.Site{}, false, err
-		}
-		s, ok := reg.ForURL(info.URL)
-		switch {
-		case siteID != "" && (!ok || !strings.EqualFold(s.ID, siteID)):
-			// A tab on the site's login page, say: the adapter reports it.
-			want, err := reg.Get(siteID)
-			if err != nil {
-				return nil, site.Site{}, false, err
-			}
-			if ok {
-				return nil, site.Site{}, false, errs.New(errs.BadInput, "tab %s shows %s, not %s", tabID, s.Name, want.Name).
-					WithEvidence("tab", tabID).WithEvidence("url", site.Redact(info.URL))
-			}
-			return p, want, false, nil
-		case !ok:
-			return nil, site.Site{}, false, errs.New(errs.NavigatedAway, "tab %s is not on a known chat site", tabID).
-				WithEvidence("tab", tabID).WithEvidence("url", site.Redact(info.URL)).
-				WithHint("bring the tab back to its site, or pass --site to say which site it belongs to")
-		}
-		return p, s, false, nil
-	}
-	s, err := reg.Get(siteID)
-	if err != nil {
-		return nil, site.Site{}, false, err
-	}
-	targets, err := b.Targets(ctx, func(host string) string {
-		if hs, ok := reg.ForHost(host); ok {
-			return hs.ID
-		}
-		return ""
-	})
-	if err != nil {
-		return nil, site.Site{}, false, err
-	}
-	var mine []browser.Target
-	for _, t := range targets {
-		if t.Site == s.ID && s.Allows(t.URL) {
-			mine = append(mine, t)
-		}
-	}
-	switch len(mine) {
-	case 0:
-		p, err := b.OpenTab(ctx, "about:blank")
-		if err != nil {
-			return nil, site.Site{}, false, err
-		}
-		start := s.NewChat
-		if start == "" {
-			start = s.Address
-		}
-		if err := p.Navigate(ctx, start); err != nil {
-			return nil, site.Site{}, false, err
-		}
-		return p, s, true, nil
-	case 1:
-		p, err := b.Page(ctx, mine[0].ID)
-		return p, s, false, err
-	}
-	var list []string
-	for _, t := range mine {
-		list = append(list, t.ID+" "+site.Redact(t.URL))
-	}
-	return nil, site.Site{}, false, errs.New(errs.TabAmbiguous, "%d %s tabs are open", len(mine), s.Name).
-		WithEvidence("tabs", strings.Join(list, "; "))
+	return core.ResolveTab(ctx, b, reg, siteID, tabID)
 }
 
 func isTerminal(w io.Writer) bool {

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -170,5 +172,152 @@ func TestAsk(t *testing.T) {
 				t.Fatalf("ferry %v: exit %d stderr %q, want 2 with a message", args, r.code, r.stderr)
 			}
 		}
+	})
+}
+
+// TestAskIsJournaled: `ferry ask` records its run as a session that the
+// sessions commands show, and a ferry killed after the send leaves a run
+// that `ferry reattach` collects without sending the prompt again.
+func TestAskIsJournaled(t *testing.T) {
+	// A slower stream than the default, so that the kill lands while the
+	// answer is still streaming.
+	h, err := providertest.Start(sim.WithPace(6, 60*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	url := h.Browser.Endpoint()
+	dataDir := t.TempDir()
+	d := "--data-dir=" + dataDir
+	type listed struct {
+		ID     string    `json:"id"`
+		State  job.State `json:"state"`
+		Prompt string    `json:"prompt"`
+		Answer string    `json:"answer"`
+		Origin string    `json:"origin"`
+	}
+	list := func(t *testing.T, query string) []listed {
+		t.Helper()
+		r := ferry(t, nil, "sessions", "list", "--json", "--query", query, d)
+		var out struct {
+			Sessions []listed `json:"sessions"`
+		}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil {
+			t.Fatalf("sessions list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		return out.Sessions
+	}
+	count := func(prompt string) int {
+		n := 0
+		for _, s := range h.Server.Submissions(sim.ChatGPT) {
+			if strings.TrimSpace(s.Prompt) == prompt {
+				n++
+			}
+		}
+		return n
+	}
+
+	var id string
+	t.Run("an answered run is in the history with its answer, proof and journal", func(t *testing.T) {
+		prompt := "Recorded question about lighthouses"
+		r := ferry(t, nil, "ask", "--site", "chatgpt", "--browser-url", url, d, "--timeout", "45s", "--json", prompt)
+		if r.code != 0 {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+		}
+		var out struct {
+			Session string `json:"session"`
+			provider.Result
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.Session == "" {
+			t.Fatalf("stdout has no session id (%v):\n%s", err, r.stdout)
+		}
+		if out.Answer != providertest.NormalAnswer(prompt) || out.Content.Source != "conversation_api" || out.Transport.CompleteReason == "" {
+			t.Fatalf("result %+v", out.Result)
+		}
+		id = out.Session
+		got := list(t, "lighthouses")
+		if len(got) != 1 || got[0].ID != id || got[0].State != job.StateDone || got[0].Answer != out.Answer || got[0].Origin != "cli" {
+			t.Fatalf("sessions list shows %+v, want run %s done with its answer", got, id)
+		}
+		r = ferry(t, nil, "sessions", "show", id, d)
+		if r.code != 0 || !strings.Contains(r.stdout, prompt) || !strings.Contains(r.stdout, "That is the whole answer.") || !strings.Contains(r.stdout, "## Journal") {
+			t.Fatalf("sessions show: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		r = ferry(t, nil, "sessions", "show", "--json", id, d)
+		var shown struct {
+			Session job.Session `json:"session"`
+			Journal []job.Entry `json:"journal"`
+		}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &shown) != nil {
+			t.Fatalf("sessions show --json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		var states []string
+		fingerprintBeforeClick := false
+		for _, e := range shown.Journal {
+			states = append(states, string(e.State))
+			if e.State == job.StateSubmitting && e.Fingerprint != nil && e.Fingerprint.Hash != "" && !e.Fingerprint.Confirmed {
+				fingerprintBeforeClick = true
+			}
+		}
+		want := "resolved preflighted composed submitting submitted streaming completed extracted done"
+		if strings.Join(states, " ") != want || !fingerprintBeforeClick {
+			t.Fatalf("journal %v (fingerprint journaled unconfirmed at submitting: %v), want %s", states, fingerprintBeforeClick, want)
+		}
+		s := shown.Session
+		if !strings.HasPrefix(s.ConversationURL, "https://chatgpt.com/c/") || s.Model.Slug == "" || s.Timings == nil || len(s.Receipts) < 3 {
+			t.Fatalf("record lacks its proof: url %q model %+v timings %v receipts %d", s.ConversationURL, s.Model, s.Timings, len(s.Receipts))
+		}
+	})
+
+	t.Run("a ferry killed after the send is reattached and answered without a second send", func(t *testing.T) {
+		if id == "" {
+			t.Fatal("no run from the first case")
+		}
+		prompt := "Killed question about tides"
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, binary, "ask", "--site", "chatgpt", "--browser-url", url, d, "--timeout", "45s", prompt)
+		cmd.Env = hermeticEnv(t)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill it as soon as the simulator has the prompt: the click has
+		// happened, the answer is streaming.
+		for count(prompt) == 0 {
+			if ctx.Err() != nil {
+				_ = cmd.Process.Kill()
+				t.Fatalf("the prompt never reached the simulator: %s", errb.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		got := list(t, "tides")
+		if len(got) != 1 || !got[0].State.Active() || got[0].Answer != "" {
+			t.Fatalf("after the kill the history shows %+v, want one active run without an answer", got)
+		}
+		killedAt := got[0].State
+		r := ferry(t, nil, "reattach", "--session", got[0].ID, "--browser-url", url, d, "--timeout", "45s")
+		if r.code != 0 {
+			t.Fatalf("reattach from %s: exit %d\nstdout %s\nstderr %s", killedAt, r.code, r.stdout, r.stderr)
+		}
+		if r.stdout != providertest.NormalAnswer(prompt)+"\n" {
+			t.Fatalf("reattach from %s printed %q, want the answer to the prompt", killedAt, r.stdout)
+		}
+		if !strings.Contains(r.stderr, "reattach:") {
+			t.Fatalf("reattach did not say what it found: %q", r.stderr)
+		}
+		if n := count(prompt); n != 1 {
+			t.Fatalf("the simulator saw %d submissions of the prompt, want exactly 1", n)
+		}
+		got = list(t, "tides")
+		if len(got) != 1 || got[0].State != job.StateDone || got[0].Answer != providertest.NormalAnswer(prompt) {
+			t.Fatalf("after reattach the history shows %+v", got)
+		}
+		t.Logf("killed at %s; reattach took %s: %s", killedAt, r.took, strings.TrimSpace(r.stderr))
 	})
 }

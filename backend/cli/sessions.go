@@ -92,6 +92,11 @@ func sessionsList(ctx context.Context, inv *invocation, repo *job.Repo) error {
 	if err != nil {
 		return err
 	}
+	return printSessionList(inv, items, total)
+}
+
+// printSessionList prints a listing (embedded or through the hub alike).
+func printSessionList(inv *invocation, items []job.Listed, total int) error {
 	if inv.json {
 		type row struct {
 			ID       string         `json:"id"`
@@ -99,6 +104,9 @@ func sessionsList(ctx context.Context, inv *invocation, repo *job.Repo) error {
 			State    job.State      `json:"state"`
 			Created  time.Time      `json:"created"`
 			Prompt   string         `json:"prompt"`
+			Answer   string         `json:"answer,omitempty"`
+			Model    string         `json:"model,omitempty"`
+			Origin   job.Origin     `json:"origin,omitempty"`
 			Snippet  string         `json:"snippet,omitempty"`
 			Score    int            `json:"score,omitempty"`
 			Matches  any            `json:"matches,omitempty"`
@@ -109,7 +117,7 @@ func sessionsList(ctx context.Context, inv *invocation, repo *job.Repo) error {
 		for _, it := range items {
 			s := it.Session
 			rows = append(rows, row{ID: s.ID, Site: s.Site, State: s.State, Created: s.Created, Prompt: s.Prompt,
-				Snippet: it.Hit.Snippet, Score: it.Hit.Score, Matches: it.Hit.Matches, Warnings: s.Warnings, Error: s.Error})
+				Answer: s.Answer, Model: s.Model.Slug, Origin: s.Origin, Snippet: it.Hit.Snippet, Score: it.Hit.Score, Matches: it.Hit.Matches, Warnings: s.Warnings, Error: s.Error})
 		}
 		return inv.printJSON(map[string]any{"sessions": rows, "total": total})
 	}
@@ -149,6 +157,12 @@ func sessionsShow(ctx context.Context, inv *invocation, repo *job.Repo, ref stri
 	if err != nil {
 		return err
 	}
+	return printSessionShow(inv, s, j)
+}
+
+// printSessionShow prints one run with its journal (embedded or through the
+// hub alike).
+func printSessionShow(inv *invocation, s *job.Session, j []job.Entry) error {
 	if inv.json {
 		return inv.printJSON(map[string]any{"session": job.Redacted(s), "journal": j})
 	}

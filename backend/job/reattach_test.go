@@ -176,13 +176,16 @@ func TestARunKilledInEveryStateIsReattachedWithExactlyOneSubmission(t *testing.T
 				if got.State != wantState {
 					t.Fatalf("after the kill the record says %s, want %s", got.State, wantState)
 				}
-				a, page, err := adapterFor(ctx, b, tab.ID())
+				a, _, err := adapterFor(ctx, b, tab.ID())
 				if err != nil {
 					t.Fatal(err)
 				}
-				finder := domFinder{page: page, site: a.Site()}
+				// The product path: the adapter's own FindTurn (provider.Web's).
+				if _, ok := a.(TurnFinder); !ok {
+					t.Fatalf("the %T adapter is not a TurnFinder", a)
+				}
 				r := NewRunner(repo)
-				final, f, err := r.Reattach(ctx, s.ID, a, WithTurnFinder(finder))
+				final, f, err := r.Reattach(ctx, s.ID, a)
 				if err != nil {
 					t.Fatalf("reattach: %v (finding %+v)", err, f)
 				}
@@ -195,6 +198,10 @@ func TestARunKilledInEveryStateIsReattachedWithExactlyOneSubmission(t *testing.T
 				}
 				if n := countPrompt(srv, prompt); n != 1 {
 					t.Fatalf("the simulator saw %d submissions of the prompt, want exactly 1", n)
+				}
+				if kill != StateResolved && kill != StatePreflighted && kill != StateComposed && kill != StateSubmitting &&
+					!strings.HasPrefix(final.ConversationURL, "https://chatgpt.com/c/") {
+					t.Fatalf("the conversation URL %q was not recorded", final.ConversationURL)
 				}
 				switch kill {
 				case killAfterClick:

@@ -30,6 +30,15 @@ type TurnFinder interface {
 	FindTurn(ctx context.Context, prompt string, since time.Time) (*provider.Turn, bool, error)
 }
 
+// ConversationLocator is implemented by adapters that can tell the address
+// of the conversation their tab shows ("" while it has none). The Runner
+// records it in the session once the first answer is complete, so that
+// `ferry sessions doctor --recover` can reopen the conversation when the tab
+// is gone.
+type ConversationLocator interface {
+	ConversationURL(ctx context.Context) (string, error)
+}
+
 // Finding is what Reattach found about an interrupted run.
 type Finding struct {
 	// From is the state the run was in when reattach began.
@@ -222,7 +231,7 @@ func (r *Runner) Reattach(ctx context.Context, id string, a provider.Adapter, op
 	}
 	ctx, cancel := r.deadline(ctx, s)
 	defer cancel()
-	s, err = r.collect(ctx, s, a, turn)
+	s, err = r.collect(ctx, s, a, turn, nil)
 	return s, f, err
 }
 
@@ -278,19 +287,34 @@ func (r *Runner) stop(ctx context.Context, s *Session, cause error) (*Session, e
 func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ TurnFinder) (*Session, error) {
 	ctx, cancel := r.deadline(ctx, s)
 	defer cancel()
+	clk := &runClock{start: r.now()}
 	if s.TargetID != "" && a.TargetID() != s.TargetID {
 		return r.stop(ctx, s, errs.New(errs.Internal, "the adapter controls tab %s, not the session's tab %s", a.TargetID(), s.TargetID).
 			WithEvidence("requested_tab_id", s.TargetID).WithEvidence("controlled_tab_id", a.TargetID()))
 	}
+	// The capability check fails closed before anything is typed.
+	var features []site.Feature
+	if s.CodeMode {
+		features = append(features, site.FeatureCodeArtifacts)
+	}
+	m, err := provider.Preflight(a, s.ModelRequested, features...)
+	if err != nil {
+		return r.stop(ctx, s, err)
+	}
 	if err := a.Ready(ctx); err != nil {
 		return r.stop(ctx, s, err)
 	}
-	var err error
+	clk.ready = r.now()
 	if s, err = r.move(ctx, s.ID, StatePreflighted, "ready, logged in, no interstitial", func(x *Session) {
 		x.TargetID = a.TargetID()
-		if x.Routing != nil {
-			x.Routing.ControlledTabID = a.TargetID()
+		if x.Routing == nil {
+			x.Routing = &provider.Routing{}
 		}
+		x.Routing.ControlledTabID = a.TargetID()
+		x.Routing.Mismatch = x.Routing.RequestedTabID != "" && x.Routing.RequestedTabID != x.Routing.ControlledTabID
+		x.Receipts = append(x.Receipts, Receipt{Layer: "routing", At: r.now().UTC(), Data: map[string]string{
+			"requested_tab_id": x.Routing.RequestedTabID, "controlled_tab_id": x.Routing.ControlledTabID,
+			"tab_was_created": fmt.Sprint(x.Routing.TabWasCreated), "mismatch": fmt.Sprint(x.Routing.Mismatch)}})
 	}); err != nil {
 		return s, err
 	}
@@ -299,10 +323,6 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 		ms, ok := a.(provider.ModelSelector)
 		if !ok {
 			return r.stop(ctx, s, errs.New(errs.CapabilityMissing, "the %s adapter cannot select models; asked for %q", s.Site, alias))
-		}
-		m, err := a.Site().Model(alias)
-		if err != nil {
-			return r.stop(ctx, s, err)
 		}
 		label, err := ms.SelectModel(ctx, m)
 		if err != nil {
@@ -313,7 +333,10 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	if err := a.Compose(ctx, s.Prompt); err != nil {
 		return r.stop(ctx, s, err)
 	}
-	if s, err = r.move(ctx, s.ID, StateComposed, "prompt typed and read back", nil); err != nil {
+	clk.composed = r.now()
+	if s, err = r.move(ctx, s.ID, StateComposed, "prompt typed and read back", func(x *Session) {
+		x.Model.Selected = s.Model.Selected
+	}); err != nil {
 		return s, err
 	}
 	// The fingerprint is on disk before the click: a crash from here on is
@@ -335,17 +358,32 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 		}
 		return r.stop(ctx, s, err)
 	}
+	clk.submitted = r.now()
 	if s, err = r.move(ctx, s.ID, StateSubmitted, "user turn confirmed", func(x *Session) {
 		x.Fingerprint.Confirmed, x.Fingerprint.ConfirmedBy = true, "submit"
 	}); err != nil {
 		turn.Close()
 		return s, err
 	}
-	return r.collect(ctx, s, a, turn)
+	return r.collect(ctx, s, a, turn, clk)
 }
 
-// collect waits for the answer of a sent turn and extracts it.
-func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, turn *provider.Turn) (*Session, error) {
+// runClock holds the moments of one driven run, for its timings; a
+// reattached run has none (its phases happened in another process).
+type runClock struct {
+	start, ready, composed, submitted, waited time.Time
+	firstText                                 time.Duration
+}
+
+func (c *runClock) timings(extracted time.Time) *provider.Timings {
+	ms := func(a, b time.Time) int64 { return b.Sub(a).Milliseconds() }
+	return &provider.Timings{ReadyMS: ms(c.start, c.ready), ComposeMS: ms(c.ready, c.composed), SubmitMS: ms(c.composed, c.submitted),
+		WaitMS: ms(c.submitted, c.waited), ExtractMS: ms(c.waited, extracted), TotalMS: ms(c.start, extracted), FirstTextM: c.firstText.Milliseconds()}
+}
+
+// collect waits for the answer of a sent turn and extracts it. clk is nil
+// for a reattached run.
+func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, turn *provider.Turn, clk *runClock) (*Session, error) {
 	defer turn.Close()
 	var err error
 	if s.State == StateSubmitted {
@@ -358,14 +396,35 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 		id := s.ID
 		err := a.Wait(ctx, turn, func(p provider.Partial) {
 			partials++
+			if partials == 1 && clk != nil {
+				clk.firstText = r.now().Sub(clk.submitted)
+			}
 			cp := p
 			r.publish(Event{Session: id, Kind: EventPartial, At: r.now().UTC(), Partial: &cp})
 		})
 		if err != nil {
 			return r.stop(ctx, s, err)
 		}
-		if s, err = r.move(ctx, s.ID, StateCompleted, "the turn is complete", func(x *Session) {
-			x.Transport = &provider.Transport{Source: turn.Source(), Partials: partials}
+		tr := turn.Transport(partials)
+		conv := ""
+		if l, ok := a.(ConversationLocator); ok {
+			// Best effort: the answer is complete whether or not the
+			// address can be read.
+			if u, err := l.ConversationURL(ctx); err == nil {
+				conv = site.Redact(u)
+			}
+		}
+		if s, err = r.move(ctx, s.ID, StateCompleted, "the turn is complete ("+tr.CompleteReason+")", func(x *Session) {
+			x.Transport = &tr
+			if conv != "" {
+				x.ConversationURL = conv
+				if x.Routing != nil {
+					x.Routing.URL = conv
+				}
+			}
+			x.Receipts = append(x.Receipts, Receipt{Layer: "transport", At: r.now().UTC(), Data: map[string]string{
+				"source": tr.Source, "decoder": tr.Decoder, "complete_reason": tr.CompleteReason,
+				"stream_bytes": fmt.Sprint(tr.StreamBytes), "partials": fmt.Sprint(tr.Partials)}})
 		}); err != nil {
 			return s, err
 		}
@@ -376,25 +435,48 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 			return r.stop(ctx, s, err)
 		}
 	}
+	if clk != nil {
+		clk.waited = r.now()
+	}
 	ans, err := a.Extract(ctx, turn)
 	if err != nil {
 		return r.stop(ctx, s, err)
 	}
+	model, err := a.Site().Model(s.ModelRequested)
+	if err != nil {
+		return r.stop(ctx, s, err)
+	}
+	proof := ans.Model
+	proof.Requested, proof.Selected = s.ModelRequested, s.Model.Selected
+	if proof.Requested == "" {
+		proof.Requested = site.DefaultModel
+	}
+	verified, mismatch := provider.ProveModel(model, proof)
+	proof.Verified = verified
 	content := provider.ContentOf(ans.Text, ans.Source)
 	if s, err = r.move(ctx, s.ID, StateExtracted, "answer extracted from "+ans.Source, func(x *Session) {
 		x.Answer, x.CodeBlocks, x.AnswerSource = ans.Text, ans.CodeBlocks, ans.Source
-		sel := x.Model.Selected
-		x.Model = ans.Model
-		x.Model.Requested, x.Model.Selected = x.ModelRequested, sel
+		x.Model = proof
 		x.Content = &content
 		if ans.ConversationID != "" {
 			x.ConversationID = ans.ConversationID
+		}
+		if ans.MessageID != "" {
+			x.MessageID = ans.MessageID
+		}
+		if clk != nil {
+			x.Timings = clk.timings(r.now())
 		}
 		x.Warnings = append(x.Warnings, ans.Warnings...)
 		x.Receipts = append(x.Receipts, Receipt{Layer: "content", At: r.now().UTC(), Data: map[string]string{
 			"sha256": content.SHA256, "bytes": fmt.Sprint(content.Bytes), "source": content.Source}})
 	}); err != nil {
 		return s, err
+	}
+	if mismatch != nil {
+		// The answer stays in the record, beside the envelope that says why
+		// it does not count.
+		return r.stop(ctx, s, mismatch)
 	}
 	return r.finish(ctx, s)
 }

@@ -78,6 +78,7 @@ type Session struct {
 	TargetID        string              `json:"targetId,omitempty"`
 	ConversationURL string              `json:"conversationUrl,omitempty"`
 	ConversationID  string              `json:"conversationId,omitempty"`
+	MessageID       string              `json:"messageId,omitempty"`
 	Prompt          string              `json:"prompt"`
 	Template        string              `json:"template,omitempty"`
 	Contract        string              `json:"contract,omitempty"`
@@ -96,11 +97,14 @@ type Session struct {
 	Routing      *provider.Routing    `json:"routing,omitempty"`
 	Transport    *provider.Transport  `json:"transport,omitempty"`
 	Content      *provider.Content    `json:"content,omitempty"`
-	Fingerprint  *Fingerprint         `json:"fingerprint,omitempty"`
-	Artifacts    []Artifact           `json:"artifacts,omitempty"`
-	Receipts     []Receipt            `json:"receipts,omitempty"`
-	Origin       Origin               `json:"origin"`
-	Approval     Approval             `json:"approval"`
+	// Timings are the phases of a run driven start to end by one process
+	// (absent for a reattached run).
+	Timings     *provider.Timings `json:"timings,omitempty"`
+	Fingerprint *Fingerprint      `json:"fingerprint,omitempty"`
+	Artifacts   []Artifact        `json:"artifacts,omitempty"`
+	Receipts    []Receipt         `json:"receipts,omitempty"`
+	Origin      Origin            `json:"origin"`
+	Approval    Approval          `json:"approval"`
 	// CodeMode says the run expects artifacts: extracted leads to
 	// artifacts_retrieved rather than done.
 	CodeMode bool `json:"codeMode,omitempty"`

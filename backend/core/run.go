@@ -1,0 +1,314 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/provider"
+	_ "github.com/ferrydesk/ferry/backend/provider/all" // every adapter
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// AskRequest is one prompt to run through the journal. Site or TargetID
+// (or both) must be given; Prompt must not be blank.
+type AskRequest struct {
+	// Site is a site id of the registry ("chatgpt", ...). With TargetID it
+	// must name the site the tab shows.
+	Site string
+	// Model is a model alias of the site; "" or "default" keeps whatever
+	// the site has selected.
+	Model string
+	// Prompt is sent as is (at most one send, journaled).
+	Prompt string
+	// TargetID pins the run to exactly that tab (never another). Without
+	// it the run uses the one open tab of Site, or opens one; several open
+	// tabs fail with TabAmbiguous listing them.
+	TargetID string
+
+	// Browser is a connected browser to use (the owner's long-lived one);
+	// Ask does not close it. When nil, Ask attaches to BrowserURL or,
+	// without it, launches Ferry's own browser on the data directory's
+	// profile (Headless, Chromium and BrowserArgs apply), and closes (or
+	// detaches from) it before returning.
+	Browser     *browser.Browser
+	BrowserURL  string
+	Headless    bool
+	Chromium    string
+	BrowserArgs []string
+
+	// Timeout bounds the whole run (default 20 minutes). It becomes the
+	// session's deadline: a run still collecting then stays collectable by
+	// Reattach.
+	Timeout time.Duration
+	// Origin says who asked (default job.OriginCLI).
+	Origin job.Origin
+	// OnEvent receives the run's events in order (state changes after they
+	// are persisted, partial text, findings), on the run's goroutine: it
+	// must return quickly and must not call back into the Core.
+	OnEvent func(job.Event)
+}
+
+// DefaultAskTimeout is the deadline of a run whose request gives none.
+const DefaultAskTimeout = 20 * time.Minute
+
+// Ask runs one prompt through the crash-safe pipeline and returns the
+// session record it wrote: it resolves the browser, the tab and the site's
+// adapter, creates the session (state resolved, with the routing request),
+// then drives it with a job.Runner, which persists every state before the
+// side effect it guards (the submission fingerprint before the click on
+// send) and records the answer, code blocks, model proof, transport,
+// content receipt, conversation URL, timings and warnings.
+//
+// The returned session is nil only when the run failed before its record
+// could be created (bad input, no browser, an ambiguous or foreign tab, an
+// unknown site); otherwise it is the final record, also on error, and its
+// ID lets the caller show, poll or reattach the run. Errors are envelopes:
+// BadInput (no site and no tab, blank prompt, negative timeout),
+// UnknownSite, the browser's envelopes, TabAmbiguous, NavigatedAway (a
+// tab not on a known site), the capability, readiness, interstitial,
+// composer, send and answer envelopes of the run (journaled as failed),
+// ModelMismatch (the answer is kept in the record), Timeout when the
+// deadline passed (a run already sent stays collectable: the envelope's
+// hint names `ferry reattach`), Cancelled when ctx was cancelled. Every
+// envelope of a created run carries the evidence "session".
+func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
+	if req.Site == "" && req.TargetID == "" {
+		return nil, errs.New(errs.BadInput, "a run needs a site or a tab").WithHint("give the site id, or the TargetID of the tab to use")
+	}
+	if strings.TrimSpace(req.Prompt) == "" {
+		return nil, errs.New(errs.BadInput, "the prompt is empty")
+	}
+	if req.Timeout < 0 {
+		return nil, errs.New(errs.BadInput, "the timeout must be positive, got %s", req.Timeout)
+	}
+	timeout := req.Timeout
+	if timeout == 0 {
+		timeout = DefaultAskTimeout
+	}
+	if req.Origin == "" {
+		req.Origin = job.OriginCLI
+	}
+	reg, err := c.Sites()
+	if err != nil {
+		return nil, err
+	}
+	if req.Site != "" {
+		if _, err := reg.Get(req.Site); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+
+	b := req.Browser
+	if b == nil {
+		if b, err = c.openBrowser(ctx, req); err != nil {
+			return nil, err
+		}
+		defer func() {
+			cctx, stop := context.WithTimeout(context.Background(), 15*time.Second)
+			defer stop()
+			_ = b.Close(cctx)
+		}()
+	}
+	page, st, created, err := ResolveTab(ctx, b, reg, req.Site, req.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		cctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
+		defer stop()
+		_ = page.Detach(cctx)
+	}()
+	a, err := provider.New(provider.Env{Page: page, Site: st, Sites: reg})
+	if err != nil {
+		return nil, err
+	}
+	repo, err := c.Sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := job.NewRunner(repo)
+	if req.OnEvent != nil {
+		defer r.Subscribe(req.OnEvent)()
+	}
+	s, err := r.Create(ctx, job.Spec{Site: st.ID, Model: req.Model, TargetID: page.ID(), Prompt: req.Prompt,
+		Deadline: deadline, Origin: req.Origin, RequestedTab: req.TargetID, TabWasCreated: created})
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.Run(ctx, s.ID, a)
+	if out == nil {
+		out = s
+	}
+	if err == nil {
+		return out, nil
+	}
+	env := errs.From(err)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && env.Code != errs.Timeout {
+		// The deadline cut a browser call short: say so, not what the cut
+		// call reported.
+		hint := env.RetryHint
+		env = errs.Wrap(err, errs.Timeout, "no complete answer within %s", timeout)
+		if hint != "" && (out.State.Sent() || out.State == job.StateSubmitting) {
+			env = env.WithHint("%s", hint)
+		}
+	}
+	return out, env.WithEvidence("session", out.ID)
+}
+
+// ResultOf is the answer of a session with its proof, in the shape of
+// provider.Ask's Result (what `ferry ask --json` prints).
+func ResultOf(s *job.Session) provider.Result {
+	res := provider.Result{Site: s.Site, Answer: s.Answer, CodeBlocks: s.CodeBlocks, Model: s.Model,
+		ConversationID: s.ConversationID, MessageID: s.MessageID, Warnings: s.Warnings}
+	if res.CodeBlocks == nil {
+		res.CodeBlocks = []provider.CodeBlock{}
+	}
+	if s.Routing != nil {
+		res.Routing = *s.Routing
+	}
+	if s.Transport != nil {
+		res.Transport = *s.Transport
+	}
+	if s.Content != nil {
+		res.Content = *s.Content
+	}
+	if s.Timings != nil {
+		res.Timings = *s.Timings
+	}
+	return res
+}
+
+// Sites returns the built-in site registry with the overrides of the
+// settings in force. Errors: ConfigInvalid for an override that does not
+// parse or merge.
+func (c *Core) Sites() (*site.Registry, error) { return SiteRegistry(c.Settings()) }
+
+// SiteRegistry is the built-in site registry with the site overrides of s.
+// Errors: ConfigInvalid for an override that does not parse or merge.
+func SiteRegistry(s config.Settings) (*site.Registry, error) {
+	reg := site.Builtin()
+	if len(s.Sites) == 0 {
+		return reg, nil
+	}
+	raw, err := json.Marshal(s.Sites)
+	if err != nil {
+		return nil, fmt.Errorf("encode site overrides: %w", err)
+	}
+	overrides, err := site.ParseOverrides(raw)
+	if err != nil {
+		return nil, err
+	}
+	return reg.Merge(overrides...)
+}
+
+// openBrowser attaches to req.BrowserURL or launches Ferry's own browser on
+// the data directory's profile.
+func (c *Core) openBrowser(ctx context.Context, req AskRequest) (*browser.Browser, error) {
+	if req.BrowserURL != "" {
+		return browser.Attach(ctx, req.BrowserURL)
+	}
+	var opts []browser.Option
+	if req.Chromium != "" {
+		opts = append(opts, browser.WithBinary(req.Chromium))
+	}
+	if req.Headless {
+		opts = append(opts, browser.Headless())
+	}
+	if len(req.BrowserArgs) > 0 {
+		opts = append(opts, browser.WithArgs(req.BrowserArgs...))
+	}
+	return browser.Launch(ctx, c.paths.ProfileDir(), opts...)
+}
+
+// ResolveTab finds the tab a run drives: exactly tabID when given (its site
+// inferred from its live address, or siteID for a tab on its site's login
+// page); else the one open tab of siteID, or a new tab on the site's
+// new-chat address. created reports a new tab. Errors: BadInput when the
+// tab shows another site than siteID; NavigatedAway for a tab on no known
+// site; TabAmbiguous listing several open tabs of the site; UnknownSite;
+// the browser's envelopes (TargetNotFound for a tab that is gone).
+func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
+	if tabID != "" {
+		p, err := b.Page(ctx, tabID)
+		if err != nil {
+			return nil, site.Site{}, false, err
+		}
+		info, err := p.Info(ctx)
+		if err != nil {
+			return nil, site.Site{}, false, err
+		}
+		s, ok := reg.ForURL(info.URL)
+		switch {
+		case siteID != "" && (!ok || !strings.EqualFold(s.ID, siteID)):
+			// A tab on the site's login page, say: the adapter reports it.
+			want, err := reg.Get(siteID)
+			if err != nil {
+				return nil, site.Site{}, false, err
+			}
+			if ok {
+				return nil, site.Site{}, false, errs.New(errs.BadInput, "tab %s shows %s, not %s", tabID, s.Name, want.Name).
+					WithEvidence("tab", tabID).WithEvidence("url", site.Redact(info.URL))
+			}
+			return p, want, false, nil
+		case !ok:
+			return nil, site.Site{}, false, errs.New(errs.NavigatedAway, "tab %s is not on a known chat site", tabID).
+				WithEvidence("tab", tabID).WithEvidence("url", site.Redact(info.URL)).
+				WithHint("bring the tab back to its site, or pass --site to say which site it belongs to")
+		}
+		return p, s, false, nil
+	}
+	s, err := reg.Get(siteID)
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	targets, err := b.Targets(ctx, func(host string) string {
+		if hs, ok := reg.ForHost(host); ok {
+			return hs.ID
+		}
+		return ""
+	})
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	var mine []browser.Target
+	for _, t := range targets {
+		if t.Site == s.ID && s.Allows(t.URL) {
+			mine = append(mine, t)
+		}
+	}
+	switch len(mine) {
+	case 0:
+		p, err := b.OpenTab(ctx, "about:blank")
+		if err != nil {
+			return nil, site.Site{}, false, err
+		}
+		start := s.NewChat
+		if start == "" {
+			start = s.Address
+		}
+		if err := p.Navigate(ctx, start); err != nil {
+			return nil, site.Site{}, false, err
+		}
+		return p, s, true, nil
+	case 1:
+		p, err := b.Page(ctx, mine[0].ID)
+		return p, s, false, err
+	}
+	var list []string
+	for _, t := range mine {
+		list = append(list, t.ID+" "+site.Redact(t.URL))
+	}
+	return nil, site.Site{}, false, errs.New(errs.TabAmbiguous, "%d %s tabs are open", len(mine), s.Name).
+		WithEvidence("tabs", strings.Join(list, "; "))
+}
