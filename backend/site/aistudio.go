@@ -14,12 +14,17 @@ func init() {
 			// Every turn has its own run button: scope to the footer.
 			RoleSend:          {`footer ms-run-button button:not([aria-disabled="true"])`},
 			RoleStop:          {`footer ms-run-button button`},
-			RoleAssistantTurn: {`ms-chat-turn`},
+			RoleUserTurn:      {`ms-chat-turn[data-turn-role="User"]`},
+			RoleAssistantTurn: {`ms-chat-turn:not([data-turn-role="User"])`},
 			RoleAnswerBody:    {`ms-text-chunk`, `.cmark-node`},
 			RoleThoughts:      {`ms-thought-chunk`},
 			RoleFinished:      {`ms-chat-turn .turn-footer button[iconname="thumb_up"]`},
 			RoleModelPicker:   {`button.model-selector-card`},
-			RoleReady:         {`ms-zero-state`, `button.model-selector-card`},
+			RoleReady:         {`ms-zero-state`, `button.model-selector-card`, `ms-chat-turn`}, // a new chat's zero state, or an open chat's turns
+			RoleCodeBlock:     {`ms-code-block`, `ms-chat-turn pre`},
+			RoleLoggedIn:      {`a[aria-label*="Google Account" i]`},
+			RoleLoggedOut:     {`a[href*="accounts.google.com/ServiceLogin"]`},
+			RoleTokenCount:    {`span.v3-token-count-value`},
 		},
 		Texts: map[Role][]string{
 			RoleSend: {"Run"},

@@ -23,6 +23,8 @@ func init() {
 			RoleCodeBlock:     {`pre code`},
 			RoleFinished:      {`.segment-assistant-actions`},
 			RoleReady:         {`.current-model`},
+			RoleLoggedIn:      {`.user-info`, `[class*="user-avatar"]`},
+			RoleLoggedOut:     {`.login-button`},
 		},
 		Typing:       []Typing{TypingExecCommand},
 		NoExtraInput: true,

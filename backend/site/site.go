@@ -34,6 +34,7 @@ const (
 	RoleNewChat       Role = "new_chat"       // the control that starts a new chat
 	RoleThoughts      Role = "thoughts"       // reasoning shown in the thread: never answer text
 	RoleReady         Role = "ready"          // present once the app finished loading
+	RoleTokenCount    Role = "token_count"    // a counter that shows the page registered the typed prompt (AI Studio)
 )
 
 // Roles lists every role in a stable order.
@@ -41,7 +42,7 @@ func Roles() []Role {
 	return []Role{
 		RoleComposer, RoleSend, RoleStop, RoleBusy, RoleUserTurn, RoleAssistantTurn, RoleAnswerBody,
 		RoleCodeBlock, RoleFinished, RoleModelPicker, RoleModelItem, RoleLoggedIn, RoleLoggedOut,
-		RoleFileInput, RoleErrorText, RoleNewChat, RoleThoughts, RoleReady,
+		RoleFileInput, RoleErrorText, RoleNewChat, RoleThoughts, RoleReady, RoleTokenCount,
 	}
 }
 
