@@ -6,6 +6,7 @@ import "unsafe"
 const (
 	byteBlock = 1 << 20
 	gramBlock = 1 << 14 // uint64 words: 512 gram sets
+	textBlock = 1 << 12 // file name texts
 )
 
 // arena packs one kind of prepared field (all prompts, all answers ...)
@@ -19,6 +20,24 @@ const (
 type arena struct {
 	bytes []byte
 	words []uint64
+	texts []text
+}
+
+// placeAll places ts and returns them as one slice of the arena's text
+// block, so a run's file names sit next to the previous run's.
+func (a *arena) placeAll(ts []text) []text {
+	if len(ts) == 0 {
+		return nil
+	}
+	if cap(a.texts)-len(a.texts) < len(ts) {
+		a.texts = make([]text, 0, max(textBlock, len(ts)))
+	}
+	off := len(a.texts)
+	for _, t := range ts {
+		a.place(&t)
+		a.texts = append(a.texts, t)
+	}
+	return a.texts[off:len(a.texts):len(a.texts)]
 }
 
 // place copies t's text and gram set into the arena.

@@ -131,18 +131,22 @@ func BenchmarkIndexBuild100k(b *testing.B) {
 	docs := genDocs(benchDocs)
 	var before, after runtime.MemStats
 	var heap uint64
+	var cpu time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
+		c0 := cpuTime()
 		idx := New()
 		if err := idx.Add(docs...); err != nil {
 			b.Fatal(err)
 		}
+		cpu += cpuTime() - c0
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		heap = after.HeapAlloc - before.HeapAlloc
 		runtime.KeepAlive(idx)
 	}
 	b.ReportMetric(float64(heap)/(1<<20), "MB-heap")
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 }

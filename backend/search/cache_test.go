@@ -1,8 +1,8 @@
 package search
 
 import (
-	"math"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"

@@ -40,7 +40,7 @@ func TestMatchingAgreesWithSahilmFuzzy(t *testing.T) {
 		if (quick != tierNone) != want {
 			t.Fatalf("term %q on %q: quick tier %d, sahilm/fuzzy match %v", tm.s, field, quick, want)
 		}
-		if prompt, _ := tm.promptTier(&prepared, tierWord, 0, unknownEnd); (prompt != tierNone) != want {
+		if prompt, _ := tm.promptTier(&prepared, tierWord, 0, 0, unknownEnd); (prompt != tierNone) != want {
 			t.Fatalf("term %q on %q: prompt tier %d, sahilm/fuzzy match %v", tm.s, field, prompt, want)
 		}
 		if exact := tm.tier(&prepared, tierWord, false, false, 0) != tierNone; exact != containsFold(field, tm.runes) {

@@ -13,15 +13,15 @@ import (
 // snippets without storing it twice.
 type text struct {
 	s      string   // folded text
-	upper  []uint64 // bit i: the rune starting at byte i of s was upper case; nil when none was
+	grams  *gramSet // nil for short fields
 	mask   uint64   // charBit of every rune in s
 	starts uint64   // charBit of every rune that starts a word
-	grams  *gramSet // nil for short fields
 	// exotic: s holds a rune whose case-fold orbit folds to more than one
 	// rune (the Kelvin sign, the long s ...), so byte comparison of folded
 	// text could miss a match that sahilm/fuzzy's equalFold finds. Such
 	// fields are matched rune by rune instead.
 	exotic bool
+	upper  []uint64 // bit i: the rune starting at byte i of s was upper case; nil when none was
 }
 
 // prepare folds raw into a text of at most bound bytes (cut at a rune
@@ -33,69 +33,88 @@ type text struct {
 func prepare(raw string, bound int, collapse, grams bool) text {
 	var t text
 	buf := make([]byte, 0, min(len(raw), bound))
+	var g *gramSet
 	if grams {
-		t.grams = new(gramSet)
+		g = new(gramSet)
 	}
 	prevSpace := true // drops leading space when collapsing
-	var prev rune = ' '
-	prevUpper := false
+	prevAlnum, prevUpper, prevLetter := false, false, false
+	startAt := -1 // byte offset of the last rune that started a word
 	for i := 0; i < len(raw); {
-		var r rune
+		var f rune
+		var up, alnum, letter bool
+		var bit uint64
 		if c := raw[i]; c < utf8.RuneSelf {
-			r = rune(c)
+			// ASCII, the bulk of the text: one table lookup.
 			i++
-		} else {
-			var size int
-			r, size = utf8.DecodeRuneInString(raw[i:])
-			i += size
-		}
-		if r == 0 {
-			r = ' '
-		}
-		if collapse {
-			if isSpace(r) {
+			a := &asciiTable[c]
+			if collapse && a.space {
 				if prevSpace {
 					continue
 				}
-				r = ' '
+				a = &asciiTable[' ']
 				prevSpace = true
 			} else {
 				prevSpace = false
 			}
-		}
-		f, up := foldRune(r)
-		at := len(buf)
-		if f < utf8.RuneSelf {
-			if at+1 > bound {
+			f, up, alnum, letter, bit = rune(a.fold), a.upper, a.alnum, a.letter, a.bit
+			if len(buf)+1 > bound {
 				break
 			}
-			buf = append(buf, byte(f))
+			buf = append(buf, a.fold)
 		} else {
-			if at+utf8.RuneLen(f) > bound {
+			r, size := utf8.DecodeRuneInString(raw[i:])
+			i += size
+			if collapse {
+				if unicode.IsSpace(r) {
+					if prevSpace {
+						continue
+					}
+					prevSpace = true
+					r = ' '
+				} else {
+					prevSpace = false
+				}
+			}
+			f, up = foldRune(r)
+			if len(buf)+utf8.RuneLen(f) > bound {
 				break
 			}
 			buf = utf8.AppendRune(buf, f)
-			if !t.exotic && isExotic(f) {
+			alnum, letter, bit = isAlnum(f), isLetter(f), charBit(f)
+			if f >= utf8.RuneSelf && !t.exotic && isExotic(f) {
 				t.exotic = true
 			}
 		}
+		at := len(buf) - utf8.RuneLen(f)
 		if up {
 			for len(t.upper) <= at/64 {
 				t.upper = append(t.upper, 0)
 			}
 			t.upper[at/64] |= 1 << (at % 64)
 		}
-		bit := charBit(f)
 		t.mask |= bit
-		if at == 0 || !isAlnum(prev) || (up && !prevUpper && isLetter(prev)) {
+		if at == 0 || !prevAlnum || (up && !prevUpper && prevLetter) {
 			t.starts |= bit
+			startAt = at
 		}
-		prev, prevUpper = f, up
+		if g != nil {
+			// The grams of the bytes just written, and the first pair of
+			// the word that starts one byte before them.
+			for j := max(at, 1); j < len(buf); j++ {
+				g.add(gramHash(saltPair, pair(buf[j-1], buf[j])))
+				if j >= 2 {
+					g.add(gramHash(saltTri, triple(buf[j-2], buf[j-1], buf[j])))
+				}
+				if j-1 == startAt {
+					g.add(gramHash(saltStart, pair(buf[j-1], buf[j])))
+				}
+			}
+		}
+		prevAlnum, prevUpper, prevLetter = alnum, up, letter
 	}
 	t.s = string(buf)
-	if t.grams != nil {
-		t.grams.fill(&t)
-	}
+	t.grams = g
 	if t.exotic {
 		// Byte-level rejection is unsound for exotic text: let every query
 		// through to the rune-by-rune matcher.
@@ -104,6 +123,23 @@ func prepare(raw string, bound int, collapse, grams bool) text {
 	}
 	return t
 }
+
+// asciiInfo is what prepare needs to know of an ASCII byte.
+type asciiInfo struct {
+	bit                         uint64
+	fold                        byte
+	upper, alnum, letter, space bool
+}
+
+var asciiTable = func() (tab [utf8.RuneSelf]asciiInfo) {
+	for c := range tab {
+		r := rune(c)
+		f, up := foldRune(r)
+		tab[c] = asciiInfo{bit: charBit(f), fold: byte(f), upper: up, alnum: isAlnum(r), letter: isLetter(r), space: isSpace(r)}
+	}
+	tab[0] = tab[' '] // NUL ends sahilm/fuzzy's view of a string: make it a space
+	return tab
+}()
 
 // gramSet is a hashed set of the byte pairs and triples of a folded text,
 // and of the first byte pair of each word. A term whose pairs and triples
@@ -128,20 +164,6 @@ func triple(a, b, c byte) uint32 { return uint32(a)<<16 | uint32(b)<<8 | uint32(
 func (g *gramSet) add(h uint32) { g[h/64] |= 1 << (h % 64) }
 
 func (g *gramSet) has(h uint32) bool { return g[h/64]&(1<<(h%64)) != 0 }
-
-// fill adds the entries of the folded text s.
-func (g *gramSet) fill(t *text) {
-	s := t.s
-	for i := 1; i < len(s); i++ {
-		g.add(gramHash(saltPair, pair(s[i-1], s[i])))
-		if i >= 2 {
-			g.add(gramHash(saltTri, triple(s[i-2], s[i-1], s[i])))
-		}
-		if t.isWordStart(i - 1) {
-			g.add(gramHash(saltStart, pair(s[i-1], s[i])))
-		}
-	}
-}
 
 func isSpace(r rune) bool {
 	if r < utf8.RuneSelf {

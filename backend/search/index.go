@@ -65,13 +65,17 @@ type Index struct {
 // entry is one run in its prepared form. Only dead changes after the entry
 // is published.
 type entry struct {
-	id                 string
-	site, model, state uint32 // indexes into snapshot.values
-	created            int64  // Unix nanoseconds
-	prompt, answer     text
-	files              []text
-	fileNames          []string
-	dead               atomic.Bool
+	// Hot: read for every candidate of every keystroke.
+	dead        atomic.Bool
+	site, model uint32 // indexes into snapshot.values
+	created     int64  // Unix nanoseconds
+	prompt      text
+	answer      text
+	files       []text
+	// Cold: filters and rendering.
+	state     uint32
+	id        string
+	fileNames []string
 }
 
 type chunk [chunkSize]entry
@@ -145,12 +149,25 @@ func (x *Index) prepare(doc Doc) (prepared, error) {
 // when a run has an empty id or an id already indexed (use Update).
 func (x *Index) Add(docs ...Doc) error {
 	ps := make([]prepared, len(docs))
-	for i, d := range docs {
-		p, err := x.prepare(d)
+	// Folding is the cost of a bulk load (the first index build): spread it
+	// over the workers; the writer lock is taken only to publish.
+	perr := make([]error, len(docs))
+	workers := min(x.cfg.workers, max(len(docs)/256, 1))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(docs); i += workers {
+				ps[i], perr[i] = x.prepare(docs[i])
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range perr {
 		if err != nil {
 			return err
 		}
-		ps[i] = p
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -232,10 +249,7 @@ func (x *Index) appendLocked(snap *snapshot, p prepared) {
 	e.created = p.doc.Created.UnixNano()
 	x.arenas[0].place(&p.prompt)
 	x.arenas[1].place(&p.answer)
-	for i := range p.files {
-		x.arenas[2].place(&p.files[i])
-	}
-	e.prompt, e.answer, e.files = p.prompt, p.answer, p.files
+	e.prompt, e.answer, e.files = p.prompt, p.answer, x.arenas[2].placeAll(p.files)
 	e.fileNames = append([]string(nil), p.doc.Files...)
 	x.byID[p.doc.ID] = int32(snap.n)
 	snap.n++
@@ -275,12 +289,9 @@ func (x *Index) compactLocked() {
 		n := next.at(next.n)
 		n.id, n.site, n.model, n.state, n.created = e.id, e.site, e.model, e.state, e.created
 		n.prompt, n.answer, n.fileNames = e.prompt, e.answer, e.fileNames
-		n.files = append([]text(nil), e.files...)
 		x.arenas[0].place(&n.prompt)
 		x.arenas[1].place(&n.answer)
-		for i := range n.files {
-			x.arenas[2].place(&n.files[i])
-		}
+		n.files = x.arenas[2].placeAll(e.files)
 		x.byID[e.id] = int32(next.n)
 		next.n++
 	}

@@ -225,7 +225,7 @@ func (p *plan) hit(sc *scored) Hit {
 		Model:   vals[e.model].raw,
 		State:   vals[e.state].raw,
 		Created: time.Unix(0, e.created),
-		Files:   e.fileNames,
+		Files:   slices.Clone(e.fileNames),
 		Score:   sc.score,
 		Matches: sc.matches,
 	}

@@ -206,10 +206,11 @@ const unknownEnd = math.MaxUint16
 // promptTier is tier for the prompt (fuzzy, quick) that also returns where
 // the greedy subsequence match of tm ends, so that the next keystroke only
 // matches its new runes: the first skip bytes of tm are known to match
-// ending at byte from of t.s (from == unknownEnd: nothing is known). Greedy
+// ending at byte from of t.s (from == unknownEnd: nothing is known), and
+// the grams of its first known bytes are in t's set. Greedy
 // matching makes this exact: the leftmost match of a longer term starts
 // with the leftmost match of its prefix.
-func (tm *term) promptTier(t *text, prev uint8, skip int, from uint16) (uint8, uint16) {
+func (tm *term) promptTier(t *text, prev uint8, skip, known int, from uint16) (uint8, uint16) {
 	switch {
 	case prev == tierNone:
 		return tierNone, unknownEnd
@@ -235,9 +236,9 @@ func (tm *term) promptTier(t *text, prev uint8, skip int, from uint16) (uint8, u
 		}
 		return tierExact, resume
 	}
-	// Here prev is tierWord for "unknown" (skip 0) or the prefix's own
-	// tier, at least tierExact: its grams are in the set.
-	if t.grams != nil && !tm.gramsIn(t.grams, skip) {
+	// Here prev is tierWord for "unknown" (known 0) or at least tierExact
+	// for the first known bytes: their grams are in the set.
+	if t.grams != nil && !tm.gramsIn(t.grams, known) {
 		return tierFuzzy, resume
 	}
 	if t.grams == nil && !strings.Contains(t.s, tm.s) {
@@ -247,6 +248,21 @@ func (tm *term) promptTier(t *text, prev uint8, skip int, from uint16) (uint8, u
 		return tierWord, resume
 	}
 	return tierExact, resume
+}
+
+// promptMatch is the match decision of promptTier alone.
+func (tm *term) promptMatch(t *text, skip int, from uint16) (uint16, bool) {
+	switch {
+	case t.exotic || tm.exotic:
+		return unknownEnd, tm.tierRunes(t, true) != tierNone
+	case tm.mask&^t.mask != 0:
+		return unknownEnd, false
+	}
+	if from == unknownEnd {
+		skip, from = 0, 0
+	}
+	end, ok := tm.subsequenceFrom(t.s, int(from), skip)
+	return uint16(min(end, unknownEnd)), ok
 }
 
 // subsequenceFrom matches tm.s[skip:] greedily in s from byte from and

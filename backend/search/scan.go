@@ -1,0 +1,255 @@
+package search
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// unit is a piece of stage-one work: a slot range, or cached candidates.
+type unit struct {
+	from, to int
+	cands    []cand
+	isCache  bool
+}
+
+// run is stage one: it returns the matching runs (grouped by unit, for the
+// typing cache), the shortlist and the number of matches.
+func (p *plan) run(ctx context.Context) ([][]cand, []short, int, error) {
+	var work []unit
+	start := 0
+	if p.cached != nil {
+		for _, c := range p.cached.units {
+			if len(c) > 0 {
+				work = append(work, unit{cands: c, isCache: true})
+			}
+		}
+		start = p.cached.n
+	}
+	for s := start; s < p.snap.n; s = (s/chunkSize + 1) * chunkSize {
+		work = append(work, unit{from: s, to: min((s/chunkSize+1)*chunkSize, p.snap.n)})
+	}
+	out := make([][]cand, len(work))
+	workers := min(p.workers, len(work))
+	heaps := make([]shortHeap, workers)
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(h *shortHeap) {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(work) || failed.Load() {
+					return
+				}
+				if ctx.Err() != nil {
+					failed.Store(true)
+					return
+				}
+				out[i] = p.scan(&work[i], h)
+			}
+		}(&heaps[w])
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, 0, errs.From(err)
+	}
+	total := 0
+	for _, c := range out {
+		total += len(c)
+	}
+	merged := heaps[0]
+	for _, h := range heaps[1:] {
+		for _, s := range h.items {
+			merged.offer(s, p.keep)
+		}
+	}
+	return out, merged.items, total, nil
+}
+
+// scan runs one unit, offering each match to h.
+func (p *plan) scan(u *unit, h *shortHeap) []cand {
+	var out []cand
+	if u.isCache {
+		out = make([]cand, 0, len(u.cands))
+		for _, c := range u.cands {
+			e := p.snap.at(int(c.slot))
+			if e.dead.Load() {
+				continue
+			}
+			if p.bounded && c.last != unknown && len(h.items) == p.keep &&
+				!(short{pre: c.fixed + c.last.points(), created: e.created, slot: c.slot}).better(h.items[0]) {
+				// Tiers only fall as a term grows, so this run cannot reach
+				// the shortlist: only whether it still matches matters.
+				if c, ok := p.matchOnly(e, c); ok {
+					out = append(out, c)
+				}
+				continue
+			}
+			if p.appended && c.last != unknown && len(h.items) == p.keep {
+				if c, ok, done := p.extendOnly(e, c, h.items[0]); done {
+					if ok {
+						out = append(out, c)
+					}
+					continue
+				}
+			}
+			if c, ok := p.narrow(e, c); ok {
+				out = append(out, c)
+				h.offer(short{pre: c.fixed + c.last.points(), created: e.created, slot: c.slot}, p.keep)
+			}
+		}
+		return out
+	}
+	for slot := u.from; slot < u.to; slot++ {
+		e := p.snap.at(slot)
+		if e.dead.Load() || e.created < p.from || e.created >= p.to ||
+			(p.siteOK != nil && !p.siteOK[e.site]) || (p.stateOK != nil && !p.stateOK[e.state]) {
+			continue
+		}
+		c, ok := p.narrow(e, cand{slot: int32(slot), last: unknown, pend: unknownEnd})
+		if !ok {
+			continue
+		}
+		out = append(out, c)
+		h.offer(short{pre: c.fixed + c.last.points(), created: e.created, slot: c.slot}, p.keep)
+	}
+	return out
+}
+
+// narrow rates e against the terms, knowing that e matched the cached terms
+// as c says (c.last is unknown for a run never rated).
+func (p *plan) narrow(e *entry, c cand) (cand, bool) {
+	if len(p.terms) == 0 {
+		return c, true
+	}
+	if c.last&fixedBound != 0 {
+		c.last = unknown // rate every term again: the fixed score is only a bound
+	}
+	first, skip := 0, 0
+	if c.last != unknown {
+		first = len(p.cached.terms) - 1
+		skip = len(p.cached.terms[first].s)
+	} else {
+		c.fixed, c.pend = 0, unknownEnd
+	}
+	prev, from := c.last, c.pend
+	for i := first; i < len(p.terms); i++ {
+		b, end := prev, from
+		if skip != len(p.terms[i].s) || prev&boundOnly != 0 {
+			known := skip // the grams of the first skip bytes were seen by the rating prev comes from
+			if prev&boundOnly != 0 {
+				known = 0
+			}
+			b, end = p.rate(i, e, prev&^boundOnly, skip, known, from)
+		}
+		if !b.matches() {
+			return c, false
+		}
+		prev, skip, from = unknown, 0, unknownEnd
+		if i == len(p.terms)-1 {
+			c.last, c.pend = b, end
+		} else {
+			c.fixed += b.points()
+		}
+	}
+	return c, true
+}
+
+// matchOnly decides whether a cached run still matches when only the last
+// term grew, without rating fields it does not need: it returns tiers that
+// are upper bounds (a field it skipped keeps its earlier tier, which bounds
+// the new one), and tierNone only for fields that do not match. The prompt
+// goes first: it matches most runs, and checking it keeps c.pend current.
+func (p *plan) matchOnly(e *entry, c cand) (cand, bool) {
+	i := len(p.terms) - 1
+	tm := &p.terms[i]
+	skip := len(p.cached.terms[i].s)
+	if skip == len(tm.s) {
+		return c, true
+	}
+	b := c.last | boundOnly
+	if b.tier(fPrompt) != tierNone {
+		if end, ok := tm.promptMatch(&e.prompt, skip, c.pend); ok {
+			c.last, c.pend = b, end
+			return c, true
+		}
+		b = b.set(fPrompt, tierNone)
+		c.pend = unknownEnd
+	}
+	b = b.set(fSite, p.valTier[i][e.site]).set(fModel, p.valTier[i][e.model])
+	if pt := b.tier(fFiles); pt != tierNone {
+		best := tierNone
+		for k := range e.files {
+			best = max(best, tm.tier(&e.files[k], pt, true, false, 0))
+		}
+		b = b.set(fFiles, best)
+	}
+	if pa := b.tier(fAnswer); pa != tierNone {
+		known := skip
+		if c.last&boundOnly != 0 {
+			known = 0 // pa comes from a shorter prefix: not all grams were seen
+		}
+		b = b.set(fAnswer, tm.confirm(&e.answer, tm.tier(&e.answer, pa, false, true, known)))
+	}
+	c.last = b
+	return c, b.matches()
+}
+
+// extendOnly handles a cached run when whole terms were added after
+// unchanged ones: it rates the new terms, and when the run's score bound
+// (its cached tiers bound those of the terms already there) cannot beat
+// worst, only keeps it as a match with a bound for a fixed score. done is
+// false when the run needs a full rating.
+func (p *plan) extendOnly(e *entry, c cand, worst short) (cand, bool, bool) {
+	var add int32
+	var last tiers
+	end := uint16(unknownEnd)
+	for i := len(p.cached.terms); i < len(p.terms); i++ {
+		b, en := p.rate(i, e, unknown, 0, 0, unknownEnd)
+		if !b.matches() {
+			return c, false, true
+		}
+		if i == len(p.terms)-1 {
+			last, end = b, en
+		} else {
+			add += b.points()
+		}
+	}
+	bound := c.fixed + c.last.points() + add
+	if (short{pre: bound + last.points(), created: e.created, slot: c.slot}).better(worst) {
+		return c, false, false
+	}
+	c.fixed, c.last, c.pend = bound, last|fixedBound, end
+	return c, true, true
+}
+
+// rate returns the tiers of term i on e's fields, bounded by prev, and where
+// its match in the prompt ends; skip and from say where a prefix of the term
+// ended there (see promptTier), and known how many bytes of it had their
+// grams checked by the rating that gave prev.
+func (p *plan) rate(i int, e *entry, prev tiers, skip, known int, from uint16) (tiers, uint16) {
+	tm := &p.terms[i]
+	var b tiers
+	b = b.with(fSite, p.valTier[i][e.site])
+	b = b.with(fModel, p.valTier[i][e.model])
+	if pt := prev.tier(fFiles); pt != tierNone {
+		best := tierNone
+		for k := range e.files {
+			best = max(best, tm.tier(&e.files[k], pt, true, false, 0))
+		}
+		b = b.with(fFiles, best)
+	}
+	pt, end := tm.promptTier(&e.prompt, prev.tier(fPrompt), skip, known, from)
+	b = b.with(fPrompt, pt)
+	answer := tm.tier(&e.answer, prev.tier(fAnswer), false, true, known)
+	if b == 0 {
+		// The answer alone decides whether the run matches: no guessing.
+		answer = tm.confirm(&e.answer, answer)
+	}
+	return b.with(fAnswer, answer), end
+}

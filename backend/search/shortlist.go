@@ -1,0 +1,45 @@
+package search
+
+import "container/heap"
+
+// short is a shortlisted run.
+type short struct {
+	pre     int32
+	created int64
+	slot    int32
+}
+
+// better orders shortlisted runs: structural score, then recency.
+func (a short) better(b short) bool {
+	if a.pre != b.pre {
+		return a.pre > b.pre
+	}
+	if a.created != b.created {
+		return a.created > b.created
+	}
+	return a.slot > b.slot
+}
+
+// shortHeap keeps the best runs offered, worst at the root.
+type shortHeap struct{ items []short }
+
+func (h *shortHeap) Len() int           { return len(h.items) }
+func (h *shortHeap) Less(i, j int) bool { return h.items[j].better(h.items[i]) }
+func (h *shortHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *shortHeap) Push(v any)         { h.items = append(h.items, v.(short)) }
+func (h *shortHeap) Pop() any {
+	v := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return v
+}
+
+func (h *shortHeap) offer(s short, keep int) {
+	if len(h.items) < keep {
+		heap.Push(h, s)
+		return
+	}
+	if s.better(h.items[0]) {
+		h.items[0] = s
+		heap.Fix(h, 0)
+	}
+}

@@ -1,0 +1,57 @@
+package search
+
+// Field indexes in stage one, and their weights.
+const (
+	fSite = iota
+	fModel
+	fFiles
+	fPrompt
+	fAnswer
+	numFields
+)
+
+var fieldWeight = [numFields]int{fSite: 2, fModel: 2, fFiles: 4, fPrompt: 3, fAnswer: 1}
+
+// tierPoints is the structural score of a tier in stage one.
+var tierPoints = [4]int32{tierNone: 0, tierFuzzy: 1, tierExact: 4, tierWord: 6}
+
+// tiers holds one tier (2 bits) per field.
+type tiers uint16
+
+func (b tiers) tier(f int) uint8 { return uint8(b>>(2*f)) & 3 }
+
+func (b tiers) with(f int, t uint8) tiers { return b | tiers(t)<<(2*f) }
+
+func (b tiers) set(f int, t uint8) tiers { return b&^(3<<(2*f)) | tiers(t)<<(2*f) }
+
+// unknown is "no earlier knowledge": every field may match at every tier.
+const unknown tiers = 0x3ff
+
+// Flags on a cached run's tiers. boundOnly: the tiers only bound the true
+// ones (see matchOnly). fixedBound: the run's fixed score only bounds the
+// true one (see extendOnly), so a full rating starts over.
+const (
+	boundOnly  tiers = 1 << 15
+	fixedBound tiers = 1 << 14
+)
+
+// matches reports whether some field matched.
+func (b tiers) matches() bool { return b&^(boundOnly|fixedBound) != 0 }
+
+func (b tiers) points() int32 {
+	var p int32
+	for f := 0; f < numFields; f++ {
+		p += int32(fieldWeight[f]) * tierPoints[b.tier(f)]
+	}
+	return p
+}
+
+// cand is a run that matched all terms of a query: the structural score of
+// all terms but the last, and the last term's tiers, which bound those of a
+// longer last term.
+type cand struct {
+	slot  int32
+	fixed int32
+	last  tiers
+	pend  uint16 // where the last term's match in the prompt ends, see promptTier
+}
