@@ -78,9 +78,10 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        sh.startup,
 		OnShutdown:       sh.shutdown,
-		Bind:             []any{&System{sh: sh}, &Settings{sh: sh}},
-		ErrorFormatter:   formatError,
-		LogLevel:         logger.WARNING,
+		Bind: []any{&System{sh: sh}, &Settings{sh: sh},
+			&Sessions{sh: sh, desk: runtimeDesktop{sh}}, &Artifacts{sh: sh, desk: runtimeDesktop{sh}}},
+		ErrorFormatter: formatError,
+		LogLevel:       logger.WARNING,
 		Linux: &linux.Options{
 			ProgramName: "ferry",
 			Icon:        windowIcon(assets),

@@ -25,6 +25,7 @@ type shell struct {
 	mu      sync.RWMutex
 	core    *core.Core
 	openErr error
+	hub     *ownerHub // the local gateway while the core is open (app/hub.go)
 
 	winMu sync.Mutex
 	emit  emitter // nopEmitter until the window started
@@ -51,7 +52,9 @@ func (s *shell) openLocked(ctx context.Context) {
 	if err != nil {
 		env := errs.From(err)
 		s.log.Warn("core not open", "code", env.Code, "message", env.Message)
+		return
 	}
+	s.hub = startHub(ctx, c, s.log, s.emitter)
 }
 
 // closeCore releases the store; safe to call more than once.
@@ -65,6 +68,8 @@ func (s *shell) closeLocked() {
 	if s.core == nil {
 		return
 	}
+	s.hub.stop(s.log)
+	s.hub = nil
 	if err := s.core.Close(); err != nil {
 		s.log.Error("close core", "err", err)
 	}

@@ -80,7 +80,6 @@ func TestShell(t *testing.T) {
 	t.Run("views whose features come later say what will live there", func(t *testing.T) {
 		want := map[string]string{
 			"tabs": "chat tabs will appear here", "compose": "Prompts will be composed here",
-			"history": "Runs will be listed here", "artifacts": "Verified files will appear here",
 		}
 		for id, text := range want {
 			page.MustElement(`[role=tab][data-view=` + id + `]`).MustClick()

@@ -29,16 +29,19 @@ const maxPrompt = 4 << 20
 func init() {
 	register(&command{
 		name:  "ask",
-		args:  "(--site SITE | --tab TARGETID) [--model M] [--timeout D] (PROMPT | --prompt-file FILE | -)",
+		args:  "(--site SITE [--new-chat] | --tab TARGETID) [--model M] [--timeout D] (PROMPT | --prompt TEXT | --prompt-file FILE | -)",
 		short: "send a prompt to a chat site in the browser and print the answer",
 		long: `Types PROMPT into the site's tab, sends it once, waits for the complete answer and
 prints it as Markdown. The browser is Ferry's own (its profile lives in the data
 directory, where you log in once), or the one at --browser-url: a ws://127.0.0.1
-DevTools address, or the path of a profile's DevToolsActivePort file.
+DevTools address, or the path of a profile's DevToolsActivePort file; --browser
+attach without it uses Ferry's own running browser.
 
 The tab: --tab TARGETID uses exactly that tab (never another); otherwise the one
 open tab of --site, or a new tab when there is none. Several open tabs of the
-site fail with tab_ambiguous listing their ids.
+site fail with tab_ambiguous listing their ids; --new-chat opens a fresh tab of the
+site instead, whatever is open. Progress (the answer as it grows) goes to stderr
+when stderr is a terminal; stdout gets only the answer.
 
 Every run is recorded as a session (see ferry sessions): its state is journaled
 before each step, so a run interrupted after the send is collected by
@@ -55,9 +58,8 @@ Cloudflare, rate limit, capability), 4 routing, 5 the answer failed, 6 timeout.`
 			fs.String("model", "", "model alias of the site (default: whatever is selected)")
 			fs.String("prompt", "", "the prompt (instead of the positional argument)")
 			fs.String("prompt-file", "", "read the prompt from this file")
-			fs.String("browser-url", "", "attach to this browser: ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
-			fs.String("chromium", "", "Chromium or Chrome executable to launch (default: found in PATH)")
-			fs.Bool("headless", false, "launch the browser without a window")
+			fs.Bool("new-chat", false, "ask in a fresh chat: a new tab of --site, whatever tabs of it are open")
+			registerBrowserFlags(fs, browserLaunch)
 			fs.Duration("timeout", 20*time.Minute, "give up after this long")
 		},
 		run: runAsk,
@@ -73,11 +75,20 @@ func runAsk(ctx context.Context, inv *invocation) error {
 	if siteID == "" && tabID == "" {
 		return errs.New(errs.BadInput, "ferry ask needs --site SITE or --tab TARGETID").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
 	}
+	newChat := inv.flag("new-chat").(bool)
+	if newChat && (siteID == "" || tabID != "") {
+		return errs.New(errs.BadInput, "--new-chat needs --site and no --tab: a new chat opens its own tab").
+			WithHint("e.g. `ferry ask --site chatgpt --new-chat \"hello\"`")
+	}
 	timeout := inv.flag("timeout").(time.Duration)
 	if timeout <= 0 {
 		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
 	paths, err := core.ResolvePaths(inv.dataDir)
+	if err != nil {
+		return err
+	}
+	bs, err := browserSpecOf(inv, paths, browserLaunch)
 	if err != nil {
 		return err
 	}
@@ -96,9 +107,22 @@ func runAsk(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer c.Close()
-	req := core.AskRequest{Site: siteID, Model: inv.flag("model").(string), Prompt: prompt, TargetID: tabID,
-		BrowserURL: inv.flag("browser-url").(string), Headless: inv.flag("headless").(bool), Chromium: inv.flag("chromium").(string),
-		Timeout: timeout, Origin: job.OriginCLI}
+	req := core.AskRequest{Site: siteID, Model: inv.flag("model").(string), Prompt: prompt, TargetID: tabID, NewChat: newChat,
+		Headless: bs.headless, Chromium: bs.chromium, BrowserArgs: bs.args, Timeout: timeout, Origin: job.OriginCLI}
+	if bs.attaching() {
+		// Attach here, so that Ferry's own browser that is not running
+		// fails with the same clear message as in the other commands.
+		b, err := bs.open(ctx, paths)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			_ = b.Close(cctx)
+		}()
+		req.Browser = b
+	}
 	progress := isTerminal(inv.stderr) && !inv.json
 	if progress {
 		req.OnEvent = func(ev job.Event) {
@@ -188,23 +212,6 @@ func siteRegistry(paths config.Paths) (*site.Registry, error) {
 		return nil, err
 	}
 	return core.SiteRegistry(s)
-}
-
-func openBrowser(ctx context.Context, inv *invocation, paths config.Paths) (*browser.Browser, error) {
-	if u := inv.flag("browser-url").(string); u != "" {
-		return browser.Attach(ctx, u)
-	}
-	if err := paths.EnsureDataDir(); err != nil {
-		return nil, err
-	}
-	var opts []browser.Option
-	if bin := inv.flag("chromium").(string); bin != "" {
-		opts = append(opts, browser.WithBinary(bin))
-	}
-	if inv.flag("headless").(bool) {
-		opts = append(opts, browser.Headless())
-	}
-	return browser.Launch(ctx, paths.ProfileDir(), opts...)
 }
 
 // resolveTab finds the tab to drive (see core.ResolveTab).

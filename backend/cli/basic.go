@@ -22,11 +22,14 @@ func init() {
 	})
 	register(&command{
 		name:  "help",
-		args:  "[command]",
-		short: "show the commands, or one command's usage",
+		args:  "[command | exit-codes]",
+		short: "show the commands, one command's usage, or the exit codes",
 		run: func(ctx context.Context, inv *invocation) error {
 			if len(inv.args) == 0 {
 				return writeOverview(inv.stdout)
+			}
+			if topic, ok := helpTopics[inv.args[0]]; ok {
+				return topic(inv)
 			}
 			c, ok := commands[inv.args[0]]
 			if !ok {

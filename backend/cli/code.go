@@ -85,9 +85,7 @@ failure (expired sandbox, refused download, damaged or unsafe zip).`,
 			fs.Var(src, "source", "a source path in --repo the task is about (repeatable)")
 			fs.Var(src, "source-path", "same as --source")
 			fs.String("out", "", "directory for the zips, sidecars and receipt (default: <data dir>/artifacts)")
-			fs.String("browser-url", "", "attach to this browser: ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
-			fs.String("chromium", "", "Chromium or Chrome executable to launch (default: found in PATH)")
-			fs.Bool("headless", false, "launch the browser without a window")
+			registerBrowserFlags(fs, browserLaunch)
 			fs.Duration("timeout", 30*time.Minute, "give up after this long")
 		},
 		run: runCode,

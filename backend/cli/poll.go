@@ -18,10 +18,10 @@ import (
 func init() {
 	follow := func(name, short, long string, run func(context.Context, *invocation) error) {
 		register(&command{
-			name: name, args: "[--session ID] [--browser-url URL]", short: short, long: long,
+			name: name, args: "[--session ID] [--browser-url URL | --browser attach]", short: short, long: long,
 			flags: func(fs *flag.FlagSet) {
 				fs.String("session", "", "the run (an unambiguous id prefix is enough); default: the only active run")
-				fs.String("browser-url", "", "the browser holding the run's tab: ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
+				registerAttachFlags(fs)
 				fs.Duration("timeout", 10*time.Minute, "give up collecting after this long (the run stays collectable)")
 			},
 			run: run,
@@ -64,17 +64,6 @@ func pickSession(ctx context.Context, inv *invocation, repo *job.Repo) (*job.Ses
 	}
 	return nil, errs.New(errs.SessionAmbiguous, "%d runs are active, pick one with --session: %s", len(act), strings.Join(lines, "; ")).
 		WithEvidence("sessions", strings.Join(ids, ","))
-}
-
-// attach connects to the browser of --browser-url; runs in flight live in
-// the tabs of a running browser, which a new launch would not have.
-func attach(ctx context.Context, inv *invocation) (*browser.Browser, error) {
-	u := inv.flag("browser-url").(string)
-	if u == "" {
-		return nil, errs.New(errs.BadInput, "this needs the browser that holds the run's tab: pass --browser-url").
-			WithHint("give the ws://127.0.0.1:PORT/devtools/browser/ID address or the profile's DevToolsActivePort file")
-	}
-	return browser.Attach(ctx, u)
 }
 
 // freshness is the gate before poll, watch and reattach: the stored
@@ -133,7 +122,7 @@ func runPoll(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	fresh := ""
-	if s.State.Active() && inv.flag("browser-url").(string) != "" {
+	if s.State.Active() && wantsBrowser(inv) {
 		reg, err := siteRegistry(c.Paths())
 		if err != nil {
 			return err
@@ -275,7 +264,7 @@ func sessionsDoctor(ctx context.Context, inv *invocation, repo *job.Repo) error 
 	var out []report
 	var b *browser.Browser
 	var reg *site.Registry
-	if inv.flag("browser-url").(string) != "" {
+	if wantsBrowser(inv) {
 		if b, err = attach(ctx, inv); err != nil {
 			return err
 		}

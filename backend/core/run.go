@@ -32,6 +32,10 @@ type AskRequest struct {
 	// it the run uses the one open tab of Site, or opens one; several open
 	// tabs fail with TabAmbiguous listing them.
 	TargetID string
+	// NewChat runs the prompt in a fresh chat: a new tab on the site's
+	// new-chat address, whatever tabs of the site are open. It needs Site
+	// and excludes TargetID.
+	NewChat bool
 
 	// Browser is a connected browser to use (the owner's long-lived one);
 	// Ask does not close it. When nil, Ask attaches to BrowserURL or,
@@ -71,7 +75,8 @@ const DefaultAskTimeout = 20 * time.Minute
 // could be created (bad input, no browser, an ambiguous or foreign tab, an
 // unknown site); otherwise it is the final record, also on error, and its
 // ID lets the caller show, poll or reattach the run. Errors are envelopes:
-// BadInput (no site and no tab, blank prompt, negative timeout),
+// BadInput (no site and no tab, a new chat without a site or with a tab,
+// blank prompt, negative timeout),
 // UnknownSite, the browser's envelopes, TabAmbiguous, NavigatedAway (a
 // tab not on a known site), the capability, readiness, interstitial,
 // composer, send and answer envelopes of the run (journaled as failed),
@@ -82,6 +87,9 @@ const DefaultAskTimeout = 20 * time.Minute
 func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if req.Site == "" && req.TargetID == "" {
 		return nil, errs.New(errs.BadInput, "a run needs a site or a tab").WithHint("give the site id, or the TargetID of the tab to use")
+	}
+	if req.NewChat && (req.Site == "" || req.TargetID != "") {
+		return nil, errs.New(errs.BadInput, "a new chat needs a site and no tab").WithHint("give the site id without a TargetID: a new chat opens its own tab")
 	}
 	if strings.TrimSpace(req.Prompt) == "" {
 		return nil, errs.New(errs.BadInput, "the prompt is empty")
@@ -120,7 +128,17 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 			_ = b.Close(cctx)
 		}()
 	}
-	page, st, created, err := ResolveTab(ctx, b, reg, req.Site, req.TargetID)
+	var (
+		page    *browser.Page
+		st      site.Site
+		created bool
+	)
+	if req.NewChat {
+		page, st, err = OpenSiteTab(ctx, b, reg, req.Site)
+		created = true
+	} else {
+		page, st, created, err = ResolveTab(ctx, b, reg, req.Site, req.TargetID)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -743,6 +743,16 @@ func (w *Web) Ready(ctx context.Context) error {
 		if err != nil {
 			return w.readyErr(ctx, rctx, err, last)
 		}
+		if loading(info.URL) {
+			// A new tab reports about:blank until its first navigation
+			// commits: that is loading, not leaving the site.
+			select {
+			case <-rctx.Done():
+				return w.bound(info.URL)
+			case <-time.After(w.Poll):
+			}
+			continue
+		}
 		if err := w.bound(info.URL); err != nil {
 			return err
 		}
@@ -769,6 +779,12 @@ func (w *Web) Ready(ctx context.Context) error {
 		case <-time.After(w.Poll):
 		}
 	}
+}
+
+// loading reports whether rawURL is a tab's placeholder before its first
+// navigation commits.
+func loading(rawURL string) bool {
+	return rawURL == "" || rawURL == "about:blank"
 }
 
 func (w *Web) readyErr(ctx, rctx context.Context, err error, last pageState) error {

@@ -56,15 +56,28 @@ func Lookup(id string) (Factory, error) {
 	return f, nil
 }
 
-// New builds the adapter of env.Site for env.Page. Errors: as Lookup, and
-// BadInput when env lacks a page or a site.
+// New builds the adapter of env.Site for env.Page: the one registered for
+// the site's id, else, for a site that is not built in, CustomAdapter's.
+// Errors: as Lookup, and BadInput when env lacks a page or a site.
 func New(env Env) (Adapter, error) {
 	if err := checkEnv(env); err != nil {
 		return nil, err
 	}
 	f, err := Lookup(env.Site.ID)
+	if err != nil && !env.Site.Builtin {
+		// A site defined in the user's settings has no code of its own:
+		// the selector-driven custom adapter drives it, when linked in.
+		if cf, cerr := Lookup(CustomAdapter); cerr == nil {
+			f, err = cf, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	return f(env)
 }
+
+// CustomAdapter is the id of the adapter (package provider/custom) that New
+// uses for a site without an adapter of its own that is not built in: one
+// defined in the user's settings.
+const CustomAdapter = "custom"

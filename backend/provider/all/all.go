@@ -7,6 +7,7 @@ import (
 	_ "github.com/ferrydesk/ferry/backend/provider/aistudio"
 	_ "github.com/ferrydesk/ferry/backend/provider/chatgpt"
 	_ "github.com/ferrydesk/ferry/backend/provider/claude"
+	_ "github.com/ferrydesk/ferry/backend/provider/custom"
 	_ "github.com/ferrydesk/ferry/backend/provider/deepseek"
 	_ "github.com/ferrydesk/ferry/backend/provider/gemini"
 	_ "github.com/ferrydesk/ferry/backend/provider/grok"

@@ -1,5 +1,37 @@
 export namespace app {
 	
+	export class ArtifactList {
+	    dir: string;
+	    items: artifact.Item[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ArtifactList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.items = this.convertValues(source["items"], artifact.Item);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ResetResult {
 	    backup: string;
 	
@@ -11,6 +43,70 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.backup = source["backup"];
 	    }
+	}
+	export class SessionDetail {
+	    session?: job.Session;
+	    journal: job.Entry[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], job.Session);
+	        this.journal = this.convertValues(source["journal"], job.Entry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionList {
+	    items: job.Listed[];
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.items = this.convertValues(source["items"], job.Listed);
+	        this.total = source["total"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Status {
 	    dataDir: string;
@@ -30,6 +126,109 @@ export namespace app {
 	        this.settingsFile = source["settingsFile"];
 	        this.storeDir = source["storeDir"];
 	        this.problem = this.convertValues(source["problem"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace artifact {
+	
+	export class Entry {
+	    name: string;
+	    size: number;
+	    compressedSize: number;
+	    crc32: number;
+	    mode: number;
+	    method: number;
+	    dir?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Entry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.compressedSize = source["compressedSize"];
+	        this.crc32 = source["crc32"];
+	        this.mode = source["mode"];
+	        this.method = source["method"];
+	        this.dir = source["dir"];
+	    }
+	}
+	export class Problem {
+	    reason: string;
+	    entry?: string;
+	    detail: string;
+	    blocking: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.reason = source["reason"];
+	        this.entry = source["entry"];
+	        this.detail = source["detail"];
+	        this.blocking = source["blocking"];
+	    }
+	}
+	export class Item {
+	    path: string;
+	    name: string;
+	    size: number;
+	    sha256: string;
+	    // Go type: time
+	    modified: any;
+	    status: string;
+	    reason?: string;
+	    why?: string;
+	    site?: string;
+	    conversationUrl?: string;
+	    // Go type: time
+	    verifiedAt: any;
+	    files: Entry[];
+	    problems?: Problem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Item(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.sha256 = source["sha256"];
+	        this.modified = this.convertValues(source["modified"], null);
+	        this.status = source["status"];
+	        this.reason = source["reason"];
+	        this.why = source["why"];
+	        this.site = source["site"];
+	        this.conversationUrl = source["conversationUrl"];
+	        this.verifiedAt = this.convertValues(source["verifiedAt"], null);
+	        this.files = this.convertValues(source["files"], Entry);
+	        this.problems = this.convertValues(source["problems"], Problem);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -250,6 +449,468 @@ export namespace errs {
 	        this.retryable = source["retryable"];
 	        this.evidence = source["evidence"];
 	    }
+	}
+
+}
+
+export namespace job {
+	
+	export class Artifact {
+	    name: string;
+	    path?: string;
+	    sha256?: string;
+	    bytes?: number;
+	    verdict?: string;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Artifact(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.path = source["path"];
+	        this.sha256 = source["sha256"];
+	        this.bytes = source["bytes"];
+	        this.verdict = source["verdict"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class Fingerprint {
+	    hash: string;
+	    // Go type: time
+	    at: any;
+	    conversation?: string;
+	    confirmed: boolean;
+	    confirmedBy?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Fingerprint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hash = source["hash"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.conversation = source["conversation"];
+	        this.confirmed = source["confirmed"];
+	        this.confirmedBy = source["confirmedBy"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Entry {
+	    seq: number;
+	    state: string;
+	    // Go type: time
+	    at: any;
+	    note?: string;
+	    fingerprint?: Fingerprint;
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new Entry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.state = source["state"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.note = source["note"];
+	        this.fingerprint = this.convertValues(source["fingerprint"], Fingerprint);
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Receipt {
+	    layer: string;
+	    // Go type: time
+	    at: any;
+	    data: {[key: string]: string};
+	
+	    static createFrom(source: any = {}) {
+	        return new Receipt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.layer = source["layer"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.data = source["data"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Session {
+	    id: string;
+	    site: string;
+	    modelRequested?: string;
+	    model: provider.ModelProof;
+	    targetId?: string;
+	    conversationUrl?: string;
+	    conversationId?: string;
+	    messageId?: string;
+	    prompt: string;
+	    template?: string;
+	    contract?: string;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    // Go type: time
+	    deadline: any;
+	    state: string;
+	    stateBefore?: string;
+	    warnings?: string[];
+	    error?: errs.Envelope;
+	    answer?: string;
+	    codeBlocks?: provider.CodeBlock[];
+	    answerSource?: string;
+	    routing?: provider.Routing;
+	    transport?: provider.Transport;
+	    content?: provider.Content;
+	    timings?: provider.Timings;
+	    fingerprint?: Fingerprint;
+	    artifacts?: Artifact[];
+	    receipts?: Receipt[];
+	    origin: string;
+	    approval: string;
+	    codeMode?: boolean;
+	    seq: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Session(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.site = source["site"];
+	        this.modelRequested = source["modelRequested"];
+	        this.model = this.convertValues(source["model"], provider.ModelProof);
+	        this.targetId = source["targetId"];
+	        this.conversationUrl = source["conversationUrl"];
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.prompt = source["prompt"];
+	        this.template = source["template"];
+	        this.contract = source["contract"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	        this.deadline = this.convertValues(source["deadline"], null);
+	        this.state = source["state"];
+	        this.stateBefore = source["stateBefore"];
+	        this.warnings = source["warnings"];
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	        this.answer = source["answer"];
+	        this.codeBlocks = this.convertValues(source["codeBlocks"], provider.CodeBlock);
+	        this.answerSource = source["answerSource"];
+	        this.routing = this.convertValues(source["routing"], provider.Routing);
+	        this.transport = this.convertValues(source["transport"], provider.Transport);
+	        this.content = this.convertValues(source["content"], provider.Content);
+	        this.timings = this.convertValues(source["timings"], provider.Timings);
+	        this.fingerprint = this.convertValues(source["fingerprint"], Fingerprint);
+	        this.artifacts = this.convertValues(source["artifacts"], Artifact);
+	        this.receipts = this.convertValues(source["receipts"], Receipt);
+	        this.origin = source["origin"];
+	        this.approval = source["approval"];
+	        this.codeMode = source["codeMode"];
+	        this.seq = source["seq"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Listed {
+	    session?: Session;
+	    hit: search.Hit;
+	
+	    static createFrom(source: any = {}) {
+	        return new Listed(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], Session);
+	        this.hit = this.convertValues(source["hit"], search.Hit);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+
+}
+
+export namespace provider {
+	
+	export class CodeBlock {
+	    language?: string;
+	    code: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CodeBlock(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.language = source["language"];
+	        this.code = source["code"];
+	    }
+	}
+	export class Content {
+	    sha256: string;
+	    bytes: number;
+	    runes: number;
+	    source: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Content(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sha256 = source["sha256"];
+	        this.bytes = source["bytes"];
+	        this.runes = source["runes"];
+	        this.source = source["source"];
+	    }
+	}
+	export class ModelProof {
+	    requested: string;
+	    selected?: string;
+	    slug?: string;
+	    source?: string;
+	    domSlug?: string;
+	    verified: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelProof(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.requested = source["requested"];
+	        this.selected = source["selected"];
+	        this.slug = source["slug"];
+	        this.source = source["source"];
+	        this.domSlug = source["domSlug"];
+	        this.verified = source["verified"];
+	    }
+	}
+	export class Routing {
+	    requested_tab_id?: string;
+	    controlled_tab_id: string;
+	    tab_was_created: boolean;
+	    mismatch: boolean;
+	    url?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Routing(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.requested_tab_id = source["requested_tab_id"];
+	        this.controlled_tab_id = source["controlled_tab_id"];
+	        this.tab_was_created = source["tab_was_created"];
+	        this.mismatch = source["mismatch"];
+	        this.url = source["url"];
+	    }
+	}
+	export class Timings {
+	    ready_ms: number;
+	    compose_ms: number;
+	    submit_ms: number;
+	    wait_ms: number;
+	    extract_ms: number;
+	    total_ms: number;
+	    first_text_ms?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Timings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ready_ms = source["ready_ms"];
+	        this.compose_ms = source["compose_ms"];
+	        this.submit_ms = source["submit_ms"];
+	        this.wait_ms = source["wait_ms"];
+	        this.extract_ms = source["extract_ms"];
+	        this.total_ms = source["total_ms"];
+	        this.first_text_ms = source["first_text_ms"];
+	    }
+	}
+	export class Transport {
+	    source: string;
+	    decoder?: string;
+	    complete_reason: string;
+	    stream_bytes?: number;
+	    partials: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Transport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.source = source["source"];
+	        this.decoder = source["decoder"];
+	        this.complete_reason = source["complete_reason"];
+	        this.stream_bytes = source["stream_bytes"];
+	        this.partials = source["partials"];
+	    }
+	}
+
+}
+
+export namespace search {
+	
+	export class Match {
+	    field: string;
+	    file?: number;
+	    positions: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Match(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.field = source["field"];
+	        this.file = source["file"];
+	        this.positions = source["positions"];
+	    }
+	}
+	export class Hit {
+	    id: string;
+	    site: string;
+	    model: string;
+	    state: string;
+	    // Go type: time
+	    created: any;
+	    files?: string[];
+	    score: number;
+	    matches?: Match[];
+	    snippet: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Hit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.site = source["site"];
+	        this.model = source["model"];
+	        this.state = source["state"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.files = source["files"];
+	        this.score = source["score"];
+	        this.matches = this.convertValues(source["matches"], Match);
+	        this.snippet = source["snippet"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -1,0 +1,88 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Artifacts is the frontend's API for the zips in the artifacts directory.
+type Artifacts struct {
+	sh   *shell
+	desk desktop
+}
+
+// ArtifactList is the library and where it lives.
+type ArtifactList struct {
+	Dir   string          `json:"dir"`
+	Items []artifact.Item `json:"items"`
+}
+
+// List returns every zip of the artifacts directory and its quarantine,
+// newest first, each with the verdict its provenance sidecar records checked
+// against the bytes on disk. Errors: store_io for an unreadable directory;
+// the reason paths could not be resolved.
+func (a *Artifacts) List() (ArtifactList, error) {
+	p, err := a.sh.paths()
+	if err != nil {
+		return ArtifactList{}, err
+	}
+	items, err := artifact.Library(context.Background(), p.ArtifactsDir())
+	return ArtifactList{Dir: p.ArtifactsDir(), Items: items}, err
+}
+
+// CopyPath puts the absolute path of the artifact at path on the clipboard.
+// Errors: artifact_not_found for a path that is not a zip of the library.
+func (a *Artifacts) CopyPath(path string) error {
+	it, err := a.find(path)
+	if err != nil {
+		return err
+	}
+	return a.desk.CopyText(it.Path)
+}
+
+// RevealInFolder shows the artifact at path in the file manager. Errors:
+// artifact_not_found for a path that is not a zip of the library; internal
+// when no file manager could be started.
+func (a *Artifacts) RevealInFolder(path string) error {
+	it, err := a.find(path)
+	if err != nil {
+		return err
+	}
+	return a.desk.Reveal(it.Path)
+}
+
+// DragPath returns the absolute path a drag-out of the artifact at path
+// hands to the desktop. Only a verified zip may leave the window. Errors:
+// artifact_not_found; artifact_unsafe for a quarantined or unverified zip,
+// with the reason.
+func (a *Artifacts) DragPath(path string) (string, error) {
+	it, err := a.find(path)
+	if err != nil {
+		return "", err
+	}
+	if it.Status != artifact.StatusVerified {
+		return "", errs.New(errs.ArtifactUnsafe, "%s is %s: %s", it.Name, it.Status, it.Why).
+			WithEvidence("reason", it.Reason).WithHint("only verified zips can be dragged out of Ferry")
+	}
+	return it.Path, nil
+}
+
+// find returns the library item at path: the UI may only act on files the
+// library listed, never on an arbitrary path a page script made up.
+func (a *Artifacts) find(path string) (artifact.Item, error) {
+	list, err := a.List()
+	if err != nil {
+		return artifact.Item{}, err
+	}
+	clean := filepath.Clean(path)
+	for _, it := range list.Items {
+		if it.Path == clean {
+			return it, nil
+		}
+	}
+	return artifact.Item{}, errs.New(errs.ArtifactNotFound, "%s is not a zip of the artifacts directory %s", path, list.Dir).
+		WithEvidence("path", path).WithHint("refresh the Artifacts view; the file may have been moved or deleted")
+}

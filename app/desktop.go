@@ -1,0 +1,117 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// desktop is what the bound structs ask of the operating system beyond the
+// core: the clipboard, the file manager and a save dialog. It is an
+// interface because native dialogs would block a test under Xvfb forever;
+// tests inject a recording fake.
+type desktop interface {
+	// CopyText puts text on the clipboard.
+	CopyText(text string) error
+	// Reveal shows path in the file manager without waiting for it.
+	Reveal(path string) error
+	// SaveFile asks where to save data (defaultName proposed) and writes it
+	// there; it returns the chosen path, or "" when the user cancelled.
+	SaveFile(title, defaultName string, data []byte) (string, error)
+}
+
+// runtimeDesktop is the real desktop of a running window.
+type runtimeDesktop struct{ sh *shell }
+
+// windowContext is the Wails context of the running window (the emitter
+// holds it once OnStartup ran).
+func (d runtimeDesktop) windowContext() (context.Context, error) {
+	if re, ok := d.sh.emitter().(runtimeEmitter); ok {
+		return re.ctx, nil
+	}
+	return nil, errs.New(errs.Internal, "the window has not started yet")
+}
+
+func (d runtimeDesktop) CopyText(text string) error {
+	ctx, err := d.windowContext()
+	if err != nil {
+		return err
+	}
+	if err := wruntime.ClipboardSetText(ctx, text); err != nil {
+		return errs.Wrap(err, errs.Internal, "copy to the clipboard: %v", err)
+	}
+	return nil
+}
+
+func (d runtimeDesktop) Reveal(path string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", "-R", path)
+	case "windows":
+		cmd = exec.Command("explorer", "/select,", path)
+	default:
+		// xdg-open on the folder: selecting the file needs the
+		// FileManager1 D-Bus interface, which not every file manager has.
+		cmd = exec.Command("xdg-open", filepath.Dir(path))
+	}
+	if err := cmd.Start(); err != nil {
+		return errs.Wrap(err, errs.Internal, "open the file manager at %s: %v", filepath.Dir(path), err).
+			WithHint("open the folder yourself; its path is shown beside the file")
+	}
+	go func() { _ = cmd.Wait() }() // reap it; the file manager outlives nothing of ours
+	return nil
+}
+
+func (d runtimeDesktop) SaveFile(title, defaultName string, data []byte) (string, error) {
+	ctx, err := d.windowContext()
+	if err != nil {
+		return "", err
+	}
+	path, err := wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName})
+	if err != nil {
+		return "", errs.Wrap(err, errs.Internal, "show the save dialog: %v", err)
+	}
+	if path == "" {
+		return "", nil
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// writeFileAtomic writes data to path through a synced temporary file in the
+// same directory and a rename, so an interrupted save leaves no half file.
+func writeFileAtomic(path string, data []byte) error {
+	fail := func(err error) error {
+		return errs.Wrap(err, errs.BadInput, "save %s: %v", path, err).WithHint("choose a folder you can write to")
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.part")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fail(fmt.Errorf("rename: %w", err))
+	}
+	return nil
+}

@@ -1,0 +1,194 @@
+//go:build gui
+
+package guitest
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-rod/rod/lib/input"
+
+	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/store"
+)
+
+// hostileAnswer is an answer a compromised site might send: the detail pane
+// must show it as text, never run it.
+const hostileAnswer = "Here is **the plan**.\n\n<img src=x onerror=\"window.__pwned=1\">\n\n[click](javascript:window.__pwned=2)\n\n```go\nfunc main() {}\n```"
+
+// seedHistory writes two runs into the data directory's store through the
+// job repository (before the app owns the store) and a verified and a
+// quarantined zip into its artifacts directory through artifact.Save.
+func seedHistory(t *testing.T, dataDir string) (haikuID string, good, bad string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(dataDir, "db"))
+	if err != nil {
+		t.Fatalf("open the store to seed it: %v", err)
+	}
+	repo, err := job.OpenRepo(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := repo.Create(ctx, &job.Session{Site: "chatgpt", Prompt: "write a haiku about river ferries", Answer: hostileAnswer, State: job.StateDone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.Create(ctx, &job.Session{Site: "claude", Prompt: "explain badger compaction", Answer: "Levels merge.", State: job.StateFailed}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	mk := func(name string) []byte {
+		var buf bytes.Buffer
+		w := zip.NewWriter(&buf)
+		f, _ := w.Create(name)
+		f.Write([]byte("package main\n"))
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	dir := filepath.Join(dataDir, "artifacts")
+	g, err := artifact.Save(ctx, dir, "project.zip", bytes.NewReader(mk("project/main.go")), artifact.Provenance{Site: "chatgpt"})
+	if err != nil {
+		t.Fatalf("save the good zip: %v", err)
+	}
+	b, _ := artifact.Save(ctx, dir, "slip.zip", bytes.NewReader(mk("../../.ssh/authorized_keys")), artifact.Provenance{Site: "chatgpt"})
+	if b == nil || !b.Quarantined {
+		t.Fatalf("the zip-slip archive was not quarantined: %+v", b)
+	}
+	return s.ID, g.Path, b.Path
+}
+
+// TestHistoryAndArtifacts drives the History and Artifacts views against a
+// seeded data directory: search as you type with highlights, keyboard
+// selection, the detail with a hostile answer kept inert, and drag-out data
+// for a verified zip only.
+func TestHistoryAndArtifacts(t *testing.T) {
+	requireDisplay(t)
+	requireFrontendBuilt(t)
+	bin := buildApp(t, devTags)
+	b := launchBrowser(t)
+	shots := t.TempDir()
+
+	dir := t.TempDir()
+	haikuID, good, bad := seedHistory(t, filepath.Join(dir, "data"))
+	app := startDevApp(t, bin, dir)
+	page := openShell(t, b, app.url)
+
+	page.MustElement(`[role=tab][data-view=history]`).MustClick()
+	waitTitle(t, page, "History")
+
+	t.Run("both seeded runs are listed before typing", func(t *testing.T) {
+		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 2`)
+	})
+
+	t.Run("typing filters the list and highlights the match", func(t *testing.T) {
+		page.MustElement(`[data-testid=history-search]`).MustInput("haiku")
+		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 1`)
+		row := page.MustElement(`[data-testid=history-list] [role=option]`)
+		if id := row.MustAttribute("data-id"); id == nil || *id != haikuID {
+			t.Fatalf("the remaining row is %v, want %s", id, haikuID)
+		}
+		marked := page.MustEval(`() => [...document.querySelectorAll('[data-testid=history-list] [data-testid=history-prompt] mark')].map(m => m.textContent).join('')`).Str()
+		if marked != "haiku" {
+			t.Errorf("highlighted %q, want haiku", marked)
+		}
+		savePageShot(t, page, shots, "ferry-history-search.png")
+	})
+
+	t.Run("Enter opens the selected run's detail with the hostile answer inert", func(t *testing.T) {
+		page.KeyActions().Type(input.Enter).MustDo()
+		page.MustWait(`() => (document.querySelector('[data-testid=detail-prompt]')?.textContent ?? '').includes('river ferries')`)
+		md := page.MustElement(`[data-testid=markdown]`)
+		if got := md.MustEval(`() => this.querySelectorAll('img,script,iframe').length`).Int(); got != 0 {
+			t.Errorf("the answer put %d active elements into the page", got)
+		}
+		if href := md.MustEval(`() => [...this.querySelectorAll('a')].map(a => a.getAttribute('href')).join(',')`).Str(); href != "" {
+			t.Errorf("a link with href %q was rendered from a javascript: URL", href)
+		}
+		if got := md.MustEval(`() => this.querySelector('strong')?.textContent ?? ''`).Str(); got != "the plan" {
+			t.Errorf("bold text rendered as %q", got)
+		}
+		if !strings.Contains(md.MustText(), "<img src=x") {
+			t.Errorf("the hostile markup is not shown as text: %q", md.MustText())
+		}
+		if pwned := page.MustEval(`() => window.__pwned ?? 0`).Int(); pwned != 0 {
+			t.Errorf("the answer ran script (window.__pwned=%d)", pwned)
+		}
+		savePageShot(t, page, shots, "ferry-history-detail.png")
+	})
+
+	t.Run("the site filter narrows the list", func(t *testing.T) {
+		page.MustElement(`[data-testid=history-search]`).MustSelectAllText().MustInput("")
+		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 2`)
+		page.MustElement(`[data-testid=history-site]`).MustSelect("claude")
+		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 1`)
+		if site := page.MustElement(`[data-testid=history-list] [role=option] .site`).MustText(); site != "claude" {
+			t.Errorf("filtered row is from %q", site)
+		}
+	})
+
+	page.MustElement(`[role=tab][data-view=artifacts]`).MustClick()
+	waitTitle(t, page, "Artifacts")
+	page.MustWait(`() => document.querySelectorAll('[data-testid=artifact]').length === 2`)
+
+	t.Run("the verified zip is draggable and its dragstart carries the file URL", func(t *testing.T) {
+		card := page.MustElement(`[data-testid=artifact][data-status=verified]`)
+		if d := card.MustAttribute("draggable"); d == nil || *d != "true" {
+			t.Fatalf("verified card draggable=%v", d)
+		}
+		got := card.MustEval(`() => {
+			const dt = new DataTransfer();
+			const ev = new DragEvent('dragstart', {bubbles: true, cancelable: true, dataTransfer: dt});
+			const cancelled = !this.dispatchEvent(ev);
+			return {cancelled, uri: dt.getData('text/uri-list'), text: dt.getData('text/plain')};
+		}`).Map()
+		if got["cancelled"].Bool() {
+			t.Error("the drag of a verified zip was cancelled")
+		}
+		if uri := got["uri"].Str(); uri != "file://"+good {
+			t.Errorf("text/uri-list %q, want file://%s", uri, good)
+		}
+		if text := got["text"].Str(); text != good {
+			t.Errorf("text/plain %q, want %s", text, good)
+		}
+		if v := card.MustElement(`[data-testid=artifact-verdict]`).MustText(); v != "Verified" {
+			t.Errorf("verdict reads %q", v)
+		}
+	})
+
+	t.Run("the quarantined zip is not draggable and says why", func(t *testing.T) {
+		card := page.MustElement(`[data-testid=artifact][data-status=quarantined]`)
+		if d := card.MustAttribute("draggable"); d == nil || *d != "false" {
+			t.Errorf("quarantined card draggable=%v", d)
+		}
+		if why := card.MustElement(`[data-testid=artifact-why]`).MustText(); !strings.Contains(why, "unsafe_name") {
+			t.Errorf("the quarantined card says %q, want the unsafe_name reason", why)
+		}
+		got := card.MustEval(`() => {
+			const dt = new DataTransfer();
+			const ev = new DragEvent('dragstart', {bubbles: true, cancelable: true, dataTransfer: dt});
+			const cancelled = !this.dispatchEvent(ev);
+			return {cancelled, uri: dt.getData('text/uri-list')};
+		}`).Map()
+		if !got["cancelled"].Bool() || got["uri"].Str() != "" {
+			t.Errorf("a drag of the quarantined zip was not refused: %v", got)
+		}
+		if !strings.HasPrefix(bad, filepath.Join(dir, "data", "artifacts", "quarantine")) {
+			t.Errorf("quarantined path %s", bad)
+		}
+		savePageShot(t, page, shots, "ferry-artifacts.png")
+	})
+
+	app.stop(t)
+	t.Logf("screenshots in %s", shots)
+}

@@ -1,0 +1,182 @@
+package app
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
+)
+
+// fakeDesktop records what the bound structs asked of the desktop; its save
+// dialog "chooses" saveTo.
+type fakeDesktop struct {
+	copied, revealed []string
+	saveTo           string
+}
+
+func (f *fakeDesktop) CopyText(text string) error { f.copied = append(f.copied, text); return nil }
+func (f *fakeDesktop) Reveal(path string) error   { f.revealed = append(f.revealed, path); return nil }
+func (f *fakeDesktop) SaveFile(_, _ string, data []byte) (string, error) {
+	if f.saveTo == "" {
+		return "", nil
+	}
+	return f.saveTo, writeFileAtomic(f.saveTo, data)
+}
+
+func zipOf(t *testing.T, name, content string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	f, err := w.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte(content))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestSessionsThroughTheBoundStruct(t *testing.T) {
+	sh, _, _ := openShell(t, nil)
+	desk := &fakeDesktop{saveTo: filepath.Join(t.TempDir(), "run.md")}
+	sessions := &Sessions{sh: sh, desk: desk}
+	ctx := context.Background()
+	var id string
+	err := sh.withCore(func(c *core.Core) error {
+		repo, err := c.Sessions(ctx)
+		if err != nil {
+			return err
+		}
+		s, err := repo.Create(ctx, &job.Session{Site: "chatgpt", Prompt: "write a haiku about ferries", Answer: "Boats cross the water", State: job.StateDone})
+		if err != nil {
+			return err
+		}
+		id = s.ID
+		_, err = repo.Create(ctx, &job.Session{Site: "claude", Prompt: "explain badger compaction", State: job.StateFailed})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("a query finds the matching run with match positions", func(t *testing.T) {
+		got, err := sessions.List("haiku", "", "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Items) != 1 || got.Items[0].Session.ID != id || len(got.Items[0].Hit.Matches) == 0 {
+			t.Fatalf("List(haiku) = %+v", got)
+		}
+	})
+	t.Run("filters by site and state narrow the list", func(t *testing.T) {
+		got, _ := sessions.List("", "claude", "", 0)
+		if len(got.Items) != 1 || got.Items[0].Session.Site != "claude" {
+			t.Errorf("site filter gave %+v", got.Items)
+		}
+		got, _ = sessions.List("", "", "done", 0)
+		if len(got.Items) != 1 || got.Items[0].Session.ID != id {
+			t.Errorf("state filter gave %+v", got.Items)
+		}
+	})
+	t.Run("an unknown state is bad_input", func(t *testing.T) {
+		if _, err := sessions.List("", "", "sideways", 0); !errs.Has(err, errs.BadInput) {
+			t.Errorf("List(state=sideways): %v", err)
+		}
+	})
+	t.Run("show returns the run and its journal", func(t *testing.T) {
+		d, err := sessions.Show(id)
+		if err != nil || d.Session.Prompt != "write a haiku about ferries" || len(d.Journal) == 0 {
+			t.Errorf("Show = %+v, %v", d, err)
+		}
+		if _, err := sessions.Show("20000101-000000-ffffff"); !errs.Has(err, errs.SessionNotFound) {
+			t.Errorf("Show(unknown): %v", err)
+		}
+	})
+	t.Run("export renders markdown and json and refuses other formats", func(t *testing.T) {
+		md, err := sessions.Export(id, "md")
+		if err != nil || !strings.Contains(md, "# Ferry session "+id) {
+			t.Errorf("md export %q, %v", md, err)
+		}
+		js, err := sessions.Export(id, "json")
+		if err != nil || !strings.Contains(js, `"prompt": "write a haiku about ferries"`) {
+			t.Errorf("json export %q, %v", js, err)
+		}
+		if _, err := sessions.Export(id, "pdf"); !errs.Has(err, errs.BadInput) {
+			t.Errorf("pdf export: %v", err)
+		}
+	})
+	t.Run("copy and save go through the desktop", func(t *testing.T) {
+		if err := sessions.CopyExport(id, "md"); err != nil || len(desk.copied) != 1 || !strings.Contains(desk.copied[0], id) {
+			t.Errorf("CopyExport: %v, copied %q", err, desk.copied)
+		}
+		path, err := sessions.SaveExport(id, "md")
+		if err != nil || path != desk.saveTo {
+			t.Fatalf("SaveExport = %q, %v", path, err)
+		}
+		if b, _ := os.ReadFile(path); !strings.Contains(string(b), "haiku") {
+			t.Errorf("saved file holds %q", b)
+		}
+		desk.saveTo = ""
+		if path, err := sessions.SaveExport(id, "json"); path != "" || err != nil {
+			t.Errorf("a cancelled dialog gave %q, %v", path, err)
+		}
+	})
+}
+
+func TestArtifactsThroughTheBoundStruct(t *testing.T) {
+	sh, _, dataDir := openShell(t, nil)
+	desk := &fakeDesktop{}
+	arts := &Artifacts{sh: sh, desk: desk}
+	dir := filepath.Join(dataDir, "artifacts")
+	ctx := context.Background()
+	good, err := artifact.Save(ctx, dir, "good.zip", bytes.NewReader(zipOf(t, "main.go", "package main\n")), artifact.Provenance{Site: "chatgpt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := artifact.Save(ctx, dir, "slip.zip", bytes.NewReader(zipOf(t, "../evil", "x")), artifact.Provenance{Site: "chatgpt"})
+	if bad == nil || !bad.Quarantined {
+		t.Fatalf("slip.zip was not quarantined: %+v", bad)
+	}
+
+	t.Run("list shows the verified and the quarantined zip", func(t *testing.T) {
+		l, err := arts.List()
+		if err != nil || l.Dir != dir || len(l.Items) != 2 {
+			t.Fatalf("List = %+v, %v", l, err)
+		}
+	})
+	t.Run("a verified zip can be dragged, copied and revealed", func(t *testing.T) {
+		p, err := arts.DragPath(good.Path)
+		if err != nil || p != good.Path {
+			t.Errorf("DragPath = %q, %v", p, err)
+		}
+		if err := arts.CopyPath(good.Path); err != nil || len(desk.copied) != 1 || desk.copied[0] != good.Path {
+			t.Errorf("CopyPath: %v, copied %q", err, desk.copied)
+		}
+		if err := arts.RevealInFolder(good.Path); err != nil || len(desk.revealed) != 1 {
+			t.Errorf("RevealInFolder: %v, revealed %q", err, desk.revealed)
+		}
+	})
+	t.Run("a quarantined zip cannot be dragged", func(t *testing.T) {
+		if _, err := arts.DragPath(bad.Path); !errs.Has(err, errs.ArtifactUnsafe) {
+			t.Errorf("DragPath(quarantined): %v", err)
+		}
+	})
+	t.Run("a path outside the library is refused", func(t *testing.T) {
+		if err := arts.RevealInFolder("/etc/passwd"); !errs.Has(err, errs.ArtifactNotFound) {
+			t.Errorf("RevealInFolder(/etc/passwd): %v", err)
+		}
+		if len(desk.revealed) != 1 {
+			t.Errorf("the desktop was asked to reveal %q", desk.revealed)
+		}
+	})
+}

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+func init() {
+	register(&command{
+		name:  "approvals",
+		args:  "list | approve ID | reject ID [--reason R]",
+		short: "decide on agents' jobs that wait for your approval",
+		long: `Jobs that paired agents submit wait until you approve them (unless the client is set
+to auto-approve). These commands talk to the running owner (the Ferry app or
+ferry serve).
+
+list            the waiting jobs, oldest first
+approve ID      let the job run
+reject ID       end it without running it (failed, approval_rejected); --reason is
+                passed to the agent`,
+		flags: func(fs *flag.FlagSet) {
+			fs.String("reason", "", "reject: why, as the agent will read it")
+		},
+		run: runApprovals,
+	})
+}
+
+func runApprovals(ctx context.Context, inv *invocation) error {
+	verb := ""
+	if len(inv.args) > 0 {
+		verb = inv.args[0]
+	}
+	need := map[string]int{"list": 1, "approve": 2, "reject": 2}
+	n, ok := need[verb]
+	if !ok {
+		return errs.New(errs.BadInput, "ferry approvals needs one of list, approve ID, reject ID").WithHint("run `ferry help approvals`")
+	}
+	if len(inv.args) != n {
+		return errs.New(errs.BadInput, "ferry approvals %s takes %d argument(s), got %d", verb, n-1, len(inv.args)-1).WithHint("run `ferry help approvals`")
+	}
+	if verb != "reject" && inv.flag("reason").(string) != "" {
+		return errs.New(errs.BadInput, "--reason goes with reject only")
+	}
+	cl, err := needOwner(ctx, inv, "ferry approvals")
+	if err != nil {
+		return err
+	}
+	switch verb {
+	case "approve":
+		j, err := cl.Approve(ctx, inv.args[1])
+		if err != nil {
+			return err
+		}
+		if inv.json {
+			return inv.printJSON(j)
+		}
+		_, err = fmt.Fprintf(inv.stdout, "approved job %s (%s)\n", j.ID, j.State)
+		return err
+	case "reject":
+		j, err := cl.Reject(ctx, inv.args[1], inv.flag("reason").(string))
+		if err != nil {
+			return err
+		}
+		if inv.json {
+			return inv.printJSON(j)
+		}
+		_, err = fmt.Fprintf(inv.stdout, "rejected job %s (%s)\n", j.ID, j.State)
+		return err
+	}
+	list, err := cl.Approvals(ctx)
+	if err != nil {
+		return err
+	}
+	if inv.json {
+		return inv.printJSON(map[string]any{"approvals": list})
+	}
+	if len(list) == 0 {
+		_, err := fmt.Fprintln(inv.stdout, "no job waits for approval")
+		return err
+	}
+	tw := tabwriter.NewWriter(inv.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "JOB\tCLIENT\tKIND\tSITE\tREQUESTED\tPROMPT")
+	for _, a := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.JobID, a.ClientName, a.Kind, a.Site, a.RequestedAt.Local().Format("2006-01-02 15:04:05"), oneLine(a.Summary, 60))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/hub/client"
+	"github.com/ferrydesk/ferry/backend/job"
+)
+
+// The CLI as a client of a running owner. An owner (the desktop app or
+// `ferry serve`) holds the store, so a command that needs it goes through
+// the owner's hub instead of opening the store; when no owner runs the
+// command works embedded. Both paths print the same output and end with the
+// same exit code: the remote variants validate their arguments exactly as
+// the embedded ones and print through the same functions.
+//
+// Commands without a remote variant run embedded; one that needs the store
+// while an owner holds it fails with the store's clear StoreBusy message.
+
+// remoteRuns are the commands that have a remote variant.
+var remoteRuns = map[string]func(ctx context.Context, inv *invocation, cl *client.Client) error{
+	"sessions": remoteSessions,
+	"ask":      remoteAsk,
+}
+
+// dispatch runs cmd through the owner's hub when it has a remote variant
+// and an owner runs, else embedded.
+func dispatch(ctx context.Context, cmd *command, inv *invocation) error {
+	remote, ok := remoteRuns[cmd.name]
+	if !ok {
+		return cmd.run(ctx, inv)
+	}
+	cl, err := ownerClient(ctx, inv)
+	if client.IsNoOwner(err) {
+		return cmd.run(ctx, inv)
+	}
+	if err != nil {
+		return err
+	}
+	return remote(ctx, inv, cl)
+}
+
+// ownerClient finds the running owner of the data directory through its hub
+// file. Errors: a *client.NoOwnerError (errs.HubNotRunning) when none runs;
+// the hub file's errors (errs.BadInput for a file others could read).
+func ownerClient(ctx context.Context, inv *invocation) (*client.Client, error) {
+	paths, err := core.ResolvePaths(inv.dataDir)
+	if err != nil {
+		return nil, err
+	}
+	ep, err := client.Discover(ctx, paths.HubFile())
+	if err != nil {
+		return nil, err
+	}
+	return client.New(ep), nil
+}
+
+// needOwner is ownerClient for the commands that only make sense with a
+// running owner (pair, approvals, clients).
+func needOwner(ctx context.Context, inv *invocation, what string) (*client.Client, error) {
+	cl, err := ownerClient(ctx, inv)
+	if client.IsNoOwner(err) {
+		return nil, errs.From(err).WithHint("%s needs a running owner: start the Ferry app or `ferry serve` for this data directory", what)
+	}
+	return cl, err
+}
+
+func remoteSessions(ctx context.Context, inv *invocation, cl *client.Client) error {
+	if len(inv.args) == 0 {
+		return errs.New(errs.BadInput, "ferry sessions needs one of list, show, export, doctor").WithHint("run `ferry help sessions`")
+	}
+	verb, rest := inv.args[0], inv.args[1:]
+	need := map[string]int{"list": 0, "show": 1, "export": 1, "doctor": 0}
+	n, ok := need[verb]
+	if !ok {
+		return errs.New(errs.BadInput, "unknown sessions command %q", verb).WithHint("use list, show, export or doctor")
+	}
+	if len(rest) != n {
+		return errs.New(errs.BadInput, "ferry sessions %s takes %d argument(s), got %d", verb, n, len(rest)).WithHint("run `ferry help sessions`")
+	}
+	switch verb {
+	case "list":
+		return remoteSessionsList(ctx, inv, cl)
+	case "show":
+		s, j, err := remoteSession(ctx, cl, rest[0])
+		if err != nil {
+			return err
+		}
+		return printSessionShow(inv, s, j)
+	case "export":
+		format := inv.flag("format").(string)
+		if format != job.FormatMarkdown && format != job.FormatJSON {
+			return errs.New(errs.BadInput, "unknown export format %q", format).WithHint("use --format md or --format json")
+		}
+		s, j, err := remoteSession(ctx, cl, rest[0])
+		if err != nil {
+			return err
+		}
+		b, err := job.Export(s, j, format)
+		if err != nil {
+			return err
+		}
+		_, err = inv.stdout.Write(b)
+		return err
+	}
+	// sessions doctor drives the browser that holds the runs' tabs next to
+	// the store; the owner does that itself.
+	return errs.New(errs.StoreBusy, "ferry sessions doctor cannot run while a Ferry owner holds this data directory").
+		WithHint("stop the Ferry app or `ferry serve` first, then run it again")
+}
+
+func remoteSessionsList(ctx context.Context, inv *invocation, cl *client.Client) error {
+	limit := inv.flag("limit").(int)
+	if limit <= 0 || limit > 1000 {
+		return errs.New(errs.BadInput, "--limit must be between 1 and 1000, got %d", limit)
+	}
+	query, site, state := inv.flag("query").(string), inv.flag("site").(string), inv.flag("state").(string)
+	var sums []hub.SessionSummary
+	var err error
+	if query == "" && state == "" {
+		sums, err = cl.ListSessions(ctx, hub.SessionQuery{Site: site, Limit: limit})
+	} else {
+		// The backend reads site: and state: words as filters
+		// (core.HubBackend.SearchSessions).
+		words := []string{}
+		if site != "" {
+			words = append(words, "site:"+site)
+		}
+		if state != "" {
+			words = append(words, "state:"+state)
+		}
+		if query != "" {
+			words = append(words, query)
+		}
+		sums, err = cl.SearchSessions(ctx, strings.Join(words, " "), limit)
+	}
+	if err != nil {
+		return err
+	}
+	items := make([]job.Listed, 0, len(sums))
+	total := 0
+	for _, s := range sums {
+		var x core.SessionExtra
+		if err := json.Unmarshal(s.Extra, &x); err != nil || x.Listed.Session == nil {
+			return errs.New(errs.Internal, "the owner's listing of session %s carries no record; is it an older Ferry?", s.ID)
+		}
+		items = append(items, x.Listed)
+		total = x.Total
+	}
+	return printSessionList(inv, items, total)
+}
+
+func remoteSession(ctx context.Context, cl *client.Client, ref string) (*job.Session, []job.Entry, error) {
+	s, err := cl.ShowSession(ctx, ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	var d core.SessionDetail
+	if err := json.Unmarshal(s.Detail, &d); err != nil || d.Session == nil {
+		return nil, nil, errs.New(errs.Internal, "the owner's answer for session %s carries no record; is it an older Ferry?", s.ID)
+	}
+	return d.Session, d.Journal, nil
+}
+
+// askPoll is how often a remote ask reads its job's state.
+const askPoll = 150 * time.Millisecond
+
+// remoteAsk submits the prompt as a job of the owner (the owner's jobs need
+// no approval) and waits for its run to end. The run uses the owner's
+// browser: --browser-url, --chromium and --headless are the owner's
+// settings then (ferry serve's flags), so they are ignored with a note.
+func remoteAsk(ctx context.Context, inv *invocation, cl *client.Client) error {
+	prompt, err := askPrompt(inv)
+	if err != nil {
+		return err
+	}
+	siteID, tabID := inv.flag("site").(string), inv.flag("tab").(string)
+	if siteID == "" && tabID == "" {
+		return errs.New(errs.BadInput, "ferry ask needs --site SITE or --tab TARGETID").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
+	}
+	timeout := inv.flag("timeout").(time.Duration)
+	if timeout <= 0 {
+		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
+	}
+	if inv.flag("browser-url").(string) != "" || inv.flag("chromium").(string) != "" || inv.flag("headless").(bool) {
+		fmt.Fprintf(inv.stderr, "note: a Ferry owner runs (%s); the run uses its browser, --browser-url/--chromium/--headless are ignored\n", cl.Endpoint())
+	}
+	j, err := cl.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Prompt: prompt, Site: siteID, Model: inv.flag("model").(string), TabID: tabID})
+	if err != nil {
+		return err
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(askPoll)
+	defer tick.Stop()
+	for !jobEnded(j) {
+		select {
+		case <-ctx.Done():
+			cancelRemote(cl, j.ID)
+			return errs.Wrap(ctx.Err(), errs.Cancelled, "ferry ask was interrupted; job %s was cancelled", j.ID)
+		case <-deadline.C:
+			cancelRemote(cl, j.ID)
+			return errs.New(errs.Timeout, "no complete answer within %s", timeout).WithEvidence("job", j.ID)
+		case <-tick.C:
+		}
+		if j, err = cl.GetJob(ctx, j.ID); err != nil {
+			return err
+		}
+	}
+	var d core.JobDetail
+	_ = json.Unmarshal(j.Detail, &d)
+	if j.Error != nil {
+		return j.Error
+	}
+	if d.Run == nil {
+		return errs.New(errs.Internal, "job %s ended %s without a session", j.ID, j.State)
+	}
+	if inv.json {
+		return inv.printJSON(askJSON{Session: d.Run.ID, Result: core.ResultOf(d.Run)})
+	}
+	_, err = fmt.Fprintln(inv.stdout, d.Run.Answer)
+	return err
+}
+
+// jobEnded reports whether a job will not change any more by itself: its
+// run ended (done, failed, cancelled), it went stale, or the owner's run of
+// it returned (a run stopped after the send stays collectable by reattach).
+func jobEnded(j hub.Job) bool {
+	switch st := job.State(j.State); {
+	case st.Terminal(), st == job.StateStale:
+		return true
+	case j.State == hub.StateAwaitingApproval:
+		return false
+	}
+	var d core.JobDetail
+	return json.Unmarshal(j.Detail, &d) == nil && d.Ended
+}
+
+func cancelRemote(cl *client.Client, id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_, _ = cl.CancelJob(ctx, id)
+}

@@ -1,0 +1,288 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/hub/client"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/provider/providertest"
+)
+
+// served is a `ferry serve` child process.
+type served struct {
+	cmd  *exec.Cmd
+	info serveInfo
+	done chan error
+}
+
+// startServe runs `ferry serve --json` on dataDir and waits until it
+// listens.
+func startServe(t *testing.T, dataDir string, extra ...string) *served {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--json", "--data-dir", dataDir}, extra...)...)
+	cmd.Env = hermeticEnv(t)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &served{cmd: cmd, done: make(chan error, 1)}
+	line := make(chan string, 1)
+	go func() {
+		r := bufio.NewReader(out)
+		l, _ := r.ReadString('\n')
+		line <- l
+		for {
+			if _, err := r.ReadString('\n'); err != nil {
+				break
+			}
+		}
+		s.done <- cmd.Wait()
+	}()
+	select {
+	case l := <-line:
+		if err := json.Unmarshal([]byte(l), &s.info); err != nil || s.info.Port == 0 {
+			cmd.Process.Kill()
+			t.Fatalf("ferry serve printed %q (%v); stderr %s", l, err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("ferry serve did not start; stderr %s", stderr.String())
+	}
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+// stop sends SIGTERM and waits for a clean exit.
+func (s *served) stop(t *testing.T) {
+	t.Helper()
+	if s.cmd.ProcessState != nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("ferry serve exited with %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		s.cmd.Process.Kill()
+		t.Errorf("ferry serve did not stop on SIGTERM")
+	}
+}
+
+func TestServeGivesTheSameOutputAsEmbedded(t *testing.T) {
+	dd := t.TempDir()
+	base := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	seedSessions(t, dd,
+		job.Session{ID: "run-old", Site: "chatgpt", Prompt: "explain badger compaction", Answer: "levels merge", State: job.StateDone, Created: base},
+		job.Session{ID: "run-a", Site: "claude", Prompt: "write a ferry haiku", State: job.StateStreaming, Created: base.Add(time.Hour)},
+		job.Session{ID: "run-b", Site: "chatgpt", Prompt: "plan a sailing trip", State: job.StateSubmitting, Created: base.Add(2 * time.Hour)},
+	)
+	d := "--data-dir=" + dd
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"sessions list --json lists every run", []string{"sessions", "list", "--json", d}},
+		{"sessions list prints a table", []string{"sessions", "list", d}},
+		{"sessions list with a limit says how many more there are", []string{"sessions", "list", "--limit", "1", d}},
+		{"sessions list --json with a query and a site finds the run", []string{"sessions", "list", "--json", "--query", "badgr compact", "--site", "chatgpt", d}},
+		{"sessions list --json with a state filters", []string{"sessions", "list", "--json", "--state", "streaming", d}},
+		{"sessions list with an unknown state is bad input", []string{"sessions", "list", "--state", "nonsense", d}},
+		{"sessions show prints the run as Markdown", []string{"sessions", "show", "run-a", d}},
+		{"sessions show --json prints the record and journal", []string{"sessions", "show", "--json", "run-old", d}},
+		{"sessions show of an unknown run is not found", []string{"sessions", "show", "no-such-run", d}},
+		{"sessions show --json of an unknown run prints the error as JSON", []string{"sessions", "show", "--json", "no-such-run", d}},
+		{"sessions export as JSON", []string{"sessions", "export", "--format", "json", "run-old", d}},
+		{"sessions export with a bad format is bad input", []string{"sessions", "export", "--format", "pdf", "run-old", d}},
+		{"ask without a site is bad input", []string{"ask", "hello", d}},
+	}
+	embedded := make([]result, len(cases))
+	for i, c := range cases {
+		embedded[i] = ferry(t, nil, c.args...)
+	}
+	if embedded[8].code != exitOf(errs.SessionNotFound) || embedded[0].code != 0 {
+		t.Fatalf("embedded runs are not what the table assumes: %+v / %+v", embedded[0], embedded[8])
+	}
+	s := startServe(t, dd)
+	if st, err := os.Stat(s.info.HubFile); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("hub file %s: %v %v, want mode 0600", s.info.HubFile, st, err)
+	}
+	// The store is the owner's now: a command without a remote variant
+	// says so instead of hanging.
+	if r := ferry(t, nil, "sessions", "doctor", d); r.code == 0 || !strings.Contains(r.stderr, "owner") {
+		t.Fatalf("sessions doctor while an owner runs: exit %d %s", r.code, r.stderr)
+	}
+	for i, c := range cases {
+		t.Run(c.name+" the same through the hub", func(t *testing.T) {
+			r := ferry(t, nil, c.args...)
+			e := embedded[i]
+			if r.code != e.code || r.stdout != e.stdout || r.stderr != e.stderr {
+				t.Fatalf("through the hub: exit %d\n%s\n%s\nembedded: exit %d\n%s\n%s", r.code, r.stdout, r.stderr, e.code, e.stdout, e.stderr)
+			}
+		})
+	}
+	s.stop(t)
+	if _, err := os.Stat(s.info.HubFile); !os.IsNotExist(err) {
+		t.Fatalf("hub file after stop: %v", err)
+	}
+	if r := ferry(t, nil, cases[0].args...); r.code != 0 || r.stdout != embedded[0].stdout {
+		t.Fatalf("embedded again after the owner stopped: exit %d %s", r.code, r.stderr)
+	}
+}
+
+func TestApprovalsPairingAndRevocation(t *testing.T) {
+	h, err := providertest.Start(providertest.DefaultSimOptions...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	dd := t.TempDir()
+	d := "--data-dir=" + dd
+	s := startServe(t, dd, "--browser-url", h.Browser.Endpoint())
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+
+	pair := func(t *testing.T, name string) (client.Endpoint, string) {
+		t.Helper()
+		r := ferry(t, nil, "pair", "--json", d)
+		var p pairJSON
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &p) != nil || p.Code == "" || p.Port != s.info.Port {
+			t.Fatalf("ferry pair: exit %d %s %s", r.code, r.stdout, r.stderr)
+		}
+		ep, id, err := client.Pair(ctx, p.Port, p.Code, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ep, id
+	}
+	waitJob := func(t *testing.T, cl *client.Client, id string) hub.Job {
+		t.Helper()
+		for {
+			j, err := cl.GetJob(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if jobEnded(j) {
+				return j
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("job %s still %s", id, j.State)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	ep, agentID := pair(t, "test agent")
+	agent := client.New(ep)
+	prompt := "What does the hub do?"
+
+	t.Run("an agent's job waits for approval and runs once approved", func(t *testing.T) {
+		j, err := agent.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: prompt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.State != hub.StateAwaitingApproval {
+			t.Fatalf("new agent job is %s", j.State)
+		}
+		time.Sleep(300 * time.Millisecond)
+		if j2, _ := agent.GetJob(ctx, j.ID); j2.State != hub.StateAwaitingApproval {
+			t.Fatalf("unapproved job moved to %s", j2.State)
+		}
+		r := ferry(t, nil, "approvals", "list", "--json", d)
+		if r.code != 0 || !strings.Contains(r.stdout, j.ID) || !strings.Contains(r.stdout, "test agent") {
+			t.Fatalf("approvals list: exit %d %s %s", r.code, r.stdout, r.stderr)
+		}
+		if r := ferry(t, nil, "approvals", "approve", j.ID, d); r.code != 0 {
+			t.Fatalf("approve: exit %d %s", r.code, r.stderr)
+		}
+		end := waitJob(t, agent, j.ID)
+		var det struct {
+			Run *job.Session `json:"run"`
+		}
+		json.Unmarshal(end.Detail, &det)
+		if end.State != string(job.StateDone) || det.Run == nil || det.Run.Answer != providertest.NormalAnswer(prompt) || det.Run.Origin != job.OriginAgent {
+			t.Fatalf("approved job ended %s %+v error %v", end.State, det.Run, end.Error)
+		}
+		if r := ferry(t, nil, "approvals", "approve", j.ID, d); r.code != exitOf(errs.HubNotFound) {
+			t.Fatalf("approving twice: exit %d %s", r.code, r.stderr)
+		}
+	})
+	t.Run("a rejected job fails with approval_rejected and never runs", func(t *testing.T) {
+		j, err := agent.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "never send this"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := ferry(t, nil, "approvals", "reject", j.ID, "--reason", "not now", d); r.code != 0 {
+			t.Fatalf("reject: exit %d %s", r.code, r.stderr)
+		}
+		end := waitJob(t, agent, j.ID)
+		if end.State != string(job.StateFailed) || end.Error == nil || end.Error.Code != errs.ApprovalRejected || !strings.Contains(end.Error.Message, "not now") {
+			t.Fatalf("rejected job: %s %+v", end.State, end.Error)
+		}
+		if r := ferry(t, nil, "sessions", "list", "--json", "--query", "never send", d); strings.Contains(r.stdout, "never send this") {
+			t.Fatalf("a rejected job left a session: %s", r.stdout)
+		}
+	})
+	t.Run("ferry ask through the owner answers like embedded", func(t *testing.T) {
+		r := ferry(t, nil, "ask", "--site", "chatgpt", "--json", "--timeout", "60s", d, "Is this through the hub?")
+		var out askJSON
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil || out.Answer != providertest.NormalAnswer("Is this through the hub?") || out.Session == "" {
+			t.Fatalf("ask through the hub: exit %d %s %s", r.code, r.stdout, r.stderr)
+		}
+	})
+
+	ep2, id2 := pair(t, "survivor")
+	t.Run("revocation locks a client out at once", func(t *testing.T) {
+		r := ferry(t, nil, "clients", "revoke", agentID, d)
+		if r.code != 0 {
+			t.Fatalf("revoke: exit %d %s", r.code, r.stderr)
+		}
+		if _, err := agent.WhoAmI(ctx); !errs.Has(err, errs.HubUnauthorized) {
+			t.Fatalf("revoked client's request: %v", err)
+		}
+		r = ferry(t, nil, "clients", "list", "--json", d)
+		if r.code != 0 || !strings.Contains(r.stdout, agentID) || !strings.Contains(r.stdout, id2) || !strings.Contains(r.stdout, "revokedAt") {
+			t.Fatalf("clients list: %s %s", r.stdout, r.stderr)
+		}
+	})
+	t.Run("pairings and revocations survive a restart of the owner", func(t *testing.T) {
+		s.stop(t)
+		s2 := startServe(t, dd, "--browser-url", h.Browser.Endpoint())
+		ep2.Port = s2.info.Port
+		who, err := client.New(ep2).WhoAmI(ctx)
+		if err != nil || who.ClientID != id2 {
+			t.Fatalf("paired client after restart: %+v %v", who, err)
+		}
+		ep.Port = s2.info.Port
+		if _, err := client.New(ep).WhoAmI(ctx); !errs.Has(err, errs.HubUnauthorized) {
+			t.Fatalf("revoked client after restart: %v", err)
+		}
+		raw, _ := os.ReadFile(filepath.Join(dd, "hub.json"))
+		if len(raw) == 0 {
+			t.Fatal("no hub file while serving")
+		}
+	})
+	t.Run("owner-only commands fail clearly without an owner", func(t *testing.T) {
+		other := t.TempDir()
+		r := ferry(t, nil, "approvals", "list", "--data-dir", other)
+		if r.code != exitOf(errs.HubNotRunning) || !strings.Contains(r.stderr, "ferry serve") {
+			t.Fatalf("approvals without owner: exit %d %s", r.code, r.stderr)
+		}
+	})
+}

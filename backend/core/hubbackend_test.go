@@ -1,0 +1,208 @@
+package core
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+)
+
+func openTestCore(t *testing.T, dir string) *Core {
+	t.Helper()
+	c, err := Open(context.Background(), Options{DataDir: dir, Role: "serve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestHubClientsSurviveReopenWithHashedTokens(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	c := openTestCore(t, dir)
+	token := "c_0123456789ab.secret-token-value"
+	rec := hub.ClientRecord{ID: "c_0123456789ab", Name: "agent", TokenDigest: hub.DigestOf(token), CreatedAt: time.Now().UTC()}
+	if err := c.HubClients().Put(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := c.Store().Get([]byte("client/" + rec.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if json.Valid(raw) && string(raw) != "" && contains(raw, token) {
+		t.Fatalf("the stored client holds the token itself: %s", raw)
+	}
+	c.Close()
+	c = openTestCore(t, dir)
+	defer c.Close()
+	got, err := c.HubClients().Get(ctx, rec.ID)
+	if err != nil || !got.TokenDigest.Equal(hub.DigestOf(token)) || got.Name != "agent" {
+		t.Fatalf("after reopen: %+v %v", got, err)
+	}
+	if _, err := c.HubClients().Get(ctx, "c_nope"); !errs.Has(err, errs.HubNotFound) {
+		t.Fatalf("unknown client: %v", err)
+	}
+	list, err := c.HubClients().List(ctx)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+}
+
+func contains(b []byte, s string) bool {
+	return len(s) > 0 && string(b) != "" && indexOf(string(b), s) >= 0
+}
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestHubBackendJobsAwaitingApproval(t *testing.T) {
+	ctx := context.Background()
+	c := openTestCore(t, t.TempDir())
+	defer c.Close()
+	h, err := c.HubBackend(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(ctx)
+	spec := hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hold me", RequestedBy: "c_agent"}
+
+	t.Run("a job created on hold waits and a rejection fails it with approval_rejected", func(t *testing.T) {
+		j, err := h.CreateJob(ctx, spec, hub.CreateOptions{AwaitApproval: true})
+		if err != nil || j.State != hub.StateAwaitingApproval {
+			t.Fatalf("create: %+v %v", j, err)
+		}
+		j, err = h.RejectJob(ctx, j.ID, "too risky")
+		if err != nil || j.State != string(job.StateFailed) || !errs.Has(j.Error, errs.ApprovalRejected) {
+			t.Fatalf("reject: %+v %v", j, err)
+		}
+		if _, err := h.ApproveJob(ctx, j.ID); !errs.Has(err, errs.BadInput) {
+			t.Fatalf("approving a rejected job: %v", err)
+		}
+		if _, n, _ := h.repo.List(ctx, job.Filter{}); n != 0 {
+			t.Fatalf("a rejected job created %d sessions", n)
+		}
+	})
+	t.Run("a job cancelled while it waits ends cancelled", func(t *testing.T) {
+		j, _ := h.CreateJob(ctx, spec, hub.CreateOptions{AwaitApproval: true})
+		j, err := h.CancelJob(ctx, j.ID)
+		if err != nil || j.State != string(job.StateCancelled) {
+			t.Fatalf("cancel: %+v %v", j, err)
+		}
+	})
+	t.Run("bad specs are refused before anything is stored", func(t *testing.T) {
+		for _, sp := range []hub.JobSpec{
+			{Kind: hub.KindCode, Site: "chatgpt", Prompt: "x"},
+			{Kind: hub.KindAsk, Prompt: "no site"},
+			{Kind: hub.KindAsk, Site: "nosuchsite", Prompt: "x"},
+		} {
+			if _, err := h.CreateJob(ctx, sp, hub.CreateOptions{AwaitApproval: true}); err == nil || errs.CodeOf(err) == errs.Internal {
+				t.Fatalf("spec %+v: %v", sp, err)
+			}
+		}
+	})
+	t.Run("an unknown job is not found", func(t *testing.T) {
+		if _, err := h.GetJob(ctx, "job-nope"); !errs.Has(err, errs.HubNotFound) {
+			t.Fatalf("%v", err)
+		}
+	})
+	t.Run("without a browser the tab list is empty", func(t *testing.T) {
+		tabs, err := h.ListTabs(ctx)
+		if err != nil || tabs == nil || len(tabs) != 0 {
+			t.Fatalf("%v %v", tabs, err)
+		}
+	})
+}
+
+func TestOpenVerifiedNeedsAMatchingSidecar(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte, prov *sidecar) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if prov != nil {
+			b, _ := json.Marshal(prov)
+			if err := os.WriteFile(p+sidecarSuffix, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p
+	}
+	data := []byte("PK zip bytes")
+	sum := sha256.Sum256(data)
+	good := sidecar{SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data))}
+	good.Verdict = &struct {
+		OK bool `json:"ok"`
+	}{OK: true}
+	bad := good
+	bad.Verdict = &struct {
+		OK bool `json:"ok"`
+	}{OK: false}
+	cases := []struct {
+		name     string
+		path     string
+		verified bool
+		code     errs.Code
+	}{
+		{"a file with an OK sidecar of its digest is verified", write("a.zip", data, &good), true, ""},
+		{"a file without a sidecar is not verified", write("b.zip", data, nil), false, ""},
+		{"a file whose verdict failed is not verified", write("c.zip", data, &bad), false, ""},
+		{"a file changed after verification is not verified", write("d.zip", []byte("tampered"), &good), false, ""},
+	}
+	outside := filepath.Join(t.TempDir(), "real.zip")
+	os.WriteFile(outside, data, 0o644)
+	cases = append(cases, struct {
+		name     string
+		path     string
+		verified bool
+		code     errs.Code
+	}{"a file outside the artifacts directory is unsafe", outside, false, errs.ArtifactUnsafe},
+		struct {
+			name     string
+			path     string
+			verified bool
+			code     errs.Code
+		}{"a file that is gone is not found", filepath.Join(dir, "gone.zip"), false, errs.ArtifactNotFound})
+	link := filepath.Join(dir, "link.zip")
+	os.Symlink(outside, link)
+	cases = append(cases, struct {
+		name     string
+		path     string
+		verified bool
+		code     errs.Code
+	}{"a symlink out of the artifacts directory is unsafe", link, false, errs.ArtifactUnsafe})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			info, rc, err := openVerified(dir, c.path, filepath.Base(c.path))
+			if c.code != "" {
+				if !errs.Has(err, c.code) {
+					t.Fatalf("err %v, want %s", err, c.code)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			if info.Verified != c.verified || int64(len(b)) != info.Size {
+				t.Fatalf("info %+v", info)
+			}
+		})
+	}
+}

@@ -1,0 +1,18 @@
+// The Artifacts bound struct (app/artifacts.go): zips in the artifacts directory.
+
+import * as Artifacts from '../../../wailsjs/go/app/Artifacts';
+import type { app, artifact } from '../../../wailsjs/go/models';
+import { call } from './call';
+
+export type ArtifactList = app.ArtifactList;
+export type ArtifactItem = artifact.Item;
+export type ArtifactEntry = artifact.Entry;
+
+/** list returns the zips, newest first, with their verdicts. */
+export const list = (): Promise<ArtifactList> => call(() => Artifacts.List());
+
+/** copyPath puts the zip's absolute path on the clipboard. */
+export const copyPath = (path: string): Promise<void> => call(() => Artifacts.CopyPath(path));
+
+/** reveal shows the zip in the file manager. */
+export const reveal = (path: string): Promise<void> => call(() => Artifacts.RevealInFolder(path));

@@ -1,0 +1,30 @@
+// The Sessions bound struct (app/sessions.go): the history of runs.
+
+import * as Sessions from '../../../wailsjs/go/app/Sessions';
+import type { app, job, search } from '../../../wailsjs/go/models';
+import { call } from './call';
+
+export type SessionList = app.SessionList;
+export type SessionDetail = app.SessionDetail;
+export type Listed = job.Listed;
+export type Session = job.Session;
+export type JournalEntry = job.Entry;
+export type Hit = search.Hit;
+export type Match = search.Match;
+export type ExportFormat = 'md' | 'json';
+
+/** list searches the runs; rejects with bad_input for an unknown state. */
+export const list = (query: string, site: string, state: string, limit: number): Promise<SessionList> =>
+  call(() => Sessions.List(query, site, state, limit));
+
+/** show returns one run and its journal; rejects with session_not_found. */
+export const show = (id: string): Promise<SessionDetail> => call(() => Sessions.Show(id));
+
+/** exportText returns the run rendered as Markdown or JSON. */
+export const exportText = (id: string, format: ExportFormat): Promise<string> => call(() => Sessions.Export(id, format));
+
+/** copyExport puts the export on the clipboard. */
+export const copyExport = (id: string, format: ExportFormat): Promise<void> => call(() => Sessions.CopyExport(id, format));
+
+/** saveExport asks where to save the export; resolves "" when cancelled. */
+export const saveExport = (id: string, format: ExportFormat): Promise<string> => call(() => Sessions.SaveExport(id, format));

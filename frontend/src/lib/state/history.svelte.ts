@@ -1,0 +1,119 @@
+// The History view's state: the search box, the filters, the results, which
+// row is selected and the opened run. Searching is debounced so typing fast
+// sends one request per pause, and a slow answer to an older query never
+// replaces a newer one.
+
+import * as api from '../api/sessions';
+import { toEnvelope, type Envelope } from '../envelope';
+import { moveIndex } from '../keynav';
+import { toasts } from './toasts.svelte';
+
+export const SEARCH_DEBOUNCE_MS = 120;
+/** The run states of backend/job/state.go, for the state filter. */
+export const STATES = [
+  'resolved', 'preflighted', 'composed', 'submitting', 'submitted', 'streaming', 'completed', 'extracted',
+  'artifacts_retrieved', 'artifacts_verified', 'done', 'failed', 'cancelled', 'stale',
+] as const;
+
+export type ListFn = typeof api.list;
+export type ShowFn = typeof api.show;
+
+export class HistoryState {
+  query = $state('');
+  site = $state('');
+  state = $state('');
+  items = $state.raw<api.Listed[]>([]);
+  total = $state(0);
+  /** Sites seen in the unfiltered list, for the site filter. */
+  sites = $state.raw<string[]>([]);
+  selected = $state(-1);
+  detail = $state.raw<api.SessionDetail | null>(null);
+  loading = $state(false);
+  /** True once a first list answered: an empty list then means "no runs". */
+  loaded = $state(false);
+  problem = $state.raw<Envelope | null>(null);
+
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #seq = 0;
+  #list: ListFn;
+  #show: ShowFn;
+
+  constructor(list: ListFn = api.list, show: ShowFn = api.show) {
+    this.#list = list;
+    this.#show = show;
+  }
+
+  /** filtered reports whether a query or filter narrows the list. */
+  get filtered(): boolean {
+    return this.query.trim() !== '' || this.site !== '' || this.state !== '';
+  }
+
+  /** setQuery records what was typed and searches after a pause. */
+  setQuery(q: string): void {
+    this.query = q;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.search(), SEARCH_DEBOUNCE_MS);
+  }
+
+  setSite(site: string): void {
+    this.site = site;
+    void this.search();
+  }
+
+  setState(state: string): void {
+    this.state = state;
+    void this.search();
+  }
+
+  /** search asks for the current query and filters now. */
+  async search(): Promise<void> {
+    clearTimeout(this.#timer);
+    const seq = ++this.#seq;
+    this.loading = true;
+    try {
+      const res = await this.#list(this.query, this.site, this.state, 100);
+      if (seq !== this.#seq) return; // a newer search is on its way
+      this.items = res.items ?? [];
+      this.total = res.total;
+      this.problem = null;
+      this.selected = this.items.length ? 0 : -1;
+      if (!this.filtered) {
+        this.sites = [...new Set(this.items.map((l) => l.session?.site ?? '').filter(Boolean))].sort();
+      }
+      this.loaded = true;
+    } catch (e) {
+      if (seq !== this.#seq) return;
+      this.problem = toEnvelope(e);
+    } finally {
+      if (seq === this.#seq) this.loading = false;
+    }
+  }
+
+  /** onKey handles list keys (arrows, Home, End, Enter); true when it used the key. */
+  onKey(key: string): boolean {
+    if (key === 'Enter') {
+      if (this.selected >= 0) void this.open(this.selected);
+      return this.selected >= 0;
+    }
+    const next = moveIndex(this.selected, key, this.items.length);
+    if (next === null) return false;
+    this.selected = next;
+    return true;
+  }
+
+  /** open shows run i of the list in the detail pane. */
+  async open(i: number): Promise<void> {
+    const id = this.items[i]?.session?.id;
+    if (!id) return;
+    this.selected = i;
+    try {
+      this.detail = await this.#show(id);
+    } catch (e) {
+      toasts.error(e);
+    }
+  }
+
+  close(): void {
+    this.detail = null;
+  }
+}

@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HistoryState, SEARCH_DEBOUNCE_MS } from './history.svelte';
+import { ArtifactsState, startDrag, type DataTransferLike } from './artifacts.svelte';
+import type { SessionDetail, SessionList } from '../api/sessions';
+
+function listed(id: string, site: string) {
+  return { session: { id, site, prompt: 'p ' + id }, hit: { id, site, matches: [], snippet: '' } };
+}
+
+function fakeList(items: ReturnType<typeof listed>[]) {
+  return vi.fn(async (q: string, site: string, _state: string, _limit: number) => {
+    const out = items.filter((l) => (!site || l.session.site === site) && l.session.prompt.includes(q));
+    return { items: out, total: out.length } as unknown as SessionList;
+  });
+}
+
+describe('HistoryState', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('searches once after the user pauses typing', async () => {
+    const list = fakeList([listed('a1', 'chatgpt'), listed('b2', 'claude')]);
+    const h = new HistoryState(list);
+    for (const q of ['b', 'b2']) h.setQuery(q);
+    expect(list).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 1);
+    expect(list).toHaveBeenCalledTimes(1);
+    expect(list.mock.calls[0][0]).toBe('b2');
+    expect(h.items.map((l) => l.session?.id)).toEqual(['b2']);
+    expect(h.selected).toBe(0);
+  });
+
+  it('keeps the newest answer when an older one arrives late', async () => {
+    let release: (v: SessionList) => void = () => {};
+    const slow = new Promise<SessionList>((r) => (release = r));
+    const list = vi
+      .fn()
+      .mockImplementationOnce(() => slow)
+      .mockImplementationOnce(async () => ({ items: [listed('new', 'x')], total: 1 }));
+    const h = new HistoryState(list);
+    const first = h.search();
+    await h.search();
+    release({ items: [listed('old', 'x')], total: 1 } as unknown as SessionList);
+    await first;
+    expect(h.items.map((l) => l.session?.id)).toEqual(['new']);
+  });
+
+  it('moves the selection with the arrows, wraps, and opens on Enter', async () => {
+    const show = vi.fn(async (id: string) => ({ session: { id }, journal: [] }) as unknown as SessionDetail);
+    const h = new HistoryState(fakeList([listed('a', 's'), listed('b', 's'), listed('c', 's')]), show);
+    await h.search();
+    expect(h.onKey('ArrowDown')).toBe(true);
+    expect(h.selected).toBe(1);
+    h.onKey('ArrowUp');
+    h.onKey('ArrowUp');
+    expect(h.selected).toBe(2);
+    expect(h.onKey('x')).toBe(false);
+    expect(h.onKey('Enter')).toBe(true);
+    await vi.runAllTimersAsync();
+    expect(show).toHaveBeenCalledWith('c');
+    expect(h.detail?.session?.id).toBe('c');
+  });
+
+  it('collects the sites of the unfiltered list for the site filter', async () => {
+    const h = new HistoryState(fakeList([listed('a', 'claude'), listed('b', 'chatgpt'), listed('c', 'claude')]));
+    await h.search();
+    expect(h.sites).toEqual(['chatgpt', 'claude']);
+    h.setSite('claude');
+    await vi.runAllTimersAsync();
+    expect(h.items).toHaveLength(2);
+    expect(h.sites).toEqual(['chatgpt', 'claude']);
+    expect(h.filtered).toBe(true);
+  });
+
+  it('keeps a failed search as the problem, not as an empty history', async () => {
+    const h = new HistoryState(vi.fn(async () => Promise.reject({ code: 'bad_input', message: 'unknown state' })));
+    await h.search();
+    expect(h.problem?.code).toBe('bad_input');
+    expect(h.loaded).toBe(false);
+  });
+});
+
+describe('drag-out', () => {
+  function recorder(): DataTransferLike & { data: Record<string, string> } {
+    return { effectAllowed: 'none', data: {}, setData(t: string, d: string) { this.data[t] = d; } };
+  }
+
+  it('a verified zip carries its file URL and path', () => {
+    const dt = recorder();
+    expect(startDrag({ status: 'verified', path: '/data/artifacts/my project.zip' }, dt)).toBe(true);
+    expect(dt.data['text/uri-list']).toBe('file:///data/artifacts/my%20project.zip');
+    expect(dt.data['text/plain']).toBe('/data/artifacts/my project.zip');
+    expect(dt.effectAllowed).toBe('copy');
+  });
+
+  it.each(['quarantined', 'unverified'])('a %s zip writes nothing', (status) => {
+    const dt = recorder();
+    expect(startDrag({ status, path: '/x.zip' }, dt)).toBe(false);
+    expect(dt.data).toEqual({});
+  });
+});
+
+describe('ArtifactsState', () => {
+  it('loads the library and keeps a failure as the problem', async () => {
+    const ok = new ArtifactsState(async () => ({ dir: '/d', items: [{ name: 'a.zip', status: 'verified' }] }) as never);
+    await ok.load();
+    expect(ok.items).toHaveLength(1);
+    expect(ok.dir).toBe('/d');
+    const bad = new ArtifactsState(async () => Promise.reject({ code: 'store_io', message: 'no' }));
+    await bad.load();
+    expect(bad.problem?.code).toBe('store_io');
+    expect(bad.loaded).toBe(false);
+  });
+});
