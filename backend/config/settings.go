@@ -49,6 +49,9 @@ type QuickPromptSettings struct {
 // RunSettings configure runs.
 type RunSettings struct {
 	AnswerTimeout string `json:"answerTimeout"` // Go duration, e.g. "20m"
+	// RateLimitCooldown is the wait after a "Too many requests" refusal
+	// before the one retry (Go duration; "" is the default, 300 s).
+	RateLimitCooldown string `json:"rateLimitCooldown,omitempty"`
 }
 
 // ArtifactSettings limit what Ferry accepts as an artifact.
@@ -93,6 +96,24 @@ func Defaults() Settings {
 		},
 		Sites: []json.RawMessage{},
 	}
+}
+
+// Rate-limit cooldown bounds: the sites lock for minutes, and a run should
+// not sit idle for longer than an hour.
+const (
+	DefaultRateLimitCooldown = 300 * time.Second
+	MinRateLimitCooldown     = time.Second
+	MaxRateLimitCooldown     = time.Hour
+)
+
+// RateLimitCooldownDuration is Run.RateLimitCooldown parsed; call it on
+// validated settings ("" and an unparsable value give the default).
+func (s Settings) RateLimitCooldownDuration() time.Duration {
+	d, err := time.ParseDuration(s.Run.RateLimitCooldown)
+	if err != nil {
+		return DefaultRateLimitCooldown
+	}
+	return d
 }
 
 // AnswerTimeoutDuration is Run.AnswerTimeout parsed; call it on validated
@@ -154,6 +175,15 @@ func (s Settings) check() *FieldError {
 		return bad("run.answerTimeout", "must be a duration such as \"20m\", \"1h30m\" or \"90s\" (got %q)", s.Run.AnswerTimeout)
 	case d < MinAnswerTimeout || d > MaxAnswerTimeout:
 		return bad("run.answerTimeout", "must be between %v and %v (got %q)", MinAnswerTimeout, "24h", s.Run.AnswerTimeout)
+	}
+	if c := s.Run.RateLimitCooldown; c != "" {
+		d, err := time.ParseDuration(c)
+		switch {
+		case err != nil:
+			return bad("run.rateLimitCooldown", "must be a duration such as \"5m\" or \"90s\" (got %q)", c)
+		case d < MinRateLimitCooldown || d > MaxRateLimitCooldown:
+			return bad("run.rateLimitCooldown", "must be between %v and %v (got %q)", MinRateLimitCooldown, "1h", c)
+		}
 	}
 	a := s.Artifacts
 	switch {

@@ -52,6 +52,10 @@ type AskRequest struct {
 	// session's deadline: a run still collecting then stays collectable by
 	// Reattach.
 	Timeout time.Duration
+	// RateLimitCooldown is the wait after a "Too many requests" refusal
+	// before the one retry on the same tab (default: the settings'
+	// run.rateLimitCooldown, else 300 s).
+	RateLimitCooldown time.Duration
 	// Origin says who asked (default job.OriginCLI).
 	Origin job.Origin
 	// OnEvent receives the run's events in order (state changes after they
@@ -155,7 +159,29 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := job.NewRunner(repo)
+	cooldown := req.RateLimitCooldown
+	if cooldown <= 0 {
+		cooldown = c.Settings().RateLimitCooldownDuration()
+	}
+	// The conversation-too-long policy opens at most one fresh tab when
+	// the adapter cannot start a new chat in its own; Ask detaches from it.
+	var fresh *browser.Page
+	defer func() {
+		if fresh != nil {
+			cctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
+			defer stop()
+			_ = fresh.Detach(cctx)
+		}
+	}()
+	freshTab := func(ctx context.Context, siteID string) (provider.Adapter, error) {
+		p, fs, err := OpenSiteTab(ctx, b, reg, siteID)
+		if err != nil {
+			return nil, err
+		}
+		fresh = p
+		return provider.New(provider.Env{Page: p, Site: fs, Sites: reg})
+	}
+	r := job.NewRunner(repo, job.WithRateLimitCooldown(cooldown), job.WithFreshTab(freshTab))
 	if req.OnEvent != nil {
 		defer r.Subscribe(req.OnEvent)()
 	}

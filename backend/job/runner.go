@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/site"
 )
@@ -76,12 +77,20 @@ type Spec struct {
 // Runner drives runs through the pipeline and reports their events.
 type Runner struct {
 	bus
-	repo *Repo
-	now  func() time.Time
+	repo   *Repo
+	now    func() time.Time
+	policy policyConfig
 }
 
-// NewRunner returns a Runner over repo.
-func NewRunner(repo *Repo) *Runner { return &Runner{repo: repo, now: time.Now} }
+// NewRunner returns a Runner over repo, with the interstitial policies'
+// settings from opts (WithRateLimitCooldown, WithFreshTab).
+func NewRunner(repo *Repo, opts ...RunnerOption) *Runner {
+	r := &Runner{repo: repo, now: time.Now, policy: policyConfig{cooldown: interstitial.DefaultCooldown}}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
 
 // Repo is the repository the Runner writes to.
 func (r *Runner) Repo() *Repo { return r.repo }
@@ -188,6 +197,9 @@ func (r *Runner) Reattach(ctx context.Context, id string, a provider.Adapter, op
 	since := s.Created
 	if s.Fingerprint != nil {
 		since = s.Fingerprint.At
+	}
+	if err := r.resumeRetry(ctx, s, a, f); err != nil {
+		return s, f, err
 	}
 	turn, found, err := c.finder.FindTurn(ctx, s.Prompt, since)
 	f.Looked = true
@@ -343,6 +355,7 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	// reattached by looking for the turn, never by sending again.
 	at := r.now().UTC()
 	fp := &Fingerprint{Hash: FingerprintHash(s.Site, s.ConversationURL, s.Prompt, at), At: at, Conversation: s.ConversationURL}
+	carryRetry(s.Fingerprint, fp)
 	if s, err = r.move(ctx, s.ID, StateSubmitting, "about to click send", func(x *Session) { x.Fingerprint = fp }); err != nil {
 		return s, err
 	}
@@ -356,7 +369,8 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 			}
 			return out, errs.From(err).WithHint("run `ferry reattach --session %s`: it looks for the prompt before anything is sent again", s.ID)
 		}
-		return r.stop(ctx, s, err)
+		// A rate limit or a conversation too long gets its one retry.
+		return r.sendFailed(ctx, s, a, err, clk)
 	}
 	clk.submitted = r.now()
 	if s, err = r.move(ctx, s.ID, StateSubmitted, "user turn confirmed", func(x *Session) {
@@ -403,7 +417,8 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 			r.publish(Event{Session: id, Kind: EventPartial, At: r.now().UTC(), Partial: &cp})
 		})
 		if err != nil {
-			return r.stop(ctx, s, err)
+			// A rate limit or a conversation too long gets its one retry.
+			return r.sendFailed(ctx, s, a, err, clk)
 		}
 		tr := turn.Transport(partials)
 		conv := ""

@@ -65,6 +65,14 @@ type Fingerprint struct {
 	// ConfirmedBy says how the send was confirmed: "submit" (the adapter saw
 	// the user turn) or "reattach:found_turn".
 	ConfirmedBy string `json:"confirmedBy,omitempty"`
+	// RetryOf is the hash of the submission this one intentionally repeats
+	// under an interstitial policy (Reason: "rate_limit" or
+	// "conversation_too_long"), so that reattach never takes it for an
+	// accidental double send. NotBefore is the end of the rate-limit
+	// cooldown: nothing is sent before it, and a reattach resumes the wait.
+	RetryOf   string    `json:"retry_of,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
+	NotBefore time.Time `json:"not_before,omitzero"`
 }
 
 // Session is the record of one run. Its JSON form is what the store, the

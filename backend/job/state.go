@@ -82,7 +82,8 @@ func (s State) beforeSend() bool {
 // state (the doctor rebinds the tab and restores the state the journal names
 // before stale); and from the states before submitting, or from submitting
 // once the user turn is proved absent, back to resolved, for a reattach that
-// redoes them. Staying in the same state is not a transition
+// redoes them; and from submitted or streaming back to submitting, for an
+// interstitial policy's one retry. Staying in the same state is not a transition
 // and is refused.
 func CanTransition(from, to State) bool {
 	if !from.Valid() || !to.Valid() || from == to {
@@ -100,6 +101,12 @@ func CanTransition(from, to State) bool {
 	if from == StateStale {
 		// A rebound tab resumes the run; the journal says where.
 		return to.Active()
+	}
+	if to == StateSubmitting && (from == StateSubmitted || from == StateStreaming) {
+		// An interstitial policy's one intentional second submission (the
+		// rate-limit retry, the new-chat resubmit), journaled with a new
+		// fingerprint whose RetryOf names the first.
+		return true
 	}
 	if to == StateResolved && (from.beforeSend() || from == StateSubmitting) {
 		// Redo from the start: before submitting nothing was sent; from

@@ -29,7 +29,8 @@ func legal(from, to State) bool {
 		{StateExtracted, StateArtifactsRetrieved}: true, {StateExtracted, StateDone}: true,
 		{StateArtifactsRetrieved, StateArtifactsVerified}: true, {StateArtifactsVerified, StateDone}: true,
 		{StatePreflighted, StateResolved}: true, {StateComposed, StateResolved}: true,
-		{StateSubmitting, StateResolved}: true,
+		{StateSubmitting, StateResolved}:  true,
+		{StateSubmitted, StateSubmitting}: true, {StateStreaming, StateSubmitting}: true,
 	}
 	return pairs[[2]State{from, to}]
 }
