@@ -81,7 +81,7 @@ func ferry(t *testing.T, env []string, args ...string) result {
 
 // hermeticEnv points every directory Ferry could use at the test's temp dir,
 // so no test touches the user's real data or config.
-func hermeticEnv(t *testing.T) []string {
+func hermeticEnv(t testing.TB) []string {
 	home := t.TempDir()
 	var env []string
 	for _, kv := range os.Environ() {

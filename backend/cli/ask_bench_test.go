@@ -1,0 +1,257 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// BenchmarkAskLastByteToStdout measures what a user waits for once a site
+// has finished: the time from the simulator's last answer-stream byte to the
+// complete answer on the stdout of `ferry ask`, the built binary attached to
+// a headless Chromium with --browser-url. The stream path is each site's
+// decoded network stream; the DOM path is the same site with stream capture
+// disabled by a site override in settings, so the DOM rules decide the end.
+// Goals: at most 150 ms median on the stream path, 1.5 s on the DOM path.
+//
+// How the last byte is timed: the benchmark serves the simulator's own
+// handler (sim.Server.Handler) from an httptest TLS server in this process
+// and wraps the response of each site's answer-stream request; the time
+// after its last Flush (every simulated stream flushes each frame) is the
+// moment the last byte was handed to the connection. The stdout side is
+// the time the benchmark read the answer's final newline from the child's
+// pipe. Both clocks are this process's monotonic clock.
+//
+// Each op is one `ferry ask` on a fresh chat (ns/op is that whole run: a
+// process start, attach, compose, send, wait, plus the navigation to the
+// new chat); the window above is reported as p50-ms and p90-ms. Use a fixed
+// count for stable percentiles:
+//
+//	go test ./backend/cli -run '^$' -bench AskLastByteToStdout -benchtime 15x
+func BenchmarkAskLastByteToStdout(b *testing.B) {
+	env := startBenchSim(b)
+	pooled := map[string][]time.Duration{}
+	for _, path := range []string{"stream", "dom"} {
+		dataDir := b.TempDir()
+		if path == "dom" {
+			var entries []json.RawMessage
+			for _, id := range sim.Sites() {
+				entries = append(entries, json.RawMessage(`{"id":"`+id+`","stream":{"disabled":true}}`))
+			}
+			s := config.Defaults()
+			s.Sites = entries
+			if err := config.Save(filepath.Join(dataDir, "settings.json"), s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, id := range sim.Sites() {
+			st, err := site.Builtin().Get(id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if path == "stream" && st.Stream == nil {
+				continue // a site without a stream Ferry decodes has only the DOM path
+			}
+			b.Run(path+"/"+id, func(b *testing.B) {
+				var took []time.Duration
+				for i := 0; b.Loop(); i++ {
+					took = append(took, env.lastByteToStdout(b, id, path, dataDir, i))
+				}
+				pooled[path] = append(pooled[path], took...)
+				reportPercentiles(b, took)
+			})
+		}
+	}
+	for _, path := range []string{"stream", "dom"} {
+		if d := pooled[path]; len(d) > 0 {
+			b.Logf("%s path, all sites, %d asks: p50 %s p90 %s", path, len(d), percentile(d, 50), percentile(d, 90))
+		}
+	}
+}
+
+// streamPaths matches each simulated site's answer-stream request (the
+// POST whose response carries the answer), and nothing a page loads after.
+var streamPaths = regexp.MustCompile(`^(/backend-api/f/conversation|/backend-anon/f/conversation` +
+	`|/_/BardChatUi/data/assistant\.lamda\.BardFrontendService/StreamGenerate|/_/ms/GenerateContent` +
+	`|/rest/app-chat/conversations/(new|[^/]+/responses)|/api/organizations/[^/]+/chat_conversations/[^/]+/completion` +
+	`|/apiv2/kimi\.gateway\.chat\.v1\.ChatService/Chat|/api/v0/chat/completion)$`)
+
+// benchSim is the simulator behind a recording handler and a browser on it.
+type benchSim struct {
+	srv     *sim.Server
+	browser *browser.Browser
+	tab     *browser.Page
+	url     string
+
+	mu       sync.Mutex
+	lastByte time.Time // after the last flush of the latest answer stream
+	streams  int       // answer streams served
+}
+
+func startBenchSim(b *testing.B) *benchSim {
+	b.Helper()
+	e := &benchSim{srv: sim.New(providertest.DefaultSimOptions...)}
+	inner := e.srv.Handler()
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !streamPaths.MatchString(r.URL.Path) {
+			inner.ServeHTTP(w, r)
+			return
+		}
+		rec := &flushTimer{ResponseWriter: w}
+		inner.ServeHTTP(rec, r)
+		e.mu.Lock()
+		e.lastByte, e.streams = rec.last, e.streams+1
+		e.mu.Unlock()
+	}))
+	ts.EnableHTTP2 = true
+	ts.StartTLS()
+	b.Cleanup(ts.Close)
+
+	// The rules of sim.Server.ChromiumFlags, for this server's port.
+	_, port, _ := net.SplitHostPort(ts.Listener.Addr().String())
+	var rules []string
+	for _, id := range sim.Sites() {
+		rules = append(rules, "MAP "+sim.Hosts[id]+" 127.0.0.1:"+port)
+	}
+	rules = append(rules, "MAP * ~NOTFOUND", "EXCLUDE 127.0.0.1")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	br, err := browser.Launch(ctx, b.TempDir(), browser.WithBinary(providertest.ChromiumBin), browser.Headless(),
+		browser.WithArgs("--host-resolver-rules="+strings.Join(rules, ","), "--ignore-certificate-errors"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		cctx, stop := context.WithTimeout(context.Background(), 15*time.Second)
+		defer stop()
+		_ = br.Close(cctx)
+	})
+	e.browser, e.url = br, br.Endpoint()
+	// One tab, the visible one of its own window, as a user's is.
+	bc, err := br.NewContext(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if e.tab, err = bc.OpenTab(ctx, "about:blank"); err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// lastByteToStdout runs one `ferry ask` on a fresh chat of site and returns
+// the time from the last byte of the answer stream to the answer on stdout.
+func (e *benchSim) lastByteToStdout(b *testing.B, siteID, path, dataDir string, i int) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := e.tab.Navigate(ctx, sim.URL(siteID, "/")); err != nil {
+		b.Fatal(err)
+	}
+	e.mu.Lock()
+	e.lastByte, e.streams = time.Time{}, 0
+	e.mu.Unlock()
+	sent := e.srv.SubmissionCount(siteID)
+
+	prompt := fmt.Sprintf("Benchmark question %d on the %s path", i, path)
+	want := providertest.NormalAnswer(prompt) + "\n"
+	cmd := exec.CommandContext(ctx, binary, "ask", "--site", siteID, "--tab", e.tab.ID(), "--browser-url", e.url,
+		"--data-dir", dataDir, "--timeout", "45s", "--prompt", prompt)
+	cmd.Env = hermeticEnv(b)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	var (
+		got     []byte
+		printed time.Time
+		buf     = make([]byte, 64<<10)
+	)
+	for {
+		n, rerr := out.Read(buf)
+		got = append(got, buf[:n]...)
+		if printed.IsZero() && bytes.HasSuffix(got, []byte("\n")) && len(got) >= len(want) {
+			printed = time.Now()
+		}
+		if rerr != nil {
+			break
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		b.Fatalf("ferry ask on %s (%s path): %v\n%s", siteID, path, err, errb.String())
+	}
+	if string(got) != want {
+		b.Fatalf("%s (%s path) printed %q, want %q", siteID, path, got, want)
+	}
+	if n := e.srv.SubmissionCount(siteID) - sent; n != 1 {
+		b.Fatalf("%s received %d submissions, want 1", siteID, n)
+	}
+	e.mu.Lock()
+	last, streams := e.lastByte, e.streams
+	e.mu.Unlock()
+	if streams != 1 || last.IsZero() {
+		b.Fatalf("%s served %d answer streams (last byte at %v), want 1", siteID, streams, last)
+	}
+	return printed.Sub(last)
+}
+
+// flushTimer notes when the wrapped response last pushed bytes to the
+// connection. Flush keeps the stream streaming (the simulator asserts
+// http.Flusher on its writer).
+type flushTimer struct {
+	http.ResponseWriter
+	last time.Time
+}
+
+func (f *flushTimer) Write(p []byte) (int, error) {
+	n, err := f.ResponseWriter.Write(p)
+	f.last = time.Now()
+	return n, err
+}
+
+func (f *flushTimer) Flush() {
+	if fl, ok := f.ResponseWriter.(http.Flusher); ok {
+		fl.Flush()
+	}
+	f.last = time.Now()
+}
+
+func (f *flushTimer) Unwrap() http.ResponseWriter { return f.ResponseWriter }
+
+func reportPercentiles(b *testing.B, d []time.Duration) {
+	b.ReportMetric(float64(percentile(d, 50).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(d, 90).Microseconds())/1000, "p90-ms")
+}
+
+// percentile is the nearest-rank percentile p of d.
+func percentile(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	k := (p*len(s) + 99) / 100
+	return s[max(k, 1)-1]
+}
