@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/prompt"
@@ -35,7 +37,7 @@ func (s *stringList) Get() any           { return []string(*s) }
 func init() {
 	register(&command{
 		name:  "code",
-		args:  "(--site chatgpt | --tab TARGETID) [--zip one|multi] [--allow-inline] [--contract C] [--architecture-authorized] [--goal-lock | --goal TEXT] [--research] [--repo DIR --source PATH ...] [--out DIR] (TASK | --prompt-file FILE | -)",
+		args:  "(--site chatgpt | --tab TARGETID | --conv ID) [--zip one|multi] [--allow-inline] [--contract C] [--architecture-authorized] [--goal-lock | --goal TEXT] [--research] [--repo DIR --source PATH ...] [--out DIR] (TASK | --prompt-file FILE | -)",
 		short: "have ChatGPT build a project in its sandbox and bring the verified zip home",
 		long: `Composes a code-mode prompt from TASK (delivery as one sandbox zip, or with
 --zip multi one named zip per part; the output contract; the optional GOAL LOCK,
@@ -47,6 +49,10 @@ the cookies never leave it. Each zip is verified (structure, every CRC, names,
 links, ratios, caps) and saved atomically into --out (default: the data
 directory's artifacts/) with a <name>.zip.provenance.json sidecar. Unsafe zips go
 to --out/quarantine/, damaged ones are deleted: neither is ever saved as good.
+
+--conv ID continues the ChatGPT conversation https://chatgpt.com/c/ID: in the tab
+that shows it (or --tab, which must show it), else in a new background tab
+opened on it.
 
 Contracts: code (default), assess, plan, all (assess -> plan -> code on the same
 tab, stopping at the first missing deliverable), none; plan and all need
@@ -62,11 +68,12 @@ download URLs are never written anywhere.
 
 Exit codes: 0 a verified zip was saved (or, with --allow-inline and no zip, the
 answer's named code blocks were saved as a verified zip); 2 bad input; 3 blocked
-before send; 4 routing; 5 the deliverable is missing; 6 timeout; 7 an artifact
+before send; 4 routing; 5 the deliverable is missing (code_artifact_missing: the answer has no zip); 6 timeout; 7 an artifact
 failure (expired sandbox, refused download, damaged or unsafe zip).`,
 		flags: func(fs *flag.FlagSet) {
 			fs.String("site", "", "site id (only chatgpt has a sandbox)")
 			fs.String("tab", "", "CDP TargetID of the tab to use (exactly that tab)")
+			fs.String("conv", "", "continue this ChatGPT conversation (the <id> of https://chatgpt.com/c/<id>)")
 			fs.String("model", "", "model alias of the site (default: whatever is selected)")
 			fs.String("prompt", "", "the task (instead of the positional argument)")
 			fs.String("prompt-file", "", "read the task from this file")
@@ -100,6 +107,7 @@ type codeRun struct {
 	allowInline bool
 	model       string
 	requested   string // --tab
+	limits      config.ArtifactSettings
 	created     bool
 	a           *chatgpt.Adapter
 	receipt     *Receipt
@@ -110,9 +118,14 @@ func runCode(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	siteID, tabID := inv.flag("site").(string), inv.flag("tab").(string)
-	if siteID == "" && tabID == "" {
-		return errs.New(errs.BadInput, "ferry code needs --site chatgpt or --tab TARGETID").WithHint("e.g. `ferry code --site chatgpt \"a CLI that greets\"`")
+	siteID, tabID, conv := inv.flag("site").(string), inv.flag("tab").(string), inv.flag("conv").(string)
+	if siteID == "" && tabID == "" && conv == "" {
+		return errs.New(errs.BadInput, "ferry code needs --site chatgpt, --tab TARGETID or --conv ID").WithHint("e.g. `ferry code --site chatgpt \"a CLI that greets\"`")
+	}
+	if conv != "" {
+		if err := checkConvID(conv); err != nil {
+			return err
+		}
 	}
 	if siteID != "" && siteID != chatgpt.ID {
 		return errs.New(errs.CapabilityMissing, "code mode needs ChatGPT's sandbox; site %q has none", siteID).
@@ -162,7 +175,11 @@ func runCode(ctx context.Context, inv *invocation) error {
 	if out, err = filepath.Abs(out); err != nil {
 		return errs.Wrap(err, errs.BadInput, "resolve --out: %v", err)
 	}
-	reg, err := siteRegistry(paths)
+	settings, err := config.Load(paths.SettingsFile())
+	if err != nil {
+		return err
+	}
+	reg, err := core.SiteRegistry(settings)
 	if err != nil {
 		return err
 	}
@@ -173,7 +190,7 @@ func runCode(ctx context.Context, inv *invocation) error {
 	defer cancel()
 
 	r := &codeRun{inv: inv, out: out, multi: multi, allowInline: inv.flag("allow-inline").(bool),
-		model: inv.flag("model").(string), requested: tabID}
+		model: inv.flag("model").(string), requested: tabID, limits: settings.Artifacts}
 	r.receipt = newReceipt(contract, multi, r.allowInline)
 	if repo != "" {
 		sp, err := prompt.CheckSources(ctx, repo, sources)
@@ -201,7 +218,14 @@ func runCode(ctx context.Context, inv *invocation) error {
 		defer stop()
 		_ = b.Close(c)
 	}()
-	page, s, created, err := resolveTab(ctx, b, reg, chatgpt.ID, tabID)
+	var page *browser.Page
+	var s site.Site
+	var created bool
+	if conv != "" {
+		page, s, created, err = conversationTab(ctx, b, reg, conv, tabID, false)
+	} else {
+		page, s, created, err = resolveTab(ctx, b, reg, chatgpt.ID, tabID)
+	}
 	if err != nil {
 		return err
 	}
@@ -210,16 +234,9 @@ func runCode(ctx context.Context, inv *invocation) error {
 		defer stop()
 		_ = page.Detach(c)
 	}()
-	if s.ID != chatgpt.ID {
-		return errs.New(errs.CapabilityMissing, "tab %s shows %s, which has no sandbox", page.ID(), s.Name).WithHint("use a ChatGPT tab")
-	}
-	ad, err := provider.New(provider.Env{Page: page, Site: s, Sites: reg})
+	a, err := chatgptAdapter(page, s, reg)
 	if err != nil {
 		return err
-	}
-	a, ok := ad.(*chatgpt.Adapter)
-	if !ok {
-		return errs.New(errs.Internal, "the chatgpt adapter is %T", ad)
 	}
 	r.a, r.created = a, created
 
@@ -288,20 +305,10 @@ func (r *codeRun) ask(ctx context.Context, step prompt.Step) (prompt.Answer, err
 		return r.inline(ctx, res, ans)
 	}
 	prov := artifact.Provenance{Site: chatgpt.ID}
-	results, err := artifact.RetrieveAll(ctx, r.a.Fetcher(), res.ConversationID, found, r.out, prov,
-		artifact.WithSave(artifact.WithFerryVersion(version.Version)))
+	results, err := artifact.RetrieveAll(ctx, r.a.Fetcher(), res.ConversationID, found, r.out, prov, retrieveOptions(r.limits)...)
 	for _, x := range results {
-		zr := ZipReceipt{SandboxPath: x.Path}
-		if x.Saved != nil {
-			zr.SavedPath, zr.Sidecar, zr.Quarantined = x.Saved.Path, x.Saved.SidecarPath, x.Saved.Quarantined
-			if v := x.Saved.Verdict; v != nil {
-				zr.SHA256, zr.Size, zr.Files = v.SHA256, v.Size, v.Files
-			}
-		}
-		if x.Err != nil {
-			zr.Error = errs.From(x.Err)
-		} else {
-			zr.Verified = true
+		zr := zipReceiptOf(x)
+		if zr.Verified {
 			ans.Zips = append(ans.Zips, prompt.Zip{Path: x.Path, Verified: true, Files: zr.Files})
 		}
 		r.receipt.Zips = append(r.receipt.Zips, zr)
@@ -320,7 +327,9 @@ func (r *codeRun) ask(ctx context.Context, step prompt.Step) (prompt.Answer, err
 // atomic save as a sandbox zip.
 func (r *codeRun) inline(ctx context.Context, res *provider.Result, ans prompt.Answer) (prompt.Answer, error) {
 	if !r.allowInline {
-		// The contract check reports the missing deliverable (exit 5).
+		// The contract check reports the missing deliverable (exit 5, as
+		// code_artifact_missing: see finish); an answer with a diff still
+		// meets the code contract.
 		return ans, nil
 	}
 	files, err := artifact.InlineFiles(res.Answer)
@@ -337,7 +346,7 @@ func (r *codeRun) inline(ctx context.Context, res *provider.Result, ans prompt.A
 	name := "inline-" + shortID(res.ConversationID) + ".zip"
 	prov := artifact.Provenance{Site: chatgpt.ID, ConversationID: res.ConversationID, MessageID: res.MessageID,
 		ConversationURL: artifact.Origin + "/c/" + res.ConversationID}
-	saved, err := artifact.Save(ctx, r.out, name, &buf, prov, artifact.WithFerryVersion(version.Version))
+	saved, err := artifact.Save(ctx, r.out, name, &buf, prov, artifact.WithFerryVersion(version.Version), artifact.WithVerify(verifyLimits(r.limits)...))
 	zr := ZipReceipt{Inline: true}
 	if saved != nil {
 		zr.SavedPath, zr.Sidecar, zr.Quarantined = saved.Path, saved.SidecarPath, saved.Quarantined
@@ -448,8 +457,9 @@ func (r *codeRun) finish(runErr error) error {
 	rc.layers(runErr)
 	if runErr != nil {
 		rc.Error = errs.From(runErr)
-		if errs.Has(runErr, errs.DeliverableMissing) && !r.allowInline && rc.hasCodeBlocks() {
-			rc.Error = rc.Error.WithHint("the answer has no zip; --allow-inline saves its named code blocks instead")
+		if errs.Has(runErr, errs.DeliverableMissing) && !r.allowInline && len(rc.Zips) == 0 && rc.lastStepWantsZip() {
+			// The catalog's hint names --allow-inline.
+			rc.Error = errs.Wrap(runErr, errs.CodeArtifactMissing, "no sandbox zip came back: %s", rc.Error.Message)
 			runErr = rc.Error
 		}
 	}
@@ -477,24 +487,18 @@ func (r *codeRun) finish(runErr error) error {
 		}
 		return nil
 	}
-	for _, z := range rc.Zips {
-		switch {
-		case z.Verified:
-			fmt.Fprintf(r.inv.stdout, "%s\n", z.SavedPath)
-			fmt.Fprintf(r.inv.stderr, "saved %s: %d files, %d bytes, sha256 %s\n", filepath.Base(z.SavedPath), z.Files, z.Size, z.SHA256)
-		case z.Quarantined:
-			fmt.Fprintf(r.inv.stderr, "quarantined %s as %s (%s)\n", z.SandboxPath, z.SavedPath, z.Error.Code)
-		case z.Error != nil:
-			fmt.Fprintf(r.inv.stderr, "not saved %s (%s)\n", z.SandboxPath, z.Error.Code)
-		}
-	}
-	for _, w := range rc.Warnings {
-		fmt.Fprintf(r.inv.stderr, "warning: %s\n", w)
-	}
-	if rc.Path != "" {
-		fmt.Fprintf(r.inv.stderr, "receipt %s\n", rc.Path)
-	}
+	printZips(r.inv, rc.Zips, rc.Warnings, rc.Path)
 	return runErr
+}
+
+// lastStepWantsZip reports whether the run's last step asked for a sandbox
+// zip (the code or none contract).
+func (rc *Receipt) lastStepWantsZip() bool {
+	if len(rc.Steps) == 0 {
+		return false
+	}
+	c := rc.Steps[len(rc.Steps)-1].Contract
+	return c == prompt.ContractCode || c == prompt.ContractNone
 }
 
 func shortID(id string) string {

@@ -192,8 +192,8 @@ func TestCode(t *testing.T) {
 		fresh(t)
 		out := newOut(t)
 		r, rc := code(t, out, "Write the script", sim.Directive(sim.ScenarioInlineCode))
-		if r.code != 5 || rc.OK || rc.Error == nil || rc.Error.Code != errs.DeliverableMissing || !strings.Contains(rc.Error.RetryHint, "--allow-inline") {
-			t.Fatalf("exit %d error %+v, want 5 deliverable_missing hinting --allow-inline", r.code, rc.Error)
+		if r.code != 5 || rc.OK || rc.Error == nil || rc.Error.Code != errs.CodeArtifactMissing || !strings.Contains(rc.Error.RetryHint, "--allow-inline") {
+			t.Fatalf("exit %d error %+v, want 5 code_artifact_missing hinting --allow-inline", r.code, rc.Error)
 		}
 		if rc.Layers.Content.Status != "failed" || rc.Layers.Download.Status != "failed" || rc.Layers.Transport.Status != "passed" {
 			t.Fatalf("layers %+v", rc.Layers)

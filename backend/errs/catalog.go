@@ -115,6 +115,7 @@ const (
 	ArtifactTooLarge    Code = "artifact_too_large"
 	ArtifactSaveFailed  Code = "artifact_save_failed"
 	ArtifactForbidden   Code = "artifact_forbidden"
+	CodeArtifactMissing Code = "code_artifact_missing"
 
 	HubUnauthorized    Code = "hub_unauthorized"
 	HubForbidden       Code = "hub_forbidden"
@@ -200,6 +201,7 @@ func init() {
 	def(ArtifactTooLarge, StageArtifact, ClassArtifact, false, "the artifact exceeds the configured size limit: raise it in Settings if you trust it")
 	def(ArtifactForbidden, StageArtifact, ClassArtifact, false, "the site refused the download (HTTP 403): check the login and any Cloudflare check in the browser, then retry")
 	def(ArtifactSaveFailed, StageArtifact, ClassArtifact, true, "check free disk space and permissions of the output directory")
+	def(CodeArtifactMissing, StageArtifact, ClassDeliverable, false, "the answer came without a sandbox zip: ask again for the zip, or pass --allow-inline to save the answer's code blocks as a zip")
 
 	def(HubUnauthorized, StagePolicy, ClassBlocked, false, "send the token in the Authorization header as `Bearer <token>` (never in the URL); pair again if the client was revoked")
 	def(HubForbidden, StagePolicy, ClassBlocked, false, "call the local API at 127.0.0.1, localhost or [::1] with the hub's port, from no web page origin, with an owner token for owner actions")

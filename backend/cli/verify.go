@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+func init() {
+	register(&command{
+		name:  "verify",
+		args:  "FILE.zip",
+		short: "check a zip the way Ferry checks the sandbox's zips, without a browser",
+		long: `Reads FILE.zip with Ferry's verifier and prints the verdict: every entry with its
+size, the archive's sha256, and every problem found. Nothing is extracted,
+nothing is written, no browser or store is opened.
+
+The checks are those a retrieved zip must pass: the central directory and the
+local headers agree and tile the file, every entry inflates to its declared size
+with its CRC-32, names are relative and safe (no .., absolute paths, backslashes,
+NUL, drive letters, case or Unicode duplicates), no symlink, device, setuid or
+encrypted entry, no compression ratio over the limit. The limits (zip size,
+entries, total uncompressed size, ratio) come from the settings' artifacts
+section.
+
+With --json the verdict is one object (path, ok, size, sha256, entries, files,
+totals, problems, and error when the zip fails). Exit codes: 0 the zip is good;
+2 the file cannot be read; 7 artifact_corrupt (damaged, truncated, not a zip),
+artifact_unsafe (breaks a safety rule) or artifact_too_large (over a limit).`,
+		run: runVerify,
+	})
+}
+
+// verifyJSON is what `ferry verify --json` prints.
+type verifyJSON struct {
+	Path string `json:"path"`
+	*artifact.Verdict
+	Error *errs.Envelope `json:"error,omitempty"`
+}
+
+func runVerify(ctx context.Context, inv *invocation) error {
+	if len(inv.args) != 1 {
+		return errs.New(errs.BadInput, "ferry verify takes exactly one zip file, got %d arguments", len(inv.args)).
+			WithHint("e.g. `ferry verify project.zip`")
+	}
+	path, err := filepath.Abs(inv.args[0])
+	if err != nil {
+		return errs.Wrap(err, errs.BadInput, "resolve %s: %v", inv.args[0], err)
+	}
+	paths, err := core.ResolvePaths(inv.dataDir)
+	if err != nil {
+		return err
+	}
+	s, err := config.Load(paths.SettingsFile())
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return errs.Wrap(err, errs.BadInput, "open %s: %v", path, err).WithHint("pass the path of an existing zip file")
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return errs.Wrap(err, errs.BadInput, "stat %s: %v", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return errs.New(errs.BadInput, "%s is not a regular file", path).WithHint("pass the path of a zip file")
+	}
+	var v *artifact.Verdict
+	var verr error
+	if limit := s.Artifacts.MaxZipBytes; st.Size() > limit {
+		// Not read at all: the size alone refuses it, as a download would be.
+		v = &artifact.Verdict{Size: st.Size(), Entries: []artifact.Entry{}}
+		verr = errs.From(artifact.TooLargeError(limit)).WithEvidence("size", fmt.Sprint(st.Size()))
+	} else {
+		v, verr = artifact.Verify(ctx, f, st.Size(), verifyLimits(s.Artifacts)...)
+		if verr != nil && errs.CodeOf(verr) == "" {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return errs.Wrap(verr, errs.BadInput, "read %s: %v", path, verr)
+		}
+	}
+	if verr != nil {
+		// The catalog's hints speak of a download; nothing was fetched or
+		// quarantined here.
+		verr = errs.From(verr).WithHint("%s", verifyHints[errs.CodeOf(verr)])
+	}
+	if inv.json {
+		out := verifyJSON{Path: path, Verdict: v}
+		if verr != nil {
+			out.Error = errs.From(verr)
+		}
+		if err := inv.printJSON(out); err != nil {
+			return err
+		}
+		if verr != nil {
+			return errReported{verr}
+		}
+		return nil
+	}
+	printVerdict(inv, path, v)
+	return verr
+}
+
+// verifyHints are the hints of a refused zip for a file the user has.
+var verifyHints = map[errs.Code]string{
+	errs.ArtifactCorrupt:  "the zip is damaged, truncated or no zip at all: get a fresh copy",
+	errs.ArtifactUnsafe:   "the zip breaks a safety rule (see evidence): do not extract it",
+	errs.ArtifactTooLarge: "the zip is over a limit of the settings' artifacts section: raise it there if you trust the file",
+}
+
+// verifyLimits are the verifier's limits from the settings' artifacts
+// section (validated by config.Load).
+func verifyLimits(a config.ArtifactSettings) []artifact.VerifyOption {
+	return []artifact.VerifyOption{
+		artifact.WithMaxEntries(a.MaxEntries),
+		artifact.WithMaxTotalSize(a.MaxTotalUncompressedBytes),
+		artifact.WithMaxRatio(int(a.MaxRatio)),
+	}
+}
+
+// printVerdict writes the verdict in words: the outcome and hash on stdout
+// with the entries, the problems after them.
+func printVerdict(inv *invocation, path string, v *artifact.Verdict) {
+	w := inv.stdout
+	status := "good"
+	if !v.OK {
+		status = "REFUSED"
+	}
+	fmt.Fprintf(w, "%s: %s\n", path, status)
+	fmt.Fprintf(w, "  size      %d bytes\n", v.Size)
+	if v.SHA256 != "" {
+		fmt.Fprintf(w, "  sha256    %s\n", v.SHA256)
+	}
+	fmt.Fprintf(w, "  entries   %d (%d files), %d bytes uncompressed, %d compressed\n",
+		len(v.Entries), v.Files, v.TotalUncompressed, v.TotalCompressed)
+	for _, e := range v.Entries {
+		name := e.Name
+		if e.Dir {
+			fmt.Fprintf(w, "  %12s  %s\n", "dir", printable(name, 200))
+			continue
+		}
+		fmt.Fprintf(w, "  %12d  %s\n", e.Size, printable(name, 200))
+	}
+	for _, p := range v.Problems {
+		kind := "warning"
+		if p.Blocking {
+			kind = "problem"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", kind, printable(p.String(), 400))
+	}
+}

@@ -1,0 +1,239 @@
+package chatgpt_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
+	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+)
+
+// BenchmarkRetrieveZip brings 10 MiB and 100 MiB sandbox zips home the way
+// `ferry code` and `ferry retrieve` do (mint, the default in-page way,
+// verify, atomic save with sidecar) and, in the same run, the same bytes
+// over loopback HTTP straight to disk (the machine's ceiling). Beside MB/s
+// it reports memory: the Go process's peak RSS above its RSS before the
+// run (VmHWM after resetting it through /proc/self/clear_refs; the
+// simulator serves from this process too, in both sub-benchmarks), and the
+// browser's: the peak of the summed RSS of Chromium and all its child
+// processes (sampled every 10 ms) above the sum before the run.
+//
+//	go test ./backend/provider/chatgpt -run '^$' -bench RetrieveZip -benchtime 1x
+func BenchmarkRetrieveZip(b *testing.B) {
+	for _, size := range []int64{10 << 20, 100 << 20} {
+		b.Run(fmt.Sprintf("%dMiB", size>>20), func(b *testing.B) { benchRetrieve(b, size) })
+	}
+}
+
+func benchRetrieve(b *testing.B, size int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	h := providertest.Shared(b)
+	h.Server.Reset()
+	th := &tabHolder{}
+	if err := th.open(ctx, h); err != nil {
+		b.Fatal(err)
+	}
+	defer th.close()
+	a := th.a
+	res, err := provider.Ask(ctx, a, provider.Request{Prompt: "Build it.\n" + sim.Directive(sim.ScenarioCodeZip, "zip_size", fmt.Sprintf("%dMiB", size>>20))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	conv, err := a.Conversation(ctx, res.ConversationID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	scan, err := artifact.ScanConversation(conv)
+	if err != nil || len(scan.Zips) != 1 {
+		b.Fatalf("scan: %v %+v", err, scan)
+	}
+	z := scan.Zips[0]
+	dir := b.TempDir()
+	browserPID := h.Browser.PID()
+
+	b.Run("loopback-http-to-disk", func(b *testing.B) {
+		m := startMemWatch(b, browserPID)
+		for i := 0; i < b.N; i++ {
+			mu, _ := artifact.MintURL(res.ConversationID, z.MessageIDs[0], z.Path)
+			status, body, err := a.Fetcher().Mint(ctx, mu)
+			if err != nil {
+				b.Fatal(err)
+			}
+			minted, err := artifact.ParseMintResponse(status, body)
+			if err != nil {
+				b.Fatal(err)
+			}
+			req, _ := http.NewRequestWithContext(ctx, "GET", minted.DownloadURL, nil)
+			req.AddCookie(h.Server.SessionCookie(sim.ChatGPT))
+			resp, err := h.Server.Client().Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out, err := os.CreateTemp(dir, "ceiling-*.zip")
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, err := io.Copy(out, resp.Body)
+			resp.Body.Close()
+			if err == nil {
+				err = out.Sync()
+			}
+			out.Close()
+			os.Remove(out.Name())
+			if err != nil || resp.StatusCode != 200 || n < size*9/10 {
+				b.Fatalf("HTTP %d, %d bytes, %v", resp.StatusCode, n, err)
+			}
+			b.SetBytes(n)
+		}
+		m.report(b)
+	})
+	b.Run("retrieve-default-way", func(b *testing.B) {
+		f := a.Fetcher(chatgpt.WithDownloadDir(dir))
+		m := startMemWatch(b, browserPID)
+		for i := 0; i < b.N; i++ {
+			out := filepath.Join(dir, fmt.Sprintf("run-%d", i))
+			saved, err := artifact.Retrieve(ctx, f, res.ConversationID, z, out, artifact.Provenance{Site: chatgpt.ID})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if saved.Verdict == nil || !saved.Verdict.OK || saved.Verdict.Size < size*9/10 {
+				b.Fatalf("saved %+v", saved)
+			}
+			b.SetBytes(saved.Verdict.Size)
+			os.RemoveAll(out)
+		}
+		m.report(b)
+	})
+}
+
+// memWatch follows the memory of this process and of the browser's process
+// tree during one sub-benchmark.
+type memWatch struct {
+	goBase      int64 // VmRSS before, KiB
+	browserPID  int
+	browserBase int64 // summed VmRSS before, KiB
+	mu          sync.Mutex
+	browserPeak int64
+	stop        chan struct{}
+	done        chan struct{}
+}
+
+func startMemWatch(b *testing.B, browserPID int) *memWatch {
+	b.Helper()
+	// "5" resets VmHWM to the current RSS (Linux ≥ 4.0).
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		b.Logf("reset peak RSS: %v (the Go peak is the process's lifetime peak)", err)
+	}
+	m := &memWatch{goBase: procStatusKiB(os.Getpid(), "VmRSS"), browserPID: browserPID, stop: make(chan struct{}), done: make(chan struct{})}
+	m.browserBase = treeRSS(browserPID)
+	m.browserPeak = m.browserBase
+	go func() {
+		defer close(m.done)
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-m.stop:
+				return
+			case <-t.C:
+				if r := treeRSS(m.browserPID); r > 0 {
+					m.mu.Lock()
+					m.browserPeak = max(m.browserPeak, r)
+					m.mu.Unlock()
+				}
+			}
+		}
+	}()
+	b.ResetTimer()
+	return m
+}
+
+func (m *memWatch) report(b *testing.B) {
+	b.StopTimer()
+	close(m.stop)
+	<-m.done
+	goPeak := procStatusKiB(os.Getpid(), "VmHWM")
+	b.ReportMetric(float64(goPeak-m.goBase)/1024, "go-extra-MiB")
+	b.ReportMetric(float64(goPeak)/1024, "go-peak-MiB")
+	if m.browserPID > 0 {
+		b.ReportMetric(float64(m.browserPeak-m.browserBase)/1024, "browser-extra-MiB")
+		b.ReportMetric(float64(m.browserPeak)/1024, "browser-peak-MiB")
+	}
+}
+
+// procStatusKiB reads a "Field: N kB" line of /proc/<pid>/status (0 when
+// absent).
+func procStatusKiB(pid int, field string) int64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// treeRSS sums VmRSS over pid and all its descendants (the browser process,
+// its renderers, GPU and utility processes).
+func treeRSS(pid int) int64 {
+	if pid <= 0 {
+		return 0
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The command name in parentheses may hold spaces: fields start
+		// after the last ')'.
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(s[i+1:])
+		if len(fields) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(fields[1])
+		children[ppid] = append(children[ppid], p)
+	}
+	var sum int64
+	stack := []int{pid}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		sum += procStatusKiB(p, "VmRSS")
+		stack = append(stack, children[p]...)
+	}
+	return sum
+}
