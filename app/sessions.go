@@ -30,17 +30,15 @@ type SessionDetail struct {
 
 // List searches the runs: query is fuzzy text over prompt, answer, site,
 // model and file names ("" lists newest first), site and state filter
-// exactly ("" for any), limit caps the items (0 for the default). Errors:
-// bad_input for an unknown state, a bad limit or query; store errors.
+// exactly ("" for any), limit caps the items (0 for the default). It
+// searches the core's shared history, whose index is built once, so a
+// keystroke costs a search, not a rebuild. Errors: bad_input for an
+// unknown state, a bad limit or query; store errors.
 func (s *Sessions) List(query, site, state string, limit int) (SessionList, error) {
 	out := SessionList{Items: []job.Listed{}}
 	err := s.sh.withCore(func(c *core.Core) error {
-		ctx := context.Background()
-		repo, err := c.Sessions(ctx)
-		if err != nil {
-			return err
-		}
-		items, total, err := repo.List(ctx, job.Filter{Query: strings.TrimSpace(query), Site: site, State: job.State(state), Limit: limit})
+		items, total, err := c.SearchHistory(context.Background(),
+			job.Filter{Query: strings.TrimSpace(query), Site: site, State: job.State(state), Limit: limit})
 		if err != nil {
 			return err
 		}
@@ -57,7 +55,7 @@ func (s *Sessions) Show(id string) (SessionDetail, error) {
 	var out SessionDetail
 	err := s.sh.withCore(func(c *core.Core) error {
 		ctx := context.Background()
-		repo, err := c.Sessions(ctx)
+		repo, err := c.History(ctx)
 		if err != nil {
 			return err
 		}
@@ -114,7 +112,7 @@ func (s *Sessions) export(id, format string) ([]byte, error) {
 	var out []byte
 	err := s.sh.withCore(func(c *core.Core) error {
 		ctx := context.Background()
-		repo, err := c.Sessions(ctx)
+		repo, err := c.History(ctx)
 		if err != nil {
 			return err
 		}

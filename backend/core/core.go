@@ -27,6 +27,7 @@ type Options struct {
 type Core struct {
 	paths config.Paths
 	store *store.Store
+	hist  history // the one session repository, see History
 
 	mu       sync.RWMutex
 	settings config.Settings
@@ -62,6 +63,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 
 // Close releases the store. It is safe to call once; later calls are no-ops.
 func (c *Core) Close() error {
+	c.hist.stop() // before the store it reads goes away
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.store == nil {

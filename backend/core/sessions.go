@@ -6,9 +6,9 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 )
 
-// Sessions returns the session repository over the open store, its search
-// index rebuilt from the stored records. Errors: as job.OpenRepo (a record
-// that does not decode is StoreCorrupt).
+// Sessions returns the core's one session repository (see History), so
+// that every write keeps the shared search index in step. Errors: as
+// History.
 func (c *Core) Sessions(ctx context.Context) (*job.Repo, error) {
-	return job.OpenRepo(ctx, c.Store())
+	return c.History(ctx)
 }

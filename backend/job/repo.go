@@ -90,6 +90,9 @@ func (r *Repo) ensureIndex(ctx context.Context) error {
 		err = flush()
 	}
 	if err != nil {
+		// Start the next attempt from empty: re-adding the runs this one
+		// indexed would fail as duplicates.
+		r.idx = search.New()
 		return fmt.Errorf("rebuild the session index: %w", err)
 	}
 	r.built = true

@@ -20,6 +20,7 @@ type cacheEntry struct {
 	n     int
 	terms []term
 	units [][]cand
+	top   []cand // the shortlist, as rated; every one is also in units
 }
 
 // typingCache keeps the latest entry per filter set, most recent first.

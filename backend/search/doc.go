@@ -88,7 +88,12 @@
 // as a term grows, a remembered run whose earlier tiers already rank it
 // below the shortlist being built is only checked for a match (usually one
 // byte search in its prompt), not rated again; it is rated in full when a
-// later keystroke could lift it into the shortlist.
+// later keystroke could lift it into the shortlist. To make that bar high
+// from the start, the previous keystroke's shortlist is re-rated first and
+// its worst is the floor every other run must beat; a run above the floor
+// by its earlier tiers has its cheap fields (prompt, site, model) re-rated
+// before its files and answer, and is only checked for a match when those
+// already rule it out.
 //
 // # Concurrency
 //

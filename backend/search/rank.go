@@ -42,7 +42,7 @@ func (p *plan) rank(short []short, limit int) []Hit {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < len(short); i += workers {
-				all[i] = scored{e: p.snap.at(int(short[i].slot))}
+				all[i] = scored{e: p.snap.at(int(short[i].c.slot))}
 				ok[i] = len(p.terms) == 0 || p.score(&all[i])
 			}
 		}(w)

@@ -18,6 +18,7 @@ type unit struct {
 // run is stage one: it returns the matching runs (grouped by unit, for the
 // typing cache), the shortlist and the number of matches.
 func (p *plan) run(ctx context.Context) ([][]cand, []short, int, error) {
+	seeds, seedHeap := p.seed()
 	var work []unit
 	start := 0
 	if p.cached != nil {
@@ -58,17 +59,69 @@ func (p *plan) run(ctx context.Context) ([][]cand, []short, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, 0, errs.From(err)
 	}
+	if len(seeds) > 0 {
+		out = append(out, seeds)
+	}
 	total := 0
 	for _, c := range out {
 		total += len(c)
 	}
-	merged := heaps[0]
-	for _, h := range heaps[1:] {
+	merged := seedHeap
+	for _, h := range heaps {
 		for _, s := range h.items {
 			merged.offer(s, p.keep)
 		}
 	}
 	return out, merged.items, total, nil
+}
+
+// seed rates the previous keystroke's shortlist before anything else. Those
+// runs are the likeliest to stay on top, so once they are rated the bar a
+// remembered run must clear to be rated in full (rather than only checked
+// for a match) starts high instead of rising slowly from the first runs
+// scanned. It returns the seeds that still match, to be remembered as a
+// unit of their own, and their heap; the scan skips them (p.skip), and
+// when they fill a shortlist its worst becomes p.floor.
+func (p *plan) seed() ([]cand, shortHeap) {
+	var h shortHeap
+	if p.cached == nil || len(p.cached.top) == 0 {
+		return nil, h
+	}
+	top := p.cached.top
+	u := unit{cands: top, isCache: true}
+	out := p.scan(&u, &h)
+	p.skip = make([]uint64, (p.cached.n+63)/64)
+	mark := func(cs []cand) {
+		for _, c := range cs {
+			p.skip[c.slot>>6] |= 1 << (c.slot & 63)
+		}
+	}
+	mark(top)
+	if len(h.items) == p.keep {
+		p.floor, p.hasFloor = h.items[0], true
+	}
+	return out, h
+}
+
+// bar returns the shortlisted run a run must beat to enter the shortlist,
+// given worker heap h and the seeds' floor; false when any run may enter.
+func (p *plan) bar(h *shortHeap) (short, bool) {
+	if len(h.items) == p.keep {
+		if p.hasFloor && p.floor.better(h.items[0]) {
+			return p.floor, true
+		}
+		return h.items[0], true
+	}
+	return p.floor, p.hasFloor
+}
+
+// offer puts a rated run on h unless it cannot beat the bar.
+func (p *plan) offer(h *shortHeap, e *entry, c cand) {
+	s := short{pre: c.fixed + c.last.points(), created: e.created, c: c}
+	if p.hasFloor && !s.better(p.floor) {
+		return
+	}
+	h.offer(s, p.keep)
 }
 
 // scan runs one unit, offering each match to h.
@@ -77,30 +130,45 @@ func (p *plan) scan(u *unit, h *shortHeap) []cand {
 	if u.isCache {
 		out = make([]cand, 0, len(u.cands))
 		for _, c := range u.cands {
+			if p.skip != nil && p.skip[c.slot>>6]&(1<<(c.slot&63)) != 0 {
+				continue // a seed, already rated
+			}
 			e := p.snap.at(int(c.slot))
 			if e.dead.Load() {
 				continue
 			}
-			if p.bounded && c.last != unknown && len(h.items) == p.keep &&
-				!(short{pre: c.fixed + c.last.points(), created: e.created, slot: c.slot}).better(h.items[0]) {
-				// Tiers only fall as a term grows, so this run cannot reach
-				// the shortlist: only whether it still matches matters.
-				if c, ok := p.matchOnly(e, c); ok {
-					out = append(out, c)
-				}
-				continue
-			}
-			if p.appended && c.last != unknown && len(h.items) == p.keep {
-				if c, ok, done := p.extendOnly(e, c, h.items[0]); done {
-					if ok {
-						out = append(out, c)
+			if c.last != unknown && (p.bounded || p.appended) {
+				if worst, ok := p.bar(h); ok {
+					if p.bounded && !(short{pre: c.fixed + c.last.points(), created: e.created, c: c}).better(worst) {
+						// Tiers only fall as a term grows, so this run cannot
+						// reach the shortlist: only whether it still matches
+						// matters.
+						if c, ok := p.matchOnly(e, c); ok {
+							out = append(out, c)
+						}
+						continue
 					}
-					continue
+					if p.bounded {
+						if c, ok, done := p.tighten(e, c, worst); done {
+							if ok {
+								out = append(out, c)
+							}
+							continue
+						}
+					}
+					if p.appended {
+						if c, ok, done := p.extendOnly(e, c, worst); done {
+							if ok {
+								out = append(out, c)
+							}
+							continue
+						}
+					}
 				}
 			}
 			if c, ok := p.narrow(e, c); ok {
 				out = append(out, c)
-				h.offer(short{pre: c.fixed + c.last.points(), created: e.created, slot: c.slot}, p.keep)
+				p.offer(h, e, c)
 			}
 		}
 		return out
@@ -116,7 +184,7 @@ func (p *plan) scan(u *unit, h *shortHeap) []cand {
 			continue
 		}
 		out = append(out, c)
-		h.offer(short{pre: c.fixed + c.last.points(), created: e.created, slot: c.slot}, p.keep)
+		p.offer(h, e, c)
 	}
 	return out
 }
@@ -181,13 +249,23 @@ func (p *plan) matchOnly(e *entry, c cand) (cand, bool) {
 		b = b.set(fPrompt, tierNone)
 		c.pend = unknownEnd
 	}
+	// A field left unchecked keeps its earlier tier, an upper bound, so the
+	// first field that matches settles it.
 	b = b.set(fSite, p.valTier[i][e.site]).set(fModel, p.valTier[i][e.model])
+	if b.tier(fSite) != tierNone || b.tier(fModel) != tierNone {
+		c.last = b
+		return c, true
+	}
 	if pt := b.tier(fFiles); pt != tierNone {
 		best := tierNone
 		for k := range e.files {
 			best = max(best, tm.tier(&e.files[k], pt, true, false, 0))
 		}
 		b = b.set(fFiles, best)
+		if best != tierNone {
+			c.last = b
+			return c, true
+		}
 	}
 	if pa := b.tier(fAnswer); pa != tierNone {
 		known := skip
@@ -198,6 +276,39 @@ func (p *plan) matchOnly(e *entry, c cand) (cand, bool) {
 	}
 	c.last = b
 	return c, b.matches()
+}
+
+// tighten handles a cached run whose earlier tiers could still reach the
+// shortlist when only the last term grew: it rates the cheap fields first
+// (prompt, resumed where its match ended, site and model), and when those
+// with the earlier tiers of the others as bounds cannot beat worst, keeps
+// the run as a match with bound tiers, as matchOnly does. done is false
+// when the run needs a full rating.
+func (p *plan) tighten(e *entry, c cand, worst short) (cand, bool, bool) {
+	i := len(p.terms) - 1
+	tm := &p.terms[i]
+	skip := len(p.cached.terms[i].s)
+	if skip == len(tm.s) {
+		return c, false, false
+	}
+	known := skip
+	if c.last&boundOnly != 0 {
+		known = 0
+	}
+	pt, end := tm.promptTier(&e.prompt, c.last.tier(fPrompt), skip, known, c.pend)
+	b := (c.last&^boundOnly).set(fPrompt, pt).set(fSite, p.valTier[i][e.site]).set(fModel, p.valTier[i][e.model])
+	if (short{pre: c.fixed + b.points(), created: e.created, c: c}).better(worst) {
+		return c, false, false
+	}
+	if b.tier(fPrompt) != tierNone || b.tier(fSite) != tierNone || b.tier(fModel) != tierNone {
+		c.last, c.pend = b|boundOnly, end
+		return c, true, true
+	}
+	// Only the files or the answer can match: matchOnly checks them, and
+	// skips the prompt, now known not to match.
+	c.last, c.pend = b|c.last&boundOnly, unknownEnd
+	c, ok := p.matchOnly(e, c)
+	return c, ok, true
 }
 
 // extendOnly handles a cached run when whole terms were added after
@@ -221,7 +332,7 @@ func (p *plan) extendOnly(e *entry, c cand, worst short) (cand, bool, bool) {
 		}
 	}
 	bound := c.fixed + c.last.points() + add
-	if (short{pre: bound + last.points(), created: e.created, slot: c.slot}).better(worst) {
+	if (short{pre: bound + last.points(), created: e.created, c: c}).better(worst) {
 		return c, false, false
 	}
 	c.fixed, c.last, c.pend = bound, last|fixedBound, end

@@ -29,6 +29,12 @@ type plan struct {
 	// tiers bound its new ones (see matchOnly). appended: the cached terms
 	// are unchanged and new ones follow (see extendOnly).
 	bounded, appended bool
+	// skip marks the seeds (the cached shortlist, rated first), and floor
+	// is the worst of them when they fill a shortlist: no run below it can
+	// enter (see seed).
+	skip     []uint64
+	floor    short
+	hasFloor bool
 }
 
 // Search returns the runs matching q, best first. It fails with
@@ -87,7 +93,11 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		return Results{}, err
 	}
 	if len(terms) > 0 {
-		x.cache.store(&cacheEntry{key: key, epoch: p.snap.epoch, n: p.snap.n, terms: terms, units: units})
+		top := make([]cand, len(short))
+		for i, s := range short {
+			top[i] = s.c
+		}
+		x.cache.store(&cacheEntry{key: key, epoch: p.snap.epoch, n: p.snap.n, terms: terms, units: units, top: top})
 	}
 	hits := p.rank(short, limit)
 	return Results{Hits: hits, Total: total}, nil

@@ -2,11 +2,12 @@ package search
 
 import "container/heap"
 
-// short is a shortlisted run.
+// short is a shortlisted run: its sort key and its rating, which the next
+// keystroke re-rates first (see plan.seed).
 type short struct {
 	pre     int32
 	created int64
-	slot    int32
+	c       cand
 }
 
 // better orders shortlisted runs: structural score, then recency.
@@ -17,7 +18,7 @@ func (a short) better(b short) bool {
 	if a.created != b.created {
 		return a.created > b.created
 	}
-	return a.slot > b.slot
+	return a.c.slot > b.c.slot
 }
 
 // shortHeap keeps the best runs offered, worst at the root.

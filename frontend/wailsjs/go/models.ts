@@ -308,6 +308,7 @@ export namespace config {
 	}
 	export class RunSettings {
 	    answerTimeout: string;
+	    rateLimitCooldown?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunSettings(source);
@@ -316,6 +317,7 @@ export namespace config {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.answerTimeout = source["answerTimeout"];
+	        this.rateLimitCooldown = source["rateLimitCooldown"];
 	    }
 	}
 	export class Settings {
@@ -484,6 +486,10 @@ export namespace job {
 	    conversation?: string;
 	    confirmed: boolean;
 	    confirmedBy?: string;
+	    retry_of?: string;
+	    reason?: string;
+	    // Go type: time
+	    not_before: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new Fingerprint(source);
@@ -496,6 +502,9 @@ export namespace job {
 	        this.conversation = source["conversation"];
 	        this.confirmed = source["confirmed"];
 	        this.confirmedBy = source["confirmedBy"];
+	        this.retry_of = source["retry_of"];
+	        this.reason = source["reason"];
+	        this.not_before = this.convertValues(source["not_before"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
