@@ -54,6 +54,9 @@ func (s *shell) openLocked(ctx context.Context) {
 		s.log.Warn("core not open", "code", env.Code, "message", env.Message)
 		return
 	}
+	// Build the history's search index now, so the first keystroke in
+	// History does not pay for it.
+	c.WarmHistory()
 	s.hub = startHub(ctx, c, s.log, s.emitter)
 }
 
