@@ -7,7 +7,7 @@ set -euo pipefail
 pkgs=(
   pkg-config gcc libgtk-3-dev libwebkit2gtk-4.1-dev   # the desktop window (cgo, WebKitGTK 4.1)
   chromium                                            # the browser Ferry drives (and tests drive)
-  xvfb xauth xdotool imagemagick dbus-daemon          # headless display, GUI tests, screenshots, session bus
+  xvfb xauth xdotool imagemagick dbus-daemon dbus-x11 # headless display, GUI tests, screenshots, session bus
   git ca-certificates
 )
 
