@@ -1,0 +1,122 @@
+package provider
+
+import (
+	"sync"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/stream"
+)
+
+// Turn is one submitted prompt: the answer stream being captured (when the
+// site has one) and what the page showed. Close it when done.
+type Turn struct {
+	Prompt string
+	SentAt time.Time
+
+	page    *browser.Page
+	capture *browser.Capture
+
+	mu          sync.Mutex
+	decoderName string
+	dec         stream.Decoder
+	reqID       string
+	status      int
+	started     bool
+	ended       bool
+	endErr      error
+	bytes       int
+	notify      chan struct{}
+
+	source         string // "stream" or "dom" once complete
+	completeReason string
+	domText        string
+	domSlug        string
+}
+
+// Close stops the stream capture.
+func (t *Turn) Close() {
+	if t != nil && t.capture != nil {
+		t.capture.Stop()
+	}
+}
+
+// Stream returns the decoded stream so far and whether a stream response was
+// seen at all.
+func (t *Turn) Stream() (stream.Result, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dec == nil || !t.started {
+		return stream.Result{}, false
+	}
+	return t.dec.Result(), true
+}
+
+// Source says how the turn's completion was seen: "stream" or "dom".
+func (t *Turn) Source() string { return t.source }
+
+// DOMText is the answer text the page showed when the turn completed.
+func (t *Turn) DOMText() string { return t.domText }
+
+// DOMSlug is the model named by the page on the answer, when it names one.
+func (t *Turn) DOMSlug() string { return t.domSlug }
+
+func (t *Turn) transport(partials int) Transport {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tr := Transport{Source: t.source, CompleteReason: t.completeReason, Partials: partials}
+	if t.source == "stream" {
+		tr.Decoder, tr.StreamBytes = t.decoderName, t.bytes
+	}
+	return tr
+}
+
+func (t *Turn) sink(s site.Site) browser.Sink {
+	return func(ev browser.StreamEvent) {
+		t.mu.Lock()
+		defer func() {
+			t.mu.Unlock()
+			select {
+			case t.notify <- struct{}{}:
+			default:
+			}
+		}()
+		switch ev.Kind {
+		case browser.StreamStart:
+			// The first matching response is the turn's; a later one (a
+			// regenerate) is not.
+			if t.reqID == "" && s.CaptureMatches(ev.Method, ev.URL) {
+				t.reqID, t.status, t.started = ev.RequestID, ev.Status, true
+			}
+		case browser.StreamData:
+			if ev.RequestID == t.reqID {
+				t.bytes += len(ev.Data)
+				_, _ = t.dec.Write(ev.Data)
+			}
+		case browser.StreamEnd:
+			if ev.RequestID == t.reqID && !t.ended {
+				t.ended, t.endErr = true, ev.Err
+				_ = t.dec.Close()
+			}
+		}
+	}
+}
+
+type streamState struct {
+	res     stream.Result
+	started bool
+	ended   bool
+	status  int
+	endErr  error
+}
+
+func (t *Turn) snapshot() streamState {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := streamState{started: t.started, ended: t.ended, status: t.status, endErr: t.endErr}
+	if t.dec != nil {
+		st.res = t.dec.Result()
+	}
+	return st
+}

@@ -1,0 +1,229 @@
+package provider
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/stream"
+)
+
+// Wait implements Adapter. With a stream the turn completes when the
+// decoder proves it; without one (or when no stream response appears), by
+// the DOM rule: stop control gone, no busy marker, the finished-action bar
+// present for 3 consecutive polls and the text unchanged for 1.2 s.
+func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error {
+	const stable = 1200 * time.Millisecond
+	prev, prevSource := "", ""
+	emit := func(text, source string) {
+		if text == prev || text == "" {
+			return
+		}
+		added, rewritten := stream.Delta(prev, text)
+		if source != prevSource && prevSource != "" {
+			rewritten, added = true, text
+		}
+		prev, prevSource = text, source
+		if onPartial != nil {
+			onPartial(Partial{Text: text, Added: added, Rewritten: rewritten, Source: source})
+		}
+	}
+	expectStream := t.dec != nil && !w.Env.Site.Stream.Optional
+	finishedPolls := 0
+	domText, domChanged := "", time.Now()
+	refusedAt := time.Time{}
+	for tick := 0; ; tick++ {
+		ss := t.snapshot()
+		if ss.res.Err != nil {
+			return w.streamErr(ctx, ss.res.Err)
+		}
+		if ss.started {
+			emit(ss.res.Text, "stream")
+			if ss.res.Complete {
+				t.source = "stream"
+				t.completeReason = "stream:" + firstNonEmpty(ss.res.FinishReason, "complete")
+				if w.settle(ctx, t) {
+					if err := disagree(w.Env.Site, ss.res.Text, t.domText); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if ss.status >= 400 {
+				// A refused send: the page shows why (rate limit, usage cap,
+				// expired session). Give it a moment to render.
+				if refusedAt.IsZero() {
+					refusedAt = time.Now()
+				}
+				if r, err := w.Interstitial(ctx); err == nil && r.Code != "" {
+					return r.Err()
+				}
+				if time.Since(refusedAt) > 5*time.Second {
+					return refusal(w.Env.Site, ss.status)
+				}
+			} else if ss.ended && !ss.res.Handoff {
+				if r, err := w.Interstitial(ctx); err == nil && r.Code != "" && r.Code != errs.GenerationError {
+					return r.Err()
+				}
+				e := errs.New(errs.GenerationError, "the %s answer stream ended before the turn completed", w.Env.Site.Name).
+					WithEvidence("reason", "stream_cut").WithEvidence("received_chars", strconv.Itoa(utf8.RuneCountInString(ss.res.Text)))
+				if ss.endErr != nil {
+					e = e.WithEvidence("transport", string(errs.CodeOf(ss.endErr)))
+				}
+				return e
+			}
+		}
+		st, err := w.state(ctx)
+		if err != nil {
+			return err
+		}
+		if err := w.bound(st.URL); err != nil {
+			return err
+		}
+		useDOM := !ss.started && (!expectStream || time.Since(t.SentAt) > 15*time.Second) || ss.res.Handoff
+		if st.Text != domText {
+			domText, domChanged = st.Text, time.Now()
+		}
+		if useDOM {
+			if st.HasTurn {
+				emit(st.Text, "dom")
+			}
+			if st.HasTurn && !st.Stop && !st.Busy && st.Finished && st.Text != "" {
+				finishedPolls++
+			} else {
+				finishedPolls = 0
+			}
+			if finishedPolls >= 3 && time.Since(domChanged) >= stable {
+				t.source, t.completeReason = "dom", "dom:stop_gone+action_bar_x3+stable_1200ms"
+				t.domText, t.domSlug = st.Text, st.Slug
+				return nil
+			}
+		}
+		if tick%3 == 0 {
+			r, err := w.Interstitial(ctx)
+			if err != nil {
+				return err
+			}
+			if r.Code != "" && r.Terminal {
+				return r.Err()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctxErr(ctx, "waiting for the answer")
+		case <-t.notify:
+		case <-time.After(w.Poll):
+		}
+	}
+}
+
+// settle gives the page a moment (at most 3 s) to render the turn the
+// stream completed, so that the DOM's text and model attribute can serve as
+// a second witness. The turn is complete either way.
+// It reports whether the page showed the turn finished.
+func (w *Web) settle(ctx context.Context, t *Turn) bool {
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		st, err := w.state(ctx)
+		if err != nil {
+			return false
+		}
+		t.domText, t.domSlug = st.Text, st.Slug
+		if st.HasTurn && !st.Stop && !st.Busy && st.Finished {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(w.Poll):
+		}
+	}
+}
+
+// disagree fails closed when the page's finished answer strictly extends
+// the decoded stream's: the decoder lost text (the site changed its stream
+// format), and returning the shorter text would be a wrong answer.
+func disagree(s site.Site, streamText, domText string) error {
+	st, dt := collapse(streamText), collapse(domText)
+	if st == "" || len(dt) <= len(st) || !strings.HasPrefix(dt, st) {
+		return nil
+	}
+	return errs.New(errs.GenerationError, "the decoded %s stream holds %d characters but the page shows %d: the stream format may have changed", s.Name, utf8.RuneCountInString(st), utf8.RuneCountInString(dt)).
+		WithEvidence("stream_chars", strconv.Itoa(utf8.RuneCountInString(st))).
+		WithEvidence("page_chars", strconv.Itoa(utf8.RuneCountInString(dt))).
+		WithHint("read answers from the page until Ferry is updated: set \"stream\": {\"disabled\": true} for site %q in settings", s.ID)
+}
+
+// streamErr prefers the page's own, more specific notice (rate limit, usage
+// cap, conversation too long) over a generic error the stream reported,
+// giving the page a moment to render it.
+func (w *Web) streamErr(ctx context.Context, e *errs.Envelope) error {
+	if e.Code != errs.GenerationError {
+		return e
+	}
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		if r, err := w.Interstitial(ctx); err == nil && r.Code != "" && r.Code != errs.GenerationError {
+			return r.Err()
+		}
+		select {
+		case <-ctx.Done():
+			return e
+		case <-time.After(w.Poll):
+		}
+	}
+	return e
+}
+
+// refusal is the envelope for a send the site refused with an HTTP status
+// and no notice the detector recognised.
+func refusal(s site.Site, status int) error {
+	code := errs.GenerationError
+	switch status {
+	case 401, 403:
+		code = errs.LoginRequired
+	case 429:
+		code = errs.RateLimited
+	}
+	return errs.New(code, "%s refused the prompt with HTTP %d", s.Name, status).WithEvidence("status", strconv.Itoa(status))
+}
+
+// Extract implements Adapter: the stream's text when the stream completed
+// the turn (Markdown, code blocks from its fences), else the page's text and
+// code elements.
+func (w *Web) Extract(ctx context.Context, t *Turn) (*Answer, error) {
+	ans := &Answer{}
+	if res, ok := t.Stream(); ok && t.source == "stream" {
+		ans.Text, ans.Source = res.Text, "stream"
+		ans.CodeBlocks = CodeBlocks(res.Text)
+		ans.ConversationID, ans.MessageID = res.ConversationID, res.MessageID
+		ans.Model = ModelProof{Slug: res.Model, Source: "stream:" + res.ModelSource}
+	} else {
+		ans.Text, ans.Source = t.domText, "dom"
+		var blocks []CodeBlock
+		if err := w.Page.EvalInto(ctx, &blocks, codeBlocksJS, w.spec()); err != nil {
+			return nil, err
+		}
+		ans.CodeBlocks = blocks
+	}
+	if t.domSlug != "" {
+		ans.Model.DOMSlug = t.domSlug
+		if ans.Model.Slug == "" {
+			ans.Model.Slug, ans.Model.Source = t.domSlug, "dom:data-message-model-slug"
+		}
+	}
+	if ans.CodeBlocks == nil {
+		ans.CodeBlocks = []CodeBlock{}
+	}
+	if strings.TrimSpace(ans.Text) == "" {
+		return nil, errs.New(errs.AnswerEmpty, "%s finished the turn without answer text", w.Env.Site.Name).WithEvidence("source", ans.Source)
+	}
+	return ans, nil
+}
