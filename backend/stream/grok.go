@@ -2,6 +2,7 @@ package stream
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -126,6 +127,9 @@ func (d *GrokDecoder) line(line []byte) {
 	}
 }
 
+// grokCapRE matches the wording of a usage cap (as opposed to a rate limit).
+var grokCapRE = regexp.MustCompile(`(?i)reached your (?:usage |message )?limit|usage limit|quota|upgrade`)
+
 // fail records an error line. gRPC code 8 (RESOURCE_EXHAUSTED) is Grok's
 // rate limit; anything else is an error for the turn.
 func (d *GrokDecoder) fail(e any) {
@@ -133,17 +137,22 @@ func (d *GrokDecoder) fail(e any) {
 		return
 	}
 	code := scalar(get(e, "code"))
-	if code == "8" || code == "429" {
+	msg := str(get(e, "message"))
+	if msg == "" {
+		msg = str(e)
+	}
+	switch {
+	case (code == "8" || code == "429") && grokCapRE.MatchString(msg):
+		// RESOURCE_EXHAUSTED covers both limits; only the words tell a
+		// plan's usage cap from a short rate limit.
+		d.err = errs.New(errs.UsageCap, "Grok says the plan's usage limit is reached")
+	case code == "8" || code == "429":
 		d.err = errs.New(errs.RateLimited, "Grok says there are too many requests")
-	} else {
+	default:
 		d.err = errs.New(errs.GenerationError, "Grok reported an error in the answer stream")
 	}
 	if code != "" {
 		d.err.WithEvidence("error_code", code)
-	}
-	msg := str(get(e, "message"))
-	if msg == "" {
-		msg = str(e)
 	}
 	if msg != "" {
 		d.err.WithEvidence("site_message", clip(msg, 300))
