@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -467,15 +466,10 @@ func (r *codeRun) finish(runErr error) error {
 	name := rc.StartedAt.Format("20060102T150405Z") + "-" + shortID(rc.ConversationID) + ReceiptSuffix
 	path := filepath.Join(r.out, name)
 	rc.Path = path
-	b, err := json.MarshalIndent(rc, "", "  ")
-	if err != nil {
-		return errs.Wrap(err, errs.Internal, "encode the receipt: %v", err)
-	}
-	if werr := artifact.WriteFileAtomic(path, append(b, '\n'), 0o644); werr != nil {
-		if runErr == nil {
-			return werr
-		}
-		rc.Warnings = append(rc.Warnings, "the receipt could not be written: "+errs.From(werr).Message)
+	if warning, err := writeReceipt(path, rc, runErr); err != nil {
+		return err
+	} else if warning != "" {
+		rc.Warnings = append(rc.Warnings, warning)
 		rc.Path = ""
 	}
 	if r.inv.json {

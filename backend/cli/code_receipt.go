@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/prompt"
 	"github.com/ferrydesk/ferry/backend/provider"
@@ -181,4 +183,22 @@ func plural(n int, what string) string {
 		return s + " " + what
 	}
 	return s + " " + what + "s"
+}
+
+// writeReceipt saves a receipt as indented JSON, atomically, at path. A
+// receipt that cannot be written fails a run that succeeded; for a run that
+// already failed (runErr != nil) its error stays the one reported, and the
+// failure comes back as a warning to record instead.
+func writeReceipt(path string, receipt any, runErr error) (warning string, err error) {
+	b, err := json.MarshalIndent(receipt, "", "  ")
+	if err != nil {
+		return "", errs.Wrap(err, errs.Internal, "encode the receipt: %v", err)
+	}
+	if werr := artifact.WriteFileAtomic(path, append(b, '\n'), 0o644); werr != nil {
+		if runErr == nil {
+			return "", werr
+		}
+		return "the receipt could not be written: " + errs.From(werr).Message, nil
+	}
+	return "", nil
 }

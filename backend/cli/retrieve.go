@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"net/url"
@@ -358,15 +357,10 @@ func finishRetrieve(inv *invocation, out string, rc *RetrieveReceipt, runErr err
 	rc.OK = runErr == nil
 	path := filepath.Join(out, rc.StartedAt.Format("20060102T150405Z")+"-"+shortID(rc.ConversationID)+"-retrieve"+ReceiptSuffix)
 	rc.Path = path
-	b, err := json.MarshalIndent(rc, "", "  ")
-	if err != nil {
-		return errs.Wrap(err, errs.Internal, "encode the receipt: %v", err)
-	}
-	if werr := artifact.WriteFileAtomic(path, append(b, '\n'), 0o644); werr != nil {
-		if runErr == nil {
-			return werr
-		}
-		rc.Warnings = append(rc.Warnings, "the receipt could not be written: "+errs.From(werr).Message)
+	if warning, err := writeReceipt(path, rc, runErr); err != nil {
+		return err
+	} else if warning != "" {
+		rc.Warnings = append(rc.Warnings, warning)
 		rc.Path = ""
 	}
 	if inv.json {
