@@ -387,19 +387,7 @@ func BenchmarkFetchWays(b *testing.B) {
 	}
 	defer tabT.close()
 	a := tabT.a
-	res, err := provider.Ask(ctx, a, provider.Request{Prompt: "Build it.\n" + sim.Directive(sim.ScenarioCodeZip, "zip_size", "64MiB")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	conv, err := a.Conversation(ctx, res.ConversationID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	scan, err := artifact.ScanConversation(conv)
-	if err != nil || len(scan.Zips) != 1 {
-		b.Fatalf("scan: %v %+v", err, scan)
-	}
-	z := scan.Zips[0]
+	res, z := askForZip(ctx, b, a, "64MiB")
 	dir := b.TempDir()
 	mintOnce := func(b *testing.B) string {
 		mu, _ := artifact.MintURL(res.ConversationID, z.MessageIDs[0], z.Path)
@@ -504,4 +492,23 @@ func (th *tabHolder) close() {
 		defer cancel()
 		_ = th.bc.Dispose(ctx)
 	}
+}
+
+// askForZip asks for one code-mode zip of size (e.g. "64MiB") and returns the
+// answer and the zip the canonical conversation names.
+func askForZip(ctx context.Context, b *testing.B, a *chatgpt.Adapter, size string) (*provider.Result, artifact.Found) {
+	b.Helper()
+	res, err := provider.Ask(ctx, a, provider.Request{Prompt: "Build it.\n" + sim.Directive(sim.ScenarioCodeZip, "zip_size", size)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	conv, err := a.Conversation(ctx, res.ConversationID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	scan, err := artifact.ScanConversation(conv)
+	if err != nil || len(scan.Zips) != 1 {
+		b.Fatalf("scan: %v %+v", err, scan)
+	}
+	return res, scan.Zips[0]
 }

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
-	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -49,19 +48,7 @@ func benchRetrieve(b *testing.B, size int64) {
 	}
 	defer th.close()
 	a := th.a
-	res, err := provider.Ask(ctx, a, provider.Request{Prompt: "Build it.\n" + sim.Directive(sim.ScenarioCodeZip, "zip_size", fmt.Sprintf("%dMiB", size>>20))})
-	if err != nil {
-		b.Fatal(err)
-	}
-	conv, err := a.Conversation(ctx, res.ConversationID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	scan, err := artifact.ScanConversation(conv)
-	if err != nil || len(scan.Zips) != 1 {
-		b.Fatalf("scan: %v %+v", err, scan)
-	}
-	z := scan.Zips[0]
+	res, z := askForZip(ctx, b, a, fmt.Sprintf("%dMiB", size>>20))
 	dir := b.TempDir()
 	browserPID := h.Browser.PID()
 
