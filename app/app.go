@@ -66,6 +66,8 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	if !generatingBindings {
 		sh.open(context.Background())
 	}
+	// The tray, the hotkey, notifications and the quick prompt (app/quick_extras.go).
+	ex := newExtras(sh, log, windowIcon(assets), getenv)
 	// Wails turns SIGTERM and SIGINT into a normal close (OnShutdown runs),
 	// so a session manager's `kill` exits 0 with the store closed.
 	err := wails.Run(&options.App{
@@ -76,10 +78,11 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		MinHeight:        minHeight,
 		BackgroundColour: sh.backgroundColour(),
 		AssetServer:      &assetserver.Options{Assets: assets},
-		OnStartup:        sh.startup,
-		OnShutdown:       sh.shutdown,
-		Bind: []any{&System{sh: sh}, &Settings{sh: sh},
-			&Sessions{sh: sh, desk: runtimeDesktop{sh}}, &Artifacts{sh: sh, desk: runtimeDesktop{sh}}},
+		OnStartup:        func(ctx context.Context) { sh.startup(ctx); ex.start(ctx) },
+		OnShutdown:       func(ctx context.Context) { ex.stop(); sh.shutdown(ctx) },
+		Bind: []any{&System{sh: sh}, &Settings{sh: sh, ex: ex}, &Quick{ex: ex}, &Gateway{sh: sh},
+			&Sessions{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})}, &Artifacts{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})},
+			&Tabs{sh: sh}, &Runs{sh: sh}},
 		ErrorFormatter: formatError,
 		LogLevel:       logger.WARNING,
 		Linux: &linux.Options{

@@ -2,6 +2,10 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
@@ -68,6 +72,49 @@ func (a *Artifacts) DragPath(path string) (string, error) {
 			WithEvidence("reason", it.Reason).WithHint("only verified zips can be dragged out of Ferry")
 	}
 	return it.Path, nil
+}
+
+// SaveAs asks where to save a copy of the verified zip at path and copies
+// it there atomically (temporary file, fsync, rename), checking on the way
+// that the bytes still have the sha256 the library verified; it returns the
+// new path, or "" when the user cancelled. Errors: artifact_not_found;
+// artifact_unsafe for a zip that is not verified, or that changed on disk
+// since it was verified (nothing is written then); bad_input for a folder
+// that cannot be written.
+func (a *Artifacts) SaveAs(path string) (string, error) {
+	it, err := a.DragPath(path) // the same rule as a drag-out: verified zips only
+	if err != nil {
+		return "", err
+	}
+	dest, err := a.desk.SavePath("Save "+filepath.Base(it), filepath.Base(it))
+	if err != nil || dest == "" {
+		return "", err
+	}
+	if filepath.Clean(dest) == it {
+		return it, nil // saving the file over itself: it is already there
+	}
+	want, err := a.find(it)
+	if err != nil {
+		return "", err
+	}
+	src, err := os.Open(it)
+	if err != nil {
+		return "", errs.Wrap(err, errs.ArtifactNotFound, "open %s: %v", it, err).
+			WithHint("refresh the Artifacts view; the file may have been moved or deleted")
+	}
+	defer src.Close()
+	sum := sha256.New()
+	err = copyFileAtomic(dest, io.TeeReader(src, sum), func() error {
+		if got := hex.EncodeToString(sum.Sum(nil)); got != want.SHA256 {
+			return errs.New(errs.ArtifactUnsafe, "%s changed on disk after it was verified (sha256 %s, verified %s); nothing was saved", want.Name, got, want.SHA256).
+				WithEvidence("path", it).WithHint("refresh the Artifacts view to verify it again")
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return dest, nil
 }
 
 // find returns the library item at path: the UI may only act on files the

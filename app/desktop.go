@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +27,10 @@ type desktop interface {
 	// SaveFile asks where to save data (defaultName proposed) and writes it
 	// there; it returns the chosen path, or "" when the user cancelled.
 	SaveFile(title, defaultName string, data []byte) (string, error)
+	// SavePath asks where to save a file (defaultName proposed) and returns
+	// the chosen path without writing anything, or "" when the user
+	// cancelled: for files too large to hold in memory.
+	SavePath(title, defaultName string) (string, error)
 }
 
 // runtimeDesktop is the real desktop of a running window.
@@ -71,6 +77,17 @@ func (d runtimeDesktop) Reveal(path string) error {
 }
 
 func (d runtimeDesktop) SaveFile(title, defaultName string, data []byte) (string, error) {
+	path, err := d.SavePath(title, defaultName)
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+func (d runtimeDesktop) SavePath(title, defaultName string) (string, error) {
 	ctx, err := d.windowContext()
 	if err != nil {
 		return "", err
@@ -79,18 +96,19 @@ func (d runtimeDesktop) SaveFile(title, defaultName string, data []byte) (string
 	if err != nil {
 		return "", errs.Wrap(err, errs.Internal, "show the save dialog: %v", err)
 	}
-	if path == "" {
-		return "", nil
-	}
-	if err := writeFileAtomic(path, data); err != nil {
-		return "", err
-	}
 	return path, nil
 }
 
 // writeFileAtomic writes data to path through a synced temporary file in the
 // same directory and a rename, so an interrupted save leaves no half file.
 func writeFileAtomic(path string, data []byte) error {
+	return copyFileAtomic(path, bytes.NewReader(data), nil)
+}
+
+// copyFileAtomic writes what src holds to path as writeFileAtomic does. When
+// check is set it runs after the copy and before the rename: an error from
+// it (the bytes were not what was expected) leaves path untouched.
+func copyFileAtomic(path string, src io.Reader, check func() error) error {
 	fail := func(err error) error {
 		return errs.Wrap(err, errs.BadInput, "save %s: %v", path, err).WithHint("choose a folder you can write to")
 	}
@@ -99,9 +117,15 @@ func writeFileAtomic(path string, data []byte) error {
 		return fail(err)
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
+	if _, err := io.Copy(tmp, src); err != nil {
 		tmp.Close()
 		return fail(err)
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			tmp.Close()
+			return err
+		}
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -28,6 +29,52 @@ type SessionDetail struct {
 	Journal []job.Entry  `json:"journal"`
 }
 
+// HistoryFilter is what the History view asks for: fuzzy text, exact site
+// and state ("" for any), and the creation dates as RFC 3339 instants
+// ("" for no bound; From inclusive, To exclusive). The frontend turns the
+// user's local dates into instants, since only it knows what "today" means
+// on the user's screen.
+type HistoryFilter struct {
+	Query string `json:"query"`
+	Site  string `json:"site"`
+	State string `json:"state"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Limit int    `json:"limit"`
+}
+
+// Find searches the runs as List does, narrowed to the creation dates of
+// f. Errors: bad_input for a date that is not RFC 3339, for From not before
+// To, and as List.
+func (s *Sessions) Find(f HistoryFilter) (SessionList, error) {
+	jf := job.Filter{Query: strings.TrimSpace(f.Query), Site: f.Site, State: job.State(f.State), Limit: f.Limit}
+	var err error
+	if jf.From, err = parseBound("from", f.From); err != nil {
+		return SessionList{Items: []job.Listed{}}, err
+	}
+	if jf.To, err = parseBound("to", f.To); err != nil {
+		return SessionList{Items: []job.Listed{}}, err
+	}
+	if !jf.From.IsZero() && !jf.To.IsZero() && !jf.From.Before(jf.To) {
+		return SessionList{Items: []job.Listed{}}, errs.New(errs.BadInput, "the date range from %s to %s is empty", f.From, f.To).
+			WithHint("choose a start date before the end date")
+	}
+	return s.search(jf)
+}
+
+// parseBound reads one date bound of a HistoryFilter.
+func parseBound(name, v string) (time.Time, error) {
+	if strings.TrimSpace(v) == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(v))
+	if err != nil {
+		return time.Time{}, errs.New(errs.BadInput, "the %q date %q is not an RFC 3339 instant", name, v).
+			WithHint("pick the date again in the History filter")
+	}
+	return t, nil
+}
+
 // List searches the runs: query is fuzzy text over prompt, answer, site,
 // model and file names ("" lists newest first), site and state filter
 // exactly ("" for any), limit caps the items (0 for the default). It
@@ -35,10 +82,13 @@ type SessionDetail struct {
 // keystroke costs a search, not a rebuild. Errors: bad_input for an
 // unknown state, a bad limit or query; store errors.
 func (s *Sessions) List(query, site, state string, limit int) (SessionList, error) {
+	return s.search(job.Filter{Query: strings.TrimSpace(query), Site: site, State: job.State(state), Limit: limit})
+}
+
+func (s *Sessions) search(f job.Filter) (SessionList, error) {
 	out := SessionList{Items: []job.Listed{}}
 	err := s.sh.withCore(func(c *core.Core) error {
-		items, total, err := c.SearchHistory(context.Background(),
-			job.Filter{Query: strings.TrimSpace(query), Site: site, State: job.State(state), Limit: limit})
+		items, total, err := c.SearchHistory(context.Background(), f)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 // Settings is the frontend's API for the settings file.
 type Settings struct {
 	sh *shell
+	ex *extras // re-applies the hotkey after a change; nil in tests without a window
 }
 
 // ResetResult says where the replaced settings file was kept.
@@ -46,6 +47,7 @@ func (s *Settings) Save(next config.Settings) (config.Settings, error) {
 		return config.Settings{}, rejectedValue(err)
 	}
 	s.sh.emitter().Emit(EventSettingsChanged, out)
+	s.ex.settingsChanged(out)
 	return out, nil
 }
 
@@ -68,6 +70,9 @@ func (s *Settings) Reset() (ResetResult, error) {
 	backup, err := s.sh.resetSettings(context.Background())
 	if err != nil {
 		return ResetResult{}, err
+	}
+	if cur, gerr := s.Get(); gerr == nil {
+		s.ex.settingsChanged(cur)
 	}
 	return ResetResult{Backup: backup}, nil
 }
@@ -99,4 +104,62 @@ func (s *shell) resetSettings(ctx context.Context) (string, error) {
 		return "", resetErr
 	}
 	return backup, openErr
+}
+
+// CheckSites validates text as the "sites" setting (a JSON array of site
+// overrides and custom sites) without saving it: its JSON syntax, each
+// entry's fields, and the sites the entries make when merged over the
+// built-in ones. The error is a config_invalid (or site_incomplete)
+// envelope with evidence "line" and "column" (1-based, in text), "entry"
+// (the 1-based entry) when one is to blame, and field "sites"; nil when
+// text is good.
+func (s *Settings) CheckSites(text string) error {
+	_, err := parseSites(text)
+	return err
+}
+
+// SaveSites validates text as CheckSites does and saves it as the "sites"
+// setting; on success the new settings are in force and returned. Errors:
+// as CheckSites (nothing is saved), and as Save.
+func (s *Settings) SaveSites(text string) (config.Settings, error) {
+	raws, err := parseSites(text)
+	if err != nil {
+		return config.Settings{}, err
+	}
+	cur, err := s.Get()
+	if err != nil {
+		return config.Settings{}, err
+	}
+	cur.Sites = raws
+	return s.Save(cur)
+}
+
+// Locations are where this window's data lives, for the Settings view.
+type Locations struct {
+	DataDir      string `json:"dataDir"`
+	ConfigDir    string `json:"configDir"`
+	SettingsFile string `json:"settingsFile"`
+	StoreDir     string `json:"storeDir"`
+	// ProfileDir is the browser profile Ferry launches Chromium with.
+	ProfileDir string `json:"profileDir"`
+	// ArtifactsDir is where verified zips are saved (artifacts.outputDir
+	// when set).
+	ArtifactsDir string `json:"artifactsDir"`
+	// HubFile holds the local gateway's port and owner token (mode 0600).
+	HubFile string `json:"hubFile"`
+}
+
+// Locations returns the data directory's paths. Errors: the reason the
+// paths could not be resolved (an unusable FERRY_DATA_DIR).
+func (s *Settings) Locations() (Locations, error) {
+	p, err := s.sh.paths()
+	if err != nil {
+		return Locations{}, err
+	}
+	loc := Locations{DataDir: p.DataDir, ConfigDir: p.ConfigDir, SettingsFile: p.SettingsFile(), StoreDir: p.StoreDir(),
+		ProfileDir: p.ProfileDir(), ArtifactsDir: p.ArtifactsDir(), HubFile: p.HubFile()}
+	if cur, err := s.Get(); err == nil && cur.Artifacts.OutputDir != "" {
+		loc.ArtifactsDir = cur.Artifacts.OutputDir
+	}
+	return loc, nil
 }

@@ -21,7 +21,7 @@ import (
 const devTags = "dev,webkit2_41"
 
 // launchBrowser starts one headless Chromium for the calling test.
-func launchBrowser(t *testing.T) *rod.Browser {
+func launchBrowser(t testing.TB) *rod.Browser {
 	t.Helper()
 	l := launcher.New().Bin("/usr/bin/chromium").Headless(true).NoSandbox(true).Leakless(false).
 		Set("disable-gpu").Set("disable-quic").Set("no-first-run").
@@ -52,7 +52,7 @@ type devApp struct {
 
 // startDevApp runs the dev binary for the data directory under dir and waits
 // until its window's frontend is ready and the dev server answers.
-func startDevApp(t *testing.T, bin, dir string) *devApp {
+func startDevApp(t testing.TB, bin, dir string) *devApp {
 	t.Helper()
 	port := freePort(t)
 	addr := "127.0.0.1:" + strconv.Itoa(port)
@@ -82,7 +82,7 @@ func startDevApp(t *testing.T, bin, dir string) *devApp {
 }
 
 // stop sends SIGTERM, as a session manager does, and expects a clean exit.
-func (a *devApp) stop(t *testing.T) {
+func (a *devApp) stop(t testing.TB) {
 	t.Helper()
 	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatalf("signal: %v", err)
@@ -98,7 +98,7 @@ func (a *devApp) stop(t *testing.T) {
 
 // openShell opens the app's page in a fresh tab sized like the window and
 // waits until the shell has loaded its state.
-func openShell(t *testing.T, b *rod.Browser, url string) *rod.Page {
+func openShell(t testing.TB, b *rod.Browser, url string) *rod.Page {
 	t.Helper()
 	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
 	if err != nil {
@@ -136,7 +136,7 @@ func waitTitle(t *testing.T, page *rod.Page, want string) {
 }
 
 // evalJSON evaluates an async JS function and returns its JSON-able result.
-func evalJSON(t *testing.T, page *rod.Page, js string, args ...any) map[string]any {
+func evalJSON(t testing.TB, page *rod.Page, js string, args ...any) map[string]any {
 	t.Helper()
 	res, err := page.Evaluate(rod.Eval(js, args...).ByPromise())
 	if err != nil {

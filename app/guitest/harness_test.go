@@ -108,7 +108,7 @@ type appProcess struct {
 }
 
 // startApp runs bin with args and env, collecting stderr and stdout.
-func startApp(t *testing.T, bin string, env []string, args ...string) *appProcess {
+func startApp(t testing.TB, bin string, env []string, args ...string) *appProcess {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env
@@ -211,7 +211,7 @@ func (p *appProcess) waitExit(timeout time.Duration) (int, error) {
 }
 
 // freePort returns a loopback port nobody listens on right now.
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

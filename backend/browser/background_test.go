@@ -13,10 +13,13 @@ import (
 
 // Ferry works in the background: no code path may bring a tab to the
 // front or focus a window. This guards the package's sources against the
-// CDP methods that would.
+// CDP methods that would. Focus emulation, which changes what one tab
+// believes without touching the window or the tab in front, is allowed in
+// focus.go alone, where every hold is released.
 func TestNoCodePathActivatesATabOrFocusesAWindow(t *testing.T) {
 	forbidden := []string{"Page.bringToFront", "PageBringToFront", "Target.activateTarget", "TargetActivateTarget",
-		"Emulation.setFocusEmulationEnabled", "Browser.setWindowBounds", "newWindow"}
+		"Browser.setWindowBounds", "newWindow", "EmulationSetFocusEmulationEnabled"}
+	const emulation = "Emulation.setFocusEmulationEnabled"
 	files, _ := filepath.Glob("*.go")
 	checked := 0
 	for _, f := range files {
@@ -32,6 +35,12 @@ func TestNoCodePathActivatesATabOrFocusesAWindow(t *testing.T) {
 			if strings.Contains(string(src), m) {
 				t.Errorf("%s uses %s", f, m)
 			}
+		}
+		if f != "focus.go" && strings.Contains(string(src), emulation) {
+			t.Errorf("%s uses %s outside focus.go", f, emulation)
+		}
+		if f == "focus.go" && strings.Count(string(src), emulation+`", focusEmulation{Enabled: true}`) != 1 {
+			t.Errorf("focus.go should turn focus emulation on in exactly one place (HoldInput)")
 		}
 	}
 	if checked < 10 {

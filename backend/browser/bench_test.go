@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -21,7 +22,14 @@ func BenchmarkFetchBytes(b *testing.B) {
 	if v := os.Getenv("FERRY_BENCH_CHUNK"); v != "" {
 		chunk, _ = strconv.Atoi(v)
 	}
-	for _, way := range []Way{WayChunkedEval, WayBlobIO, WayDownload} {
+	ways := []Way{WayChunkedEval, WayBlobIO, WayDownload, WayStream}
+	if v := os.Getenv("FERRY_BENCH_WAYS"); v != "" {
+		ways = nil
+		for _, w := range strings.Split(v, ",") {
+			ways = append(ways, Way(w))
+		}
+	}
+	for _, way := range ways {
 		b.Run(string(way), func(b *testing.B) {
 			p := loggedIn(b)
 			ctx := testCtx(b, 10*time.Minute)

@@ -30,9 +30,12 @@ const (
 )
 
 // DefaultWay is the fastest sound way as measured by BenchmarkFetchBytes
-// (see README): the browser writes the file itself, and only the path
-// crosses the DevTools connection.
-var DefaultWay = WayDownload
+// and BenchmarkRetrieveZip (see README): the browser downloads the address
+// itself, streaming it to disk, after Ferry has seen the status and
+// headers; only the path crosses the DevTools connection and neither the
+// browser nor Go holds the body. An address of another origin than the
+// page's, which that way refuses, is fetched with WayStream instead.
+var DefaultWay = WayURLDownload
 
 // BytesOptions configures FetchBytes.
 type BytesOptions struct {
@@ -54,8 +57,11 @@ const defaultChunk = 4 << 20
 //
 // Errors: a *FetchError when the page cannot fetch at all; ArtifactTooLarge
 // when Content-Length or the bytes read exceed MaxBytes (then the reader's
-// Read fails the same way); ArtifactFetchFailed when the browser abandons a
-// download; BadInput for an unknown Way; otherwise envelopes as for Eval.
+// Read fails the same way); ArtifactCorrupt when a streaming way
+// (WayURLDownload, WayStream) gets fewer bytes than Content-Length
+// announced; ArtifactFetchFailed when the browser abandons a download;
+// BadInput for an unknown Way, or for WayURLDownload asked explicitly for
+// an address of another origin; otherwise envelopes as for Eval.
 func (p *Page) FetchBytes(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
 	if opts.ChunkBytes <= 0 {
 		opts.ChunkBytes = defaultChunk
@@ -63,6 +69,13 @@ func (p *Page) FetchBytes(ctx context.Context, rawURL string, opts BytesOptions)
 	way := opts.Way
 	if way == "" {
 		way = DefaultWay
+		if way == WayURLDownload {
+			rc, meta, err := p.fetchURLDownload(ctx, rawURL, opts)
+			if errors.Is(err, errOtherOrigin) {
+				return p.fetchStream(ctx, rawURL, opts)
+			}
+			return rc, meta, err
+		}
 	}
 	switch way {
 	case WayChunkedEval:
@@ -71,9 +84,13 @@ func (p *Page) FetchBytes(ctx context.Context, rawURL string, opts BytesOptions)
 		return p.fetchBlobIO(ctx, rawURL, opts)
 	case WayDownload:
 		return p.fetchDownload(ctx, rawURL, opts)
+	case WayStream:
+		return p.fetchStream(ctx, rawURL, opts)
+	case WayURLDownload:
+		return p.fetchURLDownload(ctx, rawURL, opts)
 	}
 	return nil, nil, errs.New(errs.BadInput, "unknown way of fetching bytes %q", way).
-		WithHint("use %q, %q or %q", WayChunkedEval, WayBlobIO, WayDownload)
+		WithHint("use %q, %q, %q, %q or %q", WayURLDownload, WayStream, WayChunkedEval, WayBlobIO, WayDownload)
 }
 
 // storeJS keeps per-fetch state in the page under a symbol, out of the

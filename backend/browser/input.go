@@ -72,8 +72,17 @@ func notFound(sel string) error {
 // another element covers the centre (a modal backdrop, say) nothing is
 // clicked and the error wraps ErrObscured. A click can be accepted and
 // ignored while a page re-renders: callers verify its effect. No match is
-// ComposerNotFound.
-func (p *Page) Click(ctx context.Context, sel string) (Point, error) {
+// ComposerNotFound. The tab holds input (see HoldInput) from the look-up to
+// the release.
+func (p *Page) Click(ctx context.Context, sel string) (pt Point, err error) {
+	err = p.withInput(ctx, func() error {
+		pt, err = p.click(ctx, sel)
+		return err
+	})
+	return pt, err
+}
+
+func (p *Page) click(ctx context.Context, sel string) (Point, error) {
 	l, err := p.locate(ctx, sel)
 	if err != nil {
 		return Point{}, err
@@ -85,7 +94,7 @@ func (p *Page) Click(ctx context.Context, sel string) (Point, error) {
 		return Point{}, fmt.Errorf("click %s: covered by %s: %w", sel, l.Hit, ErrObscured)
 	}
 	pt := Point{l.X, l.Y}
-	return pt, p.ClickAt(ctx, pt)
+	return pt, p.clickAt(ctx, pt)
 }
 
 // moveSettle is how long ClickAt lets a visible tab dispatch the mouse move
@@ -95,10 +104,16 @@ func (p *Page) Click(ctx context.Context, sel string) (Point, error) {
 const moveSettle = 50 * time.Millisecond
 
 // ClickAt sends a trusted left click at pt: a mouse move, press and release,
-// which the page receives in that order. It never makes the tab visible or
-// focuses the window, and it costs milliseconds in a tab in the background
-// too (see post.go for why the move is not awaited before the press).
+// which the page receives in that order, while the tab holds input (see
+// HoldInput: a headful browser drops presses sent to a tab never shown). It
+// never activates the tab or focuses the window, and it costs milliseconds
+// in a tab in the background too (see post.go for why the move is not
+// awaited before the press).
 func (p *Page) ClickAt(ctx context.Context, pt Point) error {
+	return p.withInput(ctx, func() error { return p.clickAt(ctx, pt) })
+}
+
+func (p *Page) clickAt(ctx context.Context, pt Point) error {
 	move := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y}
 	press := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMousePressed, X: pt.X, Y: pt.Y,
 		Button: proto.InputMouseButtonLeft, Buttons: intPtr(1), ClickCount: 1}
@@ -158,8 +173,13 @@ var (
 	MetaEnter = Key{Key: "Enter", Code: "Enter", KeyCode: 13, Modifiers: 4}
 )
 
-// Press sends a trusted key down and up to the focused element of the tab.
+// Press sends a trusted key down and up to the focused element of the tab,
+// holding input (see HoldInput) for the two events.
 func (p *Page) Press(ctx context.Context, k Key) error {
+	return p.withInput(ctx, func() error { return p.press(ctx, k) })
+}
+
+func (p *Page) press(ctx context.Context, k Key) error {
 	down := proto.InputDispatchKeyEvent{
 		Type: proto.InputDispatchKeyEventTypeRawKeyDown, Key: k.Key, Code: k.Code,
 		WindowsVirtualKeyCode: k.KeyCode, NativeVirtualKeyCode: k.KeyCode, Modifiers: k.Modifiers,

@@ -31,6 +31,10 @@ type Page struct {
 
 	netMu    sync.Mutex
 	netUsers int // captures sharing the Network domain
+
+	focusMu    sync.Mutex
+	focusHolds int  // HoldInput holds not yet released
+	wasHidden  bool // the tab was hidden when the first hold began
 }
 
 func newPage(b *Browser, id proto.TargetTargetID, s proto.TargetSessionID, bctx proto.BrowserBrowserContextID) *Page {

@@ -129,6 +129,11 @@ const focusEndJS = `(sel) => {` + findJS + `
 }`
 
 func (p *Page) typeInsertText(ctx context.Context, sel, text string) error {
+	// One hold for the click and the text: the tab is shown once.
+	return p.withInput(ctx, func() error { return p.clickAndInsert(ctx, sel, text) })
+}
+
+func (p *Page) clickAndInsert(ctx context.Context, sel, text string) error {
 	l, err := p.locate(ctx, sel)
 	if err != nil {
 		return err
@@ -140,7 +145,7 @@ func (p *Page) typeInsertText(ctx context.Context, sel, text string) error {
 	// interaction; a covered composer is clicked anyway only if what covers
 	// it is inside it (locate checks), so a modal is never dismissed here.
 	if !l.Covered {
-		if err := p.ClickAt(ctx, Point{l.X, l.Y}); err != nil {
+		if err := p.clickAt(ctx, Point{l.X, l.Y}); err != nil {
 			return err
 		}
 	}

@@ -29,10 +29,11 @@ const maxPrompt = 4 << 20
 func init() {
 	register(&command{
 		name:  "ask",
-		args:  "(--site SITE [--new-chat] | --tab TARGETID) [--model M] [--timeout D] (PROMPT | --prompt TEXT | --prompt-file FILE | -)",
+		args:  "(--site SITE [--new-chat] | --tab TARGETID) [--model M] [--timeout D] (PROMPT | --prompt TEXT | --prompt-file FILE | - | --template NAME [--var K=V ...])",
 		short: "send a prompt to a chat site in the browser and print the answer",
 		long: `Types PROMPT into the site's tab, sends it once, waits for the complete answer and
-prints it as Markdown. The browser is Ferry's own (its profile lives in the data
+prints it as Markdown. --template NAME renders a built-in or saved template (see
+ferry templates) with one --var NAME=VALUE per variable as the prompt. The browser is Ferry's own (its profile lives in the data
 directory, where you log in once), or the one at --browser-url: a ws://127.0.0.1
 DevTools address, or the path of a profile's DevToolsActivePort file; --browser
 attach without it uses Ferry's own running browser.
@@ -47,10 +48,16 @@ Every run is recorded as a session (see ferry sessions): its state is journaled
 before each step, so a run interrupted after the send is collected by
 ferry reattach --session ID without sending the prompt again.
 
+Interstitials: a "Too many requests" refusal is answered ("Got it"), waited out for
+--cooldown (default: the settings' run.rateLimitCooldown, else 5m) and the prompt
+is sent once more on the same tab; a conversation at its maximum length gets a new
+chat and the prompt once more. Each is recorded in the result (policies, warnings);
+a second refusal ends the run (exit 3 for a rate limit).
+
 With --json the result is one object: session (the run's id), answer, codeBlocks, model (the slug and
 where it was read), routing (requested and controlled tab, tab_was_created),
 transport (stream or DOM and why the turn counts as complete), content (sha256,
-length) and timings. Exit codes: 0 ok, 2 bad input, 3 blocked before send (login,
+length), timings, warnings and policies (the interstitial policies applied). Exit codes: 0 ok, 2 bad input, 3 blocked before send (login,
 Cloudflare, rate limit, capability), 4 routing, 5 the answer failed, 6 timeout.`,
 		flags: func(fs *flag.FlagSet) {
 			fs.String("site", "", "site id (chatgpt, deepseek, ...; see the site registry)")
@@ -58,16 +65,18 @@ Cloudflare, rate limit, capability), 4 routing, 5 the answer failed, 6 timeout.`
 			fs.String("model", "", "model alias of the site (default: whatever is selected)")
 			fs.String("prompt", "", "the prompt (instead of the positional argument)")
 			fs.String("prompt-file", "", "read the prompt from this file")
+			registerTemplateFlags(fs)
 			fs.Bool("new-chat", false, "ask in a fresh chat: a new tab of --site, whatever tabs of it are open")
 			registerBrowserFlags(fs, browserLaunch)
 			fs.Duration("timeout", 20*time.Minute, "give up after this long")
+			fs.Duration("cooldown", 0, "after a rate limit, wait this long before the one retry (1s to 1h; default: settings run.rateLimitCooldown, else 5m)")
 		},
 		run: runAsk,
 	})
 }
 
 func runAsk(ctx context.Context, inv *invocation) error {
-	prompt, err := askPrompt(inv)
+	prompt, tmpl, vars, err := promptOrTemplate(inv)
 	if err != nil {
 		return err
 	}
@@ -83,6 +92,11 @@ func runAsk(ctx context.Context, inv *invocation) error {
 	timeout := inv.flag("timeout").(time.Duration)
 	if timeout <= 0 {
 		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
+	}
+	cooldown := inv.flag("cooldown").(time.Duration)
+	if cooldown != 0 && (cooldown < config.MinRateLimitCooldown || cooldown > config.MaxRateLimitCooldown) {
+		return errs.New(errs.BadInput, "--cooldown must be between %s and %s, got %s", config.MinRateLimitCooldown, config.MaxRateLimitCooldown, cooldown).
+			WithHint("e.g. --cooldown 90s; leave it out for the settings' run.rateLimitCooldown (default 5m)")
 	}
 	paths, err := core.ResolvePaths(inv.dataDir)
 	if err != nil {
@@ -107,8 +121,14 @@ func runAsk(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer c.Close()
-	req := core.AskRequest{Site: siteID, Model: inv.flag("model").(string), Prompt: prompt, TargetID: tabID, NewChat: newChat,
-		Headless: bs.headless, Chromium: bs.chromium, BrowserArgs: bs.args, Timeout: timeout, Origin: job.OriginCLI}
+	if tmpl != "" {
+		// A missing variable is bad input before the browser is touched.
+		if _, err := c.RenderTemplate(ctx, tmpl, vars); err != nil {
+			return err
+		}
+	}
+	req := core.AskRequest{Site: siteID, Model: inv.flag("model").(string), Prompt: prompt, Template: tmpl, Vars: vars, TargetID: tabID, NewChat: newChat,
+		Headless: bs.headless, Chromium: bs.chromium, BrowserArgs: bs.args, Timeout: timeout, RateLimitCooldown: cooldown, Origin: job.OriginCLI}
 	if bs.attaching() {
 		// Attach here, so that Ferry's own browser that is not running
 		// fails with the same clear message as in the other commands.
@@ -145,7 +165,7 @@ func runAsk(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	if inv.json {
-		return inv.printJSON(askJSON{Session: s.ID, Result: core.ResultOf(s)})
+		return inv.printJSON(askJSON{Session: s.ID, Result: core.ResultOf(s), Policies: policiesOf(s)})
 	}
 	_, err = fmt.Fprintln(inv.stdout, s.Answer)
 	return err
@@ -156,6 +176,21 @@ func runAsk(ctx context.Context, inv *invocation) error {
 type askJSON struct {
 	Session string `json:"session"`
 	provider.Result
+	// Policies are the interstitial policies the run applied (the
+	// session's policy receipts: kind, trigger, action, cooldown_ms,
+	// retry_of, ...), in order; empty when the site never interfered.
+	Policies []map[string]string `json:"policies"`
+}
+
+// policiesOf returns the policy receipts of s.
+func policiesOf(s *job.Session) []map[string]string {
+	out := []map[string]string{}
+	for _, r := range s.Receipts {
+		if r.Layer == "policy" {
+			out = append(out, r.Data)
+		}
+	}
+	return out
 }
 
 // askPrompt takes the prompt from --prompt, --prompt-file, "-" (stdin) or the

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 )
@@ -109,6 +110,7 @@ func TestCode(t *testing.T) {
 			}
 		}
 	}
+	var firstRun Receipt // the first run's, for the history checks
 	once := func(t *testing.T) {
 		t.Helper()
 		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 1 {
@@ -161,6 +163,73 @@ func TestCode(t *testing.T) {
 			}
 		}
 		t.Logf("ferry code, one small zip, new tab: %s", r.took)
+		firstRun = rc
+	})
+
+	t.Run("the run is in the history with its template, contract, artifacts, journal and receipt", func(t *testing.T) {
+		rc := firstRun
+		if len(rc.Sessions) != 1 || len(rc.Zips) != 1 {
+			t.Fatalf("receipt sessions %v zips %d, want one session", rc.Sessions, len(rc.Zips))
+		}
+		r := ferry(t, nil, "sessions", "show", rc.Sessions[0], "--json", "--data-dir", dataDir)
+		outputs = append(outputs, []byte(r.stdout))
+		var shown struct {
+			Session job.Session `json:"session"`
+			Journal []job.Entry `json:"journal"`
+		}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &shown) != nil {
+			t.Fatalf("sessions show: exit %d %s %s", r.code, r.stdout, r.stderr)
+		}
+		s := shown.Session
+		if s.State != job.StateDone || !s.CodeMode || s.Contract != "code" || s.Origin != job.OriginCLI || !strings.Contains(s.Prompt, "Build a greeting CLI") {
+			t.Fatalf("session %s state %s codeMode %v contract %q origin %s", s.ID, s.State, s.CodeMode, s.Contract, s.Origin)
+		}
+		if len(s.Artifacts) != 1 || s.Artifacts[0].Name != "project.zip" || s.Artifacts[0].Verdict != "verified" ||
+			s.Artifacts[0].SHA256 != rc.Zips[0].SHA256 || s.Artifacts[0].Path != rc.Zips[0].SavedPath {
+			t.Fatalf("artifacts %+v, want project.zip verified with the receipt's sha256", s.Artifacts)
+		}
+		layers := map[string]map[string]string{}
+		for _, x := range s.Receipts {
+			layers[x.Layer] = x.Data
+		}
+		for _, l := range []string{"routing", "transport", "content", "contract", "download", "receipt"} {
+			if layers[l] == nil {
+				t.Fatalf("no %s receipt in %+v", l, s.Receipts)
+			}
+		}
+		if layers["receipt"]["path"] != rc.Path || layers["receipt"]["ok"] != "true" || layers["receipt"]["download"] != "passed" || layers["download"]["verified"] != "1" {
+			t.Fatalf("receipt record %v download %v", layers["receipt"], layers["download"])
+		}
+		var states []job.State
+		for _, e := range shown.Journal {
+			states = append(states, e.State)
+		}
+		want := []job.State{job.StateExtracted, job.StateArtifactsRetrieved, job.StateArtifactsVerified, job.StateDone}
+		if len(states) < len(want) || fmt.Sprint(states[len(states)-4:]) != fmt.Sprint(want) {
+			t.Fatalf("journal %v, want it to end %v", states, want)
+		}
+		// The search covers artifact file names: the hit names the file.
+		r = ferry(t, nil, "sessions", "list", "--json", "--query", "project.zip", "--data-dir", dataDir)
+		var listed struct {
+			Sessions []struct {
+				ID      string `json:"id"`
+				Matches []struct {
+					Field string `json:"field"`
+				} `json:"matches"`
+			} `json:"sessions"`
+		}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &listed) != nil {
+			t.Fatalf("sessions list --query project.zip: exit %d %s %s", r.code, r.stdout, r.stderr)
+		}
+		found := false
+		for _, row := range listed.Sessions {
+			for _, m := range row.Matches {
+				found = found || (row.ID == s.ID && m.Field == "file")
+			}
+		}
+		if !found {
+			t.Fatalf("sessions list --query project.zip does not find %s by its file: %s", s.ID, r.stdout)
+		}
 	})
 
 	t.Run("several zips are each saved, and a later turn brings only its own zip", func(t *testing.T) {

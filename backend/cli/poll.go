@@ -4,14 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
-	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -41,74 +39,14 @@ and says what it found; after the send it only collects the answer.`, runReattac
 }
 
 // pickSession is the run --session names or, without it, the only active
-// run. Several active runs fail closed (SessionAmbiguous) listing them.
+// run (core.PickSession: several active runs fail closed, listed).
 func pickSession(ctx context.Context, inv *invocation, repo *job.Repo) (*job.Session, error) {
-	if ref := inv.flag("session").(string); ref != "" {
-		return repo.Resolve(ctx, ref)
-	}
-	act, err := repo.Active(ctx)
-	if err != nil {
-		return nil, err
-	}
-	switch len(act) {
-	case 0:
-		return nil, errs.New(errs.SessionNotFound, "no active run; pass --session ID").WithHint("list runs with `ferry sessions list`")
-	case 1:
-		return act[0], nil
-	}
-	lines := make([]string, len(act))
-	ids := make([]string, len(act))
-	for i, s := range act {
-		ids[i] = s.ID
-		lines[i] = fmt.Sprintf("%s (%s, %s): %s", s.ID, s.Site, s.State, oneLine(s.Prompt, 40))
-	}
-	return nil, errs.New(errs.SessionAmbiguous, "%d runs are active, pick one with --session: %s", len(act), strings.Join(lines, "; ")).
-		WithEvidence("sessions", strings.Join(ids, ","))
+	return core.PickSession(ctx, repo, inv.flag("session").(string))
 }
 
-// freshness is the gate before poll, watch and reattach: the stored
-// TargetID must be a live page on the session's site. Otherwise it returns
-// SessionStale with the open tabs of that site as candidates.
+// freshness is the gate before poll, watch and reattach (core.CheckFresh).
 func freshness(ctx context.Context, b *browser.Browser, reg *site.Registry, s *job.Session) error {
-	infer := func(host string) string {
-		if st, ok := reg.ForHost(host); ok {
-			return st.ID
-		}
-		return ""
-	}
-	tabs, err := b.Targets(ctx, infer)
-	if err != nil {
-		return err
-	}
-	var candidates []string
-	for _, t := range tabs {
-		if t.ID == s.TargetID {
-			if t.Site == s.Site {
-				return nil
-			}
-			return errs.New(errs.SessionStale, "run %s: its tab %s is on %q, not on %s", s.ID, t.ID, hostOf(t.URL), s.Site).
-				WithEvidence("session", s.ID).WithEvidence("target", t.ID)
-		}
-		if t.Site == s.Site {
-			candidates = append(candidates, t.ID)
-		}
-	}
-	e := errs.New(errs.SessionStale, "run %s: its tab %s is gone", s.ID, s.TargetID).
-		WithEvidence("session", s.ID).WithEvidence("target", s.TargetID)
-	if len(candidates) > 0 {
-		e = e.WithEvidence("candidates", strings.Join(candidates, ","))
-	}
-	return e
-}
-
-func hostOf(raw string) string {
-	if i := strings.Index(raw, "://"); i >= 0 {
-		raw = raw[i+3:]
-	}
-	if i := strings.IndexAny(raw, "/?#"); i >= 0 {
-		raw = raw[:i]
-	}
-	return raw
+	return core.CheckFresh(ctx, b, reg, s)
 }
 
 func runPoll(ctx context.Context, inv *invocation) error {
@@ -121,7 +59,7 @@ func runPoll(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	fresh := ""
+	fresh := false
 	if s.State.Active() && wantsBrowser(inv) {
 		reg, err := siteRegistry(c.Paths())
 		if err != nil {
@@ -135,14 +73,19 @@ func runPoll(ctx context.Context, inv *invocation) error {
 		if err := freshness(ctx, b, reg, s); err != nil {
 			return err
 		}
-		fresh = "tab alive"
+		fresh = true
 	}
+	return printPoll(inv, s, fresh)
+}
+
+// printPoll prints one check of a run (embedded or through the hub alike).
+func printPoll(inv *invocation, s *job.Session, fresh bool) error {
 	if inv.json {
-		return inv.printJSON(map[string]any{"session": job.Redacted(s), "fresh": fresh != ""})
+		return inv.printJSON(map[string]any{"session": job.Redacted(s), "fresh": fresh})
 	}
 	fmt.Fprintf(inv.stdout, "%s  %s  %s", s.ID, s.Site, s.State)
-	if fresh != "" {
-		fmt.Fprintf(inv.stdout, "  (%s)", fresh)
+	if fresh {
+		fmt.Fprintf(inv.stdout, "  (%s)", "tab alive")
 	}
 	fmt.Fprintln(inv.stdout)
 	if s.Error != nil {
@@ -178,12 +121,20 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 	}
 	var finding *job.Finding
 	if s.State.Active() {
-		if s, finding, err = reattachWithBrowser(ctx, inv, c, repo, s, stream); err != nil {
-			if finding != nil && !inv.json {
-				fmt.Fprintln(inv.stderr, "reattach:", finding.Detail)
-			}
-			return err
+		s, finding, err = reattachWithBrowser(ctx, inv, c, repo, s, stream)
+	}
+	return printResumed(inv, s, finding, err)
+}
+
+// printResumed prints the end of a reattach or watch (embedded or through
+// the hub alike) and returns the error to exit with: runErr, the error the
+// reattach returned, else the run's own when it failed.
+func printResumed(inv *invocation, s *job.Session, finding *job.Finding, runErr error) error {
+	if runErr != nil {
+		if finding != nil && !inv.json {
+			fmt.Fprintln(inv.stderr, "reattach:", finding.Detail)
 		}
+		return runErr
 	}
 	if inv.json {
 		return inv.printJSON(map[string]any{"session": job.Redacted(s), "finding": finding})
@@ -194,7 +145,7 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 	if s.Error != nil && s.State == job.StateFailed {
 		return s.Error
 	}
-	_, err = fmt.Fprintln(inv.stdout, s.Answer)
+	_, err := fmt.Fprintln(inv.stdout, s.Answer)
 	return err
 }
 
@@ -208,63 +159,36 @@ func reattachWithBrowser(ctx context.Context, inv *invocation, c *core.Core, rep
 		return s, nil, err
 	}
 	defer b.Close(context.WithoutCancel(ctx))
-	if err := freshness(ctx, b, reg, s); err != nil {
-		return s, nil, err
+	return core.ReattachIn(ctx, b, reg, repo, s, watchPrinter(inv, stream))
+}
+
+// watchPrinter prints a run's progress for ferry watch (nil for reattach
+// and with --json): partial text as it grows, and each state reached.
+func watchPrinter(inv *invocation, stream bool) func(job.Event) {
+	if !stream || inv.json {
+		return nil
 	}
-	st, err := reg.Get(s.Site)
-	if err != nil {
-		return s, nil, err
-	}
-	page, err := b.Page(ctx, s.TargetID)
-	if err != nil {
-		return s, nil, err
-	}
-	defer page.Detach(context.WithoutCancel(ctx))
-	a, err := provider.New(provider.Env{Page: page, Site: st, Sites: reg})
-	if err != nil {
-		return s, nil, err
-	}
-	r := job.NewRunner(repo)
-	if stream {
-		defer r.Subscribe(func(ev job.Event) {
-			switch {
-			case ev.Kind == job.EventPartial && !inv.json:
-				if ev.Partial.Rewritten {
-					fmt.Fprint(inv.stderr, "\r\033[K")
-				}
-				fmt.Fprint(inv.stderr, ev.Partial.Added)
-			case ev.Kind == job.EventState && !inv.json:
-				fmt.Fprintf(inv.stderr, "[%s]\n", ev.State)
+	return func(ev job.Event) {
+		switch ev.Kind {
+		case job.EventPartial:
+			if ev.Partial.Rewritten {
+				fmt.Fprint(inv.stderr, "\r\033[K")
 			}
-		})()
+			fmt.Fprint(inv.stderr, ev.Partial.Added)
+		case job.EventState:
+			fmt.Fprintf(inv.stderr, "[%s]\n", ev.State)
+		}
 	}
-	return r.Reattach(ctx, s.ID, a)
 }
 
 // sessionsDoctor checks the tabs of the active runs; stale ones are marked
 // stale, and with --recover reopened from their conversation URL and
-// rebound.
+// rebound (core.DoctorSessions).
 func sessionsDoctor(ctx context.Context, inv *invocation, repo *job.Repo) error {
-	act, err := repo.Active(ctx)
-	if err != nil {
-		return err
-	}
-	stale, _, serr := repo.List(ctx, job.Filter{State: job.StateStale, Limit: 1000})
-	if serr != nil {
-		return serr
-	}
-	type report struct {
-		ID         string `json:"id"`
-		Site       string `json:"site"`
-		State      string `json:"state"`
-		Verdict    string `json:"verdict"` // ok, stale, recovered, unchecked
-		Detail     string `json:"detail,omitempty"`
-		Candidates string `json:"candidates,omitempty"`
-	}
-	var out []report
 	var b *browser.Browser
 	var reg *site.Registry
 	if wantsBrowser(inv) {
+		var err error
 		if b, err = attach(ctx, inv); err != nil {
 			return err
 		}
@@ -277,62 +201,19 @@ func sessionsDoctor(ctx context.Context, inv *invocation, repo *job.Repo) error 
 			return err
 		}
 	}
-	check := append([]*job.Session{}, act...)
-	for _, l := range stale {
-		check = append(check, l.Session)
+	out, err := core.DoctorSessions(ctx, repo, b, reg, inv.flag("recover").(bool))
+	if err != nil {
+		return err
 	}
-	for _, s := range check {
-		rp := report{ID: s.ID, Site: s.Site, State: string(s.State)}
-		if b == nil {
-			rp.Verdict, rp.Detail = "unchecked", "pass --browser-url to check its tab"
-			out = append(out, rp)
-			continue
-		}
-		gerr := error(nil)
-		if s.State != job.StateStale {
-			gerr = freshness(ctx, b, reg, s)
-		}
-		if s.State != job.StateStale && gerr == nil {
-			rp.Verdict = "ok"
-			out = append(out, rp)
-			continue
-		}
-		rp.Verdict = "stale"
-		if gerr != nil {
-			env := errs.From(gerr)
-			if env.Code != errs.SessionStale {
-				return gerr
-			}
-			rp.Detail, rp.Candidates = env.Message, env.Evidence["candidates"]
-			if _, err := repo.Transition(ctx, s.ID, job.StateStale, env.Message, nil); err != nil {
-				return err
-			}
-			s, _ = repo.Get(ctx, s.ID)
-		}
-		if inv.flag("recover").(bool) {
-			if s.ConversationURL == "" {
-				rp.Detail = "no conversation URL to reopen"
-			} else {
-				tab, err := b.OpenTab(ctx, s.ConversationURL)
-				if err != nil {
-					return err
-				}
-				back := s.StateBefore
-				if !back.Active() {
-					back = job.StateResolved
-				}
-				if _, err := repo.Transition(ctx, s.ID, back, "doctor: reopened the conversation in tab "+tab.ID(), func(x *job.Session) { x.TargetID = tab.ID() }); err != nil {
-					return err
-				}
-				_ = tab.Detach(context.WithoutCancel(ctx))
-				rp.Verdict, rp.Detail = "recovered", "reopened in tab "+tab.ID()
-			}
-		}
-		out = append(out, rp)
-	}
+	return printDoctor(inv, out)
+}
+
+// printDoctor prints the doctor's verdicts (embedded or through the hub
+// alike).
+func printDoctor(inv *invocation, out []core.DoctorReport) error {
 	if inv.json {
 		if out == nil {
-			out = []report{}
+			out = []core.DoctorReport{}
 		}
 		return inv.printJSON(map[string]any{"sessions": out})
 	}

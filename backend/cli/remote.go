@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/core"
@@ -21,13 +20,28 @@ import (
 // same exit code: the remote variants validate their arguments exactly as
 // the embedded ones and print through the same functions.
 //
-// Commands without a remote variant run embedded; one that needs the store
-// while an owner holds it fails with the store's clear StoreBusy message.
+// The commands that drive a browser use the owner's (the app's, or ferry
+// serve --browser-url) unless they name their own with --browser-url; tabs,
+// open and retrieve need no store and then simply run embedded. Commands
+// without a remote variant (version, help, doctor, settings, verify, sim)
+// never open the store.
 
 // remoteRuns are the commands that have a remote variant.
 var remoteRuns = map[string]func(ctx context.Context, inv *invocation, cl *client.Client) error{
 	"sessions": remoteSessions,
 	"ask":      remoteAsk,
+	"code":     remoteCode,
+	"poll":     remotePoll,
+	"watch": func(ctx context.Context, inv *invocation, cl *client.Client) error {
+		return remoteResume(ctx, inv, cl, true)
+	},
+	"reattach": func(ctx context.Context, inv *invocation, cl *client.Client) error {
+		return remoteResume(ctx, inv, cl, false)
+	},
+	"tabs":      remoteTabs,
+	"open":      remoteOpen,
+	"retrieve":  remoteRetrieve,
+	"templates": remoteTemplates,
 }
 
 // dispatch runs cmd through the owner's hub when it has a remote variant
@@ -110,10 +124,7 @@ func remoteSessions(ctx context.Context, inv *invocation, cl *client.Client) err
 		_, err = inv.stdout.Write(b)
 		return err
 	}
-	// sessions doctor drives the browser that holds the runs' tabs next to
-	// the store; the owner does that itself.
-	return errs.New(errs.StoreBusy, "ferry sessions doctor cannot run while a Ferry owner holds this data directory").
-		WithHint("stop the Ferry app or `ferry serve` first, then run it again")
+	return remoteDoctor(ctx, inv, cl)
 }
 
 func remoteSessionsList(ctx context.Context, inv *invocation, cl *client.Client) error {
@@ -122,25 +133,7 @@ func remoteSessionsList(ctx context.Context, inv *invocation, cl *client.Client)
 		return errs.New(errs.BadInput, "--limit must be between 1 and 1000, got %d", limit)
 	}
 	query, site, state := inv.flag("query").(string), inv.flag("site").(string), inv.flag("state").(string)
-	var sums []hub.SessionSummary
-	var err error
-	if query == "" && state == "" {
-		sums, err = cl.ListSessions(ctx, hub.SessionQuery{Site: site, Limit: limit})
-	} else {
-		// The backend reads site: and state: words as filters
-		// (core.HubBackend.SearchSessions).
-		words := []string{}
-		if site != "" {
-			words = append(words, "site:"+site)
-		}
-		if state != "" {
-			words = append(words, "state:"+state)
-		}
-		if query != "" {
-			words = append(words, query)
-		}
-		sums, err = cl.SearchSessions(ctx, strings.Join(words, " "), limit)
-	}
+	sums, err := cl.ListSessions(ctx, hub.SessionQuery{Site: site, State: state, Query: query, Limit: limit})
 	if err != nil {
 		return err
 	}
@@ -177,13 +170,18 @@ const askPoll = 150 * time.Millisecond
 // browser: --browser-url, --chromium and --headless are the owner's
 // settings then (ferry serve's flags), so they are ignored with a note.
 func remoteAsk(ctx context.Context, inv *invocation, cl *client.Client) error {
-	prompt, err := askPrompt(inv)
+	prompt, tmpl, vars, err := promptOrTemplate(inv)
 	if err != nil {
 		return err
 	}
 	siteID, tabID := inv.flag("site").(string), inv.flag("tab").(string)
 	if siteID == "" && tabID == "" {
 		return errs.New(errs.BadInput, "ferry ask needs --site SITE or --tab TARGETID").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
+	}
+	newChat := inv.flag("new-chat").(bool)
+	if newChat && (siteID == "" || tabID != "") {
+		return errs.New(errs.BadInput, "--new-chat needs --site and no --tab: a new chat opens its own tab").
+			WithHint("e.g. `ferry ask --site chatgpt --new-chat \"hello\"`")
 	}
 	timeout := inv.flag("timeout").(time.Duration)
 	if timeout <= 0 {
@@ -192,7 +190,7 @@ func remoteAsk(ctx context.Context, inv *invocation, cl *client.Client) error {
 	if inv.flag("browser-url").(string) != "" || inv.flag("chromium").(string) != "" || inv.flag("headless").(bool) {
 		fmt.Fprintf(inv.stderr, "note: a Ferry owner runs (%s); the run uses its browser, --browser-url/--chromium/--headless are ignored\n", cl.Endpoint())
 	}
-	j, err := cl.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Prompt: prompt, Site: siteID, Model: inv.flag("model").(string), TabID: tabID})
+	j, err := cl.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string), TabID: tabID, NewChat: newChat})
 	if err != nil {
 		return err
 	}

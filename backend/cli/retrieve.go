@@ -4,10 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -16,7 +14,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/version"
@@ -25,11 +22,6 @@ import (
 // RetrieveReceiptKind names the format of the receipt `ferry retrieve`
 // writes.
 const RetrieveReceiptKind = "ferry.retrieve.receipt/v1"
-
-// convIDRe is the conversation id shape the ChatGPT adapter and
-// artifact.MintURL accept; checked here so that a bad --conv fails before
-// the browser is touched.
-var convIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
 
 func init() {
 	register(&command{
@@ -87,13 +79,7 @@ type RetrieveReceipt struct {
 }
 
 // checkConvID refuses a --conv that is not a ChatGPT conversation id.
-func checkConvID(id string) error {
-	if !convIDRe.MatchString(id) {
-		return errs.New(errs.BadInput, "--conv %q is not a ChatGPT conversation id", id).
-			WithHint("pass the <id> of the conversation's address https://chatgpt.com/c/<id>")
-	}
-	return nil
-}
+func checkConvID(id string) error { return core.CheckConvID(id) }
 
 // outputDir is --out, else the settings' artifacts.outputDir, else the data
 // directory's artifacts/, absolute and created.
@@ -117,10 +103,7 @@ func outputDir(inv *invocation, paths config.Paths, s config.Settings) (string, 
 
 // retrieveOptions are the download and verifier limits of the settings.
 func retrieveOptions(a config.ArtifactSettings) []artifact.RetrieveOption {
-	return []artifact.RetrieveOption{
-		artifact.WithMaxDownload(a.MaxZipBytes),
-		artifact.WithSave(artifact.WithFerryVersion(version.Version), artifact.WithVerify(verifyLimits(a)...)),
-	}
+	return core.RetrieveOptions(a)
 }
 
 func runRetrieve(ctx context.Context, inv *invocation) error {
@@ -224,127 +207,17 @@ func retrieveInto(ctx context.Context, inv *invocation, paths config.Paths, reg 
 }
 
 // zipReceiptOf is the receipt line of one retrieved zip.
-func zipReceiptOf(x artifact.Result) ZipReceipt {
-	zr := ZipReceipt{SandboxPath: x.Path}
-	if x.Saved != nil {
-		zr.SavedPath, zr.Sidecar, zr.Quarantined = x.Saved.Path, x.Saved.SidecarPath, x.Saved.Quarantined
-		if v := x.Saved.Verdict; v != nil {
-			zr.SHA256, zr.Size, zr.Files = v.SHA256, v.Size, v.Files
-		}
-	}
-	if x.Err != nil {
-		zr.Error = errs.From(x.Err)
-	} else {
-		zr.Verified = true
-	}
-	return zr
-}
+func zipReceiptOf(x artifact.Result) ZipReceipt { return core.ZipReceiptOf(x) }
 
-// chatgptAdapter is the ChatGPT adapter of page. Errors: CapabilityMissing
-// when the tab shows another site; the registry's envelopes.
+// chatgptAdapter is the ChatGPT adapter of page (see core.ChatGPTAdapter).
 func chatgptAdapter(page *browser.Page, s site.Site, reg *site.Registry) (*chatgpt.Adapter, error) {
-	if s.ID != chatgpt.ID {
-		return nil, errs.New(errs.CapabilityMissing, "tab %s shows %s, which has no sandbox", page.ID(), s.Name).WithHint("use a ChatGPT tab")
-	}
-	ad, err := provider.New(provider.Env{Page: page, Site: s, Sites: reg})
-	if err != nil {
-		return nil, err
-	}
-	a, ok := ad.(*chatgpt.Adapter)
-	if !ok {
-		return nil, errs.New(errs.Internal, "the chatgpt adapter is %T", ad)
-	}
-	return a, nil
+	return core.ChatGPTAdapter(page, s, reg)
 }
 
-// conversationTab finds the ChatGPT tab for conversation conv. With tabID
-// it is exactly that tab, which must show the conversation unless anyTab.
-// Otherwise: the tab that shows the conversation (several are
-// TabAmbiguous), else with anyTab the first open ChatGPT tab, else a new
-// background tab navigated to the conversation (created is true). Errors:
-// BadInput for a tab on another conversation; the envelopes of ResolveTab
-// and of the browser.
+// conversationTab finds the ChatGPT tab for conversation conv (see
+// core.ConversationTab).
 func conversationTab(ctx context.Context, b *browser.Browser, reg *site.Registry, conv, tabID string, anyTab bool) (*browser.Page, site.Site, bool, error) {
-	if tabID != "" {
-		p, s, _, err := resolveTab(ctx, b, reg, chatgpt.ID, tabID)
-		if err != nil || anyTab {
-			return p, s, false, err
-		}
-		info, err := p.Info(ctx)
-		if err != nil {
-			return nil, site.Site{}, false, err
-		}
-		if !showsConversation(info.URL, conv) {
-			return nil, site.Site{}, false, errs.New(errs.BadInput, "tab %s does not show conversation %s", tabID, conv).
-				WithEvidence("tab", tabID).WithEvidence("url", site.Redact(info.URL)).
-				WithHint("drop --tab to let Ferry find or open the conversation, or pass the tab that shows it")
-		}
-		return p, s, false, nil
-	}
-	s, err := reg.Get(chatgpt.ID)
-	if err != nil {
-		return nil, site.Site{}, false, err
-	}
-	targets, err := b.Targets(ctx, func(host string) string {
-		if hs, ok := reg.ForHost(host); ok {
-			return hs.ID
-		}
-		return ""
-	})
-	if err != nil {
-		return nil, site.Site{}, false, err
-	}
-	var on, other []browser.Target
-	for _, t := range targets {
-		switch {
-		case t.Site != s.ID || !s.Allows(t.URL):
-		case showsConversation(t.URL, conv):
-			on = append(on, t)
-		default:
-			other = append(other, t)
-		}
-	}
-	switch {
-	case len(on) > 1 && !anyTab:
-		var list []string
-		for _, t := range on {
-			list = append(list, t.ID)
-		}
-		return nil, site.Site{}, false, errs.New(errs.TabAmbiguous, "%d tabs show conversation %s", len(on), conv).
-			WithEvidence("tabs", strings.Join(list, "; "))
-	case len(on) > 0:
-		p, err := b.Page(ctx, on[0].ID)
-		return p, s, false, err
-	case anyTab && len(other) > 0:
-		p, err := b.Page(ctx, other[0].ID)
-		return p, s, false, err
-	}
-	u, err := url.Parse(s.Address)
-	if err != nil || u.Host == "" {
-		return nil, site.Site{}, false, errs.New(errs.ConfigInvalid, "the chatgpt site's address %q is not a URL", s.Address)
-	}
-	p, err := b.OpenTab(ctx, "about:blank")
-	if err != nil {
-		return nil, site.Site{}, false, err
-	}
-	if err := p.Navigate(ctx, u.Scheme+"://"+u.Host+"/c/"+conv); err != nil {
-		c, stop := context.WithTimeout(context.Background(), 5*time.Second)
-		defer stop()
-		_ = p.Close(c)
-		return nil, site.Site{}, false, err
-	}
-	return p, s, true, nil
-}
-
-// showsConversation reports whether the tab address raw is conversation
-// conv's page (/c/<id>, also under a custom GPT's /g/<gpt>/c/<id>).
-func showsConversation(raw, conv string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	p := strings.TrimSuffix(u.Path, "/")
-	return strings.HasSuffix(p, "/c/"+conv)
+	return core.ConversationTab(ctx, b, reg, conv, tabID, anyTab)
 }
 
 // finishRetrieve completes the receipt, writes it into out, prints it and

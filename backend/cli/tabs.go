@@ -108,6 +108,12 @@ func runTabs(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
+	return printTabs(inv, reg, targets)
+}
+
+// printTabs prints the tabs with the site and state inferred from their
+// addresses (embedded or through the hub alike).
+func printTabs(inv *invocation, reg *site.Registry, targets []browser.Target) error {
 	tabs := make([]tabJSON, 0, len(targets))
 	for _, t := range targets {
 		tabs = append(tabs, describeTab(reg, t))

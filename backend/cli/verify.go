@@ -120,11 +120,7 @@ var verifyHints = map[errs.Code]string{
 // verifyLimits are the verifier's limits from the settings' artifacts
 // section (validated by config.Load).
 func verifyLimits(a config.ArtifactSettings) []artifact.VerifyOption {
-	return []artifact.VerifyOption{
-		artifact.WithMaxEntries(a.MaxEntries),
-		artifact.WithMaxTotalSize(a.MaxTotalUncompressedBytes),
-		artifact.WithMaxRatio(int(a.MaxRatio)),
-	}
+	return core.VerifyLimits(a)
 }
 
 // printVerdict writes the verdict in words: the outcome and hash on stdout

@@ -20,6 +20,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/store"
 )
 
@@ -47,9 +48,11 @@ type jobRecord struct {
 	Session     string         `json:"session,omitempty"`
 	Error       *errs.Envelope `json:"error,omitempty"`
 	Ended       bool           `json:"ended,omitempty"`
+	Finding     *job.Finding   `json:"finding,omitempty"` // what a reattach job found
 	RequestedBy string         `json:"requestedBy,omitempty"`
 	CreatedAt   time.Time      `json:"createdAt"`
 	UpdatedAt   time.Time      `json:"updatedAt"`
+	Receipt     *CodeReceipt   `json:"receipt,omitempty"` // of a code job
 }
 
 // JobDetail is the Detail of a hub.Job from this backend: the job's record
@@ -63,6 +66,14 @@ type JobDetail struct {
 	// returned, or it was rejected or cancelled before it ran.
 	Ended bool         `json:"ended"`
 	Run   *job.Session `json:"run,omitempty"`
+	// Receipt is a code job's receipt once its run returned (the record
+	// `ferry code --json` prints).
+	Receipt *CodeReceipt `json:"receipt,omitempty"`
+	// Finding is what a reattach job found about the interrupted run.
+	Finding *job.Finding `json:"finding,omitempty"`
+	// RunError is the error the job's run itself returned (the Job's Error
+	// also shows the session's recorded error when the run returned none).
+	RunError *errs.Envelope `json:"runError,omitempty"`
 }
 
 // SessionExtra is the Extra of a hub.SessionSummary from this backend: the
@@ -87,6 +98,20 @@ type HubOption func(*HubBackend)
 // long-lived browser) and list b's tabs. The backend does not close b.
 func WithHubBrowser(b *browser.Browser) HubOption { return func(h *HubBackend) { h.browser = b } }
 
+// WithHubBrowserSource makes the backend ask src for the browser of each job
+// and of ListTabs when no fixed browser was given (WithHubBrowser): the
+// desktop's long-lived browser, connected on first need and reconnected
+// after it went away. An error of src fails the job with that envelope. The
+// backend never closes what src returns.
+func WithHubBrowserSource(src func(ctx context.Context) (*browser.Browser, error)) HubOption {
+	return func(h *HubBackend) { h.source = src }
+}
+
+// DesktopRequester is the RequestedBy of jobs the desktop app creates for its
+// user: their sessions have origin desktop. Paired clients get random ids,
+// so none can take this one.
+const DesktopRequester = "desktop"
+
 // WithHubAskDefaults sets how runs find a browser when none is attached:
 // BrowserURL, Headless, Chromium, BrowserArgs and Timeout of d apply to
 // every job (the other fields are ignored).
@@ -105,6 +130,7 @@ type HubBackend struct {
 	c        *Core
 	repo     *job.Repo
 	browser  *browser.Browser
+	source   func(ctx context.Context) (*browser.Browser, error)
 	defaults AskRequest
 
 	mu      sync.Mutex
@@ -117,14 +143,16 @@ type HubBackend struct {
 }
 
 var (
-	_ hub.Backend     = (*HubBackend)(nil)
-	_ hub.EventSource = (*HubBackend)(nil)
+	_ hub.Backend       = (*HubBackend)(nil)
+	_ hub.EventSource   = (*HubBackend)(nil)
+	_ hub.PendingLister = (*HubBackend)(nil)
 )
 
 // HubBackend returns the hub's view of this core. Jobs that were starting
 // or awaiting approval when a previous owner stopped are left as they are
-// stored: a job awaiting approval is not re-announced (the hub's approval
-// list is in memory), so it can only be cancelled. Errors: as Sessions.
+// stored: a job awaiting approval is listed again by PendingApprovals (the
+// hub restores its approval list from it at Start) and runs only once
+// approved. Errors: as Sessions.
 func (c *Core) HubBackend(ctx context.Context, opts ...HubOption) (*HubBackend, error) {
 	repo, err := c.Sessions(ctx)
 	if err != nil {
@@ -225,19 +253,27 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 	switch spec.Kind {
 	case hub.KindAsk:
 	case hub.KindCode:
-		return errs.New(errs.BadInput, "code jobs are not served through the hub yet").
-			WithHint("run `ferry code` where no Ferry owner runs, or submit an ask job")
+		return h.checkCodeSpec(spec)
 	default:
 		return errs.New(errs.BadInput, "unknown job kind %q", spec.Kind)
 	}
-	if strings.TrimSpace(spec.Prompt) == "" {
+	if strings.TrimSpace(spec.Prompt) == "" && spec.Template == "" {
 		return errs.New(errs.BadInput, "the job has an empty prompt")
 	}
 	if spec.Site == "" && spec.TabID == "" {
 		return errs.New(errs.BadInput, "an ask job needs a site or a tab").WithHint("set \"site\" (e.g. chatgpt) or \"tabId\"")
 	}
-	if spec.Template != "" || spec.Contract != "" || spec.SessionID != "" {
-		return errs.New(errs.BadInput, "template, contract and sessionId are not supported on ask jobs through the hub yet")
+	if spec.NewChat && (spec.Site == "" || spec.TabID != "") {
+		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab")
+	}
+	if spec.Contract != "" || spec.SessionID != "" {
+		return errs.New(errs.BadInput, "contract and sessionId are not supported on ask jobs through the hub yet").
+			WithHint("submit a code job for a contract")
+	}
+	if spec.Template != "" {
+		if _, err := h.c.RenderTemplate(context.Background(), spec.Template, spec.Vars); err != nil {
+			return err
+		}
 	}
 	if spec.Site != "" {
 		reg, err := h.c.Sites()
@@ -274,14 +310,27 @@ func (h *HubBackend) start(rec jobRecord) {
 	}()
 }
 
+// browserFor is the browser jobs and tab listings use: the fixed one, else
+// the source's, else nil (Ask then launches or attaches per run).
+func (h *HubBackend) browserFor(ctx context.Context) (*browser.Browser, error) {
+	if h.browser != nil || h.source == nil {
+		return h.browser, nil
+	}
+	return h.source(ctx)
+}
+
 func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	origin := job.OriginAgent
-	if rec.RequestedBy == hub.OwnerClientID {
+	switch rec.RequestedBy {
+	case hub.OwnerClientID:
 		origin = job.OriginCLI
+	case DesktopRequester:
+		origin = job.OriginDesktop
 	}
 	req := h.defaults
 	req.Site, req.Model, req.Prompt, req.TargetID, req.Origin = rec.Spec.Site, rec.Spec.Model, rec.Spec.Prompt, rec.Spec.TabID, origin
-	req.Browser = h.browser
+	req.NewChat = rec.Spec.NewChat
+	req.Template, req.Vars = rec.Spec.Template, rec.Spec.Vars
 	var sessMu sync.Mutex
 	sessionID := ""
 	req.OnEvent = func(ev job.Event) {
@@ -305,7 +354,17 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		data, _ := json.Marshal(ev)
 		h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: data})
 	}
-	s, err := h.c.Ask(ctx, req)
+	var s *job.Session
+	var receipt *CodeReceipt
+	b, err := h.browserFor(ctx)
+	if err == nil {
+		req.Browser = b
+		if rec.Kind == hub.KindCode {
+			s, receipt, err = h.runCode(ctx, rec, req)
+		} else {
+			s, err = h.c.Ask(ctx, req)
+		}
+	}
 	wctx := context.WithoutCancel(ctx)
 	h.mu.Lock()
 	cur, gerr := h.get(rec.ID)
@@ -316,6 +375,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		cur.Session = s.ID
 		cur.State = string(s.State)
 	}
+	cur.Receipt = receipt
 	if err != nil {
 		cur.Error = errs.From(err)
 		if s == nil {
@@ -375,7 +435,7 @@ func (h *HubBackend) get(id string) (jobRecord, error) {
 // view is rec as the API shows it: with its session's live state once the
 // run has one.
 func (h *HubBackend) view(ctx context.Context, rec jobRecord) hub.Job {
-	d := JobDetail{Session: rec.Session, Approval: rec.Approval, Spec: rec.Spec, Ended: rec.Ended}
+	d := JobDetail{Session: rec.Session, Approval: rec.Approval, Spec: rec.Spec, Ended: rec.Ended, Finding: rec.Finding, RunError: rec.Error, Receipt: rec.Receipt}
 	out := hub.Job{ID: rec.ID, Kind: rec.Kind, State: rec.State, RequestedBy: rec.RequestedBy,
 		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt, Error: rec.Error}
 	if rec.Session != "" {
@@ -447,6 +507,32 @@ func (h *HubBackend) waitStopped(ctx context.Context, id string) {
 	}
 }
 
+// PendingApprovals lists the stored jobs that await approval, oldest
+// first, with their specs (hub.PendingLister). Errors: errs.StoreCorrupt
+// for a record that does not decode; store failures.
+func (h *HubBackend) PendingApprovals(ctx context.Context) ([]hub.PendingJob, error) {
+	var recs []jobRecord
+	err := h.c.Store().Scan(prefixHubJob, func(key, val []byte) error {
+		var rec jobRecord
+		if err := json.Unmarshal(val, &rec); err != nil {
+			return errs.Wrap(err, errs.StoreCorrupt, "decode job %q: %v", key, err).WithStage(errs.StageStore)
+		}
+		if rec.State == hub.StateAwaitingApproval {
+			recs = append(recs, rec)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(recs, func(a, b jobRecord) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	out := make([]hub.PendingJob, 0, len(recs))
+	for _, rec := range recs {
+		out = append(out, hub.PendingJob{Job: h.view(ctx, rec), Spec: rec.Spec})
+	}
+	return out, nil
+}
+
 // ApproveJob starts a job that awaits approval. Errors: errs.HubNotFound;
 // errs.BadInput when the job does not await approval; store failures.
 func (h *HubBackend) ApproveJob(ctx context.Context, id string) (hub.Job, error) {
@@ -500,9 +586,11 @@ const (
 	filterState = "state:"
 )
 
-// ListSessions lists runs newest first. Errors: as job.Repo.List.
+// ListSessions lists runs newest first, or best match first with q.Query,
+// exactly as `ferry sessions list` does. Errors: as job.Repo.List
+// (errs.BadInput for an unknown state).
 func (h *HubBackend) ListSessions(ctx context.Context, q hub.SessionQuery) ([]hub.SessionSummary, error) {
-	return h.list(ctx, job.Filter{Site: q.Site, Limit: q.Limit})
+	return h.list(ctx, job.Filter{Site: q.Site, State: job.State(q.State), Query: q.Query, Limit: q.Limit})
 }
 
 // SearchSessions searches runs; see filterSite and filterState for the
@@ -564,18 +652,24 @@ func (h *HubBackend) ShowSession(ctx context.Context, id string) (hub.Session, e
 	return hub.Session{SessionSummary: summaryOf(s), Detail: d}, nil
 }
 
-// ListTabs lists the tabs of the attached browser, each with the site its
-// address belongs to. Without an attached browser (the owner launches one
-// per run) there is nothing to list: an empty list.
+// ListTabs lists the tabs of the long-lived browser (WithHubBrowser, or
+// WithHubBrowserSource's, connecting it if needed), each with the site its
+// address belongs to and its address redacted (site.Redact). Without either (the owner launches a browser per run)
+// there is nothing to list: an empty list. Errors: the source's envelopes;
+// BrowserDisconnected.
 func (h *HubBackend) ListTabs(ctx context.Context) ([]hub.Tab, error) {
-	if h.browser == nil {
+	b, err := h.browserFor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
 		return []hub.Tab{}, nil
 	}
 	reg, err := h.c.Sites()
 	if err != nil {
 		return nil, err
 	}
-	targets, err := h.browser.Targets(ctx, func(host string) string {
+	targets, err := b.Targets(ctx, func(host string) string {
 		if s, ok := reg.ForHost(host); ok {
 			return s.ID
 		}
@@ -586,14 +680,16 @@ func (h *HubBackend) ListTabs(ctx context.Context) ([]hub.Tab, error) {
 	}
 	out := make([]hub.Tab, 0, len(targets))
 	for _, t := range targets {
-		out = append(out, hub.Tab{TargetID: t.ID, Site: t.Site, URL: t.URL, Title: t.Title})
+		// Addresses without query, fragment and userinfo, where sites put
+		// one-off tokens: agents read this list too.
+		out = append(out, hub.Tab{TargetID: t.ID, Site: t.Site, URL: site.Redact(t.URL), Title: t.Title})
 	}
 	return out, nil
 }
 
-// HasBrowser reports whether jobs run in an attached long-lived browser
-// (and ListTabs can list tabs).
-func (h *HubBackend) HasBrowser() bool { return h.browser != nil }
+// HasBrowser reports whether jobs run in a long-lived browser (fixed or
+// from a source), so that ListTabs can list tabs.
+func (h *HubBackend) HasBrowser() bool { return h.browser != nil || h.source != nil }
 
 // OpenArtifact opens artifact name of job jobID: a file the job's run
 // recorded, inside the artifacts directory, with a provenance sidecar whose
@@ -625,7 +721,7 @@ func (h *HubBackend) OpenArtifact(ctx context.Context, jobID, name string) (hub.
 	if found == nil || found.Path == "" {
 		return hub.ArtifactInfo{}, nil, notFound
 	}
-	return openVerified(h.c.Paths().ArtifactsDir(), found.Path, name)
+	return openVerified(h.artifactsDir(), found.Path, name)
 }
 
 // openVerified opens path (which must lie in dir, not through a symlink)

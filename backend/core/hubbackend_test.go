@@ -106,7 +106,9 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 	})
 	t.Run("bad specs are refused before anything is stored", func(t *testing.T) {
 		for _, sp := range []hub.JobSpec{
-			{Kind: hub.KindCode, Site: "chatgpt", Prompt: "x"},
+			{Kind: hub.KindCode, Site: "claude", Prompt: "x"},                       // no sandbox
+			{Kind: hub.KindCode, Site: "chatgpt", Prompt: "x", OutDir: t.TempDir()}, // an agent's path
+			{Kind: hub.KindCode, Site: "chatgpt", Prompt: "x", Contract: "all"},     // unauthorized
 			{Kind: hub.KindAsk, Prompt: "no site"},
 			{Kind: hub.KindAsk, Site: "nosuchsite", Prompt: "x"},
 		} {

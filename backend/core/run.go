@@ -28,6 +28,11 @@ type AskRequest struct {
 	Model string
 	// Prompt is sent as is (at most one send, journaled).
 	Prompt string
+	// Template names a built-in or stored template (see Templates) whose
+	// rendering with Vars is the prompt; Prompt must then be empty. The
+	// session records the template's name.
+	Template string
+	Vars     map[string]string
 	// TargetID pins the run to exactly that tab (never another). Without
 	// it the run uses the one open tab of Site, or opens one; several open
 	// tabs fail with TabAmbiguous listing them.
@@ -95,6 +100,11 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if req.NewChat && (req.Site == "" || req.TargetID != "") {
 		return nil, errs.New(errs.BadInput, "a new chat needs a site and no tab").WithHint("give the site id without a TargetID: a new chat opens its own tab")
 	}
+	text, err := c.taskOf(ctx, req.Prompt, req.Template, req.Vars)
+	if err != nil {
+		return nil, err
+	}
+	req.Prompt = text
 	if strings.TrimSpace(req.Prompt) == "" {
 		return nil, errs.New(errs.BadInput, "the prompt is empty")
 	}
@@ -185,7 +195,7 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if req.OnEvent != nil {
 		defer r.Subscribe(req.OnEvent)()
 	}
-	s, err := r.Create(ctx, job.Spec{Site: st.ID, Model: req.Model, TargetID: page.ID(), Prompt: req.Prompt,
+	s, err := r.Create(ctx, job.Spec{Site: st.ID, Model: req.Model, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
 		Deadline: deadline, Origin: req.Origin, RequestedTab: req.TargetID, TabWasCreated: created})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,8 @@
 package hub
 
 import (
+	"context"
+	"fmt"
 	"sort"
 	"sync"
 )
@@ -45,4 +47,54 @@ func (a *approvals) list() []Approval {
 		return out[i].JobID < out[j].JobID
 	})
 	return out
+}
+
+// PendingJob is a job that a Backend holds in StateAwaitingApproval, with
+// the spec it was created from.
+type PendingJob struct {
+	Job  Job
+	Spec JobSpec
+}
+
+// PendingLister is implemented by a Backend whose jobs outlive the owner
+// process (the core keeps them in the store). Start lists the jobs that
+// still await approval, so that after a restart of the owner they are
+// listed again and can be approved or rejected.
+type PendingLister interface {
+	PendingApprovals(ctx context.Context) ([]PendingJob, error)
+}
+
+// restoreApprovals indexes the jobs the Backend still holds on approval.
+// A job whose client is unknown or revoked is listed as well: the user
+// decides (rejecting it is the natural answer), nothing runs by itself.
+func (s *Server) restoreApprovals(ctx context.Context) error {
+	pl, ok := s.backend.(PendingLister)
+	if !ok {
+		return nil
+	}
+	jobs, err := pl.PendingApprovals(ctx)
+	if err != nil {
+		return fmt.Errorf("list jobs awaiting approval: %w", err)
+	}
+	for _, p := range jobs {
+		if p.Job.State != StateAwaitingApproval {
+			continue
+		}
+		name := p.Spec.RequestedBy
+		if rec, err := s.clients.Get(ctx, p.Spec.RequestedBy); err == nil {
+			name = rec.Name
+			if rec.RevokedAt != nil {
+				name += " (revoked)"
+			}
+		}
+		s.approvals.add(Approval{
+			JobID: p.Job.ID, ClientID: p.Spec.RequestedBy, ClientName: name,
+			Kind: p.Spec.Kind, Site: p.Spec.Site, Summary: summarize(p.Spec.Text(), 200),
+			RequestedAt: p.Job.CreatedAt.UTC(),
+		})
+	}
+	if len(jobs) > 0 {
+		s.log.Info("restored jobs awaiting approval", "count", len(jobs))
+	}
+	return nil
 }

@@ -28,8 +28,8 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 	default:
 		return Job{}, errs.New(errs.BadInput, "job kind %q is not one of %q, %q", clip(string(spec.Kind), 40), KindAsk, KindCode)
 	}
-	if strings.TrimSpace(spec.Prompt) == "" {
-		return Job{}, errs.New(errs.BadInput, "the job has an empty prompt")
+	if strings.TrimSpace(spec.Prompt) == "" && spec.Template == "" {
+		return Job{}, errs.New(errs.BadInput, "the job has an empty prompt").WithHint("set \"prompt\", or \"template\" with its \"vars\"")
 	}
 	spec.RequestedBy = caller.ClientID
 	await := false
@@ -58,7 +58,7 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 	}
 	ap := Approval{
 		JobID: job.ID, ClientID: caller.ClientID, ClientName: clientName,
-		Kind: spec.Kind, Site: spec.Site, Summary: summarize(spec.Prompt, 200),
+		Kind: spec.Kind, Site: spec.Site, Summary: summarize(spec.Text(), 200),
 		RequestedAt: s.opt.now().UTC(),
 	}
 	s.approvals.add(ap)

@@ -61,7 +61,22 @@ func (s *Server) routes() *http.ServeMux {
 	add("/v1/sessions", get(s.handleListSessions))
 	add("/v1/sessions/search", get(s.handleSearchSessions))
 	add("/v1/sessions/{id}", get(s.handleShowSession))
-	add("/v1/tabs", get(s.handleListTabs))
+	add("/v1/sessions/poll", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handlePollSession}})
+	add("/v1/sessions/reattach", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleReattachSession}})
+	add("/v1/sessions/doctor", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleDoctorSessions}})
+	add("/v1/templates", map[string]endpoint{
+		http.MethodGet:  {fn: s.handleListTemplates},
+		http.MethodPost: {owner: true, fn: s.handleSaveTemplate},
+	})
+	add("/v1/templates/{name}", map[string]endpoint{
+		http.MethodGet:    {fn: s.handleGetTemplate},
+		http.MethodDelete: {owner: true, fn: s.handleDeleteTemplate},
+	})
+	add("/v1/browser", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleBrowser}})
+	add("/v1/tabs", map[string]endpoint{
+		http.MethodGet:  {fn: s.handleListTabs},
+		http.MethodPost: {owner: true, fn: s.handleOpenTab},
+	})
 	add("/v1/events", get(s.handleEvents))
 	add("/v1/approvals", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleListApprovals}})
 	add("/v1/approvals/{id}/approve", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleApprove}})
@@ -221,7 +236,9 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request, c Ca
 		writeEnvelope(w, http.StatusBadRequest, e)
 		return
 	}
-	out, err := s.backend.ListSessions(r.Context(), SessionQuery{Site: r.URL.Query().Get("site"), Limit: limit})
+	q := r.URL.Query()
+	out, err := s.backend.ListSessions(r.Context(), SessionQuery{Site: q.Get("site"), State: q.Get("state"),
+		Query: q.Get("q"), Limit: limit})
 	if err != nil {
 		writeErr(w, err)
 		return

@@ -87,10 +87,12 @@ func New(backend Backend, opts ...Option) (*Server, error) {
 	return s, nil
 }
 
-// Start mints the owner token, listens on 127.0.0.1 at a port the system
-// picks, publishes the hub file (WithHubFile) and serves until Close.
-// Errors: errs.StoreBusy when the hub file names another owner that answers;
-// errs.Internal when the port cannot be opened; the hub file's errors.
+// Start restores the approvals of a Backend that is a PendingLister (jobs
+// awaiting approval survive a restart of the owner), mints the owner token,
+// listens on 127.0.0.1 at a port the system picks, publishes the hub file
+// (WithHubFile) and serves until Close. Errors: errs.StoreBusy when the hub
+// file names another owner that answers; errs.Internal when the port cannot
+// be opened; the hub file's errors; the PendingLister's errors.
 func (s *Server) Start(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -101,6 +103,9 @@ func (s *Server) Start(ctx context.Context) error {
 		if err := refuseLiveOwner(ctx, s.opt.hubFile); err != nil {
 			return err
 		}
+	}
+	if err := s.restoreApprovals(ctx); err != nil {
+		return err
 	}
 	token, digest, err := mintToken(OwnerClientID)
 	if err != nil {

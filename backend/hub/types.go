@@ -2,6 +2,8 @@ package hub
 
 import (
 	"encoding/json"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -36,9 +38,48 @@ type JobSpec struct {
 	Contract  string  `json:"contract,omitempty"`
 	SessionID string  `json:"sessionId,omitempty"`
 	TabID     string  `json:"tabId,omitempty"`
+	// NewChat asks in a fresh chat: a new tab of Site, whatever tabs of
+	// it are open (needs Site and no TabID).
+	NewChat bool `json:"newChat,omitempty"`
+	// Code jobs (Kind code): the code-mode options of core.CodeRequest.
+	// Vars fill Template (ask jobs too). OutDir and RepoRoot name local
+	// paths and are accepted from the owner only: an agent's zips go to the
+	// owner's artifacts directory.
+	Vars                   map[string]string `json:"vars,omitempty"`
+	Conversation           string            `json:"conversation,omitempty"`
+	MultiZip               bool              `json:"multiZip,omitempty"`
+	AllowInline            bool              `json:"allowInline,omitempty"`
+	ArchitectureAuthorized bool              `json:"architectureAuthorized,omitempty"`
+	Goal                   string            `json:"goal,omitempty"`
+	GoalLock               bool              `json:"goalLock,omitempty"`
+	Research               bool              `json:"research,omitempty"`
+	OutDir                 string            `json:"outDir,omitempty"`
+	RepoRoot               string            `json:"repoRoot,omitempty"`
+	SourcePaths            []string          `json:"sourcePaths,omitempty"`
+	// TimeoutSeconds bounds the run (0: the owner's default).
+	TimeoutSeconds int `json:"timeoutSeconds,omitempty"`
 	// RequestedBy is the id of the client that asked for the job. The hub
 	// sets it from the caller's token; a value sent by a client is ignored.
 	RequestedBy string `json:"requestedBy,omitempty"`
+}
+
+// Text is what the job will send, in words for an approval: the prompt, or
+// the template with its variables (the owner renders it).
+func (s JobSpec) Text() string {
+	if s.Template == "" {
+		return s.Prompt
+	}
+	keys := make([]string, 0, len(s.Vars))
+	for k := range s.Vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString("template " + s.Template)
+	for _, k := range keys {
+		b.WriteString("\n" + k + " = " + s.Vars[k])
+	}
+	return b.String()
 }
 
 // CreateOptions are the hub's decisions about a new job.
@@ -77,9 +118,14 @@ type Session struct {
 	Detail json.RawMessage `json:"detail,omitempty"`
 }
 
-// SessionQuery narrows a session listing.
+// SessionQuery narrows a session listing. Query is fuzzy text over the
+// runs (best match first); without it the listing is newest first. State
+// is a pipeline state (the Backend answers errs.BadInput for an unknown
+// one).
 type SessionQuery struct {
 	Site  string `json:"site,omitempty"`
+	State string `json:"state,omitempty"`
+	Query string `json:"query,omitempty"`
 	Limit int    `json:"limit,omitempty"`
 }
 

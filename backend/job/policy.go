@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -71,7 +72,7 @@ func (r *Runner) sendFailed(ctx context.Context, s *Session, a provider.Adapter,
 		return r.stop(ctx, s, cause)
 	}
 	if fp := s.Fingerprint; fp != nil && fp.RetryOf != "" {
-		return r.stop(ctx, s, exhausted(cause, fp, r.policy.cooldown))
+		return r.stop(ctx, s, exhausted(cause, fp, r.cooldownOf(s)))
 	}
 	if s.State == StateSubmitting {
 		// Submit itself met the interstitial: the journal says so before
@@ -89,6 +90,23 @@ func (r *Runner) sendFailed(ctx context.Context, s *Session, a provider.Adapter,
 		return r.rateLimitRetry(ctx, s, a, cause, clk)
 	}
 	return r.rollover(ctx, s, a, cause, clk)
+}
+
+// cooldownOf is the cooldown the run's rate-limit retry waited, from its
+// policy receipt: a reattaching process (with its own settings) did not
+// choose it. Without a receipt it is the Runner's.
+func (r *Runner) cooldownOf(s *Session) time.Duration {
+	for i := len(s.Receipts) - 1; i >= 0; i-- {
+		rc := s.Receipts[i]
+		if rc.Layer != "policy" || rc.Data["kind"] != PolicyRateLimit {
+			continue
+		}
+		if ms, err := strconv.ParseInt(rc.Data["cooldown_ms"], 10, 64); err == nil && ms > 0 {
+			return time.Duration(ms) * time.Millisecond
+		}
+		break
+	}
+	return r.policy.cooldown
 }
 
 // exhausted is the envelope of a run whose one retry met the same
@@ -320,6 +338,10 @@ func (r *Runner) resend(ctx context.Context, s *Session, a provider.Adapter, clk
 	if err := a.Compose(ctx, s.Prompt); err != nil {
 		return r.stop(ctx, s, err)
 	}
+	s, err := r.stampSend(ctx, s)
+	if err != nil {
+		return s, err
+	}
 	turn, err := a.Submit(ctx, s.Prompt)
 	if err != nil {
 		if errs.Has(err, errs.SendUnconfirmed) {
@@ -339,25 +361,66 @@ func (r *Runner) resend(ctx context.Context, s *Session, a provider.Adapter, clk
 	return r.collect(ctx, s, a, turn, clk)
 }
 
-// resumeRetry is Reattach's part of the policies: a run stopped during a
-// rate-limit cooldown (state submitting, its retry fingerprint not yet
-// sent) waits out the rest of the cooldown and answers a modal still up,
-// before the conversation is searched for the user turn. Errors: Timeout
-// or Cancelled when ctx ends during the wait.
-func (r *Runner) resumeRetry(ctx context.Context, s *Session, a provider.Adapter, f *Finding) error {
+// resumeRetry is Reattach's part of the rate-limit policy, for a run
+// stopped at submitting with its retry journaled but not confirmed: it
+// waits out the rest of the cooldown and answers a modal still up. When the
+// retry's send never began (its fingerprint still carries the moment the
+// cooldown began: resend stamps the moment of the send, after the cooldown,
+// just before the click), it sends the one retry itself and returns
+// handled: the conversation is not searched, since the refused send's own
+// user turn holds the same prompt and would be taken for the retry. A retry
+// whose send may have begun is left to Reattach's search (handled false).
+// Errors: Timeout or Cancelled when ctx ends during the wait; then the
+// run's own failures, as in Run.
+func (r *Runner) resumeRetry(ctx context.Context, s *Session, a provider.Adapter, f *Finding) (*Session, bool, error) {
 	fp := s.Fingerprint
 	if s.State != StateSubmitting || fp == nil || fp.RetryOf == "" || fp.Confirmed || fp.NotBefore.IsZero() {
-		return nil
+		return s, false, nil
 	}
 	if left := time.Until(fp.NotBefore); left > 0 {
 		r.publish(Event{Session: s.ID, Kind: EventFinding, At: r.now().UTC(), Finding: f,
-			Note: fmt.Sprintf("stopped during a rate-limit cooldown: waiting the remaining %s before looking for the retry", left.Round(time.Millisecond))})
+			Note: fmt.Sprintf("stopped during a rate-limit cooldown: waiting the remaining %s before the retry", left.Round(time.Millisecond))})
 		if err := sleepUntil(ctx, fp.NotBefore, "resuming a rate-limit cooldown"); err != nil {
-			return err
+			return s, true, err
 		}
 	}
 	acknowledge(ctx, a)
-	return nil
+	if !retryUnsent(fp) {
+		return s, false, nil
+	}
+	f.Action = "send"
+	f.Detail = fmt.Sprintf("stopped during the rate-limit cooldown, before the retry was sent (retry of %s): sending the one retry now", short(fp.RetryOf))
+	r.finding(s.ID, f)
+	ctx, cancel := r.deadline(ctx, s)
+	defer cancel()
+	out, err := r.resend(ctx, s, a, nil)
+	return out, true, err
+}
+
+// retryUnsent reports whether a rate-limit retry's send never began: resend
+// stamps the fingerprint with the moment of the send, which is never before
+// the end of the cooldown.
+func retryUnsent(fp *Fingerprint) bool {
+	return fp != nil && fp.RetryOf != "" && !fp.Confirmed && !fp.NotBefore.IsZero() && fp.At.Before(fp.NotBefore)
+}
+
+// stampSend records, before the click of a rate-limit retry, that its send
+// begins now: from here on a reattach looks for the retry's user turn
+// instead of sending it.
+func (r *Runner) stampSend(ctx context.Context, s *Session) (*Session, error) {
+	if !retryUnsent(s.Fingerprint) {
+		return s, nil
+	}
+	at := r.now().UTC()
+	if at.Before(s.Fingerprint.NotBefore) {
+		at = s.Fingerprint.NotBefore
+	}
+	return r.repo.Update(ctx, s.ID, "", func(x *Session) error {
+		if x.Fingerprint != nil {
+			x.Fingerprint.At = at
+		}
+		return nil
+	})
 }
 
 // unconfirmed keeps a run whose send cannot be confirmed at submitting,

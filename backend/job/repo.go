@@ -391,7 +391,9 @@ type Filter struct {
 	Query string // fuzzy text over prompt, answer, site, model, file names
 	Site  string
 	State State
-	Limit int // default search.DefaultLimit, at most search.MaxLimit
+	From  time.Time // inclusive lower bound on the run's creation; zero for none
+	To    time.Time // exclusive upper bound on the run's creation; zero for none
+	Limit int       // default search.DefaultLimit, at most search.MaxLimit
 }
 
 // Listed is one session of a List, with the search hit that found it
@@ -416,7 +418,7 @@ func (r *Repo) List(ctx context.Context, f Filter) ([]Listed, int, error) {
 		// empty index at the time of writing).
 		return []Listed{}, 0, nil
 	}
-	res, err := r.idx.Search(ctx, search.Query{Text: f.Query, Site: f.Site, State: string(f.State), Limit: f.Limit})
+	res, err := r.idx.Search(ctx, search.Query{Text: f.Query, Site: f.Site, State: string(f.State), From: f.From, To: f.To, Limit: f.Limit})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -77,9 +77,10 @@ type Spec struct {
 // Runner drives runs through the pipeline and reports their events.
 type Runner struct {
 	bus
-	repo   *Repo
-	now    func() time.Time
-	policy policyConfig
+	repo    *Repo
+	now     func() time.Time
+	policy  policyConfig
+	deliver Deliverable // see WithDeliverable
 }
 
 // NewRunner returns a Runner over repo, with the interstitial policies'
@@ -180,7 +181,7 @@ func (r *Runner) Reattach(ctx context.Context, id string, a provider.Adapter, op
 	case s.State == StateExtracted || s.State == StateArtifactsVerified:
 		f.Action, f.Detail = "finish", "the answer was already extracted: finishing the run"
 		r.finding(s.ID, f)
-		s, err = r.finish(ctx, s)
+		s, err = r.finish(ctx, s, a)
 		return s, f, err
 	}
 
@@ -198,8 +199,8 @@ func (r *Runner) Reattach(ctx context.Context, id string, a provider.Adapter, op
 	if s.Fingerprint != nil {
 		since = s.Fingerprint.At
 	}
-	if err := r.resumeRetry(ctx, s, a, f); err != nil {
-		return s, f, err
+	if out, handled, err := r.resumeRetry(ctx, s, a, f); handled || err != nil {
+		return out, f, err
 	}
 	turn, found, err := c.finder.FindTurn(ctx, s.Prompt, since)
 	f.Looked = true
@@ -493,13 +494,16 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 		// it does not count.
 		return r.stop(ctx, s, mismatch)
 	}
-	return r.finish(ctx, s)
+	return r.finish(ctx, s, a)
 }
 
-// finish takes an extracted run to done. Artifact retrieval (code mode) is
-// not wired into the Runner yet: such a run is finished with a warning and
-// its artifacts are fetched by the code-mode path.
-func (r *Runner) finish(ctx context.Context, s *Session) (*Session, error) {
+// finish takes an extracted run to done, through the Runner's Deliverable
+// when it has one. Without it a code-mode run is finished with a warning
+// and its artifacts are fetched by the code-mode path.
+func (r *Runner) finish(ctx context.Context, s *Session, a provider.Adapter) (*Session, error) {
+	if r.deliver != nil && s.State == StateExtracted {
+		return r.deliverAndFinish(ctx, s, a)
+	}
 	note := "done"
 	return r.move(context.WithoutCancel(ctx), s.ID, StateDone, note, func(x *Session) {
 		if x.CodeMode && x.State == StateExtracted {

@@ -59,6 +59,13 @@ func (w *Web) Submit(ctx context.Context, prompt string) (*Turn, error) {
 			t.Close()
 		}
 	}()
+	// The click on send and its confirmation (which may click once more)
+	// happen under one input hold; see Compose.
+	release, err := w.Page.HoldInput(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if err := w.send(ctx, prompt); err != nil {
 		return nil, err
 	}

@@ -312,6 +312,14 @@ func (w *Web) Compose(ctx context.Context, prompt string) error {
 	if err != nil {
 		return err
 	}
+	// One hold for clearing, typing and reading back: a headful browser
+	// drops clicks sent to a tab in the background that was never shown
+	// (see browser.HoldInput), and the tab is shown once, not per click.
+	release, err := w.Page.HoldInput(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	var opts []browser.TypeOption
 	if w.Env.Site.NoExtraInput {
 		opts = append(opts, browser.WithoutExtraInput())

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -19,18 +20,27 @@ type unit struct {
 // typing cache), the shortlist and the number of matches.
 func (p *plan) run(ctx context.Context) ([][]cand, []short, int, error) {
 	seeds, seedHeap := p.seed()
+	// Newest first: equal structural scores rank the newer run higher, so
+	// runs met early fill the shortlist with what is likely to stay, and
+	// the bar a remembered run must clear to be rated in full is high from
+	// the start. Slot ranges are scanned backwards, so the units a search
+	// remembers are newest first too.
 	var work []unit
 	start := 0
+	if p.cached != nil {
+		start = p.cached.n
+	}
+	for to := p.snap.n; to > start; {
+		from := max(((to-1)/chunkSize)*chunkSize, start)
+		work = append(work, unit{from: from, to: to})
+		to = from
+	}
 	if p.cached != nil {
 		for _, c := range p.cached.units {
 			if len(c) > 0 {
 				work = append(work, unit{cands: c, isCache: true})
 			}
 		}
-		start = p.cached.n
-	}
-	for s := start; s < p.snap.n; s = (s/chunkSize + 1) * chunkSize {
-		work = append(work, unit{from: s, to: min((s/chunkSize+1)*chunkSize, p.snap.n)})
 	}
 	out := make([][]cand, len(work))
 	workers := min(p.workers, len(work))
@@ -173,7 +183,7 @@ func (p *plan) scan(u *unit, h *shortHeap) []cand {
 		}
 		return out
 	}
-	for slot := u.from; slot < u.to; slot++ {
+	for slot := u.to - 1; slot >= u.from; slot-- {
 		e := p.snap.at(slot)
 		if e.dead.Load() || e.created < p.from || e.created >= p.to ||
 			(p.siteOK != nil && !p.siteOK[e.site]) || (p.stateOK != nil && !p.stateOK[e.state]) {
@@ -203,7 +213,7 @@ func (p *plan) narrow(e *entry, c cand) (cand, bool) {
 		first = len(p.cached.terms) - 1
 		skip = len(p.cached.terms[first].s)
 	} else {
-		c.fixed, c.pend = 0, unknownEnd
+		c.fixed, c.pend, c.apos = 0, unknownEnd, 0
 	}
 	prev, from := c.last, c.pend
 	for i := first; i < len(p.terms); i++ {
@@ -221,6 +231,9 @@ func (p *plan) narrow(e *entry, c cand) (cand, bool) {
 		prev, skip, from = unknown, 0, unknownEnd
 		if i == len(p.terms)-1 {
 			c.last, c.pend = b, end
+			if i > first {
+				c.apos = 0 // a new last term: nothing known of it
+			}
 		} else {
 			c.fixed += b.points()
 		}
@@ -268,11 +281,19 @@ func (p *plan) matchOnly(e *entry, c cand) (cand, bool) {
 		}
 	}
 	if pa := b.tier(fAnswer); pa != tierNone {
+		a := &e.answer
+		if at := int(c.apos); a.grams != nil && !a.exotic && !tm.exotic && at < len(a.s) && strings.HasPrefix(a.s[at:], tm.s) {
+			// Where the shorter term first occurred, the longer one does
+			// too: pa stays the bound.
+			c.last = b
+			return c, true
+		}
 		known := skip
 		if c.last&boundOnly != 0 {
 			known = 0 // pa comes from a shorter prefix: not all grams were seen
 		}
-		b = b.set(fAnswer, tm.confirm(&e.answer, tm.tier(&e.answer, pa, false, true, known)))
+		t, at := tm.confirmFrom(a, tm.tier(a, pa, false, true, known), int(c.apos))
+		b, c.apos = b.set(fAnswer, t), at
 	}
 	c.last = b
 	return c, b.matches()
@@ -297,10 +318,23 @@ func (p *plan) tighten(e *entry, c cand, worst short) (cand, bool, bool) {
 	}
 	pt, end := tm.promptTier(&e.prompt, c.last.tier(fPrompt), skip, known, c.pend)
 	b := (c.last&^boundOnly).set(fPrompt, pt).set(fSite, p.valTier[i][e.site]).set(fModel, p.valTier[i][e.model])
+	filesRated := false
 	if (short{pre: c.fixed + b.points(), created: e.created, c: c}).better(worst) {
-		return c, false, false
+		// The file names are short and weigh most: rating them settles
+		// many runs whose earlier file tier was all that kept them above.
+		if ft := b.tier(fFiles); ft != tierNone {
+			best := tierNone
+			for k := range e.files {
+				best = max(best, tm.tier(&e.files[k], ft, true, false, 0))
+			}
+			b = b.set(fFiles, best)
+		}
+		filesRated = true
+		if (short{pre: c.fixed + b.points(), created: e.created, c: c}).better(worst) {
+			return c, false, false
+		}
 	}
-	if b.tier(fPrompt) != tierNone || b.tier(fSite) != tierNone || b.tier(fModel) != tierNone {
+	if b.tier(fPrompt) != tierNone || b.tier(fSite) != tierNone || b.tier(fModel) != tierNone || filesRated && b.tier(fFiles) != tierNone {
 		c.last, c.pend = b|boundOnly, end
 		return c, true, true
 	}
@@ -335,7 +369,7 @@ func (p *plan) extendOnly(e *entry, c cand, worst short) (cand, bool, bool) {
 	if (short{pre: bound + last.points(), created: e.created, c: c}).better(worst) {
 		return c, false, false
 	}
-	c.fixed, c.last, c.pend = bound, last|fixedBound, end
+	c.fixed, c.last, c.pend, c.apos = bound, last|fixedBound, end, 0
 	return c, true, true
 }
 

@@ -192,6 +192,22 @@ func (tm *term) confirm(t *text, quick uint8) uint8 {
 	return tierNone
 }
 
+// confirmFrom is confirm for a term whose first contiguous occurrence in t
+// is known to start at or after byte from. It returns the tier and where
+// that occurrence starts (a lower bound for a longer term, see cand.apos).
+func (tm *term) confirmFrom(t *text, quick uint8, from int) (uint8, uint16) {
+	if quick < tierExact || t.grams == nil || t.exotic || tm.exotic || len(tm.runes) == 1 {
+		return quick, uint16(min(from, math.MaxUint16))
+	}
+	if from > len(t.s) {
+		from = 0
+	}
+	if i := strings.Index(t.s[from:], tm.s); i >= 0 {
+		return quick, uint16(min(from+i, math.MaxUint16))
+	}
+	return tierNone, 0
+}
+
 // fuzzyTier rates a field in which tm does not occur contiguously.
 func (tm *term) fuzzyTier(t *text, fuzzy bool) uint8 {
 	if fuzzy && tm.subsequence(t.s) {

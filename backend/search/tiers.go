@@ -54,4 +54,9 @@ type cand struct {
 	fixed int32
 	last  tiers
 	pend  uint16 // where the last term's match in the prompt ends, see promptTier
+	// apos is at most the byte offset of the last term's first contiguous
+	// occurrence in the answer (0 when nothing is known). It stays true as
+	// the term grows: an occurrence of the longer term is one of its
+	// prefix, so matchOnly looks there first and searches only after it.
+	apos uint16
 }

@@ -24,7 +24,8 @@
 //	sessidx/<created ns, 8 bytes BE>/<id> empty: sessions in creation order (newest: ScanReverse)
 //	journal/<id>/<seq, 8 bytes BE>        one journal entry JSON of session <id>, in order
 //	artifact/<sha256 hex>                 artifact descriptor JSON (the file itself is on disk)
-//	template/<name>                       user prompt template
+//	template/<name>                       user prompt template JSON {name, description, body, variables, updatedAt}
+//	                                      (package core; built-in templates are not stored)
 //	client/<id>                           gateway client JSON (never a raw token: a hash)
 //
 // The helpers in keys.go build these keys; use them rather than formatting

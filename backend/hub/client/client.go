@@ -36,7 +36,9 @@ type Option func(*Client)
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = hc } }
 
 // WithRetries sets how often a request that failed in transport (no
-// response) is sent again, with the same message id (default 2).
+// response) is sent again, with the same message id, and how often a
+// request refused by the rate limit is sent again after the wait the hub
+// asks for (at most 15 s) (default 2 each).
 func WithRetries(n int) Option { return func(c *Client) { c.retries = max(n, 0) } }
 
 // newTransport talks to loopback only: no proxy from the environment.
@@ -96,14 +98,8 @@ func (c *Client) send(ctx context.Context, method, path string, in any) (*http.R
 		msgID = c.newID()
 	}
 	var lastErr error
-	for attempt := 0; attempt <= c.retries; attempt++ {
-		if attempt > 0 {
-			select {
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			case <-time.After(time.Duration(attempt) * 150 * time.Millisecond):
-			}
-		}
+	failures, limited := 0, 0
+	for {
 		req, err := http.NewRequestWithContext(ctx, method, c.ep.BaseURL()+path, bytes.NewReader(body))
 		if err != nil {
 			return nil, errs.Wrap(err, errs.BadInput, "build request %s %s: %v", method, path, err)
@@ -117,15 +113,54 @@ func (c *Client) send(ctx context.Context, method, path string, in any) (*http.R
 			req.Header.Set(hub.MessageIDHeader, msgID)
 		}
 		resp, err := c.http.Do(req)
+		if err == nil && resp.StatusCode == http.StatusTooManyRequests && limited < c.retries {
+			// The hub refused the message before running it (the rate limit
+			// comes before routing and dedup): wait as told and send again.
+			// A longer wait goes back to the caller as the hub's envelope.
+			if wait := retryAfter(resp); wait <= maxRateWait {
+				resp.Body.Close()
+				limited++
+				if err := sleep(ctx, wait); err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
 		if err == nil {
 			return resp, nil
 		}
 		lastErr = err
-		if ctx.Err() != nil {
+		failures++
+		if ctx.Err() != nil || failures > c.retries {
 			break
+		}
+		if err := sleep(ctx, time.Duration(failures)*150*time.Millisecond); err != nil {
+			return nil, err
 		}
 	}
 	return nil, fmt.Errorf("call ferry hub %s %s: %w", method, path, lastErr)
+}
+
+// maxRateWait is the longest Retry-After a client waits out by itself;
+// a longer one comes back to the caller as errs.HubRateLimited.
+const maxRateWait = 15 * time.Second
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// retryAfter reads the Retry-After seconds of a 429 (at least one second).
+func retryAfter(resp *http.Response) time.Duration {
+	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+	if err != nil || secs < 1 {
+		secs = 1
+	}
+	return time.Duration(secs) * time.Second
 }
 
 // decodeError turns an error response into its errs envelope.
@@ -166,11 +201,18 @@ func (c *Client) CancelJob(ctx context.Context, id string) (hub.Job, error) {
 	return out, c.do(ctx, http.MethodPost, "/v1/jobs/"+url.PathEscape(id)+"/cancel", nil, &out)
 }
 
-// ListSessions lists sessions, newest first as the backend orders them.
+// ListSessions lists sessions: newest first, or best match first with
+// q.Query, as the backend orders them.
 func (c *Client) ListSessions(ctx context.Context, q hub.SessionQuery) ([]hub.SessionSummary, error) {
 	v := url.Values{}
 	if q.Site != "" {
 		v.Set("site", q.Site)
+	}
+	if q.State != "" {
+		v.Set("state", q.State)
+	}
+	if q.Query != "" {
+		v.Set("q", q.Query)
 	}
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))

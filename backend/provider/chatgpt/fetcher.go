@@ -26,14 +26,15 @@ type Fetcher struct {
 // FetcherOption changes how a Fetcher moves bytes.
 type FetcherOption func(*Fetcher)
 
-// WithWay picks how the body leaves the page (browser.WayDownload,
-// browser.WayBlobIO, browser.WayChunkedEval); "" is browser.DefaultWay, the
-// fastest measured.
+// WithWay picks how the body leaves the page (browser.WayURLDownload,
+// browser.WayStream, browser.WayDownload, browser.WayBlobIO,
+// browser.WayChunkedEval); "" is browser.DefaultWay, the fastest measured.
 func WithWay(w browser.Way) FetcherOption { return func(f *Fetcher) { f.way = w } }
 
 // WithDownloadDir sets the parent of the private temporary directory the
-// browser writes into with browser.WayDownload (default os.TempDir()). Put
-// it on the output's file system when the zips are large.
+// browser writes into with browser.WayURLDownload and browser.WayDownload
+// (default os.TempDir()). Put it on the output's file system when the zips
+// are large.
 func WithDownloadDir(dir string) FetcherOption { return func(f *Fetcher) { f.downloadDir = dir } }
 
 // Fetcher returns the artifact fetcher of the adapter's tab.

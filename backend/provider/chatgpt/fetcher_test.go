@@ -329,7 +329,7 @@ func TestDownloadOverTheLimitIsTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, way := range []browser.Way{browser.WayDownload, browser.WayBlobIO, browser.WayChunkedEval} {
+	for _, way := range []browser.Way{browser.WayURLDownload, browser.WayStream, browser.WayDownload, browser.WayBlobIO, browser.WayChunkedEval} {
 		var buf bytes.Buffer
 		_, err := c.adapter.Fetcher(chatgpt.WithWay(way)).Download(ctx, m.DownloadURL, &buf, 1<<20)
 		if !errs.Has(err, errs.ArtifactTooLarge) || int64(buf.Len()) > 1<<20 {
@@ -426,7 +426,7 @@ func BenchmarkFetchWays(b *testing.B) {
 			b.SetBytes(n)
 		}
 	})
-	for _, way := range []browser.Way{browser.WayDownload, browser.WayBlobIO, browser.WayChunkedEval} {
+	for _, way := range []browser.Way{browser.WayURLDownload, browser.WayStream, browser.WayDownload, browser.WayBlobIO, browser.WayChunkedEval} {
 		b.Run(string(way), func(b *testing.B) {
 			f := a.Fetcher(chatgpt.WithWay(way), chatgpt.WithDownloadDir(dir))
 			b.SetBytes(size)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,14 +16,16 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 )
 
 // BenchmarkRetrieveZip brings 10 MiB and 100 MiB sandbox zips home the way
-// `ferry code` and `ferry retrieve` do (mint, the default in-page way,
-// verify, atomic save with sidecar) and, in the same run, the same bytes
+// `ferry code` and `ferry retrieve` do (mint, an in-page way — the default
+// and each other fast way, see benchWays —, verify, atomic save with
+// sidecar) and, in the same run, the same bytes
 // over loopback HTTP straight to disk (the machine's ceiling). Beside MB/s
 // it reports memory: the Go process's peak RSS above its RSS before the
 // run (VmHWM after resetting it through /proc/self/clear_refs; the
@@ -88,23 +91,50 @@ func benchRetrieve(b *testing.B, size int64) {
 		}
 		m.report(b)
 	})
-	b.Run("retrieve-default-way", func(b *testing.B) {
-		f := a.Fetcher(chatgpt.WithDownloadDir(dir))
-		m := startMemWatch(b, browserPID)
-		for i := 0; i < b.N; i++ {
-			out := filepath.Join(dir, fmt.Sprintf("run-%d", i))
-			saved, err := artifact.Retrieve(ctx, f, res.ConversationID, z, out, artifact.Provenance{Site: chatgpt.ID})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if saved.Verdict == nil || !saved.Verdict.OK || saved.Verdict.Size < size*9/10 {
-				b.Fatalf("saved %+v", saved)
-			}
-			b.SetBytes(saved.Verdict.Size)
-			os.RemoveAll(out)
+	for _, way := range benchWays() {
+		name := "retrieve-" + string(way)
+		if way == browser.DefaultWay {
+			name += "-default"
 		}
-		m.report(b)
-	})
+		b.Run(name, func(b *testing.B) {
+			f := a.Fetcher(chatgpt.WithWay(way), chatgpt.WithDownloadDir(dir))
+			runtime.GC()
+			m := startMemWatch(b, browserPID)
+			for i := 0; i < b.N; i++ {
+				out := filepath.Join(dir, fmt.Sprintf("run-%d", i))
+				saved, err := artifact.Retrieve(ctx, f, res.ConversationID, z, out, artifact.Provenance{Site: chatgpt.ID})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if saved.Verdict == nil || !saved.Verdict.OK || saved.Verdict.Size < size*9/10 {
+					b.Fatalf("saved %+v", saved)
+				}
+				b.SetBytes(saved.Verdict.Size)
+				os.RemoveAll(out)
+			}
+			m.report(b)
+		})
+	}
+}
+
+// benchWays are the ways measured: the default first, then the other
+// ways that are fast enough for 100 MiB; FERRY_BENCH_WAYS (comma-separated
+// browser.Way names, e.g. "blob-io,chunked-eval") picks others.
+func benchWays() []browser.Way {
+	if v := os.Getenv("FERRY_BENCH_WAYS"); v != "" {
+		var out []browser.Way
+		for _, w := range strings.Split(v, ",") {
+			out = append(out, browser.Way(strings.TrimSpace(w)))
+		}
+		return out
+	}
+	out := []browser.Way{browser.DefaultWay}
+	for _, w := range []browser.Way{browser.WayURLDownload, browser.WayStream, browser.WayDownload} {
+		if w != browser.DefaultWay {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // memWatch follows the memory of this process and of the browser's process

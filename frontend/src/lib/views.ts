@@ -25,7 +25,7 @@ export const VIEWS: readonly ViewDef[] = [
   { id: 'compose', label: 'Compose', title: 'Compose', subtitle: 'Write a prompt and send it to one site or several', icon: 'compose' },
   { id: 'history', label: 'History', title: 'History', subtitle: 'Every run Ferry made, searchable as you type', icon: 'history' },
   { id: 'artifacts', label: 'Artifacts', title: 'Artifacts', subtitle: 'Files the sites produced, verified before you use them', icon: 'artifacts' },
-  { id: 'settings', label: 'Settings', title: 'Settings', subtitle: 'Appearance, where Ferry keeps its data, and a check of this machine', icon: 'settings' },
+  { id: 'settings', label: 'Settings', title: 'Settings', subtitle: 'Browser, sites, quick prompt, gateway clients, and where Ferry keeps its data', icon: 'settings' },
 ];
 
 /** viewIndex returns the sidebar position of id, or -1. */

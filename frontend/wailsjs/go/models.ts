@@ -32,6 +32,177 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class BrowserState {
+	    status: string;
+	    mode: string;
+	    launched: boolean;
+	    headless: boolean;
+	    pid?: number;
+	    endpoint?: string;
+	    problem?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new BrowserState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.mode = source["mode"];
+	        this.launched = source["launched"];
+	        this.headless = source["headless"];
+	        this.pid = source["pid"];
+	        this.endpoint = source["endpoint"];
+	        this.problem = this.convertValues(source["problem"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class HotkeyStatus {
+	    hotkey: string;
+	    active: boolean;
+	    problem?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new HotkeyStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hotkey = source["hotkey"];
+	        this.active = source["active"];
+	        this.problem = this.convertValues(source["problem"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ExtrasStatus {
+	    hotkey: HotkeyStatus;
+	    tray: boolean;
+	    notifications: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtrasStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hotkey = this.convertValues(source["hotkey"], HotkeyStatus);
+	        this.tray = source["tray"];
+	        this.notifications = source["notifications"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class HistoryFilter {
+	    query: string;
+	    site: string;
+	    state: string;
+	    from: string;
+	    to: string;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryFilter(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.site = source["site"];
+	        this.state = source["state"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.limit = source["limit"];
+	    }
+	}
+	
+	export class Locations {
+	    dataDir: string;
+	    configDir: string;
+	    settingsFile: string;
+	    storeDir: string;
+	    profileDir: string;
+	    artifactsDir: string;
+	    hubFile: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Locations(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dataDir = source["dataDir"];
+	        this.configDir = source["configDir"];
+	        this.settingsFile = source["settingsFile"];
+	        this.storeDir = source["storeDir"];
+	        this.profileDir = source["profileDir"];
+	        this.artifactsDir = source["artifactsDir"];
+	        this.hubFile = source["hubFile"];
+	    }
+	}
+	export class ModelInfo {
+	    alias: string;
+	    features: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.alias = source["alias"];
+	        this.features = source["features"];
+	    }
+	}
 	export class ResetResult {
 	    backup: string;
 	
@@ -42,6 +213,98 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.backup = source["backup"];
+	    }
+	}
+	export class RunInfo {
+	    id: string;
+	    kind: string;
+	    state: string;
+	    ended: boolean;
+	    requestedBy?: string;
+	    site?: string;
+	    tabId?: string;
+	    model?: string;
+	    prompt: string;
+	    newChat?: boolean;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    error?: errs.Envelope;
+	    session?: job.Session;
+	    timeline: job.Entry[];
+	
+	    static createFrom(source: any = {}) {
+	        return new RunInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.state = source["state"];
+	        this.ended = source["ended"];
+	        this.requestedBy = source["requestedBy"];
+	        this.site = source["site"];
+	        this.tabId = source["tabId"];
+	        this.model = source["model"];
+	        this.prompt = source["prompt"];
+	        this.newChat = source["newChat"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	        this.session = this.convertValues(source["session"], job.Session);
+	        this.timeline = this.convertValues(source["timeline"], job.Entry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunSpec {
+	    kind: string;
+	    site: string;
+	    tabId: string;
+	    model: string;
+	    prompt: string;
+	    newChat: boolean;
+	    zips: string;
+	    allowInline: boolean;
+	    contract: string;
+	    repoRoot: string;
+	    sourcePaths: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new RunSpec(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.site = source["site"];
+	        this.tabId = source["tabId"];
+	        this.model = source["model"];
+	        this.prompt = source["prompt"];
+	        this.newChat = source["newChat"];
+	        this.zips = source["zips"];
+	        this.allowInline = source["allowInline"];
+	        this.contract = source["contract"];
+	        this.repoRoot = source["repoRoot"];
+	        this.sourcePaths = source["sourcePaths"];
 	    }
 	}
 	export class SessionDetail {
@@ -107,6 +370,26 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class SiteInfo {
+	    id: string;
+	    name: string;
+	    address: string;
+	    code: boolean;
+	    builtin: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SiteInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.address = source["address"];
+	        this.code = source["code"];
+	        this.builtin = source["builtin"];
+	    }
 	}
 	export class Status {
 	    dataDir: string;
@@ -367,6 +650,82 @@ export namespace config {
 
 }
 
+export namespace core {
+	
+	export class TabState {
+	    targetId: string;
+	    site?: string;
+	    siteName?: string;
+	    title: string;
+	    url: string;
+	    conversation?: string;
+	    state: string;
+	    message?: string;
+	    code?: string;
+	    hint?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TabState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.targetId = source["targetId"];
+	        this.site = source["site"];
+	        this.siteName = source["siteName"];
+	        this.title = source["title"];
+	        this.url = source["url"];
+	        this.conversation = source["conversation"];
+	        this.state = source["state"];
+	        this.message = source["message"];
+	        this.code = source["code"];
+	        this.hint = source["hint"];
+	    }
+	}
+	export class TemplateInfo {
+	    name: string;
+	    description?: string;
+	    body: string;
+	    variables: string[];
+	    builtIn: boolean;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new TemplateInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.body = source["body"];
+	        this.variables = source["variables"];
+	        this.builtIn = source["builtIn"];
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace doctor {
 	
 	export class Check {
@@ -451,6 +810,173 @@ export namespace errs {
 	        this.retryable = source["retryable"];
 	        this.evidence = source["evidence"];
 	    }
+	}
+
+}
+
+export namespace hub {
+	
+	export class Approval {
+	    jobId: string;
+	    clientId: string;
+	    clientName: string;
+	    kind: string;
+	    site?: string;
+	    summary: string;
+	    // Go type: time
+	    requestedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Approval(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.jobId = source["jobId"];
+	        this.clientId = source["clientId"];
+	        this.clientName = source["clientName"];
+	        this.kind = source["kind"];
+	        this.site = source["site"];
+	        this.summary = source["summary"];
+	        this.requestedAt = this.convertValues(source["requestedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ClientInfo {
+	    id: string;
+	    name: string;
+	    autoApprove: boolean;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    revokedAt?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ClientInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.autoApprove = source["autoApprove"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.revokedAt = this.convertValues(source["revokedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Job {
+	    id: string;
+	    kind: string;
+	    state: string;
+	    requestedBy?: string;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	    error?: errs.Envelope;
+	    detail?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Job(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.state = source["state"];
+	        this.requestedBy = source["requestedBy"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	        this.detail = source["detail"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PairingCode {
+	    code: string;
+	    // Go type: time
+	    expiresAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new PairingCode(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.expiresAt = this.convertValues(source["expiresAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

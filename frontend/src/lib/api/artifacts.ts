@@ -16,3 +16,6 @@ export const copyPath = (path: string): Promise<void> => call(() => Artifacts.Co
 
 /** reveal shows the zip in the file manager. */
 export const reveal = (path: string): Promise<void> => call(() => Artifacts.RevealInFolder(path));
+
+/** saveAs asks where to save a copy of a verified zip; resolves the new path, or "" when cancelled. */
+export const saveAs = (path: string): Promise<string> => call(() => Artifacts.SaveAs(path));

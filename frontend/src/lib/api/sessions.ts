@@ -6,6 +6,7 @@ import { call } from './call';
 
 export type SessionList = app.SessionList;
 export type SessionDetail = app.SessionDetail;
+export type HistoryFilter = app.HistoryFilter;
 export type Listed = job.Listed;
 export type Session = job.Session;
 export type JournalEntry = job.Entry;
@@ -28,3 +29,6 @@ export const copyExport = (id: string, format: ExportFormat): Promise<void> => c
 
 /** saveExport asks where to save the export; resolves "" when cancelled. */
 export const saveExport = (id: string, format: ExportFormat): Promise<string> => call(() => Sessions.SaveExport(id, format));
+
+/** find searches the runs within creation dates (RFC 3339, "" for no bound); rejects with bad_input for a bad range. */
+export const find = (f: HistoryFilter): Promise<SessionList> => call(() => Sessions.Find(f));

@@ -15,3 +15,14 @@ export const save = (s: SettingsData): Promise<SettingsData> => call(() => Setti
 
 /** reset keeps the current file as .bak and writes the defaults. */
 export const reset = (): Promise<ResetResult> => call(() => Settings.Reset());
+
+/** checkSites validates the sites editor's text; rejects with config_invalid (line, column in evidence). */
+export const checkSites = (text: string): Promise<void> => call(() => Settings.CheckSites(text));
+
+/** saveSites validates and saves the sites editor's text as the "sites" setting. */
+export const saveSites = (text: string): Promise<SettingsData> => call(() => Settings.SaveSites(text));
+
+export type Locations = app.Locations;
+
+/** locations returns where the data lives (data dir, profile, artifacts, hub file…). */
+export const locations = (): Promise<Locations> => call(() => Settings.Locations());

@@ -41,6 +41,18 @@ export class ArtifactsState {
     }
   }
 
+  /** saveAs asks where to copy a verified zip and says where it went. */
+  async saveAs(item: api.ArtifactItem): Promise<string> {
+    try {
+      const path = await api.saveAs(item.path);
+      if (path) toasts.success('Zip saved', path);
+      return path;
+    } catch (e) {
+      toasts.error(e);
+      return '';
+    }
+  }
+
   async reveal(item: api.ArtifactItem): Promise<void> {
     try {
       await api.reveal(item.path);

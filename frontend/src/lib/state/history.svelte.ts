@@ -6,6 +6,7 @@
 import * as api from '../api/sessions';
 import { toEnvelope, type Envelope } from '../envelope';
 import { moveIndex } from '../keynav';
+import { rangeBounds, rangeProblem, type RangePreset } from '../daterange';
 import { toasts } from './toasts.svelte';
 
 export const SEARCH_DEBOUNCE_MS = 120;
@@ -17,11 +18,16 @@ export const STATES = [
 
 export type ListFn = typeof api.list;
 export type ShowFn = typeof api.show;
+export type FindFn = typeof api.find;
 
 export class HistoryState {
   query = $state('');
   site = $state('');
   state = $state('');
+  /** The date filter: a quick range, or custom local days (YYYY-MM-DD). */
+  range = $state<RangePreset>('any');
+  fromDay = $state('');
+  toDay = $state('');
   items = $state.raw<api.Listed[]>([]);
   total = $state(0);
   /** Sites seen in the unfiltered list, for the site filter. */
@@ -37,15 +43,38 @@ export class HistoryState {
   #seq = 0;
   #list: ListFn;
   #show: ShowFn;
+  #find: FindFn;
+  #now: () => Date;
 
-  constructor(list: ListFn = api.list, show: ShowFn = api.show) {
+  constructor(list: ListFn = api.list, show: ShowFn = api.show, find: FindFn = api.find, now: () => Date = () => new Date()) {
     this.#list = list;
     this.#show = show;
+    this.#find = find;
+    this.#now = now;
+  }
+
+  /** rangeProblem says what is wrong with a custom date range, or null. */
+  get rangeProblem(): string | null {
+    return rangeProblem(this.range, this.fromDay, this.toDay);
+  }
+
+  /** setRange picks a quick range (or custom) and searches. */
+  setRange(r: RangePreset): void {
+    this.range = r;
+    void this.search();
+  }
+
+  /** setDays sets a custom range's days and searches when they make a range. */
+  setDays(fromDay: string, toDay: string): void {
+    this.range = 'custom';
+    this.fromDay = fromDay;
+    this.toDay = toDay;
+    if (!this.rangeProblem) void this.search();
   }
 
   /** filtered reports whether a query or filter narrows the list. */
   get filtered(): boolean {
-    return this.query.trim() !== '' || this.site !== '' || this.state !== '';
+    return this.query.trim() !== '' || this.site !== '' || this.state !== '' || this.range !== 'any';
   }
 
   /** setQuery records what was typed and searches after a pause. */
@@ -71,7 +100,11 @@ export class HistoryState {
     const seq = ++this.#seq;
     this.loading = true;
     try {
-      const res = await this.#list(this.query, this.site, this.state, 100);
+      const bounds = rangeBounds(this.range, this.fromDay, this.toDay, this.#now());
+      const res =
+        bounds.from || bounds.to
+          ? await this.#find({ query: this.query, site: this.site, state: this.state, from: bounds.from, to: bounds.to, limit: 100 } as api.HistoryFilter)
+          : await this.#list(this.query, this.site, this.state, 100);
       if (seq !== this.#seq) return; // a newer search is on its way
       this.items = res.items ?? [];
       this.total = res.total;
@@ -106,6 +139,18 @@ export class HistoryState {
     const id = this.items[i]?.session?.id;
     if (!id) return;
     this.selected = i;
+    try {
+      this.detail = await this.#show(id);
+    } catch (e) {
+      toasts.error(e);
+    }
+  }
+
+  /** openId shows run id in the detail pane, whether or not the list holds it (a notification's click). */
+  async openId(id: string): Promise<void> {
+    if (!id) return;
+    const i = this.items.findIndex((l) => l.session?.id === id);
+    if (i >= 0) this.selected = i;
     try {
       this.detail = await this.#show(id);
     } catch (e) {

@@ -112,3 +112,45 @@ describe('ArtifactsState', () => {
     expect(bad.loaded).toBe(false);
   });
 });
+
+describe('HistoryState date filter', () => {
+  const now = () => new Date(2026, 2, 15, 12, 0);
+  function deps() {
+    const list = vi.fn(async () => ({ items: [], total: 0 }) as unknown as SessionList);
+    const find = vi.fn(async () => ({ items: [listed('d1', 'chatgpt')], total: 1 }) as unknown as SessionList);
+    const show = vi.fn(async (id: string) => ({ session: { id } }) as unknown as SessionDetail);
+    return { list, find, show };
+  }
+  it('asks for the dates of a quick range and counts as filtered', async () => {
+    const d = deps();
+    const h = new HistoryState(d.list, d.show, d.find, now);
+    h.setRange('7d');
+    await vi.waitFor(() => expect(d.find).toHaveBeenCalledTimes(1));
+    const f = d.find.mock.calls[0][0 as never] as unknown as { from: string; to: string };
+    expect(new Date(f.from).getTime()).toBe(new Date(2026, 2, 9).getTime());
+    expect(f.to).toBe('');
+    expect(h.filtered).toBe(true);
+    await vi.waitFor(() => expect(h.items.length).toBe(1));
+  });
+  it('does not search a reversed custom range and says why', async () => {
+    const d = deps();
+    const h = new HistoryState(d.list, d.show, d.find, now);
+    h.setDays('2026-03-10', '2026-03-01');
+    expect(h.rangeProblem).toMatch(/after the end/);
+    expect(d.find).not.toHaveBeenCalled();
+  });
+  it('goes back to the plain list for any time', async () => {
+    const d = deps();
+    const h = new HistoryState(d.list, d.show, d.find, now);
+    h.setRange('today');
+    h.setRange('any');
+    await vi.waitFor(() => expect(d.list).toHaveBeenCalledTimes(1));
+  });
+  it('opens a run by id even when the list does not hold it', async () => {
+    const d = deps();
+    const h = new HistoryState(d.list, d.show, d.find, now);
+    await h.openId('zz');
+    expect(d.show).toHaveBeenCalledWith('zz');
+    expect(h.detail?.session?.id).toBe('zz');
+  });
+});

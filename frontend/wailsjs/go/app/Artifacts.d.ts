@@ -9,3 +9,5 @@ export function DragPath(arg1:string):Promise<string>;
 export function List():Promise<app.ArtifactList>;
 
 export function RevealInFolder(arg1:string):Promise<void>;
+
+export function SaveAs(arg1:string):Promise<string>;

@@ -17,3 +17,7 @@ export function List() {
 export function RevealInFolder(arg1) {
   return window['go']['app']['Artifacts']['RevealInFolder'](arg1);
 }
+
+export function SaveAs(arg1) {
+  return window['go']['app']['Artifacts']['SaveAs'](arg1);
+}

@@ -6,6 +6,8 @@ export function CopyExport(arg1:string,arg2:string):Promise<void>;
 
 export function Export(arg1:string,arg2:string):Promise<string>;
 
+export function Find(arg1:app.HistoryFilter):Promise<app.SessionList>;
+
 export function List(arg1:string,arg2:string,arg3:string,arg4:number):Promise<app.SessionList>;
 
 export function SaveExport(arg1:string,arg2:string):Promise<string>;

@@ -10,6 +10,10 @@ export function Export(arg1, arg2) {
   return window['go']['app']['Sessions']['Export'](arg1, arg2);
 }
 
+export function Find(arg1) {
+  return window['go']['app']['Sessions']['Find'](arg1);
+}
+
 export function List(arg1, arg2, arg3, arg4) {
   return window['go']['app']['Sessions']['List'](arg1, arg2, arg3, arg4);
 }

@@ -3,8 +3,14 @@
 import {config} from '../models';
 import {app} from '../models';
 
+export function CheckSites(arg1:string):Promise<void>;
+
 export function Get():Promise<config.Settings>;
+
+export function Locations():Promise<app.Locations>;
 
 export function Reset():Promise<app.ResetResult>;
 
 export function Save(arg1:config.Settings):Promise<config.Settings>;
+
+export function SaveSites(arg1:string):Promise<config.Settings>;

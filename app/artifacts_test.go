@@ -1,0 +1,106 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+func TestSaveAsCopiesOnlyAVerifiedZip(t *testing.T) {
+	sh, _, dataDir := openShell(t, nil)
+	out := t.TempDir()
+	desk := &fakeDesktop{}
+	arts := &Artifacts{sh: sh, desk: desk}
+	dir := filepath.Join(dataDir, "artifacts")
+	ctx := context.Background()
+	content := zipOf(t, "main.go", "package main\n")
+	good, err := artifact.Save(ctx, dir, "good.zip", bytes.NewReader(content), artifact.Provenance{Site: "chatgpt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := artifact.Save(ctx, dir, "slip.zip", bytes.NewReader(zipOf(t, "../evil", "x")), artifact.Provenance{Site: "chatgpt"})
+
+	t.Run("the chosen path receives the same bytes and no temporary file is left", func(t *testing.T) {
+		desk.saveTo = filepath.Join(out, "copy.zip")
+		got, err := arts.SaveAs(good.Path)
+		if err != nil || got != desk.saveTo {
+			t.Fatalf("SaveAs = %q, %v", got, err)
+		}
+		b, err := os.ReadFile(got)
+		if err != nil || !bytes.Equal(b, content) {
+			t.Fatalf("the copy differs from the zip (%d bytes, %v)", len(b), err)
+		}
+		entries, _ := os.ReadDir(out)
+		if len(entries) != 1 {
+			t.Errorf("the folder holds %d entries, want only copy.zip", len(entries))
+		}
+	})
+	t.Run("a cancelled dialog writes nothing", func(t *testing.T) {
+		desk.saveTo = ""
+		got, err := arts.SaveAs(good.Path)
+		if err != nil || got != "" {
+			t.Fatalf("SaveAs = %q, %v", got, err)
+		}
+	})
+	t.Run("a quarantined zip is refused before the dialog", func(t *testing.T) {
+		desk.saveTo = filepath.Join(out, "slip.zip")
+		if _, err := arts.SaveAs(bad.Path); !errs.Has(err, errs.ArtifactUnsafe) {
+			t.Fatalf("SaveAs(quarantined): %v", err)
+		}
+		if _, err := os.Stat(desk.saveTo); !os.IsNotExist(err) {
+			t.Errorf("a quarantined zip was written to %s", desk.saveTo)
+		}
+	})
+	t.Run("a zip changed on disk after its verification is refused", func(t *testing.T) {
+		if err := os.WriteFile(good.Path, zipOf(t, "main.go", "package evil\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		desk.saveTo = filepath.Join(out, "changed.zip")
+		if _, err := arts.SaveAs(good.Path); !errs.Has(err, errs.ArtifactUnsafe) {
+			t.Fatalf("SaveAs(changed): %v", err)
+		}
+		if _, err := os.Stat(desk.saveTo); !os.IsNotExist(err) {
+			t.Errorf("a changed zip was written to %s", desk.saveTo)
+		}
+	})
+	t.Run("a folder that cannot be written is bad input", func(t *testing.T) {
+		desk.saveTo = filepath.Join(out, "missing-dir", "x.zip")
+		if err := os.WriteFile(good.Path, content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := arts.SaveAs(good.Path); !errs.Has(err, errs.BadInput) {
+			t.Fatalf("SaveAs(into a missing folder): %v", err)
+		}
+	})
+}
+
+func TestFindNarrowsTheHistoryByDate(t *testing.T) {
+	sh, _, _ := openShell(t, nil)
+	sessions := &Sessions{sh: sh, desk: &fakeDesktop{}}
+	cases := []struct {
+		name     string
+		from, to string
+		code     errs.Code
+	}{
+		{"RFC 3339 bounds are accepted", "2026-01-01T00:00:00+01:00", "2026-02-01T00:00:00Z", ""},
+		{"empty bounds mean no bound", "", "", ""},
+		{"a date without a time is refused with what to do", "2026-01-01", "", errs.BadInput},
+		{"a range ending before it starts is refused", "2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z", errs.BadInput},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := sessions.Find(HistoryFilter{From: c.from, To: c.to})
+			if c.code == "" && err != nil {
+				t.Fatalf("Find: %v", err)
+			}
+			if c.code != "" && !errs.Has(err, c.code) {
+				t.Fatalf("Find: %v, want %s", err, c.code)
+			}
+		})
+	}
+}

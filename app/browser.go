@@ -1,0 +1,238 @@
+package app
+
+import (
+	"context"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// EventBrowser carries the BrowserState after the browser connected,
+// disconnected or was replaced.
+const EventBrowser = "browser:changed"
+
+// connectTimeout bounds a launch or an attach: Chromium's cold start with a
+// fresh profile takes a few seconds on a slow disk.
+const connectTimeout = 45 * time.Second
+
+// Browser connection states, as BrowserState.Status.
+const (
+	browserNotStarted   = "not_started"  // nothing asked for the browser yet
+	browserConnected    = "connected"    // ready for runs
+	browserDisconnected = "disconnected" // it went away (closed, crashed) or could not be reached
+)
+
+// BrowserState is what the Tabs view shows about the controlled browser.
+type BrowserState struct {
+	// Status is not_started, connected or disconnected.
+	Status string `json:"status"`
+	// Mode is "launch" (Ferry starts its own browser on its profile) or
+	// "attach" (a browser the user started, per settings.browser.attachURL).
+	Mode string `json:"mode"`
+	// Launched is true when the connected browser is one Ferry started
+	// (and will quit when it closes).
+	Launched bool `json:"launched"`
+	Headless bool `json:"headless"`
+	PID      int  `json:"pid,omitempty"`
+	// Endpoint is the DevTools host:port in use (never its path, which
+	// holds the browser's id).
+	Endpoint string `json:"endpoint,omitempty"`
+	// Problem is why the browser is not connected: the last launch or
+	// attach failure, or what ended the connection.
+	Problem *errs.Envelope `json:"problem"`
+}
+
+// browserManager owns the desktop's long-lived browser: it connects on
+// first need (launching Chromium on Ferry's profile, or attaching to
+// settings.browser.attachURL), connects again after the browser went away,
+// and at shutdown quits only a browser it launched (an attached one is
+// merely disconnected). The hub backend gets its browser from Get, so every
+// desktop and agent run uses this one browser.
+type browserManager struct {
+	settings   func() config.BrowserSettings
+	profileDir string
+	changed    func(BrowserState)
+
+	// connMu serialises connecting, so two runs starting together share
+	// one launch.
+	connMu sync.Mutex
+	mu     sync.Mutex
+	b      *browser.Browser
+	last   error // why the browser is not connected, nil before the first try
+	closed bool
+}
+
+func newBrowserManager(settings func() config.BrowserSettings, profileDir string, changed func(BrowserState)) *browserManager {
+	return &browserManager{settings: settings, profileDir: profileDir, changed: changed}
+}
+
+// Get returns the connected browser, connecting first when there is none
+// or the last one went away. Errors: the launch or attach envelopes
+// (BrowserNotFound, BrowserLaunchFailed, BadInput for a bad attach address);
+// Internal after shutdown.
+func (m *browserManager) Get(ctx context.Context) (*browser.Browser, error) {
+	if b := m.current(); b != nil {
+		return b, nil
+	}
+	m.connMu.Lock()
+	defer m.connMu.Unlock()
+	if b := m.current(); b != nil {
+		return b, nil
+	}
+	return m.connect(ctx)
+}
+
+// Reconnect drops the current browser (quitting it when Ferry launched it)
+// and connects again with the settings in force now: the way to apply
+// changed browser settings, or to retry after a failure. Errors: as Get.
+func (m *browserManager) Reconnect(ctx context.Context) (*browser.Browser, error) {
+	m.connMu.Lock()
+	defer m.connMu.Unlock()
+	m.mu.Lock()
+	old := m.b
+	m.b = nil
+	m.mu.Unlock()
+	if old != nil {
+		closeBrowser(old)
+	}
+	return m.connect(ctx)
+}
+
+// current is the connected browser, or nil.
+func (m *browserManager) current() *browser.Browser {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.b != nil && m.b.Err() == nil {
+		return m.b
+	}
+	return nil
+}
+
+// connect launches or attaches per the settings; connMu is held.
+func (m *browserManager) connect(ctx context.Context) (*browser.Browser, error) {
+	m.mu.Lock()
+	closed := m.closed
+	m.mu.Unlock()
+	if closed {
+		return nil, errs.New(errs.Internal, "Ferry is shutting down: no browser is started now")
+	}
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	bs := m.settings()
+	var (
+		b   *browser.Browser
+		err error
+	)
+	if bs.AttachURL != "" {
+		b, err = browser.Attach(ctx, bs.AttachURL)
+	} else {
+		var opts []browser.Option
+		if bs.Binary != "" {
+			opts = append(opts, browser.WithBinary(bs.Binary))
+		}
+		if bs.Headless {
+			opts = append(opts, browser.Headless())
+		}
+		if len(bs.ExtraArgs) > 0 {
+			opts = append(opts, browser.WithArgs(bs.ExtraArgs...))
+		}
+		b, err = browser.Launch(ctx, m.profileDir, opts...)
+	}
+	m.mu.Lock()
+	if err != nil {
+		m.last = err
+	} else if m.closed {
+		// Shut down while launching: do not leave the browser behind.
+		m.mu.Unlock()
+		closeBrowser(b)
+		return nil, errs.New(errs.Internal, "Ferry is shutting down: no browser is started now")
+	} else {
+		m.b, m.last = b, nil
+	}
+	m.mu.Unlock()
+	m.notify()
+	if err != nil {
+		return nil, err
+	}
+	go m.watch(b)
+	return b, nil
+}
+
+// watch reports the browser going away (the user closed its window, it
+// crashed, the attached browser quit).
+func (m *browserManager) watch(b *browser.Browser) {
+	<-b.Done()
+	m.mu.Lock()
+	mine := m.b == b
+	if mine {
+		m.last = b.Err()
+	}
+	closed := m.closed
+	m.mu.Unlock()
+	if mine && !closed {
+		m.notify()
+	}
+}
+
+func (m *browserManager) notify() {
+	if m.changed != nil {
+		m.changed(m.State())
+	}
+}
+
+// State describes the browser now.
+func (m *browserManager) State() BrowserState {
+	bs := m.settings()
+	st := BrowserState{Status: browserNotStarted, Mode: "launch", Headless: bs.Headless}
+	if bs.AttachURL != "" {
+		st.Mode, st.Headless = "attach", false
+	}
+	m.mu.Lock()
+	b, last := m.b, m.last
+	m.mu.Unlock()
+	switch {
+	case b != nil && b.Err() == nil:
+		st.Status, st.Launched, st.PID, st.Endpoint = browserConnected, b.Launched(), b.PID(), hostOf(b.Endpoint())
+	case b != nil:
+		env := *errs.From(b.Err()) // a copy: the browser keeps its cause
+		env.RetryHint = "connect again from the Tabs view (a launched browser is started anew)"
+		st.Status, st.Problem = browserDisconnected, &env
+	case last != nil:
+		st.Status, st.Problem = browserDisconnected, errs.From(last)
+	}
+	return st
+}
+
+// Close quits a browser Ferry launched and disconnects from an attached
+// one; later Gets fail. Safe to call more than once.
+func (m *browserManager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	b := m.b
+	m.b = nil
+	m.mu.Unlock()
+	if b != nil {
+		closeBrowser(b)
+	}
+}
+
+// closeBrowser ends Ferry's use of b: browser.Close quits a launched
+// browser and only disconnects from an attached one.
+func closeBrowser(b *browser.Browser) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_ = b.Close(ctx)
+}
+
+// hostOf is the host:port of a DevTools address.
+func hostOf(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}

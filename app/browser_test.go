@@ -1,0 +1,73 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// processAlive reports whether pid names a live process (not a zombie we
+// would have reaped: the browser package waits for its children).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+func TestBrowserManager(t *testing.T) {
+	t.Run("a browser that cannot start leaves the reason in the state", func(t *testing.T) {
+		m := newBrowserManager(func() config.BrowserSettings {
+			return config.BrowserSettings{Binary: "/nonexistent/chromium", Headless: true}
+		}, t.TempDir(), nil)
+		if _, err := m.Get(context.Background()); err == nil {
+			t.Fatal("a missing binary started")
+		}
+		st := m.State()
+		if st.Status != browserDisconnected || st.Problem == nil || st.Problem.Code != errs.BrowserNotFound {
+			t.Errorf("state %+v, want disconnected with browser_not_found", st)
+		}
+	})
+
+	t.Run("an attached browser is left running at shutdown", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		theirs, err := browser.Launch(ctx, t.TempDir(), browser.WithBinary("/usr/bin/chromium"), browser.Headless())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closeBrowser(theirs)
+		var changes []BrowserState
+		m := newBrowserManager(func() config.BrowserSettings {
+			return config.BrowserSettings{AttachURL: theirs.Endpoint()}
+		}, t.TempDir(), func(s BrowserState) { changes = append(changes, s) })
+		b, err := m.Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := m.State()
+		if st.Mode != "attach" || st.Status != browserConnected || st.Launched || st.PID != 0 {
+			t.Errorf("attached state %+v", st)
+		}
+		if again, _ := m.Get(ctx); again != b {
+			t.Error("a second Get connected again instead of reusing the connection")
+		}
+		m.Close()
+		if _, err := theirs.Version(ctx); err != nil {
+			t.Errorf("the user's browser stopped answering after Ferry disconnected: %v", err)
+		}
+		if !processAlive(theirs.PID()) {
+			t.Error("the user's browser was quit")
+		}
+		if _, err := m.Get(ctx); errs.CodeOf(err) != errs.Internal {
+			t.Errorf("Get after Close: %v, want internal", err)
+		}
+		if len(changes) == 0 || changes[0].Status != browserConnected {
+			t.Errorf("changes %+v, want a connected notice", changes)
+		}
+	})
+}

@@ -1,0 +1,38 @@
+//go:build dev
+
+package app
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// devSaveDialogEnv, in the dev binary only, answers every save dialog with
+// a file of that directory (the proposed name) instead of showing the GTK
+// dialog, which would block a GUI test under Xvfb. The copy itself is the
+// real one.
+const devSaveDialogEnv = "FERRY_DEV_SAVE_DIALOG_DIR"
+
+// withDevDialogs returns d, or d with its save dialog answered from
+// $FERRY_DEV_SAVE_DIALOG_DIR when that is set.
+func withDevDialogs(d desktop) desktop {
+	dir := os.Getenv(devSaveDialogEnv)
+	if dir == "" {
+		return d
+	}
+	return scriptedSaves{desktop: d, dir: dir}
+}
+
+type scriptedSaves struct {
+	desktop
+	dir string
+}
+
+func (s scriptedSaves) SavePath(_, defaultName string) (string, error) {
+	return filepath.Join(s.dir, filepath.Base(defaultName)), nil
+}
+
+func (s scriptedSaves) SaveFile(title, defaultName string, data []byte) (string, error) {
+	p, _ := s.SavePath(title, defaultName)
+	return p, writeFileAtomic(p, data)
+}

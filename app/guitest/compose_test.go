@@ -1,0 +1,266 @@
+//go:build gui
+
+package guitest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
+
+	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+)
+
+// writeBrowserSettings writes a settings file whose browser is a headless
+// Chromium mapped to the simulator, so the app's own long-lived browser
+// talks to srv at the sites' real addresses.
+func writeBrowserSettings(t *testing.T, dir string, srv *sim.Server) {
+	t.Helper()
+	file := filepath.Join(dir, "data", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(map[string]any{
+		"theme":   "light",
+		"browser": map[string]any{"binary": "/usr/bin/chromium", "headless": true, "extraArgs": srv.ChromiumFlags()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitRunEnded waits until the live run panel(s) all show an ended run
+// and returns their states, in column order.
+func waitRunEnded(t *testing.T, page *rod.Page, n int, within time.Duration) []string {
+	t.Helper()
+	err := page.Timeout(within).Wait(rod.Eval(`(n) => {
+		const runs = [...document.querySelectorAll('[data-testid=live-run]')];
+		return runs.length === n && runs.every(r => r.dataset.ended === 'true' && !['starting', 'streaming'].includes(r.dataset.state));
+	}`, n))
+	if err != nil {
+		t.Fatalf("the run panels did not end within %s: %v (states %s)", within, err,
+			page.MustEval(`() => [...document.querySelectorAll('[data-testid=live-run]')].map(r => r.dataset.state + '/' + r.dataset.ended).join(' ')`).Str())
+	}
+	var states []string
+	for _, s := range strings.Fields(page.MustEval(`() => [...document.querySelectorAll('[data-testid=live-run]')].map(r => r.dataset.state).join(' ')`).Str()) {
+		states = append(states, s)
+	}
+	return states
+}
+
+// TestComposeAndRun drives a whole run from the real UI against the
+// simulator: compose and send with Ctrl+Enter, watch the answer stream into
+// the live run, find it in History, see the browser's tabs, bind a tab,
+// send a code-mode run whose verified zip appears in Artifacts ready to be
+// dragged out, and broadcast one prompt to two sites side by side.
+func TestComposeAndRun(t *testing.T) {
+	requireDisplay(t)
+	requireFrontendBuilt(t)
+	bin := buildApp(t, devTags)
+	b := launchBrowser(t)
+	shots := t.TempDir()
+
+	// A pace slow enough that the answer arrives in many visible pieces.
+	srv := sim.New(sim.WithPace(3, 30*time.Millisecond), sim.WithRateLimitLock(2*time.Second))
+	if err := srv.Start(context.Background(), "127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+
+	dir := t.TempDir()
+	writeBrowserSettings(t, dir, srv)
+	app := startDevApp(t, bin, dir)
+	// openShell's page times out 30 s after it opened; this test sends
+	// four runs, so it gets a deadline of its own for the whole drive.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	page := openShell(t, b, app.url).Context(ctx)
+
+	page.MustElement(`[role=tab][data-view=compose]`).MustClick()
+	waitTitle(t, page, "Compose")
+	page.MustWait(`() => [...document.querySelectorAll('[data-testid=compose-site] option')].some(o => o.value === 'chatgpt')`)
+
+	prompt := "Tell me about lighthouse keepers on river ferries"
+	var sessionID string
+
+	t.Run("the prompt editor counts characters and the templates filter as you type", func(t *testing.T) {
+		page.MustElement(`[data-testid=template-filter]`).MustInput("fb")
+		page.MustWait(`() => document.querySelector('[data-testid=template-list] [data-template]')?.dataset.template === 'fix-bug'`)
+		page.MustElement(`[data-testid=template-filter]`).MustSelectAllText().MustInput("")
+		page.MustElement(`[data-testid=prompt]`).MustInput(prompt)
+		page.MustWait(`(n) => document.querySelector('[data-testid=char-count]').textContent.startsWith(String(n) + ' ')`, len([]rune(prompt)))
+		savePageShot(t, page, shots, "ferry-compose.png")
+	})
+
+	t.Run("Ctrl+Enter sends and the answer streams into the live run", func(t *testing.T) {
+		// Sample the panel every few milliseconds from the page itself, so
+		// a partial answer is caught even between two Go polls.
+		page.MustEval(`() => {
+			window.__samples = [];
+			window.__sampler = setInterval(() => {
+				const r = document.querySelector('[data-testid=live-run]');
+				if (!r) return;
+				const a = r.querySelector('[data-testid=answer]');
+				window.__samples.push({ended: r.dataset.ended === 'true', state: r.dataset.state, len: a ? a.textContent.length : 0});
+			}, 5);
+		}`)
+		page.MustElement(`[data-testid=prompt]`).MustFocus()
+		page.KeyActions().Press(input.ControlLeft).Type(input.Enter).MustDo()
+		page.MustElement(`[data-testid=live-run]`)
+		// A screenshot mid-stream, when the answer has begun.
+		if err := page.Timeout(45 * time.Second).Wait(rod.Eval(`() => {
+			const r = document.querySelector('[data-testid=live-run]');
+			return r && (r.dataset.ended === 'true' || (r.querySelector('[data-testid=answer]')?.textContent.length ?? 0) > 60);
+		}`)); err != nil {
+			t.Fatalf("no answer began: %v", err)
+		}
+		savePageShot(t, page, shots, "ferry-live-run-streaming.png")
+		states := waitRunEnded(t, page, 1, 60*time.Second)
+		page.MustEval(`() => clearInterval(window.__sampler)`)
+		if states[0] != "done" {
+			t.Fatalf("the run ended %s: %s", states[0], page.MustElement(`[data-testid=live-run]`).MustText())
+		}
+		answer := page.MustElement(`[data-testid=live-run] [data-testid=answer]`).MustText()
+		if !strings.Contains(answer, "That is the whole answer.") || !strings.Contains(answer, "lighthouse keepers") {
+			t.Errorf("the final answer reads %q", answer)
+		}
+		final := page.MustEval(`() => document.querySelector('[data-testid=live-run] [data-testid=answer]').textContent.length`).Int()
+		partial := page.MustEval(`(final) => window.__samples.filter(s => !s.ended && s.len > 0 && s.len < final).length`, final).Int()
+		if partial == 0 {
+			t.Errorf("no partial answer was on screen before the run ended (samples: %s)", page.MustEval(`() => JSON.stringify(window.__samples.slice(-5))`).Str())
+		}
+		t.Logf("%d samples showed a partial answer before the end", partial)
+		steps := page.MustEval(`() => [...document.querySelectorAll('[data-testid=run-timeline] li')].map(l => l.dataset.state).join(' ')`).Str()
+		for _, want := range []string{"resolved", "submitted", "streaming", "done"} {
+			if !strings.Contains(steps, want) {
+				t.Errorf("timeline %q lacks %s", steps, want)
+			}
+		}
+		if n := srv.SubmissionCount(sim.ChatGPT); n != 1 {
+			t.Errorf("%d submissions, want 1", n)
+		}
+		got := evalJSON(t, page, `() => window.go.app.Runs.Get(document.querySelector('[data-testid=live-run]').dataset.run)`)
+		sess, _ := got["session"].(map[string]any)
+		if sess == nil || sess["origin"] != "desktop" {
+			t.Fatalf("the run's session %v, want origin desktop", got["session"])
+		}
+		sessionID = str(sess["id"])
+		savePageShot(t, page, shots, "ferry-live-run.png")
+	})
+
+	t.Run("History search finds the run", func(t *testing.T) {
+		page.MustElement(`[role=tab][data-view=history]`).MustClick()
+		waitTitle(t, page, "History")
+		page.MustElement(`[data-testid=history-search]`).MustInput("lighthouse")
+		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`(id) => {
+			const rows = [...document.querySelectorAll('[data-testid=history-list] [role=option]')];
+			return rows.length === 1 && rows[0].dataset.id === id;
+		}`, sessionID)); err != nil {
+			t.Fatalf("History did not find session %s: %v", sessionID, err)
+		}
+	})
+
+	var chatTab string
+	t.Run("Tabs shows the launched browser and the run's tab, and opens another site", func(t *testing.T) {
+		page.MustElement(`[role=tab][data-view=tabs]`).MustClick()
+		waitTitle(t, page, "Tabs")
+		page.MustElement(`[data-testid=browser-state][data-status=connected]`)
+		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=tab-list] li[data-site=chatgpt][data-state=ready]')`)); err != nil {
+			t.Fatalf("no ready ChatGPT tab listed: %v\n%s", err, page.MustEval(`() => [...document.querySelectorAll('[data-testid=tab-list] li')].map(l => l.dataset.site + '/' + l.dataset.state + ': ' + l.textContent).join('\n') || document.querySelector('[data-testid=tabs-view]').textContent`).Str())
+		}
+		chatTab = *page.MustElement(`[data-testid=tab-list] li[data-site=chatgpt]`).MustAttribute("data-tab")
+		page.MustElement(`[data-testid=open-site]`).MustSelect("DeepSeek")
+		page.MustElement(`[data-testid=open-tab]`).MustClick()
+		if err := page.Timeout(30 * time.Second).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=tab-list] li[data-site=deepseek]')`)); err != nil {
+			t.Fatalf("the opened DeepSeek tab is not listed: %v", err)
+		}
+		if st := page.MustElement(`[data-testid=tab-list] li[data-site=deepseek]`).MustAttribute("data-state"); st == nil || *st != "ready" {
+			t.Errorf("the new DeepSeek tab is %v, want ready", st)
+		}
+		savePageShot(t, page, shots, "ferry-tabs.png")
+	})
+
+	t.Run("Use in Compose binds the tab and a code-mode run brings back a verified, draggable zip", func(t *testing.T) {
+		page.MustElement(`[data-testid=tab-list] li[data-site=chatgpt] [data-testid=use-in-compose]`).MustClick()
+		waitTitle(t, page, "Compose")
+		if txt := page.MustElement(`[data-testid=bound-tab]`).MustText(); !strings.Contains(txt, "ChatGPT") {
+			t.Errorf("the bound tab reads %q", txt)
+		}
+		page.MustElement(`[data-testid=code-summary]`).MustClick()
+		page.MustElement(`[data-testid=code-mode]`).MustClick()
+		page.MustElement(`[data-testid=prompt]`).MustSelectAllText().MustInput("Build a greeting CLI\n" + sim.Directive(sim.ScenarioCodeZip))
+		page.MustElement(`[data-testid=send]`).MustClick()
+		page.MustWait(`() => document.querySelector('[data-testid=live-run]')?.dataset.state !== 'done'`)
+		states := waitRunEnded(t, page, 1, 90*time.Second)
+		if states[0] != "done" {
+			t.Fatalf("the code run ended %s: %s", states[0], page.MustElement(`[data-testid=live-run]`).MustText())
+		}
+		got := evalJSON(t, page, `() => window.go.app.Runs.Get(document.querySelector('[data-testid=live-run]').dataset.run)`)
+		sess, _ := got["session"].(map[string]any)
+		routing, _ := sess["routing"].(map[string]any)
+		if routing == nil || routing["controlled_tab_id"] != chatTab {
+			t.Errorf("the code run drove tab %v, want the bound %s", routing, chatTab)
+		}
+		arts := page.MustElement(`[data-testid=run-artifacts]`).MustText()
+		if !strings.Contains(arts, ".zip") {
+			t.Errorf("the run lists artifacts %q", arts)
+		}
+		savePageShot(t, page, shots, "ferry-live-run-code.png")
+		page.MustElement(`[role=tab][data-view=artifacts]`).MustClick()
+		waitTitle(t, page, "Artifacts")
+		card := page.MustElement(`[data-testid=artifact][data-status=verified]`)
+		if d := card.MustAttribute("draggable"); d == nil || *d != "true" {
+			t.Errorf("the run's zip is not draggable: %v", d)
+		}
+		drag := card.MustEval(`() => {
+			const dt = new DataTransfer();
+			const cancelled = !this.dispatchEvent(new DragEvent('dragstart', {bubbles: true, cancelable: true, dataTransfer: dt}));
+			return {cancelled, uri: dt.getData('text/uri-list')};
+		}`).Map()
+		if drag["cancelled"].Bool() || !strings.HasPrefix(drag["uri"].Str(), "file://"+filepath.Join(dir, "data")) || !strings.HasSuffix(drag["uri"].Str(), ".zip") {
+			t.Errorf("dragging the run's zip carries %v", drag)
+		}
+	})
+
+	t.Run("a broadcast answers side by side in columns", func(t *testing.T) {
+		page.MustElement(`[role=tab][data-view=compose]`).MustClick()
+		waitTitle(t, page, "Compose")
+		page.MustElement(`[data-testid=mode-broadcast]`).MustClick()
+		page.MustElement(`[data-testid=broadcast-sites] input[data-site=claude]`).MustClick()
+		page.MustWait(`() => [...document.querySelectorAll('[data-testid=broadcast-sites] input:checked')].map(i => i.dataset.site).sort().join() === 'chatgpt,claude'`)
+		page.MustElement(`[data-testid=prompt]`).MustSelectAllText().MustInput("Compare ferries and bridges")
+		page.MustElement(`[data-testid=send]`).MustClick()
+		page.MustWait(`() => document.querySelectorAll('[data-testid=live-run]').length === 2`)
+		states := waitRunEnded(t, page, 2, 90*time.Second)
+		if strings.Join(states, " ") != "done done" {
+			t.Fatalf("broadcast runs ended %v: %s", states, page.MustElement(`[data-testid=runs]`).MustText())
+		}
+		tops := page.MustEval(`() => [...document.querySelectorAll('[data-testid=live-run]')].map(r => Math.round(r.getBoundingClientRect().top)).join(',')`).Str()
+		if parts := strings.Split(tops, ","); len(parts) != 2 || parts[0] != parts[1] {
+			t.Errorf("the two answers are not side by side (tops %s)", tops)
+		}
+		for _, want := range []string{providertest.NormalAnswer("Compare ferries and bridges")[:20]} {
+			if n := page.MustEval(`(w) => [...document.querySelectorAll('[data-testid=live-run] [data-testid=answer]')].filter(a => a.textContent.includes(w)).length`, want).Int(); n != 2 {
+				t.Errorf("%d columns show the answer %q, want 2", n, want)
+			}
+		}
+		page.MustElement(`[data-testid=runs]`).MustScrollIntoView()
+		savePageShot(t, page, shots, "ferry-broadcast.png")
+		evalJSON(t, page, `() => window.go.app.Settings.Get().then(s => window.go.app.Settings.Save({...s, theme: 'dark'}))`)
+		page.MustWait(`() => document.documentElement.dataset.theme === 'dark'`)
+		savePageShot(t, page, shots, "ferry-broadcast-dark.png")
+	})
+
+	app.stop(t)
+	t.Logf("screenshots in %s", shots)
+}

@@ -1,0 +1,196 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// HotkeyStatus says whether the quick prompt's global hotkey works, for the
+// Settings view and the log.
+type HotkeyStatus struct {
+	// Hotkey is the combination in its canonical form ("Ctrl+Shift+Space").
+	Hotkey string `json:"hotkey"`
+	// Active is true while Ferry holds the combination.
+	Active bool `json:"active"`
+	// Problem says why it does not work (no display, a Wayland session
+	// without X, the combination taken by another program, an invalid
+	// setting); nil when Active.
+	Problem *errs.Envelope `json:"problem,omitempty"`
+}
+
+// hotkeyGrabber holds a global key combination and calls onPress when it is
+// pressed, until release is called. x11Grabber is the real one.
+type hotkeyGrabber interface {
+	Grab(h config.Hotkey, onPress func()) (release func(), err error)
+}
+
+// hotkeyEnv is what decides whether a global hotkey can work at all.
+type hotkeyEnv struct {
+	Display        string // $DISPLAY
+	WaylandDisplay string // $WAYLAND_DISPLAY
+}
+
+// hotkeys keeps the configured combination grabbed and reports its status.
+type hotkeys struct {
+	env     hotkeyEnv
+	grabber hotkeyGrabber
+	onPress func()
+
+	mu      sync.Mutex
+	current string // canonical combination held, "" for none
+	release func()
+	status  HotkeyStatus
+}
+
+// apply makes spec (quickPrompt.hotkey) the held combination: the old one is
+// released, the new one grabbed. It never panics and never fails the
+// caller: what went wrong is in the returned status.
+func (k *hotkeys) apply(spec string) HotkeyStatus {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	h, err := config.ParseHotkey(spec)
+	if err != nil {
+		k.releaseLocked()
+		k.status = HotkeyStatus{Hotkey: spec, Problem: errs.Wrap(err, errs.BadInput, "quick-prompt hotkey %v", err).
+			WithEvidence("field", "quickPrompt.hotkey").WithHint("write it as modifiers and one key, e.g. Ctrl+Shift+Space")}
+		return k.status
+	}
+	canonical := h.String()
+	if canonical == k.current && k.status.Active {
+		return k.status
+	}
+	k.releaseLocked()
+	k.status = HotkeyStatus{Hotkey: canonical}
+	if p := k.envProblem(canonical); p != nil {
+		k.status.Problem = p
+		return k.status
+	}
+	release, err := k.grabber.Grab(h, k.onPress)
+	switch {
+	case errors.Is(err, errHotkeyTaken):
+		k.status.Problem = errs.Wrap(err, errs.HotkeyTaken, "%s is already used by another program, so it cannot open the quick prompt", canonical).
+			WithEvidence("hotkey", canonical).
+			WithHint("choose another combination in Settings (for example Ctrl+Alt+Space), or free %s in the other program", canonical)
+	case errors.Is(err, errNoKeycode):
+		k.status.Problem = errs.Wrap(err, errs.BadInput, "%s cannot be typed on this keyboard layout: %v", canonical, err).
+			WithEvidence("hotkey", canonical).WithHint("choose another key for the quick-prompt hotkey in Settings")
+	case err != nil:
+		k.status.Problem = errs.Wrap(err, errs.EnvironmentNotReady, "the global hotkey %s could not be set up: %v", canonical, err).
+			WithEvidence("hotkey", canonical).WithHint("the tray's Quick prompt… still works; check that the X server at DISPLAY=%s accepts Ferry", k.env.Display)
+	default:
+		k.current, k.release = canonical, release
+		k.status.Active = true
+	}
+	return k.status
+}
+
+// envProblem says why no global hotkey can work in this session.
+func (k *hotkeys) envProblem(combo string) *errs.Envelope {
+	switch {
+	case k.env.Display == "" && k.env.WaylandDisplay != "":
+		return errs.New(errs.NoDisplay, "the global hotkey %s needs X11, and this Wayland session has no X server (DISPLAY is not set)", combo).
+			WithHint("bind a shortcut in your desktop's keyboard settings, or use the tray's Quick prompt…; a session with XWayland sets DISPLAY and the hotkey then works while an X11 window has focus")
+	case k.env.Display == "":
+		return errs.New(errs.NoDisplay, "the global hotkey %s needs a display, and DISPLAY is not set", combo)
+	}
+	return nil
+}
+
+// stop releases the combination.
+func (k *hotkeys) stop() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.releaseLocked()
+	k.status.Active = false
+}
+
+func (k *hotkeys) releaseLocked() {
+	if k.release != nil {
+		k.release()
+	}
+	k.release, k.current = nil, ""
+}
+
+func (k *hotkeys) currentStatus() HotkeyStatus {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.status
+}
+
+// x11Grabber grabs on the X server at Display.
+type x11Grabber struct {
+	Display    string
+	Xauthority string // "" for $XAUTHORITY or ~/.Xauthority
+}
+
+func (g x11Grabber) Grab(h config.Hotkey, onPress func()) (func(), error) {
+	sym, ok := x11Keysym(h.Key)
+	if !ok {
+		return nil, fmt.Errorf("no X keysym for key %q: %w", h.Key, errNoKeycode)
+	}
+	x, err := dialX11(g.Display, g.Xauthority)
+	if err != nil {
+		return nil, err
+	}
+	kc, err := x.keycode(sym)
+	if err != nil {
+		x.Close()
+		return nil, err
+	}
+	if err := x.grab(kc, x11Mods(h.Mods)); err != nil {
+		x.Close()
+		return nil, err
+	}
+	go x.listen(onPress)
+	return func() { x.Close() }, nil
+}
+
+// x11Mods maps config.Hotkey modifiers to X modifier bits.
+func x11Mods(mods []string) uint16 {
+	var m uint16
+	for _, mod := range mods {
+		switch mod {
+		case "Ctrl":
+			m |= x11ModControl
+		case "Shift":
+			m |= x11ModShift
+		case "Alt":
+			m |= x11ModMod1
+		case "Super":
+			m |= x11ModMod4
+		}
+	}
+	return m
+}
+
+// x11Keysym maps a config.Hotkey key to its X keysym (X11 keysymdef.h).
+func x11Keysym(key string) (uint32, bool) {
+	named := map[string]uint32{
+		"Space": 0x0020, "Return": 0xff0d, "Escape": 0xff1b, "Tab": 0xff09, "Delete": 0xffff,
+		"Left": 0xff51, "Up": 0xff52, "Right": 0xff53, "Down": 0xff54,
+	}
+	if s, ok := named[key]; ok {
+		return s, true
+	}
+	if len(key) == 1 {
+		c := key[0]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			return uint32(c - 'A' + 'a'), true // the unshifted symbol
+		case c >= '0' && c <= '9':
+			return uint32(c), true
+		}
+	}
+	if n, ok := strings.CutPrefix(key, "F"); ok {
+		var f int
+		if _, err := fmt.Sscanf(n, "%d", &f); err == nil && f >= 1 && f <= 20 {
+			return 0xffbe + uint32(f-1), true
+		}
+	}
+	return 0, false
+}

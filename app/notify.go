@@ -1,0 +1,209 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// Notice is one desktop notification.
+type Notice struct {
+	Summary string
+	Body    string
+	// Target is what a click on the notification opens: a run's session id,
+	// or "" to just show Ferry.
+	Target string
+	// Urgent asks the notification server to keep it until it is seen (an
+	// approval or a check that waits for the user).
+	Urgent bool
+}
+
+// notifier shows desktop notifications. A click on one calls the onClick
+// the notifier was made with, with the notice's Target.
+type notifier interface {
+	// Notify shows n. It never blocks for long; a server that does not
+	// answer is an error the caller only logs.
+	Notify(n Notice) error
+	// Close stops listening for clicks and releases the connection.
+	Close() error
+}
+
+// nopNotifier is in force without a session bus: notifications are off.
+type nopNotifier struct{}
+
+func (nopNotifier) Notify(Notice) error { return nil }
+func (nopNotifier) Close() error        { return nil }
+
+// The freedesktop notification service (Desktop Notifications
+// Specification 1.2).
+const (
+	notifyName      = "org.freedesktop.Notifications"
+	notifyPath      = dbus.ObjectPath("/org/freedesktop/Notifications")
+	notifyInterface = "org.freedesktop.Notifications"
+	// notifyTimeout bounds one Notify call: a wedged notification server
+	// must not hold up the event loop that reports a run's end.
+	notifyTimeout = 3 * time.Second
+	// defaultAction is the action key servers send for a click on the
+	// notification's body.
+	defaultAction = "default"
+)
+
+// sessionBusAddress returns the session bus address to use, or "" when
+// there is none. It never autolaunches a bus (godbus would start
+// dbus-launch when the variable is unset): without a session, notifications
+// and the tray are simply off.
+func sessionBusAddress(getenv func(string) string) string {
+	if a := getenv("DBUS_SESSION_BUS_ADDRESS"); a != "" {
+		return a
+	}
+	if dir := getenv("XDG_RUNTIME_DIR"); dir != "" {
+		sock := filepath.Join(dir, "bus")
+		if fi, err := os.Stat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			return "unix:path=" + sock
+		}
+	}
+	return ""
+}
+
+// dialSessionBus opens a private, authenticated connection to the bus at
+// address. Private, because fyne's tray closes the shared SessionBus()
+// connection when it stops.
+func dialSessionBus(address string) (*dbus.Conn, error) {
+	conn, err := dbus.Dial(address)
+	if err != nil {
+		return nil, err
+	}
+	if err := conn.Auth(nil); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if err := conn.Hello(); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// newNotifier connects to the session bus at address and returns a
+// notifier on it; with no address or no bus it logs one line and returns a
+// no-op notifier, so a missing bus costs nothing but the notifications.
+func newNotifier(address string, log *slog.Logger, onClick func(target string)) notifier {
+	if address == "" {
+		log.Info("desktop notifications off: no session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
+		return nopNotifier{}
+	}
+	conn, err := dialSessionBus(address)
+	if err != nil {
+		log.Info("desktop notifications off: cannot connect to the session bus", "err", err)
+		return nopNotifier{}
+	}
+	n, err := startDBusNotifier(conn, log, onClick)
+	if err != nil {
+		conn.Close()
+		log.Info("desktop notifications off: cannot listen for clicks", "err", err)
+		return nopNotifier{}
+	}
+	return n
+}
+
+// dbusNotifier talks to org.freedesktop.Notifications over its own bus
+// connection and turns ActionInvoked signals into onClick calls.
+type dbusNotifier struct {
+	conn    *dbus.Conn
+	log     *slog.Logger
+	onClick func(target string)
+
+	mu      sync.Mutex
+	targets map[uint32]string // notification id -> Target, until closed or clicked
+
+	failOnce sync.Once // a missing server is logged once, not per run
+	signals  chan *dbus.Signal
+	done     chan struct{}
+}
+
+func startDBusNotifier(conn *dbus.Conn, log *slog.Logger, onClick func(string)) (*dbusNotifier, error) {
+	for _, member := range []string{"ActionInvoked", "NotificationClosed"} {
+		if err := conn.AddMatchSignal(dbus.WithMatchInterface(notifyInterface), dbus.WithMatchMember(member),
+			dbus.WithMatchObjectPath(notifyPath)); err != nil {
+			return nil, err
+		}
+	}
+	n := &dbusNotifier{conn: conn, log: log, onClick: onClick, targets: map[uint32]string{},
+		signals: make(chan *dbus.Signal, 16), done: make(chan struct{})}
+	conn.Signal(n.signals)
+	go n.listen()
+	return n, nil
+}
+
+func (n *dbusNotifier) Notify(nt Notice) error {
+	urgency := byte(1) // normal
+	if nt.Urgent {
+		urgency = 2 // critical: stays until the user acts
+	}
+	hints := map[string]dbus.Variant{
+		"urgency":       dbus.MakeVariant(urgency),
+		"desktop-entry": dbus.MakeVariant("ferry"),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+	defer cancel()
+	var id uint32
+	err := n.conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyInterface+".Notify", 0,
+		"Ferry", uint32(0), "ferry", nt.Summary, nt.Body, []string{defaultAction, "Open"}, hints, int32(-1)).Store(&id)
+	if err != nil {
+		n.failOnce.Do(func() {
+			n.log.Info("desktop notification not shown: no notification server answers", "err", err)
+		})
+		return err
+	}
+	n.mu.Lock()
+	n.targets[id] = nt.Target
+	n.mu.Unlock()
+	return nil
+}
+
+// listen handles the server's signals until the connection closes.
+func (n *dbusNotifier) listen() {
+	defer close(n.done)
+	for sig := range n.signals {
+		if len(sig.Body) < 2 {
+			continue
+		}
+		id, ok := sig.Body[0].(uint32)
+		if !ok {
+			continue
+		}
+		switch sig.Name {
+		case notifyInterface + ".ActionInvoked":
+			action, _ := sig.Body[1].(string)
+			n.mu.Lock()
+			target, known := n.targets[id]
+			delete(n.targets, id)
+			n.mu.Unlock()
+			// Another program's notification on the same bus is not ours
+			// to act on.
+			if known && (action == defaultAction || action == "Open") && n.onClick != nil {
+				n.onClick(target)
+			}
+		case notifyInterface + ".NotificationClosed":
+			n.mu.Lock()
+			delete(n.targets, id)
+			n.mu.Unlock()
+		}
+	}
+}
+
+func (n *dbusNotifier) Close() error {
+	err := n.conn.Close() // closes n.signals, which ends listen
+	<-n.done
+	return err
+}
+
+var (
+	_ notifier = nopNotifier{}
+	_ notifier = (*dbusNotifier)(nil)
+)

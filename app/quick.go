@@ -1,0 +1,244 @@
+package app
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// The quick prompt.
+//
+// Wails v2 gives a process one window, so the quick prompt is a mode of the
+// main window rather than a second one: the window shrinks to a compact
+// box, stays on top of other windows and the frontend swaps its shell for
+// the QuickPrompt layout (site picker and a prompt box). Esc, or sending,
+// puts the window back as it was: the full layout at its former size, and
+// out of the way again when the quick prompt was called up from elsewhere
+// (the hotkey or the tray). A second process for the box would need its own
+// WebKit (another 230 MB) and a way to reach this one's core; the mode
+// costs nothing.
+
+// Quick prompt geometry: one line of site picker, four lines of prompt.
+const (
+	quickWidth  = 620
+	quickHeight = 248
+)
+
+// Events the quick prompt and the tray send to the frontend.
+const (
+	// EventQuickOpen tells the frontend to show the QuickPrompt layout;
+	// its data is a QuickOpened.
+	EventQuickOpen = "quick:open"
+	// EventQuickClose tells it to return to the full shell.
+	EventQuickClose = "quick:close"
+	// EventShowRun asks the full window to show a run; its data is the
+	// session id ("" just shows the window).
+	EventShowRun = "window:show-run"
+)
+
+// QuickOpened is the data of EventQuickOpen.
+type QuickOpened struct {
+	// Site is the site the box sends to first (settings quickPrompt.defaultSite).
+	Site string `json:"site"`
+}
+
+// window is what the quick prompt, the tray and notification clicks do to
+// the main window. An interface so that the mode's logic is tested without
+// a window; runtimeWindow is the real one.
+type window interface {
+	Show()
+	Hide()
+	Minimise()
+	Unminimise()
+	IsMinimised() bool
+	Center()
+	SetAlwaysOnTop(on bool)
+	Size() (w, h int)
+	SetSize(w, h int)
+	SetMinSize(w, h int)
+}
+
+// runtimeWindow drives the Wails window of a running app.
+type runtimeWindow struct{ ctx context.Context }
+
+func (w runtimeWindow) Show()                  { wruntime.WindowShow(w.ctx) }
+func (w runtimeWindow) Hide()                  { wruntime.WindowHide(w.ctx) }
+func (w runtimeWindow) Minimise()              { wruntime.WindowMinimise(w.ctx) }
+func (w runtimeWindow) Unminimise()            { wruntime.WindowUnminimise(w.ctx) }
+func (w runtimeWindow) IsMinimised() bool      { return wruntime.WindowIsMinimised(w.ctx) }
+func (w runtimeWindow) Center()                { wruntime.WindowCenter(w.ctx) }
+func (w runtimeWindow) SetAlwaysOnTop(on bool) { wruntime.WindowSetAlwaysOnTop(w.ctx, on) }
+func (w runtimeWindow) Size() (int, int)       { return wruntime.WindowGetSize(w.ctx) }
+func (w runtimeWindow) SetSize(wd, h int)      { wruntime.WindowSetSize(w.ctx, wd, h) }
+func (w runtimeWindow) SetMinSize(wd, h int)   { wruntime.WindowSetMinSize(w.ctx, wd, h) }
+
+// nopWindow stands in until the window has started.
+type nopWindow struct{}
+
+func (nopWindow) Show()               {}
+func (nopWindow) Hide()               {}
+func (nopWindow) Minimise()           {}
+func (nopWindow) Unminimise()         {}
+func (nopWindow) IsMinimised() bool   { return false }
+func (nopWindow) Center()             {}
+func (nopWindow) SetAlwaysOnTop(bool) {}
+func (nopWindow) Size() (int, int)    { return defaultWidth, defaultHeight }
+func (nopWindow) SetSize(int, int)    {}
+func (nopWindow) SetMinSize(int, int) {}
+
+// Origins of a quick prompt: from inside the window it returns to the full
+// window; from the hotkey or the tray it goes back to where the window was
+// (hidden or minimised again, or up as it was).
+const (
+	fromWindow  = "window"
+	fromOutside = "outside"
+)
+
+// quickMode switches the window between the full shell and the quick
+// prompt. Safe for concurrent use (the hotkey, the tray and bound calls
+// arrive on their own goroutines).
+type quickMode struct {
+	mu     sync.Mutex
+	win    func() window
+	emit   func() emitter
+	site   func() string // the default site, read when the box opens
+	canHide func() bool  // true while a tray icon can bring the window back
+
+	active bool
+	away   bool // the window was hidden or minimised when the box opened from outside
+	hidden bool // the window is hidden by us (only we hide it)
+	savedW int
+	savedH int
+}
+
+// resizeSettle bounds the wait for a resize: Wails applies a new minimum
+// size on the GTK main loop but resizes at once, so a shrink can be clamped
+// by the old minimum and must be repeated once the minimum has changed.
+const resizeSettle = 600 * time.Millisecond
+
+// resize sets the window's size and repeats it until the window has it (or
+// resizeSettle passed).
+func resize(w window, width, height int) {
+	deadline := time.Now().Add(resizeSettle)
+	for {
+		w.SetSize(width, height)
+		if cw, ch := w.Size(); (cw == width && ch == height) || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+// open shows the quick prompt, from fromWindow or fromOutside.
+func (q *quickMode) open(origin string) {
+	q.mu.Lock()
+	w := q.win()
+	if !q.active {
+		q.savedW, q.savedH = w.Size()
+		q.active = true
+		q.away = origin == fromOutside && (q.hidden || w.IsMinimised())
+		w.SetMinSize(quickWidth, quickHeight)
+		resize(w, quickWidth, quickHeight)
+		w.SetAlwaysOnTop(true)
+		w.Center()
+	}
+	q.hidden = false
+	q.mu.Unlock()
+	w.Unminimise()
+	w.Show()
+	q.emit().Emit(EventQuickOpen, QuickOpened{Site: q.site()})
+}
+
+// close leaves the quick prompt (Esc, or after a send): the full shell at
+// its former size, and out of the way when the box came from outside.
+func (q *quickMode) close() {
+	q.mu.Lock()
+	if !q.active {
+		q.mu.Unlock()
+		return
+	}
+	w := q.win()
+	q.restoreLocked(w)
+	away := q.away
+	if away && q.canHide() {
+		q.hidden = true
+	}
+	q.mu.Unlock()
+	q.emit().Emit(EventQuickClose)
+	if away {
+		if q.canHide() {
+			w.Hide()
+		} else {
+			// Without a tray a hidden window could not be brought back.
+			w.Minimise()
+		}
+	}
+}
+
+func (q *quickMode) restoreLocked(w window) {
+	q.active = false
+	w.SetAlwaysOnTop(false)
+	// Grow first, then raise the minimum: a new minimum applied while the
+	// resize is pending can cancel it.
+	resize(w, max(q.savedW, minWidth), max(q.savedH, minHeight))
+	w.SetMinSize(minWidth, minHeight)
+}
+
+// showRun brings up the full window (leaving the quick prompt if it is
+// open) and asks the frontend to show run id ("" for just the window): the
+// tray's Show Ferry and its recent runs, and a click on a notification.
+func (q *quickMode) showRun(id string) {
+	q.mu.Lock()
+	w := q.win()
+	wasQuick := q.active
+	if q.active {
+		q.restoreLocked(w)
+	}
+	q.hidden = false
+	q.mu.Unlock()
+	if wasQuick {
+		q.emit().Emit(EventQuickClose)
+	}
+	w.Unminimise()
+	w.Show()
+	q.emit().Emit(EventShowRun, id)
+}
+
+// isActive reports whether the quick prompt is showing.
+func (q *quickMode) isActive() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.active
+}
+
+// Quick is the frontend's API for the quick prompt mode of the window.
+type Quick struct {
+	ex *extras
+}
+
+// Open turns the window into the quick prompt (from a button inside the
+// window: Close then returns to the full window). It never fails.
+func (q *Quick) Open() {
+	q.ex.quick.open(fromWindow)
+}
+
+// Close leaves the quick prompt (Esc, or after Enter sent the prompt): the
+// full window again, hidden or minimised when the quick prompt was called
+// up by the hotkey or the tray. It never fails.
+func (q *Quick) Close() {
+	q.ex.quick.close()
+}
+
+// ShowRun leaves the quick prompt and shows the full window on run id
+// (what a click on "answer ready" does). It never fails.
+func (q *Quick) ShowRun(id string) {
+	q.ex.quick.showRun(id)
+}
+
+// Status says which desktop integrations work in this session: the global
+// hotkey (with why not), the tray icon and notifications. It never fails.
+func (q *Quick) Status() ExtrasStatus {
+	return q.ex.status()
+}

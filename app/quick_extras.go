@@ -1,0 +1,244 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+)
+
+// extras are the parts of the desktop app that live beside the window: the
+// quick prompt mode, the tray icon, the global hotkey and desktop
+// notifications. Each degrades to nothing, with one log line, where the
+// session lacks what it needs (a session bus, an X display); none can stop
+// the window from working.
+type extras struct {
+	sh        *shell
+	log       *slog.Logger
+	icon      []byte
+	getenv    func(string) string
+	startTray trayStarter
+	grabber   func(hotkeyEnv) hotkeyGrabber
+
+	quick   *quickMode
+	hot     *hotkeys
+	notices *runNotices
+
+	mu     sync.Mutex
+	ctx    context.Context // the window's, once started
+	win    window
+	note   notifier
+	tray   trayIcon
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+func newExtras(sh *shell, log *slog.Logger, icon []byte, getenv func(string) string) *extras {
+	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: startTray, grabber: systemGrabber,
+		win: nopWindow{}, note: nopNotifier{}}
+	e.quick = &quickMode{win: e.window, emit: sh.emitter, site: e.defaultSite, canHide: e.hasTray}
+	e.notices = &runNotices{sh: sh, n: e.notifier}
+	return e
+}
+
+func (e *extras) window() window {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.win
+}
+
+func (e *extras) notifier() notifier {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.note
+}
+
+func (e *extras) hasTray() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.tray != nil
+}
+
+func (e *extras) defaultSite() string {
+	site := config.Defaults().QuickPrompt.DefaultSite
+	_ = e.sh.withCore(func(c *core.Core) error {
+		site = c.Settings().QuickPrompt.DefaultSite
+		return nil
+	})
+	return site
+}
+
+// start brings the extras up for the window whose Wails context is ctx
+// (OnStartup, after the shell's own startup).
+func (e *extras) start(ctx context.Context) {
+	e.startWith(ctx, runtimeWindow{ctx: ctx}, func() { wruntime.Quit(ctx) })
+}
+
+func (e *extras) startWith(ctx context.Context, win window, quit func()) {
+	wctx, cancel := context.WithCancel(context.Background())
+	bus := sessionBusAddress(e.getenv)
+	note := newNotifier(bus, e.log, func(target string) { e.quick.showRun(target) })
+
+	var tray trayIcon
+	switch {
+	case bus == "":
+		e.log.Info("tray icon off: no session bus")
+	case !busAnswers(bus):
+		e.log.Info("tray icon off: the session bus does not answer", "address", bus)
+	default:
+		t, err := e.startTray(e.icon, trayActions{
+			QuickPrompt: func() { e.quick.open(fromOutside) },
+			Show:        func() { e.quick.showRun("") },
+			ShowRun:     e.quick.showRun,
+			Quit:        quit,
+		}, e.log)
+		if err != nil {
+			e.log.Info("tray icon off", "err", err)
+		} else {
+			tray = t
+		}
+	}
+
+	e.mu.Lock()
+	e.ctx, e.win, e.note, e.tray, e.cancel = ctx, win, note, tray, cancel
+	e.mu.Unlock()
+
+	e.hot = &hotkeys{
+		env:     hotkeyEnv{Display: e.getenv("DISPLAY"), WaylandDisplay: e.getenv("WAYLAND_DISPLAY")},
+		grabber: e.grabber(hotkeyEnv{Display: e.getenv("DISPLAY")}),
+		onPress: e.toggleQuick,
+	}
+	e.applyHotkey(e.hotkeySetting())
+	e.refreshTray()
+
+	w := &hubWatcher{sh: e.sh, interval: time.Second, onEvent: e.onHubEvent}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		w.run(wctx)
+	}()
+}
+
+// toggleQuick is the hotkey: it opens the quick prompt, or closes it when
+// it is already open.
+func (e *extras) toggleQuick() {
+	if e.quick.isActive() {
+		e.quick.close()
+		return
+	}
+	e.quick.open(fromOutside)
+}
+
+func (e *extras) hotkeySetting() string {
+	spec := config.Defaults().QuickPrompt.Hotkey
+	_ = e.sh.withCore(func(c *core.Core) error {
+		spec = c.Settings().QuickPrompt.Hotkey
+		return nil
+	})
+	return spec
+}
+
+// applyHotkey grabs spec and logs what became of it.
+func (e *extras) applyHotkey(spec string) HotkeyStatus {
+	st := e.hot.apply(spec)
+	if st.Active {
+		e.log.Info("quick-prompt hotkey active", "hotkey", st.Hotkey)
+	} else if st.Problem != nil {
+		e.log.Warn("quick-prompt hotkey off", "hotkey", st.Hotkey, "code", st.Problem.Code, "why", st.Problem.Message)
+	}
+	return st
+}
+
+// settingsChanged re-applies what the extras read from the settings.
+func (e *extras) settingsChanged(s config.Settings) {
+	if e == nil || e.hot == nil {
+		return
+	}
+	e.applyHotkey(s.QuickPrompt.Hotkey)
+}
+
+func (e *extras) onHubEvent(ev hub.Event) {
+	e.notices.handle(ev)
+	if ev.Type == hub.EventRunUpdate {
+		e.refreshTray()
+	}
+}
+
+// refreshTray lists the newest runs in the tray.
+func (e *extras) refreshTray() {
+	e.mu.Lock()
+	tray := e.tray
+	e.mu.Unlock()
+	if tray == nil {
+		return
+	}
+	var listed []job.Listed
+	err := e.sh.withCore(func(c *core.Core) error {
+		var err error
+		listed, _, err = c.SearchHistory(context.Background(), job.Filter{Limit: trayRecent})
+		return err
+	})
+	if err != nil {
+		e.log.Warn("list recent runs for the tray", "code", errs.CodeOf(err), "err", err)
+		return
+	}
+	tray.SetRecent(trayRuns(listed))
+}
+
+// stop takes the extras down (OnShutdown, before the core closes).
+func (e *extras) stop() {
+	e.mu.Lock()
+	cancel, tray, note := e.cancel, e.tray, e.note
+	e.cancel, e.tray, e.note = nil, nil, nopNotifier{}
+	e.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	e.wg.Wait()
+	if e.hot != nil {
+		e.hot.stop()
+	}
+	if tray != nil {
+		tray.Stop()
+	}
+	_ = note.Close()
+}
+
+// status is what Quick.Status reports.
+func (e *extras) status() ExtrasStatus {
+	st := ExtrasStatus{Tray: e.hasTray()}
+	if e.hot != nil {
+		st.Hotkey = e.hot.currentStatus()
+	}
+	_, st.Notifications = e.notifier().(*dbusNotifier)
+	return st
+}
+
+// ExtrasStatus says which desktop integrations work in this session.
+type ExtrasStatus struct {
+	Hotkey HotkeyStatus `json:"hotkey"`
+	// Tray is true while the tray icon is shown.
+	Tray bool `json:"tray"`
+	// Notifications is true when a session bus carries them (whether a
+	// notification server shows them is up to the desktop).
+	Notifications bool `json:"notifications"`
+}
+
+// busAnswers reports whether a connection to the session bus at address
+// completes (fyne's tray would crash at shutdown on a dead address).
+func busAnswers(address string) bool {
+	conn, err := dialSessionBus(address)
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
+}

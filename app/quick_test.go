@@ -1,0 +1,412 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+)
+
+// fakeWindow records what was done to the window, in order.
+type fakeWindow struct {
+	mu        sync.Mutex
+	calls     []string
+	w, h      int
+	onTop     bool
+	visible   bool
+	minimised bool
+}
+
+func (f *fakeWindow) log(s string) { f.mu.Lock(); f.calls = append(f.calls, s); f.mu.Unlock() }
+func (f *fakeWindow) Show()        { f.log("show"); f.visible = true }
+func (f *fakeWindow) Hide()        { f.log("hide"); f.visible = false }
+func (f *fakeWindow) Minimise()    { f.log("minimise"); f.minimised = true }
+func (f *fakeWindow) Unminimise()  { f.log("unminimise"); f.minimised = false }
+func (f *fakeWindow) IsMinimised() bool {
+	return f.minimised
+}
+func (f *fakeWindow) Center()      { f.log("center") }
+func (f *fakeWindow) SetAlwaysOnTop(on bool) {
+	f.log(fmt.Sprintf("ontop=%v", on))
+	f.onTop = on
+}
+func (f *fakeWindow) Size() (int, int) { return f.w, f.h }
+func (f *fakeWindow) SetSize(w, h int) {
+	f.log(fmt.Sprintf("size=%dx%d", w, h))
+	f.w, f.h = w, h
+}
+func (f *fakeWindow) SetMinSize(w, h int) { f.log(fmt.Sprintf("min=%dx%d", w, h)) }
+
+func (f *fakeWindow) has(s string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.calls {
+		if c == s {
+			return true
+		}
+	}
+	return false
+}
+
+func newQuick(tray bool) (*quickMode, *fakeWindow, *recorder) {
+	win := &fakeWindow{w: 1300, h: 900, visible: true}
+	rec := &recorder{}
+	q := &quickMode{win: func() window { return win }, emit: func() emitter { return rec },
+		site: func() string { return "claude" }, canHide: func() bool { return tray }}
+	return q, win, rec
+}
+
+func TestQuickPromptMode(t *testing.T) {
+	t.Run("opening makes the window compact, on top and shown, and tells the frontend", func(t *testing.T) {
+		q, win, rec := newQuick(true)
+		q.open(fromOutside)
+		if win.w != quickWidth || win.h != quickHeight || !win.onTop || !win.visible {
+			t.Fatalf("window %dx%d onTop=%v visible=%v", win.w, win.h, win.onTop, win.visible)
+		}
+		if !win.has(fmt.Sprintf("min=%dx%d", quickWidth, quickHeight)) {
+			t.Error("the minimum size was not lowered: the window could not shrink")
+		}
+		if rec.names() != EventQuickOpen {
+			t.Errorf("events %q", rec.names())
+		}
+	})
+	t.Run("closing restores the size and minimum, drops on-top, and hides a window that was hidden", func(t *testing.T) {
+		q, win, rec := newQuick(true)
+		win.minimised = true
+		q.open(fromOutside)
+		q.close() // a minimised window is hidden afterwards, with the tray to bring it back
+		if win.visible {
+			t.Fatal("the window that was minimised is up after the quick prompt")
+		}
+		rec.events = nil
+		q.open(fromOutside)
+		q.close()
+		if win.w != 1300 || win.h != 900 || win.onTop || win.visible {
+			t.Fatalf("window %dx%d onTop=%v visible=%v", win.w, win.h, win.onTop, win.visible)
+		}
+		if !win.has(fmt.Sprintf("min=%dx%d", minWidth, minHeight)) {
+			t.Error("the minimum size was not restored")
+		}
+		if rec.names() != EventQuickOpen+" "+EventQuickClose {
+			t.Errorf("events %q", rec.names())
+		}
+	})
+	t.Run("a window that was up stays up after a quick prompt from outside", func(t *testing.T) {
+		q, win, _ := newQuick(true)
+		q.open(fromOutside)
+		q.close()
+		if win.has("hide") || win.has("minimise") || !win.visible || win.w != 1300 {
+			t.Errorf("calls %v", win.calls)
+		}
+	})
+	t.Run("without a tray a minimised window is minimised again, never hidden for good", func(t *testing.T) {
+		q, win, _ := newQuick(false)
+		win.minimised = true
+		q.open(fromOutside)
+		q.close()
+		if win.has("hide") || !win.has("minimise") {
+			t.Errorf("calls %v", win.calls)
+		}
+	})
+	t.Run("opened from the window it returns to the full window", func(t *testing.T) {
+		q, win, _ := newQuick(true)
+		q.open(fromWindow)
+		q.close()
+		if win.has("hide") || win.has("minimise") || !win.visible {
+			t.Errorf("calls %v", win.calls)
+		}
+	})
+	t.Run("a second open keeps the first saved size", func(t *testing.T) {
+		q, win, _ := newQuick(true)
+		q.open(fromOutside)
+		q.open(fromOutside)
+		q.close()
+		if win.w != 1300 || win.h != 900 {
+			t.Errorf("restored to %dx%d", win.w, win.h)
+		}
+	})
+	t.Run("showing a run leaves the quick prompt and keeps the window up", func(t *testing.T) {
+		q, win, rec := newQuick(true)
+		q.open(fromOutside)
+		q.showRun("run-7")
+		if q.isActive() || win.onTop || !win.visible || win.w != 1300 {
+			t.Errorf("window %dx%d onTop=%v visible=%v active=%v", win.w, win.h, win.onTop, win.visible, q.isActive())
+		}
+		if rec.names() != EventQuickOpen+" "+EventQuickClose+" "+EventShowRun {
+			t.Errorf("events %q", rec.names())
+		}
+	})
+	t.Run("closing when not open does nothing", func(t *testing.T) {
+		q, win, rec := newQuick(true)
+		q.close()
+		if len(win.calls) != 0 || rec.names() != "" {
+			t.Errorf("calls %v events %q", win.calls, rec.names())
+		}
+	})
+}
+
+func TestNoticesForHubEvents(t *testing.T) {
+	sessions := map[string]*job.Session{
+		"done":  {ID: "done", Site: "chatgpt", State: job.StateDone, Answer: "Boats cross\n the   water"},
+		"fail":  {ID: "fail", Site: "claude", State: job.StateFailed, Error: errs.New(errs.ComposerNotFound, "no composer on the page")},
+		"check": {ID: "check", Site: "chatgpt", State: job.StateFailed, Error: errs.New(errs.CloudflareChallenge, "a Cloudflare check blocks the page")},
+	}
+	lookup := func(_ context.Context, id string) (*job.Session, error) {
+		if s, ok := sessions[id]; ok {
+			return s, nil
+		}
+		return nil, errs.New(errs.SessionNotFound, "no session %s", id)
+	}
+	ended := func(session, state string, env *errs.Envelope) hub.Event {
+		j := map[string]any{"id": "job-" + session, "state": state, "error": env,
+			"detail": map[string]any{"session": session, "spec": map[string]any{"site": "chatgpt"}}}
+		d, _ := json.Marshal(j)
+		return hub.Event{Type: hub.EventRunUpdate, JobID: "job-" + session, Data: d}
+	}
+	stateEv := func(session, state string) hub.Event {
+		d, _ := json.Marshal(job.Event{Session: session, Kind: job.EventState, State: job.State(state)})
+		return hub.Event{Type: hub.EventRunUpdate, Data: d}
+	}
+	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk, Site: "chatgpt", Summary: "refactor the parser"})
+	cases := []struct {
+		name    string
+		ev      hub.Event
+		want    bool
+		summary string
+		body    string
+		target  string
+		urgent  bool
+	}{
+		{"a finished run says its answer is ready, on one line", ended("done", "done", nil), true, "Answer ready · chatgpt", "Boats cross the water", "done", false},
+		{"a failed run says why", ended("fail", "failed", nil), true, "Run failed · claude", "no composer on the page", "fail", false},
+		{"a check on the site asks for the user", ended("check", "failed", nil), true, "Ferry needs you · chatgpt", "solve the check in the browser window", "check", true},
+		{"a run that failed before it had a session still says why", ended("", "failed", errs.New(errs.BrowserNotFound, "no browser answers at 127.0.0.1:1")), true, "Run failed · chatgpt", "no browser answers", "", false},
+		{"an approval asks for a decision", hub.Event{Type: hub.EventApprovalRequested, Data: apData}, true, "Approval needed", "codex asks to send a prompt on chatgpt: refactor the parser", "", true},
+		{"a run still going says nothing", ended("done", "streaming", nil), false, "", "", "", false},
+		{"a cancelled run says nothing", ended("done", "cancelled", nil), false, "", "", "", false},
+		{"a job the user rejected says nothing", ended("", "failed", errs.New(errs.ApprovalRejected, "rejected")), false, "", "", "", false},
+		{"the pipeline's own state events are not announced", stateEv("done", "done"), false, "", "", "", false},
+		{"a partial answer says nothing", hub.Event{Type: hub.EventRunPartial, Data: []byte(`{"session":"done","kind":"partial"}`)}, false, "", "", "", false},
+		{"a run the history lacks still gets a notice", ended("gone", "done", nil), true, "Answer ready · chatgpt", "open it in Ferry", "gone", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n, ok := noticeFor(context.Background(), c.ev, lookup)
+			if ok != c.want {
+				t.Fatalf("notice %v (%+v), want %v", ok, n, c.want)
+			}
+			if !ok {
+				return
+			}
+			if n.Summary != c.summary || !strings.Contains(n.Body, c.body) || n.Target != c.target || n.Urgent != c.urgent {
+				t.Errorf("notice %+v, want summary %q body ~%q target %q urgent %v", n, c.summary, c.body, c.target, c.urgent)
+			}
+		})
+	}
+}
+
+// recordingNotifier keeps what it was asked to show.
+type recordingNotifier struct {
+	mu  sync.Mutex
+	got []Notice
+}
+
+func (r *recordingNotifier) Notify(n Notice) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, n)
+	return nil
+}
+func (r *recordingNotifier) Close() error { return nil }
+func (r *recordingNotifier) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.got)
+}
+
+func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
+	sh, _, _ := openShell(t, nil)
+	note := &recordingNotifier{}
+	r := &runNotices{sh: sh, n: func() notifier { return note }}
+	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk})
+	ap := hub.Event{Type: hub.EventApprovalRequested, Data: apData}
+	waitCount := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for note.count() != want && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if got := note.count(); got != want {
+			t.Fatalf("%d notices, want %d", got, want)
+		}
+	}
+	r.handle(ap)
+	waitCount(1)
+	if !r.first("job-1") || r.first("job-1") {
+		t.Error("a job's end is not deduplicated")
+	}
+	settings := &Settings{sh: sh}
+	cur, _ := settings.Get()
+	cur.Notifications = false
+	if _, err := settings.Save(cur); err != nil {
+		t.Fatal(err)
+	}
+	r.handle(ap)
+	time.Sleep(100 * time.Millisecond)
+	waitCount(1)
+}
+
+func TestTrayListsTheNewestRuns(t *testing.T) {
+	var listed []job.Listed
+	for i, st := range []job.State{job.StateDone, job.StateFailed, job.StateStreaming, job.StateCancelled, job.StateDone, job.StateDone, job.StateDone} {
+		listed = append(listed, job.Listed{Session: &job.Session{ID: fmt.Sprint("r", i), Site: "chatgpt", State: st,
+			Prompt: "write a haiku about river ferries crossing in the early morning fog"}})
+	}
+	runs := trayRuns(append([]job.Listed{{}}, listed...))
+	if len(runs) != trayRecent {
+		t.Fatalf("%d entries, want %d", len(runs), trayRecent)
+	}
+	want := []string{"✓", "✗", "…", "–", "✓"}
+	for i, r := range runs {
+		if r.ID != fmt.Sprint("r", i) || !strings.HasPrefix(r.Label, want[i]+" chatgpt · write a haiku") {
+			t.Errorf("entry %d = %+v", i, r)
+		}
+		if len([]rune(r.Label)) > 60 {
+			t.Errorf("entry %d is %d characters long", i, len([]rune(r.Label)))
+		}
+	}
+}
+
+// fakeTray records the tray's entries; its actions are the ones extras gave it.
+type fakeTray struct {
+	mu      sync.Mutex
+	recent  []trayRun
+	actions trayActions
+	stopped bool
+}
+
+func (f *fakeTray) SetRecent(r []trayRun) { f.mu.Lock(); f.recent = r; f.mu.Unlock() }
+func (f *fakeTray) Stop()                 { f.mu.Lock(); f.stopped = true; f.mu.Unlock() }
+
+func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
+	addr := startTestBus(t)
+	server := startFakeNotificationServer(t, addr)
+	sh, rec, _ := openShell(t, nil)
+	ctx := context.Background()
+	var seeded string
+	err := sh.withCore(func(c *core.Core) error {
+		repo, err := c.History(ctx)
+		if err != nil {
+			return err
+		}
+		s, err := repo.Create(ctx, &job.Session{Site: "chatgpt", Prompt: "write a haiku", State: job.StateDone, Answer: "boats"})
+		seeded = s.ID
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tray := &fakeTray{}
+	env := map[string]string{"DBUS_SESSION_BUS_ADDRESS": addr} // no DISPLAY: the hotkey must say so
+	ex := newExtras(sh, quietLog(), nil, func(k string) string { return env[k] })
+	ex.startTray = func(_ []byte, a trayActions, _ *slog.Logger) (trayIcon, error) {
+		tray.actions = a
+		return tray, nil
+	}
+	grabber := &fakeGrabber{}
+	ex.grabber = func(hotkeyEnv) hotkeyGrabber { return grabber }
+	win := &fakeWindow{w: 1100, h: 720, visible: true}
+	quit := make(chan struct{}, 1)
+	ex.startWith(ctx, win, func() { quit <- struct{}{} })
+	stopped := false
+	defer func() {
+		if !stopped {
+			ex.stop()
+		}
+	}()
+
+	t.Run("the tray lists the newest run and the status reports what works", func(t *testing.T) {
+		tray.mu.Lock()
+		recent := tray.recent
+		tray.mu.Unlock()
+		if len(recent) != 1 || recent[0].ID != seeded {
+			t.Fatalf("tray lists %+v", recent)
+		}
+		st := ex.status()
+		if !st.Tray || !st.Notifications || st.Hotkey.Active || st.Hotkey.Problem == nil || st.Hotkey.Problem.Code != errs.NoDisplay {
+			t.Fatalf("status %+v (problem %+v)", st, st.Hotkey.Problem)
+		}
+		if len(grabber.held) != 0 {
+			t.Errorf("a key was grabbed without a display")
+		}
+	})
+	t.Run("the tray's Quick prompt opens the compact window and Quit quits", func(t *testing.T) {
+		tray.actions.QuickPrompt()
+		if !win.onTop || win.w != quickWidth || !strings.Contains(rec.names(), EventQuickOpen) {
+			t.Fatalf("window %dx%d onTop=%v, events %q", win.w, win.h, win.onTop, rec.names())
+		}
+		tray.actions.ShowRun(seeded)
+		if win.onTop || !strings.Contains(rec.names(), EventShowRun) {
+			t.Fatalf("ShowRun left onTop=%v, events %q", win.onTop, rec.names())
+		}
+		tray.actions.Quit()
+		select {
+		case <-quit:
+		default:
+			t.Error("Quit did not quit")
+		}
+	})
+	t.Run("an agent's approval request becomes a desktop notification", func(t *testing.T) {
+		srv := sh.hubServer()
+		if srv == nil {
+			t.Fatal("the hub did not start")
+		}
+		info, _, err := srv.RegisterClient(ctx, "codex")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := srv.CreateJob(ctx, hub.Caller{ClientID: info.ID, Name: "codex"}, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "refactor the parser"}); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for len(server.notifications()) == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		got := server.notifications()
+		if len(got) != 1 || got[0].Summary != "Approval needed" || !strings.Contains(got[0].Body, "codex") || got[0].Urgency != 2 {
+			t.Fatalf("notifications %+v", got)
+		}
+	})
+	t.Run("a click on a notification shows the window on its run", func(t *testing.T) {
+		if err := ex.notifier().Notify(Notice{Summary: "Answer ready", Target: seeded}); err != nil {
+			t.Fatal(err)
+		}
+		id := server.notifications()[len(server.notifications())-1].ID
+		win.Hide()
+		before := strings.Count(rec.names(), EventShowRun)
+		server.emit(t, "ActionInvoked", id, "default")
+		deadline := time.Now().Add(5 * time.Second)
+		for strings.Count(rec.names(), EventShowRun) == before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if strings.Count(rec.names(), EventShowRun) != before+1 || !win.visible {
+			t.Fatalf("events %q, visible=%v", rec.names(), win.visible)
+		}
+	})
+	t.Run("stop removes the tray and releases everything", func(t *testing.T) {
+		ex.stop()
+		stopped = true
+		if !tray.stopped {
+			t.Error("the tray is still up")
+		}
+	})
+}

@@ -1,0 +1,265 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+)
+
+func TestJobSpecOf(t *testing.T) {
+	tests := []struct {
+		name string
+		spec RunSpec
+		want hub.JobSpec
+		code errs.Code
+	}{
+		{"an ask goes to the hub as the desktop's job", RunSpec{Site: "chatgpt", Prompt: "hi", Model: " gpt-5 "},
+			hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hi", Model: "gpt-5", RequestedBy: "desktop"}, ""},
+		{"the default model leaves the site's selection alone", RunSpec{Site: "chatgpt", Prompt: "hi", Model: "default"},
+			hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hi", RequestedBy: "desktop"}, ""},
+		{"a tab and a new chat pass through for the runner to judge", RunSpec{TabID: "T1", Prompt: "hi", NewChat: true},
+			hub.JobSpec{Kind: hub.KindAsk, TabID: "T1", Prompt: "hi", NewChat: true, RequestedBy: "desktop"}, ""},
+		{"code mode becomes a code job with its options and provenance", RunSpec{Kind: "code", Site: "chatgpt", Prompt: "p", Contract: "code", Zips: "several",
+			AllowInline: true, RepoRoot: " /src/x ", SourcePaths: []string{"a.go", " ", "b/"}},
+			hub.JobSpec{Kind: hub.KindCode, Site: "chatgpt", Prompt: "p", Contract: "code", MultiZip: true, AllowInline: true,
+				RepoRoot: "/src/x", SourcePaths: []string{"a.go", "b/"}, RequestedBy: "desktop"}, ""},
+		{"one zip is the default", RunSpec{Kind: "code", Site: "chatgpt", Prompt: "p"},
+			hub.JobSpec{Kind: hub.KindCode, Site: "chatgpt", Prompt: "p", RequestedBy: "desktop"}, ""},
+		{"a zip count other than one or several is refused", RunSpec{Kind: "code", Site: "chatgpt", Prompt: "p", Zips: "three"}, hub.JobSpec{}, errs.BadInput},
+		{"an unknown kind is refused", RunSpec{Kind: "paint", Site: "chatgpt", Prompt: "p"}, hub.JobSpec{}, errs.BadInput},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := jobSpecOf(tc.spec)
+			if errs.CodeOf(err) != tc.code {
+				t.Fatalf("error %v, want code %q", err, tc.code)
+			}
+			if tc.code == "" && !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("spec %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRunEventOf(t *testing.T) {
+	mk := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	tests := []struct {
+		name string
+		ev   hub.Event
+		want RunEvent
+		ok   bool
+	}{
+		{"a state the run entered", hub.Event{Type: hub.EventRunUpdate, JobID: "j1", Data: mk(job.Event{Session: "s1", Kind: job.EventState, State: job.StateStreaming})},
+			RunEvent{JobID: "j1", Kind: "state", Session: "s1", State: "streaming"}, true},
+		{"the answer so far", hub.Event{Type: hub.EventRunPartial, JobID: "j1", Data: mk(job.Event{Session: "s1", Kind: job.EventPartial, Partial: &provider.Partial{Text: "Hello", Added: "lo"}})},
+			RunEvent{JobID: "j1", Kind: "partial", Session: "s1", Text: "Hello"}, true},
+		{"the job's view at its end", hub.Event{Type: hub.EventRunUpdate, JobID: "j1", ClientID: "desktop", Data: mk(hub.Job{ID: "j1", Kind: hub.KindAsk, State: "done"})},
+			RunEvent{JobID: "j1", Kind: "ended", State: "done", RequestedBy: "desktop"}, true},
+		{"a reattach finding is not for the panel", hub.Event{Type: hub.EventRunUpdate, JobID: "j1", Data: mk(job.Event{Session: "s1", Kind: job.EventFinding})}, RunEvent{}, false},
+		{"garbage is dropped", hub.Event{Type: hub.EventRunUpdate, JobID: "j1", Data: json.RawMessage(`[1]`)}, RunEvent{}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := runEventOf(tc.ev)
+			got.At = time.Time{}
+			if ok != tc.ok || got != tc.want {
+				t.Errorf("got %+v %v, want %+v %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+// TestRunsThroughTheHubBackend sends prompts through the bound Runs and Tabs
+// structs to the simulator's ChatGPT: the app launches its own headless
+// Chromium per its settings (mapped to the simulator), keeps it for the
+// next run, and closes it at shutdown.
+func TestRunsThroughTheHubBackend(t *testing.T) {
+	srv := sim.New(providertest.DefaultSimOptions...)
+	if err := srv.Start(context.Background(), "127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	sh, rec, dataDir := openShell(t, func(dataDir string) {
+		settings := map[string]any{"browser": map[string]any{"binary": "/usr/bin/chromium", "headless": true, "extraArgs": srv.ChromiumFlags()}}
+		b, _ := json.Marshal(settings)
+		if err := os.WriteFile(filepath.Join(dataDir, "settings.json"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	_ = dataDir
+	runs, tabs := &Runs{sh: sh}, &Tabs{sh: sh}
+
+	st, err := tabs.Browser()
+	if err != nil || st.Status != browserNotStarted || st.Mode != "launch" {
+		t.Fatalf("before any run the browser is %+v (%v), want not_started in launch mode", st, err)
+	}
+	if list, err := tabs.List(); err != nil || len(list) != 0 {
+		t.Fatalf("listing tabs started a browser or failed: %v %v", list, err)
+	}
+
+	wait := func(t *testing.T, id string) RunInfo {
+		t.Helper()
+		deadline := time.Now().Add(60 * time.Second)
+		for time.Now().Before(deadline) {
+			info, err := runs.Get(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Ended {
+				return info
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("run %s did not end within 60 s", id)
+		return RunInfo{}
+	}
+
+	var pid int
+	t.Run("a desktop run is answered through the job runner with origin desktop", func(t *testing.T) {
+		prompt := "What does Ferry do on the desktop?"
+		started, err := runs.Start(RunSpec{Site: "chatgpt", Prompt: prompt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(started.ID, "job-") || started.RequestedBy != "desktop" {
+			t.Fatalf("started %+v", started)
+		}
+		info := wait(t, started.ID)
+		if info.State != string(job.StateDone) || info.Session == nil {
+			t.Fatalf("run ended %s with %v", info.State, info.Error)
+		}
+		if info.Session.Answer != providertest.NormalAnswer(prompt) {
+			t.Errorf("answer %q", info.Session.Answer)
+		}
+		if info.Session.Origin != job.OriginDesktop {
+			t.Errorf("origin %q, want desktop", info.Session.Origin)
+		}
+		if len(info.Timeline) < 5 || info.Timeline[len(info.Timeline)-1].State != job.StateDone {
+			t.Errorf("timeline %+v, want the journal up to done", info.Timeline)
+		}
+		if n := strings.Count(rec.names(), EventRun); n < 5 {
+			t.Errorf("%d run events reached the window, want the states and partials", n)
+		}
+		st, _ := tabs.Browser()
+		if st.Status != browserConnected || !st.Launched || st.PID == 0 || !strings.HasPrefix(st.Endpoint, "127.0.0.1:") {
+			t.Fatalf("after the run the browser is %+v", st)
+		}
+		pid = st.PID
+	})
+
+	t.Run("the tabs list the run's ChatGPT tab as ready with its conversation", func(t *testing.T) {
+		list, err := tabs.List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found bool
+		for _, ts := range list {
+			if ts.Site == "chatgpt" {
+				found = true
+				if ts.State != "ready" || ts.SiteName != "ChatGPT" || ts.Conversation == "" {
+					t.Errorf("tab %+v, want ready with a conversation", ts)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("no chatgpt tab in %+v", list)
+		}
+	})
+
+	t.Run("a second run reuses the same browser", func(t *testing.T) {
+		started, err := runs.Start(RunSpec{Site: "chatgpt", Prompt: "And again?", NewChat: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info := wait(t, started.ID); info.State != string(job.StateDone) {
+			t.Fatalf("second run %s: %v", info.State, info.Error)
+		}
+		if st, _ := tabs.Browser(); st.PID != pid {
+			t.Errorf("the second run used browser pid %d, want the first %d", st.PID, pid)
+		}
+	})
+
+	t.Run("a blank prompt and an unknown site are refused before anything runs", func(t *testing.T) {
+		if _, err := runs.Start(RunSpec{Site: "chatgpt", Prompt: "  "}); errs.CodeOf(err) != errs.BadInput {
+			t.Errorf("blank prompt: %v", err)
+		}
+		if _, err := runs.Broadcast("hi", []string{"chatgpt", "nosuchsite"}, nil); errs.CodeOf(err) != errs.UnknownSite {
+			t.Errorf("unknown site in a broadcast: %v", err)
+		}
+	})
+
+	t.Run("the browser comes back after it went away", func(t *testing.T) {
+		b := sh.hub.browser.current()
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		if err := b.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			st, _ := tabs.Browser()
+			if st.Status == browserDisconnected {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("state %+v after the browser quit, want disconnected", st)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		st, err := tabs.Connect()
+		if err != nil || st.Status != browserConnected || st.PID == pid {
+			t.Fatalf("reconnect gave %+v (%v), want a new launched browser", st, err)
+		}
+		pid = st.PID
+		opened, err := tabs.Open("chatgpt")
+		if err != nil || opened.Site != "chatgpt" || opened.TargetID == "" {
+			t.Fatalf("open chatgpt: %+v %v", opened, err)
+		}
+	})
+
+	t.Run("a tab behind a check is listed with the check's message and a run there stops with guidance", func(t *testing.T) {
+		srv.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioCloudflare})
+		defer srv.Reset()
+		opened, err := tabs.Open("chatgpt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opened.State != "interstitial" || opened.Code != errs.CloudflareChallenge || opened.Message == "" || opened.Hint == "" {
+			t.Errorf("tab behind a Cloudflare check %+v, want interstitial with its message", opened)
+		}
+		started, err := runs.Start(RunSpec{TabID: opened.TargetID, Prompt: "blocked?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := wait(t, started.ID)
+		if info.State != string(job.StateFailed) || info.Error == nil || info.Error.Code != errs.CloudflareChallenge {
+			t.Fatalf("run in the blocked tab ended %s with %+v, want failed with cloudflare_challenge", info.State, info.Error)
+		}
+		if n := srv.SubmissionCount(sim.ChatGPT); n != 2 {
+			t.Errorf("%d submissions after the blocked run, want the 2 of the earlier runs", n)
+		}
+	})
+
+	t.Run("shutdown quits the browser Ferry launched", func(t *testing.T) {
+		sh.closeCore()
+		deadline := time.Now().Add(10 * time.Second)
+		for processAlive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("browser pid %d still runs after shutdown", pid)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+}

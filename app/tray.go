@@ -1,0 +1,76 @@
+package app
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/ferrydesk/ferry/backend/job"
+)
+
+// The tray icon: Quick prompt…, Show Ferry, the last runs (a click shows
+// Ferry on that run) and Quit. The icon itself (fyne.io/systray, a DBus
+// StatusNotifierItem) lives in tray_desktop.go, compiled only into the
+// desktop and dev binaries; everything it shows and does is decided here,
+// behind trayIcon, so it is tested without a tray host.
+
+// trayRecent is how many recent runs the tray lists.
+const trayRecent = 5
+
+// trayRun is one recent run as the tray lists it.
+type trayRun struct {
+	ID    string
+	Label string
+}
+
+// trayActions are what the tray's items do.
+type trayActions struct {
+	QuickPrompt func()
+	Show        func()
+	ShowRun     func(id string)
+	Quit        func()
+}
+
+// trayIcon is a running tray icon.
+type trayIcon interface {
+	// SetRecent replaces the recent-runs entries (at most trayRecent).
+	SetRecent(runs []trayRun)
+	// Stop removes the icon; the tray cannot be started again afterwards.
+	Stop()
+}
+
+// errNoTray: this build has no tray (tests, the bindings generator).
+var errNoTray = errors.New("this build has no tray icon")
+
+// trayStarter starts the tray with icon (PNG) and actions on the session
+// bus; tray_desktop.go and tray_stub.go provide startTray.
+type trayStarter func(icon []byte, actions trayActions, log *slog.Logger) (trayIcon, error)
+
+// trayLabel is a run's menu entry: a mark for its outcome, the site and
+// the start of the prompt.
+func trayLabel(s *job.Session) string {
+	mark := "…"
+	switch {
+	case s.State == job.StateDone:
+		mark = "✓"
+	case s.State == job.StateFailed || s.State == job.StateStale:
+		mark = "✗"
+	case s.State == job.StateCancelled:
+		mark = "–"
+	}
+	return mark + " " + s.Site + " · " + oneLine(s.Prompt, 40)
+}
+
+// trayRuns turns the newest runs into tray entries.
+func trayRuns(listed []job.Listed) []trayRun {
+	out := make([]trayRun, 0, min(len(listed), trayRecent))
+	for _, l := range listed {
+		if l.Session == nil {
+			continue
+		}
+		out = append(out, trayRun{ID: l.Session.ID, Label: trayLabel(l.Session)})
+		if len(out) == trayRecent {
+			break
+		}
+	}
+	return out
+}

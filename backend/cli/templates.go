@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// maxTemplateFile bounds a template body read by `ferry templates save`.
+const maxTemplateFile = 256 << 10
+
+func init() {
+	register(&command{
+		name:  "templates",
+		args:  "list | show NAME | save NAME --file F [--description D] [--vars A,B] | delete NAME",
+		short: "list, show, save and delete prompt templates with {{variables}}",
+		long: `Prompt templates are prompts with {{variables}}, used by ferry ask and ferry code
+as --template NAME --var NAME=VALUE (one --var per variable; a missing one is an
+error that names it).
+
+list              the built-in templates (marked built-in) and yours
+show NAME         one template: its description, variables and body
+save NAME --file F [--description D] [--vars A,B]
+                  saves (or replaces) your template NAME with the body in F ("-" reads
+                  stdin). Every {{variable}} the body uses must be declared with --vars;
+                  \{{ writes a literal "{{". Built-in templates cannot be replaced.
+delete NAME       deletes your template NAME (built-in ones cannot be deleted)
+
+Templates are stored in the data directory's store. With --json every command
+prints JSON.`,
+		flags: func(fs *flag.FlagSet) {
+			fs.String("file", "", "save: read the template body from this file (- for stdin)")
+			fs.String("description", "", "save: a one-line description")
+			fs.String("vars", "", "save: the variables the body uses, comma-separated (e.g. project,language)")
+		},
+		run: runTemplates,
+	})
+}
+
+func runTemplates(ctx context.Context, inv *invocation) error {
+	if len(inv.args) == 0 {
+		return errs.New(errs.BadInput, "ferry templates needs one of list, show, save, delete").WithHint("run `ferry help templates`")
+	}
+	verb, rest := inv.args[0], inv.args[1:]
+	need := map[string]int{"list": 0, "show": 1, "save": 1, "delete": 1}
+	n, ok := need[verb]
+	if !ok {
+		return errs.New(errs.BadInput, "unknown templates command %q", verb).WithHint("use list, show, save or delete")
+	}
+	if len(rest) != n {
+		return errs.New(errs.BadInput, "ferry templates %s takes %d argument(s), got %d", verb, n, len(rest)).WithHint("run `ferry help templates`")
+	}
+	var info core.TemplateInfo
+	if verb == "save" {
+		// Read and check the input before the store is opened.
+		var err error
+		if info, err = templateToSave(inv, rest[0]); err != nil {
+			return err
+		}
+	}
+	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "cli"})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	repo := c.Templates()
+	switch verb {
+	case "list":
+		list, err := repo.List(ctx)
+		if err != nil {
+			return err
+		}
+		if inv.json {
+			return inv.printJSON(list)
+		}
+		for _, t := range list {
+			kind := "saved"
+			if t.BuiltIn {
+				kind = "built-in"
+			}
+			fmt.Fprintf(inv.stdout, "%-24s %-8s %s\n", t.Name, kind, t.Description)
+		}
+		return nil
+	case "show":
+		t, err := repo.Get(ctx, rest[0])
+		if err != nil {
+			return err
+		}
+		return printTemplate(inv, t)
+	case "save":
+		t, err := repo.Save(ctx, info)
+		if err != nil {
+			return err
+		}
+		if inv.json {
+			return inv.printJSON(t)
+		}
+		fmt.Fprintf(inv.stdout, "saved template %s (variables: %s)\n", t.Name, orNone(t.Variables))
+		return nil
+	}
+	if err := repo.Delete(ctx, rest[0]); err != nil {
+		return err
+	}
+	if inv.json {
+		return inv.printJSON(map[string]any{"deleted": rest[0]})
+	}
+	fmt.Fprintf(inv.stdout, "deleted template %s\n", rest[0])
+	return nil
+}
+
+// templateToSave reads `ferry templates save NAME`'s body and flags.
+func templateToSave(inv *invocation, name string) (core.TemplateInfo, error) {
+	file := inv.flag("file").(string)
+	if file == "" {
+		return core.TemplateInfo{}, errs.New(errs.BadInput, "ferry templates save needs --file F with the template body").
+			WithHint("e.g. `ferry templates save greet --file greet.txt --vars name`; --file - reads stdin")
+	}
+	var r io.Reader
+	if file == "-" {
+		r = Stdin
+	} else {
+		f, err := os.Open(file)
+		if err != nil {
+			return core.TemplateInfo{}, errs.Wrap(err, errs.BadInput, "read the template file %s: %v", file, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxTemplateFile+1))
+	if err != nil {
+		return core.TemplateInfo{}, errs.Wrap(err, errs.BadInput, "read the template file %s: %v", file, err)
+	}
+	if len(b) > maxTemplateFile {
+		return core.TemplateInfo{}, errs.New(errs.BadInput, "the template file %s is over %d KiB", file, maxTemplateFile>>10)
+	}
+	vars := []string{}
+	for _, v := range strings.Split(inv.flag("vars").(string), ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			vars = append(vars, v)
+		}
+	}
+	return core.TemplateInfo{Name: name, Description: inv.flag("description").(string), Body: string(b), Variables: vars}, nil
+}
+
+func printTemplate(inv *invocation, t core.TemplateInfo) error {
+	if inv.json {
+		return inv.printJSON(t)
+	}
+	kind := "saved"
+	if t.BuiltIn {
+		kind = "built-in"
+	}
+	fmt.Fprintf(inv.stdout, "name:        %s (%s)\n", t.Name, kind)
+	if t.Description != "" {
+		fmt.Fprintf(inv.stdout, "description: %s\n", t.Description)
+	}
+	fmt.Fprintf(inv.stdout, "variables:   %s\n", orNone(t.Variables))
+	if !t.UpdatedAt.IsZero() {
+		fmt.Fprintf(inv.stdout, "updated:     %s\n", t.UpdatedAt.Format("2006-01-02 15:04:05Z07:00"))
+	}
+	fmt.Fprintf(inv.stdout, "\n%s\n", strings.TrimRight(t.Body, "\n"))
+	return nil
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// varFlag is the repeatable --var NAME=VALUE.
+type varFlag struct{ m map[string]string }
+
+func (v *varFlag) String() string { return "" }
+
+func (v *varFlag) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return fmt.Errorf("--var %q is not NAME=VALUE", s)
+	}
+	if _, dup := v.m[name]; dup {
+		return fmt.Errorf("--var %s is given twice", name)
+	}
+	if v.m == nil {
+		v.m = map[string]string{}
+	}
+	v.m[name] = value
+	return nil
+}
+
+func (v *varFlag) Get() any { return v.m }
+
+// registerTemplateFlags defines --template and --var (ask, code).
+func registerTemplateFlags(fs *flag.FlagSet) {
+	fs.String("template", "", "render this template (see ferry templates) as the prompt")
+	fs.Var(&varFlag{}, "var", "a template variable as NAME=VALUE (repeatable)")
+}
+
+// promptOrTemplate is the prompt of askPrompt, or with --template the
+// template's name and its variables (rendered by the core, which holds
+// the saved templates): exactly one of them.
+func promptOrTemplate(inv *invocation) (text, template string, vars map[string]string, err error) {
+	template = strings.TrimSpace(inv.flag("template").(string))
+	vars, _ = inv.flag("var").(map[string]string)
+	if template == "" {
+		if len(vars) > 0 {
+			return "", "", nil, errs.New(errs.BadInput, "--var needs --template").WithHint("add --template NAME, or drop the --var flags")
+		}
+		text, err = askPrompt(inv)
+		return text, "", nil, err
+	}
+	if inv.flag("prompt").(string) != "" || inv.flag("prompt-file").(string) != "" || len(inv.args) > 0 {
+		return "", "", nil, errs.New(errs.BadInput, "give the prompt or --template, not both").
+			WithHint("drop the prompt text, or drop --template")
+	}
+	return "", template, vars, nil
+}

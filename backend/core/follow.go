@@ -1,0 +1,210 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// The session commands that follow runs in flight (poll, watch, reattach,
+// sessions doctor) in one place, so that the embedded CLI and the owner
+// serving the CLI through the hub decide and word everything alike.
+
+// PickSession is the run ref names (an unambiguous id prefix is enough) or,
+// with ref "", the only active run. Errors: errs.SessionNotFound (no such
+// run, or no active run), errs.SessionAmbiguous (several active runs,
+// listed: the command fails closed).
+func PickSession(ctx context.Context, repo *job.Repo, ref string) (*job.Session, error) {
+	if ref != "" {
+		return repo.Resolve(ctx, ref)
+	}
+	act, err := repo.Active(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch len(act) {
+	case 0:
+		return nil, errs.New(errs.SessionNotFound, "no active run; pass --session ID").WithHint("list runs with `ferry sessions list`")
+	case 1:
+		return act[0], nil
+	}
+	lines := make([]string, len(act))
+	ids := make([]string, len(act))
+	for i, s := range act {
+		ids[i] = s.ID
+		lines[i] = fmt.Sprintf("%s (%s, %s): %s", s.ID, s.Site, s.State, clipLine(s.Prompt, 40))
+	}
+	return nil, errs.New(errs.SessionAmbiguous, "%d runs are active, pick one with --session: %s", len(act), strings.Join(lines, "; ")).
+		WithEvidence("sessions", strings.Join(ids, ","))
+}
+
+// clipLine is s on one line, cut to n runes with an ellipsis.
+func clipLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// CheckFresh is the gate before poll, watch and reattach: the stored
+// TargetID must be a live page on the session's site. Errors:
+// errs.SessionStale with the open tabs of that site as candidates; the
+// browser's envelopes.
+func CheckFresh(ctx context.Context, b *browser.Browser, reg *site.Registry, s *job.Session) error {
+	infer := func(host string) string {
+		if st, ok := reg.ForHost(host); ok {
+			return st.ID
+		}
+		return ""
+	}
+	tabs, err := b.Targets(ctx, infer)
+	if err != nil {
+		return err
+	}
+	var candidates []string
+	for _, t := range tabs {
+		if t.ID == s.TargetID {
+			if t.Site == s.Site {
+				return nil
+			}
+			return errs.New(errs.SessionStale, "run %s: its tab %s is on %q, not on %s", s.ID, t.ID, hostOf(t.URL), s.Site).
+				WithEvidence("session", s.ID).WithEvidence("target", t.ID)
+		}
+		if t.Site == s.Site {
+			candidates = append(candidates, t.ID)
+		}
+	}
+	e := errs.New(errs.SessionStale, "run %s: its tab %s is gone", s.ID, s.TargetID).
+		WithEvidence("session", s.ID).WithEvidence("target", s.TargetID)
+	if len(candidates) > 0 {
+		e = e.WithEvidence("candidates", strings.Join(candidates, ","))
+	}
+	return e
+}
+
+func hostOf(raw string) string {
+	if i := strings.Index(raw, "://"); i >= 0 {
+		raw = raw[i+3:]
+	}
+	if i := strings.IndexAny(raw, "/?#"); i >= 0 {
+		raw = raw[:i]
+	}
+	return raw
+}
+
+// ReattachIn resumes run s in browser b after the freshness gate, never
+// sending its prompt again once it was sent (job.Runner.Reattach). onEvent,
+// when set, gets the run's events (state changes and partial text). The
+// Finding says what reattach found, also when it fails. Errors: the gate's,
+// the adapter's and the runner's envelopes.
+func ReattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, repo *job.Repo, s *job.Session, onEvent func(job.Event)) (*job.Session, *job.Finding, error) {
+	if err := CheckFresh(ctx, b, reg, s); err != nil {
+		return s, nil, err
+	}
+	st, err := reg.Get(s.Site)
+	if err != nil {
+		return s, nil, err
+	}
+	page, err := b.Page(ctx, s.TargetID)
+	if err != nil {
+		return s, nil, err
+	}
+	defer page.Detach(context.WithoutCancel(ctx))
+	a, err := provider.New(provider.Env{Page: page, Site: st, Sites: reg})
+	if err != nil {
+		return s, nil, err
+	}
+	r := job.NewRunner(repo)
+	if onEvent != nil {
+		defer r.Subscribe(onEvent)()
+	}
+	return r.Reattach(ctx, s.ID, a)
+}
+
+// DoctorReport is the verdict of `ferry sessions doctor` on one run.
+type DoctorReport struct {
+	ID         string `json:"id"`
+	Site       string `json:"site"`
+	State      string `json:"state"`
+	Verdict    string `json:"verdict"` // ok, stale, recovered, unchecked
+	Detail     string `json:"detail,omitempty"`
+	Candidates string `json:"candidates,omitempty"`
+}
+
+// DoctorSessions checks the tabs of the active and stale runs in b: a run
+// whose tab is gone or left its site is marked stale; with recover a stale
+// run's conversation is reopened in a new tab and the run rebound to it.
+// With b nil nothing is checked (every run is "unchecked"). Errors: the
+// repository's and the browser's envelopes.
+func DoctorSessions(ctx context.Context, repo *job.Repo, b *browser.Browser, reg *site.Registry, recover bool) ([]DoctorReport, error) {
+	act, err := repo.Active(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stale, _, err := repo.List(ctx, job.Filter{State: job.StateStale, Limit: 1000})
+	if err != nil {
+		return nil, err
+	}
+	out := []DoctorReport{}
+	check := append([]*job.Session{}, act...)
+	for _, l := range stale {
+		check = append(check, l.Session)
+	}
+	for _, s := range check {
+		rp := DoctorReport{ID: s.ID, Site: s.Site, State: string(s.State)}
+		if b == nil {
+			rp.Verdict, rp.Detail = "unchecked", "pass --browser-url to check its tab"
+			out = append(out, rp)
+			continue
+		}
+		gerr := error(nil)
+		if s.State != job.StateStale {
+			gerr = CheckFresh(ctx, b, reg, s)
+		}
+		if s.State != job.StateStale && gerr == nil {
+			rp.Verdict = "ok"
+			out = append(out, rp)
+			continue
+		}
+		rp.Verdict = "stale"
+		if gerr != nil {
+			env := errs.From(gerr)
+			if env.Code != errs.SessionStale {
+				return nil, gerr
+			}
+			rp.Detail, rp.Candidates = env.Message, env.Evidence["candidates"]
+			if _, err := repo.Transition(ctx, s.ID, job.StateStale, env.Message, nil); err != nil {
+				return nil, err
+			}
+			s, _ = repo.Get(ctx, s.ID)
+		}
+		if recover {
+			if s.ConversationURL == "" {
+				rp.Detail = "no conversation URL to reopen"
+			} else {
+				tab, err := b.OpenTab(ctx, s.ConversationURL)
+				if err != nil {
+					return nil, err
+				}
+				back := s.StateBefore
+				if !back.Active() {
+					back = job.StateResolved
+				}
+				if _, err := repo.Transition(ctx, s.ID, back, "doctor: reopened the conversation in tab "+tab.ID(), func(x *job.Session) { x.TargetID = tab.ID() }); err != nil {
+					return nil, err
+				}
+				_ = tab.Detach(context.WithoutCancel(ctx))
+				rp.Verdict, rp.Detail = "recovered", "reopened in tab "+tab.ID()
+			}
+		}
+		out = append(out, rp)
+	}
+	return out, nil
+}

@@ -1,0 +1,296 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// The owner's side of ferry poll, watch, reattach, sessions doctor and open
+// through the hub: the same decisions as the embedded commands (PickSession,
+// CheckFresh, ReattachIn, DoctorSessions, OpenSiteTab) on the owner's store
+// and browser.
+
+var (
+	_ hub.SessionFollower = (*HubBackend)(nil)
+	_ hub.TabOpener       = (*HubBackend)(nil)
+)
+
+// defaultReattachTimeout bounds a reattach job whose request names none
+// (as `ferry reattach --timeout`'s default).
+const defaultReattachTimeout = 10 * time.Minute
+
+// requestBrowser is the browser a request names: the one at url (attached
+// for this request, released by done), else the owner's browser
+// (browserFor), else Ferry's own running browser (its profile's
+// DevToolsActivePort). Errors: errs.BrowserDisconnected when Ferry's
+// browser does not run; the browser's envelopes.
+func (h *HubBackend) requestBrowser(ctx context.Context, url string) (b *browser.Browser, done func(), err error) {
+	if url == "" {
+		own, err := h.browserFor(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if own != nil {
+			return own, func() {}, nil
+		}
+	}
+	if url == "" {
+		profile := h.c.Paths().ProfileDir()
+		if _, err := os.Stat(filepath.Join(profile, "DevToolsActivePort")); err != nil {
+			return nil, nil, errs.New(errs.BrowserDisconnected, "Ferry's browser is not running (its profile %s has no DevToolsActivePort)", profile).
+				WithHint("start the Ferry app (it runs the browser), pass --browser-url for a browser started with --remote-debugging-port, or use --browser launch")
+		}
+		url = profile
+	}
+	b, err = browser.Attach(ctx, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = b.Close(cctx)
+	}, nil
+}
+
+// PollSession checks a run once: with chk.Browser an active run's tab must
+// pass the freshness gate. Errors: as PickSession and CheckFresh.
+func (h *HubBackend) PollSession(ctx context.Context, chk hub.SessionCheck) (hub.PollResult, error) {
+	s, err := PickSession(ctx, h.repo, chk.Session)
+	if err != nil {
+		return hub.PollResult{}, err
+	}
+	fresh := false
+	if s.State.Active() && chk.Browser {
+		reg, err := h.c.Sites()
+		if err != nil {
+			return hub.PollResult{}, err
+		}
+		b, done, err := h.requestBrowser(ctx, chk.BrowserURL)
+		if err != nil {
+			return hub.PollResult{}, err
+		}
+		defer done()
+		if err := CheckFresh(ctx, b, reg, s); err != nil {
+			return hub.PollResult{}, err
+		}
+		fresh = true
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return hub.PollResult{}, fmt.Errorf("encode session %s: %w", s.ID, err)
+	}
+	return hub.PollResult{Session: raw, Fresh: fresh}, nil
+}
+
+// DoctorSessions runs DoctorSessions (the function) on the owner's store,
+// in the request's browser when chk.Browser. The Sessions of the result
+// are a JSON array of DoctorReport.
+func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (hub.DoctorResult, error) {
+	var b *browser.Browser
+	var reg *site.Registry
+	if chk.Browser {
+		var done func()
+		var err error
+		if b, done, err = h.requestBrowser(ctx, chk.BrowserURL); err != nil {
+			return hub.DoctorResult{}, err
+		}
+		defer done()
+		if reg, err = h.c.Sites(); err != nil {
+			return hub.DoctorResult{}, err
+		}
+	}
+	out, err := DoctorSessions(ctx, h.repo, b, reg, chk.Recover)
+	if err != nil {
+		return hub.DoctorResult{}, err
+	}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return hub.DoctorResult{}, fmt.Errorf("encode doctor report: %w", err)
+	}
+	return hub.DoctorResult{Sessions: raw}, nil
+}
+
+// ReattachSession picks the run at once and resumes it as a job of
+// hub.KindReattach. A run that has ended needs nothing: the job is ended
+// at once with its record. A run that a job of this owner is running now
+// (an ask of the app, of the CLI or of an agent, or another reattach) is
+// not resumed a second time: that job is returned, to be followed, with
+// Started false.
+// Errors: as PickSession; store failures.
+func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, requestedBy string) (hub.ReattachResult, error) {
+	s, err := PickSession(ctx, h.repo, chk.Session)
+	if err != nil {
+		return hub.ReattachResult{}, err
+	}
+	if rec, ok := h.runningJobOf(s.ID); ok {
+		return hub.ReattachResult{Job: h.view(ctx, rec)}, nil
+	}
+	now := time.Now().UTC()
+	spec := hub.JobSpec{Kind: hub.KindReattach, SessionID: s.ID, RequestedBy: requestedBy}
+	rec := jobRecord{ID: "job-" + job.NewID(now), Kind: hub.KindReattach, Spec: spec, RequestedBy: requestedBy, Session: s.ID,
+		CreatedAt: now, UpdatedAt: now, State: jobStateStarting, Approval: job.ApprovalNotRequired}
+	if !s.State.Active() {
+		rec.State, rec.Ended = string(s.State), true
+	}
+	if err := h.put(rec); err != nil {
+		return hub.ReattachResult{}, err
+	}
+	if !rec.Ended {
+		h.startFunc(rec, func(ctx context.Context) { h.runReattach(ctx, rec, chk) })
+	}
+	return hub.ReattachResult{Job: h.view(ctx, rec), Started: true}, nil
+}
+
+// runningJobOf finds the job of this owner that runs session id now.
+func (h *HubBackend) runningJobOf(sessionID string) (jobRecord, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id := range h.running {
+		if rec, err := h.get(id); err == nil && rec.Session == sessionID && !rec.Ended {
+			return rec, true
+		}
+	}
+	return jobRecord{}, false
+}
+
+// startFunc runs fn for job rec in the background, cancellable by
+// CancelJob and waited for by Close (as start does for ask jobs).
+func (h *HubBackend) startFunc(rec jobRecord, fn func(ctx context.Context)) {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithCancel(h.runCtx)
+	h.running[rec.ID] = cancel
+	h.wg.Add(1)
+	h.mu.Unlock()
+	go func() {
+		defer h.wg.Done()
+		defer func() {
+			h.mu.Lock()
+			delete(h.running, rec.ID)
+			h.mu.Unlock()
+			cancel()
+		}()
+		fn(ctx)
+	}()
+}
+
+func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.SessionCheck) {
+	timeout := defaultReattachTimeout
+	if chk.TimeoutMs > 0 {
+		timeout = time.Duration(chk.TimeoutMs) * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	onEvent := func(ev job.Event) {
+		if ev.Session != rec.Session {
+			return
+		}
+		typ := hub.EventRunUpdate
+		if ev.Kind == job.EventPartial {
+			typ = hub.EventRunPartial
+		}
+		data, _ := json.Marshal(ev)
+		h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: data})
+	}
+	finding, err := h.reattachRun(ctx, rec.Session, chk.BrowserURL, onEvent)
+	wctx := context.WithoutCancel(ctx)
+	h.mu.Lock()
+	cur, gerr := h.get(rec.ID)
+	if gerr != nil {
+		cur = rec
+	}
+	cur.Finding = finding
+	if err != nil {
+		cur.Error = errs.From(err)
+	}
+	cur.UpdatedAt, cur.Ended = time.Now().UTC(), true
+	_ = h.put(cur)
+	h.mu.Unlock()
+	data, _ := json.Marshal(h.view(wctx, cur))
+	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: data})
+}
+
+func (h *HubBackend) reattachRun(ctx context.Context, sessionID, browserURL string, onEvent func(job.Event)) (*job.Finding, error) {
+	s, err := h.repo.Get(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := h.c.Sites()
+	if err != nil {
+		return nil, err
+	}
+	b, done, err := h.requestBrowser(ctx, browserURL)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	_, finding, err := ReattachIn(ctx, b, reg, h.repo, s, onEvent)
+	return finding, err
+}
+
+// OpenTab opens site req.Site in a new background tab of the request's
+// browser (BrowserURL, else the owner's, else Ferry's running browser) and
+// returns it with its address redacted. Errors: errs.UnknownSite; the
+// browser's envelopes (errs.Timeout when the page does not load within
+// req.TimeoutMs).
+func (h *HubBackend) OpenTab(ctx context.Context, req hub.OpenTabRequest) (hub.Tab, error) {
+	reg, err := h.c.Sites()
+	if err != nil {
+		return hub.Tab{}, err
+	}
+	if _, err := reg.Get(req.Site); err != nil {
+		return hub.Tab{}, err
+	}
+	if req.TimeoutMs > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(req.TimeoutMs)*time.Millisecond)
+		defer cancel()
+	}
+	b, done, err := h.requestBrowser(ctx, req.BrowserURL)
+	if err != nil {
+		return hub.Tab{}, err
+	}
+	defer done()
+	p, s, err := OpenSiteTab(ctx, b, reg, req.Site)
+	if err != nil {
+		return hub.Tab{}, err
+	}
+	info, err := p.Info(ctx)
+	dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer dcancel()
+	_ = p.Detach(dctx)
+	if err != nil {
+		return hub.Tab{}, err
+	}
+	return hub.Tab{TargetID: p.ID(), Site: s.ID, URL: site.Redact(info.URL), Title: info.Title}, nil
+}
+
+var _ hub.BrowserEndpointer = (*HubBackend)(nil)
+
+// BrowserEndpoint is the DevTools address of the owner's browser
+// (browserFor). Errors: errs.BrowserDisconnected when the owner has none
+// (ferry serve without --browser-url launches one per run).
+func (h *HubBackend) BrowserEndpoint(ctx context.Context) (hub.BrowserInfo, error) {
+	b, err := h.browserFor(ctx)
+	if err != nil {
+		return hub.BrowserInfo{}, err
+	}
+	if b == nil {
+		return hub.BrowserInfo{}, errs.New(errs.BrowserDisconnected, "the Ferry owner has no long-lived browser; it launches one per run")
+	}
+	return hub.BrowserInfo{URL: b.Endpoint()}, nil
+}

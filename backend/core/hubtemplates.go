@@ -1,0 +1,55 @@
+package core
+
+import (
+	"context"
+
+	"github.com/ferrydesk/ferry/backend/hub"
+)
+
+// The owner's templates through the hub (ferry templates while an owner
+// runs): the same repository and errors as embedded.
+
+var _ hub.TemplateBackend = (*HubBackend)(nil)
+
+func templateOut(t TemplateInfo) hub.Template {
+	return hub.Template{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables, BuiltIn: t.BuiltIn, UpdatedAt: t.UpdatedAt}
+}
+
+// ListTemplates lists the built-in and the user's templates. Errors: as
+// TemplateRepo.List.
+func (h *HubBackend) ListTemplates(ctx context.Context) ([]hub.Template, error) {
+	list, err := h.c.Templates().List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]hub.Template, 0, len(list))
+	for _, t := range list {
+		out = append(out, templateOut(t))
+	}
+	return out, nil
+}
+
+// GetTemplate returns one template. Errors: as TemplateRepo.Get.
+func (h *HubBackend) GetTemplate(ctx context.Context, name string) (hub.Template, error) {
+	t, err := h.c.Templates().Get(ctx, name)
+	if err != nil {
+		return hub.Template{}, err
+	}
+	return templateOut(t), nil
+}
+
+// SaveTemplate saves the user's template t.Name (BuiltIn and UpdatedAt of
+// t are ignored). Errors: as TemplateRepo.Save.
+func (h *HubBackend) SaveTemplate(ctx context.Context, t hub.Template) (hub.Template, error) {
+	saved, err := h.c.Templates().Save(ctx, TemplateInfo{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables})
+	if err != nil {
+		return hub.Template{}, err
+	}
+	return templateOut(saved), nil
+}
+
+// DeleteTemplate deletes the user's template name. Errors: as
+// TemplateRepo.Delete.
+func (h *HubBackend) DeleteTemplate(ctx context.Context, name string) error {
+	return h.c.Templates().Delete(ctx, name)
+}

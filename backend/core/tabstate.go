@@ -1,0 +1,160 @@
+package core
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// TabReadiness says whether a run could use a tab now.
+type TabReadiness string
+
+// The readiness of a tab, as the desktop's Tabs view shows it.
+const (
+	TabReady        TabReadiness = "ready"        // on its site, logged in, nothing in the way
+	TabLogin        TabReadiness = "login"        // on a login page or behind a login wall
+	TabInterstitial TabReadiness = "interstitial" // a check, a cap or an error page: Message says which
+	TabStale        TabReadiness = "stale"        // the tab did not answer the probe (hung, crashed or gone)
+	TabOther        TabReadiness = "other"        // not on a chat site Ferry knows
+)
+
+// tabProbeTimeout bounds the look at one tab: a hung page must not hold up
+// the whole list.
+const tabProbeTimeout = 3 * time.Second
+
+// TabState is one tab of the browser with what a run would meet in it.
+type TabState struct {
+	TargetID string `json:"targetId"`
+	Site     string `json:"site,omitempty"`
+	SiteName string `json:"siteName,omitempty"`
+	Title    string `json:"title"`
+	// URL is the tab's address without query, fragment or userinfo.
+	URL string `json:"url"`
+	// Conversation is the part of the address after the site's own (such
+	// as "c/6823…"); "" on the site's start page, a new chat.
+	Conversation string       `json:"conversation,omitempty"`
+	State        TabReadiness `json:"state"`
+	// Message and Code describe what stands in the way (interstitial,
+	// login, stale); Hint says what the user can do.
+	Message string    `json:"message,omitempty"`
+	Code    errs.Code `json:"code,omitempty"`
+	Hint    string    `json:"hint,omitempty"`
+}
+
+// TabStates lists b's tabs with their site, conversation and readiness.
+// Tabs on a known site are probed in place (a snapshot of the page run
+// through the interstitial detector, never activating the tab or changing
+// it); each probe is bounded, and a tab that does not answer is stale.
+// Errors: BrowserDisconnected when the connection is gone.
+func TabStates(ctx context.Context, b *browser.Browser, reg *site.Registry) ([]TabState, error) {
+	targets, err := b.Targets(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TabState, len(targets))
+	var wg sync.WaitGroup
+	for i, t := range targets {
+		out[i] = describeTarget(reg, t)
+		if out[i].State != TabReady {
+			continue
+		}
+		wg.Add(1)
+		go func(ts *TabState) {
+			defer wg.Done()
+			probeTab(ctx, b, reg, ts)
+		}(&out[i])
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// describeTarget is what the address alone says about a tab: its site, its
+// conversation, and whether it is a login page. Tabs it calls ready are
+// then probed.
+func describeTarget(reg *site.Registry, t browser.Target) TabState {
+	ts := TabState{TargetID: t.ID, Title: t.Title, URL: site.Redact(t.URL), State: TabOther}
+	s, ok := reg.ForURL(t.URL)
+	if !ok {
+		for _, cand := range reg.Sites() {
+			if cand.IsLoginURL(t.URL) {
+				ts.Site, ts.SiteName, ts.State = cand.ID, cand.Name, TabLogin
+				ts.Message, ts.Code = cand.Name+" shows its login page", errs.LoginRequired
+				ts.Hint = "log in in the browser window, then refresh"
+				return ts
+			}
+		}
+		return ts
+	}
+	ts.Site, ts.SiteName = s.ID, s.Name
+	ts.Conversation = conversationOf(s, t.URL)
+	if s.IsLoginURL(t.URL) {
+		ts.State, ts.Code = TabLogin, errs.LoginRequired
+		ts.Message, ts.Hint = s.Name+" shows its login page", "log in in the browser window, then refresh"
+		return ts
+	}
+	ts.State = TabReady
+	return ts
+}
+
+// conversationOf is the path of rawURL below the site's address.
+func conversationOf(s site.Site, rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	base, err := url.Parse(s.Address)
+	if err != nil {
+		return ""
+	}
+	rest := strings.TrimPrefix(u.Path, strings.TrimSuffix(base.Path, "/"))
+	return strings.Trim(rest, "/")
+}
+
+// probeTab runs the interstitial detector on the tab and records what it
+// found in ts.
+func probeTab(ctx context.Context, b *browser.Browser, reg *site.Registry, ts *TabState) {
+	s, err := reg.Get(ts.Site)
+	if err != nil {
+		return
+	}
+	pctx, cancel := context.WithTimeout(ctx, tabProbeTimeout)
+	defer cancel()
+	stale := func(err error) {
+		ts.State, ts.Code = TabStale, errs.CodeOf(err)
+		ts.Message = "the tab does not answer: " + errs.From(err).Message
+		ts.Hint = "reload the tab in the browser window or close it; runs will not use it until it answers"
+	}
+	p, err := b.Page(pctx, ts.TargetID)
+	if err != nil {
+		stale(err)
+		return
+	}
+	web, err := provider.NewWeb(provider.Env{Page: p, Site: s, Sites: reg})
+	if err != nil {
+		stale(err)
+		return
+	}
+	r, err := web.Interstitial(pctx)
+	if err != nil {
+		stale(err)
+		return
+	}
+	if !r.Found() || r.Code == "" || !r.Blocking && !r.Terminal {
+		return
+	}
+	ts.Code, ts.Message = r.Code, r.Message
+	if r.Kind == interstitial.LoginWall || r.Kind == interstitial.SessionExpired {
+		ts.State, ts.Hint = TabLogin, "log in in the browser window, then refresh"
+		return
+	}
+	ts.State = TabInterstitial
+	ts.Hint = "solve it in the browser window, then refresh; a run started now would stop at it"
+}

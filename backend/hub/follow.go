@@ -1,0 +1,234 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// The session commands that drive the owner's browser and store together
+// (ferry poll, watch, reattach, sessions doctor, open) reach the owner
+// through these routes. They are the owner's only: they may attach to a
+// browser the caller names, rebind runs to new tabs, open tabs, and resume
+// a run that had not been sent yet (which sends it), none of which an agent
+// may do without the user.
+
+// KindReattach is a job that resumes an interrupted run from its journal
+// (ferry reattach and ferry watch through the hub). It never sends a
+// prompt that was already sent.
+const KindReattach JobKind = "reattach"
+
+// SessionCheck is the body of POST /v1/sessions/poll, /v1/sessions/reattach
+// and /v1/sessions/doctor.
+type SessionCheck struct {
+	// Session is the run (an unambiguous id prefix is enough); "" means the
+	// only active run (poll, reattach).
+	Session string `json:"session,omitempty"`
+	// Browser asks poll and doctor to check the run's tab in a browser:
+	// BrowserURL, else the owner's browser, else Ferry's own running
+	// browser. Reattach always needs one.
+	Browser bool `json:"browser,omitempty"`
+	// BrowserURL is a browser the owner attaches to for this request (a
+	// ws://127.0.0.1 DevTools address or a DevToolsActivePort path).
+	BrowserURL string `json:"browserUrl,omitempty"`
+	// Recover asks doctor to reopen stale runs' conversations in new tabs.
+	Recover bool `json:"recover,omitempty"`
+	// TimeoutMs bounds a reattach (0: the owner's default).
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+}
+
+// PollResult answers POST /v1/sessions/poll: the run's record (the
+// Backend's, passed through) and whether its tab passed the freshness gate.
+type PollResult struct {
+	Session json.RawMessage `json:"session"`
+	Fresh   bool            `json:"fresh"`
+}
+
+// ReattachResult answers POST /v1/sessions/reattach: the job to follow,
+// and whether this request started it (only then is it the caller's to
+// cancel).
+type ReattachResult struct {
+	Job     Job  `json:"job"`
+	Started bool `json:"started"`
+}
+
+// DoctorResult answers POST /v1/sessions/doctor: the Backend's verdicts,
+// passed through.
+type DoctorResult struct {
+	Sessions json.RawMessage `json:"sessions"`
+}
+
+// OpenTabRequest is the body of POST /v1/tabs.
+type OpenTabRequest struct {
+	Site       string `json:"site"`
+	BrowserURL string `json:"browserUrl,omitempty"`
+	TimeoutMs  int64  `json:"timeoutMs,omitempty"`
+}
+
+// SessionFollower is implemented by a Backend that can follow runs in
+// flight. Errors are errs envelopes, as the embedded commands return them.
+type SessionFollower interface {
+	// PollSession checks a run once.
+	PollSession(ctx context.Context, chk SessionCheck) (PollResult, error)
+	// ReattachSession picks the run at once (its errors come back at once)
+	// and resumes it in the background as a job of KindReattach, whose
+	// events carry requestedBy as ClientID. A run that a job of the owner
+	// runs already is not resumed twice: that job comes back, with Started
+	// false.
+	ReattachSession(ctx context.Context, chk SessionCheck, requestedBy string) (ReattachResult, error)
+	// DoctorSessions checks the tabs of active and stale runs.
+	DoctorSessions(ctx context.Context, chk SessionCheck) (DoctorResult, error)
+}
+
+// TabOpener is implemented by a Backend that can open a site in a new
+// background tab of its browser.
+type TabOpener interface {
+	OpenTab(ctx context.Context, req OpenTabRequest) (Tab, error)
+}
+
+func (s *Server) follower() (SessionFollower, *errs.Envelope) {
+	f, ok := s.backend.(SessionFollower)
+	if !ok {
+		return nil, errs.New(errs.BadInput, "this Ferry owner cannot follow runs in flight").
+			WithHint("stop it and run the command again without an owner")
+	}
+	return f, nil
+}
+
+func (s *Server) decodeCheck(w http.ResponseWriter, r *http.Request) (SessionCheck, SessionFollower, bool) {
+	var chk SessionCheck
+	if e := decodeJSON(w, r, 16<<10, &chk); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return chk, nil, false
+	}
+	if e := checkBrowserURL(chk.BrowserURL); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return chk, nil, false
+	}
+	f, e := s.follower()
+	if e != nil {
+		writeEnvelope(w, StatusFor(e.Code), e)
+		return chk, nil, false
+	}
+	return chk, f, true
+}
+
+// checkBrowserURL refuses browser addresses that are not on loopback: the
+// owner must never connect out on a caller's behalf. A DevToolsActivePort
+// path (no scheme) is a local file and passes.
+func checkBrowserURL(raw string) *errs.Envelope {
+	if !strings.Contains(raw, "://") {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err == nil && u.User == nil {
+		switch strings.ToLower(u.Scheme) {
+		case "ws", "http":
+			switch strings.ToLower(u.Hostname()) {
+			case "127.0.0.1", "localhost", "::1":
+				return nil
+			}
+		}
+	}
+	return errs.New(errs.BadInput, "browser address %q is not a loopback DevTools address", clip(raw, 120)).
+		WithHint("pass ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
+}
+
+func (s *Server) handlePollSession(w http.ResponseWriter, r *http.Request, c Caller) {
+	chk, f, ok := s.decodeCheck(w, r)
+	if !ok {
+		return
+	}
+	out, err := f.PollSession(r.Context(), chk)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handleReattachSession(w http.ResponseWriter, r *http.Request, c Caller) {
+	chk, f, ok := s.decodeCheck(w, r)
+	if !ok {
+		return
+	}
+	res, err := f.ReattachSession(r.Context(), chk, c.ClientID)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	status := http.StatusOK
+	if res.Started {
+		status = http.StatusCreated
+	}
+	writeJSON(w, status, res)
+}
+
+func (s *Server) handleDoctorSessions(w http.ResponseWriter, r *http.Request, c Caller) {
+	chk, f, ok := s.decodeCheck(w, r)
+	if !ok {
+		return
+	}
+	out, err := f.DoctorSessions(r.Context(), chk)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handleOpenTab(w http.ResponseWriter, r *http.Request, c Caller) {
+	var req OpenTabRequest
+	if e := decodeJSON(w, r, 4<<10, &req); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return
+	}
+	if e := checkBrowserURL(req.BrowserURL); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return
+	}
+	o, ok := s.backend.(TabOpener)
+	if !ok {
+		writeEnvelope(w, http.StatusBadRequest, errs.New(errs.BadInput, "this Ferry owner cannot open tabs"))
+		return
+	}
+	tab, err := o.OpenTab(r.Context(), req)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, tab)
+}
+
+// BrowserInfo answers GET /v1/browser: the DevTools address of the owner's
+// browser, for an owner's command that drives it itself (ferry retrieve
+// reads a conversation there instead of launching a second browser on the
+// profile the owner's browser holds). Owner only: the address gives full
+// control of the user's logged-in browser.
+type BrowserInfo struct {
+	URL string `json:"url"`
+}
+
+// BrowserEndpointer is implemented by a Backend that drives a long-lived
+// browser. Errors: errs.BrowserDisconnected when it has none now.
+type BrowserEndpointer interface {
+	BrowserEndpoint(ctx context.Context) (BrowserInfo, error)
+}
+
+func (s *Server) handleBrowser(w http.ResponseWriter, r *http.Request, c Caller) {
+	be, ok := s.backend.(BrowserEndpointer)
+	if !ok {
+		writeErr(w, errs.New(errs.BrowserDisconnected, "this Ferry owner drives no browser of its own"))
+		return
+	}
+	info, err := be.BrowserEndpoint(r.Context())
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}

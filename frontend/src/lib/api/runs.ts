@@ -1,0 +1,41 @@
+// The Runs bound struct (app/runs.go): sending prompts through the job
+// runner, and the pickers' data (sites, models, templates).
+
+import * as Runs from '../../../wailsjs/go/app/Runs';
+import type { app, core } from '../../../wailsjs/go/models';
+import { call } from './call';
+
+export type RunSpec = app.RunSpec;
+export type RunInfo = app.RunInfo;
+export type ModelInfo = app.ModelInfo;
+export type SiteInfo = app.SiteInfo;
+export type TemplateInfo = core.TemplateInfo;
+
+/** start sends one run; rejects with bad_input for an incomplete spec. */
+export const start = (spec: RunSpec): Promise<RunInfo> => call(() => Runs.Start(spec));
+
+/** broadcast sends the prompt to every site at once. */
+export const broadcast = (prompt: string, sites: string[], models: Record<string, string>): Promise<RunInfo[]> =>
+  call(() => Runs.Broadcast(prompt, sites, models));
+
+/** cancel stops a run. */
+export const cancel = (id: string): Promise<RunInfo> => call(() => Runs.Cancel(id));
+
+/** retry sends a run's prompt again as a new run. */
+export const retry = (id: string): Promise<RunInfo> => call(() => Runs.Retry(id));
+
+/** get returns a run with its session and timeline. */
+export const get = (id: string): Promise<RunInfo> => call(() => Runs.Get(id));
+
+/** sites lists the site registry. */
+export const sites = (): Promise<SiteInfo[]> => call(() => Runs.Sites());
+
+/** models lists a site's model aliases from the capability registry. */
+export const models = (site: string): Promise<ModelInfo[]> => call(() => Runs.Models(site));
+
+/** templates lists the prompt templates. */
+export const templates = (): Promise<TemplateInfo[]> => call(() => Runs.Templates());
+
+/** renderTemplate fills a template's variables. */
+export const renderTemplate = (name: string, vars: Record<string, string>): Promise<string> =>
+  call(() => Runs.RenderTemplate(name, vars));

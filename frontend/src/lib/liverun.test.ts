@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { applyEvent, charCount, fromInfo, guidance, isActive, type RunInfoLike } from './liverun';
+
+const info: RunInfoLike = { id: 'job-1', kind: 'ask', state: 'starting', ended: false, site: 'chatgpt', prompt: 'hi', timeline: [] };
+
+describe('a live run', () => {
+  it('grows its answer with each partial and counts them', () => {
+    let r = fromInfo(info);
+    r = applyEvent(r, { jobId: 'job-1', kind: 'partial', text: 'Hel', at: '' });
+    r = applyEvent(r, { jobId: 'job-1', kind: 'partial', text: 'Hello', at: '' });
+    expect(r.text).toBe('Hello');
+    expect(r.partials).toBe(2);
+  });
+
+  it('adds each new state to its timeline once', () => {
+    let r = fromInfo(info);
+    for (const s of ['resolved', 'resolved', 'streaming']) r = applyEvent(r, { jobId: 'job-1', kind: 'state', state: s, at: 't' });
+    expect(r.timeline.map((e) => e.state)).toEqual(['resolved', 'streaming']);
+    expect(r.state).toBe('streaming');
+  });
+
+  it('ignores events of other runs', () => {
+    const r = fromInfo(info);
+    expect(applyEvent(r, { jobId: 'job-2', kind: 'partial', text: 'x', at: '' })).toBe(r);
+  });
+
+  it('ignores late partials once ended', () => {
+    let r = applyEvent(fromInfo(info), { jobId: 'job-1', kind: 'ended', state: 'done', at: '' });
+    r = applyEvent(r, { jobId: 'job-1', kind: 'partial', text: 'late', at: '' });
+    expect(r.text).toBe('');
+    expect(isActive(r)).toBe(false);
+  });
+
+  it('keeps the streamed text and count when the final record has no answer yet', () => {
+    let r = applyEvent(fromInfo(info), { jobId: 'job-1', kind: 'partial', text: 'so far', at: '' });
+    r = fromInfo({ ...info, state: 'streaming', session: { id: 's1' } }, r);
+    expect(r.text).toBe('so far');
+    expect(r.partials).toBe(1);
+    expect(r.session).toBe('s1');
+  });
+
+  it('takes the final answer and journal from the record', () => {
+    const r = fromInfo({ ...info, state: 'done', ended: true, session: { id: 's1', answer: 'Final', model: { slug: 'gpt-5-2', verified: true } },
+      timeline: [{ state: 'resolved', at: '2026-01-01T00:00:00Z' }, { state: 'done', at: '2026-01-01T00:00:01Z' }] });
+    expect(r.text).toBe('Final');
+    expect(r.modelProof).toBe('gpt-5-2 (verified)');
+    expect(r.timeline).toHaveLength(2);
+  });
+});
+
+describe('guidance', () => {
+  it('tells the user to solve a check in the browser and retry', () => {
+    const g = guidance({ site: 'chatgpt', error: { stage: 'interstitial', code: 'cloudflare_challenge', message: 'x', retryable: true } });
+    expect(g?.text).toBe('Solve the check in the browser window, then Retry.');
+    expect(g?.action).toBe('retry');
+  });
+  it('names the site to log in to', () => {
+    expect(guidance({ site: 'claude', error: { stage: 's', code: 'login_required', message: 'x', retryable: true } })?.text).toContain('Log in to claude');
+  });
+  it('sends a disconnected browser to Tabs', () => {
+    expect(guidance({ site: '', error: { stage: 's', code: 'browser_disconnected', message: 'x', retryable: true } })?.action).toBe('tabs');
+  });
+  it('leaves other errors to the envelope', () => {
+    expect(guidance({ site: '', error: { stage: 's', code: 'internal', message: 'x', retryable: false } })).toBeNull();
+    expect(guidance({ site: '', error: null })).toBeNull();
+  });
+});
+
+describe('charCount', () => {
+  it('counts code points, not UTF-16 units', () => {
+    expect(charCount('a😀b')).toBe(3);
+  });
+});

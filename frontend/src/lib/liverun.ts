@@ -1,0 +1,168 @@
+// The live run panel's model: a run as it streams in, built from the
+// backend's RunInfo and updated by its run:event events, and what to tell
+// the user when a run stopped at something only they can fix.
+
+import { toEnvelope, type Envelope } from './envelope';
+
+/** RunInfoLike is the part of app.RunInfo the panel reads. */
+export interface RunInfoLike {
+  id: string;
+  kind: string;
+  state: string;
+  ended: boolean;
+  site?: string;
+  tabId?: string;
+  model?: string;
+  prompt: string;
+  error?: unknown;
+  session?: {
+    id?: string;
+    answer?: string;
+    site?: string;
+    model?: { slug?: string; verified?: boolean };
+    artifacts?: { name: string; path?: string; verdict?: string; reason?: string }[];
+  } | null;
+  timeline?: { state: string; at: unknown; note?: string }[] | null;
+}
+
+/** RunEventLike is the part of a run:event the panel reads. */
+export interface RunEventLike {
+  jobId: string;
+  kind: 'state' | 'partial' | 'ended';
+  session?: string;
+  state?: string;
+  note?: string;
+  text?: string;
+  at: string;
+}
+
+export interface TimelineItem {
+  state: string;
+  at: string;
+  note?: string;
+}
+
+export interface LiveRun {
+  id: string;
+  kind: string;
+  site: string;
+  model: string;
+  prompt: string;
+  state: string;
+  ended: boolean;
+  /** The answer so far, then the final answer. */
+  text: string;
+  /** How many partial updates arrived (the streaming proof). */
+  partials: number;
+  /** The session's id once the run has one (History finds it). */
+  session: string;
+  modelProof: string;
+  timeline: TimelineItem[];
+  error: Envelope | null;
+  artifacts: { name: string; path: string; verdict: string; reason: string }[];
+}
+
+/** fromInfo builds (or refreshes) a live run from the backend's record. */
+export function fromInfo(info: RunInfoLike, prev?: LiveRun): LiveRun {
+  const s = info.session ?? null;
+  const timeline = (info.timeline ?? []).map((e) => ({ state: e.state, at: String(e.at), note: e.note || undefined }));
+  return {
+    id: info.id,
+    kind: info.kind || 'ask',
+    site: info.site || s?.site || prev?.site || '',
+    model: info.model || prev?.model || '',
+    prompt: info.prompt,
+    state: info.state,
+    ended: info.ended,
+    text: s?.answer || prev?.text || '',
+    partials: prev?.partials ?? 0,
+    session: s?.id || prev?.session || '',
+    modelProof: s?.model?.slug ? `${s.model.slug}${s.model.verified ? ' (verified)' : ''}` : prev?.modelProof || '',
+    timeline: timeline.length ? timeline : prev?.timeline ?? [],
+    error: info.error ? toEnvelope(info.error) : null,
+    artifacts: (s?.artifacts ?? []).map((a) => ({ name: a.name, path: a.path ?? '', verdict: a.verdict ?? '', reason: a.reason ?? '' })),
+  };
+}
+
+/** applyEvent returns the run after ev (events of other runs leave it as is). */
+export function applyEvent(run: LiveRun, ev: RunEventLike): LiveRun {
+  if (ev.jobId !== run.id || run.ended && ev.kind !== 'ended') return run;
+  const next = { ...run, session: ev.session || run.session };
+  switch (ev.kind) {
+    case 'partial':
+      next.text = ev.text ?? run.text;
+      next.partials = run.partials + 1;
+      return next;
+    case 'state': {
+      if (!ev.state) return next;
+      next.state = ev.state;
+      const last = run.timeline[run.timeline.length - 1];
+      if (!last || last.state !== ev.state) next.timeline = [...run.timeline, { state: ev.state, at: ev.at, note: ev.note || undefined }];
+      return next;
+    }
+    case 'ended':
+      next.ended = true;
+      if (ev.state) next.state = ev.state;
+      return next;
+  }
+  return run;
+}
+
+/** Guidance is what the user can do about a run that stopped. */
+export interface Guidance {
+  title: string;
+  text: string;
+  /** The action that follows: retry the run, or open the browser's tabs. */
+  action: 'retry' | 'tabs' | 'none';
+}
+
+/** guidance says what to do about the run's error, or null when the envelope's own hint is enough. */
+export function guidance(run: Pick<LiveRun, 'error' | 'site'>): Guidance | null {
+  const code = run.error?.code;
+  const site = run.site || 'the site';
+  switch (code) {
+    case 'cloudflare_challenge':
+      return { title: 'A check stands in the way', text: 'Solve the check in the browser window, then Retry.', action: 'retry' };
+    case 'login_required':
+      return { title: `Log in to ${site}`, text: `Log in to ${site} in the browser window, then Retry.`, action: 'retry' };
+    case 'consent_required':
+      return { title: 'The site asks for consent', text: 'Answer the consent page in the browser window, then Retry.', action: 'retry' };
+    case 'rate_limited':
+      return { title: 'Too many requests', text: `${site} refused for now. Wait a few minutes, then Retry.`, action: 'retry' };
+    case 'usage_cap': {
+      const at = run.error?.evidence?.resets_at;
+      const when = at ? ` It resets at ${new Date(at).toLocaleString()}.` : '';
+      return { title: 'Usage limit reached', text: `The plan's limit on ${site} is reached.${when} Retry then, or pick another model or site.`, action: 'retry' };
+    }
+    case 'conversation_too_long':
+      return { title: 'The conversation is too long', text: 'Tick “New chat” and send again.', action: 'none' };
+    case 'browser_not_found':
+    case 'browser_launch_failed':
+    case 'browser_disconnected':
+      return { title: 'No browser', text: 'Connect the browser in Tabs, then Retry.', action: 'tabs' };
+    case 'tab_ambiguous':
+      return { title: 'Several tabs of the site are open', text: 'Pick one in Tabs (“Use in Compose”), or tick “New chat”.', action: 'tabs' };
+    case 'target_not_found':
+      return { title: 'The tab is gone', text: 'Pick another tab in Tabs, or send to the site instead.', action: 'tabs' };
+  }
+  return null;
+}
+
+/** charCount counts what the user sees as characters (code points). */
+export function charCount(s: string): number {
+  return Array.from(s).length;
+}
+
+/** TERMINAL are the states after which a run does nothing more by itself. */
+const TERMINAL = new Set(['done', 'failed', 'cancelled', 'stale']);
+
+/** isActive reports whether the run may still change (Cancel makes sense). */
+export function isActive(run: Pick<LiveRun, 'ended' | 'state'>): boolean {
+  return !run.ended && !TERMINAL.has(run.state);
+}
+
+/** stateLabel is a state as the panel shows it. */
+export function stateLabel(state: string): string {
+  if (state === 'starting') return 'starting';
+  return state.replace(/_/g, ' ');
+}

@@ -1,0 +1,256 @@
+// The composer and its live runs. One instance (composer) is shared, so
+// the Tabs view can bind a tab to it and the quick prompt can watch runs.
+
+import * as api from '../api/runs';
+import type { TabState } from '../api/tabs';
+import type { RunEvent } from '../api/runevents';
+import { applyEvent, fromInfo, type LiveRun } from '../liverun';
+import { fuzzyFilter } from '../fuzzy';
+import { toasts } from './toasts.svelte';
+
+export type RunsApi = Pick<typeof api, 'start' | 'broadcast' | 'cancel' | 'retry' | 'get' | 'sites' | 'models' | 'templates' | 'renderTemplate'>;
+
+export const CONTRACTS = ['', 'assess', 'plan', 'code', 'all', 'none'] as const;
+
+export class ComposeState {
+  sites = $state.raw<api.SiteInfo[]>([]);
+  /** target says whether the run goes to a site or to one bound tab. */
+  target = $state<'site' | 'tab'>('site');
+  site = $state('chatgpt');
+  tab = $state.raw<TabState | null>(null);
+  newChat = $state(false);
+  models = $state.raw<api.ModelInfo[]>([]);
+  model = $state('default');
+
+  templates = $state.raw<api.TemplateInfo[]>([]);
+  templateQuery = $state('');
+  template = $state('');
+  vars = $state<Record<string, string>>({});
+
+  prompt = $state('');
+
+  kind = $state<'ask' | 'code'>('ask');
+  zips = $state<'one' | 'several'>('one');
+  allowInline = $state(false);
+  contract = $state('');
+  /** repoRoot and paths are the repository provenance (a local clone and the paths the task is about). */
+  repoRoot = $state('');
+  paths = $state('');
+
+  broadcast = $state(false);
+  broadcastSites = $state<string[]>([]);
+  broadcastModels = $state<Record<string, string>>({});
+
+  /** runs are the runs on show: one, or a broadcast's columns. */
+  runs = $state<LiveRun[]>([]);
+  /** focusPrompt asks the Compose view to put the caret in the prompt when it shows (after "Use in Compose"). */
+  focusPrompt = false;
+  sending = $state(false);
+  loaded = $state(false);
+
+  #api: RunsApi;
+
+  constructor(a: RunsApi = api) {
+    this.#api = a;
+  }
+
+  /** load fills the pickers; safe to call again. */
+  async load(): Promise<void> {
+    try {
+      const [sites, templates] = await Promise.all([this.#api.sites(), this.#api.templates()]);
+      this.sites = sites;
+      this.templates = templates;
+      if (!sites.some((s) => s.id === this.site) && sites.length) this.site = sites[0].id;
+      await this.loadModels();
+      this.loaded = true;
+    } catch (e) {
+      toasts.error(e);
+    }
+  }
+
+  get siteInfo(): api.SiteInfo | undefined {
+    return this.sites.find((s) => s.id === this.site);
+  }
+
+  /** codeAllowed: code mode needs a site that produces sandbox zips. */
+  get codeAllowed(): boolean {
+    const id = this.target === 'tab' ? this.tab?.site : this.site;
+    return this.sites.find((s) => s.id === id)?.code ?? false;
+  }
+
+  async setSite(site: string): Promise<void> {
+    this.site = site;
+    this.model = 'default';
+    await this.loadModels();
+  }
+
+  async loadModels(): Promise<void> {
+    const id = this.target === 'tab' ? this.tab?.site : this.site;
+    if (!id) {
+      this.models = [];
+      return;
+    }
+    try {
+      this.models = await this.#api.models(id);
+    } catch (e) {
+      this.models = [];
+      toasts.error(e);
+    }
+  }
+
+  /** bindTab makes the composer send to exactly this tab. */
+  async bindTab(tab: TabState): Promise<void> {
+    this.tab = tab;
+    this.target = 'tab';
+    this.focusPrompt = true;
+    this.broadcast = false;
+    this.newChat = false;
+    this.model = 'default';
+    await this.loadModels();
+  }
+
+  async unbindTab(): Promise<void> {
+    this.tab = null;
+    this.target = 'site';
+    await this.loadModels();
+  }
+
+  get filteredTemplates() {
+    return fuzzyFilter(this.templates, this.templateQuery, (t) => `${t.name} ${t.description ?? ''}`);
+  }
+
+  get templateInfo(): api.TemplateInfo | undefined {
+    return this.templates.find((t) => t.name === this.template);
+  }
+
+  chooseTemplate(name: string): void {
+    this.template = name;
+    const next: Record<string, string> = {};
+    for (const v of this.templateInfo?.variables ?? []) next[v] = this.vars[v] ?? '';
+    this.vars = next;
+  }
+
+  /** applyTemplate renders the chosen template with the variables into the prompt editor. */
+  async applyTemplate(): Promise<boolean> {
+    if (!this.template) return false;
+    try {
+      this.prompt = await this.#api.renderTemplate(this.template, { ...this.vars });
+      return true;
+    } catch (e) {
+      toasts.error(e);
+      return false;
+    }
+  }
+
+  get canSend(): boolean {
+    if (this.sending || this.prompt.trim() === '') return false;
+    if (this.broadcast) return this.broadcastSites.length > 0;
+    return this.target === 'tab' ? !!this.tab : !!this.site;
+  }
+
+  /** spec is the RunSpec the composer would send now (one run). */
+  spec(): api.RunSpec {
+    const onTab = this.target === 'tab' && this.tab;
+    return {
+      kind: this.kind,
+      site: onTab ? '' : this.site,
+      tabId: onTab ? this.tab!.targetId : '',
+      model: this.model === 'default' ? '' : this.model,
+      prompt: this.prompt,
+      newChat: !onTab && this.kind === 'ask' && this.newChat,
+      zips: this.kind === 'code' ? this.zips : '',
+      allowInline: this.kind === 'code' && this.allowInline,
+      contract: this.kind === 'code' ? this.contract : '',
+      repoRoot: this.kind === 'code' ? this.repoRoot.trim() : '',
+      sourcePaths: this.kind === 'code' ? splitPaths(this.paths) : [],
+    };
+  }
+
+  /** siteModels caches each site's models for the broadcast's pickers. */
+  siteModels = $state.raw<Record<string, api.ModelInfo[]>>({});
+
+  toggleBroadcastSite(id: string): void {
+    const on = !this.broadcastSites.includes(id);
+    this.broadcastSites = on ? [...this.broadcastSites, id] : this.broadcastSites.filter((s) => s !== id);
+    if (on && !this.siteModels[id]) {
+      this.#api.models(id).then(
+        (ms) => (this.siteModels = { ...this.siteModels, [id]: ms }),
+        () => {}, // the picker then offers only the site's default
+      );
+    }
+  }
+
+  /** send starts the run (or the broadcast) and shows it; false when nothing was sent. */
+  async send(): Promise<boolean> {
+    if (!this.canSend) return false;
+    this.sending = true;
+    try {
+      if (this.broadcast) {
+        const models: Record<string, string> = {};
+        for (const s of this.broadcastSites) {
+          const m = this.broadcastModels[s];
+          if (m && m !== 'default') models[s] = m;
+        }
+        const infos = await this.#api.broadcast(this.prompt, [...this.broadcastSites], models);
+        this.runs = infos.map((i) => fromInfo(i));
+      } else {
+        this.runs = [fromInfo(await this.#api.start(this.spec()))];
+      }
+      return true;
+    } catch (e) {
+      toasts.error(e);
+      return false;
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  /** onEvent applies a run:event; an ended run is read back whole. */
+  onEvent(ev: RunEvent): void {
+    const i = this.runs.findIndex((r) => r.id === ev.jobId);
+    if (i < 0) return;
+    this.runs[i] = applyEvent(this.runs[i], ev);
+    if (ev.kind === 'ended') void this.refresh(ev.jobId);
+  }
+
+  async refresh(id: string): Promise<void> {
+    try {
+      const info = await this.#api.get(id);
+      const i = this.runs.findIndex((r) => r.id === id);
+      if (i >= 0) this.runs[i] = fromInfo(info, this.runs[i]);
+    } catch (e) {
+      toasts.error(e);
+    }
+  }
+
+  async cancel(id: string): Promise<void> {
+    try {
+      const info = await this.#api.cancel(id);
+      const i = this.runs.findIndex((r) => r.id === id);
+      if (i >= 0) this.runs[i] = fromInfo(info, this.runs[i]);
+    } catch (e) {
+      toasts.error(e);
+    }
+  }
+
+  /** retry replaces the run with a new run of the same prompt. */
+  async retry(id: string): Promise<void> {
+    try {
+      const info = await this.#api.retry(id);
+      const i = this.runs.findIndex((r) => r.id === id);
+      if (i >= 0) this.runs[i] = fromInfo(info);
+    } catch (e) {
+      toasts.error(e);
+    }
+  }
+}
+
+/** splitPaths reads a list of paths typed one per line or comma-separated. */
+export function splitPaths(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+export const composer = new ComposeState();

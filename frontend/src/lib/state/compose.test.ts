@@ -1,0 +1,127 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ComposeState, type RunsApi } from './compose.svelte';
+import type { RunInfo, RunSpec } from '../api/runs';
+import type { TabState } from '../api/tabs';
+
+function info(id: string, site: string, extra: Partial<RunInfo> = {}): RunInfo {
+  return { id, kind: 'ask', state: 'starting', ended: false, site, prompt: 'p', timeline: [], ...extra } as unknown as RunInfo;
+}
+
+function fakeApi(over: Partial<RunsApi> = {}): RunsApi {
+  return {
+    start: vi.fn(async (s: RunSpec) => info('job-1', s.site)),
+    broadcast: vi.fn(async (_p: string, sites: string[]) => sites.map((s, i) => info('job-b' + i, s))),
+    cancel: vi.fn(async (id: string) => info(id, 'chatgpt', { state: 'cancelled', ended: true })),
+    retry: vi.fn(async () => info('job-2', 'chatgpt')),
+    get: vi.fn(async (id: string) => info(id, 'chatgpt', { state: 'done', ended: true, session: { id: 's1', answer: 'Final answer' } } as Partial<RunInfo>)),
+    sites: vi.fn(async () => [
+      { id: 'chatgpt', name: 'ChatGPT', address: 'https://chatgpt.com/', code: true, builtin: true },
+      { id: 'claude', name: 'Claude', address: 'https://claude.ai/', code: false, builtin: true },
+    ]),
+    models: vi.fn(async () => [{ alias: 'default', features: ['chat'] }, { alias: 'gpt-5', features: ['chat'] }]),
+    templates: vi.fn(async () => [{ name: 'fix-bug', body: 'Fix {{component}}', variables: ['component'], builtIn: true }] as never),
+    renderTemplate: vi.fn(async (_n: string, vars: Record<string, string>) => `Fix ${vars.component}`),
+    ...over,
+  } as RunsApi;
+}
+
+describe('ComposeState', () => {
+  it('sends to the site with its model, leaving "default" to the site', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.prompt = 'hello';
+    c.model = 'gpt-5';
+    expect(await c.send()).toBe(true);
+    expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ kind: 'ask', site: 'chatgpt', tabId: '', model: 'gpt-5', prompt: 'hello' }));
+    c.model = 'default';
+    await c.send();
+    expect((a.start as ReturnType<typeof vi.fn>).mock.calls[1][0].model).toBe('');
+    expect(c.runs).toHaveLength(1);
+  });
+
+  it('sends to exactly the bound tab, never with a new chat', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.newChat = true;
+    await c.bindTab({ targetId: 'T1', site: 'chatgpt', title: '', url: '', state: 'ready' } as TabState);
+    c.prompt = 'x';
+    await c.send();
+    expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ site: '', tabId: 'T1', newChat: false }));
+  });
+
+  it('sends nothing without a prompt', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.prompt = '   ';
+    expect(await c.send()).toBe(false);
+    expect(a.start).not.toHaveBeenCalled();
+  });
+
+  it('carries the code-mode options only in code mode', async () => {
+    const c = new ComposeState(fakeApi());
+    await c.load();
+    c.prompt = 'build';
+    c.zips = 'several';
+    c.newChat = true;
+    c.repoRoot = ' /src/ferry ';
+    c.paths = 'backend/core, app\n\nfrontend/src';
+    expect(c.spec()).toMatchObject({ kind: 'ask', newChat: true, zips: '', repoRoot: '', sourcePaths: [] });
+    c.kind = 'code';
+    c.allowInline = true;
+    expect(c.spec()).toMatchObject({ kind: 'code', newChat: false, zips: 'several', allowInline: true, repoRoot: '/src/ferry',
+      sourcePaths: ['backend/core', 'app', 'frontend/src'] });
+    expect(c.codeAllowed).toBe(true);
+    await c.setSite('claude');
+    expect(c.codeAllowed).toBe(false);
+  });
+
+  it('broadcasts to the ticked sites with their own models, one column each', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.broadcast = true;
+    c.prompt = 'compare';
+    c.toggleBroadcastSite('chatgpt');
+    c.toggleBroadcastSite('claude');
+    c.broadcastModels = { chatgpt: 'gpt-5', claude: 'default' };
+    await c.send();
+    expect(a.broadcast).toHaveBeenCalledWith('compare', ['chatgpt', 'claude'], { chatgpt: 'gpt-5' });
+    expect(c.runs.map((r) => r.site)).toEqual(['chatgpt', 'claude']);
+  });
+
+  it('streams partial text into the run and reads it back whole when it ends', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.prompt = 'hi';
+    await c.send();
+    c.onEvent({ jobId: 'job-1', kind: 'partial', text: 'Fin', at: '' });
+    expect(c.runs[0].text).toBe('Fin');
+    c.onEvent({ jobId: 'job-1', kind: 'ended', state: 'done', at: '' });
+    await vi.waitFor(() => expect(c.runs[0].text).toBe('Final answer'));
+    expect(c.runs[0].partials).toBe(1);
+    expect(a.get).toHaveBeenCalledWith('job-1');
+  });
+
+  it('fills the prompt from a template and its variables', async () => {
+    const c = new ComposeState(fakeApi());
+    await c.load();
+    c.chooseTemplate('fix-bug');
+    expect(Object.keys(c.vars)).toEqual(['component']);
+    c.vars.component = 'the parser';
+    expect(await c.applyTemplate()).toBe(true);
+    expect(c.prompt).toBe('Fix the parser');
+  });
+
+  it('replaces a retried run with the new one', async () => {
+    const c = new ComposeState(fakeApi());
+    await c.load();
+    c.prompt = 'hi';
+    await c.send();
+    await c.retry('job-1');
+    expect(c.runs.map((r) => r.id)).toEqual(['job-2']);
+  });
+});
