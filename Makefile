@@ -47,7 +47,7 @@ app: frontend
 vet: frontend
 	$(GO) vet ./...
 	$(GO) vet -tags $(DESKTOP_TAGS) . ./app/...
-	$(GO) vet -tags gui ./app/guitest/
+	$(GO) vet -tags gui ./app/guitest/ ./backend/browser/ ./backend/provider/ ./backend/cli/
 
 test-go: frontend
 	$(GO) test -count=1 -timeout 20m ./...
@@ -57,6 +57,8 @@ test-frontend: frontend/node_modules/.stamp
 
 test-gui: frontend
 	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui ./app/guitest/
+	# Headful Chromium: input to background tabs (focus emulation), all sites.
+	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui -run Headful ./backend/browser/ ./backend/provider/ ./backend/cli/
 
 ## bindings: regenerate frontend/wailsjs from the bound Go structs
 bindings:

@@ -565,3 +565,130 @@ func seedOldRun(t *testing.T, dataDir string, when time.Time) {
 		t.Fatal(err)
 	}
 }
+
+// trayItem is one entry of the tray's dbusmenu.
+type trayItem struct {
+	ID      int32
+	Label   string
+	Visible bool
+}
+
+// trayMenu reads the app's tray menu over the session bus, as a panel's
+// StatusNotifierHost does.
+func trayMenu(t *testing.T, conn *dbus.Conn, name string) []trayItem {
+	t.Helper()
+	var rev uint32
+	var layout struct {
+		V0 int32
+		V1 map[string]dbus.Variant
+		V2 []dbus.Variant
+	}
+	call := conn.Object(name, "/StatusNotifierItem/menu").Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{})
+	if err := call.Store(&rev, &layout); err != nil {
+		t.Fatalf("read the tray menu: %v", err)
+	}
+	var out []trayItem
+	for _, child := range layout.V2 {
+		fields, ok := child.Value().([]any)
+		if !ok || len(fields) < 2 {
+			continue
+		}
+		id, _ := fields[0].(int32)
+		props, _ := fields[1].(map[string]dbus.Variant)
+		it := trayItem{ID: id, Visible: true}
+		if l, ok := props["label"]; ok {
+			it.Label, _ = l.Value().(string)
+		}
+		if v, ok := props["visible"]; ok {
+			it.Visible, _ = v.Value().(bool)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// TestTrayMenu reads and clicks the real tray icon's menu over DBus: Quick
+// prompt…, Show Ferry, the last runs (a click shows that run), and Quit.
+func TestTrayMenu(t *testing.T) {
+	requireDisplay(t)
+	requireFrontendBuilt(t)
+	bin := buildApp(t, devTags)
+	b := launchBrowser(t)
+	dir := t.TempDir()
+	haikuID, _, _ := seedHistory(t, filepath.Join(dir, "data"))
+	app := startDevApp(t, bin, dir)
+	page := openShell(t, b, app.url)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := app.waitLine(ctx, `msg="tray icon shown"`); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	name := fmt.Sprintf("org.kde.StatusNotifierItem-%d-1", app.cmd.Process.Pid)
+	click := func(id int32) {
+		t.Helper()
+		if call := conn.Object(name, "/StatusNotifierItem/menu").Call("com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(0)); call.Err != nil {
+			t.Fatalf("click tray item %d: %v", id, call.Err)
+		}
+	}
+	byLabel := map[string]int32{}
+	var recent []trayItem
+
+	t.Run("the menu has the actions and the last runs", func(t *testing.T) {
+		items := trayMenu(t, conn, name)
+		for _, it := range items {
+			if !it.Visible || it.Label == "" {
+				continue
+			}
+			byLabel[it.Label] = it.ID
+			if strings.Contains(it.Label, " · ") {
+				recent = append(recent, it)
+			}
+		}
+		for _, want := range []string{"Quick prompt…", "Show Ferry", "Quit"} {
+			if _, ok := byLabel[want]; !ok {
+				t.Errorf("no %q in the tray menu %+v", want, items)
+			}
+		}
+		if len(recent) != 2 {
+			t.Fatalf("the tray lists %d recent runs, want the 2 seeded: %+v", len(recent), items)
+		}
+		labels := recent[0].Label + " | " + recent[1].Label
+		if !strings.Contains(labels, "✓ chatgpt · write a haiku") || !strings.Contains(labels, "✗ claude · explain badger") {
+			t.Errorf("recent runs read %q", labels)
+		}
+	})
+
+	t.Run("Quick prompt… opens the quick prompt", func(t *testing.T) {
+		click(byLabel["Quick prompt…"])
+		page.MustElement(`[data-testid=quick-prompt]`)
+		page.MustElement(`[data-testid=quick-box]`).MustClick()
+		page.KeyActions().Type(input.Escape).MustDo()
+		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
+	})
+
+	t.Run("a recent run opens in History", func(t *testing.T) {
+		for _, it := range recent {
+			if strings.Contains(it.Label, "haiku") {
+				click(it.ID)
+			}
+		}
+		page.MustWait(`(id) => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id === id
+			&& (document.querySelector('[data-testid=detail-prompt]')?.textContent ?? '').includes('river ferries')`, haikuID)
+	})
+
+	t.Run("Quit closes Ferry cleanly", func(t *testing.T) {
+		click(byLabel["Quit"])
+		code, err := app.waitExit(15 * time.Second)
+		if err != nil || code != 0 {
+			t.Fatalf("exit %d, %v", code, err)
+		}
+		if !strings.Contains(app.Log(), `msg="shut down"`) {
+			t.Error("no clean shutdown after Quit")
+		}
+	})
+}
