@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -55,8 +57,11 @@ func parseSites(text string) ([]json.RawMessage, error) {
 	for i, raw := range raws {
 		overrides, err := site.ParseOverrides(append(append([]byte("["), raw...), ']'))
 		if err != nil {
-			return nil, sitesProblem(data, starts[i]+fieldOffset(raw, err), i+1,
-				fmt.Sprintf("entry %d: %s", i+1, errs.From(err).Message), err)
+			msg := fmt.Sprintf("entry %d: %s", i+1, errs.From(err).Message)
+			if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
+				msg = fmt.Sprintf("entry %d has an unknown field %q; a site entry has %s", i+1, m[1], strings.Join(overrideFields(), ", "))
+			}
+			return nil, sitesProblem(data, starts[i]+fieldOffset(raw, err), i+1, msg, err)
 		}
 		next, err := reg.Merge(overrides...)
 		if err != nil {
@@ -65,6 +70,18 @@ func parseSites(text string) ([]json.RawMessage, error) {
 		reg = next
 	}
 	return raws, nil
+}
+
+// overrideFields are the JSON names of a site entry's fields.
+func overrideFields() []string {
+	t := reflect.TypeOf(site.Override{})
+	out := make([]string, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // unknownField finds the name in encoding/json's unknown-field error (the

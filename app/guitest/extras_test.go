@@ -677,8 +677,13 @@ func TestTrayMenu(t *testing.T) {
 				click(it.ID)
 			}
 		}
-		page.MustWait(`(id) => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id === id
-			&& (document.querySelector('[data-testid=detail-prompt]')?.textContent ?? '').includes('river ferries')`, haikuID)
+		err := page.Timeout(15*time.Second).Wait(rod.Eval(`(id) => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id === id
+			&& (document.querySelector('[data-testid=detail-prompt]')?.textContent ?? '').includes('river ferries')`, haikuID))
+		if err != nil {
+			t.Fatalf("the run did not open: %v; view %q, selected %q, detail %q", err, viewTitle(t, page),
+				page.MustEval(`() => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id ?? ''`).Str(),
+				page.MustEval(`() => document.querySelector('[data-testid=detail-prompt]')?.textContent ?? ''`).Str())
+		}
 	})
 
 	t.Run("Quit closes Ferry cleanly", func(t *testing.T) {

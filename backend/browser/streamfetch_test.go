@@ -23,6 +23,7 @@ import (
 var streamingWays = []Way{WayStream, WayURLDownload}
 
 func TestStreamingWaysDeliverTheExactBodyAndKeepToTheCap(t *testing.T) {
+	t.Parallel() // own tabs in own browser contexts
 	const n = 1<<20 + 12345 // not a multiple of any chunk size
 	want := cachedBody(n)
 	for _, way := range streamingWays {
@@ -87,6 +88,7 @@ func TestStreamingWaysDeliverTheExactBodyAndKeepToTheCap(t *testing.T) {
 }
 
 func TestStreamingWaysReportARefusalWithItsBody(t *testing.T) {
+	t.Parallel() // own tabs in own browser contexts
 	p := newTab(t, "/blank.html")
 	for _, way := range streamingWays {
 		t.Run(string(way)+" returns the 403 and its explanation", func(t *testing.T) {
@@ -185,6 +187,7 @@ document.addEventListener('click', e => { if (e.target.closest('a')) e.preventDe
 }
 
 func TestURLDownloadRightAfterARefusalOfTheSameAddressGetsTheBody(t *testing.T) {
+	t.Parallel() // own tabs in own browser contexts
 	// The refused attempt leaves a failed download item behind, whose
 	// events arrive late: they must not be taken for the next attempt's.
 	p := newTab(t, "/blank.html")
@@ -210,6 +213,7 @@ func TestURLDownloadRightAfterARefusalOfTheSameAddressGetsTheBody(t *testing.T) 
 }
 
 func TestStreamingWaysFailCleanlyWhenTheTransferBreaks(t *testing.T) {
+	t.Parallel() // own tabs in own browser contexts
 	srv := brokenServer(t)
 	p := newTab(t, "")
 	if err := p.Navigate(testCtx(t, 10*time.Second), srv.URL+"/page"); err != nil {
@@ -321,6 +325,7 @@ func TestStreamingWaysFailCleanlyWhenTheTransferBreaks(t *testing.T) {
 }
 
 func TestStreamingWaysUnderAServiceWorker(t *testing.T) {
+	t.Parallel() // own tabs in own browser contexts
 	srv := brokenServer(t)
 	p := newTab(t, "")
 	ctx := testCtx(t, 20*time.Second)
@@ -358,6 +363,7 @@ func TestStreamingWaysUnderAServiceWorker(t *testing.T) {
 }
 
 func TestStreamingWayTakesTurnsOnOneTab(t *testing.T) {
+	t.Parallel() // own tabs in own browser contexts
 	// Two streamed fetches on one tab at once each get their own body: the
 	// second waits for the first's interception to end.
 	p := loggedIn(t)

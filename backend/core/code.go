@@ -303,6 +303,9 @@ type codeRun struct {
 	created  bool
 	receipt  *CodeReceipt
 	sessions []*job.Session
+	// resume is set on reattach: zips this turn already saved and verified
+	// are taken from disk instead of fetched again (see savedZips).
+	resume bool
 }
 
 // drive sends the steps in order on the run's tab, each as its own
@@ -366,6 +369,14 @@ func (r *codeRun) step(ctx context.Context, step prompt.Step) (*prompt.Outcome, 
 		CodeMode: zipStep(step.Contract), RequestedTab: requested, TabWasCreated: r.created && first})
 	if err != nil {
 		return nil, err
+	}
+	// What a reattach needs to finish the step: where the zips go, the
+	// delivery and the verifier's caps (see codeReattach).
+	if rec, uerr := r.repo.Update(ctx, s.ID, "", func(x *job.Session) error {
+		x.Receipts = append(x.Receipts, r.settingsReceipt())
+		return nil
+	}); uerr == nil {
+		s = rec
 	}
 	out, err := runner.Run(ctx, s.ID, r.a)
 	if out == nil {
@@ -442,7 +453,20 @@ func (r *codeRun) bringHome(ctx context.Context, a *chatgpt.Adapter, s *job.Sess
 		return r.inline(ctx, s, d)
 	}
 	prov := artifact.Provenance{Site: chatgpt.ID}
-	results, err := artifact.RetrieveAll(ctx, a.Fetcher(), s.ConversationID, found, r.out, prov, RetrieveOptions(r.limits)...)
+	var results []artifact.Result
+	if r.resume {
+		// A reattach: what this turn already saved and verified stays, and
+		// only the rest is fetched.
+		results, found = r.savedZips(ctx, s, found)
+	}
+	if len(found) > 0 {
+		more, ferr := artifact.RetrieveAll(ctx, a.Fetcher(), s.ConversationID, found, r.out, prov, RetrieveOptions(r.limits)...)
+		if ferr != nil && (len(results) == 0 || ctx.Err() != nil) {
+			// Nothing was already home (or the run was stopped).
+			err = ferr
+		}
+		results = append(results, more...)
+	}
 	var zips []prompt.Zip
 	for _, x := range results {
 		zr := ZipReceiptOf(x)
@@ -473,6 +497,17 @@ func (r *codeRun) inline(ctx context.Context, s *job.Session, d *job.Delivery) (
 		// code_artifact_missing); an answer with a diff still meets the
 		// code contract.
 		return nil, nil
+	}
+	if r.resume {
+		if saved := r.savedZip(ctx, s, []string{s.MessageID}, ""); saved != nil {
+			// A reattach: the inline zip was saved before the interruption.
+			zr := ZipReceiptOf(artifact.Result{Saved: saved})
+			zr.Inline = true
+			r.receipt.Zips = append(r.receipt.Zips, zr)
+			d.Artifacts = append(d.Artifacts, artifactOf(zr))
+			d.Receipts = append(d.Receipts, r.downloadReceipt())
+			return []prompt.Zip{{Path: saved.Path, Verified: true, Files: zr.Files}}, nil
+		}
 	}
 	files, err := artifact.InlineFiles(s.Answer)
 	if err != nil && errs.Has(err, errs.ArtifactNotFound) && len(s.CodeBlocks) > 0 {

@@ -121,11 +121,13 @@ func ReattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, rep
 	if err != nil {
 		return s, nil, err
 	}
-	r := job.NewRunner(repo)
+	code := newCodeReattach(repo, s) // nil unless s is a code step
+	r := job.NewRunner(repo, code.options()...)
 	if onEvent != nil {
 		defer r.Subscribe(onEvent)()
 	}
-	return r.Reattach(ctx, s.ID, a)
+	out, f, err := r.Reattach(ctx, s.ID, a)
+	return code.finish(ctx, out, f, err)
 }
 
 // DoctorReport is the verdict of `ferry sessions doctor` on one run.

@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/ferrydesk/ferry/backend/provider"
 )
@@ -34,16 +35,23 @@ type Delivery struct {
 func WithDeliverable(d Deliverable) RunnerOption { return func(r *Runner) { r.deliver = d } }
 
 // deliverAndFinish runs the Runner's Deliverable on an extracted run and
-// journals the artifact states; see WithDeliverable.
+// journals the artifact states; see WithDeliverable. A reattached code-mode
+// run may already be at artifacts_retrieved or artifacts_verified: the
+// Deliverable then runs again (it finds the zips it already saved and does
+// not fetch them twice), its artifacts replace the recorded ones of the same
+// file, and the run goes on from its state.
 func (r *Runner) deliverAndFinish(ctx context.Context, s *Session, a provider.Adapter) (*Session, error) {
 	d, derr := r.deliver(ctx, s, a)
 	var err error
 	if s.CodeMode && (derr == nil || len(d.Artifacts) > 0) {
 		// Something came home (or nothing had to): the fetch is over.
-		note := fmt.Sprintf("%d artifact(s) fetched", len(d.Artifacts))
-		if s, err = r.move(ctx, s.ID, StateArtifactsRetrieved, note, func(x *Session) {
-			x.Artifacts = append(x.Artifacts, d.Artifacts...)
-		}); err != nil {
+		keep := func(x *Session) { x.Artifacts = mergeArtifacts(x.Artifacts, d.Artifacts) }
+		if s.State == StateExtracted {
+			note := fmt.Sprintf("%d artifact(s) fetched", len(d.Artifacts))
+			if s, err = r.move(ctx, s.ID, StateArtifactsRetrieved, note, keep); err != nil {
+				return s, err
+			}
+		} else if s, err = r.repo.Update(ctx, s.ID, "", func(x *Session) error { keep(x); return nil }); err != nil {
 			return s, err
 		}
 		d.Artifacts = nil
@@ -51,7 +59,7 @@ func (r *Runner) deliverAndFinish(ctx context.Context, s *Session, a provider.Ad
 	if derr != nil {
 		if len(d.Artifacts) > 0 || len(d.Receipts) > 0 || len(d.Warnings) > 0 {
 			if s, err = r.repo.Update(context.WithoutCancel(ctx), s.ID, "", func(x *Session) error {
-				x.Artifacts = append(x.Artifacts, d.Artifacts...)
+				x.Artifacts = mergeArtifacts(x.Artifacts, d.Artifacts)
 				x.Receipts = append(x.Receipts, d.Receipts...)
 				x.Warnings = append(x.Warnings, d.Warnings...)
 				return nil
@@ -61,14 +69,36 @@ func (r *Runner) deliverAndFinish(ctx context.Context, s *Session, a provider.Ad
 		}
 		return r.stop(ctx, s, derr)
 	}
-	if s.CodeMode {
+	if s.CodeMode && s.State == StateArtifactsRetrieved {
 		if s, err = r.move(ctx, s.ID, StateArtifactsVerified, "artifacts verified", nil); err != nil {
 			return s, err
 		}
 	}
 	return r.move(context.WithoutCancel(ctx), s.ID, StateDone, "done", func(x *Session) {
-		x.Artifacts = append(x.Artifacts, d.Artifacts...)
+		x.Artifacts = mergeArtifacts(x.Artifacts, d.Artifacts)
 		x.Receipts = append(x.Receipts, d.Receipts...)
 		x.Warnings = append(x.Warnings, d.Warnings...)
 	})
+}
+
+// mergeArtifacts adds add to have, an artifact of add replacing the one of
+// have that names the same file (its path, else its name), so that a
+// Deliverable run again on reattach records each file once.
+func mergeArtifacts(have, add []Artifact) []Artifact {
+	key := func(x Artifact) string {
+		if x.Path != "" {
+			return "p:" + x.Path
+		}
+		return "n:" + x.Name
+	}
+	out := append([]Artifact(nil), have...)
+	for _, x := range add {
+		i := slices.IndexFunc(out, func(y Artifact) bool { return key(y) == key(x) })
+		if i >= 0 {
+			out[i] = x
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }

@@ -143,8 +143,9 @@ func WithTurnFinder(f TurnFinder) ReattachOption { return func(c *reattachConfig
 // it only collects. Errors: errs.SessionStale for a stale run (run the
 // doctor); errs.SendUnconfirmed when the run is at submitting and neither a
 // is a TurnFinder nor one was given (nothing is sent then); errs.
-// CapabilityMissing when a sent run must be collected without a finder; and
-// the run's own failures as in Run.
+// CapabilityMissing when a sent run must be collected without a finder, or
+// when a code-mode run stopped at artifacts_retrieved and the Runner has no
+// Deliverable (see resumeDelivery); and the run's own failures as in Run.
 func (r *Runner) Reattach(ctx context.Context, id string, a provider.Adapter, opts ...ReattachOption) (*Session, *Finding, error) {
 	var c reattachConfig
 	if f, ok := a.(TurnFinder); ok {
@@ -175,13 +176,8 @@ func (r *Runner) Reattach(ctx context.Context, id string, a provider.Adapter, op
 		}
 		s, err = r.drive(ctx, s, a, nil)
 		return s, f, err
-	case s.State == StateArtifactsRetrieved:
-		return s, f, errs.New(errs.CapabilityMissing, "session %s stopped between fetching and verifying its artifacts; the Runner does not verify artifacts yet", id).
-			WithEvidence("session", id).WithHint("verify the files with the code-mode commands")
-	case s.State == StateExtracted || s.State == StateArtifactsVerified:
-		f.Action, f.Detail = "finish", "the answer was already extracted: finishing the run"
-		r.finding(s.ID, f)
-		s, err = r.finish(ctx, s, a)
+	case s.State == StateExtracted || s.State == StateArtifactsRetrieved || s.State == StateArtifactsVerified:
+		s, err = r.resumeDelivery(ctx, s, a, f)
 		return s, f, err
 	}
 

@@ -77,6 +77,8 @@ func makeAnswer(site string, sc Scenario, prompt string) answer {
 		if site != ChatGPT {
 			a.Text = "After thinking it over: the answer is 42. It is well documented.\n\nThinking text never belongs in the answer."
 		}
+	case ScenarioAssess, ScenarioAssessNoRuling, ScenarioPlan, ScenarioPlanNoProof:
+		return contractAnswer(site, sc, prompt)
 	case ScenarioCodeZip, ScenarioMultiZip, ScenarioSandboxExpired, ScenarioEstuary403,
 		ScenarioZipBadCRC, ScenarioZipTruncated, ScenarioZipSlip, ScenarioZipBomb, ScenarioZipSymlink:
 		if site == ChatGPT {

@@ -202,6 +202,7 @@ func (s *Server) chatgptInterpreterDownload(w http.ResponseWriter, r *http.Reque
 	s.mu.Lock()
 	s.files[fileID] = &fileRef{Spec: file.Spec, Name: name, Conv: cid, TS: time.Now().Unix(), Forbid: forbid, Expires: time.Now().Add(s.estuaryTTL())}
 	s.mu.Unlock()
+	s.recordMint(Mint{ConversationID: cid, MessageID: msgID, SandboxPath: path})
 	u := "https://chatgpt.com/backend-api/estuary/content?id=" + fileID + "&ts=" + ts + "&p=fs&cid=1&sig=" + s.macHex("estuary", fileID, ts) + "&v=0"
 	writeJSONResponse(w, http.StatusOK, o("status", "success", "download_url", u, "file_name", name, "mime_type", "application/zip",
 		"metadata", o("file_id", fileID), "file_size_bytes", nil))

@@ -15,7 +15,38 @@ type Submission struct {
 
 // ledger records every submission so tests can prove a prompt was sent once.
 type ledger struct {
-	subs []Submission
+	subs  []Submission
+	mints []Mint
+}
+
+// Mint is one download URL ChatGPT's interpreter/download minted for a
+// sandbox file: tests count them to prove a zip was not fetched twice.
+type Mint struct {
+	ConversationID string    `json:"conversation_id"`
+	MessageID      string    `json:"message_id"`
+	SandboxPath    string    `json:"sandbox_path"`
+	At             time.Time `json:"at"`
+}
+
+func (s *Server) recordMint(m Mint) {
+	m.At = time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ledger.mints = append(s.ledger.mints, m)
+}
+
+// Mints returns the download URLs minted for conversation ("" = every
+// conversation), oldest first.
+func (s *Server) Mints(conversation string) []Mint {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Mint
+	for _, m := range s.ledger.mints {
+		if conversation == "" || m.ConversationID == conversation {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func (s *Server) record(sub Submission) {

@@ -74,6 +74,10 @@ var Catalog = []ScenarioInfo{
 	{ScenarioUsageCap, false, nil, "a usage-cap notice with a reset time (time[datetime]); param reset"},
 	{ScenarioError, false, nil, "\"Something went wrong\" after a partial answer, with the site's regenerate/retry control"},
 	{ScenarioStreamCut, false, nil, "the connection is reset mid-answer (no completion frames); param cut_at (fraction, default 0.5)"},
+	{ScenarioAssess, false, nil, "output contracts: an assess prompt gets a DIAGNOSIS and one ruling (param ruling: pass, blocked, rejected), a plan prompt a TASK_PLAN with files and proof per step, a code prompt the sandbox zip; carries over to the conversation's later turns"},
+	{ScenarioAssessNoRuling, false, nil, "as assess, but the assess answer has no ruling"},
+	{ScenarioPlan, false, nil, "the same answers as assess (a TASK_PLAN to a plan prompt)"},
+	{ScenarioPlanNoProof, false, nil, "as plan, but the TASK_PLAN's steps have no Proof: line"},
 	{ScenarioCloudflare, true, nil, "every page is a Cloudflare \"Just a moment...\" challenge (403, cf-mitigated: challenge) until the checkbox is clicked"},
 	{ScenarioLoggedOut, true, nil, "the user is logged out: login links, no account markers, /api/auth/session without user"},
 	{ScenarioSessionExpired, true, []string{ChatGPT, Claude}, "\"Your session has expired. Please log in again\"; the access token is expired"},
@@ -249,6 +253,10 @@ func (s *Server) pageScenario(site string) Scenario {
 // conversation's scenario, then the site's sticky scenario, then normal.
 func (s *Server) turnScenario(site, conv, prompt string) Scenario {
 	if sc, ok := directiveIn(prompt); ok && !IsPage(sc.Name) {
+		if conv != "" && contractScenario(sc.Name) {
+			// The later steps of a contract chain carry no directive.
+			s.SetConversationScenario(site, conv, sc)
+		}
 		return sc
 	}
 	s.mu.Lock()

@@ -109,7 +109,10 @@ export class HistoryState {
       this.items = res.items ?? [];
       this.total = res.total;
       this.problem = null;
-      this.selected = this.items.length ? 0 : -1;
+      // Keep the opened run selected when the new list holds it.
+      const open = this.detail?.session?.id;
+      const at = open ? this.items.findIndex((l) => l.session?.id === open) : -1;
+      this.selected = at >= 0 ? at : this.items.length ? 0 : -1;
       if (!this.filtered) {
         this.sites = [...new Set(this.items.map((l) => l.session?.site ?? '').filter(Boolean))].sort();
       }
@@ -149,10 +152,11 @@ export class HistoryState {
   /** openId shows run id in the detail pane, whether or not the list holds it (a notification's click). */
   async openId(id: string): Promise<void> {
     if (!id) return;
-    const i = this.items.findIndex((l) => l.session?.id === id);
-    if (i >= 0) this.selected = i;
     try {
       this.detail = await this.#show(id);
+      // After the answer, since a list may have arrived meanwhile.
+      const i = this.items.findIndex((l) => l.session?.id === id);
+      if (i >= 0) this.selected = i;
     } catch (e) {
       toasts.error(e);
     }

@@ -154,3 +154,14 @@ describe('HistoryState date filter', () => {
     expect(h.detail?.session?.id).toBe('zz');
   });
 });
+
+describe('HistoryState selection', () => {
+  it('keeps the opened run selected when a later list holds it', async () => {
+    const list = vi.fn(async () => ({ items: [listed('new', 'claude'), listed('old', 'chatgpt')], total: 2 }) as unknown as SessionList);
+    const show = vi.fn(async (id: string) => ({ session: { id } }) as unknown as SessionDetail);
+    const h = new HistoryState(list, show);
+    await h.openId('old');
+    await h.search();
+    expect(h.selected).toBe(1);
+  });
+});
