@@ -40,6 +40,11 @@ type RunSpec struct {
 	// Model is a model alias of the site; "" keeps the site's selection.
 	Model  string `json:"model"`
 	Prompt string `json:"prompt"`
+	// Template names the template whose rendering with Vars is the prompt
+	// (Prompt then stays empty): the session records the template's name.
+	// A prompt edited after rendering is sent as Prompt, without Template.
+	Template string            `json:"template"`
+	Vars     map[string]string `json:"vars"`
 	// NewChat opens a fresh chat in a new tab of Site.
 	NewChat bool `json:"newChat"`
 
@@ -65,6 +70,13 @@ type RunInfo struct {
 	// Ended says the run will not change by itself any more.
 	Ended       bool           `json:"ended"`
 	RequestedBy string         `json:"requestedBy,omitempty"`
+	// Origin is who asked: "desktop" (this app), "cli" (the CLI through
+	// the gateway) or "agent" (a paired client, named by ClientName).
+	Origin     string `json:"origin"`
+	ClientName string `json:"clientName,omitempty"`
+	// Template and Vars are the template the prompt was rendered from.
+	Template string            `json:"template,omitempty"`
+	Vars     map[string]string `json:"vars,omitempty"`
 	Site        string         `json:"site,omitempty"`
 	TabID       string         `json:"tabId,omitempty"`
 	Model       string         `json:"model,omitempty"`
@@ -124,6 +136,15 @@ func jobSpecOf(spec RunSpec) (hub.JobSpec, error) {
 	js := hub.JobSpec{Kind: hub.KindAsk, Prompt: spec.Prompt, Site: strings.TrimSpace(spec.Site),
 		Model: strings.TrimSpace(spec.Model), TabID: strings.TrimSpace(spec.TabID), NewChat: spec.NewChat,
 		RequestedBy: core.DesktopRequester}
+	if name := strings.TrimSpace(spec.Template); name != "" {
+		if strings.TrimSpace(spec.Prompt) != "" {
+			return hub.JobSpec{}, errs.New(errs.BadInput, "the run has both a prompt and template %s", name).
+				WithHint("send the template's variables without the text, or the edited text without the template")
+		}
+		js.Prompt, js.Template, js.Vars = "", name, spec.Vars
+	} else if len(spec.Vars) > 0 {
+		return hub.JobSpec{}, errs.New(errs.BadInput, "the run has template variables but no template").WithHint("choose the template again")
+	}
 	if js.Model == site.DefaultModel {
 		js.Model = ""
 	}
@@ -146,17 +167,33 @@ func jobSpecOf(spec RunSpec) (hub.JobSpec, error) {
 	return js, nil
 }
 
-// Broadcast sends prompt to every site of sites at once (each in its open
-// tab, or a new one), with models[site] as that site's model. It returns
-// the runs in the order of sites. Nothing is sent when a site is unknown or
-// repeated. Errors: bad_input for no sites, a repeated site or an empty
-// prompt; unknown_site; as Start for a run that could not be created (the
-// runs before it are running).
-func (r *Runs) Broadcast(prompt string, sites []string, models map[string]string) ([]RunInfo, error) {
+// BroadcastSpec is one prompt for several sites.
+type BroadcastSpec struct {
+	// Prompt is the text; or Template with Vars, as in RunSpec.
+	Prompt   string            `json:"prompt"`
+	Template string            `json:"template"`
+	Vars     map[string]string `json:"vars"`
+	Sites    []string          `json:"sites"`
+	// Models maps a site to its model alias ("" or absent: the site's).
+	Models map[string]string `json:"models"`
+	// NewChat asks every site in a fresh chat of its own new tab, so that
+	// several open tabs of a site do not stop its run (tab_ambiguous).
+	NewChat bool `json:"newChat"`
+}
+
+// Broadcast sends spec's prompt to every site of spec.Sites at once (each
+// in its open tab, or a new one; in a new chat with NewChat), with
+// spec.Models[site] as that site's model. It returns the runs in the order
+// of the sites. Nothing is sent when a site is unknown or repeated.
+// Errors: bad_input for no sites, a repeated site, an empty prompt, or a
+// prompt with a template; unknown_site; as Start for a run that could not
+// be created (the runs before it are running).
+func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
+	sites, models := spec.Sites, spec.Models
 	if len(sites) == 0 {
 		return nil, errs.New(errs.BadInput, "a broadcast needs at least one site").WithHint("tick the sites to send to")
 	}
-	if strings.TrimSpace(prompt) == "" {
+	if strings.TrimSpace(spec.Prompt) == "" && strings.TrimSpace(spec.Template) == "" {
 		return nil, errs.New(errs.BadInput, "the prompt is empty")
 	}
 	out := []RunInfo{}
@@ -176,7 +213,7 @@ func (r *Runs) Broadcast(prompt string, sites []string, models map[string]string
 			}
 		}
 		for _, id := range sites {
-			js, err := jobSpecOf(RunSpec{Site: id, Model: models[id], Prompt: prompt})
+			js, err := jobSpecOf(RunSpec{Site: id, Model: models[id], Prompt: spec.Prompt, Template: spec.Template, Vars: spec.Vars, NewChat: spec.NewChat})
 			if err != nil {
 				return err
 			}
@@ -246,8 +283,13 @@ func (r *Runs) Get(id string) (RunInfo, error) {
 		if err != nil {
 			return err
 		}
-		if out, err = runInfoOf(j); err != nil || out.Session == nil {
+		if out, err = runInfoOf(j); err != nil {
 			return err
+		}
+		one := []RunInfo{out}
+		nameClients(ctx, h, one)
+		if out = one[0]; out.Session == nil {
+			return nil
 		}
 		repo, err := c.Sessions(ctx)
 		if err != nil {
@@ -268,13 +310,19 @@ func runInfoOf(j hub.Job) (RunInfo, error) {
 		}
 	}
 	out := RunInfo{ID: j.ID, Kind: string(j.Kind), State: j.State, Ended: d.Ended, RequestedBy: j.RequestedBy,
-		Site: d.Spec.Site, TabID: d.Spec.TabID, Model: d.Spec.Model, Prompt: d.Spec.Prompt, NewChat: d.Spec.NewChat,
+		Origin: originOf(j.RequestedBy), Template: d.Spec.Template, Vars: d.Spec.Vars, Site: d.Spec.Site, TabID: d.Spec.TabID, Model: d.Spec.Model, Prompt: d.Spec.Prompt, NewChat: d.Spec.NewChat,
 		Created: j.CreatedAt, Updated: j.UpdatedAt, Error: j.Error, Timeline: []job.Entry{}}
 	if d.Run != nil {
 		out.Session = job.Redacted(d.Run)
+		if out.Prompt == "" {
+			out.Prompt = d.Run.Prompt // a template's rendering
+		}
 		if out.Site == "" {
 			out.Site = d.Run.Site
 		}
+	}
+	if out.Prompt == "" && d.Spec.Template != "" {
+		out.Prompt = d.Spec.Text()
 	}
 	return out, nil
 }

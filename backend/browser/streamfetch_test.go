@@ -23,7 +23,7 @@ import (
 var streamingWays = []Way{WayStream, WayURLDownload}
 
 func TestStreamingWaysDeliverTheExactBodyAndKeepToTheCap(t *testing.T) {
-	t.Parallel() // own tabs in own browser contexts
+	t.Parallel()            // own tabs in own browser contexts
 	const n = 1<<20 + 12345 // not a multiple of any chunk size
 	want := cachedBody(n)
 	for _, way := range streamingWays {

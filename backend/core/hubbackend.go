@@ -492,6 +492,32 @@ func (h *HubBackend) CancelJob(ctx context.Context, id string) (hub.Job, error) 
 	return h.GetJob(ctx, id)
 }
 
+// RunningJobs returns the jobs whose run goes on in this backend now (the
+// desktop's, the CLI's and agents' alike), oldest first. A job awaiting
+// approval is not running; a job left unended by an earlier owner is not
+// either. Errors: none (a job whose record cannot be read is left out).
+func (h *HubBackend) RunningJobs(ctx context.Context) []hub.Job {
+	h.mu.Lock()
+	ids := make([]string, 0, len(h.running))
+	for id := range h.running {
+		ids = append(ids, id)
+	}
+	h.mu.Unlock()
+	out := make([]hub.Job, 0, len(ids))
+	for _, id := range ids {
+		if rec, err := h.get(id); err == nil {
+			out = append(out, h.view(ctx, rec))
+		}
+	}
+	slices.SortFunc(out, func(a, b hub.Job) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
 // waitStopped waits (briefly) for a cancelled run to journal its end, so
 // that the answer to a cancel shows the new state.
 func (h *HubBackend) waitStopped(ctx context.Context, id string) {
