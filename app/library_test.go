@@ -22,8 +22,8 @@ type fakeDesktop struct {
 	saveTo           string
 }
 
-func (f *fakeDesktop) CopyText(text string) error { f.copied = append(f.copied, text); return nil }
-func (f *fakeDesktop) Reveal(path string) error   { f.revealed = append(f.revealed, path); return nil }
+func (f *fakeDesktop) CopyText(text string) error           { f.copied = append(f.copied, text); return nil }
+func (f *fakeDesktop) Reveal(path string) error             { f.revealed = append(f.revealed, path); return nil }
 func (f *fakeDesktop) SavePath(_, _ string) (string, error) { return f.saveTo, nil }
 func (f *fakeDesktop) SaveFile(_, _ string, data []byte) (string, error) {
 	if f.saveTo == "" {

@@ -100,11 +100,11 @@ const (
 // prompt. Safe for concurrent use (the hotkey, the tray and bound calls
 // arrive on their own goroutines).
 type quickMode struct {
-	mu     sync.Mutex
-	win    func() window
-	emit   func() emitter
-	site   func() string // the default site, read when the box opens
-	canHide func() bool  // true while a tray icon can bring the window back
+	mu      sync.Mutex
+	win     func() window
+	emit    func() emitter
+	site    func() string // the default site, read when the box opens
+	canHide func() bool   // true while a tray icon can bring the window back
 
 	active bool
 	away   bool // the window was hidden or minimised when the box opened from outside

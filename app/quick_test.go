@@ -34,7 +34,7 @@ func (f *fakeWindow) Unminimise()  { f.log("unminimise"); f.minimised = false }
 func (f *fakeWindow) IsMinimised() bool {
 	return f.minimised
 }
-func (f *fakeWindow) Center()      { f.log("center") }
+func (f *fakeWindow) Center() { f.log("center") }
 func (f *fakeWindow) SetAlwaysOnTop(on bool) {
 	f.log(fmt.Sprintf("ontop=%v", on))
 	f.onTop = on

@@ -37,6 +37,10 @@ func TestJobSpecOf(t *testing.T) {
 				RepoRoot: "/src/x", SourcePaths: []string{"a.go", "b/"}, RequestedBy: "desktop"}, ""},
 		{"one zip is the default", RunSpec{Kind: "code", Site: "chatgpt", Prompt: "p"},
 			hub.JobSpec{Kind: hub.KindCode, Site: "chatgpt", Prompt: "p", RequestedBy: "desktop"}, ""},
+		{"a template is sent with its variables and without text, so the session records it", RunSpec{Site: "chatgpt", Template: " fix-bug ", Vars: map[string]string{"bug": "x"}},
+			hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Template: "fix-bug", Vars: map[string]string{"bug": "x"}, RequestedBy: "desktop"}, ""},
+		{"a template with text as well is refused", RunSpec{Site: "chatgpt", Template: "fix-bug", Prompt: "edited"}, hub.JobSpec{}, errs.BadInput},
+		{"variables without a template are refused", RunSpec{Site: "chatgpt", Prompt: "p", Vars: map[string]string{"bug": "x"}}, hub.JobSpec{}, errs.BadInput},
 		{"a zip count other than one or several is refused", RunSpec{Kind: "code", Site: "chatgpt", Prompt: "p", Zips: "three"}, hub.JobSpec{}, errs.BadInput},
 		{"an unknown kind is refused", RunSpec{Kind: "paint", Site: "chatgpt", Prompt: "p"}, hub.JobSpec{}, errs.BadInput},
 	}
@@ -191,11 +195,48 @@ func TestRunsThroughTheHubBackend(t *testing.T) {
 		}
 	})
 
+	t.Run("a template run is listed as active while it runs and its session records the template", func(t *testing.T) {
+		vars := map[string]string{"component": "the parser", "symptom": "it drops the last line"}
+		started, err := runs.Start(RunSpec{Site: "chatgpt", Template: "fix-bug", Vars: vars, NewChat: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		active, err := runs.Active()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var listed *RunInfo
+		for i := range active {
+			if active[i].ID == started.ID {
+				listed = &active[i]
+			}
+		}
+		if listed == nil || listed.Origin != "desktop" || listed.Ended || listed.Template != "fix-bug" {
+			t.Fatalf("just after Start, Active lists %+v, want the running desktop run of fix-bug", active)
+		}
+		info := wait(t, started.ID)
+		if info.State != string(job.StateDone) || info.Session == nil {
+			t.Fatalf("template run ended %s: %v", info.State, info.Error)
+		}
+		if info.Session.Template != "fix-bug" || !strings.HasPrefix(info.Session.Prompt, "Fix this bug in the parser: it drops the last line") {
+			t.Errorf("session records template %q and prompt %q", info.Session.Template, info.Session.Prompt)
+		}
+		if !reflect.DeepEqual(info.Vars, vars) || info.Prompt != info.Session.Prompt {
+			t.Errorf("the run shows vars %v and prompt %q", info.Vars, info.Prompt)
+		}
+		active, _ = runs.Active()
+		for _, a := range active {
+			if a.ID == started.ID {
+				t.Errorf("the ended run is still active: %+v", a)
+			}
+		}
+	})
+
 	t.Run("a blank prompt and an unknown site are refused before anything runs", func(t *testing.T) {
 		if _, err := runs.Start(RunSpec{Site: "chatgpt", Prompt: "  "}); errs.CodeOf(err) != errs.BadInput {
 			t.Errorf("blank prompt: %v", err)
 		}
-		if _, err := runs.Broadcast("hi", []string{"chatgpt", "nosuchsite"}, nil); errs.CodeOf(err) != errs.UnknownSite {
+		if _, err := runs.Broadcast(BroadcastSpec{Prompt: "hi", Sites: []string{"chatgpt", "nosuchsite"}}); errs.CodeOf(err) != errs.UnknownSite {
 			t.Errorf("unknown site in a broadcast: %v", err)
 		}
 	})
@@ -247,8 +288,8 @@ func TestRunsThroughTheHubBackend(t *testing.T) {
 		if info.State != string(job.StateFailed) || info.Error == nil || info.Error.Code != errs.CloudflareChallenge {
 			t.Fatalf("run in the blocked tab ended %s with %+v, want failed with cloudflare_challenge", info.State, info.Error)
 		}
-		if n := srv.SubmissionCount(sim.ChatGPT); n != 2 {
-			t.Errorf("%d submissions after the blocked run, want the 2 of the earlier runs", n)
+		if n := srv.SubmissionCount(sim.ChatGPT); n != 3 {
+			t.Errorf("%d submissions after the blocked run, want the 3 of the earlier runs", n)
 		}
 	})
 

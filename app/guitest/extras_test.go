@@ -529,7 +529,7 @@ func TestSaveAsAndDateFilter(t *testing.T) {
 		page.MustElement(`[data-testid=history-range]`).MustSelect("Dates…")
 		old := time.Now().AddDate(0, 0, -40)
 		setDate := func(testid, v string) {
-			page.MustElement(`[data-testid=` + testid + `]`).MustEval(`(v) => { this.value = v; this.dispatchEvent(new Event('change', {bubbles: true})); }`, v)
+			page.MustElement(`[data-testid=`+testid+`]`).MustEval(`(v) => { this.value = v; this.dispatchEvent(new Event('change', {bubbles: true})); }`, v)
 		}
 		setDate("history-from", old.AddDate(0, 0, -1).Format("2006-01-02"))
 		setDate("history-to", old.AddDate(0, 0, 1).Format("2006-01-02"))
@@ -677,7 +677,7 @@ func TestTrayMenu(t *testing.T) {
 				click(it.ID)
 			}
 		}
-		err := page.Timeout(15*time.Second).Wait(rod.Eval(`(id) => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id === id
+		err := page.Timeout(15 * time.Second).Wait(rod.Eval(`(id) => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id === id
 			&& (document.querySelector('[data-testid=detail-prompt]')?.textContent ?? '').includes('river ferries')`, haikuID))
 		if err != nil {
 			t.Fatalf("the run did not open: %v; view %q, selected %q, detail %q", err, viewTitle(t, page),

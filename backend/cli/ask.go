@@ -93,10 +93,9 @@ func runAsk(ctx context.Context, inv *invocation) error {
 	if timeout <= 0 {
 		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
-	cooldown := inv.flag("cooldown").(time.Duration)
-	if cooldown != 0 && (cooldown < config.MinRateLimitCooldown || cooldown > config.MaxRateLimitCooldown) {
-		return errs.New(errs.BadInput, "--cooldown must be between %s and %s, got %s", config.MinRateLimitCooldown, config.MaxRateLimitCooldown, cooldown).
-			WithHint("e.g. --cooldown 90s; leave it out for the settings' run.rateLimitCooldown (default 5m)")
+	cooldown, err := askCooldown(inv)
+	if err != nil {
+		return err
 	}
 	paths, err := core.ResolvePaths(inv.dataDir)
 	if err != nil {
@@ -261,4 +260,15 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// askCooldown is --cooldown, checked: 0 (the settings' cooldown) or 1 s to
+// 1 h. Error: BadInput outside that range.
+func askCooldown(inv *invocation) (time.Duration, error) {
+	cooldown := inv.flag("cooldown").(time.Duration)
+	if cooldown != 0 && (cooldown < config.MinRateLimitCooldown || cooldown > config.MaxRateLimitCooldown) {
+		return 0, errs.New(errs.BadInput, "--cooldown must be between %s and %s, got %s", config.MinRateLimitCooldown, config.MaxRateLimitCooldown, cooldown).
+			WithHint("e.g. --cooldown 90s; leave it out for the settings' run.rateLimitCooldown (default 5m)")
+	}
+	return cooldown, nil
 }

@@ -187,10 +187,15 @@ func remoteAsk(ctx context.Context, inv *invocation, cl *client.Client) error {
 	if timeout <= 0 {
 		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
+	cooldown, err := askCooldown(inv)
+	if err != nil {
+		return err
+	}
 	if inv.flag("browser-url").(string) != "" || inv.flag("chromium").(string) != "" || inv.flag("headless").(bool) {
 		fmt.Fprintf(inv.stderr, "note: a Ferry owner runs (%s); the run uses its browser, --browser-url/--chromium/--headless are ignored\n", cl.Endpoint())
 	}
-	j, err := cl.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string), TabID: tabID, NewChat: newChat})
+	j, err := cl.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string), TabID: tabID, NewChat: newChat,
+		TimeoutSeconds: int(timeout.Round(time.Second) / time.Second), CooldownSeconds: int(cooldown / time.Second)})
 	if err != nil {
 		return err
 	}
@@ -221,7 +226,7 @@ func remoteAsk(ctx context.Context, inv *invocation, cl *client.Client) error {
 		return errs.New(errs.Internal, "job %s ended %s without a session", j.ID, j.State)
 	}
 	if inv.json {
-		return inv.printJSON(askJSON{Session: d.Run.ID, Result: core.ResultOf(d.Run)})
+		return inv.printJSON(askJSON{Session: d.Run.ID, Result: core.ResultOf(d.Run), Policies: policiesOf(d.Run)})
 	}
 	_, err = fmt.Fprintln(inv.stdout, d.Run.Answer)
 	return err

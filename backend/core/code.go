@@ -445,6 +445,18 @@ func (r *codeRun) bringHome(ctx context.Context, a *chatgpt.Adapter, s *job.Sess
 	if err != nil {
 		return nil, err
 	}
+	if r.resume && s.MessageID == "" {
+		// A reattach that collected the answer from the page: find its
+		// turn by the prompt, never take another turn's zips.
+		branch, err := conv.Branch()
+		if err != nil {
+			return nil, err
+		}
+		if s.MessageID = promptAnswer(branch, s.Prompt); s.MessageID == "" {
+			return nil, errs.New(errs.ArtifactNotFound, "conversation %s does not hold the run's prompt", s.ConversationID).
+				WithEvidence("conversation", s.ConversationID)
+		}
+	}
 	found, err := turnZips(conv, s.MessageID)
 	if err != nil {
 		return nil, err

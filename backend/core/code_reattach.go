@@ -12,6 +12,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
 	"github.com/ferrydesk/ferry/backend/provider"
@@ -101,10 +102,27 @@ func (c *codeReattach) options() []job.RunnerOption {
 // for a zip step, the zips of the turn brought home.
 func (c *codeReattach) deliver(ctx context.Context, s *job.Session, a provider.Adapter) (job.Delivery, error) {
 	c.reached = true
+	if c.step.Contract == prompt.ContractCode || c.step.Contract == prompt.ContractNone {
+		if err := recordedTurn(s); err != nil {
+			return job.Delivery{}, err
+		}
+	}
 	res := ResultOf(s)
 	c.sr.Result = &res
 	var d job.Delivery
 	o, err := c.run.deliver(ctx, c.step, s, a, &c.sr, &d)
+	if conv, msg := s.ConversationID, s.MessageID; conv != "" {
+		// Keep what the artifact step learnt of the turn in the record.
+		_, _ = c.run.repo.Update(context.WithoutCancel(ctx), s.ID, "", func(x *job.Session) error {
+			if x.ConversationID == "" {
+				x.ConversationID = conv
+			}
+			if x.MessageID == "" {
+				x.MessageID = msg
+			}
+			return nil
+		})
+	}
 	if err == nil {
 		c.sr.Outcome = o
 		d.Receipts = append(d.Receipts, job.Receipt{Layer: "contract", At: time.Now().UTC(), Data: outcomeData(c.step.Contract, o)})
@@ -199,4 +217,55 @@ func (r *codeRun) verifySaved(ctx context.Context, path, sum string) *artifact.V
 		return nil
 	}
 	return v
+}
+
+// recordedTurn completes s for the artifact step of a reattach whose answer
+// was collected from the page alone (the stream of the send was in the
+// killed process): the conversation id from the recorded conversation URL,
+// and the answer's message id from the conversation, as the last message
+// of the turn whose user message holds the run's prompt. Errors:
+// ArtifactNotFound when the conversation is unknown or does not hold the
+// prompt (nothing from another turn is taken for this run's).
+func recordedTurn(s *job.Session) error {
+	if s.ConversationID == "" {
+		if _, id, ok := strings.Cut(s.ConversationURL, "/c/"); ok {
+			s.ConversationID = strings.TrimRight(strings.SplitN(id, "?", 2)[0], "/")
+		}
+	}
+	if s.ConversationID == "" {
+		return errs.New(errs.ArtifactNotFound, "session %s recorded no conversation, so no zip can be minted", s.ID).
+			WithHint("fetch the zips with `ferry retrieve --conv ID` once you know the conversation")
+	}
+	return nil
+}
+
+// promptAnswer is the id of the last message of the turn whose user message
+// holds prompt (compared with whitespace collapsed) on branch, or "".
+func promptAnswer(branch []*artifact.Message, prompt string) string {
+	want := strings.Join(strings.Fields(prompt), " ")
+	for i := len(branch) - 1; i >= 0; i-- {
+		m := branch[i]
+		if m.Author.Role != "user" {
+			continue
+		}
+		var parts []string
+		for _, raw := range m.Content.Parts {
+			var p string
+			if json.Unmarshal(raw, &p) == nil {
+				parts = append(parts, p)
+			}
+		}
+		if !strings.Contains(strings.Join(strings.Fields(strings.Join(parts, "\n")), " "), want) {
+			continue
+		}
+		answer := ""
+		for _, x := range branch[i+1:] {
+			if x.Author.Role == "user" {
+				break
+			}
+			answer = x.ID
+		}
+		return answer
+	}
+	return ""
 }

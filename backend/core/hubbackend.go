@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -266,6 +267,13 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 	if spec.NewChat && (spec.Site == "" || spec.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab")
 	}
+	if spec.TimeoutSeconds < 0 {
+		return errs.New(errs.BadInput, "timeoutSeconds must be positive, got %d", spec.TimeoutSeconds)
+	}
+	if c := time.Duration(spec.CooldownSeconds) * time.Second; c != 0 && (c < config.MinRateLimitCooldown || c > config.MaxRateLimitCooldown) {
+		return errs.New(errs.BadInput, "cooldownSeconds must be between %d and %d, got %d",
+			int(config.MinRateLimitCooldown.Seconds()), int(config.MaxRateLimitCooldown.Seconds()), spec.CooldownSeconds)
+	}
 	if spec.Contract != "" || spec.SessionID != "" {
 		return errs.New(errs.BadInput, "contract and sessionId are not supported on ask jobs through the hub yet").
 			WithHint("submit a code job for a contract")
@@ -330,6 +338,12 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	req := h.defaults
 	req.Site, req.Model, req.Prompt, req.TargetID, req.Origin = rec.Spec.Site, rec.Spec.Model, rec.Spec.Prompt, rec.Spec.TabID, origin
 	req.NewChat = rec.Spec.NewChat
+	if rec.Spec.TimeoutSeconds > 0 {
+		req.Timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
+	}
+	if rec.Spec.CooldownSeconds > 0 {
+		req.RateLimitCooldown = time.Duration(rec.Spec.CooldownSeconds) * time.Second
+	}
 	req.Template, req.Vars = rec.Spec.Template, rec.Spec.Vars
 	var sessMu sync.Mutex
 	sessionID := ""

@@ -58,6 +58,9 @@ type JobSpec struct {
 	SourcePaths            []string          `json:"sourcePaths,omitempty"`
 	// TimeoutSeconds bounds the run (0: the owner's default).
 	TimeoutSeconds int `json:"timeoutSeconds,omitempty"`
+	// CooldownSeconds is the wait after a rate limit before the one retry
+	// (0: the owner's run.rateLimitCooldown; else 1 s to 1 h).
+	CooldownSeconds int `json:"cooldownSeconds,omitempty"`
 	// RequestedBy is the id of the client that asked for the job. The hub
 	// sets it from the caller's token; a value sent by a client is ignored.
 	RequestedBy string `json:"requestedBy,omitempty"`

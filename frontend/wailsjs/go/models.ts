@@ -32,6 +32,28 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class BroadcastSpec {
+	    prompt: string;
+	    template: string;
+	    vars: {[key: string]: string};
+	    sites: string[];
+	    models: {[key: string]: string};
+	    newChat: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new BroadcastSpec(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.prompt = source["prompt"];
+	        this.template = source["template"];
+	        this.vars = source["vars"];
+	        this.sites = source["sites"];
+	        this.models = source["models"];
+	        this.newChat = source["newChat"];
+	    }
+	}
 	export class BrowserState {
 	    status: string;
 	    mode: string;
@@ -221,6 +243,10 @@ export namespace app {
 	    state: string;
 	    ended: boolean;
 	    requestedBy?: string;
+	    origin: string;
+	    clientName?: string;
+	    template?: string;
+	    vars?: {[key: string]: string};
 	    site?: string;
 	    tabId?: string;
 	    model?: string;
@@ -245,6 +271,10 @@ export namespace app {
 	        this.state = source["state"];
 	        this.ended = source["ended"];
 	        this.requestedBy = source["requestedBy"];
+	        this.origin = source["origin"];
+	        this.clientName = source["clientName"];
+	        this.template = source["template"];
+	        this.vars = source["vars"];
 	        this.site = source["site"];
 	        this.tabId = source["tabId"];
 	        this.model = source["model"];
@@ -281,6 +311,8 @@ export namespace app {
 	    tabId: string;
 	    model: string;
 	    prompt: string;
+	    template: string;
+	    vars: {[key: string]: string};
 	    newChat: boolean;
 	    zips: string;
 	    allowInline: boolean;
@@ -299,6 +331,8 @@ export namespace app {
 	        this.tabId = source["tabId"];
 	        this.model = source["model"];
 	        this.prompt = source["prompt"];
+	        this.template = source["template"];
+	        this.vars = source["vars"];
 	        this.newChat = source["newChat"];
 	        this.zips = source["zips"];
 	        this.allowInline = source["allowInline"];

@@ -3,7 +3,9 @@
 import {app} from '../models';
 import {core} from '../models';
 
-export function Broadcast(arg1:string,arg2:Array<string>,arg3:{[key: string]: string}):Promise<Array<app.RunInfo>>;
+export function Active():Promise<Array<app.RunInfo>>;
+
+export function Broadcast(arg1:app.BroadcastSpec):Promise<Array<app.RunInfo>>;
 
 export function Cancel(arg1:string):Promise<app.RunInfo>;
 
