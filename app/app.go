@@ -64,7 +64,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 
 	sh := newShell(log, started)
 	if !generatingBindings {
-		sh.open(context.Background())
+		sh.openAsync(context.Background())
 	}
 	// The tray, the hotkey, notifications and the quick prompt (app/quick_extras.go).
 	ex := newExtras(sh, log, windowIcon(assets), getenv)

@@ -46,6 +46,18 @@ func (s *shell) open(ctx context.Context) {
 	s.openLocked(ctx)
 }
 
+// openAsync takes the lifecycle lock now and opens the core on another
+// goroutine, so GTK and WebKit start while the store opens and the hub
+// binds (about a third of a second on this machine). Bound calls wait on
+// the lock, so none sees a half-open core.
+func (s *shell) openAsync(ctx context.Context) {
+	s.mu.Lock()
+	go func() {
+		defer s.mu.Unlock()
+		s.openLocked(ctx)
+	}()
+}
+
 func (s *shell) openLocked(ctx context.Context) {
 	c, err := core.Open(ctx, core.Options{Role: "desktop"})
 	s.core, s.openErr = c, err
@@ -137,10 +149,13 @@ func (s *shell) markReady() {
 
 // backgroundColour matches the frontend's background for an explicit theme
 // choice, so a dark-theme user gets no white flash while the page loads.
+// It reads the settings file itself: the core may still be opening.
 func (s *shell) backgroundColour() *options.RGBA {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.core != nil && s.core.Settings().Theme == "dark" {
+	paths, err := core.ResolvePaths("")
+	if err != nil {
+		return lightBackground
+	}
+	if st, err := config.Load(paths.SettingsFile()); err == nil && st.Theme == "dark" {
 		return darkBackground
 	}
 	return lightBackground
