@@ -21,6 +21,9 @@ type HotkeyStatus struct {
 	// without X, the combination taken by another program, an invalid
 	// setting); nil when Active.
 	Problem *errs.Envelope `json:"problem,omitempty"`
+	// Note qualifies an active hotkey: under XWayland the X server sees
+	// keys only while one of its own windows has the focus.
+	Note string `json:"note,omitempty"`
 }
 
 // hotkeyGrabber holds a global key combination and calls onPress when it is
@@ -85,6 +88,10 @@ func (k *hotkeys) apply(spec string) HotkeyStatus {
 	default:
 		k.current, k.release = canonical, release
 		k.status.Active = true
+		if k.env.WaylandDisplay != "" {
+			k.status.Note = "this is a Wayland session: the X server (XWayland) sees " + canonical +
+				" only while an X11 window has the focus; for everywhere, bind a shortcut in your desktop's keyboard settings"
+		}
 	}
 	return k.status
 }

@@ -246,6 +246,13 @@ func TestHotkeySettingsAndPitfalls(t *testing.T) {
 			t.Errorf("stop left %v held", g.held)
 		}
 	})
+	t.Run("under XWayland an active hotkey says where it works", func(t *testing.T) {
+		k := &hotkeys{env: hotkeyEnv{Display: ":0", WaylandDisplay: "wayland-0"}, grabber: &fakeGrabber{}, onPress: func() {}}
+		st := k.apply("Ctrl+Shift+Space")
+		if !st.Active || !strings.Contains(st.Note, "XWayland") {
+			t.Fatalf("status %+v", st)
+		}
+	})
 	t.Run("a setup failure is an error status, not a panic", func(t *testing.T) {
 		k := &hotkeys{env: x11, grabber: &fakeGrabber{err: errors.New("connection refused")}, onPress: func() {}}
 		st := k.apply("Ctrl+Shift+Space")

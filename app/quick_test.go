@@ -26,25 +26,42 @@ type fakeWindow struct {
 	minimised bool
 }
 
-func (f *fakeWindow) log(s string) { f.mu.Lock(); f.calls = append(f.calls, s); f.mu.Unlock() }
-func (f *fakeWindow) Show()        { f.log("show"); f.visible = true }
-func (f *fakeWindow) Hide()        { f.log("hide"); f.visible = false }
-func (f *fakeWindow) Minimise()    { f.log("minimise"); f.minimised = true }
-func (f *fakeWindow) Unminimise()  { f.log("unminimise"); f.minimised = false }
+// do records call s and applies change under the lock: the notifier's
+// goroutine drives the window too.
+func (f *fakeWindow) do(s string, change func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, s)
+	change()
+}
+func (f *fakeWindow) Show()       { f.do("show", func() { f.visible = true }) }
+func (f *fakeWindow) Hide()       { f.do("hide", func() { f.visible = false }) }
+func (f *fakeWindow) Minimise()   { f.do("minimise", func() { f.minimised = true }) }
+func (f *fakeWindow) Unminimise() { f.do("unminimise", func() { f.minimised = false }) }
 func (f *fakeWindow) IsMinimised() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return f.minimised
 }
-func (f *fakeWindow) Center() { f.log("center") }
+func (f *fakeWindow) Center() { f.do("center", func() {}) }
 func (f *fakeWindow) SetAlwaysOnTop(on bool) {
-	f.log(fmt.Sprintf("ontop=%v", on))
-	f.onTop = on
+	f.do(fmt.Sprintf("ontop=%v", on), func() { f.onTop = on })
 }
-func (f *fakeWindow) Size() (int, int) { return f.w, f.h }
+func (f *fakeWindow) Size() (int, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.w, f.h
+}
 func (f *fakeWindow) SetSize(w, h int) {
-	f.log(fmt.Sprintf("size=%dx%d", w, h))
-	f.w, f.h = w, h
+	f.do(fmt.Sprintf("size=%dx%d", w, h), func() { f.w, f.h = w, h })
 }
-func (f *fakeWindow) SetMinSize(w, h int) { f.log(fmt.Sprintf("min=%dx%d", w, h)) }
+func (f *fakeWindow) SetMinSize(w, h int) { f.do(fmt.Sprintf("min=%dx%d", w, h), func() {}) }
+
+func (f *fakeWindow) isVisible() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.visible
+}
 
 func (f *fakeWindow) has(s string) bool {
 	f.mu.Lock()
@@ -395,11 +412,11 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 		before := strings.Count(rec.names(), EventShowRun)
 		server.emit(t, "ActionInvoked", id, "default")
 		deadline := time.Now().Add(5 * time.Second)
-		for strings.Count(rec.names(), EventShowRun) == before && time.Now().Before(deadline) {
+		for (strings.Count(rec.names(), EventShowRun) == before || !win.isVisible()) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
-		if strings.Count(rec.names(), EventShowRun) != before+1 || !win.visible {
-			t.Fatalf("events %q, visible=%v", rec.names(), win.visible)
+		if strings.Count(rec.names(), EventShowRun) != before+1 || !win.isVisible() {
+			t.Fatalf("events %q, visible=%v", rec.names(), win.isVisible())
 		}
 	})
 	t.Run("stop removes the tray and releases everything", func(t *testing.T) {

@@ -68,8 +68,13 @@ type RunInfo struct {
 	Kind  string `json:"kind"`
 	State string `json:"state"`
 	// Ended says the run will not change by itself any more.
-	Ended       bool           `json:"ended"`
-	RequestedBy string         `json:"requestedBy,omitempty"`
+	Ended bool `json:"ended"`
+	// Collectable says the run was stopped (cancelled, or out of time)
+	// after its prompt was sent: State then says cancelled, the session
+	// keeps the state it stopped in, and `ferry reattach` can still
+	// collect the answer.
+	Collectable bool   `json:"collectable,omitempty"`
+	RequestedBy string `json:"requestedBy,omitempty"`
 	// Origin is who asked: "desktop" (this app), "cli" (the CLI through
 	// the gateway) or "agent" (a paired client, named by ClientName).
 	Origin     string `json:"origin"`
@@ -77,14 +82,14 @@ type RunInfo struct {
 	// Template and Vars are the template the prompt was rendered from.
 	Template string            `json:"template,omitempty"`
 	Vars     map[string]string `json:"vars,omitempty"`
-	Site        string         `json:"site,omitempty"`
-	TabID       string         `json:"tabId,omitempty"`
-	Model       string         `json:"model,omitempty"`
-	Prompt      string         `json:"prompt"`
-	NewChat     bool           `json:"newChat,omitempty"`
-	Created     time.Time      `json:"created"`
-	Updated     time.Time      `json:"updated"`
-	Error       *errs.Envelope `json:"error"`
+	Site     string            `json:"site,omitempty"`
+	TabID    string            `json:"tabId,omitempty"`
+	Model    string            `json:"model,omitempty"`
+	Prompt   string            `json:"prompt"`
+	NewChat  bool              `json:"newChat,omitempty"`
+	Created  time.Time         `json:"created"`
+	Updated  time.Time         `json:"updated"`
+	Error    *errs.Envelope    `json:"error"`
 	// Session is the run's record once it started (redacted as for
 	// export), with the answer, model proof, receipts and artifacts.
 	Session *job.Session `json:"session"`
@@ -323,6 +328,14 @@ func runInfoOf(j hub.Job) (RunInfo, error) {
 	}
 	if out.Prompt == "" && d.Spec.Template != "" {
 		out.Prompt = d.Spec.Text()
+	}
+	// A run stopped after the send stays in its session's state (the
+	// answer may still be collected); the panel shows it as cancelled.
+	if st := job.State(out.State); out.Ended && st.Valid() && !st.Terminal() {
+		out.Collectable = true
+		if out.Error != nil && out.Error.Code == errs.Cancelled {
+			out.State = string(job.StateCancelled)
+		}
 	}
 	return out, nil
 }

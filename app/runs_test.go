@@ -304,3 +304,43 @@ func TestRunsThroughTheHubBackend(t *testing.T) {
 		}
 	})
 }
+
+func TestRunInfoOf(t *testing.T) {
+	mk := func(state string, ended bool, code errs.Code, requestedBy string) hub.Job {
+		d, _ := json.Marshal(struct {
+			Ended bool        `json:"ended"`
+			Spec  hub.JobSpec `json:"spec"`
+		}{ended, hub.JobSpec{Site: "chatgpt", Template: "review", Vars: map[string]string{"change": "x"}}})
+		j := hub.Job{ID: "job-1", Kind: hub.KindAsk, State: state, RequestedBy: requestedBy, Detail: d}
+		if code != "" {
+			j.Error = errs.New(code, "stopped")
+		}
+		return j
+	}
+	tests := []struct {
+		name          string
+		job           hub.Job
+		state, origin string
+		collectable   bool
+	}{
+		{"a run cancelled after the send shows cancelled and stays collectable", mk("streaming", true, errs.Cancelled, "desktop"), "cancelled", "desktop", true},
+		{"a run out of time after the send keeps its state and stays collectable", mk("streaming", true, errs.Timeout, "owner"), "streaming", "cli", true},
+		{"a running run is shown as it is", mk("streaming", false, "", "c-123"), "streaming", "agent", false},
+		{"a finished run is not collectable", mk("done", true, "", "desktop"), "done", "desktop", false},
+		{"a job cancelled before its run is cancelled", mk("cancelled", true, errs.Cancelled, "c-123"), "cancelled", "agent", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := runInfoOf(tc.job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.State != tc.state || got.Origin != tc.origin || got.Collectable != tc.collectable {
+				t.Errorf("state %q origin %q collectable %v, want %q %q %v", got.State, got.Origin, got.Collectable, tc.state, tc.origin, tc.collectable)
+			}
+			if got.Template != "review" || got.Prompt != "template review\nchange = x" {
+				t.Errorf("template %q prompt %q, want the template in words before the run renders it", got.Template, got.Prompt)
+			}
+		})
+	}
+}

@@ -87,7 +87,10 @@ func sessionOf(t *testing.T, dataDir, task string) (job.Session, []job.Entry) {
 	t.Helper()
 	r := ferry(t, nil, "sessions", "list", "--json", "--query", task, "--data-dir", dataDir)
 	var list struct {
-		Sessions []job.Session `json:"sessions"`
+		Sessions []struct {
+			ID     string `json:"id"`
+			Prompt string `json:"prompt"`
+		} `json:"sessions"`
 	}
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &list) != nil {
 		t.Fatalf("sessions list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -195,7 +198,14 @@ func TestCodeKilledInAStateIsReattachedToItsVerifiedZip(t *testing.T) {
 				rel, _ := filepath.Rel(out, f)
 				names = append(names, rel)
 			}
-			sort.Strings(names)
+			// The receipt last, then the zip and its sidecar.
+			sort.Slice(names, func(i, j int) bool {
+				ri, rj := strings.HasSuffix(names[i], core.ReceiptSuffix), strings.HasSuffix(names[j], core.ReceiptSuffix)
+				if ri != rj {
+					return rj
+				}
+				return names[i] < names[j]
+			})
 			if len(names) != 3 || names[0] != "project.zip" || names[1] != "project.zip"+".provenance.json" || !strings.HasSuffix(names[2], core.ReceiptSuffix) {
 				t.Fatalf("the output directory holds %v, want project.zip, its sidecar and one receipt", names)
 			}

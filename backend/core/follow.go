@@ -101,9 +101,12 @@ func hostOf(raw string) string {
 
 // ReattachIn resumes run s in browser b after the freshness gate, never
 // sending its prompt again once it was sent (job.Runner.Reattach). onEvent,
-// when set, gets the run's events (state changes and partial text). The
-// Finding says what reattach found, also when it fails. Errors: the gate's,
-// the adapter's and the runner's envelopes.
+// when set, gets the run's events (state changes and partial text). A code
+// step (`ferry code`) also finishes its artifact step from what its session
+// recorded: the zips of its turn not yet saved are fetched, verified and
+// saved, and the receipt is written beside them. The Finding says what
+// reattach found, also when it fails. Errors: the gate's, the adapter's and
+// the runner's envelopes (for a code step, as RunCode words them).
 func ReattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, repo *job.Repo, s *job.Session, onEvent func(job.Event)) (*job.Session, *job.Finding, error) {
 	if err := CheckFresh(ctx, b, reg, s); err != nil {
 		return s, nil, err

@@ -90,12 +90,10 @@
 // byte search in its prompt), not rated again; it is rated in full when a
 // later keystroke could lift it into the shortlist. To make that bar high
 // from the start, the previous keystroke's shortlist is re-rated first and
-// its worst is the floor every other run must beat, and runs are scanned
-// newest first (equal scores rank the newer run higher, so the first runs
-// met fill the shortlist with what is likely to stay); a run above the
-// floor by its earlier tiers has its cheap fields (prompt, site, model,
-// then file names) re-rated before its answer, and is only checked for a
-// match when those already rule it out. Each remembered run also keeps
+// its worst is the floor every other run must beat; a run above the floor
+// by its earlier tiers has its cheap fields (prompt, site, model, then
+// file names) re-rated before its answer, and is only checked for a match
+// when those already rule it out. Each remembered run also keeps
 // where the last term first occurred in its answer: a longer term can
 // only first occur there or later, so its check starts there.
 //

@@ -20,27 +20,18 @@ type unit struct {
 // typing cache), the shortlist and the number of matches.
 func (p *plan) run(ctx context.Context) ([][]cand, []short, int, error) {
 	seeds, seedHeap := p.seed()
-	// Newest first: equal structural scores rank the newer run higher, so
-	// runs met early fill the shortlist with what is likely to stay, and
-	// the bar a remembered run must clear to be rated in full is high from
-	// the start. Slot ranges are scanned backwards, so the units a search
-	// remembers are newest first too.
 	var work []unit
 	start := 0
-	if p.cached != nil {
-		start = p.cached.n
-	}
-	for to := p.snap.n; to > start; {
-		from := max(((to-1)/chunkSize)*chunkSize, start)
-		work = append(work, unit{from: from, to: to})
-		to = from
-	}
 	if p.cached != nil {
 		for _, c := range p.cached.units {
 			if len(c) > 0 {
 				work = append(work, unit{cands: c, isCache: true})
 			}
 		}
+		start = p.cached.n
+	}
+	for s := start; s < p.snap.n; s = (s/chunkSize + 1) * chunkSize {
+		work = append(work, unit{from: s, to: min((s/chunkSize+1)*chunkSize, p.snap.n)})
 	}
 	out := make([][]cand, len(work))
 	workers := min(p.workers, len(work))
@@ -183,7 +174,7 @@ func (p *plan) scan(u *unit, h *shortHeap) []cand {
 		}
 		return out
 	}
-	for slot := u.to - 1; slot >= u.from; slot-- {
+	for slot := u.from; slot < u.to; slot++ {
 		e := p.snap.at(slot)
 		if e.dead.Load() || e.created < p.from || e.created >= p.to ||
 			(p.siteOK != nil && !p.siteOK[e.site]) || (p.stateOK != nil && !p.stateOK[e.state]) {

@@ -37,7 +37,11 @@
 //     without a directive.
 //   - Per conversation: the same endpoint with "conversation":"ID" (or
 //     Server.SetConversationScenario) applies a turn scenario to the later
-//     prompts of that conversation only.
+//     prompts of that conversation only. The output-contract scenarios
+//     (assess, assess_no_ruling, plan, plan_no_proof) chosen by a directive
+//     do this themselves: the later steps of a contract chain carry no
+//     directive, and each turn is answered by the contract its prompt asks
+//     for (see contracts.go).
 //   - Catalog lists every scenario and the sites that implement it.
 //
 // # Proving a prompt was sent once

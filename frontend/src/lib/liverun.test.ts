@@ -24,6 +24,12 @@ describe('a live run', () => {
     expect(applyEvent(r, { jobId: 'job-2', kind: 'partial', text: 'x', at: '' })).toBe(r);
   });
 
+  it('keeps the state a cancelled run was read with when its end is announced', () => {
+    const cancelled = fromInfo({ ...info, state: 'cancelled', ended: true });
+    const r = applyEvent(cancelled, { jobId: 'job-1', kind: 'ended', state: 'streaming', at: '' });
+    expect(r.state).toBe('cancelled');
+  });
+
   it('ignores late partials once ended', () => {
     let r = applyEvent(fromInfo(info), { jobId: 'job-1', kind: 'ended', state: 'done', at: '' });
     r = applyEvent(r, { jobId: 'job-1', kind: 'partial', text: 'late', at: '' });

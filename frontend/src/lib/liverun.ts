@@ -14,6 +14,10 @@ export interface RunInfoLike {
   tabId?: string;
   model?: string;
   prompt: string;
+  origin?: string;
+  clientName?: string;
+  requestedBy?: string;
+  template?: string;
   error?: unknown;
   session?: {
     id?: string;
@@ -48,6 +52,11 @@ export interface LiveRun {
   site: string;
   model: string;
   prompt: string;
+  /** Who asked: desktop, cli or agent (then clientName names it). */
+  origin: string;
+  clientName: string;
+  /** The template the prompt was rendered from ("" for a typed prompt). */
+  template: string;
   state: string;
   ended: boolean;
   /** The answer so far, then the final answer. */
@@ -72,6 +81,9 @@ export function fromInfo(info: RunInfoLike, prev?: LiveRun): LiveRun {
     site: info.site || s?.site || prev?.site || '',
     model: info.model || prev?.model || '',
     prompt: info.prompt,
+    origin: info.origin || prev?.origin || 'desktop',
+    clientName: info.clientName || prev?.clientName || '',
+    template: info.template || prev?.template || '',
     state: info.state,
     ended: info.ended,
     text: s?.answer || prev?.text || '',
@@ -101,6 +113,10 @@ export function applyEvent(run: LiveRun, ev: RunEventLike): LiveRun {
       return next;
     }
     case 'ended':
+      // A run already read whole (after Cancel) keeps the state it was read
+      // with: the event's is the session's, which a run stopped after the
+      // send keeps.
+      if (run.ended) return next;
       next.ended = true;
       if (ev.state) next.state = ev.state;
       return next;
@@ -159,6 +175,19 @@ const TERMINAL = new Set(['done', 'failed', 'cancelled', 'stale']);
 /** isActive reports whether the run may still change (Cancel makes sense). */
 export function isActive(run: Pick<LiveRun, 'ended' | 'state'>): boolean {
   return !run.ended && !TERMINAL.has(run.state);
+}
+
+/** originLabel says who asked for a run, in words. */
+export function originLabel(run: Pick<LiveRun, 'origin' | 'clientName'>): string {
+  switch (run.origin) {
+    case 'desktop':
+      return 'Ferry';
+    case 'cli':
+      return 'CLI';
+    case 'agent':
+      return run.clientName ? `agent ${run.clientName}` : 'an agent';
+  }
+  return run.origin || 'Ferry';
 }
 
 /** stateLabel is a state as the panel shows it. */

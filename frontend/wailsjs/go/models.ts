@@ -100,6 +100,7 @@ export namespace app {
 	    hotkey: string;
 	    active: boolean;
 	    problem?: errs.Envelope;
+	    note?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new HotkeyStatus(source);
@@ -110,6 +111,7 @@ export namespace app {
 	        this.hotkey = source["hotkey"];
 	        this.active = source["active"];
 	        this.problem = this.convertValues(source["problem"], errs.Envelope);
+	        this.note = source["note"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -242,6 +244,7 @@ export namespace app {
 	    kind: string;
 	    state: string;
 	    ended: boolean;
+	    collectable?: boolean;
 	    requestedBy?: string;
 	    origin: string;
 	    clientName?: string;
@@ -270,6 +273,7 @@ export namespace app {
 	        this.kind = source["kind"];
 	        this.state = source["state"];
 	        this.ended = source["ended"];
+	        this.collectable = source["collectable"];
 	        this.requestedBy = source["requestedBy"];
 	        this.origin = source["origin"];
 	        this.clientName = source["clientName"];

@@ -6,6 +6,7 @@ import type { app, core } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type RunSpec = app.RunSpec;
+export type BroadcastSpec = app.BroadcastSpec;
 export type RunInfo = app.RunInfo;
 export type ModelInfo = app.ModelInfo;
 export type SiteInfo = app.SiteInfo;
@@ -15,8 +16,10 @@ export type TemplateInfo = core.TemplateInfo;
 export const start = (spec: RunSpec): Promise<RunInfo> => call(() => Runs.Start(spec));
 
 /** broadcast sends the prompt to every site at once. */
-export const broadcast = (prompt: string, sites: string[], models: Record<string, string>): Promise<RunInfo[]> =>
-  call(() => Runs.Broadcast(prompt, sites, models));
+export const broadcast = (spec: BroadcastSpec): Promise<RunInfo[]> => call(() => Runs.Broadcast(spec));
+
+/** active lists every run going on now, from any origin (desktop, CLI, agents). */
+export const active = (): Promise<RunInfo[]> => call(() => Runs.Active());
 
 /** cancel stops a run. */
 export const cancel = (id: string): Promise<RunInfo> => call(() => Runs.Cancel(id));

@@ -28,6 +28,13 @@ export class ComposeState {
   vars = $state<Record<string, string>>({});
 
   prompt = $state('');
+  /**
+   * rendered is the template, variables and text that "Fill the prompt"
+   * last put in the editor: while the editor still holds exactly that text
+   * the run is sent as the template with its variables, so its session
+   * records the template.
+   */
+  rendered = $state.raw<{ template: string; vars: Record<string, string>; text: string } | null>(null);
 
   kind = $state<'ask' | 'code'>('ask');
   zips = $state<'one' | 'several'>('one');
@@ -40,6 +47,8 @@ export class ComposeState {
   broadcast = $state(false);
   broadcastSites = $state<string[]>([]);
   broadcastModels = $state<Record<string, string>>({});
+  /** broadcastNewChat asks every site in a fresh chat (several open tabs of a site then do not matter). */
+  broadcastNewChat = $state(false);
 
   /** runs are the runs on show: one, or a broadcast's columns. */
   runs = $state<LiveRun[]>([]);
@@ -134,7 +143,10 @@ export class ComposeState {
   async applyTemplate(): Promise<boolean> {
     if (!this.template) return false;
     try {
-      this.prompt = await this.#api.renderTemplate(this.template, { ...this.vars });
+      const vars = { ...this.vars };
+      const text = await this.#api.renderTemplate(this.template, vars);
+      this.prompt = text;
+      this.rendered = { template: this.template, vars, text };
       return true;
     } catch (e) {
       toasts.error(e);
@@ -148,6 +160,24 @@ export class ComposeState {
     return this.target === 'tab' ? !!this.tab : !!this.site;
   }
 
+  /**
+   * templateUse says how the editor's text relates to a template: sent as
+   * the template ("template"), rendered from one and then changed
+   * ("edited", sent as plain text), or no template at all (null).
+   */
+  get templateUse(): { mode: 'template' | 'edited'; name: string } | null {
+    const r = this.rendered;
+    if (!r) return null;
+    return { mode: r.text === this.prompt ? 'template' : 'edited', name: r.template };
+  }
+
+  /** textOrTemplate is what a run carries: the template with its variables, or the text. */
+  textOrTemplate(): { prompt: string; template: string; vars: Record<string, string> } {
+    const use = this.templateUse;
+    if (use?.mode === 'template' && this.rendered) return { prompt: '', template: this.rendered.template, vars: { ...this.rendered.vars } };
+    return { prompt: this.prompt, template: '', vars: {} };
+  }
+
   /** spec is the RunSpec the composer would send now (one run). */
   spec(): api.RunSpec {
     const onTab = this.target === 'tab' && this.tab;
@@ -156,7 +186,7 @@ export class ComposeState {
       site: onTab ? '' : this.site,
       tabId: onTab ? this.tab!.targetId : '',
       model: this.model === 'default' ? '' : this.model,
-      prompt: this.prompt,
+      ...this.textOrTemplate(),
       newChat: !onTab && this.kind === 'ask' && this.newChat,
       zips: this.kind === 'code' ? this.zips : '',
       allowInline: this.kind === 'code' && this.allowInline,
@@ -191,7 +221,7 @@ export class ComposeState {
           const m = this.broadcastModels[s];
           if (m && m !== 'default') models[s] = m;
         }
-        const infos = await this.#api.broadcast(this.prompt, [...this.broadcastSites], models);
+        const infos = await this.#api.broadcast({ ...this.textOrTemplate(), sites: [...this.broadcastSites], models, newChat: this.broadcastNewChat });
         this.runs = infos.map((i) => fromInfo(i));
       } else {
         this.runs = [fromInfo(await this.#api.start(this.spec()))];

@@ -10,7 +10,7 @@ function info(id: string, site: string, extra: Partial<RunInfo> = {}): RunInfo {
 function fakeApi(over: Partial<RunsApi> = {}): RunsApi {
   return {
     start: vi.fn(async (s: RunSpec) => info('job-1', s.site)),
-    broadcast: vi.fn(async (_p: string, sites: string[]) => sites.map((s, i) => info('job-b' + i, s))),
+    broadcast: vi.fn(async (b: { sites: string[] }) => b.sites.map((s, i) => info('job-b' + i, s))),
     cancel: vi.fn(async (id: string) => info(id, 'chatgpt', { state: 'cancelled', ended: true })),
     retry: vi.fn(async () => info('job-2', 'chatgpt')),
     get: vi.fn(async (id: string) => info(id, 'chatgpt', { state: 'done', ended: true, session: { id: 's1', answer: 'Final answer' } } as Partial<RunInfo>)),
@@ -88,7 +88,7 @@ describe('ComposeState', () => {
     c.toggleBroadcastSite('claude');
     c.broadcastModels = { chatgpt: 'gpt-5', claude: 'default' };
     await c.send();
-    expect(a.broadcast).toHaveBeenCalledWith('compare', ['chatgpt', 'claude'], { chatgpt: 'gpt-5' });
+    expect(a.broadcast).toHaveBeenCalledWith({ prompt: 'compare', template: '', vars: {}, sites: ['chatgpt', 'claude'], models: { chatgpt: 'gpt-5' }, newChat: false });
     expect(c.runs.map((r) => r.site)).toEqual(['chatgpt', 'claude']);
   });
 
@@ -114,6 +114,46 @@ describe('ComposeState', () => {
     c.vars.component = 'the parser';
     expect(await c.applyTemplate()).toBe(true);
     expect(c.prompt).toBe('Fix the parser');
+  });
+
+  it('sends an untouched rendering as the template with its variables, so the run records the template', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.chooseTemplate('fix-bug');
+    c.vars.component = 'the parser';
+    await c.applyTemplate();
+    expect(c.templateUse).toEqual({ mode: 'template', name: 'fix-bug' });
+    c.vars.component = 'changed after filling'; // not what the editor shows
+    await c.send();
+    expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ prompt: '', template: 'fix-bug', vars: { component: 'the parser' } }));
+  });
+
+  it('sends an edited rendering as plain text, saying it was edited from the template', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.chooseTemplate('fix-bug');
+    c.vars.component = 'the parser';
+    await c.applyTemplate();
+    c.prompt += ' quickly';
+    expect(c.templateUse).toEqual({ mode: 'edited', name: 'fix-bug' });
+    await c.send();
+    expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ prompt: 'Fix the parser quickly', template: '', vars: {} }));
+  });
+
+  it('broadcasts a template and a new chat on every site when asked', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.chooseTemplate('fix-bug');
+    c.vars.component = 'x';
+    await c.applyTemplate();
+    c.broadcast = true;
+    c.broadcastNewChat = true;
+    c.toggleBroadcastSite('chatgpt');
+    await c.send();
+    expect(a.broadcast).toHaveBeenCalledWith(expect.objectContaining({ prompt: '', template: 'fix-bug', vars: { component: 'x' }, sites: ['chatgpt'], newChat: true }));
   });
 
   it('replaces a retried run with the new one', async () => {
