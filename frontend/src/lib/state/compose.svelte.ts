@@ -58,6 +58,11 @@ export class ComposeState {
   loaded = $state(false);
 
   #api: RunsApi;
+  // While a send or retry waits for its answer, the new runs' first events
+  // may come before it (a run that fails at once ends before a broadcast's
+  // later sites are created): they wait here and are replayed.
+  #starting = 0;
+  #early: RunEvent[] = [];
 
   constructor(a: RunsApi = api) {
     this.#api = a;
@@ -168,7 +173,10 @@ export class ComposeState {
   get templateUse(): { mode: 'template' | 'edited'; name: string } | null {
     const r = this.rendered;
     if (!r) return null;
-    return { mode: r.text === this.prompt ? 'template' : 'edited', name: r.template };
+    if (r.text === this.prompt) return { mode: 'template', name: r.template };
+    // Text that no longer holds the rendering's first line was replaced, not edited.
+    const first = r.text.split('\n', 1)[0].trim();
+    return first && this.prompt.includes(first) ? { mode: 'edited', name: r.template } : null;
   }
 
   /** textOrTemplate is what a run carries: the template with its variables, or the text. */
@@ -214,6 +222,7 @@ export class ComposeState {
   async send(): Promise<boolean> {
     if (!this.canSend) return false;
     this.sending = true;
+    this.#starting++;
     try {
       if (this.broadcast) {
         const models: Record<string, string> = {};
@@ -226,19 +235,24 @@ export class ComposeState {
       } else {
         this.runs = [fromInfo(await this.#api.start(this.spec()))];
       }
+      this.#replay();
       return true;
     } catch (e) {
       toasts.error(e);
       return false;
     } finally {
       this.sending = false;
+      this.#settle();
     }
   }
 
   /** onEvent applies a run:event; an ended run is read back whole. */
   onEvent(ev: RunEvent): void {
     const i = this.runs.findIndex((r) => r.id === ev.jobId);
-    if (i < 0) return;
+    if (i < 0) {
+      if (this.#starting > 0) this.#early.push(ev);
+      return;
+    }
     this.runs[i] = applyEvent(this.runs[i], ev);
     if (ev.kind === 'ended') void this.refresh(ev.jobId);
   }
@@ -265,13 +279,31 @@ export class ComposeState {
 
   /** retry replaces the run with a new run of the same prompt. */
   async retry(id: string): Promise<void> {
+    this.#starting++;
     try {
       const info = await this.#api.retry(id);
       const i = this.runs.findIndex((r) => r.id === id);
       if (i >= 0) this.runs[i] = fromInfo(info);
+      this.#replay();
     } catch (e) {
       toasts.error(e);
+    } finally {
+      this.#settle();
     }
+  }
+
+  // replay applies the events that came before their run was shown.
+  #replay(): void {
+    const early = this.#early;
+    this.#early = [];
+    for (const ev of early) {
+      if (this.runs.some((r) => r.id === ev.jobId)) this.onEvent(ev);
+      else this.#early.push(ev); // another send's, still waiting
+    }
+  }
+
+  #settle(): void {
+    if (--this.#starting === 0) this.#early = [];
   }
 }
 

@@ -140,6 +140,9 @@ describe('ComposeState', () => {
     expect(c.templateUse).toEqual({ mode: 'edited', name: 'fix-bug' });
     await c.send();
     expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ prompt: 'Fix the parser quickly', template: '', vars: {} }));
+    c.prompt = 'Something else entirely';
+    expect(c.templateUse).toBeNull();
+    expect(c.spec()).toMatchObject({ prompt: 'Something else entirely', template: '' });
   });
 
   it('broadcasts a template and a new chat on every site when asked', async () => {
@@ -154,6 +157,25 @@ describe('ComposeState', () => {
     c.toggleBroadcastSite('chatgpt');
     await c.send();
     expect(a.broadcast).toHaveBeenCalledWith(expect.objectContaining({ prompt: '', template: 'fix-bug', vars: { component: 'x' }, sites: ['chatgpt'], newChat: true }));
+  });
+
+  it('keeps the events of a run that came before the send returned, so a run that ended at once shows ended', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const a = fakeApi({
+      start: vi.fn(async () => (await gate, info('job-1', 'chatgpt'))),
+      get: vi.fn(async (id: string) => info(id, 'chatgpt', { state: 'failed', ended: true })),
+    });
+    const c = new ComposeState(a);
+    await c.load();
+    c.prompt = 'hi';
+    const sent = c.send();
+    c.onEvent({ jobId: 'job-1', kind: 'ended', state: 'failed', at: '' });
+    c.onEvent({ jobId: 'job-other', kind: 'partial', text: 'not ours', at: '' });
+    release();
+    await sent;
+    expect(c.runs.map((r) => [r.id, r.state, r.ended])).toEqual([['job-1', 'failed', true]]);
+    expect(a.get).toHaveBeenCalledWith('job-1'); // the ended run is read back whole
   });
 
   it('replaces a retried run with the new one', async () => {
