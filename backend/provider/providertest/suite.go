@@ -179,7 +179,10 @@ func (c *suite) normal(t *testing.T) {
 	if res.Answer != want {
 		t.Fatalf("answer\n%q\nwant\n%q", res.Answer, want)
 	}
-	if len(partials) < 3 {
+	// The simulator streams the answer in dozens of pieces; a loaded
+	// machine may deliver several of them in one DevTools event, so two
+	// growing partials are the least that proves streaming.
+	if len(partials) < 2 {
 		t.Fatalf("%d partial updates, want the answer to grow in several", len(partials))
 	}
 	for i := 1; i < len(partials); i++ {
