@@ -54,9 +54,10 @@ type Saved struct {
 }
 
 type saveConfig struct {
-	verify  []VerifyOption
-	now     func() time.Time
-	version string
+	verify     []VerifyOption
+	now        func() time.Time
+	version    string
+	beforeLink func(Provenance) error
 }
 
 // SaveOption changes how Save works.
@@ -69,6 +70,16 @@ func WithVerify(opts ...VerifyOption) SaveOption {
 
 // WithClock sets the clock for VerifiedAt (tests).
 func WithClock(now func() time.Time) SaveOption { return func(c *saveConfig) { c.now = now } }
+
+// WithBeforeLink has Save call fn with the provenance of a good zip (its
+// sha256, size, file list and intended file name) after verification and
+// before the zip gets its final name, so that the caller can journal what
+// is about to appear: a process killed between the rename and the sidecar
+// leaves a zip that Adopt can then prove. An error from fn stops the save
+// with nothing left behind.
+func WithBeforeLink(fn func(Provenance) error) SaveOption {
+	return func(c *saveConfig) { c.beforeLink = fn }
+}
 
 // WithFerryVersion records Ferry's version in the sidecar.
 func WithFerryVersion(v string) SaveOption { return func(c *saveConfig) { c.version = v } }
@@ -84,7 +95,8 @@ func WithFerryVersion(v string) SaveOption { return func(c *saveConfig) { c.vers
 //   - a corrupt zip is deleted, and the verdict's envelope is returned.
 //
 // No final file is ever half-written; the temporary file is removed on every
-// path. I/O failures are ArtifactSaveFailed envelopes; a cancelled ctx
+// path, and one left by a killed process is removed by the next Save into
+// dir (SweepDeadTemps). I/O failures are ArtifactSaveFailed envelopes; a cancelled ctx
 // returns ctx's error.
 func Save(ctx context.Context, dir, name string, src io.Reader, prov Provenance, opts ...SaveOption) (*Saved, error) {
 	cfg := saveConfig{now: time.Now, version: "dev"}
@@ -94,11 +106,14 @@ func Save(ctx context.Context, dir, name string, src io.Reader, prov Provenance,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, saveErr(err, "create output directory %s", dir)
 	}
-	tmp, err := os.CreateTemp(dir, ".ferry-*.zip.part")
+	// What a killed save left here goes first; live saves keep theirs.
+	_, _ = SweepDeadTemps(dir)
+	tmp, release, err := createLockedTemp(dir, ".ferry-*.zip.part")
 	if err != nil {
 		return nil, saveErr(err, "create temporary file in %s", dir)
 	}
 	tmpPath := tmp.Name()
+	defer release()          // last: the file is gone or renamed by then
 	defer os.Remove(tmpPath) // a no-op once the file was renamed
 	defer tmp.Close()
 
@@ -141,6 +156,11 @@ func Save(ctx context.Context, dir, name string, src io.Reader, prov Provenance,
 		}
 		prov.Quarantined, prov.Reason = true, p.Reason
 		out.Quarantined = true
+	}
+	if cfg.beforeLink != nil && !out.Quarantined {
+		if err := cfg.beforeLink(prov); err != nil {
+			return nil, err
+		}
 	}
 	final, err := linkUnique(tmpPath, target, prov.FileName)
 	if err != nil {
@@ -248,10 +268,11 @@ func linkUnique(tmp, dir, name string) (string, error) {
 // ArtifactSaveFailed envelopes.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".ferry-*.tmp")
+	tmp, release, err := createLockedTemp(dir, ".ferry-*.tmp")
 	if err != nil {
 		return saveErr(err, "create temporary file in %s", dir)
 	}
+	defer release()
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()

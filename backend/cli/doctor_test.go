@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,9 +19,12 @@ import (
 
 // TestSessionsDoctor: a run whose tab was closed fails the freshness gate,
 // `ferry sessions doctor` lists it as stale with the open tab of its site
-// as the candidate (never taking it), and `--recover` reopens its
-// conversation in a new tab and rebinds the run, after which poll passes
-// the gate and reattach collects the answer without a second send.
+// as the candidate (never taking it), every later doctor says so again, and
+// `--recover` reopens its conversation in a new tab and rebinds the run,
+// after which poll passes the gate and reattach collects the answer without
+// a second send: for a run killed while its answer streamed (the runner
+// journals the conversation's address as soon as the page shows it) and
+// for one that crashed after its turn completed.
 func TestSessionsDoctor(t *testing.T) {
 	h, err := providertest.Start(slowPace)
 	if err != nil {
@@ -32,7 +38,8 @@ func TestSessionsDoctor(t *testing.T) {
 	defer cancel()
 
 	// A ferry killed while the answer streams, then its tab closed.
-	streaming := askKilledAfterSend(t, h, dataDir, "Doctored question about sluices", "sluices")
+	streamingPrompt := "Doctored question about sluices"
+	streaming := askKilledMidStream(t, h, dataDir, streamingPrompt, "sluices")
 	closeTab(t, h, streaming.TargetID)
 	// Another ChatGPT tab: the doctor must offer it, but never take it.
 	other, err := h.Browser.OpenTab(ctx, sim.URL(sim.ChatGPT, "/"))
@@ -94,18 +101,55 @@ func TestSessionsDoctor(t *testing.T) {
 		}
 	})
 
-	t.Run("doctor --recover of a run killed mid-stream says it has no conversation to reopen", func(t *testing.T) {
-		// The runner journals the conversation URL when the turn completes,
-		// so a run that lost its tab while streaming has none (README known
-		// limits); the doctor must say so and open nothing.
+	t.Run("a second doctor still says why the run is stale and names the candidate tab", func(t *testing.T) {
+		r := ferry(t, nil, "sessions", "doctor", "--browser-url", url, d)
+		want := streaming.ID + "  chatgpt  " + string(job.StateStale) + "  stale: run " + streaming.ID + ": its tab " + streaming.TargetID + " is gone (candidate tabs: " + candidate + ")"
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Fatalf("exit %d, want a line %q\n%s%s", r.code, want, r.stdout, r.stderr)
+		}
+		if got := report(t, streaming.ID); got.Verdict != "stale" || got.Candidates != candidate || !strings.Contains(got.Detail, "is gone") {
+			t.Fatalf("doctor --json says %+v, want stale with the reason and candidate %s", got, candidate)
+		}
+	})
+
+	t.Run("doctor --recover reopens the conversation of a run killed mid-stream and rebinds it", func(t *testing.T) {
 		before := tabs(t)
 		got := report(t, streaming.ID, "--recover")
-		if got.Verdict != "stale" || !strings.Contains(got.Detail, "no conversation URL") {
-			t.Fatalf("doctor --recover says %+v, want stale without a conversation to reopen", got)
+		if got.Verdict != "recovered" || got.State != string(streaming.State) {
+			t.Fatalf("doctor --recover says %+v, want recovered at %s", got, streaming.State)
 		}
-		if after := tabs(t); len(after) != len(before) {
-			t.Fatalf("doctor --recover opened tabs: %v, before %v", after, before)
+		s := showSession(t, streaming.ID, d)
+		if _, existed := before[s.TargetID]; existed || s.TargetID == "" || s.State != streaming.State {
+			t.Fatalf("after recovery the run is %s in tab %q, want %s in a new tab (open before: %v)", s.State, s.TargetID, streaming.State, before)
 		}
+		if !strings.Contains(got.Detail, s.TargetID) {
+			t.Fatalf("doctor's detail %q does not name the new tab %s", got.Detail, s.TargetID)
+		}
+		if at := tabs(t)[s.TargetID]; convPath(at) != convPath(streaming.ConversationURL) {
+			t.Fatalf("the new tab is at %q, want the conversation %q", at, streaming.ConversationURL)
+		}
+		if again := report(t, streaming.ID); again.Verdict != "ok" {
+			t.Fatalf("a doctor after recovery says %+v, want ok", again)
+		}
+	})
+
+	t.Run("reattach of the recovered mid-stream run collects its answer without a second send", func(t *testing.T) {
+		r := ferry(t, nil, "reattach", "--session", streaming.ID, "--browser-url", url, d, "--timeout", "60s")
+		// The tab was closed mid-stream: the conversation keeps the answer
+		// as far as it had come, and that is what reattach collects.
+		answer := strings.TrimSuffix(r.stdout, "\n")
+		if r.code != 0 || answer == "" || !strings.HasPrefix(providertest.NormalAnswer(streamingPrompt), answer) {
+			t.Fatalf("exit %d, want (a prefix of) the simulator's answer\nstdout %q\nstderr %s", r.code, r.stdout, r.stderr)
+		}
+		if n := submissionsOf(h, streamingPrompt); n != 1 {
+			t.Fatalf("the simulator saw %d submissions of the prompt, want exactly 1", n)
+		}
+		s := showSession(t, streaming.ID, d)
+		if s.State != job.StateDone || s.Answer != answer {
+			t.Fatalf("after reattach the run is %s with answer %q, want done with the printed answer", s.State, s.Answer)
+		}
+		// The next ask must find one ChatGPT tab, as before the recovery.
+		closeTab(t, h, s.TargetID)
 	})
 
 	// A run that crashed after its turn completed has its conversation URL
@@ -171,6 +215,108 @@ func TestSessionsDoctor(t *testing.T) {
 			t.Fatalf("after reattach the run is %s, want done", s.State)
 		}
 	})
+
+	// A run whose tab wandered off its site is stale; once the tab is back
+	// on the site the doctor resumes it where it stopped, in the same tab.
+	wander, err := h.Browser.OpenTab(ctx, sim.URL(sim.ChatGPT, "/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wander.Detach(context.WithoutCancel(ctx))
+	wandered := job.Session{ID: "run-tab-wandered", Site: "chatgpt", Prompt: "Wandering question about weirs", State: job.StateStreaming,
+		Created: time.Now().UTC(), TargetID: wander.ID(), Origin: "cli"}
+	seedSessions(t, dataDir, wandered)
+	if err := wander.Navigate(ctx, sim.URL(sim.Claude, "/")); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("a run whose tab left its site is stale, and stays so while the tab is away", func(t *testing.T) {
+		for range 2 {
+			got := report(t, wandered.ID)
+			if got.Verdict != "stale" || !strings.Contains(got.Detail, "not on chatgpt") {
+				t.Fatalf("doctor says %+v, want stale because the tab is on another site", got)
+			}
+		}
+	})
+	if err := wander.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("a stale run whose tab is back on its site is resumed in the state it was in", func(t *testing.T) {
+		got := report(t, wandered.ID)
+		if got.Verdict != "ok" || got.State != string(job.StateStreaming) || !strings.Contains(got.Detail, "live on chatgpt again") {
+			t.Fatalf("doctor says %+v, want ok and resumed at streaming", got)
+		}
+		if s := showSession(t, wandered.ID, d); s.State != job.StateStreaming || s.TargetID != wander.ID() {
+			t.Fatalf("after the doctor the run is %s in tab %q, want streaming in %s", s.State, s.TargetID, wander.ID())
+		}
+	})
+}
+
+// askKilledMidStream starts `ferry ask`, lets the answer stream until the
+// page has shown the conversation's address for 2 s (the runner journals it
+// at the first partial text), SIGKILLs it, and returns the run, still
+// active, which must hold that address.
+func askKilledMidStream(t *testing.T, h *providertest.Harness, dataDir, prompt, query string) *job.Session {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "ask", "--site", "chatgpt", "--browser-url", h.Browser.Endpoint(),
+		"--data-dir", dataDir, "--timeout", "45s", prompt)
+	cmd.Env = hermeticEnv(t)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fail := func(format string, args ...any) {
+		t.Helper()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf(format+"\nstderr %s", append(args, errb.String())...)
+	}
+	conv := ""
+	for conv == "" {
+		for _, s := range h.Server.Submissions(sim.ChatGPT) {
+			if strings.TrimSpace(s.Prompt) == prompt {
+				conv = s.ConversationID
+			}
+		}
+		if ctx.Err() != nil {
+			fail("the prompt never reached the simulator")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for addressed := false; !addressed; time.Sleep(20 * time.Millisecond) {
+		targets, err := h.Browser.Targets(ctx, nil)
+		if err != nil {
+			fail("list tabs: %v", err)
+		}
+		for _, tg := range targets {
+			addressed = addressed || strings.HasSuffix(convPath(tg.URL), "/c/"+conv)
+		}
+		if ctx.Err() != nil {
+			fail("no tab ever showed conversation %s", conv)
+		}
+	}
+	time.Sleep(2 * time.Second)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	r := ferry(t, nil, "sessions", "list", "--json", "--query", query, "--data-dir", dataDir)
+	var out struct {
+		Sessions []job.Session `json:"sessions"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil || len(out.Sessions) != 1 {
+		t.Fatalf("sessions list: exit %d, want one run\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	s := showSession(t, out.Sessions[0].ID, "--data-dir="+dataDir)
+	if s.State != job.StateStreaming || s.TargetID == "" {
+		t.Fatalf("the run killed mid-stream is %s in tab %q, want streaming in its tab", s.State, s.TargetID)
+	}
+	if !strings.HasSuffix(convPath(s.ConversationURL), "/c/"+conv) {
+		t.Fatalf("the run killed mid-stream journaled the conversation %q, want .../c/%s", s.ConversationURL, conv)
+	}
+	return &s
 }
 
 // showSession is the record `ferry sessions show --json` prints.

@@ -467,12 +467,18 @@ func (r *codeRun) bringHome(ctx context.Context, a *chatgpt.Adapter, s *job.Sess
 	prov := artifact.Provenance{Site: chatgpt.ID}
 	var results []artifact.Result
 	if r.resume {
-		// A reattach: what this turn already saved and verified stays, and
-		// only the rest is fetched.
+		// A reattach: what this turn already saved and verified stays (or
+		// is adopted when only its sidecar is missing), and only the rest is
+		// fetched.
+		_, _ = artifact.SweepDeadTemps(r.out)
 		results, found = r.savedZips(ctx, s, found)
+		var adopted []artifact.Result
+		adopted, found = r.adoptZips(ctx, s, found, d)
+		results = append(results, adopted...)
 	}
 	if len(found) > 0 {
-		more, ferr := artifact.RetrieveAll(ctx, a.Fetcher(), s.ConversationID, found, r.out, prov, RetrieveOptions(r.limits)...)
+		opts := append(RetrieveOptions(r.limits), artifact.WithSave(artifact.WithBeforeLink(r.journalZip(ctx, s.ID))))
+		more, ferr := artifact.RetrieveAll(ctx, a.Fetcher(), s.ConversationID, found, r.out, prov, opts...)
 		if ferr != nil && (len(results) == 0 || ctx.Err() != nil) {
 			// Nothing was already home (or the run was stopped).
 			err = ferr

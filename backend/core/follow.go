@@ -144,8 +144,12 @@ type DoctorReport struct {
 }
 
 // DoctorSessions checks the tabs of the active and stale runs in b: a run
-// whose tab is gone or left its site is marked stale; with recover a stale
-// run's conversation is reopened in a new tab and the run rebound to it.
+// whose tab is gone or left its site is marked stale (a stale run is
+// checked again every time, with its candidate tabs, and one whose tab is
+// live on its site again is resumed in the state it was in); with recover a
+// stale run's conversation is reopened in a new tab and the run rebound to
+// it. A report's State is the state the doctor found the run in, or the
+// one it resumed the run at.
 // With b nil nothing is checked (every run is "unchecked"). Errors: the
 // repository's and the browser's envelopes.
 func DoctorSessions(ctx context.Context, repo *job.Repo, b *browser.Browser, reg *site.Registry, recover bool) ([]DoctorReport, error) {
@@ -169,30 +173,42 @@ func DoctorSessions(ctx context.Context, repo *job.Repo, b *browser.Browser, reg
 			out = append(out, rp)
 			continue
 		}
-		gerr := error(nil)
-		if s.State != job.StateStale {
-			gerr = CheckFresh(ctx, b, reg, s)
-		}
-		if s.State != job.StateStale && gerr == nil {
+		// Stale runs are checked again too: a second doctor shows why they
+		// are stale and the tabs that could take them, and a run whose tab is
+		// live on its site again is resumed where it stopped.
+		gerr := CheckFresh(ctx, b, reg, s)
+		if gerr == nil {
 			rp.Verdict = "ok"
+			if s.State == job.StateStale {
+				back := s.StateBefore
+				if !back.Active() {
+					back = job.StateResolved
+				}
+				note := "doctor: its tab " + s.TargetID + " is live on " + s.Site + " again"
+				if _, err := repo.Transition(ctx, s.ID, back, note, nil); err != nil {
+					return nil, err
+				}
+				rp.State, rp.Detail = string(back), note+": resumed at "+string(back)
+			}
 			out = append(out, rp)
 			continue
 		}
-		rp.Verdict = "stale"
-		if gerr != nil {
-			env := errs.From(gerr)
-			if env.Code != errs.SessionStale {
-				return nil, gerr
-			}
-			rp.Detail, rp.Candidates = env.Message, env.Evidence["candidates"]
+		env := errs.From(gerr)
+		if env.Code != errs.SessionStale {
+			return nil, gerr
+		}
+		rp.Verdict, rp.Detail, rp.Candidates = "stale", env.Message, env.Evidence["candidates"]
+		if s.State != job.StateStale {
 			if _, err := repo.Transition(ctx, s.ID, job.StateStale, env.Message, nil); err != nil {
 				return nil, err
 			}
-			s, _ = repo.Get(ctx, s.ID)
+			if s, err = repo.Get(ctx, s.ID); err != nil {
+				return nil, err
+			}
 		}
 		if recover {
 			if s.ConversationURL == "" {
-				rp.Detail = "no conversation URL to reopen"
+				rp.Detail += "; no conversation URL to reopen"
 			} else {
 				tab, err := b.OpenTab(ctx, s.ConversationURL)
 				if err != nil {
@@ -206,7 +222,8 @@ func DoctorSessions(ctx context.Context, repo *job.Repo, b *browser.Browser, reg
 					return nil, err
 				}
 				_ = tab.Detach(context.WithoutCancel(ctx))
-				rp.Verdict, rp.Detail = "recovered", "reopened in tab "+tab.ID()
+				rp.Verdict, rp.State = "recovered", string(back)
+				rp.Detail = "reopened " + s.ConversationURL + " in tab " + tab.ID() + ", resumed at " + string(back)
 			}
 		}
 		out = append(out, rp)

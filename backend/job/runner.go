@@ -33,9 +33,10 @@ type TurnFinder interface {
 
 // ConversationLocator is implemented by adapters that can tell the address
 // of the conversation their tab shows ("" while it has none). The Runner
-// records it in the session once the first answer is complete, so that
-// `ferry sessions doctor --recover` can reopen the conversation when the tab
-// is gone.
+// records it in the session as soon as the page shows it while the answer
+// streams (and again when the turn completes), so that `ferry sessions
+// doctor --recover` can reopen the conversation when the tab is gone, even
+// mid-stream.
 type ConversationLocator interface {
 	ConversationURL(ctx context.Context) (string, error)
 }
@@ -405,10 +406,20 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 	partials := 0
 	if s.State == StateStreaming {
 		id := s.ID
+		// The conversation's address is journaled as soon as the site gives
+		// it one (on the send, or with the first frames of the answer), so
+		// that a run whose tab is lost mid-stream can be reopened by the
+		// doctor; the answer is not held up when it cannot be read.
+		journaled := r.journalConversation(ctx, s, a)
+		lastTry := r.now()
 		err := a.Wait(ctx, turn, func(p provider.Partial) {
 			partials++
 			if partials == 1 && clk != nil {
 				clk.firstText = r.now().Sub(clk.submitted)
+			}
+			if !journaled && (partials == 1 || r.now().Sub(lastTry) >= time.Second) {
+				lastTry = r.now()
+				journaled = r.journalConversation(ctx, s, a)
 			}
 			cp := p
 			r.publish(Event{Session: id, Kind: EventPartial, At: r.now().UTC(), Partial: &cp})
@@ -491,6 +502,36 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 		return r.stop(ctx, s, mismatch)
 	}
 	return r.finish(ctx, s, a)
+}
+
+// journalConversation records in the session the address of the
+// conversation a's tab shows, when a can tell it and it is not the one
+// already recorded, and reports whether the session now holds the tab's
+// address. The record is written before the run goes on.
+func (r *Runner) journalConversation(ctx context.Context, s *Session, a provider.Adapter) bool {
+	l, ok := a.(ConversationLocator)
+	if !ok {
+		return true // nothing to learn: stop asking
+	}
+	u, err := l.ConversationURL(ctx)
+	if err != nil || u == "" {
+		return false
+	}
+	conv := site.Redact(u)
+	if conv == s.ConversationURL {
+		return true
+	}
+	if _, err := r.repo.Update(context.WithoutCancel(ctx), s.ID, "", func(x *Session) error {
+		x.ConversationURL = conv
+		if x.Routing != nil {
+			x.Routing.URL = conv
+		}
+		return nil
+	}); err != nil {
+		return false
+	}
+	s.ConversationURL = conv
+	return true
 }
 
 // finish takes an extracted run to done, through the Runner's Deliverable
