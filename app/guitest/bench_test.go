@@ -85,7 +85,15 @@ func BenchmarkDesktopHistorySearch100k(b *testing.B) {
 	page := openShell(b, launchBrowser(b), app.url)
 	page = page.Timeout(10 * time.Minute)
 
-	queries := []string{"kubernetes rollout", "question 4711", "ferry zip", "claude answer"}
+	// The app builds the search index in the background at start; the
+	// first query waits for it. Time the build once, apart from the typing.
+	t0 := time.Now()
+	if _, err := page.Eval(`() => window.go.app.Sessions.List('warm', '', '', 100)`); err != nil {
+		b.Fatal(err)
+	}
+	firstQuery := time.Since(t0)
+
+	queries := []string{"kubernetes rollout", "question 4711", "ferry zip", "claude answer", "deployment status", "topic 42 export"}
 	var typing, fresh []time.Duration
 	b.ResetTimer()
 	for i := range b.N {
@@ -123,6 +131,7 @@ func BenchmarkDesktopHistorySearch100k(b *testing.B) {
 	b.ReportMetric(float64(t95.Microseconds())/1000, "typing-p95-ms")
 	b.ReportMetric(float64(f50.Microseconds())/1000, "fresh-p50-ms")
 	b.ReportMetric(float64(f95.Microseconds())/1000, "fresh-p95-ms")
+	b.ReportMetric(float64(firstQuery.Milliseconds()), "first-query-ms")
 }
 
 // seedMany writes n runs through the job repository before the app opens
