@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -111,5 +112,52 @@ func TestGatewayWithoutAHubSaysSo(t *testing.T) {
 	}
 	if _, err := g.Approve("x"); !errs.Has(err, errs.HubNotRunning) {
 		t.Fatalf("Approve without a hub: %v", err)
+	}
+}
+
+// TestWaitingApprovalsAreAnnouncedWhenTheWatcherStarts: an approval that
+// waits before the desktop follows the hub (restored after a restart, say)
+// still reaches the notifications, once.
+func TestWaitingApprovalsAreAnnouncedWhenTheWatcherStarts(t *testing.T) {
+	sh, _, _ := openShell(t, func(dataDir string) {
+		if err := os.WriteFile(filepath.Join(dataDir, "settings.json"), []byte(`{"browser": {"attachURL": "http://127.0.0.1:1"}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	srv := sh.hubServer()
+	if srv == nil {
+		t.Fatal("the hub did not start")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	info, _, err := srv.RegisterClient(ctx, "codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := srv.CreateJob(ctx, hub.Caller{ClientID: info.ID, Name: "codex"}, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "waited before the window"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan hub.Event, 8)
+	w := &hubWatcher{sh: sh, interval: 20 * time.Millisecond, onEvent: func(ev hub.Event) { got <- ev }}
+	go w.run(ctx)
+	select {
+	case ev := <-got:
+		var ap hub.Approval
+		if ev.Type != hub.EventApprovalRequested || ev.JobID != j.ID || json.Unmarshal(ev.Data, &ap) != nil || ap.Summary != "waited before the window" {
+			t.Fatalf("first event %+v (%s), want the waiting approval of %s", ev, ev.Data, j.ID)
+		}
+		if nt, ok := noticeFor(ctx, ev, nil); !ok || nt.Summary != "Approval needed" {
+			t.Fatalf("notice %+v, %v", nt, ok)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting approval was never announced")
+	}
+	select {
+	case ev := <-got:
+		if ev.Type == hub.EventApprovalRequested && ev.JobID == j.ID {
+			t.Fatalf("the approval was announced twice")
+		}
+	case <-time.After(300 * time.Millisecond):
 	}
 }

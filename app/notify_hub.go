@@ -124,8 +124,12 @@ type hubWatcher struct {
 	interval time.Duration // between looks for a hub when there is none
 }
 
-// run follows events until ctx ends.
+// run follows events until ctx ends. When it first follows a hub it also
+// announces the approvals already waiting there: jobs restored from the
+// store after a restart, and any requested before it subscribed, whose
+// approval.requested event it never saw.
 func (w *hubWatcher) run(ctx context.Context) {
+	var announced *hub.Server
 	for ctx.Err() == nil {
 		srv := w.sh.hubServer()
 		if srv == nil {
@@ -136,7 +140,12 @@ func (w *hubWatcher) run(ctx context.Context) {
 				continue
 			}
 		}
-		for ev := range srv.Subscribe(ctx, 256) {
+		events := srv.Subscribe(ctx, 256)
+		if srv != announced {
+			announced = srv
+			w.announcePending(srv)
+		}
+		for ev := range events {
 			w.onEvent(ev)
 		}
 		// The channel closed: ctx ended, the hub closed, or we fell
@@ -145,6 +154,18 @@ func (w *hubWatcher) run(ctx context.Context) {
 		case <-ctx.Done():
 		case <-time.After(w.interval):
 		}
+	}
+}
+
+// announcePending passes each approval waiting in srv to onEvent as the
+// approval.requested event it would have been.
+func (w *hubWatcher) announcePending(srv *hub.Server) {
+	for _, ap := range srv.Approvals() {
+		data, err := json.Marshal(ap)
+		if err != nil {
+			continue
+		}
+		w.onEvent(hub.Event{Type: hub.EventApprovalRequested, JobID: ap.JobID, ClientID: ap.ClientID, Time: ap.RequestedAt, Data: data})
 	}
 }
 
