@@ -95,7 +95,13 @@
 // file names) re-rated before its answer, and is only checked for a match
 // when those already rule it out. Each remembered run also keeps
 // where the last term first occurred in its answer: a longer term can
-// only first occur there or later, so its check starts there.
+// only first occur there or later, so its check starts there. A
+// one-character term that is an ASCII letter or digit is rated in the prompt
+// from the presence masks alone (their bits are exact for those), so where
+// its match ends is left unknown and the next keystroke matches from the
+// prompt's start: a one-letter query reads no prompt text. A remembered run
+// takes 12 bytes, and the lists are built in per-worker scratch space and
+// kept at their exact size.
 //
 // A keystroke that does not extend the remembered terms (a backspace, an
 // edited or deleted earlier word, another query) searches from scratch;

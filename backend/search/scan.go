@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -43,6 +44,8 @@ func (p *plan) run(ctx context.Context) ([][]cand, []short, int, error) {
 		wg.Add(1)
 		go func(h *shortHeap) {
 			defer wg.Done()
+			buf := scratch.Get().(*[]cand)
+			defer scratch.Put(buf)
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(work) || failed.Load() {
@@ -52,7 +55,7 @@ func (p *plan) run(ctx context.Context) ([][]cand, []short, int, error) {
 					failed.Store(true)
 					return
 				}
-				out[i] = p.scan(&work[i], h)
+				out[i] = p.scan(&work[i], h, buf)
 			}
 		}(&heaps[w])
 	}
@@ -90,7 +93,9 @@ func (p *plan) seed() ([]cand, shortHeap) {
 	}
 	top := p.cached.top
 	u := unit{cands: top, isCache: true}
-	out := p.scan(&u, &h)
+	buf := scratch.Get().(*[]cand)
+	defer scratch.Put(buf)
+	out := p.scan(&u, &h, buf)
 	p.skip = make([]uint64, (p.cached.n+63)/64)
 	mark := func(cs []cand) {
 		for _, c := range cs {
@@ -118,18 +123,23 @@ func (p *plan) bar(h *shortHeap) (short, bool) {
 
 // offer puts a rated run on h unless it cannot beat the bar.
 func (p *plan) offer(h *shortHeap, e *entry, c cand) {
-	s := short{pre: c.fixed + c.last.points(), created: e.created, c: c}
+	s := short{pre: int32(c.fixed) + c.last.points(), created: e.created, c: c}
 	if p.hasFloor && !s.better(p.floor) {
 		return
 	}
 	h.offer(s, p.keep)
 }
 
-// scan runs one unit, offering each match to h.
-func (p *plan) scan(u *unit, h *shortHeap) []cand {
-	var out []cand
+// scratch holds a worker's list of matches while it scans a unit: the
+// list kept (in the typing cache) is then allocated at its exact size.
+var scratch = sync.Pool{New: func() any { return new([]cand) }}
+
+// scan runs one unit, offering each match to h, and returns the matches;
+// buf is the worker's scratch list.
+func (p *plan) scan(u *unit, h *shortHeap, buf *[]cand) []cand {
+	out := (*buf)[:0]
+	defer func() { *buf = out[:0] }()
 	if u.isCache {
-		out = make([]cand, 0, len(u.cands))
 		for _, c := range u.cands {
 			if p.skip != nil && p.skip[c.slot>>6]&(1<<(c.slot&63)) != 0 {
 				continue // a seed, already rated
@@ -140,7 +150,7 @@ func (p *plan) scan(u *unit, h *shortHeap) []cand {
 			}
 			if c.last != unknown && (p.bounded || p.appended) {
 				if worst, ok := p.bar(h); ok {
-					if p.bounded && !(short{pre: c.fixed + c.last.points(), created: e.created, c: c}).better(worst) {
+					if p.bounded && !(short{pre: int32(c.fixed) + c.last.points(), created: e.created, c: c}).better(worst) {
 						// Tiers only fall as a term grows, so this run cannot
 						// reach the shortlist: only whether it still matches
 						// matters.
@@ -172,7 +182,7 @@ func (p *plan) scan(u *unit, h *shortHeap) []cand {
 				p.offer(h, e, c)
 			}
 		}
-		return out
+		return slices.Clone(out)
 	}
 	for slot := u.from; slot < u.to; slot++ {
 		e := p.snap.at(slot)
@@ -187,7 +197,7 @@ func (p *plan) scan(u *unit, h *shortHeap) []cand {
 		out = append(out, c)
 		p.offer(h, e, c)
 	}
-	return out
+	return slices.Clone(out)
 }
 
 // narrow rates e against the terms, knowing that e matched the cached terms
@@ -226,7 +236,7 @@ func (p *plan) narrow(e *entry, c cand) (cand, bool) {
 				c.apos = 0 // a new last term: nothing known of it
 			}
 		} else {
-			c.fixed += b.points()
+			c.fixed += int16(b.points())
 		}
 	}
 	return c, true
@@ -310,7 +320,7 @@ func (p *plan) tighten(e *entry, c cand, worst short) (cand, bool, bool) {
 	pt, end := tm.promptTier(&e.prompt, c.last.tier(fPrompt), skip, known, c.pend)
 	b := (c.last&^boundOnly).set(fPrompt, pt).set(fSite, p.valTier[i][e.site]).set(fModel, p.valTier[i][e.model])
 	filesRated := false
-	if (short{pre: c.fixed + b.points(), created: e.created, c: c}).better(worst) {
+	if (short{pre: int32(c.fixed) + b.points(), created: e.created, c: c}).better(worst) {
 		// The file names are short and weigh most: rating them settles
 		// many runs whose earlier file tier was all that kept them above.
 		if ft := b.tier(fFiles); ft != tierNone {
@@ -321,7 +331,7 @@ func (p *plan) tighten(e *entry, c cand, worst short) (cand, bool, bool) {
 			b = b.set(fFiles, best)
 		}
 		filesRated = true
-		if (short{pre: c.fixed + b.points(), created: e.created, c: c}).better(worst) {
+		if (short{pre: int32(c.fixed) + b.points(), created: e.created, c: c}).better(worst) {
 			return c, false, false
 		}
 	}
@@ -356,11 +366,11 @@ func (p *plan) extendOnly(e *entry, c cand, worst short) (cand, bool, bool) {
 			add += b.points()
 		}
 	}
-	bound := c.fixed + c.last.points() + add
+	bound := int32(c.fixed) + c.last.points() + add
 	if (short{pre: bound + last.points(), created: e.created, c: c}).better(worst) {
 		return c, false, false
 	}
-	c.fixed, c.last, c.pend, c.apos = bound, last|fixedBound, end, 0
+	c.fixed, c.last, c.pend, c.apos = int16(bound), last|fixedBound, end, 0
 	return c, true, true
 }
 

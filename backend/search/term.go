@@ -238,6 +238,16 @@ func (tm *term) promptTier(t *text, prev uint8, skip, known int, from uint16) (u
 	if from == unknownEnd {
 		skip, from = 0, 0
 	}
+	if prev != tierFuzzy && len(tm.runes) == 1 && tm.runes[0] < utf8.RuneSelf && isAlnum(tm.runes[0]) {
+		// The mask bit of an ASCII letter or digit is exact, so the masks
+		// decide without reading the prompt; where the match ends is left
+		// unknown, and the next keystroke matches its two runes from the
+		// start, reading the bytes it would have read anyway.
+		if t.starts&tm.mask != 0 {
+			return tierWord, unknownEnd
+		}
+		return tierExact, unknownEnd
+	}
 	end, ok := tm.subsequenceFrom(t.s, int(from), skip)
 	if !ok {
 		return tierNone, unknownEnd
@@ -246,11 +256,6 @@ func (tm *term) promptTier(t *text, prev uint8, skip, known int, from uint16) (u
 	switch {
 	case prev == tierFuzzy:
 		return tierFuzzy, resume
-	case len(tm.runes) == 1 && tm.runes[0] < utf8.RuneSelf && isAlnum(tm.runes[0]):
-		if t.starts&tm.mask != 0 {
-			return tierWord, resume
-		}
-		return tierExact, resume
 	}
 	// Here prev is tierWord for "unknown" (known 0) or at least tierExact
 	// for the first known bytes: their grams are in the set.

@@ -1,5 +1,7 @@
 package search
 
+import "math"
+
 // Field indexes in stage one, and their weights.
 const (
 	fSite = iota
@@ -35,23 +37,38 @@ const (
 	fixedBound tiers = 1 << 14
 )
 
+// maxTermPoints is the most one term can score in stage one.
+const maxTermPoints = (2 + 2 + 4 + 3 + 1) * 6
+
+// The fixed score of a cand must fit its int16.
+var _ [math.MaxInt16 - maxTerms*maxTermPoints]struct{}
+
 // matches reports whether some field matched.
 func (b tiers) matches() bool { return b&^(boundOnly|fixedBound) != 0 }
 
-func (b tiers) points() int32 {
-	var p int32
-	for f := 0; f < numFields; f++ {
-		p += int32(fieldWeight[f]) * tierPoints[b.tier(f)]
+// points is the structural score of b: a table lookup, as every remembered
+// run is weighed against the shortlist on every keystroke.
+func (b tiers) points() int32 { return pointsOf[b&unknown] }
+
+var pointsOf = func() (tab [unknown + 1]int32) {
+	for b := range tab {
+		for f := 0; f < numFields; f++ {
+			tab[b] += int32(fieldWeight[f]) * tierPoints[tiers(b).tier(f)]
+		}
 	}
-	return p
-}
+	return tab
+}()
 
 // cand is a run that matched all terms of a query: the structural score of
 // all terms but the last, and the last term's tiers, which bound those of a
 // longer last term.
+//
+// A typing keystroke remembers one cand per matching run (up to 100 000),
+// so it is kept at 12 bytes: fixed fits an int16 because a term scores at
+// most maxTermPoints and a query has at most maxTerms terms.
 type cand struct {
 	slot  int32
-	fixed int32
+	fixed int16
 	last  tiers
 	pend  uint16 // where the last term's match in the prompt ends, see promptTier
 	// apos is at most the byte offset of the last term's first contiguous
