@@ -97,6 +97,7 @@ const (
 	SessionStale      Code = "session_stale"
 	SessionAmbiguous  Code = "session_ambiguous"
 	TabAmbiguous      Code = "tab_ambiguous"
+	TabBusy           Code = "tab_busy"
 	NavigationAborted Code = "navigation_aborted"
 
 	DeliverableMissing  Code = "deliverable_missing"
@@ -183,6 +184,7 @@ func init() {
 	def(SessionStale, StageSession, ClassRouting, false, "run `ferry sessions doctor` for candidates, and rebind or reopen the conversation")
 	def(SessionAmbiguous, StageSession, ClassRouting, false, "several sessions are active: pass --session with one of the ids listed")
 	def(TabAmbiguous, StageSession, ClassRouting, false, "several tabs match: pass --tab with one of the target ids listed")
+	def(TabBusy, StageComposer, ClassBlocked, true, "the tab is still answering an earlier prompt: let it finish (or stop it in the browser), then retry, or use --new-chat")
 	def(NavigationAborted, StageBrowser, ClassRouting, true, "the page navigated while Ferry worked on it: retry")
 
 	def(DeliverableMissing, StagePoll, ClassDeliverable, false, "the answer lacks what the contract asks for: read it in the session, then retry or rephrase")

@@ -66,6 +66,11 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 					return refusal(w.Env.Site, ss.status)
 				}
 			} else if ss.ended && !ss.res.Handoff {
+				// A capture ends with its run's context: a cancelled or
+				// timed-out run is that, not a cut stream.
+				if ctx.Err() != nil {
+					return ctxErr(ctx, "waiting for the answer")
+				}
 				if r, err := w.Interstitial(ctx); err == nil && r.Code != "" && r.Code != errs.GenerationError {
 					return r.Err()
 				}

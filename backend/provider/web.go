@@ -240,7 +240,11 @@ func (w *Web) Ready(ctx context.Context) error {
 			st, serr := w.state(rctx)
 			if serr == nil {
 				last = st
-				if st.Composer >= 0 && st.Ready && st.LoggedIn {
+				// A stop control means the site is still answering an
+				// earlier prompt (a run cancelled in Ferry keeps
+				// generating on the site): typing now would go nowhere
+				// or stop that answer.
+				if st.Composer >= 0 && st.Ready && st.LoggedIn && !st.Stop {
 					return nil
 				}
 			} else if !errs.Has(serr, errs.NavigationAborted) {
@@ -278,6 +282,9 @@ func (w *Web) readyErr(ctx, rctx context.Context, err error, last pageState) err
 			WithHint("the page may have changed: override the %q selectors of site %q in settings", site.RoleComposer, s.ID)
 	case !last.LoggedIn:
 		return errs.New(errs.LoginRequired, "%s shows no logged-in account", s.Name).WithEvidence("role", string(site.RoleLoggedIn))
+	case last.Stop && last.Ready:
+		return errs.New(errs.TabBusy, "%s is still answering an earlier prompt in this tab after %s", s.Name, w.ReadyTimeout).
+			WithEvidence("role", string(site.RoleStop))
 	}
 	return errs.New(errs.ComposerNotFound, "%s did not finish loading within %s", s.Name, w.ReadyTimeout).WithEvidence("role", string(site.RoleReady))
 }
