@@ -76,27 +76,11 @@ Cloudflare, rate limit, capability), 4 routing, 5 the answer failed, 6 timeout.`
 }
 
 func runAsk(ctx context.Context, inv *invocation) error {
-	prompt, tmpl, vars, err := promptOrTemplate(inv)
+	in, err := askInputOf(inv)
 	if err != nil {
 		return err
 	}
-	siteID, tabID := inv.flag("site").(string), inv.flag("tab").(string)
-	if siteID == "" && tabID == "" {
-		return errs.New(errs.BadInput, "ferry ask needs --site SITE or --tab TARGETID").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
-	}
-	newChat := inv.flag("new-chat").(bool)
-	if newChat && (siteID == "" || tabID != "") {
-		return errs.New(errs.BadInput, "--new-chat needs --site and no --tab: a new chat opens its own tab").
-			WithHint("e.g. `ferry ask --site chatgpt --new-chat \"hello\"`")
-	}
-	timeout := inv.flag("timeout").(time.Duration)
-	if timeout <= 0 {
-		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
-	}
-	cooldown, err := askCooldown(inv)
-	if err != nil {
-		return err
-	}
+	prompt, tmpl, vars, siteID, tabID, newChat, timeout, cooldown := in.prompt, in.template, in.vars, in.site, in.tab, in.newChat, in.timeout, in.cooldown
 	paths, err := core.ResolvePaths(inv.dataDir)
 	if err != nil {
 		return err
@@ -262,13 +246,39 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// askCooldown is --cooldown, checked: 0 (the settings' cooldown) or 1 s to
-// 1 h. Error: BadInput outside that range.
-func askCooldown(inv *invocation) (time.Duration, error) {
-	cooldown := inv.flag("cooldown").(time.Duration)
-	if cooldown != 0 && (cooldown < config.MinRateLimitCooldown || cooldown > config.MaxRateLimitCooldown) {
-		return 0, errs.New(errs.BadInput, "--cooldown must be between %s and %s, got %s", config.MinRateLimitCooldown, config.MaxRateLimitCooldown, cooldown).
+// askInput is what `ferry ask` was asked, checked the same way embedded
+// and through an owner.
+type askInput struct {
+	prompt, template string
+	vars             map[string]string
+	site, tab        string
+	newChat          bool
+	timeout          time.Duration
+	cooldown         time.Duration // 0: the settings' run.rateLimitCooldown
+}
+
+// askInputOf reads and checks ask's flags before anything is opened.
+// Errors: BadInput for no site and no tab, --new-chat without a site or
+// with a tab, a timeout that is not positive, a --cooldown outside 1 s to
+// 1 h, and the prompt's and template's own input errors.
+func askInputOf(inv *invocation) (askInput, error) {
+	prompt, tmpl, vars, err := promptOrTemplate(inv)
+	if err != nil {
+		return askInput{}, err
+	}
+	in := askInput{prompt: prompt, template: tmpl, vars: vars, site: inv.flag("site").(string), tab: inv.flag("tab").(string),
+		newChat: inv.flag("new-chat").(bool), timeout: inv.flag("timeout").(time.Duration), cooldown: inv.flag("cooldown").(time.Duration)}
+	switch {
+	case in.site == "" && in.tab == "":
+		return askInput{}, errs.New(errs.BadInput, "ferry ask needs --site SITE or --tab TARGETID").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
+	case in.newChat && (in.site == "" || in.tab != ""):
+		return askInput{}, errs.New(errs.BadInput, "--new-chat needs --site and no --tab: a new chat opens its own tab").
+			WithHint("e.g. `ferry ask --site chatgpt --new-chat \"hello\"`")
+	case in.timeout <= 0:
+		return askInput{}, errs.New(errs.BadInput, "--timeout must be positive, got %s", in.timeout)
+	case in.cooldown != 0 && (in.cooldown < config.MinRateLimitCooldown || in.cooldown > config.MaxRateLimitCooldown):
+		return askInput{}, errs.New(errs.BadInput, "--cooldown must be between %s and %s, got %s", config.MinRateLimitCooldown, config.MaxRateLimitCooldown, in.cooldown).
 			WithHint("e.g. --cooldown 90s; leave it out for the settings' run.rateLimitCooldown (default 5m)")
 	}
-	return cooldown, nil
+	return in, nil
 }

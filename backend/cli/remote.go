@@ -170,27 +170,11 @@ const askPoll = 150 * time.Millisecond
 // browser: --browser-url, --chromium and --headless are the owner's
 // settings then (ferry serve's flags), so they are ignored with a note.
 func remoteAsk(ctx context.Context, inv *invocation, cl *client.Client) error {
-	prompt, tmpl, vars, err := promptOrTemplate(inv)
+	in, err := askInputOf(inv)
 	if err != nil {
 		return err
 	}
-	siteID, tabID := inv.flag("site").(string), inv.flag("tab").(string)
-	if siteID == "" && tabID == "" {
-		return errs.New(errs.BadInput, "ferry ask needs --site SITE or --tab TARGETID").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
-	}
-	newChat := inv.flag("new-chat").(bool)
-	if newChat && (siteID == "" || tabID != "") {
-		return errs.New(errs.BadInput, "--new-chat needs --site and no --tab: a new chat opens its own tab").
-			WithHint("e.g. `ferry ask --site chatgpt --new-chat \"hello\"`")
-	}
-	timeout := inv.flag("timeout").(time.Duration)
-	if timeout <= 0 {
-		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
-	}
-	cooldown, err := askCooldown(inv)
-	if err != nil {
-		return err
-	}
+	prompt, tmpl, vars, siteID, tabID, newChat, timeout, cooldown := in.prompt, in.template, in.vars, in.site, in.tab, in.newChat, in.timeout, in.cooldown
 	if inv.flag("browser-url").(string) != "" || inv.flag("chromium").(string) != "" || inv.flag("headless").(bool) {
 		fmt.Fprintf(inv.stderr, "note: a Ferry owner runs (%s); the run uses its browser, --browser-url/--chromium/--headless are ignored\n", cl.Endpoint())
 	}

@@ -35,17 +35,7 @@ func remoteTemplates(ctx context.Context, inv *invocation, cl *client.Client) er
 		for _, t := range list {
 			infos = append(infos, templateIn(t))
 		}
-		if inv.json {
-			return inv.printJSON(infos)
-		}
-		for _, t := range infos {
-			kind := "saved"
-			if t.BuiltIn {
-				kind = "built-in"
-			}
-			fmt.Fprintf(inv.stdout, "%-24s %-8s %s\n", t.Name, kind, t.Description)
-		}
-		return nil
+		return printTemplateList(inv, infos)
 	case "show":
 		t, err := cl.Template(ctx, rest[0])
 		if err != nil {

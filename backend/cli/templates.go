@@ -76,17 +76,7 @@ func runTemplates(ctx context.Context, inv *invocation) error {
 		if err != nil {
 			return err
 		}
-		if inv.json {
-			return inv.printJSON(list)
-		}
-		for _, t := range list {
-			kind := "saved"
-			if t.BuiltIn {
-				kind = "built-in"
-			}
-			fmt.Fprintf(inv.stdout, "%-24s %-8s %s\n", t.Name, kind, t.Description)
-		}
-		return nil
+		return printTemplateList(inv, list)
 	case "show":
 		t, err := repo.Get(ctx, rest[0])
 		if err != nil {
@@ -222,4 +212,19 @@ func promptOrTemplate(inv *invocation) (text, template string, vars map[string]s
 			WithHint("drop the prompt text, or drop --template")
 	}
 	return "", template, vars, nil
+}
+
+// printTemplateList prints the templates as JSON or one line each.
+func printTemplateList(inv *invocation, list []core.TemplateInfo) error {
+	if inv.json {
+		return inv.printJSON(list)
+	}
+	for _, t := range list {
+		kind := "saved"
+		if t.BuiltIn {
+			kind = "built-in"
+		}
+		fmt.Fprintf(inv.stdout, "%-24s %-8s %s\n", t.Name, kind, t.Description)
+	}
+	return nil
 }
