@@ -4,8 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -130,6 +132,120 @@ func TestSessionsThroughTheBoundStruct(t *testing.T) {
 		desk.saveTo = ""
 		if path, err := sessions.SaveExport(id, "json"); path != "" || err != nil {
 			t.Errorf("a cancelled dialog gave %q, %v", path, err)
+		}
+	})
+}
+
+// TestSessionListCarriesNoAnswers: the History view lists on every
+// keystroke, so a listed run is its summary and the hit's short snippet,
+// never the answer, whose size has no bound.
+func TestSessionListCarriesNoAnswers(t *testing.T) {
+	sh, _, _ := openShell(t, nil)
+	sessions := &Sessions{sh: sh, desk: &fakeDesktop{}}
+	ctx := context.Background()
+	// The marker sits 30 KB into a 50 KB answer, far past any snippet (the
+	// answer's opening or a few hundred runes around a match). The filler
+	// is digits, and the marker has no "h", so "haiku" cannot match the
+	// answer and move the snippet near it.
+	const marker = "QUOKKAMARKERZEBRA"
+	filler := strings.Repeat("0123456789 ", 50_000/11)
+	answer := filler[:30_000] + marker + filler[30_000:]
+	created := map[string]*job.Session{}
+	err := sh.withCore(func(c *core.Core) error {
+		repo, err := c.Sessions(ctx)
+		if err != nil {
+			return err
+		}
+		for _, s := range []*job.Session{
+			{Site: "chatgpt", ModelRequested: "gpt-5", Prompt: "write a haiku about ferries", Answer: answer, State: job.StateDone,
+				Artifacts: []job.Artifact{{Name: "a.zip"}, {Name: "b.zip"}}},
+			{Site: "claude", Prompt: "a haiku that failed", Answer: answer, State: job.StateFailed,
+				Error: errs.New(errs.Timeout, "the answer did not finish")},
+		} {
+			got, err := repo.Create(ctx, s)
+			if err != nil {
+				return err
+			}
+			created[got.Site] = got
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, query := range []string{"", "haiku"} {
+		t.Run("listing "+strconv.Quote(query)+" sends summaries without the answers", func(t *testing.T) {
+			got, err := sessions.List(query, "", "", 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Items) != 2 || got.Total != 2 {
+				t.Fatalf("List(%q) = %d items of %d, want both runs", query, len(got.Items), got.Total)
+			}
+			b, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(b, []byte(marker)) {
+				t.Errorf("the list JSON holds the answer body (marker %q found)", marker)
+			}
+			if len(b) > 4<<10 {
+				t.Errorf("the list of 2 runs is %d bytes of JSON, want under 4 KiB (each answer is %d bytes)", len(b), len(answer))
+			}
+			if len(got.Items[0].Hit.Snippet) == 0 || len(got.Items[0].Hit.Snippet) > 1<<10 {
+				t.Errorf("snippet is %d bytes, want a short excerpt", len(got.Items[0].Hit.Snippet))
+			}
+		})
+	}
+	t.Run("a row holds what the History list shows", func(t *testing.T) {
+		got, err := sessions.List("", "", "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := map[string]HistorySummary{}
+		for _, it := range got.Items {
+			rows[it.Session.Site] = it.Session
+		}
+		done, want := rows["chatgpt"], created["chatgpt"]
+		if done.ID != want.ID || done.Model != "gpt-5" || done.State != job.StateDone || done.Prompt != want.Prompt ||
+			!done.Created.Equal(want.Created) || done.Artifacts != 2 || done.ErrorCode != "" {
+			t.Errorf("done row = %+v, want the run %s with model gpt-5, 2 artifacts, no error", done, want.ID)
+		}
+		failed := rows["claude"]
+		if failed.ID != created["claude"].ID || failed.State != job.StateFailed || failed.ErrorCode != errs.Timeout || failed.Model != "" {
+			t.Errorf("failed row = %+v, want state failed and error code timeout", failed)
+		}
+	})
+	t.Run("the JSON keeps the field names the view reads", func(t *testing.T) {
+		got, _ := sessions.List("haiku", "", "", 100)
+		b, _ := json.Marshal(got.Items[0])
+		var row struct {
+			Session map[string]any `json:"session"`
+			Hit     map[string]any `json:"hit"`
+		}
+		if err := json.Unmarshal(b, &row); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"id", "site", "state", "created", "prompt"} {
+			if _, ok := row.Session[k]; !ok {
+				t.Errorf("session.%s missing from %s", k, b)
+			}
+		}
+		if _, ok := row.Session["answer"]; ok {
+			t.Errorf("session.answer present in %s", b)
+		}
+		if _, ok := row.Hit["matches"]; !ok {
+			t.Errorf("hit.matches missing from %s", b)
+		}
+	})
+	t.Run("a bad date range still gives an empty list, not null", func(t *testing.T) {
+		got, err := sessions.Find(HistoryFilter{From: "2026-03-02T00:00:00Z", To: "2026-03-01T00:00:00Z"})
+		if !errs.Has(err, errs.BadInput) {
+			t.Fatalf("Find(reversed range): %v", err)
+		}
+		if b, _ := json.Marshal(got); !bytes.Contains(b, []byte(`"items":[]`)) {
+			t.Errorf("Find(reversed range) = %s, want items []", b)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/search"
 )
 
 // Sessions is the frontend's API for the history of runs.
@@ -16,11 +17,58 @@ type Sessions struct {
 	desk desktop
 }
 
-// SessionList is one page of a history search.
+// SessionList is one page of a history search. The History view asks for
+// it on every keystroke, so it carries only what a list row shows
+// (HistoryItem), never whole runs: an answer can be hundreds of KB, and a
+// page of them would be megabytes of JSON per key. The opened run comes
+// from Show.
 type SessionList struct {
-	Items []job.Listed `json:"items"`
+	// Items are the best matches, best first; never nil (empty on errors).
+	Items []HistoryItem `json:"items"`
 	// Total is how many runs matched, of which Items are the best.
 	Total int `json:"total"`
+}
+
+// HistoryItem is one row of a SessionList: the run's summary and the search
+// hit that found it (match positions for highlighting, and the answer
+// snippet, a short excerpt, which is all of the answer a row carries).
+type HistoryItem struct {
+	Session HistorySummary `json:"session"`
+	Hit     search.Hit     `json:"hit"`
+}
+
+// HistorySummary is what a History row needs of a run, and nothing more:
+// no answer, code blocks, receipts or artifacts. The prompt is whole,
+// since the hit's prompt match positions index into it.
+type HistorySummary struct {
+	ID   string `json:"id"`
+	Site string `json:"site"`
+	// Model is the model the run asked for ("" when it asked for none).
+	Model   string    `json:"model,omitempty"`
+	State   job.State `json:"state"`
+	Created time.Time `json:"created"`
+	Prompt  string    `json:"prompt"`
+	// ErrorCode is the error code of a run that failed ("" otherwise).
+	ErrorCode errs.Code `json:"errorCode,omitempty"`
+	// Artifacts counts the files the run produced.
+	Artifacts int `json:"artifacts,omitempty"`
+}
+
+// summarize cuts a listed run down to its History row.
+func summarize(l job.Listed) HistoryItem {
+	it := HistoryItem{Hit: l.Hit}
+	s := l.Session
+	if s == nil {
+		return it
+	}
+	it.Session = HistorySummary{
+		ID: s.ID, Site: s.Site, Model: s.ModelRequested, State: s.State,
+		Created: s.Created, Prompt: s.Prompt, Artifacts: len(s.Artifacts),
+	}
+	if s.Error != nil {
+		it.Session.ErrorCode = s.Error.Code
+	}
+	return it
 }
 
 // SessionDetail is one run with its journal.
@@ -50,13 +98,13 @@ func (s *Sessions) Find(f HistoryFilter) (SessionList, error) {
 	jf := job.Filter{Query: strings.TrimSpace(f.Query), Site: f.Site, State: job.State(f.State), Limit: f.Limit}
 	var err error
 	if jf.From, err = parseBound("from", f.From); err != nil {
-		return SessionList{Items: []job.Listed{}}, err
+		return SessionList{Items: []HistoryItem{}}, err
 	}
 	if jf.To, err = parseBound("to", f.To); err != nil {
-		return SessionList{Items: []job.Listed{}}, err
+		return SessionList{Items: []HistoryItem{}}, err
 	}
 	if !jf.From.IsZero() && !jf.To.IsZero() && !jf.From.Before(jf.To) {
-		return SessionList{Items: []job.Listed{}}, errs.New(errs.BadInput, "the date range from %s to %s is empty", f.From, f.To).
+		return SessionList{Items: []HistoryItem{}}, errs.New(errs.BadInput, "the date range from %s to %s is empty", f.From, f.To).
 			WithHint("choose a start date before the end date")
 	}
 	return s.search(jf)
@@ -86,13 +134,17 @@ func (s *Sessions) List(query, site, state string, limit int) (SessionList, erro
 }
 
 func (s *Sessions) search(f job.Filter) (SessionList, error) {
-	out := SessionList{Items: []job.Listed{}}
+	out := SessionList{Items: []HistoryItem{}}
 	err := s.sh.withCore(func(c *core.Core) error {
 		items, total, err := c.SearchHistory(context.Background(), f)
 		if err != nil {
 			return err
 		}
-		out.Items, out.Total = items, total
+		out.Items = make([]HistoryItem, 0, len(items))
+		for _, l := range items {
+			out.Items = append(out.Items, summarize(l))
+		}
+		out.Total = total
 		return nil
 	})
 	return out, err

@@ -188,6 +188,84 @@ export namespace app {
 	        this.limit = source["limit"];
 	    }
 	}
+	export class HistorySummary {
+	    id: string;
+	    site: string;
+	    model?: string;
+	    state: string;
+	    // Go type: time
+	    created: any;
+	    prompt: string;
+	    errorCode?: string;
+	    artifacts?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistorySummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.site = source["site"];
+	        this.model = source["model"];
+	        this.state = source["state"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.prompt = source["prompt"];
+	        this.errorCode = source["errorCode"];
+	        this.artifacts = source["artifacts"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class HistoryItem {
+	    session: HistorySummary;
+	    hit: search.Hit;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], HistorySummary);
+	        this.hit = this.convertValues(source["hit"], search.Hit);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	
 	export class Locations {
 	    dataDir: string;
@@ -378,7 +456,7 @@ export namespace app {
 		}
 	}
 	export class SessionList {
-	    items: job.Listed[];
+	    items: HistoryItem[];
 	    total: number;
 	
 	    static createFrom(source: any = {}) {
@@ -387,7 +465,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.items = this.convertValues(source["items"], job.Listed);
+	        this.items = this.convertValues(source["items"], HistoryItem);
 	        this.total = source["total"];
 	    }
 	
@@ -1261,39 +1339,6 @@ export namespace job {
 		    return a;
 		}
 	}
-	export class Listed {
-	    session?: Session;
-	    hit: search.Hit;
-	
-	    static createFrom(source: any = {}) {
-	        return new Listed(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session = this.convertValues(source["session"], Session);
-	        this.hit = this.convertValues(source["hit"], search.Hit);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
 
 }
 

@@ -7,7 +7,10 @@ import { call } from './call';
 export type SessionList = app.SessionList;
 export type SessionDetail = app.SessionDetail;
 export type HistoryFilter = app.HistoryFilter;
-export type Listed = job.Listed;
+/** One History row: a run's summary and its search hit, never the whole run (see app.SessionList). */
+export type Listed = app.HistoryItem;
+export type HistoryItem = app.HistoryItem;
+export type HistorySummary = app.HistorySummary;
 export type Session = job.Session;
 export type JournalEntry = job.Entry;
 export type Hit = search.Hit;

@@ -28,7 +28,8 @@ export class HistoryState {
   range = $state<RangePreset>('any');
   fromDay = $state('');
   toDay = $state('');
-  items = $state.raw<api.Listed[]>([]);
+  /** The rows of the list: summaries only; the opened run is in detail. */
+  items = $state.raw<api.HistoryItem[]>([]);
   total = $state(0);
   /** Sites seen in the unfiltered list, for the site filter. */
   sites = $state.raw<string[]>([]);

@@ -1,13 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HistoryState, SEARCH_DEBOUNCE_MS } from './history.svelte';
 import { ArtifactsState, startDrag, type DataTransferLike } from './artifacts.svelte';
-import type { SessionDetail, SessionList } from '../api/sessions';
+import type { Hit, HistoryItem, HistorySummary, SessionDetail, SessionList } from '../api/sessions';
 
-function listed(id: string, site: string) {
-  return { session: { id, site, prompt: 'p ' + id }, hit: { id, site, matches: [], snippet: '' } };
+// listed builds a row as Sessions.List sends it: a summary of the run (no
+// answer) and its hit. The data fields are checked against the generated
+// classes; only their convertValues helper is left out.
+function listed(id: string, site: string): HistoryItem {
+  const created = '2026-03-01T10:00:00Z';
+  const session = { id, site, state: 'done', created, prompt: 'p ' + id } satisfies Omit<HistorySummary, 'convertValues'>;
+  const hit = { id, site, model: '', state: 'done', created, score: 0, matches: [], snippet: '' } satisfies Omit<Hit, 'convertValues'>;
+  return { session, hit } as unknown as HistoryItem;
 }
 
-function fakeList(items: ReturnType<typeof listed>[]) {
+function fakeList(items: HistoryItem[]) {
   return vi.fn(async (q: string, site: string, _state: string, _limit: number) => {
     const out = items.filter((l) => (!site || l.session.site === site) && l.session.prompt.includes(q));
     return { items: out, total: out.length } as unknown as SessionList;
