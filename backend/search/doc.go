@@ -88,20 +88,34 @@
 // as a term grows, a remembered run whose earlier tiers already rank it
 // below the shortlist being built is only checked for a match (usually one
 // byte search in its prompt), not rated again; it is rated in full when a
-// later keystroke could lift it into the shortlist. To make that bar high
-// from the start, the previous keystroke's shortlist is re-rated first and
-// its worst is the floor every other run must beat; a run above the floor
-// by its earlier tiers has its cheap fields (prompt, site, model, then
-// file names) re-rated before its answer, and is only checked for a match
-// when those already rule it out. Each remembered run also keeps
-// where the last term first occurred in its answer: a longer term can
-// only first occur there or later, so its check starts there. A
-// one-character term that is an ASCII letter or digit is rated in the prompt
-// from the presence masks alone (their bits are exact for those), so where
-// its match ends is left unknown and the next keystroke matches from the
-// prompt's start: a one-letter query reads no prompt text. A remembered run
-// takes 12 bytes, and the lists are built in per-worker scratch space and
-// kept at their exact size.
+// later keystroke could lift it into the shortlist. Before that test its
+// earlier tiers are lowered, without reading any text, by what the fields'
+// presence masks rule out for the longer term (a letter a field lacks, a
+// first letter that starts no word there) and by the exact site and model
+// tiers. To make the bar high from the start, the previous keystroke's
+// shortlist is re-rated first and its worst is the floor every other run
+// must beat, and the remembered runs are scanned newest block first (on
+// equal scores the newer run wins); a run above the bar by its earlier
+// tiers has its cheap fields (prompt, site, model, then file names)
+// re-rated before its answer, and is only checked for a match when those
+// already rule it out. Each remembered run also keeps where the last term
+// first occurred in its answer: a longer term can only first occur there
+// or later, so its check starts there.
+//
+// At 100 000 runs a keystroke's cost is not the matching but the scattered
+// reads of each remembered run's text. So a remembered run carries a
+// window: a copy of the 14 bytes of its prompt that follow the end of the
+// greedy match (or, once only the answer matches, of its answer after the
+// term's first occurrence there). A keystroke that adds letters found in
+// the window, or missing from a window that reaches the end of the prompt,
+// is decided without reading the run's text. A one-character term that
+// is an ASCII letter or digit is rated from the presence masks alone (their
+// bits are exact for those); while typing, where its match ends is then left
+// unknown and the next keystroke matches from the prompt's start, but a
+// fresh query, whose budget is larger, finds it, so the second letter of a
+// query is decided from the windows. A remembered run takes 28 bytes, it is
+// rated in place in per-worker scratch space, and the lists are kept at
+// their exact size.
 //
 // A keystroke that does not extend the remembered terms (a backspace, an
 // edited or deleted earlier word, another query) searches from scratch;

@@ -12,10 +12,13 @@ import (
 // case kept in a bitmap so the original can be rebuilt for scoring and
 // snippets without storing it twice.
 type text struct {
-	s      string   // folded text
-	grams  *gramSet // nil for short fields
+	// The masks come first: with the entry's own hot fields they fill its
+	// first cache line, which is all a remembered run needs on most
+	// keystrokes (see plan.capped).
 	mask   uint64   // charBit of every rune in s
 	starts uint64   // charBit of every rune that starts a word
+	s      string   // folded text
+	grams  *gramSet // nil for short fields
 	// exotic: s holds a rune whose case-fold orbit folds to more than one
 	// rune (the Kelvin sign, the long s ...), so byte comparison of folded
 	// text could miss a match that sahilm/fuzzy's equalFold finds. Such

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -65,18 +66,27 @@ type Index struct {
 // entry is one run in its prepared form. Only dead changes after the entry
 // is published.
 type entry struct {
-	// Hot: read for every candidate of every keystroke.
+	// Hot: read for every candidate of every keystroke. The fields up to
+	// the prompt's masks fill the first cache line of the entry (chunks
+	// are page aligned and an entry is 256 bytes).
 	dead        atomic.Bool
 	site, model uint32 // indexes into snapshot.values
-	created     int64  // Unix nanoseconds
-	prompt      text
-	answer      text
-	files       []text
-	// Cold: filters and rendering.
-	state     uint32
+	state       uint32
+	created     int64 // Unix nanoseconds
+	// The presence masks of all file names together (see text.mask): with
+	// those of the prompt and answer they cap a remembered run's tiers
+	// without reading any text (see plan.capped).
+	fmask, fstarts uint64
+	prompt         text
+	answer         text
+	files          []text
+	// Cold: rendering.
 	id        string
 	fileNames []string
 }
+
+// An entry is four cache lines; a change that grows it should say why.
+var _ [256 - unsafe.Sizeof(entry{})]struct{}
 
 type chunk [chunkSize]entry
 
@@ -250,9 +260,19 @@ func (x *Index) appendLocked(snap *snapshot, p prepared) {
 	x.arenas[0].place(&p.prompt)
 	x.arenas[1].place(&p.answer)
 	e.prompt, e.answer, e.files = p.prompt, p.answer, x.arenas[2].placeAll(p.files)
+	e.fmask, e.fstarts = filesMasks(e.files)
 	e.fileNames = append([]string(nil), p.doc.Files...)
 	x.byID[p.doc.ID] = int32(snap.n)
 	snap.n++
+}
+
+// filesMasks returns the presence masks of all of a run's file names.
+func filesMasks(files []text) (mask, starts uint64) {
+	for i := range files {
+		mask |= files[i].mask
+		starts |= files[i].starts
+	}
+	return mask, starts
 }
 
 func (x *Index) internLocked(snap *snapshot, raw string) uint32 {
@@ -292,6 +312,7 @@ func (x *Index) compactLocked() {
 		x.arenas[0].place(&n.prompt)
 		x.arenas[1].place(&n.answer)
 		n.files = x.arenas[2].placeAll(e.files)
+		n.fmask, n.fstarts = e.fmask, e.fstarts
 		x.byID[e.id] = int32(next.n)
 		next.n++
 	}

@@ -34,6 +34,11 @@ func (p *plan) run(ctx context.Context) ([][]cand, []short, int, error) {
 	for s := start; s < p.snap.n; s = (s/chunkSize + 1) * chunkSize {
 		work = append(work, unit{from: s, to: min((s/chunkSize+1)*chunkSize, p.snap.n)})
 	}
+	// Newest first: on equal scores the newer run wins, so the shortlist
+	// fills early with runs that stay, and the bar a run must clear to be
+	// rated in full rises fast. Within a unit the scan goes in slot order,
+	// the order the runs' text lies in memory.
+	slices.SortStableFunc(work, func(a, b unit) int { return b.newest() - a.newest() })
 	out := make([][]cand, len(work))
 	workers := min(p.workers, len(work))
 	heaps := make([]shortHeap, workers)
@@ -122,12 +127,12 @@ func (p *plan) bar(h *shortHeap) (short, bool) {
 }
 
 // offer puts a rated run on h unless it cannot beat the bar.
-func (p *plan) offer(h *shortHeap, e *entry, c cand) {
-	s := short{pre: int32(c.fixed) + c.last.points(), created: e.created, c: c}
-	if p.hasFloor && !s.better(p.floor) {
+func (p *plan) offer(h *shortHeap, e *entry, c *cand) {
+	pre := int32(c.fixed) + c.last.points()
+	if p.hasFloor && !ranks(pre, e.created, c.slot, p.floor) {
 		return
 	}
-	h.offer(s, p.keep)
+	h.offer(short{pre: pre, created: e.created, c: *c}, p.keep)
 }
 
 // scratch holds a worker's list of matches while it scans a unit: the
@@ -139,47 +144,22 @@ var scratch = sync.Pool{New: func() any { return new([]cand) }}
 func (p *plan) scan(u *unit, h *shortHeap, buf *[]cand) []cand {
 	out := (*buf)[:0]
 	defer func() { *buf = out[:0] }()
+	// Each run is rated in place, in its slot at the end of out, and
+	// dropped again when it no longer matches: a cand is copied once, not
+	// passed and returned by value through every step.
 	if u.isCache {
-		for _, c := range u.cands {
-			if p.skip != nil && p.skip[c.slot>>6]&(1<<(c.slot&63)) != 0 {
+		for k := range u.cands {
+			slot := u.cands[k].slot
+			if p.skip != nil && p.skip[slot>>6]&(1<<(slot&63)) != 0 {
 				continue // a seed, already rated
 			}
-			e := p.snap.at(int(c.slot))
+			e := p.snap.at(int(slot))
 			if e.dead.Load() {
 				continue
 			}
-			if c.last != unknown && (p.bounded || p.appended) {
-				if worst, ok := p.bar(h); ok {
-					if p.bounded && !(short{pre: int32(c.fixed) + c.last.points(), created: e.created, c: c}).better(worst) {
-						// Tiers only fall as a term grows, so this run cannot
-						// reach the shortlist: only whether it still matches
-						// matters.
-						if c, ok := p.matchOnly(e, c); ok {
-							out = append(out, c)
-						}
-						continue
-					}
-					if p.bounded {
-						if c, ok, done := p.tighten(e, c, worst); done {
-							if ok {
-								out = append(out, c)
-							}
-							continue
-						}
-					}
-					if p.appended {
-						if c, ok, done := p.extendOnly(e, c, worst); done {
-							if ok {
-								out = append(out, c)
-							}
-							continue
-						}
-					}
-				}
-			}
-			if c, ok := p.narrow(e, c); ok {
-				out = append(out, c)
-				p.offer(h, e, c)
+			out = append(out, u.cands[k])
+			if !p.rateCached(e, &out[len(out)-1], h) {
+				out = out[:len(out)-1]
 			}
 		}
 		return slices.Clone(out)
@@ -190,21 +170,62 @@ func (p *plan) scan(u *unit, h *shortHeap, buf *[]cand) []cand {
 			(p.siteOK != nil && !p.siteOK[e.site]) || (p.stateOK != nil && !p.stateOK[e.state]) {
 			continue
 		}
-		c, ok := p.narrow(e, cand{slot: int32(slot), last: unknown, pend: unknownEnd})
-		if !ok {
+		out = append(out, cand{slot: int32(slot), last: unknown, pend: unknownEnd})
+		c := &out[len(out)-1]
+		if !p.narrow(e, c) {
+			out = out[:len(out)-1]
 			continue
 		}
-		out = append(out, c)
 		p.offer(h, e, c)
 	}
 	return slices.Clone(out)
 }
 
+// rateCached rates a remembered run c in place and reports whether it still
+// matches; h is the worker's shortlist.
+func (p *plan) rateCached(e *entry, c *cand, h *shortHeap) bool {
+	if c.last != unknown && (p.bounded || p.appended) {
+		if p.bounded {
+			c.last = p.capped(e, c.last)
+		}
+		if worst, ok := p.bar(h); ok {
+			if p.bounded && !ranks(int32(c.fixed)+c.last.points(), e.created, c.slot, worst) {
+				// Tiers only fall as a term grows, so this run cannot reach
+				// the shortlist: only whether it still matches matters.
+				return p.matchOnly(e, c)
+			}
+			if p.bounded {
+				if ok, done := p.tighten(e, c, worst); done {
+					return ok
+				}
+			}
+			if p.appended {
+				if ok, done := p.extendOnly(e, c, worst); done {
+					return ok
+				}
+			}
+		}
+	}
+	if !p.narrow(e, c) {
+		return false
+	}
+	p.offer(h, e, c)
+	return true
+}
+
+// newest is the highest slot a unit holds.
+func (u *unit) newest() int {
+	if u.isCache {
+		return int(u.cands[len(u.cands)-1].slot)
+	}
+	return u.to - 1
+}
+
 // narrow rates e against the terms, knowing that e matched the cached terms
 // as c says (c.last is unknown for a run never rated).
-func (p *plan) narrow(e *entry, c cand) (cand, bool) {
+func (p *plan) narrow(e *entry, c *cand) bool {
 	if len(p.terms) == 0 {
-		return c, true
+		return true
 	}
 	if c.last&fixedBound != 0 {
 		c.last = unknown // rate every term again: the fixed score is only a bound
@@ -214,7 +235,7 @@ func (p *plan) narrow(e *entry, c cand) (cand, bool) {
 		first = len(p.cached.terms) - 1
 		skip = len(p.cached.terms[first].s)
 	} else {
-		c.fixed, c.pend, c.apos = 0, unknownEnd, 0
+		c.fixed, c.pend, c.apos, c.win = 0, unknownEnd, 0, window{}
 	}
 	prev, from := c.last, c.pend
 	for i := first; i < len(p.terms); i++ {
@@ -227,19 +248,20 @@ func (p *plan) narrow(e *entry, c cand) (cand, bool) {
 			b, end = p.rate(i, e, prev&^boundOnly, skip, known, from)
 		}
 		if !b.matches() {
-			return c, false
+			return false
 		}
 		prev, skip, from = unknown, 0, unknownEnd
 		if i == len(p.terms)-1 {
-			c.last, c.pend = b, end
+			c.last = b
+			c.setPend(end, e.prompt.s)
 			if i > first {
-				c.apos = 0 // a new last term: nothing known of it
+				c.forgetAnswer() // a new last term: nothing known of it
 			}
 		} else {
 			c.fixed += int16(b.points())
 		}
 	}
-	return c, true
+	return true
 }
 
 // matchOnly decides whether a cached run still matches when only the last
@@ -247,28 +269,34 @@ func (p *plan) narrow(e *entry, c cand) (cand, bool) {
 // are upper bounds (a field it skipped keeps its earlier tier, which bounds
 // the new one), and tierNone only for fields that do not match. The prompt
 // goes first: it matches most runs, and checking it keeps c.pend current.
-func (p *plan) matchOnly(e *entry, c cand) (cand, bool) {
+func (p *plan) matchOnly(e *entry, c *cand) bool {
 	i := len(p.terms) - 1
 	tm := &p.terms[i]
 	skip := len(p.cached.terms[i].s)
 	if skip == len(tm.s) {
-		return c, true
+		return true
 	}
 	b := c.last | boundOnly
 	if b.tier(fPrompt) != tierNone {
-		if end, ok := tm.promptMatch(&e.prompt, skip, c.pend); ok {
-			c.last, c.pend = b, end
-			return c, true
+		if ok, decided := p.promptWindow(e, c, skip); decided {
+			if ok {
+				c.last = b
+				return true
+			}
+		} else if end, ok := tm.promptMatch(&e.prompt, skip, c.pend); ok {
+			c.last = b
+			c.setPend(end, e.prompt.s)
+			return true
 		}
 		b = b.set(fPrompt, tierNone)
-		c.pend = unknownEnd
+		c.setPend(unknownEnd, "")
 	}
 	// A field left unchecked keeps its earlier tier, an upper bound, so the
 	// first field that matches settles it.
 	b = b.set(fSite, p.valTier[i][e.site]).set(fModel, p.valTier[i][e.model])
 	if b.tier(fSite) != tierNone || b.tier(fModel) != tierNone {
 		c.last = b
-		return c, true
+		return true
 	}
 	if pt := b.tier(fFiles); pt != tierNone {
 		best := tierNone
@@ -278,26 +306,73 @@ func (p *plan) matchOnly(e *entry, c cand) (cand, bool) {
 		b = b.set(fFiles, best)
 		if best != tierNone {
 			c.last = b
-			return c, true
+			return true
 		}
 	}
 	if pa := b.tier(fAnswer); pa != tierNone {
 		a := &e.answer
+		if c.answerFromWindow(tm.s) {
+			// The bytes that follow the shorter term's first occurrence
+			// continue it: pa stays the bound.
+			c.last = b
+			return true
+		}
 		if at := int(c.apos); a.grams != nil && !a.exotic && !tm.exotic && at < len(a.s) && strings.HasPrefix(a.s[at:], tm.s) {
 			// Where the shorter term first occurred, the longer one does
 			// too: pa stays the bound.
 			c.last = b
-			return c, true
+			c.setAnswerWindow(a.s, tm.s)
+			return true
 		}
 		known := skip
 		if c.last&boundOnly != 0 {
 			known = 0 // pa comes from a shorter prefix: not all grams were seen
 		}
 		t, at := tm.confirmFrom(a, tm.tier(a, pa, false, true, known), int(c.apos))
-		b, c.apos = b.set(fAnswer, t), at
+		b, c.apos, c.win = b.set(fAnswer, t), at, window{}
+		if t != tierNone && a.grams != nil && !a.exotic && !tm.exotic && int(at)+len(tm.s) <= len(a.s) && a.s[at:int(at)+len(tm.s)] == tm.s {
+			c.setAnswerWindow(a.s, tm.s)
+		}
 	}
 	c.last = b
-	return c, b.matches()
+	return b.matches()
+}
+
+// promptWindow decides from c's prompt window whether the prompt still
+// matches the last term, which grew from skip bytes (see
+// cand.promptFromWindow); decided is false when the prompt must be read.
+func (p *plan) promptWindow(e *entry, c *cand, skip int) (ok, decided bool) {
+	tm := &p.terms[len(p.terms)-1]
+	switch {
+	case e.prompt.exotic || tm.exotic:
+		return false, false
+	case tm.mask&^e.prompt.mask != 0:
+		return false, true
+	}
+	grown := tm.s[skip:]
+	for i := 0; i < len(grown); i++ {
+		if grown[i] >= 0x80 {
+			return false, false
+		}
+	}
+	return c.promptFromWindow(grown)
+}
+
+// capped lowers the last term's cached tiers b (bounds of the grown term's)
+// by the fields' presence masks and the exact site and model tiers, which
+// cost no read of any text; flags in b are kept.
+func (p *plan) capped(e *entry, b tiers) tiers {
+	i := len(p.terms) - 1
+	tm := &p.terms[i]
+	if b.tier(fSite) != tierNone {
+		b = b.set(fSite, p.valTier[i][e.site])
+	}
+	if b.tier(fModel) != tierNone {
+		b = b.set(fModel, p.valTier[i][e.model])
+	}
+	b = b.set(fFiles, tm.capTier(b.tier(fFiles), e.fmask, e.fstarts))
+	b = b.set(fPrompt, tm.capTier(b.tier(fPrompt), e.prompt.mask, e.prompt.starts))
+	return b.set(fAnswer, tm.capTier(b.tier(fAnswer), e.answer.mask, e.answer.starts))
 }
 
 // tighten handles a cached run whose earlier tiers could still reach the
@@ -306,12 +381,12 @@ func (p *plan) matchOnly(e *entry, c cand) (cand, bool) {
 // with the earlier tiers of the others as bounds cannot beat worst, keeps
 // the run as a match with bound tiers, as matchOnly does. done is false
 // when the run needs a full rating.
-func (p *plan) tighten(e *entry, c cand, worst short) (cand, bool, bool) {
+func (p *plan) tighten(e *entry, c *cand, worst short) (ok, done bool) {
 	i := len(p.terms) - 1
 	tm := &p.terms[i]
 	skip := len(p.cached.terms[i].s)
 	if skip == len(tm.s) {
-		return c, false, false
+		return false, false
 	}
 	known := skip
 	if c.last&boundOnly != 0 {
@@ -320,7 +395,7 @@ func (p *plan) tighten(e *entry, c cand, worst short) (cand, bool, bool) {
 	pt, end := tm.promptTier(&e.prompt, c.last.tier(fPrompt), skip, known, c.pend)
 	b := (c.last&^boundOnly).set(fPrompt, pt).set(fSite, p.valTier[i][e.site]).set(fModel, p.valTier[i][e.model])
 	filesRated := false
-	if (short{pre: int32(c.fixed) + b.points(), created: e.created, c: c}).better(worst) {
+	if ranks(int32(c.fixed)+b.points(), e.created, c.slot, worst) {
 		// The file names are short and weigh most: rating them settles
 		// many runs whose earlier file tier was all that kept them above.
 		if ft := b.tier(fFiles); ft != tierNone {
@@ -331,19 +406,20 @@ func (p *plan) tighten(e *entry, c cand, worst short) (cand, bool, bool) {
 			b = b.set(fFiles, best)
 		}
 		filesRated = true
-		if (short{pre: int32(c.fixed) + b.points(), created: e.created, c: c}).better(worst) {
-			return c, false, false
+		if ranks(int32(c.fixed)+b.points(), e.created, c.slot, worst) {
+			return false, false
 		}
 	}
 	if b.tier(fPrompt) != tierNone || b.tier(fSite) != tierNone || b.tier(fModel) != tierNone || filesRated && b.tier(fFiles) != tierNone {
-		c.last, c.pend = b|boundOnly, end
-		return c, true, true
+		c.last = b | boundOnly
+		c.setPend(end, e.prompt.s)
+		return true, true
 	}
 	// Only the files or the answer can match: matchOnly checks them, and
 	// skips the prompt, now known not to match.
-	c.last, c.pend = b|c.last&boundOnly, unknownEnd
-	c, ok := p.matchOnly(e, c)
-	return c, ok, true
+	c.last = b | c.last&boundOnly
+	c.setPend(unknownEnd, "")
+	return p.matchOnly(e, c), true
 }
 
 // extendOnly handles a cached run when whole terms were added after
@@ -351,14 +427,14 @@ func (p *plan) tighten(e *entry, c cand, worst short) (cand, bool, bool) {
 // (its cached tiers bound those of the terms already there) cannot beat
 // worst, only keeps it as a match with a bound for a fixed score. done is
 // false when the run needs a full rating.
-func (p *plan) extendOnly(e *entry, c cand, worst short) (cand, bool, bool) {
+func (p *plan) extendOnly(e *entry, c *cand, worst short) (ok, done bool) {
 	var add int32
 	var last tiers
 	end := uint16(unknownEnd)
 	for i := len(p.cached.terms); i < len(p.terms); i++ {
 		b, en := p.rate(i, e, unknown, 0, 0, unknownEnd)
 		if !b.matches() {
-			return c, false, true
+			return false, true
 		}
 		if i == len(p.terms)-1 {
 			last, end = b, en
@@ -367,11 +443,13 @@ func (p *plan) extendOnly(e *entry, c cand, worst short) (cand, bool, bool) {
 		}
 	}
 	bound := int32(c.fixed) + c.last.points() + add
-	if (short{pre: bound + last.points(), created: e.created, c: c}).better(worst) {
-		return c, false, false
+	if ranks(bound+last.points(), e.created, c.slot, worst) {
+		return false, false
 	}
-	c.fixed, c.last, c.pend, c.apos = int16(bound), last|fixedBound, end, 0
-	return c, true, true
+	c.fixed, c.last = int16(bound), last|fixedBound
+	c.forgetAnswer()
+	c.setPend(end, e.prompt.s)
+	return true, true
 }
 
 // rate returns the tiers of term i on e's fields, bounded by prev, and where

@@ -85,6 +85,8 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		if c := p.cached; c != nil {
 			p.bounded = len(c.terms) == len(terms)
 			p.appended = !p.bounded && terms[len(c.terms)-1].s == c.terms[len(c.terms)-1].s
+		} else {
+			terms[len(terms)-1].wantEnd = true
 		}
 	}
 

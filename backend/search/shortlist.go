@@ -11,14 +11,18 @@ type short struct {
 }
 
 // better orders shortlisted runs: structural score, then recency.
-func (a short) better(b short) bool {
-	if a.pre != b.pre {
-		return a.pre > b.pre
+func (a short) better(b short) bool { return ranks(a.pre, a.created, a.c.slot, b) }
+
+// ranks reports whether a run with structural score pre, made at created,
+// in slot, is better than b.
+func ranks(pre int32, created int64, slot int32, b short) bool {
+	if pre != b.pre {
+		return pre > b.pre
 	}
-	if a.created != b.created {
-		return a.created > b.created
+	if created != b.created {
+		return created > b.created
 	}
-	return a.c.slot > b.c.slot
+	return slot > b.c.slot
 }
 
 // shortHeap keeps the best runs offered, worst at the root.

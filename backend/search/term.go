@@ -22,11 +22,18 @@ type term struct {
 	s      string // folded
 	runes  []rune // folded
 	mask   uint64
+	first  uint64   // charBit of the first rune
 	grams  []uint32 // gramHash of each byte pair and triple of s
 	gramAt []int    // byte offset in s of the last byte of each gram
 	start  uint32   // gramHash of the first byte pair as a word start
 	ascii  bool
 	exotic bool // some rune needs rune-by-rune matching, see text.exotic
+	// wantEnd: find where the prompt match ends even when the masks alone
+	// give the tier (a one-letter term), for the keystrokes that will
+	// extend the term. Set on the last term of a query with nothing
+	// remembered: a fresh query may take longer than a keystroke, and
+	// without it the next keystroke would read every prompt from its start.
+	wantEnd bool
 }
 
 // parseTerms splits a query into folded terms. Control characters are
@@ -72,6 +79,9 @@ func newTerm(runes []rune) term {
 	}
 	if len(t.s) >= 2 {
 		t.start = gramHash(saltStart, pair(t.s[0], t.s[1]))
+	}
+	if len(runes) > 0 {
+		t.first = charBit(runes[0])
 	}
 	for _, r := range runes {
 		t.mask |= charBit(r)
@@ -170,6 +180,24 @@ func (tm *term) tier(t *text, prev uint8, fuzzy, quick bool, known int) uint8 {
 	return tierExact
 }
 
+// capTier lowers tier bound t of tm on a field with presence masks mask
+// and starts: a rune the field lacks rules the field out, and a first rune
+// that starts no word there rules out tierWord. Both are exact, so the
+// result is still a bound. Exotic terms are matched rune by rune under
+// case folding, which the masks cannot judge (exotic fields have every
+// mask bit set, so they are never lowered).
+func (tm *term) capTier(t uint8, mask, starts uint64) uint8 {
+	switch {
+	case t == tierNone || tm.exotic:
+		return t
+	case tm.mask&^mask != 0:
+		return tierNone
+	case t == tierWord && starts&tm.first == 0:
+		return tierExact
+	}
+	return t
+}
+
 // gramsIn reports whether g holds the grams of tm that end at or after byte
 // known (the earlier ones are known to be there).
 func (tm *term) gramsIn(g *gramSet, known int) bool {
@@ -241,12 +269,17 @@ func (tm *term) promptTier(t *text, prev uint8, skip, known int, from uint16) (u
 	if prev != tierFuzzy && len(tm.runes) == 1 && tm.runes[0] < utf8.RuneSelf && isAlnum(tm.runes[0]) {
 		// The mask bit of an ASCII letter or digit is exact, so the masks
 		// decide without reading the prompt; where the match ends is left
-		// unknown, and the next keystroke matches its two runes from the
-		// start, reading the bytes it would have read anyway.
-		if t.starts&tm.mask != 0 {
-			return tierWord, unknownEnd
+		// unknown unless wanted, and the next keystroke then matches its
+		// two runes from the start, reading the bytes it would have read
+		// anyway.
+		end := uint16(unknownEnd)
+		if tm.wantEnd {
+			end = uint16(min(strings.IndexByte(t.s, tm.s[0])+1, unknownEnd))
 		}
-		return tierExact, unknownEnd
+		if t.starts&tm.mask != 0 {
+			return tierWord, end
+		}
+		return tierExact, end
 	}
 	end, ok := tm.subsequenceFrom(t.s, int(from), skip)
 	if !ok {

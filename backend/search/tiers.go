@@ -76,4 +76,7 @@ type cand struct {
 	// the term grows: an occurrence of the longer term is one of its
 	// prefix, so matchOnly looks there first and searches only after it.
 	apos uint16
+	// win holds the prompt's bytes from pend on, or the answer's after the
+	// occurrence at apos (see window).
+	win window
 }
