@@ -162,7 +162,7 @@ func (p *plan) scan(u *unit, h *shortHeap, buf *[]cand) []cand {
 				out = out[:len(out)-1]
 			}
 		}
-		return slices.Clone(out)
+		return p.cache.keep(out)
 	}
 	for slot := u.from; slot < u.to; slot++ {
 		e := p.snap.at(slot)
@@ -178,7 +178,7 @@ func (p *plan) scan(u *unit, h *shortHeap, buf *[]cand) []cand {
 		}
 		p.offer(h, e, c)
 	}
-	return slices.Clone(out)
+	return p.cache.keep(out)
 }
 
 // rateCached rates a remembered run c in place and reports whether it still

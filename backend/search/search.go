@@ -24,6 +24,7 @@ type plan struct {
 	valTier  [][]uint8 // [term][value id]: tier of the term on that site or model
 	keep     int       // shortlist size
 	workers  int
+	cache    *typingCache
 	cached   *cacheEntry // runs matching a query that terms extend, or nil
 	// bounded: the terms only grew the cached last term, so a cached run's
 	// tiers bound its new ones (see matchOnly). appended: the cached terms
@@ -60,6 +61,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		to:      math.MaxInt64,
 		keep:    shortlist(limit),
 		workers: x.cfg.workers,
+		cache:   &x.cache,
 	}
 	if !q.From.IsZero() {
 		p.from = q.From.UnixNano()
@@ -82,6 +84,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 	key := filterKey{site: strings.ToLower(q.Site), state: strings.ToLower(q.State), from: p.from, to: p.to}
 	if len(terms) > 0 {
 		p.cached = x.cache.lookup(key, p.snap.epoch, terms)
+		defer x.cache.release(p.cached)
 		if c := p.cached; c != nil {
 			p.bounded = len(c.terms) == len(terms)
 			p.appended = !p.bounded && terms[len(c.terms)-1].s == c.terms[len(c.terms)-1].s
