@@ -38,37 +38,31 @@ type HistoryItem struct {
 }
 
 // HistorySummary is what a History row needs of a run, and nothing more:
-// no answer, code blocks, receipts or artifacts. The prompt is whole,
-// since the hit's prompt match positions index into it.
+// no answer, code blocks, receipts or artifacts. It comes from the search
+// index alone, so a keystroke reads no run from the store: the prompt is
+// the opening the index keeps (the hit's prompt match positions index it).
 type HistorySummary struct {
 	ID   string `json:"id"`
 	Site string `json:"site"`
-	// Model is the model the run asked for ("" when it asked for none).
+	// Model is the model the run proved it used, else the one it asked for
+	// ("" when neither is known).
 	Model   string    `json:"model,omitempty"`
 	State   job.State `json:"state"`
 	Created time.Time `json:"created"`
 	Prompt  string    `json:"prompt"`
-	// ErrorCode is the error code of a run that failed ("" otherwise).
-	ErrorCode errs.Code `json:"errorCode,omitempty"`
 	// Artifacts counts the files the run produced.
 	Artifacts int `json:"artifacts,omitempty"`
 }
 
-// summarize cuts a listed run down to its History row.
-func summarize(l job.Listed) HistoryItem {
-	it := HistoryItem{Hit: l.Hit}
-	s := l.Session
-	if s == nil {
-		return it
+// summarize makes a History row of a search hit.
+func summarize(h search.Hit) HistoryItem {
+	return HistoryItem{
+		Session: HistorySummary{
+			ID: h.ID, Site: h.Site, Model: h.Model, State: job.State(h.State),
+			Created: h.Created, Prompt: h.Prompt, Artifacts: len(h.Files),
+		},
+		Hit: h,
 	}
-	it.Session = HistorySummary{
-		ID: s.ID, Site: s.Site, Model: s.ModelRequested, State: s.State,
-		Created: s.Created, Prompt: s.Prompt, Artifacts: len(s.Artifacts),
-	}
-	if s.Error != nil {
-		it.Session.ErrorCode = s.Error.Code
-	}
-	return it
 }
 
 // SessionDetail is one run with its journal.
@@ -136,13 +130,13 @@ func (s *Sessions) List(query, site, state string, limit int) (SessionList, erro
 func (s *Sessions) search(f job.Filter) (SessionList, error) {
 	out := SessionList{Items: []HistoryItem{}}
 	err := s.sh.withCore(func(c *core.Core) error {
-		items, total, err := c.SearchHistory(context.Background(), f)
+		hits, total, err := c.SearchHistoryHits(context.Background(), f)
 		if err != nil {
 			return err
 		}
-		out.Items = make([]HistoryItem, 0, len(items))
-		for _, l := range items {
-			out.Items = append(out.Items, summarize(l))
+		out.Items = make([]HistoryItem, 0, len(hits))
+		for _, h := range hits {
+			out.Items = append(out.Items, summarize(h))
 		}
 		out.Total = total
 		return nil

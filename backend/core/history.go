@@ -6,6 +6,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/search"
 )
 
 // history is the core's one session repository. Every reader and writer in
@@ -78,6 +79,16 @@ func (c *Core) SearchHistory(ctx context.Context, f job.Filter) ([]job.Listed, i
 		return nil, 0, err
 	}
 	return repo.List(ctx, f)
+}
+
+// SearchHistoryHits is SearchHistory without reading the runs: the hits
+// alone (see job.Repo.Hits), for a view that searches on every keystroke.
+func (c *Core) SearchHistoryHits(ctx context.Context, f job.Filter) ([]search.Hit, int, error) {
+	repo, err := c.History(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	return repo.Hits(ctx, f)
 }
 
 // stop ends the background build, waiting for it, and refuses later use;

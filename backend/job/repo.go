@@ -407,24 +407,13 @@ type Listed struct {
 // best match first with one. Errors: errs.BadInput for an unknown state or
 // an invalid query; store failures.
 func (r *Repo) List(ctx context.Context, f Filter) ([]Listed, int, error) {
-	if f.State != "" && !f.State.Valid() {
-		return nil, 0, errs.New(errs.BadInput, "unknown state %q", f.State).WithHint("use one of: %s", stateNames())
-	}
-	if err := r.ensureIndex(ctx); err != nil {
-		return nil, 0, err
-	}
-	if r.idx.Len() == 0 {
-		// Nothing to rank (and search.Index panics on a text query over an
-		// empty index at the time of writing).
-		return []Listed{}, 0, nil
-	}
-	res, err := r.idx.Search(ctx, search.Query{Text: f.Query, Site: f.Site, State: string(f.State), From: f.From, To: f.To, Limit: f.Limit})
+	hits, total, err := r.Hits(ctx, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]Listed, 0, len(res.Hits))
+	out := make([]Listed, 0, len(hits))
 	err = r.st.View(func(tx *store.Tx) error {
-		for _, h := range res.Hits {
+		for _, h := range hits {
 			s, err := getTx(tx, h.ID)
 			if errs.Has(err, errs.SessionNotFound) {
 				continue // removed between the search and the read
@@ -436,7 +425,32 @@ func (r *Repo) List(ctx context.Context, f Filter) ([]Listed, int, error) {
 		}
 		return nil
 	})
-	return out, res.Total, err
+	return out, total, err
+}
+
+// Hits is List without reading the runs: the search hits alone, which
+// carry what a result row shows (site, model, state, dates, the prompt's
+// opening, the answer snippet, match positions), and the number of runs
+// that matched. A view that searches on every keystroke uses it: reading
+// and decoding a page of whole runs, answers and all, costs more than the
+// search. Errors: as List, without the store's.
+func (r *Repo) Hits(ctx context.Context, f Filter) ([]search.Hit, int, error) {
+	if f.State != "" && !f.State.Valid() {
+		return nil, 0, errs.New(errs.BadInput, "unknown state %q", f.State).WithHint("use one of: %s", stateNames())
+	}
+	if err := r.ensureIndex(ctx); err != nil {
+		return nil, 0, err
+	}
+	if r.idx.Len() == 0 {
+		// Nothing to rank (and search.Index panics on a text query over an
+		// empty index at the time of writing).
+		return []search.Hit{}, 0, nil
+	}
+	res, err := r.idx.Search(ctx, search.Query{Text: f.Query, Site: f.Site, State: string(f.State), From: f.From, To: f.To, Limit: f.Limit})
+	if err != nil {
+		return nil, 0, err
+	}
+	return res.Hits, res.Total, nil
 }
 
 // Active returns the sessions that may still make progress (not done,

@@ -226,6 +226,7 @@ func (p *plan) hit(sc *scored) Hit {
 		State:   vals[e.state].raw,
 		Created: time.Unix(0, e.created),
 		Files:   slices.Clone(e.fileNames),
+		Prompt:  e.prompt.original(),
 		Score:   sc.score,
 		Matches: sc.matches,
 	}

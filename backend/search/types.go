@@ -44,8 +44,8 @@ type Match struct {
 	// File is the index in Doc.Files of the matching name (FieldFile only).
 	File int `json:"file,omitempty"`
 	// Positions are rune offsets, ascending, of the matched characters: into
-	// Doc.Prompt, Doc.Files[File], Doc.Site, Doc.Model, or Hit.Snippet for
-	// the answer.
+	// Doc.Prompt (and Hit.Prompt, its opening), Doc.Files[File], Doc.Site,
+	// Doc.Model, or Hit.Snippet for the answer.
 	Positions []int `json:"positions"`
 }
 
@@ -57,7 +57,11 @@ type Hit struct {
 	State   string    `json:"state"`
 	Created time.Time `json:"created"`
 	Files   []string  `json:"files,omitempty"`
-	Score   int       `json:"score"`
+	// Prompt is the opening of the run's prompt that the index keeps (see
+	// WithPromptBound), in its original case: enough to show a result with
+	// its prompt matches highlighted without reading the run itself.
+	Prompt string `json:"prompt"`
+	Score  int    `json:"score"`
 	// Matches lists the fields that matched, in the order site, model, files
 	// (by index), prompt, answer. Empty when the query had no text.
 	Matches []Match `json:"matches,omitempty"`

@@ -196,7 +196,6 @@ export namespace app {
 	    // Go type: time
 	    created: any;
 	    prompt: string;
-	    errorCode?: string;
 	    artifacts?: number;
 	
 	    static createFrom(source: any = {}) {
@@ -211,7 +210,6 @@ export namespace app {
 	        this.state = source["state"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.prompt = source["prompt"];
-	        this.errorCode = source["errorCode"];
 	        this.artifacts = source["artifacts"];
 	    }
 	
@@ -1491,6 +1489,7 @@ export namespace search {
 	    // Go type: time
 	    created: any;
 	    files?: string[];
+	    prompt: string;
 	    score: number;
 	    matches?: Match[];
 	    snippet: string;
@@ -1507,6 +1506,7 @@ export namespace search {
 	        this.state = source["state"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.files = source["files"];
+	        this.prompt = source["prompt"];
 	        this.score = source["score"];
 	        this.matches = this.convertValues(source["matches"], Match);
 	        this.snippet = source["snippet"];

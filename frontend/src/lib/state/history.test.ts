@@ -9,7 +9,7 @@ import type { Hit, HistoryItem, HistorySummary, SessionDetail, SessionList } fro
 function listed(id: string, site: string): HistoryItem {
   const created = '2026-03-01T10:00:00Z';
   const session = { id, site, state: 'done', created, prompt: 'p ' + id } satisfies Omit<HistorySummary, 'convertValues'>;
-  const hit = { id, site, model: '', state: 'done', created, score: 0, matches: [], snippet: '' } satisfies Omit<Hit, 'convertValues'>;
+  const hit = { id, site, model: '', state: 'done', created, prompt: 'p ' + id, score: 0, matches: [], snippet: '' } satisfies Omit<Hit, 'convertValues'>;
   return { session, hit } as unknown as HistoryItem;
 }
 
