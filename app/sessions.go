@@ -54,15 +54,18 @@ type HistorySummary struct {
 	Artifacts int `json:"artifacts,omitempty"`
 }
 
-// summarize makes a History row of a search hit.
+// summarize makes a History row of a search hit. The prompt moves to the
+// summary rather than being sent twice.
 func summarize(h search.Hit) HistoryItem {
-	return HistoryItem{
+	it := HistoryItem{
 		Session: HistorySummary{
 			ID: h.ID, Site: h.Site, Model: h.Model, State: job.State(h.State),
 			Created: h.Created, Prompt: h.Prompt, Artifacts: len(h.Files),
 		},
 		Hit: h,
 	}
+	it.Hit.Prompt = ""
+	return it
 }
 
 // SessionDetail is one run with its journal.

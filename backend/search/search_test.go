@@ -214,6 +214,14 @@ func TestPositions(t *testing.T) {
 			source: func(_ Doc, h Hit) string { return h.Snippet },
 		},
 		{
+			name:   "prompt positions index the hit's prompt, in its original case",
+			doc:    Doc{Prompt: "Ünïcode: Deploy the Résumé SERVICE"},
+			query:  "résumé serv",
+			field:  FieldPrompt,
+			want:   "RésuméSERV",
+			source: func(_ Doc, h Hit) string { return h.Prompt },
+		},
+		{
 			name:   "the site is highlighted",
 			doc:    Doc{Site: "DeepSeek", Prompt: "x"},
 			query:  "seek",
@@ -238,6 +246,25 @@ func TestPositions(t *testing.T) {
 				t.Fatalf("highlighted %q (positions %v), want %q", got, m.Positions, tc.want)
 			}
 		})
+	}
+}
+
+func TestHitPromptIsTheIndexedOpening(t *testing.T) {
+	prompt := "Résumé: " + strings.Repeat("Ferry Keeps Every Run ", 20)
+	idx := New(WithPromptBound(64))
+	if err := idx.Add(Doc{ID: "d", Created: day0, Prompt: prompt}); err != nil {
+		t.Fatal(err)
+	}
+	h := search(t, idx, Query{Text: "keeps"}).Hits[0]
+	if len(h.Prompt) > 64 || !strings.HasPrefix(prompt, h.Prompt) || len(h.Prompt) < 60 {
+		t.Fatalf("hit prompt %q: want the prompt's first 64 bytes or fewer, cut at a rune, in the original case", h.Prompt)
+	}
+	m, ok := match(h, FieldPrompt, 0)
+	if !ok {
+		t.Fatalf("no prompt match in %+v", h.Matches)
+	}
+	if got := highlighted(h.Prompt, m.Positions); got != "Keeps" {
+		t.Fatalf("highlighted %q in the hit's prompt, want %q", got, "Keeps")
 	}
 }
 

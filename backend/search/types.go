@@ -60,7 +60,7 @@ type Hit struct {
 	// Prompt is the opening of the run's prompt that the index keeps (see
 	// WithPromptBound), in its original case: enough to show a result with
 	// its prompt matches highlighted without reading the run itself.
-	Prompt string `json:"prompt"`
+	Prompt string `json:"prompt,omitempty"`
 	Score  int    `json:"score"`
 	// Matches lists the fields that matched, in the order site, model, files
 	// (by index), prompt, answer. Empty when the query had no text.

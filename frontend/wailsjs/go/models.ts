@@ -1489,7 +1489,7 @@ export namespace search {
 	    // Go type: time
 	    created: any;
 	    files?: string[];
-	    prompt: string;
+	    prompt?: string;
 	    score: number;
 	    matches?: Match[];
 	    snippet: string;
