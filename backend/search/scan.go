@@ -299,10 +299,7 @@ func (p *plan) matchOnly(e *entry, c *cand) bool {
 		return true
 	}
 	if pt := b.tier(fFiles); pt != tierNone {
-		best := tierNone
-		for k := range e.files {
-			best = max(best, tm.tier(&e.files[k], pt, true, false, 0))
-		}
+		best := tm.filesTier(e, pt)
 		b = b.set(fFiles, best)
 		if best != tierNone {
 			c.last = b
@@ -399,11 +396,7 @@ func (p *plan) tighten(e *entry, c *cand, worst short) (ok, done bool) {
 		// The file names are short and weigh most: rating them settles
 		// many runs whose earlier file tier was all that kept them above.
 		if ft := b.tier(fFiles); ft != tierNone {
-			best := tierNone
-			for k := range e.files {
-				best = max(best, tm.tier(&e.files[k], ft, true, false, 0))
-			}
-			b = b.set(fFiles, best)
+			b = b.set(fFiles, tm.filesTier(e, ft))
 		}
 		filesRated = true
 		if ranks(int32(c.fixed)+b.points(), e.created, c.slot, worst) {
@@ -462,11 +455,7 @@ func (p *plan) rate(i int, e *entry, prev tiers, skip, known int, from uint16) (
 	b = b.with(fSite, p.valTier[i][e.site])
 	b = b.with(fModel, p.valTier[i][e.model])
 	if pt := prev.tier(fFiles); pt != tierNone {
-		best := tierNone
-		for k := range e.files {
-			best = max(best, tm.tier(&e.files[k], pt, true, false, 0))
-		}
-		b = b.with(fFiles, best)
+		b = b.with(fFiles, tm.filesTier(e, pt))
 	}
 	pt, end := tm.promptTier(&e.prompt, prev.tier(fPrompt), skip, known, from)
 	b = b.with(fPrompt, pt)
@@ -476,4 +465,13 @@ func (p *plan) rate(i int, e *entry, prev tiers, skip, known int, from uint16) (
 		answer = tm.confirm(&e.answer, answer)
 	}
 	return b.with(fAnswer, answer), end
+}
+
+// filesTier is the best tier of tm on e's file names, bounded by prev.
+func (tm *term) filesTier(e *entry, prev uint8) uint8 {
+	best := tierNone
+	for k := range e.files {
+		best = max(best, tm.tier(&e.files[k], prev, true, false, 0))
+	}
+	return best
 }
