@@ -22,8 +22,32 @@ type HotkeyStatus struct {
 	// setting); nil when Active.
 	Problem *errs.Envelope `json:"problem,omitempty"`
 	// Note qualifies an active hotkey: under XWayland the X server sees
-	// keys only while one of its own windows has the focus.
+	// keys only while one of its own windows has the focus; through the
+	// desktop's GlobalShortcuts portal the desktop owns the trigger.
 	Note string `json:"note,omitempty"`
+}
+
+// How a combination is held.
+const (
+	hotkeyViaX11    = "x11"
+	hotkeyViaPortal = "portal"
+)
+
+// heldHotkey is a combination held by a grabber that chooses its backend.
+type heldHotkey struct {
+	release func()
+	via     string // hotkeyViaX11 or hotkeyViaPortal
+	// trigger is what the portal reports the desktop bound ("" if unsaid).
+	trigger string
+	// passedOver says why the portal was not used when via is X11.
+	passedOver error
+}
+
+// hotkeyChooser is a grabber that picks its backend for the session (the
+// portal or X11) and says which one holds the combination.
+type hotkeyChooser interface {
+	hotkeyGrabber
+	grabHeld(h config.Hotkey, onPress func()) (heldHotkey, error)
 }
 
 // hotkeyGrabber holds a global key combination and calls onPress when it is
@@ -36,6 +60,7 @@ type hotkeyGrabber interface {
 type hotkeyEnv struct {
 	Display        string // $DISPLAY
 	WaylandDisplay string // $WAYLAND_DISPLAY
+	SessionBus     string // the session bus address (for the portal); "" for none
 }
 
 // hotkeys keeps the configured combination grabbed and reports its status.
@@ -69,11 +94,18 @@ func (k *hotkeys) apply(spec string) HotkeyStatus {
 	}
 	k.releaseLocked()
 	k.status = HotkeyStatus{Hotkey: canonical}
-	if p := k.envProblem(canonical); p != nil {
+	chooser, chooses := k.grabber.(hotkeyChooser)
+	if p := k.envProblem(canonical, chooses); p != nil {
 		k.status.Problem = p
 		return k.status
 	}
-	release, err := k.grabber.Grab(h, k.onPress)
+	var held heldHotkey
+	if chooses {
+		held, err = chooser.grabHeld(h, k.onPress)
+	} else {
+		held.via = hotkeyViaX11
+		held.release, err = k.grabber.Grab(h, k.onPress)
+	}
 	switch {
 	case errors.Is(err, errHotkeyTaken):
 		k.status.Problem = errs.Wrap(err, errs.HotkeyTaken, "%s is already used by another program, so it cannot open the quick prompt", canonical).
@@ -82,23 +114,44 @@ func (k *hotkeys) apply(spec string) HotkeyStatus {
 	case errors.Is(err, errNoKeycode):
 		k.status.Problem = errs.Wrap(err, errs.BadInput, "%s cannot be typed on this keyboard layout: %v", canonical, err).
 			WithEvidence("hotkey", canonical).WithHint("choose another key for the quick-prompt hotkey in Settings")
+	case errs.CodeOf(err) != "":
+		// The portal's envelopes name their problem already.
+		k.status.Problem = errs.From(err).WithEvidence("hotkey", canonical)
 	case err != nil:
 		k.status.Problem = errs.Wrap(err, errs.EnvironmentNotReady, "the global hotkey %s could not be set up: %v", canonical, err).
 			WithEvidence("hotkey", canonical).WithHint("the tray's Quick prompt… still works; check that the X server at DISPLAY=%s accepts Ferry", k.env.Display)
 	default:
-		k.current, k.release = canonical, release
+		k.current, k.release = canonical, held.release
 		k.status.Active = true
-		if k.env.WaylandDisplay != "" {
+		switch {
+		case held.via == hotkeyViaPortal:
+			k.status.Note = "held through your desktop's GlobalShortcuts portal, which owns the trigger"
+			if held.trigger != "" {
+				k.status.Note += " (now " + held.trigger + ")"
+			}
+			k.status.Note += "; to change it, use your desktop's keyboard settings as well as Ferry's"
+		case k.env.WaylandDisplay != "":
 			k.status.Note = "this is a Wayland session: the X server (XWayland) sees " + canonical +
 				" only while an X11 window has the focus; for everywhere, bind a shortcut in your desktop's keyboard settings"
+			if held.passedOver != nil {
+				reason := held.passedOver.Error()
+				if e := errs.From(held.passedOver); e != nil {
+					reason = e.Message
+				}
+				k.status.Note += " (" + reason + ")"
+			}
 		}
 	}
 	return k.status
 }
 
-// envProblem says why no global hotkey can work in this session.
-func (k *hotkeys) envProblem(combo string) *errs.Envelope {
+// envProblem says why no global hotkey can work in this session. A grabber
+// that chooses its backend tries the portal on Wayland first, so only it
+// can tell whether a Wayland session without X can hold the hotkey.
+func (k *hotkeys) envProblem(combo string, chooses bool) *errs.Envelope {
 	switch {
+	case k.env.Display == "" && k.env.WaylandDisplay != "" && chooses:
+		return nil
 	case k.env.Display == "" && k.env.WaylandDisplay != "":
 		return errs.New(errs.NoDisplay, "the global hotkey %s needs X11, and this Wayland session has no X server (DISPLAY is not set)", combo).
 			WithHint("bind a shortcut in your desktop's keyboard settings, or use the tray's Quick prompt…; a session with XWayland sets DISPLAY and the hotkey then works while an X11 window has focus")

@@ -111,12 +111,19 @@ func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 	e.ctx, e.win, e.note, e.tray, e.cancel = ctx, win, note, tray, cancel
 	e.mu.Unlock()
 
-	e.hot = &hotkeys{
-		env:     hotkeyEnv{Display: e.getenv("DISPLAY"), WaylandDisplay: e.getenv("WAYLAND_DISPLAY")},
-		grabber: e.grabber(hotkeyEnv{Display: e.getenv("DISPLAY")}),
-		onPress: e.toggleQuick,
+	env := hotkeyEnv{Display: e.getenv("DISPLAY"), WaylandDisplay: e.getenv("WAYLAND_DISPLAY"), SessionBus: bus}
+	e.hot = &hotkeys{env: env, grabber: e.grabber(env), onPress: e.toggleQuick}
+	if env.WaylandDisplay != "" {
+		// The desktop's shortcut portal may ask the user to confirm the
+		// binding: the window's start never waits for that answer.
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.applyHotkey(e.hotkeySetting())
+		}()
+	} else {
+		e.applyHotkey(e.hotkeySetting())
 	}
-	e.applyHotkey(e.hotkeySetting())
 	e.refreshTray()
 
 	w := &hubWatcher{sh: e.sh, interval: time.Second, onEvent: e.onHubEvent}
