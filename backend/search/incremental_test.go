@@ -140,3 +140,48 @@ func TestTypingFallsBack(t *testing.T) {
 		})
 	}
 }
+
+// A prompt bound above 64 KiB puts matches past what a remembered run's
+// uint16 offsets hold: typing there must still give a fresh search's
+// results.
+func TestTypingPastSixtyFourKiB(t *testing.T) {
+	idx := New(WithPromptBound(1 << 17))
+	docs := []Doc{
+		{ID: "far", Created: day0, Prompt: strings.Repeat("x ", 33_000) + "a needle in the hay"},
+		{ID: "near", Created: day0.Add(time.Minute), Prompt: "needle work " + strings.Repeat("y ", 33_000) + "hay"},
+		{ID: "none", Created: day0.Add(2 * time.Minute), Prompt: strings.Repeat("z ", 34_000)},
+	}
+	if err := idx.Add(docs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"n", "ne", "nee", "need", "needl", "needle", "needle h", "needle ha", "needle hay"} {
+		sameResults(t, fmt.Sprintf("%q", q), search(t, idx, Query{Text: q}), search(t, freshOf(idx), Query{Text: q}))
+	}
+	if got := ids(search(t, idx, Query{Text: "needle hay"})); len(got) != 2 {
+		t.Fatalf("needle hay found %v, want the two runs that hold both words", got)
+	}
+
+	// The match of "neeb" ends just past 65 535 bytes: an offset that
+	// wrapped would let the "c" at the very start match "neebc".
+	// Runs that outrank it keep it below the shortlist, where only its
+	// match is checked, from what the remembered run holds.
+	edge := New(WithPromptBound(1 << 17))
+	prompt := "c" + strings.Repeat(" ", 65530) + "nee" + "ab" + strings.Repeat("z", 40)
+	docs = []Doc{{ID: "edge", Created: day0, Prompt: prompt}}
+	for i := range 80 {
+		docs = append(docs, Doc{ID: fmt.Sprintf("top-%02d", i), Created: day0.Add(time.Duration(i+1) * time.Minute), Prompt: "neebc neebc", Files: []string{"neebc.zip"}})
+	}
+	if err := edge.Add(docs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"n", "ne", "nee", "neeb", "neebc"} {
+		sameResults(t, fmt.Sprintf("%q at the 64 KiB edge", q), search(t, edge, Query{Text: q}), search(t, freshOf(edge), Query{Text: q}))
+	}
+	edge.cache.reset()
+	for _, q := range []string{"n", "ne", "nee", "neeb"} {
+		search(t, edge, Query{Text: q, Limit: 1})
+	}
+	if r := search(t, edge, Query{Text: "neebc", Limit: 1}); r.Total != 80 {
+		t.Fatalf("typed neebc matched %d runs, want the 80 that hold it: no c follows neeb in the far prompt", r.Total)
+	}
+}

@@ -41,13 +41,18 @@ func (w *window) fill(s string, at int) {
 // with the window of bytes that follow it; unknownEnd forgets both.
 func (c *cand) setPend(end uint16, s string) {
 	c.pend = end
-	if end == unknownEnd {
+	switch {
+	case end == unknownEnd:
 		if c.win.k == 0 {
 			c.win = window{} // an answer window does not depend on pend
 		}
-		return
+	case int(end)+winLen >= unknownEnd:
+		// Matching in the window could move pend past what it can hold
+		// (only with a prompt bound above 64 KiB).
+		c.win = window{}
+	default:
+		c.win.fill(s, int(end))
 	}
-	c.win.fill(s, int(end))
 }
 
 // promptFromWindow matches grown, the bytes the last term grew by, greedily
