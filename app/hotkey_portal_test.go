@@ -1,10 +1,8 @@
 package app
 
 import (
-	"bufio"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -38,10 +36,6 @@ const portalTestBusConfig = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-B
 // its address; the developer's bus is never used.
 func startPortalTestBus(t *testing.T) string {
 	t.Helper()
-	bin, err := exec.LookPath("dbus-daemon")
-	if err != nil {
-		t.Fatalf("dbus-daemon is not installed (apt-get install dbus-daemon, as `make setup` does): %v", err)
-	}
 	// A short directory: a unix socket path must fit in 108 bytes.
 	dir, err := os.MkdirTemp("", "ferry-bus")
 	if err != nil {
@@ -52,23 +46,7 @@ func startPortalTestBus(t *testing.T) string {
 	if err := os.WriteFile(conf, []byte(strings.Replace(portalTestBusConfig, "SOCKET", filepath.Join(dir, "bus"), 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "--config-file="+conf, "--nofork", "--nopidfile", "--print-address=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start dbus-daemon: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("read the bus address: %v", err)
-	}
-	return strings.TrimSpace(line)
+	return runTestBus(t, "--config-file="+conf)
 }
 
 type fakeShortcut struct {

@@ -18,11 +18,18 @@ import (
 // address. Each test gets its own bus, so nothing reaches the user's session.
 func startTestBus(t *testing.T) string {
 	t.Helper()
+	return runTestBus(t, "--session")
+}
+
+// runTestBus starts dbus-daemon with args (which pick its configuration)
+// for the length of the test and returns the address it prints.
+func runTestBus(t *testing.T, args ...string) string {
+	t.Helper()
 	bin, err := exec.LookPath("dbus-daemon")
 	if err != nil {
 		t.Fatalf("dbus-daemon is not installed (apt-get install dbus-daemon, as `make setup` does): %v", err)
 	}
-	cmd := exec.Command(bin, "--session", "--nofork", "--nopidfile", "--print-address=1")
+	cmd := exec.Command(bin, append(args, "--nofork", "--nopidfile", "--print-address=1")...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,34 @@ func waitRunEnded(t *testing.T, page *rod.Page, n int, within time.Duration) []s
 	return states
 }
 
+// composeOnSim starts the simulator (at a pace slow enough that an answer
+// arrives in many visible pieces), the dev app on a fresh data directory
+// set to browse it, and its shell in a browser, opened on Compose with the
+// sites listed; the page gets deadline for the whole drive. It returns the
+// simulator, the data directory's parent, the app and the page.
+func composeOnSim(t *testing.T, deadline time.Duration) (*sim.Server, string, *devApp, *rod.Page) {
+	t.Helper()
+	bin := buildApp(t, devTags)
+	b := launchBrowser(t)
+	srv := sim.New(sim.WithPace(3, 30*time.Millisecond), sim.WithRateLimitLock(2*time.Second))
+	if err := srv.Start(context.Background(), "127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+
+	dir := t.TempDir()
+	writeBrowserSettings(t, dir, srv)
+	app := startDevApp(t, bin, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	t.Cleanup(cancel)
+	page := openShell(t, b, app.url).Context(ctx)
+
+	page.MustElement(`[role=tab][data-view=compose]`).MustClick()
+	waitTitle(t, page, "Compose")
+	page.MustWait(`() => [...document.querySelectorAll('[data-testid=compose-site] option')].some(o => o.value === 'chatgpt')`)
+	return srv, dir, app, page
+}
+
 // TestComposeAndRun drives a whole run from the real UI against the
 // simulator: compose and send with Ctrl+Enter, watch the answer stream into
 // the live run, find it in History, see the browser's tabs, bind a tab,
@@ -66,29 +94,10 @@ func waitRunEnded(t *testing.T, page *rod.Page, n int, within time.Duration) []s
 func TestComposeAndRun(t *testing.T) {
 	requireDisplay(t)
 	requireFrontendBuilt(t)
-	bin := buildApp(t, devTags)
-	b := launchBrowser(t)
 	shots := t.TempDir()
-
-	// A pace slow enough that the answer arrives in many visible pieces.
-	srv := sim.New(sim.WithPace(3, 30*time.Millisecond), sim.WithRateLimitLock(2*time.Second))
-	if err := srv.Start(context.Background(), "127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-
-	dir := t.TempDir()
-	writeBrowserSettings(t, dir, srv)
-	app := startDevApp(t, bin, dir)
 	// openShell's page times out 30 s after it opened; this test sends
 	// four runs, so it gets a deadline of its own for the whole drive.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	page := openShell(t, b, app.url).Context(ctx)
-
-	page.MustElement(`[role=tab][data-view=compose]`).MustClick()
-	waitTitle(t, page, "Compose")
-	page.MustWait(`() => [...document.querySelectorAll('[data-testid=compose-site] option')].some(o => o.value === 'chatgpt')`)
+	srv, dir, app, page := composeOnSim(t, 5*time.Minute)
 
 	prompt := "Tell me about lighthouse keepers on river ferries"
 	var sessionID string

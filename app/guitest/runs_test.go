@@ -3,7 +3,6 @@
 package guitest
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,27 +45,10 @@ func waitEval(t *testing.T, page *rod.Page, within time.Duration, what, js strin
 func TestRunsFromEveryOrigin(t *testing.T) {
 	requireDisplay(t)
 	requireFrontendBuilt(t)
-	bin := buildApp(t, devTags)
-	b := launchBrowser(t)
 	shots := t.TempDir()
-
-	srv := sim.New(sim.WithPace(3, 30*time.Millisecond), sim.WithRateLimitLock(2*time.Second))
-	if err := srv.Start(context.Background(), "127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-
-	dir := t.TempDir()
-	writeBrowserSettings(t, dir, srv)
-	app := startDevApp(t, bin, dir)
 	// The machine is shared: the whole drive gets a generous deadline.
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	page := openShell(t, b, app.url).Context(ctx)
-
-	page.MustElement(`[role=tab][data-view=compose]`).MustClick()
-	waitTitle(t, page, "Compose")
-	page.MustWait(`() => [...document.querySelectorAll('[data-testid=compose-site] option')].some(o => o.value === 'chatgpt')`)
+	_, dir, app, page := composeOnSim(t, 8*time.Minute)
+	ctx := page.GetContext()
 	page.MustElement(`[data-testid=active-runs][data-count="0"]`)
 
 	liveRun := func() string {

@@ -297,25 +297,7 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 
 // start runs rec's prompt through (*Core).Ask in the background.
 func (h *HubBackend) start(rec jobRecord) {
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return
-	}
-	ctx, cancel := context.WithCancel(h.runCtx)
-	h.running[rec.ID] = cancel
-	h.wg.Add(1)
-	h.mu.Unlock()
-	go func() {
-		defer h.wg.Done()
-		defer func() {
-			h.mu.Lock()
-			delete(h.running, rec.ID)
-			h.mu.Unlock()
-			cancel()
-		}()
-		h.run(ctx, rec)
-	}()
+	h.startFunc(rec, func(ctx context.Context) { h.run(ctx, rec) })
 }
 
 // browserFor is the browser jobs and tab listings use: the fixed one, else

@@ -165,7 +165,7 @@ func (h *HubBackend) runningJobOf(sessionID string) (jobRecord, bool) {
 }
 
 // startFunc runs fn for job rec in the background, cancellable by
-// CancelJob and waited for by Close (as start does for ask jobs).
+// CancelJob and waited for by Close.
 func (h *HubBackend) startFunc(rec jobRecord, fn func(ctx context.Context)) {
 	h.mu.Lock()
 	if h.closed {
