@@ -69,9 +69,9 @@ func (w runtimeWindow) Minimise()              { wruntime.WindowMinimise(w.ctx) 
 func (w runtimeWindow) Unminimise()            { wruntime.WindowUnminimise(w.ctx) }
 func (w runtimeWindow) IsMinimised() bool      { return wruntime.WindowIsMinimised(w.ctx) }
 func (w runtimeWindow) Center()                { wruntime.WindowCenter(w.ctx) }
-func (w runtimeWindow) SetAlwaysOnTop(on bool) { wruntime.WindowSetAlwaysOnTop(w.ctx, on) }
+func (w runtimeWindow) SetAlwaysOnTop(on bool) { windowSetAlwaysOnTop(w.ctx, on) }
 func (w runtimeWindow) Size() (int, int)       { return wruntime.WindowGetSize(w.ctx) }
-func (w runtimeWindow) SetSize(wd, h int)      { wruntime.WindowSetSize(w.ctx, wd, h) }
+func (w runtimeWindow) SetSize(wd, h int)      { windowSetSize(w.ctx, wd, h) }
 func (w runtimeWindow) SetMinSize(wd, h int)   { wruntime.WindowSetMinSize(w.ctx, wd, h) }
 
 // nopWindow stands in until the window has started.
@@ -181,9 +181,12 @@ func (q *quickMode) restoreLocked(w window) {
 	q.active = false
 	w.SetAlwaysOnTop(false)
 	// Grow first, then raise the minimum: a new minimum applied while the
-	// resize is pending can cancel it.
-	resize(w, max(q.savedW, minWidth), max(q.savedH, minHeight))
+	// resize is pending can cancel it. So when the grow had not landed within
+	// resizeSettle (a loaded machine), it is asked for again after.
+	width, height := max(q.savedW, minWidth), max(q.savedH, minHeight)
+	resize(w, width, height)
 	w.SetMinSize(minWidth, minHeight)
+	resize(w, width, height)
 }
 
 // showRun brings up the full window (leaving the quick prompt if it is

@@ -171,6 +171,42 @@ func TestQuickPromptMode(t *testing.T) {
 	})
 }
 
+// busyWindow is a window whose main loop is busy until a moment: a resize
+// lands only after it, and a new minimum size cancels a resize that has not
+// landed yet, as GTK does.
+type busyWindow struct {
+	*fakeWindow
+	busyUntil    time.Time
+	pendW, pendH int
+}
+
+func (b *busyWindow) SetSize(w, h int) { b.mu.Lock(); b.pendW, b.pendH = w, h; b.mu.Unlock() }
+func (b *busyWindow) SetMinSize(w, h int) {
+	b.mu.Lock()
+	b.pendW, b.pendH = 0, 0
+	b.mu.Unlock()
+	b.fakeWindow.SetMinSize(w, h)
+}
+func (b *busyWindow) Size() (int, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.pendW != 0 && time.Now().After(b.busyUntil) {
+		b.w, b.h, b.pendW, b.pendH = b.pendW, b.pendH, 0, 0
+	}
+	return b.w, b.h
+}
+
+func TestQuickCloseRestoresTheSizeOnABusyMainLoop(t *testing.T) {
+	q, fake, _ := newQuick(true)
+	q.open(fromWindow)
+	busy := &busyWindow{fakeWindow: fake, busyUntil: time.Now().Add(resizeSettle + 100*time.Millisecond)}
+	q.win = func() window { return busy }
+	q.close()
+	if w, h := busy.Size(); w != 1300 || h != 900 {
+		t.Fatalf("after Esc the window is %dx%d, want 1300x900 again", w, h)
+	}
+}
+
 func TestNoticesForHubEvents(t *testing.T) {
 	sessions := map[string]*job.Session{
 		"done":  {ID: "done", Site: "chatgpt", State: job.StateDone, Answer: "Boats cross\n the   water"},

@@ -221,6 +221,18 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		page.MustElement(`[data-testid=view-title]`)
 	})
 
+	// A resize lost to a race with the GTK main loop left the window at the
+	// quick prompt's size; back-to-back switches give such a race its chances.
+	t.Run("the window keeps its sizes over repeated switches", func(t *testing.T) {
+		for i := range 8 {
+			page.MustEval(`() => window.go.app.Quick.Open()`)
+			waitGeometry(t, func(w, h int) bool { return w == 620 && h == 248 }, fmt.Sprintf("620x248 on switch %d", i))
+			page.MustEval(`() => window.go.app.Quick.Close()`)
+			waitGeometry(t, func(w, h int) bool { return w >= 760 && h >= 480 }, fmt.Sprintf("the full size again on switch %d", i))
+		}
+		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
+	})
+
 	var sessionID string
 	t.Run("Enter sends the prompt, and the answer's arrival is a notification", func(t *testing.T) {
 		if _, err := xdotool(ctx, "key", "ctrl+shift+space"); err != nil {

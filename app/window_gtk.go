@@ -1,0 +1,78 @@
+//go:build linux && (desktop || dev)
+
+package app
+
+/*
+#cgo linux pkg-config: gtk+-3.0
+#include <gtk/gtk.h>
+
+// ferry_main_window is the app's own window: the top-level window that is
+// neither an offscreen helper nor a dialog nor transient for another (the
+// file chooser of Save as… is all three). Called on the GTK main thread.
+static GtkWindow *ferry_main_window(void) {
+	GtkWindow *found = NULL;
+	GList *all = gtk_window_list_toplevels();
+	for (GList *l = all; l != NULL && found == NULL; l = l->next) {
+		GtkWindow *w = GTK_WINDOW(l->data);
+		if (gtk_window_get_window_type(w) == GTK_WINDOW_TOPLEVEL &&
+		    !GTK_IS_OFFSCREEN_WINDOW(w) && !GTK_IS_DIALOG(w) &&
+		    gtk_window_get_transient_for(w) == NULL) {
+			found = w;
+		}
+	}
+	g_list_free(all);
+	return found;
+}
+
+typedef struct { int width, height, above; } ferry_window_op;
+
+static gboolean ferry_resize(gpointer data) {
+	ferry_window_op *op = data;
+	GtkWindow *w = ferry_main_window();
+	if (w != NULL) gtk_window_resize(w, op->width, op->height);
+	g_free(op);
+	return G_SOURCE_REMOVE;
+}
+
+static gboolean ferry_keep_above(gpointer data) {
+	ferry_window_op *op = data;
+	GtkWindow *w = ferry_main_window();
+	if (w != NULL) gtk_window_set_keep_above(w, op->above);
+	g_free(op);
+	return G_SOURCE_REMOVE;
+}
+
+static void ferry_queue_resize(int width, int height) {
+	ferry_window_op *op = g_new0(ferry_window_op, 1);
+	op->width = width;
+	op->height = height;
+	g_idle_add(ferry_resize, op);
+}
+
+static void ferry_queue_keep_above(int above) {
+	ferry_window_op *op = g_new0(ferry_window_op, 1);
+	op->above = above;
+	g_idle_add(ferry_keep_above, op);
+}
+*/
+import "C"
+
+import "context"
+
+// The runtime's WindowSetSize and WindowSetAlwaysOnTop call GTK from the
+// caller's goroutine, and GTK is not thread-safe: a resize that races the
+// main loop can be lost, leaving the window at the quick prompt's size after
+// Esc. These queue the same calls on the GTK main loop instead, in order with
+// the runtime's own main-thread calls (SetMinSize, Size, Center).
+
+func windowSetSize(_ context.Context, width, height int) {
+	C.ferry_queue_resize(C.int(width), C.int(height))
+}
+
+func windowSetAlwaysOnTop(_ context.Context, on bool) {
+	above := 0
+	if on {
+		above = 1
+	}
+	C.ferry_queue_keep_above(C.int(above))
+}
