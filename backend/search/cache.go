@@ -47,14 +47,16 @@ type typingCache struct {
 	free    [][]cand
 }
 
-// lookup returns an entry whose matches are a superset of those of terms:
-// same filters and epoch, and terms extend the entry's terms. The caller
+// lookup returns an entry whose matches are a superset of those of terms
+// among the first n slots: same filters and epoch, no slot past n (a search
+// that loaded its snapshot before a writer appended can find the entry of
+// one that loaded it after), and terms extend the entry's terms. The caller
 // must release it when done.
-func (c *typingCache) lookup(key filterKey, epoch uint64, terms []term) *cacheEntry {
+func (c *typingCache) lookup(key filterKey, epoch uint64, n int, terms []term) *cacheEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, e := range c.entries {
-		if e.key == key && e.epoch == epoch && extends(terms, e.terms) {
+		if e.key == key && e.epoch == epoch && e.n <= n && extends(terms, e.terms) {
 			e.users++
 			return e
 		}

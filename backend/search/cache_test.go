@@ -33,7 +33,7 @@ func TestTypingCache(t *testing.T) {
 				if i > 1 {
 					terms, _ := parseTerms(q[:i])
 					key := filterKey{from: math.MinInt64, to: math.MaxInt64}
-					if idx.cache.lookup(key, idx.snap.Load().epoch, terms) == nil {
+					if idx.cache.lookup(key, idx.snap.Load().epoch, idx.snap.Load().n, terms) == nil {
 						t.Fatalf("%q: the keystroke does not narrow the previous results", q[:i])
 					}
 				}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -81,4 +82,38 @@ func TestConcurrentChanges(t *testing.T) {
 		idx.cache.reset()
 		sameResults(t, "fresh", search(t, idx, Query{Text: "flamingo", Site: "aviary", Limit: MaxLimit}), r)
 	})
+}
+
+// TestSearchOnAnOlderSnapshot: a search loads the snapshot, then a writer
+// appends and a second search remembers its matches among the new runs
+// before the first consults the typing cache. The first must not narrow
+// from that entry: its runs lie past its snapshot. The interleaving is set
+// up by hand, holding on to the older snapshot.
+func TestSearchOnAnOlderSnapshot(t *testing.T) {
+	idx := mustIndex(t, genDocs(1000)...)
+	older := idx.snap.Load()
+	var late []Doc
+	for i := range 300 {
+		late = append(late, Doc{ID: fmt.Sprintf("late-%d", i), Site: "aviary", Created: day0.Add(time.Duration(i) * time.Hour), Prompt: fmt.Sprintf("flamingo late %d", i)})
+	}
+	if err := idx.Add(late...); err != nil {
+		t.Fatal(err)
+	}
+	newer := idx.snap.Load()
+	search(t, idx, Query{Text: "fl", Limit: 20})
+
+	idx.snap.Store(older)
+	got := search(t, idx, Query{Text: "fla", Limit: 20})
+	for _, h := range got.Hits {
+		if strings.HasPrefix(h.ID, "late-") {
+			t.Fatalf("a search on the older snapshot found %s, added after it", h.ID)
+		}
+	}
+	want := search(t, freshOf(idx), Query{Text: "fla", Limit: 20})
+	sameResults(t, "older snapshot", got, want)
+
+	idx.snap.Store(newer)
+	got = search(t, idx, Query{Text: "flam", Limit: 20})
+	idx.cache.reset()
+	sameResults(t, "newer snapshot", got, search(t, idx, Query{Text: "flam", Limit: 20}))
 }

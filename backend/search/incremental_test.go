@@ -85,7 +85,7 @@ func TestTypedSearchEqualsFreshSearch(t *testing.T) {
 			}
 			prevTerms, _ := parseTerms(prev)
 			key := filterKey{site: site, from: math.MinInt64, to: math.MaxInt64}
-			used := idx.cache.lookup(key, idx.snap.Load().epoch, terms) != nil
+			used := idx.cache.lookup(key, idx.snap.Load().epoch, idx.snap.Load().n, terms) != nil
 			want := len(prevTerms) > 0 && extends(terms, prevTerms)
 			switch {
 			case want && !used:
@@ -128,7 +128,7 @@ func TestTypingFallsBack(t *testing.T) {
 			idx := mustIndex(t, docs...)
 			for i, q := range tc.steps {
 				terms, _ := parseTerms(q)
-				used := idx.cache.lookup(filterKey{from: math.MinInt64, to: math.MaxInt64}, idx.snap.Load().epoch, terms) != nil
+				used := idx.cache.lookup(filterKey{from: math.MinInt64, to: math.MaxInt64}, idx.snap.Load().epoch, idx.snap.Load().n, terms) != nil
 				if i > 0 {
 					prevTerms, _ := parseTerms(tc.steps[i-1])
 					if want := extends(terms, prevTerms); used != want {

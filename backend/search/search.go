@@ -83,7 +83,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	key := filterKey{site: strings.ToLower(q.Site), state: strings.ToLower(q.State), from: p.from, to: p.to}
 	if len(terms) > 0 {
-		p.cached = x.cache.lookup(key, p.snap.epoch, terms)
+		p.cached = x.cache.lookup(key, p.snap.epoch, p.snap.n, terms)
 		defer x.cache.release(p.cached)
 		if c := p.cached; c != nil {
 			p.bounded = len(c.terms) == len(terms)
