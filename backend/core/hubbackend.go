@@ -37,6 +37,9 @@ func hubJobKey(id string) []byte { return append(append([]byte{}, prefixHubJob..
 // reports the session's state (job.State values).
 const (
 	jobStateStarting = "starting" // approved or created by the owner; the run is being set up
+	// The run has ended and the job is recording what it found, its error
+	// or its receipt; the job's end follows at once.
+	jobStateFinishing = "finishing"
 )
 
 // jobRecord is a hub job as stored.
@@ -429,7 +432,11 @@ func (h *HubBackend) get(id string) (jobRecord, error) {
 }
 
 // view is rec as the API shows it: with its session's live state once the
-// run has one.
+// run has one. A job this backend still runs whose session has just ended
+// shows jobStateFinishing until the job has recorded its end (what a
+// reattach found, the run's error, a code step's receipt): a client that
+// stops polling at the session's end must not miss them. Not to be called
+// with h.mu held.
 func (h *HubBackend) view(ctx context.Context, rec jobRecord) hub.Job {
 	d := JobDetail{Session: rec.Session, Approval: rec.Approval, Spec: rec.Spec, Ended: rec.Ended, Finding: rec.Finding, RunError: rec.Error, Receipt: rec.Receipt}
 	out := hub.Job{ID: rec.ID, Kind: rec.Kind, State: rec.State, RequestedBy: rec.RequestedBy,
@@ -438,6 +445,9 @@ func (h *HubBackend) view(ctx context.Context, rec jobRecord) hub.Job {
 		if s, err := h.repo.Get(ctx, rec.Session); err == nil {
 			d.Run = s
 			out.State = string(s.State)
+			if !rec.Ended && (s.State.Terminal() || s.State == job.StateStale) && h.isRunning(rec.ID) {
+				out.State = jobStateFinishing
+			}
 			if s.Updated.After(out.UpdatedAt) {
 				out.UpdatedAt = s.Updated
 			}
@@ -514,15 +524,20 @@ func (h *HubBackend) RunningJobs(ctx context.Context) []hub.Job {
 	return out
 }
 
+// isRunning reports whether job id runs in this backend now.
+func (h *HubBackend) isRunning(id string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, ok := h.running[id]
+	return ok
+}
+
 // waitStopped waits (briefly) for a cancelled run to journal its end, so
 // that the answer to a cancel shows the new state.
 func (h *HubBackend) waitStopped(ctx context.Context, id string) {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		h.mu.Lock()
-		_, still := h.running[id]
-		h.mu.Unlock()
-		if !still {
+		if !h.isRunning(id) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -579,14 +594,22 @@ func (h *HubBackend) ApproveJob(ctx context.Context, id string) (hub.Job, error)
 // with an errs.ApprovalRejected envelope carrying reason. Errors: as
 // ApproveJob.
 func (h *HubBackend) RejectJob(ctx context.Context, id, reason string) (hub.Job, error) {
+	rec, err := h.reject(id, reason)
+	if err != nil {
+		return hub.Job{}, err
+	}
+	return h.view(ctx, rec), nil
+}
+
+func (h *HubBackend) reject(id, reason string) (jobRecord, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	rec, err := h.get(id)
 	if err != nil {
-		return hub.Job{}, err
+		return jobRecord{}, err
 	}
 	if rec.State != hub.StateAwaitingApproval {
-		return hub.Job{}, errs.New(errs.BadInput, "job %s is %s, not awaiting approval", id, rec.State)
+		return jobRecord{}, errs.New(errs.BadInput, "job %s is %s, not awaiting approval", id, rec.State)
 	}
 	msg := "the user rejected job " + id
 	if strings.TrimSpace(reason) != "" {
@@ -595,9 +618,9 @@ func (h *HubBackend) RejectJob(ctx context.Context, id, reason string) (hub.Job,
 	rec.State, rec.Approval, rec.UpdatedAt, rec.Ended = string(job.StateFailed), job.ApprovalRejected, time.Now().UTC(), true
 	rec.Error = errs.New(errs.ApprovalRejected, "%s", msg).WithEvidence("job", id)
 	if err := h.put(rec); err != nil {
-		return hub.Job{}, err
+		return jobRecord{}, err
 	}
-	return h.view(ctx, rec), nil
+	return rec, nil
 }
 
 // Filters that SearchSessions reads from its query: "site:ID" and

@@ -117,6 +117,39 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a job whose run has ended shows finishing until the job records its end", func(t *testing.T) {
+		// A reattach job moves its session to done, then records what it
+		// found: a client that stopped polling at done would miss it.
+		s, err := h.repo.Create(ctx, &job.Session{Site: "chatgpt", Prompt: "p", State: job.StateDone})
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now().UTC()
+		rec := jobRecord{ID: "job-finishing", Kind: hub.KindReattach, Session: s.ID, CreatedAt: now, UpdatedAt: now, State: jobStateStarting}
+		if err := h.put(rec); err != nil {
+			t.Fatal(err)
+		}
+		release := make(chan struct{})
+		h.startFunc(rec, func(context.Context) {
+			<-release
+			rec.Ended, rec.Finding = true, &job.Finding{Action: "collect"}
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			_ = h.put(rec)
+		})
+		j, err := h.GetJob(ctx, rec.ID)
+		if err != nil || j.State != jobStateFinishing {
+			close(release)
+			t.Fatalf("while the job records its end: %+v %v", j, err)
+		}
+		close(release)
+		h.waitStopped(ctx, rec.ID)
+		j, _ = h.GetJob(ctx, rec.ID)
+		var d JobDetail
+		if json.Unmarshal(j.Detail, &d) != nil || j.State != string(job.StateDone) || !d.Ended || d.Finding == nil {
+			t.Fatalf("after: state %s, detail %s", j.State, j.Detail)
+		}
+	})
 	t.Run("an unknown job is not found", func(t *testing.T) {
 		if _, err := h.GetJob(ctx, "job-nope"); !errs.Has(err, errs.HubNotFound) {
 			t.Fatalf("%v", err)

@@ -357,11 +357,19 @@ func (r *Repo) Update(ctx context.Context, id, note string, fn func(s *Session) 
 }
 
 // Transition moves session id to state to, applying mutate (if not nil)
-// first. Errors as Update.
+// first. A run reaching done keeps no error envelope: the one an earlier
+// interruption left becomes a warning. Errors as Update.
 func (r *Repo) Transition(ctx context.Context, id string, to State, note string, mutate func(s *Session)) (*Session, error) {
 	return r.Update(ctx, id, note, func(s *Session) error {
 		if mutate != nil {
 			mutate(s)
+		}
+		if to == StateDone && s.Error != nil {
+			// An interruption the run came back from (a cancel or a
+			// deadline after the send, then reattach) is history, not
+			// the run's outcome: it stays on as a warning.
+			s.Warnings = append(s.Warnings, fmt.Sprintf("interrupted before it was collected (%s: %s)", s.Error.Code, s.Error.Message))
+			s.Error = nil
 		}
 		s.State = to
 		return nil

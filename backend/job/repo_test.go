@@ -147,6 +147,30 @@ func TestFailureRemembersTheStateBefore(t *testing.T) {
 	}
 }
 
+func TestADoneRunKeepsItsInterruptionAsAWarning(t *testing.T) {
+	r, st := openRepo(t, t.TempDir())
+	defer st.Close()
+	ctx := context.Background()
+	s, _ := r.Create(ctx, &Session{Site: "chatgpt", Prompt: "p"})
+	for _, to := range []State{StatePreflighted, StateComposed, StateSubmitting, StateSubmitted, StateStreaming} {
+		if _, err := r.Transition(ctx, s.ID, to, "", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A cancel after the send leaves the run streaming with its envelope;
+	// reattach then collects it.
+	r.Update(ctx, s.ID, "", func(x *Session) error { x.Error = errs.New(errs.Cancelled, "evaluate in the page: cancelled"); return nil })
+	for _, to := range []State{StateCompleted, StateExtracted, StateDone} {
+		if _, err := r.Transition(ctx, s.ID, to, "", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _ := r.Get(ctx, s.ID)
+	if out.Error != nil || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "cancelled: evaluate in the page: cancelled") {
+		t.Fatalf("done with error %+v and warnings %q", out.Error, out.Warnings)
+	}
+}
+
 func TestListFiltersAndSearchesNewestFirst(t *testing.T) {
 	r, st := openRepo(t, t.TempDir())
 	defer st.Close()
