@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 
@@ -223,7 +224,7 @@ func (p *Page) fetchStream(ctx context.Context, rawURL string, opts BytesOptions
 		}
 		got += int64(len(b))
 		if want >= 0 && (got > want || (eof && got != want)) {
-			return nil, false, truncated(got, want)
+			return nil, false, s.cutShort(got, want)
 		}
 		return b, eof, nil
 	}
@@ -401,6 +402,26 @@ func (s *streamFetch) read(size int) ([]byte, bool, error) {
 		return err
 	})
 	return data, eof, err
+}
+
+// crashProbe bounds the look at the tab when a body ends short.
+const crashProbe = 2 * time.Second
+
+// cutShort is the envelope of a body that did not end at its
+// Content-Length: the tab's crash or closing when that is what cut it
+// (the crash's event can trail the stream's end, so the tab is asked once),
+// else a truncated body.
+func (s *streamFetch) cutShort(got, want int64) error {
+	ctx, cancel := context.WithTimeout(s.ctx, crashProbe)
+	defer cancel()
+	err := s.p.Exec(ctx, "Runtime.evaluate", evalParams{Expression: "1"}, nil)
+	if errs.Has(err, errs.TargetCrashed) || errs.Has(err, errs.TargetNotFound) {
+		return err
+	}
+	if s.p.life.Err() != nil {
+		return context.Cause(s.p.life)
+	}
+	return truncated(got, want)
 }
 
 // decodeIORead decodes an IO.read result. The base64 text is decoded
