@@ -46,14 +46,23 @@ func body(n int) []byte {
 	return b
 }
 
-var bodies = map[int][]byte{}
+// bodies caches the test bodies; the test servers' handlers share it.
+var bodies struct {
+	sync.Mutex
+	m map[int][]byte
+}
 
 func cachedBody(n int) []byte {
-	if b, ok := bodies[n]; ok {
+	bodies.Lock()
+	defer bodies.Unlock()
+	if b, ok := bodies.m[n]; ok {
 		return b
 	}
+	if bodies.m == nil {
+		bodies.m = map[int][]byte{}
+	}
 	b := body(n)
-	bodies[n] = b
+	bodies.m[n] = b
 	return b
 }
 
