@@ -601,6 +601,7 @@ func (h *HubBackend) RejectJob(ctx context.Context, id, reason string) (hub.Job,
 	return h.view(ctx, rec), nil
 }
 
+// reject records the rejection of job id under h.mu.
 func (h *HubBackend) reject(id, reason string) (jobRecord, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
