@@ -24,35 +24,28 @@ static GtkWindow *ferry_main_window(void) {
 	return found;
 }
 
+// ferry_window_op is a change to the main window, applied on the main loop:
+// a resize when width is set, else keep-above on or off.
 typedef struct { int width, height, above; } ferry_window_op;
 
-static gboolean ferry_resize(gpointer data) {
+static gboolean ferry_apply(gpointer data) {
 	ferry_window_op *op = data;
 	GtkWindow *w = ferry_main_window();
-	if (w != NULL) gtk_window_resize(w, op->width, op->height);
+	if (w != NULL && op->width > 0) {
+		gtk_window_resize(w, op->width, op->height);
+	} else if (w != NULL) {
+		gtk_window_set_keep_above(w, op->above);
+	}
 	g_free(op);
 	return G_SOURCE_REMOVE;
 }
 
-static gboolean ferry_keep_above(gpointer data) {
-	ferry_window_op *op = data;
-	GtkWindow *w = ferry_main_window();
-	if (w != NULL) gtk_window_set_keep_above(w, op->above);
-	g_free(op);
-	return G_SOURCE_REMOVE;
-}
-
-static void ferry_queue_resize(int width, int height) {
+static void ferry_queue(int width, int height, int above) {
 	ferry_window_op *op = g_new0(ferry_window_op, 1);
 	op->width = width;
 	op->height = height;
-	g_idle_add(ferry_resize, op);
-}
-
-static void ferry_queue_keep_above(int above) {
-	ferry_window_op *op = g_new0(ferry_window_op, 1);
 	op->above = above;
-	g_idle_add(ferry_keep_above, op);
+	g_idle_add(ferry_apply, op);
 }
 */
 import "C"
@@ -66,7 +59,7 @@ import "context"
 // the runtime's own main-thread calls (SetMinSize, Size, Center).
 
 func windowSetSize(_ context.Context, width, height int) {
-	C.ferry_queue_resize(C.int(width), C.int(height))
+	C.ferry_queue(C.int(width), C.int(height), 0)
 }
 
 func windowSetAlwaysOnTop(_ context.Context, on bool) {
@@ -74,5 +67,5 @@ func windowSetAlwaysOnTop(_ context.Context, on bool) {
 	if on {
 		above = 1
 	}
-	C.ferry_queue_keep_above(C.int(above))
+	C.ferry_queue(0, 0, C.int(above))
 }
