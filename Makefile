@@ -9,7 +9,7 @@ LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
 DESKTOP_TAGS := desktop,production,webkit2_41
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session --
 
-.PHONY: run test setup system frontend build cli app vet test-go test-frontend test-gui bindings clean
+.PHONY: run test setup system frontend build cli app vet tidy test-go test-frontend test-gui bindings clean
 
 ## run: all set-up, then the desktop app
 run:
@@ -44,10 +44,14 @@ cli:
 app: frontend
 	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/ferry-desktop .
 
-vet: frontend
+vet: frontend tidy
 	$(GO) vet ./...
 	$(GO) vet -tags $(DESKTOP_TAGS) . ./app/...
 	$(GO) vet -tags gui ./app/guitest/ ./backend/browser/ ./backend/provider/ ./backend/cli/
+
+## tidy: fail when `go mod tidy` would change go.mod or go.sum
+tidy:
+	@$(GO) mod tidy -diff >/dev/null 2>&1 || { echo "go.mod/go.sum are not tidy: run \`go mod tidy\` and commit the result" >&2; $(GO) mod tidy -diff >&2; exit 1; }
 
 test-go: frontend
 	$(GO) test -count=1 -timeout 20m ./...

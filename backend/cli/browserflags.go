@@ -33,6 +33,36 @@ func registerBrowserFlags(fs *flag.FlagSet, defaultMode string) {
 	fs.Var(&stringList{}, "browser-arg", "an extra command-line argument for a launched browser (repeatable)")
 }
 
+// carryGlobalBrowserFlags moves the browser flags given before the command
+// name (`ferry --headless ask …`) onto the command's own flag set, so they
+// behave as if given after it; a flag given after the name still wins. A
+// browser flag the command does not take is the same BadInput as when it
+// follows the name.
+func carryGlobalBrowserFlags(root, cmdFlags *flag.FlagSet, name string) error {
+	var err error
+	root.Visit(func(f *flag.Flag) {
+		if err != nil || f.Name == "data-dir" || f.Name == "json" {
+			return
+		}
+		if cmdFlags.Lookup(f.Name) == nil {
+			err = errs.New(errs.BadInput, "ferry %s does not take --%s", name, f.Name).
+				WithHint("run `ferry help %s` for its flags", name)
+			return
+		}
+		values := []string{f.Value.String()}
+		if list, ok := f.Value.(*stringList); ok {
+			values = *list
+		}
+		for _, v := range values {
+			if err = cmdFlags.Set(f.Name, v); err != nil {
+				err = errs.New(errs.BadInput, "ferry %s: --%s: %v", name, f.Name, err)
+				return
+			}
+		}
+	})
+	return err
+}
+
 // browserSpec is the browser a command should use, from its flags.
 type browserSpec struct {
 	mode     string // browserLaunch or browserAttach

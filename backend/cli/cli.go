@@ -103,6 +103,7 @@ func Run(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("ferry", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	g.register(fs)
+	registerBrowserFlags(fs, browserLaunch)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return writeOverview(Stdout)
@@ -127,6 +128,9 @@ func Run(ctx context.Context, args []string) error {
 	g.register(cfs)
 	if cmd.flags != nil {
 		cmd.flags(cfs)
+	}
+	if err := carryGlobalBrowserFlags(fs, cfs, name); err != nil {
+		return err
 	}
 	positional, err := parseInterspersed(cfs, rest)
 	if err != nil {
@@ -239,6 +243,8 @@ func writeOverview(w io.Writer) error {
 	b.WriteString("\nGlobal flags (before or after the command):\n")
 	b.WriteString("  --data-dir DIR  use this data directory (default: $FERRY_DATA_DIR, then the platform's data dir)\n")
 	b.WriteString("  --json          print machine-readable JSON (errors too, as {\"error\": {...}} on stdout)\n")
+	b.WriteString("  --browser, --browser-url, --chromium, --headless, --browser-arg\n")
+	b.WriteString("                  the browser to drive, for the commands that drive one (`ferry help ask`)\n")
 	b.WriteString("\nRun `ferry help <command>` for a command's flags.\n")
 	b.WriteString("Exit codes: 0 ok, 1 internal, 2 bad input, 3 blocked before send, 4 routing failure,\n")
 	b.WriteString("            5 deliverable missing, 6 timeout, 7 artifact failure, 8 cancelled.\n")

@@ -247,6 +247,8 @@ func TestBrowserFlagsAreCheckedBeforeTheBrowser(t *testing.T) {
 		{"an unknown --browser is refused", []string{"tabs", "--browser", "borrow"}, errs.BadInput, "launch or attach"},
 		{"--browser launch with --browser-url contradict", []string{"tabs", "--browser", "launch", "--browser-url", "ws://127.0.0.1:9/devtools/browser/x"}, errs.BadInput, "contradict"},
 		{"launch options with attach are refused", []string{"ask", "--site", "chatgpt", "--browser", "attach", "--headless", "hi"}, errs.BadInput, "--headless"},
+		{"browser flags before the command name reach the command", []string{"--headless", "--browser", "attach", "ask", "--site", "chatgpt", "hi"}, errs.BadInput, "--headless"},
+		{"a browser flag before a command that takes none is refused", []string{"--headless", "sessions"}, errs.BadInput, "does not take --headless"},
 		{"--new-chat with --tab is refused", []string{"ask", "--site", "chatgpt", "--new-chat", "--tab", "ABC", "hi"}, errs.BadInput, "--new-chat"},
 		{"open refuses a browser that would close with it", []string{"open", "deepseek", "--browser", "launch"}, errs.BadInput, "stays open"},
 		{"open an unknown site", []string{"open", "nosuchsite", "--browser-url", "ws://127.0.0.1:9/devtools/browser/x"}, errs.UnknownSite, "nosuchsite"},
