@@ -24,12 +24,19 @@ func TestBackendNeverDependsOnWailsOrTheApp(t *testing.T) {
 
 // TestAdaptersStayOutOfTheStoreAndTheJournal enforces the adapter import rule:
 // provider/<vendor> may use provider, browser, site, stream, interstitial and
-// errs, never store or job.
+// errs, never store or job. The conformance suite (provider/providertest),
+// which only tests import, drives adapters through the job runner and is
+// the one exception.
 func TestAdaptersStayOutOfTheStoreAndTheJournal(t *testing.T) {
 	deps := listDeps(t, "./backend/...")
 	const prefix = "github.com/ferrydesk/ferry/backend/provider/"
 	for pkg, ds := range deps {
-		if !strings.HasPrefix(pkg, prefix) {
+		for _, d := range ds {
+			if d == prefix+"providertest" {
+				t.Errorf("%s depends on %s: only tests may use the conformance suite", pkg, d)
+			}
+		}
+		if !strings.HasPrefix(pkg, prefix) || pkg == prefix+"providertest" {
 			continue
 		}
 		for _, d := range ds {

@@ -47,9 +47,16 @@ type FreshTab func(ctx context.Context, siteID string) (provider.Adapter, error)
 // conversation-too-long policy.
 func WithFreshTab(f FreshTab) RunnerOption { return func(r *Runner) { r.policy.freshTab = f } }
 
+// WithoutRetry turns the interstitial policies off: a rate limit or a
+// conversation too long stops the run with the site's envelope, after its
+// one send, instead of the policy's one retry. The conformance suite runs
+// this way, to judge each adapter's envelope as the site gave it.
+func WithoutRetry() RunnerOption { return func(r *Runner) { r.policy.off = true } }
+
 type policyConfig struct {
 	cooldown time.Duration
 	freshTab FreshTab
+	off      bool // see WithoutRetry
 }
 
 // policyOf names the policy that answers a send failure, or "".
@@ -64,11 +71,11 @@ func policyOf(err error) string {
 }
 
 // sendFailed handles a failure of Submit or Wait: an interstitial with a
-// policy gets its one retry; anything else, or a run that already used its
-// retry, stops with the envelope.
+// policy gets its one retry (unless WithoutRetry); anything else, or a run
+// that already used its retry, stops with the envelope.
 func (r *Runner) sendFailed(ctx context.Context, s *Session, a provider.Adapter, cause error, clk *runClock) (*Session, error) {
 	kind := policyOf(cause)
-	if kind == "" || ctx.Err() != nil {
+	if kind == "" || r.policy.off || ctx.Err() != nil {
 		return r.stop(ctx, s, cause)
 	}
 	if fp := s.Fingerprint; fp != nil && fp.RetryOf != "" {

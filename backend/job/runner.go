@@ -328,12 +328,8 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	}); err != nil {
 		return s, err
 	}
-	alias := s.ModelRequested
-	if alias != "" && !strings.EqualFold(alias, site.DefaultModel) {
-		ms, ok := a.(provider.ModelSelector)
-		if !ok {
-			return r.stop(ctx, s, errs.New(errs.CapabilityMissing, "the %s adapter cannot select models; asked for %q", s.Site, alias))
-		}
+	// Preflight refused a named model the adapter cannot select.
+	if ms, ok := a.(provider.ModelSelector); ok && s.ModelRequested != "" && !strings.EqualFold(s.ModelRequested, site.DefaultModel) {
 		label, err := ms.SelectModel(ctx, m)
 		if err != nil {
 			return r.stop(ctx, s, err)

@@ -129,3 +129,27 @@ type Entry struct {
 	Fingerprint *Fingerprint   `json:"fingerprint,omitempty"`
 	Error       *errs.Envelope `json:"error,omitempty"`
 }
+
+// Result is the answer of the run with its proof, in the shape of
+// provider.Result (what `ferry ask --json` prints). It is what the run
+// recorded: a run that did not reach done may lack the answer or proofs.
+func (s *Session) Result() provider.Result {
+	res := provider.Result{Site: s.Site, Answer: s.Answer, CodeBlocks: s.CodeBlocks, Model: s.Model,
+		ConversationID: s.ConversationID, MessageID: s.MessageID, Warnings: s.Warnings}
+	if res.CodeBlocks == nil {
+		res.CodeBlocks = []provider.CodeBlock{}
+	}
+	if s.Routing != nil {
+		res.Routing = *s.Routing
+	}
+	if s.Transport != nil {
+		res.Transport = *s.Transport
+	}
+	if s.Content != nil {
+		res.Content = *s.Content
+	}
+	if s.Timings != nil {
+		res.Timings = *s.Timings
+	}
+	return res
+}

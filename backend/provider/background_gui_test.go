@@ -103,7 +103,7 @@ func TestHeadfulAskInABackgroundTabSendsOnceAndLeavesTheFrontTabInFront(t *testi
 			}
 			before := srv.SubmissionCount(id)
 			prompt := "Which ferry leaves from the back of " + st.Name + "?"
-			res, err := provider.Ask(ctx, a, provider.Request{Prompt: prompt})
+			res, err := providertest.Ask(t, ctx, a, providertest.Request{Prompt: prompt})
 			if err != nil {
 				t.Fatalf("ask in a background tab: %v", err)
 			}

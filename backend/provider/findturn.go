@@ -154,6 +154,21 @@ func (w *Web) FindTurn(ctx context.Context, prompt string, since time.Time) (*Tu
 	}
 }
 
+// ConversationURL returns the address of the conversation the adapter's
+// tab shows, or "" when the tab shows the site's start or new-chat page
+// (the site has not given the conversation an address yet). Errors: the
+// browser's envelopes when the tab is gone.
+func (w *Web) ConversationURL(ctx context.Context) (string, error) {
+	info, err := w.Page.Info(ctx)
+	if err != nil {
+		return "", err
+	}
+	if !w.Env.Site.Allows(info.URL) || !isConversationURL(w.Env.Site, info.URL) {
+		return "", nil
+	}
+	return info.URL, nil
+}
+
 // isConversationURL reports whether raw is an address of one conversation
 // rather than the site's start or new-chat page: its path differs from
 // theirs.

@@ -110,7 +110,7 @@ func TestFindTurn(t *testing.T) {
 			t.Fatalf("a new chat has conversation URL %q (%v), want none", u, err)
 		}
 		prompt := "Find me when finished"
-		if _, err := provider.Ask(ctx, w, provider.Request{Prompt: prompt}); err != nil {
+		if _, err := providertest.Ask(t, ctx, w, providertest.Request{Prompt: prompt}); err != nil {
 			t.Fatal(err)
 		}
 		turn, found, err := w.FindTurn(ctx, prompt, time.Now())
@@ -149,7 +149,7 @@ func TestFindTurn(t *testing.T) {
 		defer cancel()
 		w := engine(t, ctx)
 		for _, p := range []string{"First of two", "Second of two"} {
-			if _, err := provider.Ask(ctx, w, provider.Request{Prompt: p}); err != nil {
+			if _, err := providertest.Ask(t, ctx, w, providertest.Request{Prompt: p}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -6,10 +6,15 @@
 // Site-specific extras (model selection, starting a new chat) are optional
 // one-method interfaces checked by type assertion.
 //
-// Ask runs the whole sequence and returns a Result that carries its proof:
-// routing (the tab requested is the tab controlled), transport (network
-// stream or DOM, and why the turn counts as complete), content (sha256 and
-// length of the answer) and model (the slug and where it was read).
+// Package job's Runner drives the methods in order, journaling each state;
+// it is the one sequencer of a turn, and the conformance suite
+// (providertest) drives adapters through it. This package gives it the
+// checks around the sequence (Preflight before anything is typed,
+// ProveModel after the answer is extracted) and the shape of a run's answer
+// with its proof (Result): routing (the tab requested is the tab
+// controlled), transport (network stream or DOM, and why the turn counts as
+// complete), content (sha256 and length of the answer) and model (the slug
+// and where it was read).
 //
 // Adapters register themselves by site id in init() (see Register);
 // package provider/all imports every one. Web is the selector-driven engine
@@ -19,12 +24,9 @@ package provider
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -50,7 +52,7 @@ type Env struct {
 type Factory func(env Env) (Adapter, error)
 
 // Adapter drives one site in one tab. Methods are called in the order below,
-// once per turn; Ask is the usual caller. Every error is an errs envelope.
+// once per turn, by package job's Runner. Every error is an errs envelope.
 type Adapter interface {
 	// Site returns the site definition the adapter works with.
 	Site() site.Site
@@ -92,23 +94,6 @@ type ModelSelector interface {
 // the same tab (the conversation-too-long policy).
 type NewChatStarter interface {
 	StartNewChat(ctx context.Context) error
-}
-
-// Request is one prompt to ask.
-type Request struct {
-	Prompt string
-	// Model is a model alias of the site ("" or "default": whatever is
-	// selected now).
-	Model string
-	// Features are required beyond chat (e.g. code_artifacts); refused
-	// before anything is typed when the site or model lacks one.
-	Features []site.Feature
-	// RequestedTab is the TargetID the caller asked for ("" when the tab
-	// was chosen by site); TabWasCreated says Ferry opened the tab.
-	RequestedTab  string
-	TabWasCreated bool
-	// OnPartial receives the answer as it grows.
-	OnPartial func(Partial)
 }
 
 // Partial is one partial-text update.
@@ -187,7 +172,8 @@ type Timings struct {
 	FirstTextM int64 `json:"first_text_ms,omitempty"` // from send to the first partial text
 }
 
-// Result is an answer with its proof.
+// Result is an answer with its proof: what a run that reached done
+// recorded (see job.Session.Result), in the shape `ferry ask --json` prints.
 type Result struct {
 	Site           string      `json:"site"`
 	Answer         string      `json:"answer"`
@@ -200,167 +186,6 @@ type Result struct {
 	MessageID      string      `json:"messageId,omitempty"`
 	Timings        Timings     `json:"timings"`
 	Warnings       []string    `json:"warnings,omitempty"`
-}
-
-// Ask runs one prompt through a: capability check (before anything is
-// typed), readiness, model selection, compose, submit, wait and extract.
-// It returns the Result only when the turn completed; every failure is an
-// errs envelope, and the routing proof is checked before the first action.
-func Ask(ctx context.Context, a Adapter, req Request) (*Result, error) {
-	t0 := time.Now()
-	s := a.Site()
-	res := &Result{Site: s.ID, Routing: Routing{
-		RequestedTabID: req.RequestedTab, ControlledTabID: a.TargetID(), TabWasCreated: req.TabWasCreated,
-	}}
-	if req.RequestedTab != "" && req.RequestedTab != a.TargetID() {
-		res.Routing.Mismatch = true
-		return nil, errs.New(errs.Internal, "the adapter controls tab %s, not the requested tab %s", a.TargetID(), req.RequestedTab).
-			WithEvidence("requested_tab_id", req.RequestedTab).WithEvidence("controlled_tab_id", a.TargetID())
-	}
-	if strings.TrimSpace(req.Prompt) == "" {
-		return nil, errs.New(errs.BadInput, "the prompt is empty").WithHint("give the prompt as an argument, with --prompt-file, or on stdin with -")
-	}
-	alias := req.Model
-	if alias == "" {
-		alias = site.DefaultModel
-	}
-	model, err := s.Model(alias)
-	if err != nil {
-		return nil, err
-	}
-	if err := requireAll(a, s, alias, append([]site.Feature{site.FeatureChat}, req.Features...)); err != nil {
-		return nil, err
-	}
-	if !strings.EqualFold(alias, site.DefaultModel) {
-		if _, ok := a.(ModelSelector); !ok {
-			return nil, errs.New(errs.CapabilityMissing, "the %s adapter cannot select models; asked for %q", s.ID, alias).WithEvidence("site", s.ID).WithEvidence("model", alias)
-		}
-	}
-
-	if err := a.Ready(ctx); err != nil {
-		return nil, err
-	}
-	t1 := time.Now()
-	res.Model.Requested = alias
-	if ms, ok := a.(ModelSelector); ok && !strings.EqualFold(alias, site.DefaultModel) {
-		label, err := ms.SelectModel(ctx, model)
-		if err != nil {
-			return nil, err
-		}
-		res.Model.Selected = label
-	}
-	if err := a.Compose(ctx, req.Prompt); err != nil {
-		return nil, err
-	}
-	t2 := time.Now()
-	turn, err := a.Submit(ctx, req.Prompt)
-	if err != nil {
-		return nil, err
-	}
-	defer turn.Close()
-	t3 := time.Now()
-	partials := 0
-	var firstText time.Duration
-	onPartial := func(p Partial) {
-		partials++
-		if partials == 1 {
-			firstText = time.Since(t3)
-		}
-		if req.OnPartial != nil {
-			req.OnPartial(p)
-		}
-	}
-	if err := a.Wait(ctx, turn, onPartial); err != nil {
-		return nil, err
-	}
-	t4 := time.Now()
-	ans, err := a.Extract(ctx, turn)
-	if err != nil {
-		return nil, err
-	}
-	t5 := time.Now()
-
-	selected := res.Model.Selected
-	res.Model = ans.Model
-	res.Model.Requested, res.Model.Selected = alias, selected
-	res.Model.Verified = proves(model, res.Model)
-	if len(model.Proof) > 0 && !res.Model.Verified {
-		return nil, errs.New(errs.ModelMismatch, "asked for model %q but the answer came from %q", alias, firstNonEmpty(res.Model.Slug, res.Model.DOMSlug, "an unnamed model")).
-			WithEvidence("requested", alias).WithEvidence("slug", res.Model.Slug).WithEvidence("dom_slug", res.Model.DOMSlug)
-	}
-	res.Answer, res.CodeBlocks = ans.Text, ans.CodeBlocks
-	res.ConversationID, res.MessageID, res.Warnings = ans.ConversationID, ans.MessageID, ans.Warnings
-	res.Transport = turn.transport(partials)
-	res.Content = ContentOf(ans.Text, ans.Source)
-	if info, err := turn.page.Info(ctx); err == nil {
-		res.Routing.URL = site.Redact(info.URL)
-	}
-	ms := func(d time.Duration) int64 { return d.Milliseconds() }
-	res.Timings = Timings{ReadyMS: ms(t1.Sub(t0)), ComposeMS: ms(t2.Sub(t1)), SubmitMS: ms(t3.Sub(t2)), WaitMS: ms(t4.Sub(t3)),
-		ExtractMS: ms(t5.Sub(t4)), TotalMS: ms(t5.Sub(t0)), FirstTextM: ms(firstText)}
-	return res, nil
-}
-
-// ContentOf is the content proof of an answer text.
-func ContentOf(text, source string) Content {
-	sum := sha256.Sum256([]byte(text))
-	return Content{SHA256: hex.EncodeToString(sum[:]), Bytes: len(text), Runes: utf8.RuneCountInString(text), Source: source}
-}
-
-// requireAll fails closed unless the site with the model alias offers every
-// feature: through the registry's Require when the adapter carries one (so
-// the user's overrides count), else by the same rules on the site alone.
-func requireAll(a Adapter, s site.Site, alias string, features []site.Feature) error {
-	if r, ok := a.(interface{ Registry() *site.Registry }); ok && r.Registry() != nil {
-		for _, f := range features {
-			if err := r.Registry().Require(s.ID, alias, f); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	have, err := s.FeaturesFor(alias)
-	if err != nil {
-		return err
-	}
-	if !strings.EqualFold(alias, site.DefaultModel) {
-		features = append([]site.Feature{site.FeatureModelSelection}, features...)
-	}
-	for _, f := range features {
-		ok := false
-		for _, h := range have {
-			ok = ok || h == f
-		}
-		if !ok {
-			return errs.New(errs.CapabilityMissing, "%s with model %q does not offer %s", s.Name, alias, f).
-				WithEvidence("site", s.ID).WithEvidence("model", alias).WithEvidence("feature", string(f))
-		}
-	}
-	return nil
-}
-
-// proves reports whether the model proof names the alias.
-func proves(m site.Model, p ModelProof) bool {
-	if len(m.Proof) == 0 {
-		return p.Slug != "" || p.DOMSlug != ""
-	}
-	for _, want := range m.Proof {
-		for _, got := range []string{p.Slug, p.DOMSlug} {
-			if got != "" && strings.Contains(strings.ToLower(got), strings.ToLower(want)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // CodeBlocks returns the fenced code blocks of a Markdown text, in order.

@@ -62,7 +62,9 @@ func (t *Turn) DOMText() string { return t.domText }
 // DOMSlug is the model named by the page on the answer, when it names one.
 func (t *Turn) DOMSlug() string { return t.domSlug }
 
-func (t *Turn) transport(partials int) Transport {
+// Transport says how the turn's completion was seen, with partials counted
+// by the caller (the transport proof of a Result).
+func (t *Turn) Transport(partials int) Transport {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tr := Transport{Source: t.source, CompleteReason: t.completeReason, Partials: partials}

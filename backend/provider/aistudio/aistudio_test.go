@@ -27,7 +27,7 @@ func TestThePromptIsNeverAPartialAnswer(t *testing.T) {
 	tab := providertest.Open(t, ctx, aistudio.ID, factory, providertest.Setup{})
 	prompt := "Tell me about the Run button"
 	var partials []provider.Partial
-	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: prompt, OnPartial: func(p provider.Partial) { partials = append(partials, p) }})
+	res, err := tab.Ask(t, ctx, providertest.Request{Prompt: prompt, OnPartial: func(p provider.Partial) { partials = append(partials, p) }})
 	if err != nil {
 		t.Fatalf("Ask: %v", err)
 	}

@@ -89,7 +89,7 @@ func runCode(t *testing.T, ctx context.Context, directive string, opts ...chatgp
 	t.Helper()
 	tab := providertest.Open(t, ctx, chatgpt.ID, factory, providertest.Setup{})
 	a := tab.Adapter.(*chatgpt.Adapter)
-	res, err := provider.Ask(ctx, a, provider.Request{Prompt: "Build a tiny CLI that greets.\n" + directive})
+	res, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Build a tiny CLI that greets.\n" + directive})
 	if err != nil {
 		t.Fatalf("ask: %v", err)
 	}
@@ -498,7 +498,7 @@ func (th *tabHolder) close() {
 // answer and the zip the canonical conversation names.
 func askForZip(ctx context.Context, b *testing.B, a *chatgpt.Adapter, size string) (*provider.Result, artifact.Found) {
 	b.Helper()
-	res, err := provider.Ask(ctx, a, provider.Request{Prompt: "Build it.\n" + sim.Directive(sim.ScenarioCodeZip, "zip_size", size)})
+	res, err := providertest.Ask(b, ctx, a, providertest.Request{Prompt: "Build it.\n" + sim.Directive(sim.ScenarioCodeZip, "zip_size", size)})
 	if err != nil {
 		b.Fatal(err)
 	}

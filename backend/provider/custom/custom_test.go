@@ -160,7 +160,7 @@ func TestConformance(t *testing.T) {
 		a, h, ctx, _ := open(t, sim.ScenarioDriftedDOM)
 		prompt := "What is the capital of France?"
 		var partials []provider.Partial
-		res, err := provider.Ask(ctx, a, provider.Request{Prompt: prompt, OnPartial: func(p provider.Partial) { partials = append(partials, p) }})
+		res, err := providertest.Ask(t, ctx, a, providertest.Request{Prompt: prompt, OnPartial: func(p provider.Partial) { partials = append(partials, p) }})
 		if err != nil {
 			t.Fatalf("Ask: %v", err)
 		}
@@ -188,7 +188,7 @@ func TestConformance(t *testing.T) {
 	t.Run("a logged-out page needs a login and nothing is sent", func(t *testing.T) {
 		a, h, ctx, _ := open(t, sim.ScenarioLoggedOut)
 		wantCode(t, a.Ready(ctx), errs.LoginRequired)
-		_, err := provider.Ask(ctx, a, provider.Request{Prompt: "hello"})
+		_, err := providertest.Ask(t, ctx, a, providertest.Request{Prompt: "hello"})
 		wantCode(t, err, errs.LoginRequired)
 		if n := h.Server.SubmissionCount(sim.DeepSeek); n != 0 {
 			t.Fatalf("%d submissions while logged out, want 0", n)
@@ -196,7 +196,7 @@ func TestConformance(t *testing.T) {
 	})
 	t.Run("a Cloudflare challenge blocks before typing", func(t *testing.T) {
 		a, h, ctx, _ := open(t, sim.ScenarioCloudflare)
-		res, err := provider.Ask(ctx, a, provider.Request{Prompt: "Tell me something"})
+		res, err := providertest.Ask(t, ctx, a, providertest.Request{Prompt: "Tell me something"})
 		if res != nil {
 			t.Fatalf("got an answer %q behind a challenge", res.Answer)
 		}

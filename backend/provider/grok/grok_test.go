@@ -28,7 +28,7 @@ func TestSelectedModelAnswers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	tab := providertest.Open(t, ctx, grok.ID, factory, providertest.Setup{})
-	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "Which model are you?", Model: "fast"})
+	res, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Which model are you?", Model: "fast"})
 	if err != nil {
 		t.Fatalf("Ask with model fast: %v", err)
 	}

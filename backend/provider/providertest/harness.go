@@ -7,6 +7,11 @@
 // drifted page fixed by a settings override alone, a tab that navigated away,
 // and a capability refusal that types nothing.
 //
+// Every turn of the suite runs the way a user's run does (Ask): through a
+// job.Runner over a real store in the test's temporary directory, the one
+// sequencer production uses, and the suite checks what its journal
+// recorded beside what the adapter returned.
+//
 // Use it from the adapter's tests:
 //
 //	func TestMain(m *testing.M) { providertest.Main(m) }

@@ -124,7 +124,7 @@ func (c *suite) ready(t *testing.T) {
 func (c *suite) loggedOut(t *testing.T) {
 	tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioLoggedOut})
 	wantCode(t, tab.Adapter.Ready(ctx), errs.LoginRequired)
-	_, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "hello"})
+	_, err := tab.Ask(t, ctx, Request{Prompt: "hello"})
 	wantCode(t, err, errs.LoginRequired)
 	if n := c.submissions(tab); n != 0 {
 		t.Fatalf("%d submissions while logged out, want 0", n)
@@ -165,7 +165,7 @@ func (c *suite) normal(t *testing.T) {
 	tab, ctx := c.open(t, Setup{})
 	prompt := "What is the capital of France?"
 	var partials []provider.Partial
-	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: prompt, OnPartial: func(p provider.Partial) { partials = append(partials, p) }})
+	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, OnPartial: func(p provider.Partial) { partials = append(partials, p) }})
 	if err != nil {
 		t.Fatalf("Ask: %v", err)
 	}
@@ -228,7 +228,7 @@ func (c *suite) domOnly(t *testing.T) {
 	tab, ctx := c.open(t, Setup{Overrides: []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}})
 	prompt := "Describe the DOM path"
 	var partials int
-	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: prompt, OnPartial: func(provider.Partial) { partials++ }})
+	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, OnPartial: func(provider.Partial) { partials++ }})
 	if err != nil {
 		t.Fatalf("Ask without the stream: %v", err)
 	}
@@ -249,7 +249,7 @@ func (c *suite) domOnly(t *testing.T) {
 
 func (c *suite) codeBlocks(t *testing.T) {
 	tab, ctx := c.open(t, Setup{})
-	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "Write a greeting " + sim.Directive(sim.ScenarioInlineCode)})
+	res, err := tab.Ask(t, ctx, Request{Prompt: "Write a greeting " + sim.Directive(sim.ScenarioInlineCode)})
 	if err != nil {
 		t.Fatalf("Ask: %v", err)
 	}
@@ -266,7 +266,7 @@ func (c *suite) codeBlocks(t *testing.T) {
 
 func (c *suite) model(t *testing.T) {
 	tab, ctx := c.open(t, Setup{})
-	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "Which model are you?", Model: c.cfg.Model})
+	res, err := tab.Ask(t, ctx, Request{Prompt: "Which model are you?", Model: c.cfg.Model})
 	if err != nil {
 		t.Fatalf("Ask with model %s: %v", c.cfg.Model, err)
 	}
@@ -320,7 +320,7 @@ func (c *suite) interstitials(t *testing.T) {
 				prompt += " " + sim.Directive(tc.turn)
 			}
 			start := time.Now()
-			res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: prompt})
+			res, err := tab.Ask(t, ctx, Request{Prompt: prompt})
 			if res != nil {
 				t.Fatalf("got an answer %q under %s, want an envelope", res.Answer, name)
 			}
@@ -360,7 +360,7 @@ func implements(scenario, siteID string) bool {
 func (c *suite) drift(t *testing.T) {
 	t.Run("default selectors fail with composer_not_found and send nothing", func(t *testing.T) {
 		tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioDriftedDOM})
-		_, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "hello drift"})
+		_, err := tab.Ask(t, ctx, Request{Prompt: "hello drift"})
 		wantCode(t, err, errs.ComposerNotFound)
 		if e := errs.From(err); !strings.Contains(e.RetryHint, "override") {
 			t.Fatalf("hint %q does not say how to fix it", e.RetryHint)
@@ -378,7 +378,7 @@ func (c *suite) drift(t *testing.T) {
 		}
 		tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioDriftedDOM, Overrides: []site.Override{o}})
 		prompt := "hello drift"
-		res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: prompt})
+		res, err := tab.Ask(t, ctx, Request{Prompt: prompt})
 		if err != nil {
 			t.Fatalf("Ask with the override: %v", err)
 		}
@@ -400,7 +400,7 @@ func (c *suite) navigatedAway(t *testing.T) {
 	if err := tab.Page.Navigate(ctx, sim.URL(other, "/")); err != nil {
 		t.Fatal(err)
 	}
-	_, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "are you there?"})
+	_, err := tab.Ask(t, ctx, Request{Prompt: "are you there?"})
 	wantCode(t, err, errs.NavigatedAway)
 	if n := c.submissions(tab) + tab.H.Server.SubmissionCount(other); n != 0 {
 		t.Fatalf("%d submissions while away, want 0", n)
@@ -408,7 +408,7 @@ func (c *suite) navigatedAway(t *testing.T) {
 	if err := tab.Page.Navigate(ctx, sim.URL(c.site, "/")); err != nil {
 		t.Fatal(err)
 	}
-	res, err := provider.Ask(ctx, tab.Adapter, provider.Request{Prompt: "are you there?"})
+	res, err := tab.Ask(t, ctx, Request{Prompt: "are you there?"})
 	if err != nil {
 		t.Fatalf("Ask after the tab returned: %v", err)
 	}
@@ -429,11 +429,12 @@ func (c *suite) capability(t *testing.T) {
 	cases := []struct {
 		name  string
 		setup Setup
-		req   provider.Request
+		req   Request
 	}{
-		{"an unknown model alias", Setup{}, provider.Request{Model: "no-such-model"}},
+		{"an unknown model alias", Setup{}, Request{Model: "no-such-model"}},
+		// Code mode is the one feature beyond chat a run asks for.
 		{"a feature the site lacks", Setup{Overrides: []site.Override{{ID: c.site, Features: []site.Feature{site.FeatureChat}}}},
-			provider.Request{Features: []site.Feature{site.FeatureFileUpload}}},
+			Request{CodeMode: true}},
 	}
 	if alias != "" {
 		// The site keeps every feature it has but model selection (a site
@@ -447,15 +448,15 @@ func (c *suite) capability(t *testing.T) {
 		cases = append(cases, struct {
 			name  string
 			setup Setup
-			req   provider.Request
+			req   Request
 		}{"a model on a site whose model selection is off", Setup{Overrides: []site.Override{{ID: c.site, Features: noModels}}},
-			provider.Request{Model: alias}})
+			Request{Model: alias}})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tab, ctx := c.open(t, tc.setup)
 			tc.req.Prompt = "this must never be typed"
-			_, err := provider.Ask(ctx, tab.Adapter, tc.req)
+			_, err := tab.Ask(t, ctx, tc.req)
 			wantCode(t, err, errs.CapabilityMissing)
 			if err := tab.Adapter.Ready(ctx); err != nil {
 				t.Fatal(err)
