@@ -1,6 +1,8 @@
 // Package job is the pipeline of one run as a crash-safe state machine: a
 // Session record in the store, a journal of every state it entered, and a
-// Runner that drives a provider.Adapter through the states.
+// Runner that drives a provider.Adapter through the states. The Runner is
+// the one sequencer of a turn: the application's runs and the adapters'
+// conformance suite (provider/providertest) both go through it.
 //
 // # States
 //
