@@ -222,26 +222,7 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 
 // ResultOf is the answer of a session with its proof, in the shape of
 // provider.Ask's Result (what `ferry ask --json` prints).
-func ResultOf(s *job.Session) provider.Result {
-	res := provider.Result{Site: s.Site, Answer: s.Answer, CodeBlocks: s.CodeBlocks, Model: s.Model,
-		ConversationID: s.ConversationID, MessageID: s.MessageID, Warnings: s.Warnings}
-	if res.CodeBlocks == nil {
-		res.CodeBlocks = []provider.CodeBlock{}
-	}
-	if s.Routing != nil {
-		res.Routing = *s.Routing
-	}
-	if s.Transport != nil {
-		res.Transport = *s.Transport
-	}
-	if s.Content != nil {
-		res.Content = *s.Content
-	}
-	if s.Timings != nil {
-		res.Timings = *s.Timings
-	}
-	return res
-}
+func ResultOf(s *job.Session) provider.Result { return s.Result() }
 
 // Sites returns the built-in site registry with the overrides of the
 // settings in force. Errors: ConfigInvalid for an override that does not
