@@ -41,7 +41,9 @@ func (a *sandboxAdapter) MintDownload(ctx context.Context, conv string, z artifa
 	}}, nil
 }
 
-func (a *sandboxAdapter) ConversationAddress(conv string) string { return "https://sandbox.test/c/" + conv }
+func (a *sandboxAdapter) ConversationAddress(conv string) string {
+	return "https://sandbox.test/c/" + conv
+}
 
 var _ provider.ArtifactSource = (*sandboxAdapter)(nil)
 
