@@ -4,12 +4,10 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
-	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/codemode"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
-	"github.com/ferrydesk/ferry/backend/site"
 )
 
 // Code mode lives in package codemode; these are its in-process entry
@@ -118,23 +116,9 @@ func WriteReceipt(path string, receipt any, runErr error) (warning string, err e
 	return codemode.WriteReceipt(path, receipt, runErr)
 }
 
-// ZipReceiptOf is the receipt line of one retrieved zip.
-func ZipReceiptOf(x artifact.Result) ZipReceipt { return codemode.ZipReceiptOf(x) }
-
-// RetrieveOptions are the download and verifier limits of the settings.
-func RetrieveOptions(a config.ArtifactSettings) []artifact.RetrieveOption {
-	return codemode.RetrieveOptions(a)
-}
-
 // VerifyLimits are the verifier's caps from the settings.
 func VerifyLimits(a config.ArtifactSettings) []artifact.VerifyOption { return codemode.VerifyLimits(a) }
 
 // CheckConvID refuses an id that is not a ChatGPT conversation id, with a
 // BadInput envelope naming the --conv flag.
 func CheckConvID(id string) error { return codemode.CheckConvID(id) }
-
-// ConversationTab finds the ChatGPT tab for conversation conv (see
-// codemode.ConversationTab, whose envelopes it returns).
-func ConversationTab(ctx context.Context, b *browser.Browser, reg *site.Registry, conv, tabID string, anyTab bool) (*browser.Page, site.Site, bool, error) {
-	return codemode.ConversationTab(ctx, tabs{}, b, reg, conv, tabID, anyTab)
-}

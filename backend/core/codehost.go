@@ -6,9 +6,13 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/codemode"
 	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/site"
 )
+
+// errNoBrowser is the envelope of a request that gave no way to a browser.
+var errNoBrowser = errs.New(errs.BrowserDisconnected, "no browser was given to this run")
 
 // tabs is codemode.Tabs over the Core's tab resolution, with open as the
 // way to the browser.

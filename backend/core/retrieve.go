@@ -7,7 +7,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/codemode"
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // RetrieveReceiptKind names the format of the receipt `ferry retrieve`
@@ -35,9 +34,6 @@ type RetrieveRequest struct {
 	// (launched on the data directory's profile, or attached).
 	OpenBrowser func(ctx context.Context, paths config.Paths) (*browser.Browser, error)
 }
-
-// errNoBrowser is the envelope of a request that gave no way to a browser.
-var errNoBrowser = errs.New(errs.BrowserDisconnected, "no browser was given to this run")
 
 // Retrieve brings the verified zips of an existing conversation home,
 // sending nothing (see codemode.Retrieve): the settings of the data
