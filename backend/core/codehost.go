@@ -11,9 +11,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
-// errNoBrowser is the envelope of a request that gave no way to a browser.
-var errNoBrowser = errs.New(errs.BrowserDisconnected, "no browser was given to this run")
-
 // tabs is codemode.Tabs over the Core's tab resolution, with open as the
 // way to the browser.
 type tabs struct {
@@ -24,7 +21,7 @@ type tabs struct {
 // no way to a browser was given; open's envelopes.
 func (t tabs) OpenBrowser(ctx context.Context) (*browser.Browser, error) {
 	if t.open == nil {
-		return nil, errNoBrowser
+		return nil, errs.New(errs.BrowserDisconnected, "no browser was given to this run")
 	}
 	return t.open(ctx)
 }
