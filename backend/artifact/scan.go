@@ -15,15 +15,14 @@ import (
 // writes (ChatGPT's does).
 const SandboxDir = "/mnt/data/"
 
-// Source says where in a message a sandbox path was seen.
+// Source says where in a message a sandbox path was seen. A site's scan
+// names its own places (a tool's output, say) as Sources of its own.
 type Source string
 
-// The places a sandbox path can appear.
+// The places a sandbox path can appear in any text.
 const (
-	SourceLink            Source = "link"             // [label](sandbox:/mnt/data/x.zip)
-	SourcePlain           Source = "plain"            // a bare /mnt/data/x.zip in text
-	SourceExecution       Source = "execution_output" // the text of a tool's execution_output
-	SourceFinalExpression Source = "final_expression" // aggregate_result.final_expression_output
+	SourceLink  Source = "link"  // [label](sandbox:/mnt/data/x.zip)
+	SourcePlain Source = "plain" // a bare /mnt/data/x.zip in text
 )
 
 // Found is one sandbox zip the conversation names.

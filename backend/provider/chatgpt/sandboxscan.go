@@ -12,6 +12,13 @@ import (
 // path can appear (text parts, a tool's execution_output, the
 // final_expression_output of aggregate_result).
 
+// The places of a ChatGPT message, besides its text, where a sandbox path
+// can appear.
+const (
+	SourceExecution       artifact.Source = "execution_output" // the text of a tool's execution_output
+	SourceFinalExpression artifact.Source = "final_expression" // aggregate_result.final_expression_output
+)
+
 // Conversation is the part of `GET /backend-api/conversation/<id>` the scan
 // reads.
 type Conversation struct {
@@ -116,10 +123,10 @@ func ScanConversation(c *Conversation) (*artifact.ScanResult, error) {
 				}
 			}
 		case "execution_output":
-			s.Text(m.Content.Text, m.ID, true, artifact.SourceExecution)
+			s.Text(m.Content.Text, m.ID, true, SourceExecution)
 		}
 		if ar := m.Metadata.AggregateResult; ar != nil && ar.FinalExpressionOutput != "" {
-			s.Text(ar.FinalExpressionOutput, m.ID, true, artifact.SourceFinalExpression)
+			s.Text(ar.FinalExpressionOutput, m.ID, true, SourceFinalExpression)
 		}
 	}
 	return s.Result(), nil

@@ -24,9 +24,9 @@ func TestScanConversationFindsEveryZipOnTheCurrentBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []artifact.Found{
-		{Path: "/mnt/data/project.zip", MessageIDs: []string{"m-final", "m-exec"}, Sources: []artifact.Source{artifact.SourceExecution, artifact.SourceFinalExpression, artifact.SourceLink}},
-		{Path: "/mnt/data/docs.zip", MessageIDs: []string{"m-final", "m-exec2"}, Sources: []artifact.Source{artifact.SourceExecution, artifact.SourceFinalExpression, artifact.SourceLink}},
-		{Path: "/mnt/data/tests.zip", MessageIDs: []string{"m-final", "m-exec2"}, Sources: []artifact.Source{artifact.SourceFinalExpression, artifact.SourcePlain}},
+		{Path: "/mnt/data/project.zip", MessageIDs: []string{"m-final", "m-exec"}, Sources: []artifact.Source{SourceExecution, SourceFinalExpression, artifact.SourceLink}},
+		{Path: "/mnt/data/docs.zip", MessageIDs: []string{"m-final", "m-exec2"}, Sources: []artifact.Source{SourceExecution, SourceFinalExpression, artifact.SourceLink}},
+		{Path: "/mnt/data/tests.zip", MessageIDs: []string{"m-final", "m-exec2"}, Sources: []artifact.Source{SourceFinalExpression, artifact.SourcePlain}},
 		{Path: "/mnt/data/my project.zip", MessageIDs: []string{"m-final"}, Sources: []artifact.Source{artifact.SourceLink}},
 	}
 	if !reflect.DeepEqual(r.Zips, want) {
