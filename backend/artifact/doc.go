@@ -1,23 +1,25 @@
-// Package artifact brings the files ChatGPT builds in its sandbox home and
-// proves them fit to keep. Everything except the in-browser fetch (the
-// Fetcher interface) is pure or local file I/O, so it is tested and fuzzed
-// without a browser.
+// Package artifact proves the files a model built in its sandbox fit to
+// keep, saves them with their provenance, and brings them home through a
+// site's mint. It knows no site: a site's record of a conversation, its
+// download mint and its hosts live with its provider (ChatGPT's in
+// provider/chatgpt, behind provider.ArtifactSource), which hands this
+// package the Minter it fetches through. Everything is pure or local file
+// I/O, so it is tested and fuzzed without a browser.
 //
 // The pipeline, one file per step:
 //
-//   - scan.go: find every /mnt/data/*.zip on the conversation's current
-//     branch (Markdown sandbox links, plain paths, execution_output text,
-//     final_expression_output reprs), first-seen order, with the message ids
-//     the download mint can use; hostile paths are refused and listed.
-//   - mint.go: the interpreter/download URL, the mint answer (expired,
-//     forbidden, failed), and the only download URLs accepted: estuary URLs
-//     on https://chatgpt.com with id=file_….
-//   - retrieve.go: mint, fetch through the Fetcher, save; several zips each
-//     on their own.
+//   - scan.go: find every /mnt/data/*.zip a text names (Markdown sandbox
+//     links, plain paths), message by message, first-seen order, with the
+//     message ids the download mint can use; hostile paths are refused and
+//     listed.
+//   - retrieve.go: mint through the site's Minter, fetch, save; several
+//     zips each on their own; the download statuses every fetch maps the
+//     same way.
 //   - verify.go, zipdir.go, names.go: the verifier (below).
 //   - save.go: temporary file, fsync, verify, hard link to a free name,
 //     provenance sidecar, directory fsync; unsafe zips go to quarantine/,
-//     corrupt ones are deleted.
+//     corrupt ones are deleted. adopt.go finishes a save whose sidecar was
+//     never written.
 //   - inline.go: the --allow-inline fallback from named fenced code blocks.
 //
 // # Verification rules

@@ -15,7 +15,7 @@ import (
 const DefaultMaxDownload = 1 << 30
 
 // DownloadStatusError maps a download's HTTP status to its envelope, so that
-// every Fetcher reports the same codes: nil for 200, ArtifactForbidden for
+// every fetch reports the same codes: nil for 200, ArtifactForbidden for
 // 401 and 403 (the cookie-bound URL was refused), ArtifactExpired for 404
 // and 410, ArtifactFetchFailed for anything else.
 func DownloadStatusError(status int) error {
@@ -30,7 +30,7 @@ func DownloadStatusError(status int) error {
 	return errs.New(errs.ArtifactFetchFailed, "the download answered HTTP %d", status).WithEvidence("status", fmt.Sprint(status))
 }
 
-// TooLargeError is the envelope a Fetcher returns when a download passes
+// TooLargeError is the envelope a fetch returns when a download passes
 // its limit.
 func TooLargeError(limit int64) error {
 	return errs.New(errs.ArtifactTooLarge, "the download is larger than the limit of %d bytes", limit).
@@ -55,15 +55,44 @@ func WithSave(opts ...SaveOption) RetrieveOption {
 	return func(c *retrieveConfig) { c.save = append(c.save, opts...) }
 }
 
-// Retrieve brings one sandbox zip home: it mints the download URL with each
-// candidate message id in turn (moving on only when a mint fails for that
-// message; an expired sandbox or a refusal ends the attempt), checks the
-// URL, streams the bytes through f into Save, and returns where the zip was
-// saved. The provenance is completed with the conversation id, message id
-// and sandbox path. Errors are the envelopes of ParseMintResponse, of the
-// Fetcher, and of Save (verification included); nothing partial is left in
-// dir.
-func Retrieve(ctx context.Context, f Fetcher, conversationID string, z Found, dir string, prov Provenance, opts ...RetrieveOption) (*Saved, error) {
+// FetchInfo describes a completed download.
+type FetchInfo struct {
+	Bytes              int64  // bytes written to the writer
+	ContentType        string // as the server sent it
+	ContentDisposition string // carries the file name
+}
+
+// Download is one minted sandbox file, ready to fetch once.
+type Download struct {
+	// MessageID is the message whose mint answered.
+	MessageID string
+	// Fetch streams the file into w, at most limit bytes: more is
+	// ArtifactTooLarge; statuses map as DownloadStatusError says; a fetch
+	// that breaks off is ArtifactFetchFailed. It holds the signed download
+	// address, which never leaves it.
+	Fetch func(ctx context.Context, w io.Writer, limit int64) (FetchInfo, error)
+}
+
+// Minter is a site's side of bringing a sandbox file home (a
+// provider.ArtifactSource is one): the mint of a one-time download, and the
+// conversation address recorded in the provenance.
+type Minter interface {
+	// MintDownload mints the download of z in conversation conversationID,
+	// trying z.MessageIDs in order. Errors are envelopes (BadInput for ids
+	// or a path the site refuses, ArtifactExpired, ArtifactForbidden,
+	// ArtifactMintFailed) or ctx's error.
+	MintDownload(ctx context.Context, conversationID string, z Found) (*Download, error)
+	// ConversationAddress is the address of conversation conversationID.
+	ConversationAddress(conversationID string) string
+}
+
+// Retrieve brings one sandbox zip home: it mints the download through m,
+// streams the bytes into Save, and returns where the zip was saved. The
+// provenance is completed with the conversation id, the message id of the
+// mint and the sandbox path (and the conversation's address when it has
+// none). Errors are the envelopes of the mint, of the fetch, and of Save
+// (verification included); nothing partial is left in dir.
+func Retrieve(ctx context.Context, m Minter, conversationID string, z Found, dir string, prov Provenance, opts ...RetrieveOption) (*Saved, error) {
 	cfg := retrieveConfig{maxDownload: DefaultMaxDownload}
 	for _, o := range opts {
 		o(&cfg)
@@ -71,44 +100,21 @@ func Retrieve(ctx context.Context, f Fetcher, conversationID string, z Found, di
 	if len(z.MessageIDs) == 0 {
 		return nil, errs.New(errs.ArtifactNotFound, "no message holds %s, so no download can be minted", z.Path).WithEvidence("sandboxPath", z.Path)
 	}
-	var minted *Minted
-	var messageID string
-	var lastErr error
-	for _, id := range z.MessageIDs {
-		u, err := MintURL(conversationID, id, z.Path)
-		if err != nil {
-			return nil, err
-		}
-		status, body, err := f.Mint(ctx, u)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, errs.Wrap(err, errs.ArtifactMintFailed, "mint the download of %s: %v", z.Path, err)
-		}
-		minted, lastErr = ParseMintResponse(status, body)
-		if lastErr == nil {
-			messageID = id
-			break
-		}
-		if !errs.Has(lastErr, errs.ArtifactMintFailed) {
-			break
-		}
-	}
-	if minted == nil {
-		return nil, errs.From(lastErr).WithEvidence("sandboxPath", z.Path)
+	minted, err := m.MintDownload(ctx, conversationID, z)
+	if err != nil {
+		return nil, err
 	}
 
 	pr, pw := io.Pipe()
 	dlErr := make(chan error, 1)
 	go func() {
-		_, err := f.Download(ctx, minted.DownloadURL, pw, cfg.maxDownload)
+		_, err := minted.Fetch(ctx, pw, cfg.maxDownload)
 		pw.CloseWithError(err)
 		dlErr <- err
 	}()
-	prov.ConversationID, prov.MessageID, prov.SandboxPath = conversationID, messageID, z.Path
+	prov.ConversationID, prov.MessageID, prov.SandboxPath = conversationID, minted.MessageID, z.Path
 	if prov.ConversationURL == "" {
-		prov.ConversationURL = Origin + "/c/" + conversationID
+		prov.ConversationURL = m.ConversationAddress(conversationID)
 	}
 	saved, err := Save(ctx, dir, z.Path, pr, prov, cfg.save...)
 	pr.CloseWithError(io.ErrClosedPipe) // unblocks a download that Save stopped reading
@@ -140,7 +146,7 @@ type Result struct {
 // outcome. The error is nil when at least one zip was saved as good (the
 // caller warns about the rest, see Failed), ArtifactNotFound when there is
 // no zip, and otherwise the first failure; ctx's error stops the loop.
-func RetrieveAll(ctx context.Context, f Fetcher, conversationID string, zips []Found, dir string, prov Provenance, opts ...RetrieveOption) ([]Result, error) {
+func RetrieveAll(ctx context.Context, m Minter, conversationID string, zips []Found, dir string, prov Provenance, opts ...RetrieveOption) ([]Result, error) {
 	if len(zips) == 0 {
 		return nil, errs.New(errs.ArtifactNotFound, "the conversation names no /mnt/data zip")
 	}
@@ -151,7 +157,7 @@ func RetrieveAll(ctx context.Context, f Fetcher, conversationID string, zips []F
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		s, err := Retrieve(ctx, f, conversationID, z, dir, prov, opts...)
+		s, err := Retrieve(ctx, m, conversationID, z, dir, prov, opts...)
 		out = append(out, Result{Path: z.Path, Saved: s, Err: err})
 		if err == nil {
 			good++

@@ -1,7 +1,6 @@
 package artifact
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -12,18 +11,18 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// SandboxDir is where ChatGPT's code interpreter keeps the files it writes.
+// SandboxDir is where a code interpreter's sandbox keeps the files it
+// writes (ChatGPT's does).
 const SandboxDir = "/mnt/data/"
 
-// Source says where in a message a sandbox path was seen.
+// Source says where in a message a sandbox path was seen. A site's scan
+// names its own places (a tool's output, say) as Sources of its own.
 type Source string
 
-// The places a sandbox path can appear.
+// The places a sandbox path can appear in any text.
 const (
-	SourceLink            Source = "link"             // [label](sandbox:/mnt/data/x.zip)
-	SourcePlain           Source = "plain"            // a bare /mnt/data/x.zip in text
-	SourceExecution       Source = "execution_output" // the text of a tool's execution_output
-	SourceFinalExpression Source = "final_expression" // aggregate_result.final_expression_output
+	SourceLink  Source = "link"  // [label](sandbox:/mnt/data/x.zip)
+	SourcePlain Source = "plain" // a bare /mnt/data/x.zip in text
 )
 
 // Found is one sandbox zip the conversation names.
@@ -49,125 +48,13 @@ type ScanResult struct {
 	Rejected []Rejected `json:"rejected,omitempty"`
 }
 
-// Conversation is the part of `GET /backend-api/conversation/<id>` the scan
-// reads.
-type Conversation struct {
-	ConversationID string          `json:"conversation_id"`
-	ID             string          `json:"id"`
-	CurrentNode    string          `json:"current_node"`
-	Mapping        map[string]Node `json:"mapping"`
-}
-
-// Node is one entry of the conversation's mapping.
-type Node struct {
-	ID       string   `json:"id"`
-	Message  *Message `json:"message"`
-	Parent   string   `json:"parent"`
-	Children []string `json:"children"`
-}
-
-// Message is a conversation message, reduced to what the scan needs.
-type Message struct {
-	ID     string `json:"id"`
-	Author struct {
-		Role string `json:"role"`
-		Name string `json:"name"`
-	} `json:"author"`
-	Content struct {
-		ContentType string            `json:"content_type"`
-		Parts       []json.RawMessage `json:"parts"`
-		Text        string            `json:"text"`
-	} `json:"content"`
-	Metadata struct {
-		AggregateResult *struct {
-			FinalExpressionOutput string `json:"final_expression_output"`
-		} `json:"aggregate_result"`
-	} `json:"metadata"`
-	Channel string `json:"channel"`
-}
-
-// ParseConversation decodes the conversation JSON. Malformed JSON is an
-// ArtifactNotFound envelope, since nothing can be scanned.
-func ParseConversation(data []byte) (*Conversation, error) {
-	var c Conversation
-	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, errs.Wrap(err, errs.ArtifactNotFound, "parse conversation json: %v", err)
-	}
-	return &c, nil
-}
-
-// Branch returns the messages of the conversation's current branch, oldest
-// first: the walk from current_node up through parent, reversed. A cycle or
-// a missing current node is an ArtifactNotFound envelope.
-func (c *Conversation) Branch() ([]*Message, error) {
-	if c.CurrentNode == "" {
-		return nil, errs.New(errs.ArtifactNotFound, "the conversation has no current_node")
-	}
-	var out []*Message
-	seen := map[string]bool{}
-	for id := c.CurrentNode; id != ""; {
-		if seen[id] {
-			return nil, errs.New(errs.ArtifactNotFound, "the conversation's parent chain loops at node %q", id)
-		}
-		seen[id] = true
-		n, ok := c.Mapping[id]
-		if !ok {
-			if len(out) == 0 {
-				return nil, errs.New(errs.ArtifactNotFound, "current_node %q is not in the mapping", id)
-			}
-			break
-		}
-		if n.Message != nil {
-			out = append(out, n.Message)
-		}
-		id = n.Parent
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out, nil
-}
-
-// ScanConversation finds every sandbox zip on the current branch, in
-// first-seen order, deduplicated, each with the messages that hold it. User
-// and system messages are skipped: Ferry's own prompt names the paths it
-// asks for, and those are not proof that a file exists.
-func ScanConversation(c *Conversation) (*ScanResult, error) {
-	msgs, err := c.Branch()
-	if err != nil {
-		return nil, err
-	}
-	s := newScanner()
-	for _, m := range msgs {
-		switch m.Author.Role {
-		case "user", "system":
-			continue
-		}
-		tool := m.Author.Role == "tool"
-		switch m.Content.ContentType {
-		case "text", "multimodal_text":
-			for _, raw := range m.Content.Parts {
-				var part string
-				if json.Unmarshal(raw, &part) == nil {
-					s.text(part, m.ID, tool, SourcePlain)
-				}
-			}
-		case "execution_output":
-			s.text(m.Content.Text, m.ID, true, SourceExecution)
-		}
-		if ar := m.Metadata.AggregateResult; ar != nil && ar.FinalExpressionOutput != "" {
-			s.text(ar.FinalExpressionOutput, m.ID, true, SourceFinalExpression)
-		}
-	}
-	return s.result(), nil
-}
-
 // ScanText finds the sandbox zips in one answer's text (the streamed case,
-// before the conversation JSON is available). messageID may be "".
+// before the site's record of the conversation is available). messageID
+// may be "".
 func ScanText(text, messageID string) *ScanResult {
-	s := newScanner()
-	s.text(text, messageID, false, SourcePlain)
-	return s.result()
+	s := NewScanner()
+	s.Text(text, messageID, false, SourcePlain)
+	return s.Result()
 }
 
 type holder struct {
@@ -176,7 +63,11 @@ type holder struct {
 	order int
 }
 
-type scanner struct {
+// Scanner collects the sandbox zips named in the texts of several messages
+// (a site's conversation record, message by message), deduplicated, in
+// first-seen order, each with the messages that hold it. The zero value is
+// not ready: use NewScanner.
+type Scanner struct {
 	order    []string
 	found    map[string]*Found
 	holders  map[string][]holder
@@ -185,8 +76,9 @@ type scanner struct {
 	n        int
 }
 
-func newScanner() *scanner {
-	return &scanner{found: map[string]*Found{}, holders: map[string][]holder{}, seenRej: map[string]bool{}}
+// NewScanner returns an empty Scanner.
+func NewScanner() *Scanner {
+	return &Scanner{found: map[string]*Found{}, holders: map[string][]holder{}, seenRej: map[string]bool{}}
 }
 
 var (
@@ -202,7 +94,12 @@ type hit struct {
 	source Source
 }
 
-func (s *scanner) text(t, messageID string, tool bool, plainSource Source) {
+// Text scans the text t of message messageID ("" when unknown): Markdown
+// sandbox links and bare sandbox paths, the bare ones recorded with
+// plainSource. tool says the message is a tool's output, which the mint
+// tries after the assistant's own messages. Hostile paths are rejected and
+// listed, never returned.
+func (s *Scanner) Text(t, messageID string, tool bool, plainSource Source) {
 	var hits []hit
 	for _, m := range linkRe.FindAllStringSubmatchIndex(t, -1) {
 		hits = append(hits, hit{m[2], strings.TrimSpace(t[m[2]:m[3]]), SourceLink})
@@ -248,7 +145,7 @@ func looksLikeZipAttempt(t string, h hit) bool {
 	return strings.Contains(strings.ToLower(word), ".zip")
 }
 
-func (s *scanner) reject(raw, why, messageID string) {
+func (s *Scanner) reject(raw, why, messageID string) {
 	k := raw + "\x00" + why
 	if s.seenRej[k] {
 		return
@@ -257,7 +154,7 @@ func (s *scanner) reject(raw, why, messageID string) {
 	s.rejected = append(s.rejected, Rejected{Raw: raw, Why: why, MessageID: messageID})
 }
 
-func (s *scanner) add(p, messageID string, tool bool, src Source) {
+func (s *Scanner) add(p, messageID string, tool bool, src Source) {
 	f, ok := s.found[p]
 	if !ok {
 		f = &Found{Path: p}
@@ -288,7 +185,9 @@ func containsSource(ss []Source, s Source) bool {
 	return false
 }
 
-func (s *scanner) result() *ScanResult {
+// Result lists the zips found so far in first-seen order, each with its
+// messages in the order the mint should try them, and what was refused.
+func (s *Scanner) Result() *ScanResult {
 	r := &ScanResult{Zips: []Found{}, Rejected: s.rejected}
 	for _, p := range s.order {
 		f := *s.found[p]

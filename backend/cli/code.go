@@ -15,7 +15,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
-	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
 )
 
 // stringList is a repeatable string flag (--source a --source b).
@@ -161,7 +160,7 @@ func codeRequestOf(inv *invocation) (core.CodeRequest, error) {
 			return none, err
 		}
 	}
-	if siteID != "" && siteID != chatgpt.ID {
+	if siteID != "" && siteID != core.CodeSite {
 		return none, errs.New(errs.CapabilityMissing, "code mode needs ChatGPT's sandbox; site %q has none", siteID).
 			WithEvidence("site", siteID).WithHint("use --site chatgpt")
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/codemode"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
@@ -124,13 +125,13 @@ func ReattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, rep
 	if err != nil {
 		return s, nil, err
 	}
-	code := newCodeReattach(repo, s) // nil unless s is a code step
-	r := job.NewRunner(repo, code.options()...)
+	code := codemode.NewReattach(repo, s) // nil unless s is a code step
+	r := job.NewRunner(repo, code.Options()...)
 	if onEvent != nil {
 		defer r.Subscribe(onEvent)()
 	}
 	out, f, err := r.Reattach(ctx, s.ID, a)
-	return code.finish(ctx, out, f, err)
+	return code.Finish(ctx, out, f, err)
 }
 
 // DoctorReport is the verdict of `ferry sessions doctor` on one run.

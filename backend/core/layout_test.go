@@ -1,10 +1,13 @@
 package core
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ferrydesk/ferry/backend/site"
 )
 
 // TestBackendNeverDependsOnWailsOrTheApp enforces the layout rule of
@@ -47,6 +50,128 @@ func TestAdaptersStayOutOfTheStoreAndTheJournal(t *testing.T) {
 	}
 }
 
+// TestArtifactImportsNoProvider enforces that the verifier, the save and
+// the provenance know no site: a site's record, mint and hosts live with
+// its provider, behind provider.ArtifactSource.
+func TestArtifactImportsNoProvider(t *testing.T) {
+	checked := 0
+	for pkg, ds := range listDeps(t, "./backend/...") {
+		if pkg != artifactPkg && !strings.HasPrefix(pkg, artifactPkg+"/") {
+			continue
+		}
+		checked++
+		for _, d := range ds {
+			if d == providerPkg || strings.HasPrefix(d, providerPkg+"/") {
+				t.Errorf("%s depends on %s: artifact imports no provider", pkg, d)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("go list found no %s: the check would prove nothing", artifactPkg)
+	}
+}
+
+// TestArtifactNamesNoSiteHost: no source file of artifact names the host
+// of a built-in site; a site's addresses live with its provider.
+func TestArtifactNamesNoSiteHost(t *testing.T) {
+	var hosts []string
+	for _, st := range site.Builtin().Sites() {
+		if h := st.Host(); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	if len(hosts) < 2 {
+		t.Fatalf("the built-in registry names %d hosts: the check would prove nothing", len(hosts))
+	}
+	files, err := filepath.Glob(filepath.Join(moduleRoot(t), "backend", "artifact", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no artifact sources found (%v)", err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hosts {
+			if strings.Contains(string(b), h) {
+				t.Errorf("%s names %s: artifact knows no site", filepath.Base(f), h)
+			}
+		}
+	}
+}
+
+// TestVendorsAreImportedOnlyThroughAll enforces one folder per site: no
+// package outside backend/provider imports a vendor package (a site's
+// folder under provider/) except provider/all, which links them all in;
+// code asks an adapter for a capability by interface, never for its
+// vendor's type. Tests may import a vendor.
+func TestVendorsAreImportedOnlyThroughAll(t *testing.T) {
+	imports := listImports(t, "./...")
+	vendors := 0
+	for pkg := range imports {
+		if isVendor(pkg) {
+			vendors++
+		}
+	}
+	if vendors < 2 {
+		t.Fatalf("found %d vendor packages under %s: the check would prove nothing", vendors, providerPkg)
+	}
+	for pkg, is := range imports {
+		if strings.HasPrefix(pkg, providerPkg+"/") {
+			continue
+		}
+		for _, d := range is {
+			if isVendor(d) {
+				t.Errorf("%s imports %s: only %s/all imports a vendor", pkg, d, providerPkg)
+			}
+		}
+	}
+}
+
+// TestCodeModeIsWiredByCore enforces that code mode knows no vendor and
+// does not reach back into the composition root that wires it.
+func TestCodeModeIsWiredByCore(t *testing.T) {
+	checked := 0
+	for pkg, ds := range listDeps(t, "./backend/...") {
+		if !strings.HasPrefix(pkg, "github.com/ferrydesk/ferry/backend/codemode") {
+			continue
+		}
+		checked++
+		for _, d := range ds {
+			if d == "github.com/ferrydesk/ferry/backend/core" || isVendor(d) || d == providerPkg+"/all" {
+				t.Errorf("%s depends on %s: codemode is wired by core and asks adapters for provider.ArtifactSource", pkg, d)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("go list found no codemode package: the check would prove nothing")
+	}
+}
+
+const (
+	providerPkg = "github.com/ferrydesk/ferry/backend/provider"
+	artifactPkg = "github.com/ferrydesk/ferry/backend/artifact"
+)
+
+// isVendor reports whether pkg is a site's folder under backend/provider
+// (not the registry of all vendors, the conformance suite or the
+// simulator).
+func isVendor(pkg string) bool {
+	rest, ok := strings.CutPrefix(pkg, providerPkg+"/")
+	if !ok || rest == "" {
+		return false
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	switch name {
+	case "all", "providertest", "sim":
+		return false
+	}
+	return true
+}
+
 // TestCLIBuildsWithoutCgo is the promise that `ferry` is a pure Go binary.
 func TestCLIBuildsWithoutCgo(t *testing.T) {
 	cmd := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "ferry"), "./backend/cmd/ferry")
@@ -76,6 +201,29 @@ func listDeps(t *testing.T, pattern string) map[string][]string {
 		t.Fatalf("go list found only %d packages under backend/: the check would prove nothing", len(deps))
 	}
 	return deps
+}
+
+// listImports is the direct imports of every package of pattern (tests
+// not included).
+func listImports(t *testing.T, pattern string) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, pattern)
+	cmd.Dir = moduleRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", pattern, err)
+	}
+	imports := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 {
+			imports[f[0]] = f[1:]
+		}
+	}
+	if len(imports) < 3 {
+		t.Fatalf("go list found only %d packages: the check would prove nothing", len(imports))
+	}
+	return imports
 }
 
 func moduleRoot(t *testing.T) string {

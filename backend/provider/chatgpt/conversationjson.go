@@ -2,24 +2,20 @@ package chatgpt
 
 import (
 	"context"
-	"regexp"
 	"strconv"
 
-	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
-
-// convIDRe is the id shape artifact.MintURL accepts: checked here too so
-// that no other path is ever fetched with the bearer token.
-var convIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
 
 // Conversation reads GET /backend-api/conversation/<id> in the page (bearer
 // token, one token refresh on 401) and parses it for the artifact scan.
 // Errors: BadInput for an id that is not a ChatGPT id, RateLimited for 429,
 // GenerationError for other statuses or a body that is not a conversation,
 // the session check's envelopes (LoginRequired, CloudflareChallenge).
-func (a *Adapter) Conversation(ctx context.Context, id string) (*artifact.Conversation, error) {
-	if !convIDRe.MatchString(id) {
+func (a *Adapter) Conversation(ctx context.Context, id string) (*Conversation, error) {
+	// The id shape MintURL accepts: checked here too so that no other
+	// path is ever fetched with the bearer token.
+	if !idRe.MatchString(id) {
 		return nil, errs.New(errs.BadInput, "conversation id %q is not a ChatGPT id", id).
 			WithHint("pass the id from the conversation URL https://chatgpt.com/c/<id>")
 	}
@@ -46,7 +42,7 @@ func (a *Adapter) Conversation(ctx context.Context, id string) (*artifact.Conver
 			return nil, errs.New(errs.GenerationError, "ChatGPT answered HTTP %d for the conversation", resp.Status).
 				WithEvidence("status", strconv.Itoa(resp.Status))
 		}
-		c, err := artifact.ParseConversation([]byte(resp.Body))
+		c, err := ParseConversation([]byte(resp.Body))
 		if err != nil {
 			return nil, errs.Wrap(err, errs.GenerationError, "decode the conversation: %v", errs.CodeOf(err))
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// Fetcher is the adapter's artifact.Fetcher: every request runs inside the
+// Fetcher is the adapter's Downloader: every request runs inside the
 // ChatGPT tab, so the session cookies (HttpOnly ones included) never leave
 // the browser. The mint carries the bearer token of /api/auth/session, held
 // in the adapter's memory only; the estuary URL it returns is signed and
@@ -46,7 +46,7 @@ func (a *Adapter) Fetcher(opts ...FetcherOption) *Fetcher {
 	return f
 }
 
-// Mint implements artifact.Fetcher: GET mintURL in the page with the
+// Mint implements Downloader: GET mintURL in the page with the
 // bearer token, fetching a fresh token once when the first is refused with
 // 401. An HTTP error status is returned as the status, not as an error; a
 // fetch the page cannot make at all is an ArtifactMintFailed envelope, and
@@ -73,8 +73,8 @@ func (f *Fetcher) Mint(ctx context.Context, mintURL string) (int, []byte, error)
 	}
 }
 
-// Download implements artifact.Fetcher: it accepts only a URL that
-// artifact.ValidateDownloadURL accepts, fetches it in the page with the
+// Download implements Downloader: it accepts only a URL that
+// ValidateDownloadURL accepts, fetches it in the page with the
 // page's cookies through browser.FetchBytes (no bearer: the estuary is
 // cookie-bound), and copies at most limit bytes into w. Statuses map
 // through artifact.DownloadStatusError (403 ArtifactForbidden, 404/410
@@ -83,7 +83,7 @@ func (f *Fetcher) Mint(ctx context.Context, mintURL string) (int, []byte, error)
 // error holds the URL's signed query.
 func (f *Fetcher) Download(ctx context.Context, downloadURL string, w io.Writer, limit int64) (artifact.FetchInfo, error) {
 	var info artifact.FetchInfo
-	if err := artifact.ValidateDownloadURL(downloadURL); err != nil {
+	if err := ValidateDownloadURL(downloadURL); err != nil {
 		return info, err
 	}
 	opts := browser.BytesOptions{
@@ -139,4 +139,4 @@ func fetchErr(err error, code errs.Code, what string) error {
 }
 
 // Interface guard.
-var _ artifact.Fetcher = (*Fetcher)(nil)
+var _ Downloader = (*Fetcher)(nil)

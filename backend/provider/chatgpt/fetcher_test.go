@@ -31,7 +31,7 @@ import (
 // recorder wraps the adapter's Fetcher and keeps what a leak check needs:
 // the signed download URLs handed to Download. It changes nothing.
 type recorder struct {
-	inner artifact.Fetcher
+	inner chatgpt.Downloader
 	mu    sync.Mutex
 	urls  []string
 	mints int
@@ -100,14 +100,14 @@ func runCode(t *testing.T, ctx context.Context, directive string, opts ...chatgp
 	if err != nil {
 		t.Fatalf("read conversation: %v", err)
 	}
-	scan, err := artifact.ScanConversation(conv)
+	scan, err := chatgpt.ScanConversation(conv)
 	if err != nil {
 		t.Fatalf("scan conversation: %v", err)
 	}
 	c := &codeTurn{tab: tab, adapter: a, res: res, scan: scan, dir: t.TempDir()}
 	c.rec = &recorder{inner: a.Fetcher(opts...)}
 	t0 := time.Now()
-	c.results, c.err = artifact.RetrieveAll(ctx, c.rec, res.ConversationID, scan.Zips, c.dir, artifact.Provenance{Site: chatgpt.ID})
+	c.results, c.err = artifact.RetrieveAll(ctx, chatgpt.NewSandbox(c.rec), res.ConversationID, scan.Zips, c.dir, artifact.Provenance{Site: chatgpt.ID})
 	c.took = time.Since(t0)
 	// The token the page holds, read the way the adapter reads it, for the
 	// leak check.
@@ -316,7 +316,7 @@ func TestDownloadOverTheLimitIsTooLarge(t *testing.T) {
 	}
 	// Mint again and fetch with a 1 MiB limit.
 	z := c.scan.Zips[0]
-	mu, err := artifact.MintURL(c.res.ConversationID, z.MessageIDs[0], z.Path)
+	mu, err := chatgpt.MintURL(c.res.ConversationID, z.MessageIDs[0], z.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestDownloadOverTheLimitIsTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := artifact.ParseMintResponse(status, body)
+	m, err := chatgpt.ParseMintResponse(status, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,12 +390,12 @@ func BenchmarkFetchWays(b *testing.B) {
 	res, z := askForZip(ctx, b, a, "64MiB")
 	dir := b.TempDir()
 	mintOnce := func(b *testing.B) string {
-		mu, _ := artifact.MintURL(res.ConversationID, z.MessageIDs[0], z.Path)
+		mu, _ := chatgpt.MintURL(res.ConversationID, z.MessageIDs[0], z.Path)
 		status, body, err := a.Fetcher().Mint(ctx, mu)
 		if err != nil {
 			b.Fatal(err)
 		}
-		m, err := artifact.ParseMintResponse(status, body)
+		m, err := chatgpt.ParseMintResponse(status, body)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -431,12 +431,12 @@ func BenchmarkFetchWays(b *testing.B) {
 			f := a.Fetcher(chatgpt.WithWay(way), chatgpt.WithDownloadDir(dir))
 			b.SetBytes(size)
 			for i := 0; i < b.N; i++ {
-				mu, _ := artifact.MintURL(res.ConversationID, z.MessageIDs[0], z.Path)
+				mu, _ := chatgpt.MintURL(res.ConversationID, z.MessageIDs[0], z.Path)
 				status, body, err := f.Mint(ctx, mu)
 				if err != nil {
 					b.Fatal(err)
 				}
-				m, err := artifact.ParseMintResponse(status, body)
+				m, err := chatgpt.ParseMintResponse(status, body)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -506,7 +506,7 @@ func askForZip(ctx context.Context, b *testing.B, a *chatgpt.Adapter, size strin
 	if err != nil {
 		b.Fatal(err)
 	}
-	scan, err := artifact.ScanConversation(conv)
+	scan, err := chatgpt.ScanConversation(conv)
 	if err != nil || len(scan.Zips) != 1 {
 		b.Fatalf("scan: %v %+v", err, scan)
 	}

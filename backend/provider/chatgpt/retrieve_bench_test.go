@@ -58,12 +58,12 @@ func benchRetrieve(b *testing.B, size int64) {
 	b.Run("loopback-http-to-disk", func(b *testing.B) {
 		m := startMemWatch(b, browserPID)
 		for i := 0; i < b.N; i++ {
-			mu, _ := artifact.MintURL(res.ConversationID, z.MessageIDs[0], z.Path)
+			mu, _ := chatgpt.MintURL(res.ConversationID, z.MessageIDs[0], z.Path)
 			status, body, err := a.Fetcher().Mint(ctx, mu)
 			if err != nil {
 				b.Fatal(err)
 			}
-			minted, err := artifact.ParseMintResponse(status, body)
+			minted, err := chatgpt.ParseMintResponse(status, body)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func benchRetrieve(b *testing.B, size int64) {
 			m := startMemWatch(b, browserPID)
 			for i := 0; i < b.N; i++ {
 				out := filepath.Join(dir, fmt.Sprintf("run-%d", i))
-				saved, err := artifact.Retrieve(ctx, f, res.ConversationID, z, out, artifact.Provenance{Site: chatgpt.ID})
+				saved, err := artifact.Retrieve(ctx, chatgpt.NewSandbox(f), res.ConversationID, z, out, artifact.Provenance{Site: chatgpt.ID})
 				if err != nil {
 					b.Fatal(err)
 				}

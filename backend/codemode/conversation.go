@@ -1,4 +1,4 @@
-package core
+package codemode
 
 import (
 	"context"
@@ -10,13 +10,11 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
-	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
-// convIDRe is the conversation id shape the ChatGPT adapter and
-// artifact.MintURL accept; checked early so that a bad id fails before the
-// browser is touched.
+// convIDRe is the conversation id shape the sandbox's adapter accepts;
+// checked early so that a bad id fails before the browser is touched.
 var convIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
 
 // CheckConvID refuses an id that is not a ChatGPT conversation id, with a
@@ -29,21 +27,19 @@ func CheckConvID(id string) error {
 	return nil
 }
 
-// ChatGPTAdapter is the ChatGPT adapter of page. Errors: CapabilityMissing
-// when the tab shows another site; the registry's envelopes.
-func ChatGPTAdapter(page *browser.Page, s site.Site, reg *site.Registry) (*chatgpt.Adapter, error) {
-	if s.ID != chatgpt.ID {
-		return nil, errs.New(errs.CapabilityMissing, "tab %s shows %s, which has no sandbox", page.ID(), s.Name).WithHint("use a ChatGPT tab")
-	}
+// sourceOf is the adapter of page and its sandbox: the adapter must be a
+// provider.ArtifactSource. Errors: CapabilityMissing for a tab whose
+// adapter has none; the registry's envelopes.
+func sourceOf(page *browser.Page, s site.Site, reg *site.Registry) (provider.Adapter, provider.ArtifactSource, error) {
 	ad, err := provider.New(provider.Env{Page: page, Site: s, Sites: reg})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	a, ok := ad.(*chatgpt.Adapter)
+	src, ok := ad.(provider.ArtifactSource)
 	if !ok {
-		return nil, errs.New(errs.Internal, "the chatgpt adapter is %T", ad)
+		return nil, nil, errs.New(errs.CapabilityMissing, "tab %s shows %s, which has no sandbox", page.ID(), s.Name).WithHint("use a ChatGPT tab")
 	}
-	return a, nil
+	return ad, src, nil
 }
 
 // ConversationTab finds the ChatGPT tab for conversation conv. With tabID
@@ -51,11 +47,11 @@ func ChatGPTAdapter(page *browser.Page, s site.Site, reg *site.Registry) (*chatg
 // Otherwise: the tab that shows the conversation (several are
 // TabAmbiguous), else with anyTab the first open ChatGPT tab, else a new
 // background tab navigated to the conversation (created is true). Errors:
-// BadInput for a tab on another conversation; the envelopes of ResolveTab
-// and of the browser.
-func ConversationTab(ctx context.Context, b *browser.Browser, reg *site.Registry, conv, tabID string, anyTab bool) (*browser.Page, site.Site, bool, error) {
+// BadInput for a tab on another conversation; the envelopes of
+// tabs.ResolveTab and of the browser.
+func ConversationTab(ctx context.Context, tabs Tabs, b *browser.Browser, reg *site.Registry, conv, tabID string, anyTab bool) (*browser.Page, site.Site, bool, error) {
 	if tabID != "" {
-		p, s, _, err := ResolveTab(ctx, b, reg, chatgpt.ID, tabID)
+		p, s, _, err := tabs.ResolveTab(ctx, b, reg, SiteID, tabID)
 		if err != nil || anyTab {
 			return p, s, false, err
 		}
@@ -70,7 +66,7 @@ func ConversationTab(ctx context.Context, b *browser.Browser, reg *site.Registry
 		}
 		return p, s, false, nil
 	}
-	s, err := reg.Get(chatgpt.ID)
+	s, err := reg.Get(SiteID)
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}
@@ -110,7 +106,7 @@ func ConversationTab(ctx context.Context, b *browser.Browser, reg *site.Registry
 	}
 	u, err := url.Parse(s.Address)
 	if err != nil || u.Host == "" {
-		return nil, site.Site{}, false, errs.New(errs.ConfigInvalid, "the chatgpt site's address %q is not a URL", s.Address)
+		return nil, site.Site{}, false, errs.New(errs.ConfigInvalid, "the %s site's address %q is not a URL", SiteID, s.Address)
 	}
 	p, err := b.OpenTab(ctx, "about:blank")
 	if err != nil {

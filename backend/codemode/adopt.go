@@ -1,4 +1,4 @@
-package core
+package codemode
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func (r *codeRun) adoptZips(ctx context.Context, s *job.Session, found []artifac
 			continue
 		}
 		prov := artifact.Provenance{Site: s.Site, ConversationID: j["conversation"], MessageID: j["message"], SandboxPath: z.Path,
-			ConversationURL: artifact.Origin + "/c/" + j["conversation"]}
+			ConversationURL: r.conversationURL(j["conversation"])}
 		saved, err := artifact.Adopt(ctx, path, j["sha256"], prov, artifact.WithFerryVersion(version.Version), artifact.WithVerify(VerifyLimits(r.limits)...))
 		if err != nil {
 			warn("%s has no provenance sidecar and is not the zip this run journaled (%s): fetched a fresh copy beside it", path, err)
@@ -82,6 +82,15 @@ func (r *codeRun) adoptZips(ctx context.Context, s *job.Session, found []artifac
 		adopted = append(adopted, artifact.Result{Path: z.Path, Saved: saved})
 	}
 	return adopted, rest
+}
+
+// conversationURL is the address of conversation conv on the run's
+// sandbox, or "" before a sandbox is known.
+func (r *codeRun) conversationURL(conv string) string {
+	if r.src == nil {
+		return ""
+	}
+	return r.src.ConversationAddress(conv)
 }
 
 // journaledZip is the last ZipSavingLayer receipt of s for file name from

@@ -1,4 +1,4 @@
-package artifact
+package chatgpt
 
 import (
 	"context"
@@ -10,10 +10,12 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// Origin is the only origin the ChatGPT download requests go to.
+// Origin is the only origin the sandbox download requests go to, and the
+// origin of the conversation address recorded in a zip's provenance.
 const Origin = "https://chatgpt.com"
 
 // estuaryPath is where the minted, cookie-bound download URLs point.
@@ -28,7 +30,7 @@ var (
 // `GET /backend-api/conversation/<cid>/interpreter/download?message_id=…&sandbox_path=…`
 // for a sandbox path held by a message. The request needs the page's bearer
 // token; this function only builds the URL. Ids outside [A-Za-z0-9_-] and
-// paths that ValidateSandboxPath refuses are BadInput envelopes.
+// paths that artifact.ValidateSandboxPath refuses are BadInput envelopes.
 func MintURL(conversationID, messageID, sandboxPath string) (string, error) {
 	if !idRe.MatchString(conversationID) {
 		return "", errs.New(errs.BadInput, "conversation id %q is not a ChatGPT id", conversationID).
@@ -37,7 +39,7 @@ func MintURL(conversationID, messageID, sandboxPath string) (string, error) {
 	if !idRe.MatchString(messageID) {
 		return "", errs.New(errs.BadInput, "message id %q is not a ChatGPT id", messageID)
 	}
-	if err := ValidateSandboxPath(sandboxPath); err != nil {
+	if err := artifact.ValidateSandboxPath(sandboxPath); err != nil {
 		return "", err
 	}
 	q := url.Values{}
@@ -150,18 +152,11 @@ func ValidateDownloadURL(raw string) error {
 	return nil
 }
 
-// FetchInfo describes a completed in-browser download.
-type FetchInfo struct {
-	Bytes              int64  // bytes written to the writer
-	ContentType        string // as the server sent it
-	ContentDisposition string // carries the file name
-}
-
-// Fetcher performs the requests that must carry the browser's cookies. The
-// browser package implements it in the page (the estuary URL is bound to
-// the session cookies and answers 403 outside the browser); tests use a
+// Downloader performs the requests that must carry the browser's cookies.
+// The adapter's Fetcher implements it in the page (the estuary URL is bound
+// to the session cookies and answers 403 outside the browser); tests use a
 // loopback HTTP implementation.
-type Fetcher interface {
+type Downloader interface {
 	// Mint GETs the interpreter/download URL with the page's bearer token
 	// and returns the HTTP status and body; a transport failure is an error,
 	// an HTTP error status is not.
@@ -170,5 +165,5 @@ type Fetcher interface {
 	// limit bytes. More than limit is ArtifactTooLarge; 403 is
 	// ArtifactForbidden; 404 and 410 are ArtifactExpired; other statuses and
 	// transport failures are ArtifactFetchFailed.
-	Download(ctx context.Context, downloadURL string, w io.Writer, limit int64) (FetchInfo, error)
+	Download(ctx context.Context, downloadURL string, w io.Writer, limit int64) (artifact.FetchInfo, error)
 }

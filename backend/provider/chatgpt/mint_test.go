@@ -1,4 +1,4 @@
-package artifact
+package chatgpt
 
 import (
 	"net/url"

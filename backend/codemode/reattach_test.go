@@ -1,4 +1,4 @@
-package core
+package codemode
 
 import (
 	"archive/zip"
@@ -11,6 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/provider"
 )
 
 // goodZip is a small valid archive.
@@ -129,14 +130,10 @@ func TestARecordedTurnIsFoundByItsPrompt(t *testing.T) {
 			t.Fatal("a session without a conversation was accepted")
 		}
 	})
-	msg := func(id, role, text string) *artifact.Message {
-		m := &artifact.Message{ID: id}
-		m.Author.Role = role
-		raw, _ := json.Marshal(text)
-		m.Content.Parts = []json.RawMessage{raw}
-		return m
+	msg := func(id, role, text string) provider.BranchMessage {
+		return provider.BranchMessage{ID: id, Role: role, Text: text}
 	}
-	branch := []*artifact.Message{
+	branch := []provider.BranchMessage{
 		msg("u1", "user", "TASK\nBuild it\n  [[sim:x]]"), msg("t1", "tool", ""), msg("a1", "assistant", "done"),
 		msg("u2", "user", "Something else"), msg("a2", "assistant", "ok"),
 	}

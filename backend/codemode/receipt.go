@@ -1,4 +1,4 @@
-package core
+package codemode
 
 import (
 	"encoding/json"
@@ -19,11 +19,11 @@ const ReceiptKind = "ferry.code.receipt/v1"
 // outputs.
 const ReceiptSuffix = ".receipt.json"
 
-// CodeReceipt is the record a code run (`ferry code`, a hub code job)
+// Receipt is the record a code run (`ferry code`, a hub code job)
 // writes beside its outputs: which proof layers passed, every step's
 // answer proof and every zip's outcome. It holds hashes, ids and local
 // paths, never a token, a cookie or a signed download URL.
-type CodeReceipt struct {
+type Receipt struct {
 	Kind             string          `json:"kind"`
 	OK               bool            `json:"ok"`
 	Site             string          `json:"site"`
@@ -92,8 +92,8 @@ type ZipReceipt struct {
 	Error       *errs.Envelope `json:"error,omitempty"`
 }
 
-func newReceipt(c prompt.Contract, multi, inline bool) *CodeReceipt {
-	return &CodeReceipt{Kind: ReceiptKind, Site: "chatgpt", Contract: c, MultiZip: multi, AllowInline: inline,
+func newReceipt(c prompt.Contract, multi, inline bool) *Receipt {
+	return &Receipt{Kind: ReceiptKind, Site: SiteID, Contract: c, MultiZip: multi, AllowInline: inline,
 		Steps: []StepReceipt{}, Zips: []ZipReceipt{}, StartedAt: time.Now().UTC(), FerryVersion: version.Version}
 }
 
@@ -105,7 +105,7 @@ const (
 
 // layers judges the four proofs from the steps and zips; runErr is the
 // run's outcome.
-func (rc *CodeReceipt) layers(runErr error) {
+func (rc *Receipt) layers(runErr error) {
 	l := ReceiptLayers{Routing: ReceiptLayer{Status: na}, Transport: ReceiptLayer{Status: na}, Content: ReceiptLayer{Status: na}, Download: ReceiptLayer{Status: na}}
 	answered := 0
 	for i, s := range rc.Steps {
@@ -168,7 +168,7 @@ func (rc *CodeReceipt) layers(runErr error) {
 	rc.Layers = l
 }
 
-func (rc *CodeReceipt) asksForZip() bool {
+func (rc *Receipt) asksForZip() bool {
 	return rc.Contract == prompt.ContractCode || rc.Contract == prompt.ContractAll || rc.Contract == prompt.ContractNone
 }
 

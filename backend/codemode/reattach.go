@@ -1,4 +1,4 @@
-package core
+package codemode
 
 import (
 	"context"
@@ -26,13 +26,13 @@ import (
 // step needs (the output directory, the delivery, the verifier's caps) is
 // recorded in the session as its "code" receipt before the prompt is sent.
 
-// CodeSettingsLayer is the session receipt layer in which a code step
+// SettingsLayer is the session receipt layer in which a code step
 // records its output directory, delivery and verifier caps.
-const CodeSettingsLayer = "code"
+const SettingsLayer = "code"
 
-// settingsReceipt is the step's CodeSettingsLayer receipt.
+// settingsReceipt is the step's SettingsLayer receipt.
 func (r *codeRun) settingsReceipt() job.Receipt {
-	return job.Receipt{Layer: CodeSettingsLayer, At: time.Now().UTC(), Data: map[string]string{
+	return job.Receipt{Layer: SettingsLayer, At: time.Now().UTC(), Data: map[string]string{
 		"out":             r.out,
 		"contract":        string(r.receipt.Contract),
 		"multi_zip":       strconv.FormatBool(r.req.MultiZip),
@@ -44,22 +44,24 @@ func (r *codeRun) settingsReceipt() job.Receipt {
 	}}
 }
 
-// codeReattach finishes one code step on reattach: the Runner's Deliverable
+// Reattach finishes one code step on reattach: the Runner's Deliverable
 // over the step's recorded settings, and the receipt once the run ends.
-type codeReattach struct {
+// The nil Reattach (not a code step) adds nothing and passes the run's
+// outcome through.
+type Reattach struct {
 	run     *codeRun
 	step    prompt.Step
 	sr      StepReceipt
 	reached bool
 }
 
-// newCodeReattach returns the reattach of code step s, or nil when s is not
-// a code step (it has no CodeSettingsLayer receipt: an ask, or a session of
-// a Ferry that did not record one).
-func newCodeReattach(repo *job.Repo, s *job.Session) *codeReattach {
+// NewReattach returns the reattach of code step s, or nil when s is not a
+// code step (it has no SettingsLayer receipt: an ask, or a session of a
+// Ferry that did not record one).
+func NewReattach(repo *job.Repo, s *job.Session) *Reattach {
 	var data map[string]string
 	for _, x := range s.Receipts {
-		if x.Layer == CodeSettingsLayer {
+		if x.Layer == SettingsLayer {
 			data = x.Data
 		}
 	}
@@ -83,31 +85,31 @@ func newCodeReattach(repo *job.Repo, s *job.Session) *codeReattach {
 	if contract == "" {
 		contract = prompt.ContractCode
 	}
-	req := CodeRequest{MultiZip: data["multi_zip"] == "true", AllowInline: data["allow_inline"] == "true"}
+	req := Request{MultiZip: data["multi_zip"] == "true", AllowInline: data["allow_inline"] == "true"}
 	run := &codeRun{req: req, out: data["out"], repo: repo, limits: limits, resume: true,
 		receipt: newReceipt(contract, req.MultiZip, req.AllowInline)}
-	return &codeReattach{run: run, step: prompt.Step{Contract: contract, Prompt: s.Prompt},
+	return &Reattach{run: run, step: prompt.Step{Contract: contract, Prompt: s.Prompt},
 		sr: StepReceipt{Contract: contract, PromptSHA256: provider.ContentOf(s.Prompt, "").SHA256}}
 }
 
-// options are the Runner options of the reattach (none for a nil c).
-func (c *codeReattach) options() []job.RunnerOption {
+// Options are the Runner options of the reattach (none for a nil c).
+func (c *Reattach) Options() []job.RunnerOption {
 	if c == nil {
 		return nil
 	}
 	return []job.RunnerOption{job.WithDeliverable(c.deliver)}
 }
 
-// deliver is the step's Deliverable, as RunCode's: the contract check and,
+// deliver is the step's Deliverable, as Run's: the contract check and,
 // for a zip step, the zips of the turn brought home.
-func (c *codeReattach) deliver(ctx context.Context, s *job.Session, a provider.Adapter) (job.Delivery, error) {
+func (c *Reattach) deliver(ctx context.Context, s *job.Session, a provider.Adapter) (job.Delivery, error) {
 	c.reached = true
 	if c.step.Contract == prompt.ContractCode || c.step.Contract == prompt.ContractNone {
 		if err := recordedTurn(s); err != nil {
 			return job.Delivery{}, err
 		}
 	}
-	res := ResultOf(s)
+	res := s.Result()
 	c.sr.Result = &res
 	var d job.Delivery
 	o, err := c.run.deliver(ctx, c.step, s, a, &c.sr, &d)
@@ -130,10 +132,10 @@ func (c *codeReattach) deliver(ctx context.Context, s *job.Session, a provider.A
 	return d, err
 }
 
-// finish writes the receipt of a reattach that reached the Deliverable
+// Finish writes the receipt of a reattach that reached the Deliverable
 // beside the outputs, records it in the session, and returns the session
-// and the run's error (as RunCode words it). Other reattaches pass through.
-func (c *codeReattach) finish(ctx context.Context, s *job.Session, f *job.Finding, runErr error) (*job.Session, *job.Finding, error) {
+// and the run's error (as Run words it). Other reattaches pass through.
+func (c *Reattach) Finish(ctx context.Context, s *job.Session, f *job.Finding, runErr error) (*job.Session, *job.Finding, error) {
 	if c == nil || !c.reached || s == nil {
 		return s, f, runErr
 	}
@@ -241,26 +243,19 @@ func recordedTurn(s *job.Session) error {
 
 // promptAnswer is the id of the last message of the turn whose user message
 // holds prompt (compared with whitespace collapsed) on branch, or "".
-func promptAnswer(branch []*artifact.Message, prompt string) string {
+func promptAnswer(branch []provider.BranchMessage, prompt string) string {
 	want := strings.Join(strings.Fields(prompt), " ")
 	for i := len(branch) - 1; i >= 0; i-- {
 		m := branch[i]
-		if m.Author.Role != "user" {
+		if m.Role != "user" {
 			continue
 		}
-		var parts []string
-		for _, raw := range m.Content.Parts {
-			var p string
-			if json.Unmarshal(raw, &p) == nil {
-				parts = append(parts, p)
-			}
-		}
-		if !strings.Contains(strings.Join(strings.Fields(strings.Join(parts, "\n")), " "), want) {
+		if !strings.Contains(strings.Join(strings.Fields(m.Text), " "), want) {
 			continue
 		}
 		answer := ""
 		for _, x := range branch[i+1:] {
-			if x.Author.Role == "user" {
+			if x.Role == "user" {
 				break
 			}
 			answer = x.ID

@@ -1,0 +1,72 @@
+package core
+
+import (
+	"context"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/codemode"
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// tabs is codemode.Tabs over the Core's tab resolution, with open as the
+// way to the browser.
+type tabs struct {
+	open func(ctx context.Context) (*browser.Browser, error)
+}
+
+// OpenBrowser implements codemode.Tabs. Errors: BrowserDisconnected when
+// no way to a browser was given; open's envelopes.
+func (t tabs) OpenBrowser(ctx context.Context) (*browser.Browser, error) {
+	if t.open == nil {
+		return nil, errs.New(errs.BrowserDisconnected, "no browser was given to this run")
+	}
+	return t.open(ctx)
+}
+
+// ResolveTab implements codemode.Tabs with ResolveTab.
+func (tabs) ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
+	return ResolveTab(ctx, b, reg, siteID, tabID)
+}
+
+// OpenSiteTab implements codemode.Tabs with OpenSiteTab.
+func (tabs) OpenSiteTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, error) {
+	return OpenSiteTab(ctx, b, reg, siteID)
+}
+
+// codeHost is codemode.Host over the Core: its settings, history,
+// templates and sites, and the browser of one request's options.
+type codeHost struct {
+	tabs
+	c *Core
+}
+
+// codeHost is the Host of a code run whose browser options are req's.
+func (c *Core) codeHost(req AskRequest) codeHost {
+	return codeHost{tabs: tabs{open: func(ctx context.Context) (*browser.Browser, error) { return c.openBrowser(ctx, req) }}, c: c}
+}
+
+// Settings implements codemode.Host.
+func (h codeHost) Settings() config.Settings { return h.c.Settings() }
+
+// ArtifactsDir implements codemode.Host: the data directory's artifacts/.
+func (h codeHost) ArtifactsDir() string { return h.c.paths.ArtifactsDir() }
+
+// Sites implements codemode.Host with Core.Sites.
+func (h codeHost) Sites() (*site.Registry, error) { return h.c.Sites() }
+
+// Sessions implements codemode.Host with Core.Sessions.
+func (h codeHost) Sessions(ctx context.Context) (*job.Repo, error) { return h.c.Sessions(ctx) }
+
+// Task implements codemode.Host: the prompt, or the template's rendering.
+func (h codeHost) Task(ctx context.Context, text, template string, vars map[string]string) (string, error) {
+	return h.c.taskOf(ctx, text, template, vars)
+}
+
+// Interface guards.
+var (
+	_ codemode.Tabs = tabs{}
+	_ codemode.Host = codeHost{}
+)
