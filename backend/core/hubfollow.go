@@ -143,7 +143,7 @@ func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, 
 	if !s.State.Active() {
 		rec.State, rec.Ended = string(s.State), true
 	}
-	if err := h.put(rec); err != nil {
+	if err := h.jobs.Put(rec); err != nil {
 		return hub.ReattachResult{}, err
 	}
 	if !rec.Ended {
@@ -157,7 +157,7 @@ func (h *HubBackend) runningJobOf(sessionID string) (jobRecord, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for id := range h.running {
-		if rec, err := h.get(id); err == nil && rec.Session == sessionID && !rec.Ended {
+		if rec, err := h.jobs.Get(id); err == nil && rec.Session == sessionID && !rec.Ended {
 			return rec, true
 		}
 	}
@@ -209,7 +209,7 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 	finding, err := h.reattachRun(ctx, rec.Session, chk.BrowserURL, onEvent)
 	wctx := context.WithoutCancel(ctx)
 	h.mu.Lock()
-	cur, gerr := h.get(rec.ID)
+	cur, gerr := h.jobs.Get(rec.ID)
 	if gerr != nil {
 		cur = rec
 	}
@@ -218,7 +218,7 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 		cur.Error = errs.From(err)
 	}
 	cur.UpdatedAt, cur.Ended = time.Now().UTC(), true
-	_ = h.put(cur)
+	_ = h.jobs.Put(cur)
 	h.mu.Unlock()
 	data, _ := json.Marshal(h.view(wctx, cur))
 	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: data})
