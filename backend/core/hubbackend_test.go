@@ -146,9 +146,8 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 		close(release)
 		h.waitStopped(ctx, rec.ID)
 		j, _ = h.GetJob(ctx, rec.ID)
-		var d JobDetail
-		if json.Unmarshal(j.Detail, &d) != nil || j.State != string(job.StateDone) || !d.Ended || d.Finding == nil {
-			t.Fatalf("after: state %s, detail %s", j.State, j.Detail)
+		if d := j.Detail; d == nil || j.State != string(job.StateDone) || !d.Ended || d.Finding == nil {
+			t.Fatalf("after: state %s, detail %+v", j.State, j.Detail)
 		}
 	})
 	t.Run("an unknown job is not found", func(t *testing.T) {

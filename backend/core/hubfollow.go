@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -86,16 +85,11 @@ func (h *HubBackend) PollSession(ctx context.Context, chk hub.SessionCheck) (hub
 		}
 		fresh = true
 	}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return hub.PollResult{}, fmt.Errorf("encode session %s: %w", s.ID, err)
-	}
-	return hub.PollResult{Session: raw, Fresh: fresh}, nil
+	return hub.PollResult{Session: RunOf(s), Fresh: fresh}, nil
 }
 
 // DoctorSessions runs DoctorSessions (the function) on the owner's store,
-// in the request's browser when chk.Browser. The Sessions of the result
-// are a JSON array of DoctorReport.
+// in the request's browser when chk.Browser.
 func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (hub.DoctorResult, error) {
 	var b *browser.Browser
 	var reg *site.Registry
@@ -114,11 +108,7 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 	if err != nil {
 		return hub.DoctorResult{}, err
 	}
-	raw, err := json.Marshal(out)
-	if err != nil {
-		return hub.DoctorResult{}, fmt.Errorf("encode doctor report: %w", err)
-	}
-	return hub.DoctorResult{Sessions: raw}, nil
+	return hub.DoctorResult{Sessions: out}, nil
 }
 
 // ReattachSession picks the run at once and resumes it as a job of

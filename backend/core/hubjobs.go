@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // view is rec as the API shows it: with its session's live state once the
@@ -19,12 +19,13 @@ import (
 // stops polling at the session's end must not miss them. Not to be called
 // with h.mu held.
 func (h *HubBackend) view(ctx context.Context, rec jobRecord) hub.Job {
-	d := JobDetail{Session: rec.Session, Approval: rec.Approval, Spec: rec.Spec, Ended: rec.Ended, Finding: rec.Finding, RunError: rec.Error, Receipt: rec.Receipt}
+	d := &service.JobDetail{Session: rec.Session, Approval: string(rec.Approval), Spec: rec.Spec, Ended: rec.Ended,
+		Finding: findingOf(rec.Finding), RunError: rec.Error, Receipt: receiptOf(rec.Receipt)}
 	out := hub.Job{ID: rec.ID, Kind: rec.Kind, State: rec.State, RequestedBy: rec.RequestedBy,
 		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt, Error: rec.Error}
 	if rec.Session != "" {
 		if s, err := h.repo.Get(ctx, rec.Session); err == nil {
-			d.Run = s
+			d.Run = RunOf(s)
 			out.State = string(s.State)
 			if !rec.Ended && (s.State.Terminal() || s.State == job.StateStale) && h.isRunning(rec.ID) {
 				out.State = jobStateFinishing
@@ -37,7 +38,7 @@ func (h *HubBackend) view(ctx context.Context, rec jobRecord) hub.Job {
 			}
 		}
 	}
-	out.Detail, _ = json.Marshal(d)
+	out.Detail = d
 	return out
 }
 

@@ -2,12 +2,11 @@ package core
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Filters that SearchSessions reads from its query: "site:ID" and
@@ -53,10 +52,7 @@ func (h *HubBackend) list(ctx context.Context, f job.Filter) ([]hub.SessionSumma
 	out := make([]hub.SessionSummary, 0, len(items))
 	for _, it := range items {
 		sum := summaryOf(it.Session)
-		sum.Extra, err = json.Marshal(SessionExtra{Listed: it, Total: total})
-		if err != nil {
-			return nil, fmt.Errorf("encode session %s: %w", it.Session.ID, err)
-		}
+		sum.Extra = &service.SessionExtra{Listed: service.Listed{Session: RunOf(it.Session), Hit: hitOf(it.Hit)}, Total: total}
 		out = append(out, sum)
 	}
 	return out, nil
@@ -67,21 +63,18 @@ func summaryOf(s *job.Session) hub.SessionSummary {
 }
 
 // ShowSession returns a run (an unambiguous id prefix is enough) with its
-// journal. Errors: errs.SessionNotFound, errs.SessionAmbiguous.
+// journal. Errors: as ShowSession (the function).
 func (h *HubBackend) ShowSession(ctx context.Context, id string) (hub.Session, error) {
-	s, err := h.repo.Resolve(ctx, id)
+	s, j, err := ShowSession(ctx, h.repo, id)
 	if err != nil {
 		return hub.Session{}, err
 	}
-	j, err := h.repo.Journal(ctx, s.ID)
-	if err != nil {
-		return hub.Session{}, err
-	}
-	d, err := json.Marshal(SessionDetail{Session: s, Journal: j})
-	if err != nil {
-		return hub.Session{}, fmt.Errorf("encode session %s: %w", s.ID, err)
-	}
-	return hub.Session{SessionSummary: summaryOf(s), Detail: d}, nil
+	return sessionView(s, j), nil
+}
+
+// sessionView is a run with its journal as the service shows it.
+func sessionView(s *job.Session, j []job.Entry) service.Session {
+	return service.Session{SessionSummary: summaryOf(s), Detail: &service.SessionDetail{Session: RunOf(s), Journal: journalOf(j)}}
 }
 
 func clipText(s string, n int) string {

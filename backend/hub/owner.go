@@ -31,6 +31,10 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 	if strings.TrimSpace(spec.Prompt) == "" && spec.Template == "" {
 		return Job{}, errs.New(errs.BadInput, "the job has an empty prompt").WithHint("set \"prompt\", or \"template\" with its \"vars\"")
 	}
+	if spec.Browser != nil {
+		return Job{}, errs.New(errs.BadInput, "a job through the owner runs in the owner's browser; it takes no \"browser\"").
+			WithHint("drop \"browser\" from the job")
+	}
 	spec.RequestedBy = caller.ClientID
 	await := false
 	clientName := caller.Name
