@@ -8,6 +8,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // HubOption configures HubBackend.
@@ -56,6 +57,7 @@ type HubBackend struct {
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // job id -> cancel of its run
 	subs    map[chan hub.Event]struct{}
+	watches map[chan service.JobEvent]string // typed in-process subscribers -> job id
 	closed  bool
 	wg      sync.WaitGroup
 	runCtx  context.Context
@@ -78,7 +80,8 @@ func (c *Core) HubBackend(ctx context.Context, opts ...HubOption) (*HubBackend, 
 	if err != nil {
 		return nil, err
 	}
-	h := &HubBackend{c: c, repo: repo, jobs: hubJobRepo{st: c.Store()}, running: map[string]context.CancelFunc{}, subs: map[chan hub.Event]struct{}{}}
+	h := &HubBackend{c: c, repo: repo, jobs: hubJobRepo{st: c.Store()}, running: map[string]context.CancelFunc{}, subs: map[chan hub.Event]struct{}{},
+		watches: map[chan service.JobEvent]string{}}
 	for _, o := range opts {
 		o(h)
 	}

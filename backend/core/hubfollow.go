@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"time"
@@ -189,12 +188,7 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 		if ev.Session != rec.Session {
 			return
 		}
-		typ := hub.EventRunUpdate
-		if ev.Kind == job.EventPartial {
-			typ = hub.EventRunPartial
-		}
-		data, _ := json.Marshal(ev)
-		h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: data})
+		h.emitRun(rec, ev)
 	}
 	finding, err := h.reattachRun(ctx, rec.Session, chk.BrowserURL, onEvent)
 	wctx := context.WithoutCancel(ctx)
@@ -210,8 +204,7 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 	cur.UpdatedAt, cur.Ended = time.Now().UTC(), true
 	_ = h.jobs.Put(cur)
 	h.mu.Unlock()
-	data, _ := json.Marshal(h.view(wctx, cur))
-	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: data})
+	h.emitEnd(wctx, cur)
 }
 
 func (h *HubBackend) reattachRun(ctx context.Context, sessionID, browserURL string, onEvent func(job.Event)) (*job.Finding, error) {

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"sync"
 	"time"
@@ -115,6 +114,11 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		req.RateLimitCooldown = time.Duration(rec.Spec.CooldownSeconds) * time.Second
 	}
 	req.Template, req.Vars = rec.Spec.Template, rec.Spec.Vars
+	if b := rec.Spec.Browser; b != nil {
+		// An in-process caller's browser; a long-lived one (browserFor)
+		// still takes precedence.
+		req.BrowserURL, req.Chromium, req.Headless, req.BrowserArgs = b.URL, b.Chromium, b.Headless, b.Args
+	}
 	var sessMu sync.Mutex
 	sessionID := ""
 	req.OnEvent = func(ev job.Event) {
@@ -131,12 +135,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 				h.link(rec.ID, ev.Session)
 			}()
 		}
-		typ := hub.EventRunUpdate
-		if ev.Kind == job.EventPartial {
-			typ = hub.EventRunPartial
-		}
-		data, _ := json.Marshal(ev)
-		h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: data})
+		h.emitRun(rec, ev)
 	}
 	var s *job.Session
 	var receipt *CodeReceipt
@@ -172,8 +171,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	cur.UpdatedAt, cur.Ended = time.Now().UTC(), true
 	_ = h.jobs.Put(cur)
 	h.mu.Unlock()
-	data, _ := json.Marshal(h.view(wctx, cur))
-	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: data})
+	h.emitEnd(wctx, cur)
 }
 
 func (h *HubBackend) link(jobID, sessionID string) {

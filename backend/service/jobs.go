@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -196,6 +197,20 @@ func (r JobRequest) Text() string {
 		b.WriteString("\n" + k + " = " + r.Vars[k])
 	}
 	return b.String()
+}
+
+// Summary is Text with its whitespace folded, at most 200 characters: what
+// an approval shows.
+func (r JobRequest) Summary() string { return Summarize(r.Text(), 200) }
+
+// Summarize folds the whitespace of text and keeps at most n characters of
+// it, marking a cut with "…".
+func Summarize(text string, n int) string {
+	p := strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(p) <= n {
+		return p
+	}
+	return string([]rune(p)[:n]) + "…"
 }
 
 // Job is a job as the Service shows it: its own state until its run starts,
