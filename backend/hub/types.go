@@ -116,4 +116,7 @@ type WhoAmI struct {
 	Owner     bool      `json:"owner"`
 	PID       int       `json:"pid"`
 	StartedAt time.Time `json:"startedAt"`
+	// Version and Wire are the owner's side of the version handshake.
+	Version string `json:"version"`
+	Wire    int    `json:"wire"`
 }

@@ -109,3 +109,30 @@ func TestAJobCarriesItsDetailTyped(t *testing.T) {
 		t.Fatalf("decoded %+v", j.Detail)
 	}
 }
+
+func TestVersionMismatchNamesBothVersionsAndTheOlderProcess(t *testing.T) {
+	owner := Peer{Version: "1.4.0", Wire: 3}
+	cases := []struct {
+		name   string
+		client Peer
+		words  []string
+	}{
+		{"a newer client restarts the owner", Peer{Version: "1.5.0", Wire: 4}, []string{"1.4.0", "1.5.0", "the running owner is the older", "restart the Ferry app"}},
+		{"an older client restarts itself", Peer{Version: "1.3.0", Wire: 2}, []string{"1.4.0", "1.3.0", "the client is the older", "Ferry 1.4.0"}},
+		{"a client from before the handshake is the older", Peer{}, []string{"1.4.0", "before the handshake", "the client is the older"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := VersionMismatch(owner, tc.client)
+			if e.Code != errs.VersionMismatch {
+				t.Fatalf("code %s", e.Code)
+			}
+			all := e.Message + " | " + e.RetryHint
+			for _, w := range tc.words {
+				if !strings.Contains(all, w) {
+					t.Errorf("%q does not say %q", all, w)
+				}
+			}
+		})
+	}
+}
