@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -262,11 +262,10 @@ func (r *Runs) Retry(id string) (RunInfo, error) {
 		if err != nil {
 			return err
 		}
-		var d core.JobDetail
-		if err := json.Unmarshal(j.Detail, &d); err != nil {
-			return errs.Wrap(err, errs.StoreCorrupt, "read run %s: %v", id, err)
+		if j.Detail == nil {
+			return errs.New(errs.StoreCorrupt, "read run %s: it carries no record", id)
 		}
-		spec := d.Spec
+		spec := j.Detail.Spec
 		spec.RequestedBy = core.DesktopRequester
 		nj, err := h.backend.CreateJob(ctx, spec, hub.CreateOptions{})
 		if err != nil {
@@ -308,22 +307,20 @@ func (r *Runs) Get(id string) (RunInfo, error) {
 
 // runInfoOf reads a hub job of this backend.
 func runInfoOf(j hub.Job) (RunInfo, error) {
-	var d core.JobDetail
-	if len(j.Detail) > 0 {
-		if err := json.Unmarshal(j.Detail, &d); err != nil {
-			return RunInfo{}, errs.Wrap(err, errs.StoreCorrupt, "read run %s: %v", j.ID, err)
-		}
+	var d service.JobDetail
+	if j.Detail != nil {
+		d = *j.Detail
 	}
 	out := RunInfo{ID: j.ID, Kind: string(j.Kind), State: j.State, Ended: d.Ended, RequestedBy: j.RequestedBy,
 		Origin: originOf(j.RequestedBy), Template: d.Spec.Template, Vars: d.Spec.Vars, Site: d.Spec.Site, TabID: d.Spec.TabID, Model: d.Spec.Model, Prompt: d.Spec.Prompt, NewChat: d.Spec.NewChat,
 		Created: j.CreatedAt, Updated: j.UpdatedAt, Error: j.Error, Timeline: []job.Entry{}}
-	if d.Run != nil {
-		out.Session = job.Redacted(d.Run)
+	if run := core.SessionOf(d.Run); run != nil {
+		out.Session = job.Redacted(run)
 		if out.Prompt == "" {
-			out.Prompt = d.Run.Prompt // a template's rendering
+			out.Prompt = run.Prompt // a template's rendering
 		}
 		if out.Site == "" {
-			out.Site = d.Run.Site
+			out.Site = run.Site
 		}
 	}
 	if out.Prompt == "" && d.Spec.Template != "" {

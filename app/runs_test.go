@@ -16,6 +16,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func TestJobSpecOf(t *testing.T) {
@@ -307,10 +308,7 @@ func TestRunsThroughTheHubBackend(t *testing.T) {
 
 func TestRunInfoOf(t *testing.T) {
 	mk := func(state string, ended bool, code errs.Code, requestedBy string) hub.Job {
-		d, _ := json.Marshal(struct {
-			Ended bool        `json:"ended"`
-			Spec  hub.JobSpec `json:"spec"`
-		}{ended, hub.JobSpec{Site: "chatgpt", Template: "review", Vars: map[string]string{"change": "x"}}})
+		d := &service.JobDetail{Ended: ended, Spec: hub.JobSpec{Site: "chatgpt", Template: "review", Vars: map[string]string{"change": "x"}}}
 		j := hub.Job{ID: "job-1", Kind: hub.KindAsk, State: state, RequestedBy: requestedBy, Detail: d}
 		if code != "" {
 			j.Error = errs.New(code, "stopped")

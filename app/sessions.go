@@ -158,11 +158,7 @@ func (s *Sessions) Show(id string) (SessionDetail, error) {
 		if err != nil {
 			return err
 		}
-		sess, err := repo.Resolve(ctx, id)
-		if err != nil {
-			return err
-		}
-		journal, err := repo.Journal(ctx, sess.ID)
+		sess, journal, err := core.ShowSession(ctx, repo, id)
 		if err != nil {
 			return err
 		}
@@ -215,11 +211,7 @@ func (s *Sessions) export(id, format string) ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		sess, err := repo.Resolve(ctx, id)
-		if err != nil {
-			return err
-		}
-		journal, err := repo.Journal(ctx, sess.ID)
+		sess, journal, err := core.ShowSession(ctx, repo, id)
 		if err != nil {
 			return err
 		}

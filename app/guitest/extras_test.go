@@ -23,7 +23,9 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/store"
+	"github.com/ferrydesk/ferry/backend/version"
 )
 
 // deadBrowserSettings makes every run fail at once on a browser address
@@ -294,6 +296,8 @@ func TestApprovalPrompt(t *testing.T) {
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}
+		req.Header.Set(service.HeaderVersion, version.Version)
+		req.Header.Set(service.HeaderWire, strconv.Itoa(service.WireRevision))
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -308,6 +312,8 @@ func TestApprovalPrompt(t *testing.T) {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodGet, api+"/v1/jobs/"+id, nil)
 		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set(service.HeaderVersion, version.Version)
+		req.Header.Set(service.HeaderWire, strconv.Itoa(service.WireRevision))
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

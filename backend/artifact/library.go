@@ -182,6 +182,11 @@ func short(sum string) string {
 }
 
 // readProvenance decodes a sidecar; a missing one is fs.ErrNotExist.
+// ReadProvenance reads the provenance sidecar of the zip at path (path +
+// SidecarSuffix). Errors: an fs.ErrNotExist error when there is none; a
+// decode error for a sidecar that is not valid JSON.
+func ReadProvenance(path string) (*Provenance, error) { return readProvenance(path + SidecarSuffix) }
+
 func readProvenance(path string) (*Provenance, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // stringList is a repeatable string flag (--source a --source b).
@@ -265,8 +265,10 @@ func remoteCode(ctx context.Context, inv *invocation, cl *client.Client) error {
 	if j, err = waitRemote(ctx, cl, j, codeJobEnded, req.Timeout+codeGrace, "no verified result within --timeout "+req.Timeout.String()); err != nil {
 		return err
 	}
-	var d core.JobDetail
-	_ = json.Unmarshal(j.Detail, &d)
+	var d service.JobDetail
+	if j.Detail != nil {
+		d = *j.Detail
+	}
 	var runErr error
 	if j.Error != nil {
 		runErr = j.Error
@@ -277,16 +279,13 @@ func remoteCode(ctx context.Context, inv *invocation, cl *client.Client) error {
 		}
 		return errs.New(errs.Internal, "code job %s ended %s without a receipt; is the owner an older Ferry?", j.ID, j.State)
 	}
-	return printCode(inv, d.Receipt, runErr)
+	return printCode(inv, core.ReceiptOf(d.Receipt), runErr)
 }
 
 // codeJobEnded reports whether the owner's run of a code job returned: its
 // receipt is written and kept with the job only then, after the last
 // session ended.
-func codeJobEnded(j hub.Job) bool {
-	var d core.JobDetail
-	return json.Unmarshal(j.Detail, &d) == nil && d.Ended
-}
+func codeJobEnded(j hub.Job) bool { return j.Ended() }
 
 // waitRemote polls job j until ended says so, cancelling it when ctx ends
 // or after timeout (a Timeout envelope with message).

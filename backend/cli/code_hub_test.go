@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
@@ -101,10 +100,10 @@ func TestCodeThroughTheHub(t *testing.T) {
 			t.Fatalf("approve: exit %d %s", r.code, r.stderr)
 		}
 		end := waitJob(t, j.ID)
-		var det core.JobDetail
-		if err := json.Unmarshal(end.Detail, &det); err != nil {
-			t.Fatal(err)
+		if end.Detail == nil {
+			t.Fatal("the ended job carries no detail")
 		}
+		det := *end.Detail
 		if end.State != string(job.StateDone) || end.Error != nil || det.Run == nil || det.Receipt == nil || !det.Receipt.OK {
 			t.Fatalf("code job ended %s error %+v receipt %+v", end.State, end.Error, det.Receipt)
 		}
@@ -112,7 +111,7 @@ func TestCodeThroughTheHub(t *testing.T) {
 			t.Fatalf("%d submissions, want exactly 1", n)
 		}
 		run := det.Run
-		if run.Template != "build-project" || run.Origin != job.OriginAgent || run.Contract != "code" || !strings.Contains(run.Prompt, "Build a greeter") {
+		if run.Template != "build-project" || run.Origin != string(job.OriginAgent) || run.Contract != "code" || !strings.Contains(run.Prompt, "Build a greeter") {
 			t.Fatalf("session template %q origin %s contract %q prompt %.80q", run.Template, run.Origin, run.Contract, run.Prompt)
 		}
 		if len(run.Artifacts) != 1 || run.Artifacts[0].Verdict != "verified" {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -140,11 +139,11 @@ func remoteSessionsList(ctx context.Context, inv *invocation, cl *client.Client)
 	items := make([]job.Listed, 0, len(sums))
 	total := 0
 	for _, s := range sums {
-		var x core.SessionExtra
-		if err := json.Unmarshal(s.Extra, &x); err != nil || x.Listed.Session == nil {
+		x := s.Extra
+		if x == nil || x.Listed.Session == nil {
 			return errs.New(errs.Internal, "the owner's listing of session %s carries no record; is it an older Ferry?", s.ID)
 		}
-		items = append(items, x.Listed)
+		items = append(items, core.ListedOf(x.Listed))
 		total = x.Total
 	}
 	return printSessionList(inv, items, total)
@@ -155,11 +154,11 @@ func remoteSession(ctx context.Context, cl *client.Client, ref string) (*job.Ses
 	if err != nil {
 		return nil, nil, err
 	}
-	var d core.SessionDetail
-	if err := json.Unmarshal(s.Detail, &d); err != nil || d.Session == nil {
+	d := s.Detail
+	if d == nil || d.Session == nil {
 		return nil, nil, errs.New(errs.Internal, "the owner's answer for session %s carries no record; is it an older Ferry?", s.ID)
 	}
-	return d.Session, d.Journal, nil
+	return core.SessionOf(d.Session), core.JournalOf(d.Journal), nil
 }
 
 // askPoll is how often a remote ask reads its job's state.
@@ -201,18 +200,17 @@ func remoteAsk(ctx context.Context, inv *invocation, cl *client.Client) error {
 			return err
 		}
 	}
-	var d core.JobDetail
-	_ = json.Unmarshal(j.Detail, &d)
 	if j.Error != nil {
 		return j.Error
 	}
-	if d.Run == nil {
+	if j.Detail == nil || j.Detail.Run == nil {
 		return errs.New(errs.Internal, "job %s ended %s without a session", j.ID, j.State)
 	}
+	run := core.SessionOf(j.Detail.Run)
 	if inv.json {
-		return inv.printJSON(askJSON{Session: d.Run.ID, Result: core.ResultOf(d.Run), Policies: policiesOf(d.Run)})
+		return inv.printJSON(askJSON{Session: run.ID, Result: core.ResultOf(run), Policies: policiesOf(run)})
 	}
-	_, err = fmt.Fprintln(inv.stdout, d.Run.Answer)
+	_, err = fmt.Fprintln(inv.stdout, run.Answer)
 	return err
 }
 
@@ -226,8 +224,7 @@ func jobEnded(j hub.Job) bool {
 	case j.State == hub.StateAwaitingApproval:
 		return false
 	}
-	var d core.JobDetail
-	return json.Unmarshal(j.Detail, &d) == nil && d.Ended
+	return j.Ended()
 }
 
 func cancelRemote(cl *client.Client, id string) {

@@ -71,11 +71,10 @@ func remotePoll(ctx context.Context, inv *invocation, cl *client.Client) error {
 	if err != nil {
 		return err
 	}
-	var s job.Session
-	if err := json.Unmarshal(res.Session, &s); err != nil || s.ID == "" {
+	if res.Session == nil || res.Session.ID == "" {
 		return errs.New(errs.Internal, "the owner's poll answer carries no run record; is it an older Ferry?")
 	}
-	return printPoll(inv, &s, res.Fresh)
+	return printPoll(inv, core.SessionOf(res.Session), res.Fresh)
 }
 
 func remoteDoctor(ctx context.Context, inv *invocation, cl *client.Client) error {
@@ -88,11 +87,7 @@ func remoteDoctor(ctx context.Context, inv *invocation, cl *client.Client) error
 	if err != nil {
 		return err
 	}
-	var out []core.DoctorReport
-	if err := json.Unmarshal(res.Sessions, &out); err != nil {
-		return errs.New(errs.Internal, "the owner's doctor answer does not decode: %v", err)
-	}
-	return printDoctor(inv, out)
+	return printDoctor(inv, res.Sessions)
 }
 
 // finalWait is how long watch waits, after the job ended, for the event
@@ -182,15 +177,15 @@ func remoteResume(ctx context.Context, inv *invocation, cl *client.Client, strea
 			}
 		}
 	}
-	var d core.JobDetail
-	if err := json.Unmarshal(j.Detail, &d); err != nil || d.Run == nil {
+	d := j.Detail
+	if d == nil || d.Run == nil {
 		return errs.New(errs.Internal, "job %s ended %s without its run's record", j.ID, j.State)
 	}
 	var runErr error
 	if d.RunError != nil {
 		runErr = d.RunError
 	}
-	return printResumed(inv, d.Run, d.Finding, runErr)
+	return printResumed(inv, core.SessionOf(d.Run), core.FindingOf(d.Finding), runErr)
 }
 
 // finalJob recognises the last event of a job: a run.update carrying the
@@ -200,7 +195,7 @@ func finalJob(ev hub.Event) (hub.Job, bool) {
 		return hub.Job{}, false
 	}
 	var j hub.Job
-	if json.Unmarshal(ev.Data, &j) != nil || j.ID != ev.JobID || len(j.Detail) == 0 {
+	if json.Unmarshal(ev.Data, &j) != nil || j.ID != ev.JobID || j.Detail == nil {
 		return hub.Job{}, false
 	}
 	return j, jobEnded(j)

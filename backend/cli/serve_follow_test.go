@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
@@ -106,11 +107,9 @@ func TestServeFollowsRunsInTheBrowserLikeEmbedded(t *testing.T) {
 			if j, err = owner.GetJob(ctx, j.ID); err != nil {
 				t.Fatal(err)
 			}
-			var det struct {
-				Session string `json:"session"`
+			if j.Detail != nil {
+				session = j.Detail.Session
 			}
-			json.Unmarshal(j.Detail, &det)
-			session = det.Session
 			if jobEnded(j) || ctx.Err() != nil {
 				t.Fatalf("the job ended (%s) before it had a session", j.State)
 			}
@@ -154,11 +153,9 @@ func TestServeFollowsRunsInTheBrowserLikeEmbedded(t *testing.T) {
 			if j, err = owner.GetJob(ctx, j.ID); err != nil {
 				t.Fatal(err)
 			}
-			var det struct {
-				Run *job.Session `json:"run"`
+			if j.Detail != nil {
+				run = core.SessionOf(j.Detail.Run)
 			}
-			json.Unmarshal(j.Detail, &det)
-			run = det.Run
 			if jobEnded(j) || ctx.Err() != nil {
 				t.Fatalf("the job ended (%s) before it streamed", j.State)
 			}

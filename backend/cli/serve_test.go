@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
@@ -257,10 +258,10 @@ func TestApprovalsPairingAndRevocation(t *testing.T) {
 			t.Fatalf("approve: exit %d %s", r.code, r.stderr)
 		}
 		end := waitJob(t, agent, j.ID)
-		var det struct {
-			Run *job.Session `json:"run"`
+		var det struct{ Run *job.Session }
+		if end.Detail != nil {
+			det.Run = core.SessionOf(end.Detail.Run)
 		}
-		json.Unmarshal(end.Detail, &det)
 		if end.State != string(job.StateDone) || det.Run == nil || det.Run.Answer != providertest.NormalAnswer(prompt) || det.Run.Origin != job.OriginAgent {
 			t.Fatalf("approved job ended %s %+v error %v", end.State, det.Run, end.Error)
 		}

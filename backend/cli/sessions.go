@@ -149,11 +149,7 @@ func oneLine(s string, n int) string {
 }
 
 func sessionsShow(ctx context.Context, inv *invocation, repo *job.Repo, ref string) error {
-	s, err := repo.Resolve(ctx, ref)
-	if err != nil {
-		return err
-	}
-	j, err := repo.Journal(ctx, s.ID)
+	s, j, err := core.ShowSession(ctx, repo, ref)
 	if err != nil {
 		return err
 	}
@@ -179,11 +175,7 @@ func sessionsExport(ctx context.Context, inv *invocation, repo *job.Repo, ref st
 	if format != job.FormatMarkdown && format != job.FormatJSON {
 		return errs.New(errs.BadInput, "unknown export format %q", format).WithHint("use --format md or --format json")
 	}
-	s, err := repo.Resolve(ctx, ref)
-	if err != nil {
-		return err
-	}
-	j, err := repo.Journal(ctx, s.ID)
+	s, j, err := core.ShowSession(ctx, repo, ref)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -134,15 +135,9 @@ func ReattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, rep
 	return code.Finish(ctx, out, f, err)
 }
 
-// DoctorReport is the verdict of `ferry sessions doctor` on one run.
-type DoctorReport struct {
-	ID         string `json:"id"`
-	Site       string `json:"site"`
-	State      string `json:"state"`
-	Verdict    string `json:"verdict"` // ok, stale, recovered, unchecked
-	Detail     string `json:"detail,omitempty"`
-	Candidates string `json:"candidates,omitempty"`
-}
+// DoctorReport is the verdict of `ferry sessions doctor` on one run: ok,
+// stale, recovered or unchecked.
+type DoctorReport = service.DoctorReport
 
 // DoctorSessions checks the tabs of the active and stale runs in b: a run
 // whose tab is gone or left its site is marked stale (a stale run is

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -142,9 +141,8 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 			if j, err = agent.GetJob(ctx, toRun.ID); err != nil {
 				t.Fatal(err)
 			}
-			var d JobDetail
-			if json.Unmarshal(j.Detail, &d) == nil && d.Ended {
-				if j.State != string(job.StateDone) || d.Run == nil || d.Run.Answer != providertest.NormalAnswer(runPrompt) || d.Run.Origin != job.OriginAgent {
+			if d := j.Detail; d != nil && d.Ended {
+				if j.State != string(job.StateDone) || d.Run == nil || d.Run.Answer != providertest.NormalAnswer(runPrompt) || d.Run.Origin != string(job.OriginAgent) {
 					t.Fatalf("approved job ended %s, run %+v, error %v", j.State, d.Run, j.Error)
 				}
 				break

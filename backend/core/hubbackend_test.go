@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -126,7 +127,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 		}
 		now := time.Now().UTC()
 		rec := jobRecord{ID: "job-finishing", Kind: hub.KindReattach, Session: s.ID, CreatedAt: now, UpdatedAt: now, State: jobStateStarting}
-		if err := h.put(rec); err != nil {
+		if err := h.jobs.Put(rec); err != nil {
 			t.Fatal(err)
 		}
 		release := make(chan struct{})
@@ -135,7 +136,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 			rec.Ended, rec.Finding = true, &job.Finding{Action: "collect"}
 			h.mu.Lock()
 			defer h.mu.Unlock()
-			_ = h.put(rec)
+			_ = h.jobs.Put(rec)
 		})
 		j, err := h.GetJob(ctx, rec.ID)
 		if err != nil || j.State != jobStateFinishing {
@@ -145,9 +146,8 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 		close(release)
 		h.waitStopped(ctx, rec.ID)
 		j, _ = h.GetJob(ctx, rec.ID)
-		var d JobDetail
-		if json.Unmarshal(j.Detail, &d) != nil || j.State != string(job.StateDone) || !d.Ended || d.Finding == nil {
-			t.Fatalf("after: state %s, detail %s", j.State, j.Detail)
+		if d := j.Detail; d == nil || j.State != string(job.StateDone) || !d.Ended || d.Finding == nil {
+			t.Fatalf("after: state %s, detail %+v", j.State, j.Detail)
 		}
 	})
 	t.Run("an unknown job is not found", func(t *testing.T) {
@@ -165,14 +165,14 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 
 func TestOpenVerifiedNeedsAMatchingSidecar(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, data []byte, prov *sidecar) string {
+	write := func(name string, data []byte, prov *artifact.Provenance) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if prov != nil {
 			b, _ := json.Marshal(prov)
-			if err := os.WriteFile(p+sidecarSuffix, b, 0o644); err != nil {
+			if err := os.WriteFile(p+artifact.SidecarSuffix, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -180,14 +180,10 @@ func TestOpenVerifiedNeedsAMatchingSidecar(t *testing.T) {
 	}
 	data := []byte("PK zip bytes")
 	sum := sha256.Sum256(data)
-	good := sidecar{SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data))}
-	good.Verdict = &struct {
-		OK bool `json:"ok"`
-	}{OK: true}
+	good := artifact.Provenance{SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data))}
+	good.Verdict = &artifact.Verdict{OK: true}
 	bad := good
-	bad.Verdict = &struct {
-		OK bool `json:"ok"`
-	}{OK: false}
+	bad.Verdict = &artifact.Verdict{OK: false}
 	cases := []struct {
 		name     string
 		path     string

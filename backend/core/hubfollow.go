@@ -2,8 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -86,16 +84,11 @@ func (h *HubBackend) PollSession(ctx context.Context, chk hub.SessionCheck) (hub
 		}
 		fresh = true
 	}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return hub.PollResult{}, fmt.Errorf("encode session %s: %w", s.ID, err)
-	}
-	return hub.PollResult{Session: raw, Fresh: fresh}, nil
+	return hub.PollResult{Session: RunOf(s), Fresh: fresh}, nil
 }
 
 // DoctorSessions runs DoctorSessions (the function) on the owner's store,
-// in the request's browser when chk.Browser. The Sessions of the result
-// are a JSON array of DoctorReport.
+// in the request's browser when chk.Browser.
 func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (hub.DoctorResult, error) {
 	var b *browser.Browser
 	var reg *site.Registry
@@ -114,11 +107,7 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 	if err != nil {
 		return hub.DoctorResult{}, err
 	}
-	raw, err := json.Marshal(out)
-	if err != nil {
-		return hub.DoctorResult{}, fmt.Errorf("encode doctor report: %w", err)
-	}
-	return hub.DoctorResult{Sessions: raw}, nil
+	return hub.DoctorResult{Sessions: out}, nil
 }
 
 // ReattachSession picks the run at once and resumes it as a job of
@@ -143,7 +132,7 @@ func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, 
 	if !s.State.Active() {
 		rec.State, rec.Ended = string(s.State), true
 	}
-	if err := h.put(rec); err != nil {
+	if err := h.jobs.Put(rec); err != nil {
 		return hub.ReattachResult{}, err
 	}
 	if !rec.Ended {
@@ -157,7 +146,7 @@ func (h *HubBackend) runningJobOf(sessionID string) (jobRecord, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for id := range h.running {
-		if rec, err := h.get(id); err == nil && rec.Session == sessionID && !rec.Ended {
+		if rec, err := h.jobs.Get(id); err == nil && rec.Session == sessionID && !rec.Ended {
 			return rec, true
 		}
 	}
@@ -199,17 +188,12 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 		if ev.Session != rec.Session {
 			return
 		}
-		typ := hub.EventRunUpdate
-		if ev.Kind == job.EventPartial {
-			typ = hub.EventRunPartial
-		}
-		data, _ := json.Marshal(ev)
-		h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: data})
+		h.emitRun(rec, ev)
 	}
 	finding, err := h.reattachRun(ctx, rec.Session, chk.BrowserURL, onEvent)
 	wctx := context.WithoutCancel(ctx)
 	h.mu.Lock()
-	cur, gerr := h.get(rec.ID)
+	cur, gerr := h.jobs.Get(rec.ID)
 	if gerr != nil {
 		cur = rec
 	}
@@ -218,10 +202,9 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 		cur.Error = errs.From(err)
 	}
 	cur.UpdatedAt, cur.Ended = time.Now().UTC(), true
-	_ = h.put(cur)
+	_ = h.jobs.Put(cur)
 	h.mu.Unlock()
-	data, _ := json.Marshal(h.view(wctx, cur))
-	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: data})
+	h.emitEnd(wctx, cur)
 }
 
 func (h *HubBackend) reattachRun(ctx context.Context, sessionID, browserURL string, onEvent func(job.Event)) (*job.Finding, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub/client"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/store"
 )
 
@@ -138,6 +139,13 @@ func Store(ctx context.Context, paths config.Paths) Check {
 			dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 			ep, derr := client.Discover(dctx, paths.HubFile())
 			cancel()
+			if derr == nil && ep.Owner.Wire != service.WireRevision {
+				// The owner answers, but on another wire revision: every
+				// command through it would fail with version_mismatch.
+				e := service.VersionMismatch(ep.Owner, service.This())
+				c.Status, c.Detail, c.Fix = Fail, fmt.Sprintf("owned by a running Ferry (%s) that cannot serve this CLI: %s", ep, e.Message), e.RetryHint
+				return c
+			}
 			if derr == nil {
 				c.Status, c.Detail = OK, fmt.Sprintf("owned by a running Ferry (%s): CLI commands go through it", ep)
 				return c

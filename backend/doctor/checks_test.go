@@ -2,16 +2,22 @@ package doctor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/hub/hubfile"
 	"github.com/ferrydesk/ferry/backend/store"
+	"github.com/ferrydesk/ferry/backend/version"
 )
 
 func paths(t *testing.T) config.Paths {
@@ -64,6 +70,35 @@ func TestStoreCheck(t *testing.T) {
 			t.Fatalf("owned store: %+v", c)
 		}
 	})
+}
+
+func TestStoreCheckShowsAnOwnerOfAnotherWireRevision(t *testing.T) {
+	ctx := context.Background()
+	p := paths(t)
+	s, err := store.Open(ctx, p.StoreDir(), store.WithRole("serve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// An owner built before the handshake: its whoami states no version.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{"clientId": "owner", "owner": true, "pid": os.Getpid()})
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	f := hubfile.File{Port: ln.Addr().(*net.TCPAddr).Port, Token: "owner.any", PID: os.Getpid(), StartedAt: time.Now().UTC()}
+	if err := hubfile.Write(p.HubFile(), f); err != nil {
+		t.Fatal(err)
+	}
+	c := Store(ctx, p)
+	if c.Status != Fail || !strings.Contains(c.Detail, "cannot serve this CLI") || !strings.Contains(c.Detail, version.Version) ||
+		!strings.Contains(c.Fix, "the running owner is the older") {
+		t.Fatalf("store owned by an older owner: %+v", c)
+	}
 }
 
 // idleBackend is a hub backend that serves nothing: the doctor only asks the

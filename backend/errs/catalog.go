@@ -125,6 +125,7 @@ const (
 	HubQueueFull       Code = "hub_queue_full"
 	HubNotFound        Code = "hub_not_found"
 	PairingCodeInvalid Code = "pairing_code_invalid"
+	VersionMismatch    Code = "version_mismatch"
 )
 
 var catalog = map[Code]Spec{}
@@ -211,6 +212,7 @@ func init() {
 	def(HubNotRunning, StageInput, ClassBlocked, true, "start the Ferry app or `ferry serve`, or run the command without a running owner (embedded)")
 	def(HubQueueFull, StageInput, ClassBlocked, true, "the hub is unreachable and 200 messages are waiting: wait for the reconnect, or start the Ferry app")
 	def(HubNotFound, StageInput, ClassBadInput, false, "check the id or path; `ferry approvals list` and the client list show the ids")
+	def(VersionMismatch, StagePolicy, ClassBlocked, false, "restart the older of the two Ferry processes (the message names both versions) so that both run the same build")
 	def(PairingCodeInvalid, StagePolicy, ClassBadInput, false, "ask for a new pairing code in Ferry (codes work once and for at most 5 minutes) and type it exactly")
 }
 

@@ -2,12 +2,12 @@ package hub
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // The session commands that drive the owner's browser and store together
@@ -20,7 +20,7 @@ import (
 // KindReattach is a job that resumes an interrupted run from its journal
 // (ferry reattach and ferry watch through the hub). It never sends a
 // prompt that was already sent.
-const KindReattach JobKind = "reattach"
+const KindReattach = service.KindReattach
 
 // SessionCheck is the body of POST /v1/sessions/poll, /v1/sessions/reattach
 // and /v1/sessions/doctor.
@@ -41,33 +41,22 @@ type SessionCheck struct {
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
-// PollResult answers POST /v1/sessions/poll: the run's record (the
-// Backend's, passed through) and whether its tab passed the freshness gate.
-type PollResult struct {
-	Session json.RawMessage `json:"session"`
-	Fresh   bool            `json:"fresh"`
-}
+// PollResult answers POST /v1/sessions/poll: the run's record and whether
+// its tab passed the freshness gate.
+type PollResult = service.PollResult
 
 // ReattachResult answers POST /v1/sessions/reattach: the job to follow,
 // and whether this request started it (only then is it the caller's to
 // cancel).
-type ReattachResult struct {
-	Job     Job  `json:"job"`
-	Started bool `json:"started"`
-}
+type ReattachResult = service.ReattachResult
 
-// DoctorResult answers POST /v1/sessions/doctor: the Backend's verdicts,
-// passed through.
+// DoctorResult answers POST /v1/sessions/doctor: the Backend's verdicts.
 type DoctorResult struct {
-	Sessions json.RawMessage `json:"sessions"`
+	Sessions []service.DoctorReport `json:"sessions"`
 }
 
 // OpenTabRequest is the body of POST /v1/tabs.
-type OpenTabRequest struct {
-	Site       string `json:"site"`
-	BrowserURL string `json:"browserUrl,omitempty"`
-	TimeoutMs  int64  `json:"timeoutMs,omitempty"`
-}
+type OpenTabRequest = service.OpenTabRequest
 
 // SessionFollower is implemented by a Backend that can follow runs in
 // flight. Errors are errs envelopes, as the embedded commands return them.

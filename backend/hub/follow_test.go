@@ -2,7 +2,6 @@ package hub_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"path/filepath"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // followBackend is the fake backend with the optional capabilities: it
@@ -34,7 +34,7 @@ func (b *followBackend) PollSession(_ context.Context, chk hub.SessionCheck) (hu
 	if chk.Session == "gone" {
 		return hub.PollResult{}, errs.New(errs.SessionStale, "run gone: its tab T9 is gone")
 	}
-	return hub.PollResult{Session: json.RawMessage(`{"id":"` + chk.Session + `"}`), Fresh: chk.Browser}, nil
+	return hub.PollResult{Session: &service.Run{ID: chk.Session}, Fresh: chk.Browser}, nil
 }
 
 func (b *followBackend) ReattachSession(_ context.Context, chk hub.SessionCheck, by string) (hub.ReattachResult, error) {
@@ -49,7 +49,7 @@ func (b *followBackend) DoctorSessions(_ context.Context, chk hub.SessionCheck) 
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.checks = append(b.checks, chk)
-	return hub.DoctorResult{Sessions: json.RawMessage(`[]`)}, nil
+	return hub.DoctorResult{Sessions: []service.DoctorReport{}}, nil
 }
 
 func (b *followBackend) OpenTab(_ context.Context, req hub.OpenTabRequest) (hub.Tab, error) {
@@ -147,7 +147,7 @@ func TestSessionFollowRoutes(t *testing.T) {
 		r := th.do(t, req{method: http.MethodPost, path: "/v1/sessions/poll", token: owner, body: chk})
 		var res hub.PollResult
 		r.decode(t, &res)
-		if r.status != http.StatusOK || !res.Fresh || string(res.Session) != `{"id":"s1"}` {
+		if r.status != http.StatusOK || !res.Fresh || res.Session == nil || res.Session.ID != "s1" {
 			t.Fatalf("poll: %d %s", r.status, r.body)
 		}
 		r = th.do(t, req{method: http.MethodPost, path: "/v1/sessions/reattach", token: owner, body: hub.SessionCheck{Session: "s1", BrowserURL: "/tmp/profile/DevToolsActivePort"}})

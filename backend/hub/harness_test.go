@@ -17,6 +17,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 type fakeClock struct {
@@ -135,6 +136,7 @@ func (th *testHub) do(t *testing.T, q req) resp {
 	if q.token != "" {
 		r.Header.Set("Authorization", "Bearer "+q.token)
 	}
+	stateThisBuild(r.Header)
 	for k, v := range q.header {
 		r.Header.Set(k, v)
 	}
@@ -164,6 +166,7 @@ func (th *testHub) dialWS(t *testing.T, token string, header map[string]string) 
 	if token != "" {
 		h.Set("Authorization", "Bearer "+token)
 	}
+	stateThisBuild(h)
 	for k, v := range header {
 		h.Set(k, v)
 	}
@@ -216,4 +219,11 @@ func writeWS(t *testing.T, c *websocket.Conn, m hub.WSRequest) {
 	if err := c.Write(ctx, websocket.MessageText, data); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// stateThisBuild adds the version handshake of this build, as every Ferry
+// client sends it (a test may override it with its own headers).
+func stateThisBuild(h http.Header) {
+	h.Set(service.HeaderVersion, service.This().Version)
+	h.Set(service.HeaderWire, strconv.Itoa(service.WireRevision))
 }

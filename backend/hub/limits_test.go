@@ -139,7 +139,13 @@ func TestPairingCodesBurnAfterManyFailuresFromAnyAddress(t *testing.T) {
 		tr := &http.Transport{Proxy: nil, DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(addr)}}).DialContext}
 		hc := &http.Client{Transport: tr}
 		body := strings.NewReader(fmt.Sprintf(`{"code":"GUESS-%05d","name":"x"}`, i))
-		res, err := hc.Post(th.url("/v1/pair"), "application/json", body)
+		preq, err := http.NewRequest(http.MethodPost, th.url("/v1/pair"), body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		preq.Header.Set("Content-Type", "application/json")
+		stateThisBuild(preq.Header)
+		res, err := hc.Do(preq)
 		if err != nil {
 			t.Fatalf("post from %s: %v", addr, err)
 		}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/coder/websocket"
-
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // This file holds the hub's decisions and the owner's actions. The HTTP
@@ -30,6 +29,10 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 	}
 	if strings.TrimSpace(spec.Prompt) == "" && spec.Template == "" {
 		return Job{}, errs.New(errs.BadInput, "the job has an empty prompt").WithHint("set \"prompt\", or \"template\" with its \"vars\"")
+	}
+	if spec.Browser != nil {
+		return Job{}, errs.New(errs.BadInput, "a job through the owner runs in the owner's browser; it takes no \"browser\"").
+			WithHint("drop \"browser\" from the job")
 	}
 	spec.RequestedBy = caller.ClientID
 	await := false
@@ -58,22 +61,13 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 	}
 	ap := Approval{
 		JobID: job.ID, ClientID: caller.ClientID, ClientName: clientName,
-		Kind: spec.Kind, Site: spec.Site, Summary: summarize(spec.Text(), 200),
+		Kind: spec.Kind, Site: spec.Site, Summary: spec.Summary(),
 		RequestedAt: s.opt.now().UTC(),
 	}
 	s.approvals.add(ap)
 	data, _ := json.Marshal(ap)
 	s.bus.publish(Event{Type: EventApprovalRequested, JobID: job.ID, ClientID: caller.ClientID, Data: data})
 	return job, nil
-}
-
-func summarize(prompt string, n int) string {
-	p := strings.Join(strings.Fields(prompt), " ")
-	if utf8.RuneCountInString(p) <= n {
-		return p
-	}
-	r := []rune(p)
-	return string(r[:n]) + "…"
 }
 
 // Approvals lists the jobs that wait for the user's decision, oldest first.
@@ -101,7 +95,7 @@ func (s *Server) Reject(ctx context.Context, jobID, reason string) (Job, error) 
 	if !ok {
 		return Job{}, errs.New(errs.HubNotFound, "no job %q awaits approval", clip(jobID, 80))
 	}
-	reason = summarize(reason, 500)
+	reason = service.Summarize(reason, 500)
 	job, err := s.backend.RejectJob(ctx, jobID, reason)
 	if err != nil {
 		s.approvals.add(ap)

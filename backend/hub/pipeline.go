@@ -53,12 +53,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.Path == "/v1/pair" {
+		if e := checkWire(r); e != nil {
+			writeEnvelope(w, StatusFor(e.Code), e)
+			return
+		}
 		s.handlePair(w, r)
 		return
 	}
 	c, e := s.authenticate(r)
+	if e == nil {
+		e = checkWire(r)
+	}
 	if e != nil {
-		s.log.Warn("refused request", "reason", "auth", "code", e.Code, "path", r.URL.Path, "remote", r.RemoteAddr)
+		reason := "auth"
+		if e.Code == errs.VersionMismatch {
+			reason = "version"
+		}
+		s.log.Warn("refused request", "reason", reason, "code", e.Code, "path", r.URL.Path, "remote", r.RemoteAddr)
 		writeEnvelope(w, StatusFor(e.Code), e)
 		return
 	}

@@ -16,6 +16,7 @@ import (
 func setCommonHeaders(h http.Header) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
+	setVersionHeaders(h)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // endpoint is one method of one route. Owner-only endpoints are the ones an
@@ -125,7 +126,8 @@ func queryLimit(r *http.Request, def, max int) (int, *errs.Envelope) {
 }
 
 func (s *Server) handleWhoAmI(w http.ResponseWriter, r *http.Request, c Caller) {
-	writeJSON(w, http.StatusOK, WhoAmI{ClientID: c.ClientID, Owner: c.Owner, PID: s.pid, StartedAt: s.startedAt})
+	this := service.This()
+	writeJSON(w, http.StatusOK, WhoAmI{ClientID: c.ClientID, Owner: c.Owner, PID: s.pid, StartedAt: s.startedAt, Version: this.Version, Wire: this.Wire})
 }
 
 func (s *Server) handleCreateJob(w http.ResponseWriter, r *http.Request, c Caller) {

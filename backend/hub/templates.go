@@ -3,21 +3,14 @@ package hub
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Template is a prompt template with {{variables}} as the API shows it:
 // a built-in one (read-only) or the user's.
-type Template struct {
-	Name        string    `json:"name"`
-	Description string    `json:"description,omitempty"`
-	Body        string    `json:"body"`
-	Variables   []string  `json:"variables"`
-	BuiltIn     bool      `json:"builtIn"`
-	UpdatedAt   time.Time `json:"updatedAt,omitzero"`
-}
+type Template = service.Template
 
 // TemplateBackend is implemented by a Backend that keeps prompt templates.
 // Every client may list and read them; saving and deleting are the
@@ -30,9 +23,7 @@ type TemplateBackend interface {
 }
 
 // DeletedTemplate answers DELETE /v1/templates/{name}.
-type DeletedTemplate struct {
-	Deleted string `json:"deleted"`
-}
+type DeletedTemplate = service.DeletedTemplate
 
 func (s *Server) templates(w http.ResponseWriter) (TemplateBackend, bool) {
 	tb, ok := s.backend.(TemplateBackend)

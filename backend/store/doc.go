@@ -27,6 +27,8 @@
 //	template/<name>                       user prompt template JSON {name, description, body, variables, updatedAt}
 //	                                      (package core; built-in templates are not stored)
 //	client/<id>                           gateway client JSON (never a raw token: a hash)
+//	hubjob/<id>                           job record JSON of the local API (package core): the
+//	                                      request, approval, the session once it runs, its end
 //
 // The helpers in keys.go build these keys; use them rather than formatting
 // keys by hand.

@@ -16,6 +16,7 @@ var (
 	PrefixArtifact  = []byte("artifact/")
 	PrefixTemplate  = []byte("template/")
 	PrefixClient    = []byte("client/")
+	PrefixHubJob    = []byte("hubjob/")
 )
 
 // ValidID reports whether id may be used inside a key: 1 to 128 characters
@@ -58,6 +59,9 @@ func be64(v uint64) []byte {
 	binary.BigEndian.PutUint64(b[:], v)
 	return b[:]
 }
+
+// HubJobKey is hubjob/<id>: a job of the local API (package core).
+func HubJobKey(id string) []byte { return join(PrefixHubJob, []byte(id)) }
 
 // MigrationKey is meta/migration/<to, six digits>.
 func MigrationKey(to int) []byte { return fmt.Appendf(nil, "%s%06d", PrefixMigration, to) }

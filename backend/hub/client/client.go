@@ -18,6 +18,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Client calls a hub's HTTP API. It is safe for concurrent use.
@@ -26,6 +27,7 @@ type Client struct {
 	http    *http.Client
 	retries int
 	newID   func() string
+	peer    service.Peer
 }
 
 // Option configures a Client.
@@ -54,7 +56,7 @@ func newTransport() *http.Transport {
 
 // New returns a client of the hub at ep.
 func New(ep Endpoint, opts ...Option) *Client {
-	c := &Client{ep: ep, http: &http.Client{Transport: newTransport()}, retries: 2, newID: uuid.NewString}
+	c := &Client{ep: ep, http: &http.Client{Transport: newTransport()}, retries: 2, newID: uuid.NewString, peer: service.This()}
 	for _, o := range opts {
 		o(c)
 	}
@@ -105,6 +107,7 @@ func (c *Client) send(ctx context.Context, method, path string, in any) (*http.R
 			return nil, errs.Wrap(err, errs.BadInput, "build request %s %s: %v", method, path, err)
 		}
 		c.ep.authorize(req.Header)
+		statePeer(req.Header, c.peer)
 		req.Header.Set("Accept", "application/json")
 		if body != nil {
 			req.Header.Set("Content-Type", "application/json")
@@ -127,6 +130,10 @@ func (c *Client) send(ctx context.Context, method, path string, in any) (*http.R
 			}
 		}
 		if err == nil {
+			if verr := checkOwner(resp, path, c.peer); verr != nil {
+				resp.Body.Close()
+				return nil, verr
+			}
 			return resp, nil
 		}
 		lastErr = err
@@ -320,12 +327,16 @@ func Pair(ctx context.Context, port int, code, name string) (Endpoint, string, e
 		return Endpoint{}, "", errs.Wrap(err, errs.BadInput, "build pairing request: %v", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	statePeer(req.Header, service.This())
 	hc := &http.Client{Transport: newTransport()}
 	resp, err := hc.Do(req)
 	if err != nil {
 		return Endpoint{}, "", fmt.Errorf("pair with ferry hub: %w", err)
 	}
 	defer resp.Body.Close()
+	if err := checkOwner(resp, "/v1/pair", service.This()); err != nil {
+		return Endpoint{}, "", err
+	}
 	if resp.StatusCode >= 400 {
 		return Endpoint{}, "", decodeError(resp)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Endpoint is where a hub listens and the token to use there. The token is
@@ -25,7 +26,10 @@ type Endpoint struct {
 	PID       int // 0 when not known (an endpoint built from a port and token)
 	StartedAt time.Time
 	HubFile   string // "" when not discovered from a file
-	token     string
+	// Owner is the owner's side of the version handshake, as its
+	// GET /v1/whoami stated it (zero when not discovered).
+	Owner service.Peer
+	token string
 }
 
 // NewEndpoint is the endpoint of a hub at port for a client holding token
@@ -117,6 +121,7 @@ func Discover(ctx context.Context, path string) (Endpoint, error) {
 	who, err := New(ep, WithRetries(0)).WhoAmI(ctx)
 	switch {
 	case err == nil && who.Owner && who.PID == f.PID:
+		ep.Owner = service.Peer{Version: who.Version, Wire: who.Wire}
 		return ep, nil
 	case err == nil:
 		return Endpoint{}, newNoOwner(path, ReasonTokenRejected, f.PID)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // QueueSize is the default bound of a Follower's outgoing queue.
@@ -242,6 +243,7 @@ func (f *Follower) session(ctx context.Context) (connected bool, err error) {
 	}
 	h := http.Header{}
 	ep.authorize(h)
+	statePeer(h, service.This())
 	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	conn, resp, err := websocket.Dial(dctx, "ws://"+ep.Host()+"/v1/events", &websocket.DialOptions{
 		HTTPClient: &http.Client{Transport: newTransport()},
@@ -251,6 +253,11 @@ func (f *Follower) session(ctx context.Context) (connected bool, err error) {
 	if err != nil {
 		if resp != nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
 			return false, errPermanent{handshakeError(resp)}
+		}
+		if resp != nil {
+			if verr := checkOwner(resp, "/v1/events", service.This()); verr != nil {
+				return false, errPermanent{verr}
+			}
 		}
 		return false, fmt.Errorf("dial hub stream: %w", err)
 	}

@@ -928,173 +928,6 @@ export namespace errs {
 
 }
 
-export namespace hub {
-	
-	export class Approval {
-	    jobId: string;
-	    clientId: string;
-	    clientName: string;
-	    kind: string;
-	    site?: string;
-	    summary: string;
-	    // Go type: time
-	    requestedAt: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new Approval(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.jobId = source["jobId"];
-	        this.clientId = source["clientId"];
-	        this.clientName = source["clientName"];
-	        this.kind = source["kind"];
-	        this.site = source["site"];
-	        this.summary = source["summary"];
-	        this.requestedAt = this.convertValues(source["requestedAt"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ClientInfo {
-	    id: string;
-	    name: string;
-	    autoApprove: boolean;
-	    // Go type: time
-	    createdAt: any;
-	    // Go type: time
-	    revokedAt?: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new ClientInfo(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.autoApprove = source["autoApprove"];
-	        this.createdAt = this.convertValues(source["createdAt"], null);
-	        this.revokedAt = this.convertValues(source["revokedAt"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Job {
-	    id: string;
-	    kind: string;
-	    state: string;
-	    requestedBy?: string;
-	    // Go type: time
-	    createdAt: any;
-	    // Go type: time
-	    updatedAt: any;
-	    error?: errs.Envelope;
-	    detail?: number[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Job(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.kind = source["kind"];
-	        this.state = source["state"];
-	        this.requestedBy = source["requestedBy"];
-	        this.createdAt = this.convertValues(source["createdAt"], null);
-	        this.updatedAt = this.convertValues(source["updatedAt"], null);
-	        this.error = this.convertValues(source["error"], errs.Envelope);
-	        this.detail = source["detail"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class PairingCode {
-	    code: string;
-	    // Go type: time
-	    expiresAt: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new PairingCode(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.code = source["code"];
-	        this.expiresAt = this.convertValues(source["expiresAt"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-
-}
-
 export namespace job {
 	
 	export class Artifact {
@@ -1530,6 +1363,960 @@ export namespace search {
 		    return a;
 		}
 	}
+
+}
+
+export namespace service {
+	
+	export class Approval {
+	    jobId: string;
+	    clientId: string;
+	    clientName: string;
+	    kind: string;
+	    site?: string;
+	    summary: string;
+	    // Go type: time
+	    requestedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Approval(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.jobId = source["jobId"];
+	        this.clientId = source["clientId"];
+	        this.clientName = source["clientName"];
+	        this.kind = source["kind"];
+	        this.site = source["site"];
+	        this.summary = source["summary"];
+	        this.requestedAt = this.convertValues(source["requestedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Artifact {
+	    name: string;
+	    path?: string;
+	    sha256?: string;
+	    bytes?: number;
+	    verdict?: string;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Artifact(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.path = source["path"];
+	        this.sha256 = source["sha256"];
+	        this.bytes = source["bytes"];
+	        this.verdict = source["verdict"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class BrowserSpec {
+	    mode: string;
+	    url?: string;
+	    chromium?: string;
+	    headless?: boolean;
+	    args?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new BrowserSpec(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.url = source["url"];
+	        this.chromium = source["chromium"];
+	        this.headless = source["headless"];
+	        this.args = source["args"];
+	    }
+	}
+	export class ClientInfo {
+	    id: string;
+	    name: string;
+	    autoApprove: boolean;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    revokedAt?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ClientInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.autoApprove = source["autoApprove"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.revokedAt = this.convertValues(source["revokedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CodeBlock {
+	    language?: string;
+	    code: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CodeBlock(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.language = source["language"];
+	        this.code = source["code"];
+	    }
+	}
+	export class ZipReceipt {
+	    sandboxPath?: string;
+	    inline?: boolean;
+	    savedPath?: string;
+	    sidecar?: string;
+	    verified: boolean;
+	    quarantined?: boolean;
+	    sha256?: string;
+	    size?: number;
+	    files?: number;
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new ZipReceipt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sandboxPath = source["sandboxPath"];
+	        this.inline = source["inline"];
+	        this.savedPath = source["savedPath"];
+	        this.sidecar = source["sidecar"];
+	        this.verified = source["verified"];
+	        this.quarantined = source["quarantined"];
+	        this.sha256 = source["sha256"];
+	        this.size = source["size"];
+	        this.files = source["files"];
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ComplianceWarning {
+	    kind: string;
+	    path: string;
+	    line?: number;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ComplianceWarning(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.message = source["message"];
+	    }
+	}
+	export class Outcome {
+	    contract: string;
+	    ruling?: string;
+	    reason?: string;
+	    planSteps?: number;
+	    diff?: boolean;
+	    zips?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Outcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.contract = source["contract"];
+	        this.ruling = source["ruling"];
+	        this.reason = source["reason"];
+	        this.planSteps = source["planSteps"];
+	        this.diff = source["diff"];
+	        this.zips = source["zips"];
+	    }
+	}
+	export class Timings {
+	    ready_ms: number;
+	    compose_ms: number;
+	    submit_ms: number;
+	    wait_ms: number;
+	    extract_ms: number;
+	    total_ms: number;
+	    first_text_ms?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Timings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ready_ms = source["ready_ms"];
+	        this.compose_ms = source["compose_ms"];
+	        this.submit_ms = source["submit_ms"];
+	        this.wait_ms = source["wait_ms"];
+	        this.extract_ms = source["extract_ms"];
+	        this.total_ms = source["total_ms"];
+	        this.first_text_ms = source["first_text_ms"];
+	    }
+	}
+	export class Content {
+	    sha256: string;
+	    bytes: number;
+	    runes: number;
+	    source: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Content(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sha256 = source["sha256"];
+	        this.bytes = source["bytes"];
+	        this.runes = source["runes"];
+	        this.source = source["source"];
+	    }
+	}
+	export class Transport {
+	    source: string;
+	    decoder?: string;
+	    complete_reason: string;
+	    stream_bytes?: number;
+	    partials: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Transport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.source = source["source"];
+	        this.decoder = source["decoder"];
+	        this.complete_reason = source["complete_reason"];
+	        this.stream_bytes = source["stream_bytes"];
+	        this.partials = source["partials"];
+	    }
+	}
+	export class Routing {
+	    requested_tab_id?: string;
+	    controlled_tab_id: string;
+	    tab_was_created: boolean;
+	    mismatch: boolean;
+	    url?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Routing(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.requested_tab_id = source["requested_tab_id"];
+	        this.controlled_tab_id = source["controlled_tab_id"];
+	        this.tab_was_created = source["tab_was_created"];
+	        this.mismatch = source["mismatch"];
+	        this.url = source["url"];
+	    }
+	}
+	export class ModelProof {
+	    requested: string;
+	    selected?: string;
+	    slug?: string;
+	    source?: string;
+	    domSlug?: string;
+	    verified: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelProof(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.requested = source["requested"];
+	        this.selected = source["selected"];
+	        this.slug = source["slug"];
+	        this.source = source["source"];
+	        this.domSlug = source["domSlug"];
+	        this.verified = source["verified"];
+	    }
+	}
+	export class Result {
+	    site: string;
+	    answer: string;
+	    codeBlocks: CodeBlock[];
+	    model: ModelProof;
+	    routing: Routing;
+	    transport: Transport;
+	    content: Content;
+	    conversationId?: string;
+	    messageId?: string;
+	    timings: Timings;
+	    warnings?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.site = source["site"];
+	        this.answer = source["answer"];
+	        this.codeBlocks = this.convertValues(source["codeBlocks"], CodeBlock);
+	        this.model = this.convertValues(source["model"], ModelProof);
+	        this.routing = this.convertValues(source["routing"], Routing);
+	        this.transport = this.convertValues(source["transport"], Transport);
+	        this.content = this.convertValues(source["content"], Content);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.timings = this.convertValues(source["timings"], Timings);
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class StepReceipt {
+	    contract: string;
+	    promptSha256: string;
+	    result?: Result;
+	    outcome?: Outcome;
+	    compliance?: ComplianceWarning[];
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new StepReceipt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.contract = source["contract"];
+	        this.promptSha256 = source["promptSha256"];
+	        this.result = this.convertValues(source["result"], Result);
+	        this.outcome = this.convertValues(source["outcome"], Outcome);
+	        this.compliance = this.convertValues(source["compliance"], ComplianceWarning);
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ReceiptLayer {
+	    status: string;
+	    detail?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReceiptLayer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.detail = source["detail"];
+	    }
+	}
+	export class ReceiptLayers {
+	    routing: ReceiptLayer;
+	    transport: ReceiptLayer;
+	    content: ReceiptLayer;
+	    download: ReceiptLayer;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReceiptLayers(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.routing = this.convertValues(source["routing"], ReceiptLayer);
+	        this.transport = this.convertValues(source["transport"], ReceiptLayer);
+	        this.content = this.convertValues(source["content"], ReceiptLayer);
+	        this.download = this.convertValues(source["download"], ReceiptLayer);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CodeReceipt {
+	    kind: string;
+	    ok: boolean;
+	    site: string;
+	    contract: string;
+	    multiZip: boolean;
+	    allowInline: boolean;
+	    conversationId?: string;
+	    conversationUrl?: string;
+	    layers: ReceiptLayers;
+	    steps: StepReceipt[];
+	    zips: ZipReceipt[];
+	    sourceProvenance?: string;
+	    warnings?: string[];
+	    error?: errs.Envelope;
+	    receipt?: string;
+	    sessions?: string[];
+	    // Go type: time
+	    startedAt: any;
+	    // Go type: time
+	    finishedAt: any;
+	    ferryVersion: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CodeReceipt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.ok = source["ok"];
+	        this.site = source["site"];
+	        this.contract = source["contract"];
+	        this.multiZip = source["multiZip"];
+	        this.allowInline = source["allowInline"];
+	        this.conversationId = source["conversationId"];
+	        this.conversationUrl = source["conversationUrl"];
+	        this.layers = this.convertValues(source["layers"], ReceiptLayers);
+	        this.steps = this.convertValues(source["steps"], StepReceipt);
+	        this.zips = this.convertValues(source["zips"], ZipReceipt);
+	        this.sourceProvenance = source["sourceProvenance"];
+	        this.warnings = source["warnings"];
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	        this.receipt = source["receipt"];
+	        this.sessions = source["sessions"];
+	        this.startedAt = this.convertValues(source["startedAt"], null);
+	        this.finishedAt = this.convertValues(source["finishedAt"], null);
+	        this.ferryVersion = source["ferryVersion"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	export class Finding {
+	    from: string;
+	    looked: boolean;
+	    found: boolean;
+	    action: string;
+	    detail: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Finding(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.looked = source["looked"];
+	        this.found = source["found"];
+	        this.action = source["action"];
+	        this.detail = source["detail"];
+	    }
+	}
+	export class Fingerprint {
+	    hash: string;
+	    // Go type: time
+	    at: any;
+	    conversation?: string;
+	    confirmed: boolean;
+	    confirmedBy?: string;
+	    retry_of?: string;
+	    reason?: string;
+	    // Go type: time
+	    not_before: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Fingerprint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hash = source["hash"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.conversation = source["conversation"];
+	        this.confirmed = source["confirmed"];
+	        this.confirmedBy = source["confirmedBy"];
+	        this.retry_of = source["retry_of"];
+	        this.reason = source["reason"];
+	        this.not_before = this.convertValues(source["not_before"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Receipt {
+	    layer: string;
+	    // Go type: time
+	    at: any;
+	    data: {[key: string]: string};
+	
+	    static createFrom(source: any = {}) {
+	        return new Receipt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.layer = source["layer"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.data = source["data"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Run {
+	    id: string;
+	    site: string;
+	    modelRequested?: string;
+	    model: ModelProof;
+	    targetId?: string;
+	    conversationUrl?: string;
+	    conversationId?: string;
+	    messageId?: string;
+	    prompt: string;
+	    template?: string;
+	    contract?: string;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    // Go type: time
+	    deadline: any;
+	    state: string;
+	    stateBefore?: string;
+	    warnings?: string[];
+	    error?: errs.Envelope;
+	    answer?: string;
+	    codeBlocks?: CodeBlock[];
+	    answerSource?: string;
+	    routing?: Routing;
+	    transport?: Transport;
+	    content?: Content;
+	    timings?: Timings;
+	    fingerprint?: Fingerprint;
+	    artifacts?: Artifact[];
+	    receipts?: Receipt[];
+	    origin: string;
+	    approval: string;
+	    codeMode?: boolean;
+	    seq: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Run(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.site = source["site"];
+	        this.modelRequested = source["modelRequested"];
+	        this.model = this.convertValues(source["model"], ModelProof);
+	        this.targetId = source["targetId"];
+	        this.conversationUrl = source["conversationUrl"];
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.prompt = source["prompt"];
+	        this.template = source["template"];
+	        this.contract = source["contract"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	        this.deadline = this.convertValues(source["deadline"], null);
+	        this.state = source["state"];
+	        this.stateBefore = source["stateBefore"];
+	        this.warnings = source["warnings"];
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	        this.answer = source["answer"];
+	        this.codeBlocks = this.convertValues(source["codeBlocks"], CodeBlock);
+	        this.answerSource = source["answerSource"];
+	        this.routing = this.convertValues(source["routing"], Routing);
+	        this.transport = this.convertValues(source["transport"], Transport);
+	        this.content = this.convertValues(source["content"], Content);
+	        this.timings = this.convertValues(source["timings"], Timings);
+	        this.fingerprint = this.convertValues(source["fingerprint"], Fingerprint);
+	        this.artifacts = this.convertValues(source["artifacts"], Artifact);
+	        this.receipts = this.convertValues(source["receipts"], Receipt);
+	        this.origin = source["origin"];
+	        this.approval = source["approval"];
+	        this.codeMode = source["codeMode"];
+	        this.seq = source["seq"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class JobRequest {
+	    kind: string;
+	    prompt: string;
+	    site?: string;
+	    model?: string;
+	    template?: string;
+	    vars?: {[key: string]: string};
+	    contract?: string;
+	    sessionId?: string;
+	    tabId?: string;
+	    newChat?: boolean;
+	    conversation?: string;
+	    multiZip?: boolean;
+	    allowInline?: boolean;
+	    architectureAuthorized?: boolean;
+	    goal?: string;
+	    goalLock?: boolean;
+	    research?: boolean;
+	    outDir?: string;
+	    repoRoot?: string;
+	    sourcePaths?: string[];
+	    timeoutSeconds?: number;
+	    cooldownSeconds?: number;
+	    browser?: BrowserSpec;
+	    requestedBy?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new JobRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.prompt = source["prompt"];
+	        this.site = source["site"];
+	        this.model = source["model"];
+	        this.template = source["template"];
+	        this.vars = source["vars"];
+	        this.contract = source["contract"];
+	        this.sessionId = source["sessionId"];
+	        this.tabId = source["tabId"];
+	        this.newChat = source["newChat"];
+	        this.conversation = source["conversation"];
+	        this.multiZip = source["multiZip"];
+	        this.allowInline = source["allowInline"];
+	        this.architectureAuthorized = source["architectureAuthorized"];
+	        this.goal = source["goal"];
+	        this.goalLock = source["goalLock"];
+	        this.research = source["research"];
+	        this.outDir = source["outDir"];
+	        this.repoRoot = source["repoRoot"];
+	        this.sourcePaths = source["sourcePaths"];
+	        this.timeoutSeconds = source["timeoutSeconds"];
+	        this.cooldownSeconds = source["cooldownSeconds"];
+	        this.browser = this.convertValues(source["browser"], BrowserSpec);
+	        this.requestedBy = source["requestedBy"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class JobDetail {
+	    session?: string;
+	    approval: string;
+	    spec: JobRequest;
+	    ended: boolean;
+	    run?: Run;
+	    receipt?: CodeReceipt;
+	    finding?: Finding;
+	    runError?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new JobDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = source["session"];
+	        this.approval = source["approval"];
+	        this.spec = this.convertValues(source["spec"], JobRequest);
+	        this.ended = source["ended"];
+	        this.run = this.convertValues(source["run"], Run);
+	        this.receipt = this.convertValues(source["receipt"], CodeReceipt);
+	        this.finding = this.convertValues(source["finding"], Finding);
+	        this.runError = this.convertValues(source["runError"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Job {
+	    id: string;
+	    kind: string;
+	    state: string;
+	    requestedBy?: string;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	    error?: errs.Envelope;
+	    detail?: JobDetail;
+	
+	    static createFrom(source: any = {}) {
+	        return new Job(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.state = source["state"];
+	        this.requestedBy = source["requestedBy"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	        this.detail = this.convertValues(source["detail"], JobDetail);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+	
+	export class PairingCode {
+	    code: string;
+	    // Go type: time
+	    expiresAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new PairingCode(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.expiresAt = this.convertValues(source["expiresAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+	
+	
+	
+	
+	
+	
 
 }
 

@@ -4,13 +4,13 @@
 
 import * as Gateway from '../../../wailsjs/go/app/Gateway';
 import { EventsOn } from '../../../wailsjs/runtime/runtime';
-import type { hub } from '../../../wailsjs/go/models';
+import type { service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
-export type Approval = hub.Approval;
-export type Job = hub.Job;
-export type ClientInfo = hub.ClientInfo;
-export type PairingCode = hub.PairingCode;
+export type Approval = service.Approval;
+export type Job = service.Job;
+export type ClientInfo = service.ClientInfo;
+export type PairingCode = service.PairingCode;
 
 /** HUB_EVENT is app.EventHub. */
 export const HUB_EVENT = 'hub:event';

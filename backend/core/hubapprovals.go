@@ -1,0 +1,80 @@
+package core
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+)
+
+// PendingApprovals lists the stored jobs that await approval, oldest
+// first, with their specs (hub.PendingLister). Errors: errs.StoreCorrupt
+// for a record that does not decode; store failures.
+func (h *HubBackend) PendingApprovals(ctx context.Context) ([]hub.PendingJob, error) {
+	recs, err := h.jobs.InState(hub.StateAwaitingApproval)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]hub.PendingJob, 0, len(recs))
+	for _, rec := range recs {
+		out = append(out, hub.PendingJob{Job: h.view(ctx, rec), Spec: rec.Spec})
+	}
+	return out, nil
+}
+
+// ApproveJob starts a job that awaits approval. Errors: errs.HubNotFound;
+// errs.BadInput when the job does not await approval; store failures.
+func (h *HubBackend) ApproveJob(ctx context.Context, id string) (hub.Job, error) {
+	h.mu.Lock()
+	rec, err := h.jobs.Get(id)
+	if err == nil && rec.State != hub.StateAwaitingApproval {
+		err = errs.New(errs.BadInput, "job %s is %s, not awaiting approval", id, rec.State)
+	}
+	if err == nil {
+		rec.State, rec.Approval, rec.UpdatedAt = jobStateStarting, job.ApprovalApproved, time.Now().UTC()
+		err = h.jobs.Put(rec)
+	}
+	h.mu.Unlock()
+	if err != nil {
+		return hub.Job{}, err
+	}
+	h.start(rec)
+	return h.view(ctx, rec), nil
+}
+
+// RejectJob ends a job that awaits approval without running it: failed,
+// with an errs.ApprovalRejected envelope carrying reason. Errors: as
+// ApproveJob.
+func (h *HubBackend) RejectJob(ctx context.Context, id, reason string) (hub.Job, error) {
+	rec, err := h.reject(id, reason)
+	if err != nil {
+		return hub.Job{}, err
+	}
+	return h.view(ctx, rec), nil
+}
+
+// reject records the rejection of job id under h.mu.
+func (h *HubBackend) reject(id, reason string) (jobRecord, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	rec, err := h.jobs.Get(id)
+	if err != nil {
+		return jobRecord{}, err
+	}
+	if rec.State != hub.StateAwaitingApproval {
+		return jobRecord{}, errs.New(errs.BadInput, "job %s is %s, not awaiting approval", id, rec.State)
+	}
+	msg := "the user rejected job " + id
+	if strings.TrimSpace(reason) != "" {
+		msg += ": " + reason
+	}
+	rec.State, rec.Approval, rec.UpdatedAt, rec.Ended = string(job.StateFailed), job.ApprovalRejected, time.Now().UTC(), true
+	rec.Error = errs.New(errs.ApprovalRejected, "%s", msg).WithEvidence("job", id)
+	if err := h.jobs.Put(rec); err != nil {
+		return jobRecord{}, err
+	}
+	return rec, nil
+}

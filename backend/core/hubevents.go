@@ -1,0 +1,63 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// A job's events go two ways: to the hub's event stream (hub.Event, whose
+// payload is the run event or, at the job's end, the job itself) and to
+// in-process watchers of that job (service.JobEvent, typed).
+
+// emitRun publishes ev, an event of rec's run.
+func (h *HubBackend) emitRun(rec jobRecord, ev job.Event) {
+	typ := hub.EventRunUpdate
+	if ev.Kind == job.EventPartial {
+		typ = hub.EventRunPartial
+	}
+	data, _ := json.Marshal(ev)
+	h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: data})
+	re := RunEventOf(ev)
+	h.notify(service.JobEvent{Type: typ, JobID: rec.ID, Time: ev.At, Run: &re})
+}
+
+// emitEnd publishes the view of rec, which has just recorded its end.
+func (h *HubBackend) emitEnd(ctx context.Context, rec jobRecord) {
+	v := h.view(ctx, rec)
+	data, _ := json.Marshal(v)
+	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: data})
+	h.notify(service.JobEvent{Type: service.EventRunUpdate, JobID: rec.ID, Time: v.UpdatedAt, Job: &v})
+}
+
+// notify hands ev to the watchers of its job. A slow watcher misses events
+// rather than slowing the run (it reads the job's state meanwhile).
+func (h *HubBackend) notify(ev service.JobEvent) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for ch, id := range h.watches {
+		if id != ev.JobID {
+			continue
+		}
+		select {
+		case ch <- ev:
+		default:
+		}
+	}
+}
+
+// watch delivers the events of job id until stop is called.
+func (h *HubBackend) watch(id string) (events <-chan service.JobEvent, stop func()) {
+	ch := make(chan service.JobEvent, 256)
+	h.mu.Lock()
+	h.watches[ch] = id
+	h.mu.Unlock()
+	return ch, func() {
+		h.mu.Lock()
+		delete(h.watches, ch)
+		h.mu.Unlock()
+	}
+}

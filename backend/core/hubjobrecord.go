@@ -1,0 +1,103 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/store"
+)
+
+// A hub job is the API's handle on one request: it exists before its run
+// (a job awaiting approval has no session yet, and nothing was sent), and
+// once the run started it names the session that records it. Jobs live in
+// the store under store.HubJobKey, so a job id stays answerable after a
+// restart.
+
+// Job states of the hub's own making; once a run has a session the job
+// reports the session's state (job.State values).
+const (
+	jobStateStarting = "starting" // approved or created by the owner; the run is being set up
+	// The run has ended and the job is recording what it found, its error
+	// or its receipt; the job's end follows at once.
+	jobStateFinishing = "finishing"
+)
+
+// jobRecord is a hub job as stored.
+type jobRecord struct {
+	ID          string         `json:"id"`
+	Kind        hub.JobKind    `json:"kind"`
+	Spec        hub.JobSpec    `json:"spec"`
+	State       string         `json:"state"`
+	Approval    job.Approval   `json:"approval"`
+	Session     string         `json:"session,omitempty"`
+	Error       *errs.Envelope `json:"error,omitempty"`
+	Ended       bool           `json:"ended,omitempty"`
+	Finding     *job.Finding   `json:"finding,omitempty"` // what a reattach job found
+	RequestedBy string         `json:"requestedBy,omitempty"`
+	CreatedAt   time.Time      `json:"createdAt"`
+	UpdatedAt   time.Time      `json:"updatedAt"`
+	Receipt     *CodeReceipt   `json:"receipt,omitempty"` // of a code job
+}
+
+// hubJobRepo keeps hub jobs in the store. It does no locking of its own:
+// HubBackend serialises read-modify-write under its mutex.
+type hubJobRepo struct{ st *store.Store }
+
+// Put creates or replaces rec. Errors: store failures.
+func (r hubJobRepo) Put(rec jobRecord) error {
+	val, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("encode job %s: %w", rec.ID, err)
+	}
+	if err := r.st.Put(store.HubJobKey(rec.ID), val); err != nil {
+		return fmt.Errorf("store job %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// Get returns job id. Errors: errs.HubNotFound (also for an id no key may
+// hold); errs.StoreCorrupt; store failures.
+func (r hubJobRepo) Get(id string) (jobRecord, error) {
+	if store.ValidID(id) != nil {
+		return jobRecord{}, errs.New(errs.HubNotFound, "no job %q", clipText(id, 80))
+	}
+	val, err := r.st.Get(store.HubJobKey(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return jobRecord{}, errs.New(errs.HubNotFound, "no job %q", id)
+	}
+	if err != nil {
+		return jobRecord{}, err
+	}
+	var rec jobRecord
+	if err := json.Unmarshal(val, &rec); err != nil {
+		return jobRecord{}, errs.Wrap(err, errs.StoreCorrupt, "decode job %s: %v", id, err).WithStage(errs.StageStore)
+	}
+	return rec, nil
+}
+
+// InState returns the stored jobs in state, oldest first. Errors:
+// errs.StoreCorrupt for a record that does not decode; store failures.
+func (r hubJobRepo) InState(state string) ([]jobRecord, error) {
+	var recs []jobRecord
+	err := r.st.Scan(store.PrefixHubJob, func(key, val []byte) error {
+		var rec jobRecord
+		if err := json.Unmarshal(val, &rec); err != nil {
+			return errs.Wrap(err, errs.StoreCorrupt, "decode job %q: %v", key, err).WithStage(errs.StageStore)
+		}
+		if rec.State == state {
+			recs = append(recs, rec)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(recs, func(a, b jobRecord) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	return recs, nil
+}

@@ -1,0 +1,186 @@
+package core
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+)
+
+// CreateJob stores a job for spec. With opts.AwaitApproval it stays in
+// hub.StateAwaitingApproval until ApproveJob; otherwise its run starts at
+// once in the background. Errors: errs.BadInput for an incomplete spec
+// (no site and no tab), for a code job (not yet served through the hub) or
+// for template or contract on an ask job; errs.UnknownSite; store failures.
+func (h *HubBackend) CreateJob(ctx context.Context, spec hub.JobSpec, opts hub.CreateOptions) (hub.Job, error) {
+	if err := h.checkSpec(spec); err != nil {
+		return hub.Job{}, err
+	}
+	now := time.Now().UTC()
+	rec := jobRecord{ID: "job-" + job.NewID(now), Kind: spec.Kind, Spec: spec, RequestedBy: spec.RequestedBy,
+		CreatedAt: now, UpdatedAt: now, State: jobStateStarting, Approval: job.ApprovalNotRequired}
+	if opts.AwaitApproval {
+		rec.State, rec.Approval = hub.StateAwaitingApproval, job.ApprovalPending
+	}
+	if err := h.jobs.Put(rec); err != nil {
+		return hub.Job{}, err
+	}
+	if !opts.AwaitApproval {
+		h.start(rec)
+	}
+	return h.view(ctx, rec), nil
+}
+
+func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
+	switch spec.Kind {
+	case hub.KindAsk:
+	case hub.KindCode:
+		return h.checkCodeSpec(spec)
+	default:
+		return errs.New(errs.BadInput, "unknown job kind %q", spec.Kind)
+	}
+	if strings.TrimSpace(spec.Prompt) == "" && spec.Template == "" {
+		return errs.New(errs.BadInput, "the job has an empty prompt")
+	}
+	if spec.Site == "" && spec.TabID == "" {
+		return errs.New(errs.BadInput, "an ask job needs a site or a tab").WithHint("set \"site\" (e.g. chatgpt) or \"tabId\"")
+	}
+	if spec.NewChat && (spec.Site == "" || spec.TabID != "") {
+		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab")
+	}
+	if spec.TimeoutSeconds < 0 {
+		return errs.New(errs.BadInput, "timeoutSeconds must be positive, got %d", spec.TimeoutSeconds)
+	}
+	if c := time.Duration(spec.CooldownSeconds) * time.Second; c != 0 && (c < config.MinRateLimitCooldown || c > config.MaxRateLimitCooldown) {
+		return errs.New(errs.BadInput, "cooldownSeconds must be between %d and %d, got %d",
+			int(config.MinRateLimitCooldown.Seconds()), int(config.MaxRateLimitCooldown.Seconds()), spec.CooldownSeconds)
+	}
+	if spec.Contract != "" || spec.SessionID != "" {
+		return errs.New(errs.BadInput, "contract and sessionId are not supported on ask jobs through the hub yet").
+			WithHint("submit a code job for a contract")
+	}
+	if spec.Template != "" {
+		if _, err := h.c.RenderTemplate(context.Background(), spec.Template, spec.Vars); err != nil {
+			return err
+		}
+	}
+	if spec.Site != "" {
+		reg, err := h.c.Sites()
+		if err != nil {
+			return err
+		}
+		if _, err := reg.Get(spec.Site); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// start runs rec's prompt through (*Core).Ask in the background.
+func (h *HubBackend) start(rec jobRecord) {
+	h.startFunc(rec, func(ctx context.Context) { h.run(ctx, rec) })
+}
+
+// browserFor is the browser jobs and tab listings use: the fixed one, else
+// the source's, else nil (Ask then launches or attaches per run).
+func (h *HubBackend) browserFor(ctx context.Context) (*browser.Browser, error) {
+	if h.browser != nil || h.source == nil {
+		return h.browser, nil
+	}
+	return h.source(ctx)
+}
+
+func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
+	origin := job.OriginAgent
+	switch rec.RequestedBy {
+	case hub.OwnerClientID:
+		origin = job.OriginCLI
+	case DesktopRequester:
+		origin = job.OriginDesktop
+	}
+	req := h.defaults
+	req.Site, req.Model, req.Prompt, req.TargetID, req.Origin = rec.Spec.Site, rec.Spec.Model, rec.Spec.Prompt, rec.Spec.TabID, origin
+	req.NewChat = rec.Spec.NewChat
+	if rec.Spec.TimeoutSeconds > 0 {
+		req.Timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
+	}
+	if rec.Spec.CooldownSeconds > 0 {
+		req.RateLimitCooldown = time.Duration(rec.Spec.CooldownSeconds) * time.Second
+	}
+	req.Template, req.Vars = rec.Spec.Template, rec.Spec.Vars
+	if b := rec.Spec.Browser; b != nil {
+		// An in-process caller's browser; a long-lived one (browserFor)
+		// still takes precedence.
+		req.BrowserURL, req.Chromium, req.Headless, req.BrowserArgs = b.URL, b.Chromium, b.Headless, b.Args
+	}
+	var sessMu sync.Mutex
+	sessionID := ""
+	req.OnEvent = func(ev job.Event) {
+		sessMu.Lock()
+		first := sessionID == ""
+		sessionID = ev.Session
+		sessMu.Unlock()
+		if first {
+			// Linking the job to its session must not wait for the run's
+			// end: a client polls the job meanwhile.
+			h.wg.Add(1)
+			go func() {
+				defer h.wg.Done()
+				h.link(rec.ID, ev.Session)
+			}()
+		}
+		h.emitRun(rec, ev)
+	}
+	var s *job.Session
+	var receipt *CodeReceipt
+	b, err := h.browserFor(ctx)
+	if err == nil {
+		req.Browser = b
+		if rec.Kind == hub.KindCode {
+			s, receipt, err = h.runCode(ctx, rec, req)
+		} else {
+			s, err = h.c.Ask(ctx, req)
+		}
+	}
+	wctx := context.WithoutCancel(ctx)
+	h.mu.Lock()
+	cur, gerr := h.jobs.Get(rec.ID)
+	if gerr != nil {
+		cur = rec
+	}
+	if s != nil {
+		cur.Session = s.ID
+		cur.State = string(s.State)
+	}
+	cur.Receipt = receipt
+	if err != nil {
+		cur.Error = errs.From(err)
+		if s == nil {
+			cur.State = string(job.StateFailed)
+			if cur.Error.Code == errs.Cancelled {
+				cur.State = string(job.StateCancelled)
+			}
+		}
+	}
+	cur.UpdatedAt, cur.Ended = time.Now().UTC(), true
+	_ = h.jobs.Put(cur)
+	h.mu.Unlock()
+	h.emitEnd(wctx, cur)
+}
+
+func (h *HubBackend) link(jobID, sessionID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	rec, err := h.jobs.Get(jobID)
+	if err != nil || rec.Session != "" {
+		return
+	}
+	rec.Session, rec.UpdatedAt = sessionID, time.Now().UTC()
+	_ = h.jobs.Put(rec)
+}

@@ -1,0 +1,85 @@
+package core
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// Filters that SearchSessions reads from its query: "site:ID" and
+// "state:STATE" words narrow the results, the other words are the fuzzy
+// text. A query of filters only lists the matching runs newest first.
+const (
+	filterSite  = "site:"
+	filterState = "state:"
+)
+
+// ListSessions lists runs newest first, or best match first with q.Query,
+// exactly as `ferry sessions list` does. Errors: as job.Repo.List
+// (errs.BadInput for an unknown state).
+func (h *HubBackend) ListSessions(ctx context.Context, q hub.SessionQuery) ([]hub.SessionSummary, error) {
+	return h.list(ctx, job.Filter{Site: q.Site, State: job.State(q.State), Query: q.Query, Limit: q.Limit})
+}
+
+// SearchSessions searches runs; see filterSite and filterState for the
+// filter words it understands. Errors: as job.Repo.List (errs.BadInput for
+// an unknown state).
+func (h *HubBackend) SearchSessions(ctx context.Context, query string, limit int) ([]hub.SessionSummary, error) {
+	f := job.Filter{Limit: limit}
+	var text []string
+	for _, w := range strings.Fields(query) {
+		switch {
+		case strings.HasPrefix(w, filterSite) && len(w) > len(filterSite):
+			f.Site = w[len(filterSite):]
+		case strings.HasPrefix(w, filterState) && len(w) > len(filterState):
+			f.State = job.State(w[len(filterState):])
+		default:
+			text = append(text, w)
+		}
+	}
+	f.Query = strings.Join(text, " ")
+	return h.list(ctx, f)
+}
+
+func (h *HubBackend) list(ctx context.Context, f job.Filter) ([]hub.SessionSummary, error) {
+	items, total, err := h.repo.List(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]hub.SessionSummary, 0, len(items))
+	for _, it := range items {
+		sum := summaryOf(it.Session)
+		sum.Extra = &service.SessionExtra{Listed: service.Listed{Session: RunOf(it.Session), Hit: hitOf(it.Hit)}, Total: total}
+		out = append(out, sum)
+	}
+	return out, nil
+}
+
+func summaryOf(s *job.Session) hub.SessionSummary {
+	return hub.SessionSummary{ID: s.ID, Site: s.Site, Title: clipText(strings.Join(strings.Fields(s.Prompt), " "), 80), UpdatedAt: s.Updated}
+}
+
+// ShowSession returns a run (an unambiguous id prefix is enough) with its
+// journal. Errors: as ShowSession (the function).
+func (h *HubBackend) ShowSession(ctx context.Context, id string) (hub.Session, error) {
+	s, j, err := ShowSession(ctx, h.repo, id)
+	if err != nil {
+		return hub.Session{}, err
+	}
+	return sessionView(s, j), nil
+}
+
+// sessionView is a run with its journal as the service shows it.
+func sessionView(s *job.Session, j []job.Entry) service.Session {
+	return service.Session{SessionSummary: summaryOf(s), Detail: &service.SessionDetail{Session: RunOf(s), Journal: journalOf(j)}}
+}
+
+func clipText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

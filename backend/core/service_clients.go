@@ -1,0 +1,81 @@
+package core
+
+import (
+	"context"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// ListClients lists the paired clients, revoked ones included, oldest
+// first. Errors: errs.HubForbidden for an agent; store failures.
+func (s *Service) ListClients(ctx context.Context, c service.Caller, req service.ListClientsRequest) ([]service.ClientInfo, error) {
+	if err := admit(c, "manage clients", req); err != nil {
+		return nil, err
+	}
+	recs, err := s.c.HubClients().List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]service.ClientInfo, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, r.Info())
+	}
+	return out, nil
+}
+
+// RevokeClient revokes a client in the store (revoking twice is harmless).
+// Errors: errs.HubForbidden for an agent; errs.HubNotFound; store failures.
+func (s *Service) RevokeClient(ctx context.Context, c service.Caller, req service.ClientRef) (service.ClientInfo, error) {
+	if err := admit(c, "manage clients", req); err != nil {
+		return service.ClientInfo{}, err
+	}
+	store := s.c.HubClients()
+	rec, err := store.Get(ctx, req.ID)
+	if err != nil {
+		return service.ClientInfo{}, err
+	}
+	if rec.RevokedAt == nil {
+		now := time.Now().UTC()
+		rec.RevokedAt = &now
+		if err := store.Put(ctx, rec); err != nil {
+			return service.ClientInfo{}, err
+		}
+	}
+	return rec.Info(), nil
+}
+
+// SetAutoApprove sets whether a client's jobs skip the approval. Errors:
+// errs.HubForbidden for an agent; errs.HubNotFound; errs.BadInput for a
+// revoked client.
+func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req service.AutoApproveRequest) (service.ClientInfo, error) {
+	if err := admit(c, "manage clients", req); err != nil {
+		return service.ClientInfo{}, err
+	}
+	store := s.c.HubClients()
+	rec, err := store.Get(ctx, req.ID)
+	if err != nil {
+		return service.ClientInfo{}, err
+	}
+	if rec.RevokedAt != nil {
+		return service.ClientInfo{}, errs.New(errs.BadInput, "client %q was revoked; pair it again instead", rec.ID).
+			WithHint("pair the client again for a new token")
+	}
+	rec.AutoApprove = req.AutoApprove
+	if err := store.Put(ctx, rec); err != nil {
+		return service.ClientInfo{}, err
+	}
+	return rec.Info(), nil
+}
+
+// NewPairingCode cannot be served in-process: a pairing code is redeemed by
+// the hub that drew it. Errors: errs.HubForbidden for an agent;
+// errs.HubNotRunning.
+func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req service.PairingRequest) (service.PairingCode, error) {
+	if err := admit(c, "pair clients", req); err != nil {
+		return service.PairingCode{}, err
+	}
+	return service.PairingCode{}, errs.New(errs.HubNotRunning, "pairing needs a running Ferry owner: its hub redeems the code").
+		WithHint("start the Ferry app or `ferry serve`, then ask for a pairing code")
+}

@@ -1,0 +1,76 @@
+package core
+
+import (
+	"context"
+
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// ListTabs lists the tabs of the long-lived browser (none without one).
+// Errors: the browser's envelopes.
+func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.ListTabsRequest) ([]service.Tab, error) {
+	if err := admit(c, "", req); err != nil {
+		return nil, err
+	}
+	return s.h.ListTabs(ctx)
+}
+
+// OpenTab opens a site in a new background tab. Errors: errs.HubForbidden
+// for an agent; errs.UnknownSite; the browser's envelopes.
+func (s *Service) OpenTab(ctx context.Context, c service.Caller, req service.OpenTabRequest) (service.Tab, error) {
+	if err := admit(c, "open tabs", req); err != nil {
+		return service.Tab{}, err
+	}
+	return s.h.OpenTab(ctx, req)
+}
+
+// ListTemplates lists the built-in and the user's templates. Errors: as
+// TemplateRepo.List.
+func (s *Service) ListTemplates(ctx context.Context, c service.Caller, req service.ListTemplatesRequest) ([]service.Template, error) {
+	if err := admit(c, "", req); err != nil {
+		return nil, err
+	}
+	return s.h.ListTemplates(ctx)
+}
+
+// GetTemplate returns one template. Errors: as TemplateRepo.Get.
+func (s *Service) GetTemplate(ctx context.Context, c service.Caller, req service.TemplateRef) (service.Template, error) {
+	if err := admit(c, "", req); err != nil {
+		return service.Template{}, err
+	}
+	return s.h.GetTemplate(ctx, req.Name)
+}
+
+// SaveTemplate saves one of the user's templates. Errors: errs.HubForbidden
+// for an agent; as TemplateRepo.Save.
+func (s *Service) SaveTemplate(ctx context.Context, c service.Caller, req service.Template) (service.Template, error) {
+	if err := admit(c, "change templates", req); err != nil {
+		return service.Template{}, err
+	}
+	return s.h.SaveTemplate(ctx, req)
+}
+
+// DeleteTemplate deletes one of the user's templates. Errors:
+// errs.HubForbidden for an agent; as TemplateRepo.Delete.
+func (s *Service) DeleteTemplate(ctx context.Context, c service.Caller, req service.TemplateRef) (service.DeletedTemplate, error) {
+	if err := admit(c, "change templates", req); err != nil {
+		return service.DeletedTemplate{}, err
+	}
+	if err := s.h.DeleteTemplate(ctx, req.Name); err != nil {
+		return service.DeletedTemplate{}, err
+	}
+	return service.DeletedTemplate{Deleted: req.Name}, nil
+}
+
+// RenderTemplate fills a template with variables. Errors: as
+// (*Core).RenderTemplate.
+func (s *Service) RenderTemplate(ctx context.Context, c service.Caller, req service.RenderRequest) (service.Rendered, error) {
+	if err := admit(c, "", req); err != nil {
+		return service.Rendered{}, err
+	}
+	text, err := s.c.RenderTemplate(ctx, req.Name, req.Vars)
+	if err != nil {
+		return service.Rendered{}, err
+	}
+	return service.Rendered{Name: req.Name, Text: text}, nil
+}

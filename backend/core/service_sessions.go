@@ -1,0 +1,93 @@
+package core
+
+import (
+	"context"
+
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// Default listing sizes, as the hub's routes and the CLI use them.
+const (
+	defaultListLimit   = 50
+	defaultSearchLimit = 20
+)
+
+// ListSessions lists runs newest first, or best match first with a query.
+// Errors: req.Validate's; errs.BadInput for an unknown state.
+func (s *Service) ListSessions(ctx context.Context, c service.Caller, req service.SessionQuery) ([]service.SessionSummary, error) {
+	if err := admit(c, "", req); err != nil {
+		return nil, err
+	}
+	if req.Limit == 0 {
+		req.Limit = defaultListLimit
+	}
+	return s.h.ListSessions(ctx, req)
+}
+
+// SearchSessions searches runs (site: and state: words filter). Errors: as
+// ListSessions.
+func (s *Service) SearchSessions(ctx context.Context, c service.Caller, req service.SearchRequest) ([]service.SessionSummary, error) {
+	if err := admit(c, "", req); err != nil {
+		return nil, err
+	}
+	if req.Limit == 0 {
+		req.Limit = defaultSearchLimit
+	}
+	return s.h.SearchSessions(ctx, req.Query, req.Limit)
+}
+
+// ShowSession returns a run with its journal. Errors: req.Validate's;
+// errs.SessionNotFound, errs.SessionAmbiguous.
+func (s *Service) ShowSession(ctx context.Context, c service.Caller, req service.SessionRef) (service.Session, error) {
+	if err := admit(c, "", req); err != nil {
+		return service.Session{}, err
+	}
+	return s.h.ShowSession(ctx, req.ID)
+}
+
+// ExportSession renders a run as Markdown or JSON with its secrets
+// redacted (job.Export). Errors: as ShowSession.
+func (s *Service) ExportSession(ctx context.Context, c service.Caller, req service.ExportRequest) (service.Export, error) {
+	if err := admit(c, "", req); err != nil {
+		return service.Export{}, err
+	}
+	run, journal, err := ShowSession(ctx, s.h.repo, req.ID)
+	if err != nil {
+		return service.Export{}, err
+	}
+	b, err := job.Export(run, journal, req.Format)
+	if err != nil {
+		return service.Export{}, err
+	}
+	return service.Export{ID: run.ID, Format: req.Format, Body: string(b)}, nil
+}
+
+// PollSession checks a run once. Errors: errs.HubForbidden for an agent; as
+// PickSession and CheckFresh.
+func (s *Service) PollSession(ctx context.Context, c service.Caller, req service.PollRequest) (service.PollResult, error) {
+	if err := admit(c, "poll runs", req); err != nil {
+		return service.PollResult{}, err
+	}
+	return s.h.PollSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL})
+}
+
+// ReattachSession resumes an interrupted run as a job. Errors:
+// errs.HubForbidden for an agent; as PickSession; store failures.
+func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req service.ReattachRequest) (service.ReattachResult, error) {
+	if err := admit(c, "resume a run", req); err != nil {
+		return service.ReattachResult{}, err
+	}
+	return s.h.ReattachSession(ctx, hub.SessionCheck{Session: req.Session, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs}, c.Requester())
+}
+
+// DoctorSessions checks the tabs of active and stale runs. Errors:
+// errs.HubForbidden for an agent; as DoctorSessions (the function).
+func (s *Service) DoctorSessions(ctx context.Context, c service.Caller, req service.DoctorRequest) ([]service.DoctorReport, error) {
+	if err := admit(c, "check runs' tabs", req); err != nil {
+		return nil, err
+	}
+	res, err := s.h.DoctorSessions(ctx, hub.SessionCheck{Browser: req.Browser, BrowserURL: req.BrowserURL, Recover: req.Recover})
+	return res.Sessions, err
+}

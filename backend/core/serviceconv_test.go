@@ -1,0 +1,115 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/search"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// fill sets every field reachable from v to a value that is not its zero,
+// so that a field the JSON of a mirror drops shows as a difference.
+func fill(v reflect.Value, depth int) {
+	if depth > 6 {
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x" + v.Type().Name())
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt(7)
+	case reflect.Uint64, reflect.Uint, reflect.Uint32:
+		v.SetUint(9)
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		fill(p.Elem(), depth+1)
+		v.Set(p)
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		fill(s.Index(0), depth+1)
+		v.Set(s)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fill(k, depth+1)
+		fill(e, depth+1)
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	case reflect.Struct:
+		if v.Type() == reflect.TypeOf(time.Time{}) {
+			v.Set(reflect.ValueOf(time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)))
+			return
+		}
+		if v.Type() == reflect.TypeOf(errs.Envelope{}) {
+			v.Set(reflect.ValueOf(*errs.New(errs.Timeout, "late").WithEvidence("k", "v")))
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), depth+1)
+			}
+		}
+	}
+}
+
+func filled[T any]() T {
+	var v T
+	fill(reflect.ValueOf(&v).Elem(), 0)
+	return v
+}
+
+// sameJSON checks that orig goes through its mirror M and back without
+// losing a byte of its JSON form.
+func sameJSON[M any](t *testing.T, orig any) {
+	t.Helper()
+	want, err := json.Marshal(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m M
+	dec := json.NewDecoder(bytes.NewReader(want))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("%T has a field its mirror %T lacks: %v", orig, m, err)
+	}
+	got, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%T through %T changes its JSON:\n got %s\nwant %s", orig, m, got, want)
+	}
+}
+
+func TestServiceMirrorsKeepEveryField(t *testing.T) {
+	t.Run("a run record", func(t *testing.T) { sameJSON[service.Run](t, filled[job.Session]()) })
+	t.Run("a journal entry", func(t *testing.T) { sameJSON[service.JournalEntry](t, filled[job.Entry]()) })
+	t.Run("a listed run with its hit", func(t *testing.T) { sameJSON[service.Listed](t, filled[job.Listed]()) })
+	t.Run("a search hit", func(t *testing.T) { sameJSON[service.Hit](t, filled[search.Hit]()) })
+	t.Run("a reattach finding", func(t *testing.T) { sameJSON[service.Finding](t, filled[job.Finding]()) })
+	t.Run("a run event", func(t *testing.T) { sameJSON[service.RunEvent](t, filled[job.Event]()) })
+	t.Run("a code receipt", func(t *testing.T) { sameJSON[service.CodeReceipt](t, filled[CodeReceipt]()) })
+	t.Run("a doctor verdict", func(t *testing.T) { sameJSON[service.DoctorReport](t, filled[DoctorReport]()) })
+}
+
+func TestConversionsRoundTrip(t *testing.T) {
+	s := filled[job.Session]()
+	if got := SessionOf(RunOf(&s)); !reflect.DeepEqual(got, &s) {
+		t.Fatalf("a run record changed through the service:\n got %+v\nwant %+v", got, &s)
+	}
+	f := filled[job.Finding]()
+	if got := FindingOf(findingOf(&f)); !reflect.DeepEqual(got, &f) {
+		t.Fatalf("a finding changed: %+v", got)
+	}
+	if RunOf(nil) != nil || SessionOf(nil) != nil || receiptOf(nil) != nil || ReceiptOf(nil) != nil {
+		t.Fatal("nil does not stay nil")
+	}
+}

@@ -1,0 +1,293 @@
+package service
+
+import (
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// JobKind says what a job does.
+type JobKind string
+
+// The kinds of job.
+const (
+	// KindAsk sends one prompt and collects the answer.
+	KindAsk JobKind = "ask"
+	// KindCode sends a code-mode prompt and retrieves and verifies the
+	// answer's zips.
+	KindCode JobKind = "code"
+	// KindReattach resumes an interrupted run from its journal; it never
+	// sends a prompt that was already sent.
+	KindReattach JobKind = "reattach"
+)
+
+// Job states of the Service's own making; once a job's run has started the
+// job reports the run's state.
+const (
+	// StateAwaitingApproval: nothing was sent; the job runs only once the
+	// user approves it.
+	StateAwaitingApproval = "awaiting_approval"
+	// StateStarting: approved or created by the owner; the run is being
+	// set up.
+	StateStarting = "starting"
+	// StateFinishing: the run has ended and the job is recording what it
+	// found; its end follows at once.
+	StateFinishing = "finishing"
+)
+
+// BrowserMode says how a run finds its browser.
+type BrowserMode string
+
+// The browser modes.
+const (
+	// BrowserLaunch launches Ferry's own browser on the data directory's
+	// profile.
+	BrowserLaunch BrowserMode = "launch"
+	// BrowserAttach attaches to a running browser at URL (a loopback
+	// DevTools address or a DevToolsActivePort path).
+	BrowserAttach BrowserMode = "attach"
+)
+
+// BrowserSpec is the browser a request asks for when the implementation has
+// none of its own (an owner always uses its own long-lived browser).
+type BrowserSpec struct {
+	Mode     BrowserMode `json:"mode"`
+	URL      string      `json:"url,omitempty"`
+	Chromium string      `json:"chromium,omitempty"`
+	Headless bool        `json:"headless,omitempty"`
+	Args     []string    `json:"args,omitempty"`
+}
+
+// Validate checks the spec. Errors: errs.BadInput for an unknown mode,
+// attach without a URL, or launch with one.
+func (b BrowserSpec) Validate() error {
+	switch b.Mode {
+	case BrowserLaunch:
+		if b.URL != "" {
+			return errs.New(errs.BadInput, "a launched browser takes no address, got %q", clip(b.URL, 120)).
+				WithHint("set mode \"attach\" to use the browser at that address, or drop the url")
+		}
+	case BrowserAttach:
+		if strings.TrimSpace(b.URL) == "" {
+			return errs.New(errs.BadInput, "attaching to a browser needs its address").
+				WithHint("set url to ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
+		}
+	default:
+		return errs.New(errs.BadInput, "unknown browser mode %q", clip(string(b.Mode), 40)).
+			WithHint("set mode to \"launch\" or \"attach\"")
+	}
+	return nil
+}
+
+// JobRequest asks for a job: the one request behind `ferry ask`, `ferry
+// code`, `ferry reattach`, the desktop's compose box and an agent's POST
+// /v1/jobs.
+type JobRequest struct {
+	Kind JobKind `json:"kind"`
+	// Prompt is sent as is; or Template names a template whose rendering
+	// with Vars is the prompt.
+	Prompt   string            `json:"prompt"`
+	Site     string            `json:"site,omitempty"`
+	Model    string            `json:"model,omitempty"`
+	Template string            `json:"template,omitempty"`
+	Vars     map[string]string `json:"vars,omitempty"`
+	// Contract is a code job's output contract ("" is code).
+	Contract string `json:"contract,omitempty"`
+	// SessionID names the run a reattach job resumes (an unambiguous id
+	// prefix is enough).
+	SessionID string `json:"sessionId,omitempty"`
+	// TabID pins the run to exactly that tab (a CDP TargetID).
+	TabID string `json:"tabId,omitempty"`
+	// NewChat asks in a fresh chat: a new tab of Site, whatever tabs of it
+	// are open (needs Site and no TabID).
+	NewChat bool `json:"newChat,omitempty"`
+	// Code jobs: the code-mode options. OutDir, RepoRoot and SourcePaths
+	// name local paths and are accepted from the owner only.
+	Conversation           string   `json:"conversation,omitempty"`
+	MultiZip               bool     `json:"multiZip,omitempty"`
+	AllowInline            bool     `json:"allowInline,omitempty"`
+	ArchitectureAuthorized bool     `json:"architectureAuthorized,omitempty"`
+	Goal                   string   `json:"goal,omitempty"`
+	GoalLock               bool     `json:"goalLock,omitempty"`
+	Research               bool     `json:"research,omitempty"`
+	OutDir                 string   `json:"outDir,omitempty"`
+	RepoRoot               string   `json:"repoRoot,omitempty"`
+	SourcePaths            []string `json:"sourcePaths,omitempty"`
+	// TimeoutSeconds bounds the run (0: the implementation's default).
+	TimeoutSeconds int `json:"timeoutSeconds,omitempty"`
+	// CooldownSeconds is the wait after a rate limit before the one retry
+	// (0: the settings' run.rateLimitCooldown; else 1 s to 1 h).
+	CooldownSeconds int `json:"cooldownSeconds,omitempty"`
+	// Browser is the browser of an in-process run (nil: the
+	// implementation's default). An owner runs every job in its own.
+	Browser *BrowserSpec `json:"browser,omitempty"`
+	// RequestedBy is the requester id the job records. The Service sets it
+	// from the Caller; a value sent by a client is ignored.
+	RequestedBy string `json:"requestedBy,omitempty"`
+}
+
+// Validate checks what every implementation needs before it looks at the
+// store or the browser. Errors: errs.BadInput with a hint naming the
+// field to fix: an unknown kind, an empty prompt, an ask job with no site
+// and no tab, newChat with no site or with a tab, a reattach with no
+// session, a negative timeout, a cooldown outside 1 s to 1 h, an invalid
+// browser.
+func (r JobRequest) Validate() error {
+	switch r.Kind {
+	case KindAsk, KindCode:
+		if strings.TrimSpace(r.Prompt) == "" && r.Template == "" {
+			return errs.New(errs.BadInput, "the job has an empty prompt").
+				WithHint("set \"prompt\", or \"template\" with its \"vars\"")
+		}
+	case KindReattach:
+		if strings.TrimSpace(r.SessionID) == "" {
+			return errs.New(errs.BadInput, "a reattach job needs the run to resume").
+				WithHint("set \"sessionId\" to the run's id or an unambiguous prefix")
+		}
+	default:
+		return errs.New(errs.BadInput, "unknown job kind %q", clip(string(r.Kind), 40)).
+			WithHint("set \"kind\" to ask, code or reattach")
+	}
+	if r.Kind == KindAsk && r.Site == "" && r.TabID == "" {
+		return errs.New(errs.BadInput, "an ask job needs a site or a tab").WithHint("set \"site\" (e.g. chatgpt) or \"tabId\"")
+	}
+	if r.NewChat && (r.Site == "" || r.TabID != "") {
+		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab").
+			WithHint("set \"site\" and drop \"tabId\"")
+	}
+	if r.TimeoutSeconds < 0 {
+		return errs.New(errs.BadInput, "timeoutSeconds must be positive, got %d", r.TimeoutSeconds).
+			WithHint("leave timeoutSeconds out for the default")
+	}
+	if c := r.Cooldown(); c != 0 && (c < config.MinRateLimitCooldown || c > config.MaxRateLimitCooldown) {
+		return errs.New(errs.BadInput, "cooldownSeconds must be between %d and %d, got %d",
+			int(config.MinRateLimitCooldown.Seconds()), int(config.MaxRateLimitCooldown.Seconds()), r.CooldownSeconds).
+			WithHint("leave cooldownSeconds out for the settings' run.rateLimitCooldown")
+	}
+	if r.Browser != nil {
+		return r.Browser.Validate()
+	}
+	return nil
+}
+
+// Timeout is TimeoutSeconds as a duration (0: the default).
+func (r JobRequest) Timeout() time.Duration { return time.Duration(r.TimeoutSeconds) * time.Second }
+
+// Cooldown is CooldownSeconds as a duration (0: the settings').
+func (r JobRequest) Cooldown() time.Duration { return time.Duration(r.CooldownSeconds) * time.Second }
+
+// Text is what the job will send, in words for an approval: the prompt, or
+// the template with its variables (the owner renders it).
+func (r JobRequest) Text() string {
+	if r.Template == "" {
+		return r.Prompt
+	}
+	keys := make([]string, 0, len(r.Vars))
+	for k := range r.Vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString("template " + r.Template)
+	for _, k := range keys {
+		b.WriteString("\n" + k + " = " + r.Vars[k])
+	}
+	return b.String()
+}
+
+// Summary is Text with its whitespace folded, at most 200 characters: what
+// an approval shows.
+func (r JobRequest) Summary() string { return Summarize(r.Text(), 200) }
+
+// Summarize folds the whitespace of text and keeps at most n characters of
+// it, marking a cut with "…".
+func Summarize(text string, n int) string {
+	p := strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(p) <= n {
+		return p
+	}
+	return string([]rune(p)[:n]) + "…"
+}
+
+// Job is a job as the Service shows it: its own state until its run starts,
+// then its run's.
+type Job struct {
+	ID          string         `json:"id"`
+	Kind        JobKind        `json:"kind"`
+	State       string         `json:"state"`
+	RequestedBy string         `json:"requestedBy,omitempty"`
+	CreatedAt   time.Time      `json:"createdAt"`
+	UpdatedAt   time.Time      `json:"updatedAt"`
+	Error       *errs.Envelope `json:"error,omitempty"`
+	Detail      *JobDetail     `json:"detail,omitempty"`
+}
+
+// JobDetail is a job's record and, once its run started, the run.
+type JobDetail struct {
+	Session  string     `json:"session,omitempty"`
+	Approval string     `json:"approval"`
+	Spec     JobRequest `json:"spec"`
+	// Ended says the job will not change any more by itself: its run
+	// returned, or it was rejected or cancelled before it ran.
+	Ended bool `json:"ended"`
+	Run   *Run `json:"run,omitempty"`
+	// Receipt is a code job's receipt once its run returned.
+	Receipt *CodeReceipt `json:"receipt,omitempty"`
+	// Finding is what a reattach job found about the interrupted run.
+	Finding *Finding `json:"finding,omitempty"`
+	// RunError is the error the job's run itself returned (the Job's Error
+	// also shows the run's recorded error when the run returned none).
+	RunError *errs.Envelope `json:"runError,omitempty"`
+}
+
+// Ended reports whether j will not change any more by itself.
+func (j Job) Ended() bool { return j.Detail != nil && j.Detail.Ended }
+
+// JobRef names a job.
+type JobRef struct {
+	ID string `json:"id"`
+}
+
+// Validate checks the reference. Errors: errs.BadInput for an empty id.
+func (r JobRef) Validate() error {
+	if strings.TrimSpace(r.ID) == "" {
+		return errs.New(errs.BadInput, "no job named").WithHint("give the job's id (job-…)")
+	}
+	return nil
+}
+
+// JobEvent is one thing a watched job reports: Type EventRunUpdate with the
+// Run's state change or the Job's new view, EventRunPartial with the
+// answer so far.
+type JobEvent struct {
+	Type  string    `json:"type"`
+	JobID string    `json:"jobId"`
+	Time  time.Time `json:"time"`
+	Run   *RunEvent `json:"run,omitempty"`
+	Job   *Job      `json:"job,omitempty"`
+}
+
+// The types of a JobEvent (the event stream's run events).
+const (
+	EventRunUpdate  = "run.update"
+	EventRunPartial = "run.partial"
+)
+
+// WatchRequest follows job ID to its end.
+type WatchRequest struct {
+	ID string `json:"id"`
+}
+
+// Validate checks the request. Errors: as JobRef.Validate.
+func (r WatchRequest) Validate() error { return JobRef(r).Validate() }
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,85 @@
+package service
+
+import "context"
+
+// Service is every operation a face of Ferry offers. Each method takes the
+// Caller of the request; implementations call the request's Validate first
+// and decide from the Caller what it may see and do (an agent sees its own
+// jobs only, and the owner alone decides approvals, manages clients and
+// drives sessions in flight). Every error is an errs envelope:
+// errs.BadInput from Validate, errs.HubForbidden for an operation the
+// caller may not do, errs.HubNotFound for a job the caller may not see (as
+// for one that does not exist), errs.VersionMismatch from a remote
+// implementation whose owner runs another wire revision, and the
+// envelopes of the pipeline, the store and the browser.
+type Service interface {
+	// Hello says which Ferry answers and who it takes c for.
+	Hello(ctx context.Context, c Caller, req HelloRequest) (Hello, error)
+
+	// SubmitJob creates a job. A job of an agent that is not auto-approved
+	// waits in StateAwaitingApproval and sends nothing until approved; any
+	// other starts at once in the background.
+	SubmitJob(ctx context.Context, c Caller, req JobRequest) (Job, error)
+	// GetJob returns a job with its run's current state.
+	GetJob(ctx context.Context, c Caller, req JobRef) (Job, error)
+	// WatchJob follows a job until it has ended, calling on (which must
+	// return quickly) with its state changes and partial text, and returns
+	// its final view. It returns early with ctx's error (errs.Cancelled).
+	WatchJob(ctx context.Context, c Caller, req WatchRequest, on func(JobEvent)) (Job, error)
+	// CancelJob stops a job and returns its new state.
+	CancelJob(ctx context.Context, c Caller, req JobRef) (Job, error)
+
+	// ListApprovals lists the jobs awaiting approval, oldest first.
+	ListApprovals(ctx context.Context, c Caller, req ListApprovalsRequest) ([]Approval, error)
+	// Approve starts a job awaiting approval.
+	Approve(ctx context.Context, c Caller, req ApprovalRef) (Job, error)
+	// Reject ends a job awaiting approval without running it (failed, with
+	// errs.ApprovalRejected).
+	Reject(ctx context.Context, c Caller, req RejectRequest) (Job, error)
+
+	// ListSessions lists runs newest first, or best match first with a
+	// query.
+	ListSessions(ctx context.Context, c Caller, req SessionQuery) ([]SessionSummary, error)
+	// SearchSessions searches runs with filter words (site:, state:).
+	SearchSessions(ctx context.Context, c Caller, req SearchRequest) ([]SessionSummary, error)
+	// ShowSession returns a run, resolved by id or unambiguous prefix, with
+	// its journal (errs.SessionNotFound, errs.SessionAmbiguous).
+	ShowSession(ctx context.Context, c Caller, req SessionRef) (Session, error)
+	// ExportSession renders a run as Markdown or JSON, secrets redacted.
+	ExportSession(ctx context.Context, c Caller, req ExportRequest) (Export, error)
+	// PollSession checks a run once.
+	PollSession(ctx context.Context, c Caller, req PollRequest) (PollResult, error)
+	// ReattachSession picks the run at once and resumes it in the
+	// background as a job of KindReattach; a run that a job runs already is
+	// not resumed twice (that job comes back, Started false).
+	ReattachSession(ctx context.Context, c Caller, req ReattachRequest) (ReattachResult, error)
+	// DoctorSessions checks the tabs of active and stale runs.
+	DoctorSessions(ctx context.Context, c Caller, req DoctorRequest) ([]DoctorReport, error)
+
+	// ListTabs lists the tabs of the implementation's browser (none when it
+	// has no long-lived browser).
+	ListTabs(ctx context.Context, c Caller, req ListTabsRequest) ([]Tab, error)
+	// OpenTab opens a site in a new background tab.
+	OpenTab(ctx context.Context, c Caller, req OpenTabRequest) (Tab, error)
+
+	// ListTemplates lists the built-in and the user's templates.
+	ListTemplates(ctx context.Context, c Caller, req ListTemplatesRequest) ([]Template, error)
+	// GetTemplate returns one template (errs.TemplateNotFound).
+	GetTemplate(ctx context.Context, c Caller, req TemplateRef) (Template, error)
+	// SaveTemplate creates or replaces one of the user's templates.
+	SaveTemplate(ctx context.Context, c Caller, req Template) (Template, error)
+	// DeleteTemplate deletes one of the user's templates.
+	DeleteTemplate(ctx context.Context, c Caller, req TemplateRef) (DeletedTemplate, error)
+	// RenderTemplate fills a template with variables.
+	RenderTemplate(ctx context.Context, c Caller, req RenderRequest) (Rendered, error)
+
+	// ListClients lists the paired clients, oldest first.
+	ListClients(ctx context.Context, c Caller, req ListClientsRequest) ([]ClientInfo, error)
+	// RevokeClient revokes a client's token.
+	RevokeClient(ctx context.Context, c Caller, req ClientRef) (ClientInfo, error)
+	// SetAutoApprove sets whether a client's jobs skip the approval.
+	SetAutoApprove(ctx context.Context, c Caller, req AutoApproveRequest) (ClientInfo, error)
+	// NewPairingCode draws a one-time pairing code (errs.HubNotRunning
+	// where no hub runs to redeem it).
+	NewPairingCode(ctx context.Context, c Caller, req PairingRequest) (PairingCode, error)
+}
