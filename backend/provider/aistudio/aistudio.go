@@ -28,6 +28,7 @@ import (
 const ID = "aistudio"
 
 func init() {
+	site.Register(Site())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

@@ -12,12 +12,14 @@ package claude
 import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/site"
 )
 
 // ID is the site id the adapter registers for.
 const ID = "claude"
 
 func init() {
+	site.Register(Site())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

@@ -27,6 +27,7 @@ import (
 const ID = "gemini"
 
 func init() {
+	site.Register(Site())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

@@ -24,6 +24,7 @@ import (
 const ID = "kimi"
 
 func init() {
+	site.Register(Site())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

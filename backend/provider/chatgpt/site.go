@@ -1,19 +1,22 @@
-package site
+package chatgpt
 
-import "github.com/ferrydesk/ferry/backend/stream"
+import (
+	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/stream"
+)
 
-// ChatGPT (chatgpt.com), per the providers reference (§1). The
+// Site returns the registry entry of ChatGPT (chatgpt.com), per the providers reference (§1). The
 // hidden textarea[name="prompt-textarea"] is deliberately never a composer.
-func init() {
-	Register(Site{
+func Site() site.Site {
+	return site.Site{
 		ID:         "chatgpt",
 		Name:       "ChatGPT",
 		Address:    "https://chatgpt.com/",
 		NewChat:    "https://chatgpt.com/",
 		LoginHosts: []string{"auth.openai.com"},
 		LoginPaths: []string{"/auth/login"},
-		Selectors: map[Role][]string{
-			RoleComposer: {
+		Selectors: map[site.Role][]string{
+			site.RoleComposer: {
 				`div#prompt-textarea[contenteditable="true"]`,
 				`textarea[data-id="prompt-textarea"]`,
 				`textarea[placeholder*="Send a message"]`,
@@ -21,79 +24,79 @@ func init() {
 				`.ProseMirror[contenteditable="true"]`,
 				`[contenteditable="true"][role="textbox"]`,
 			},
-			RoleSend: {
+			site.RoleSend: {
 				`button[data-testid="send-button"]`,
 				`button[aria-label="Send prompt"]`,
 				`#composer-submit-button`,
 				`button[aria-label*="Send"]`,
 				`form button[type="submit"]`,
 			},
-			RoleStop: {
+			site.RoleStop: {
 				`[data-testid="stop-button"]`,
 				`[data-testid="composer-stop-button"]`,
 				// Scoped to the form: an unscoped "stop" also matches read-aloud.
 				`form button[aria-label*="stop" i]:not([aria-label*="dictat" i]):not([aria-label*="voice" i]):not([aria-label*="read" i])`,
 			},
-			RoleBusy: {
+			site.RoleBusy: {
 				`[data-is-streaming="true"]`,
 				`[aria-busy="true"][data-message-author-role="assistant"]`,
 				`span.loading-shimmer`,
 			},
-			RoleUserTurn: {
+			site.RoleUserTurn: {
 				`article[data-testid^="conversation-turn-"][data-turn="user"]`,
 				`[data-message-author-role="user"]`,
 			},
-			RoleAssistantTurn: {
+			site.RoleAssistantTurn: {
 				`[data-message-author-role="assistant"][data-message-id]:not([data-message-id^="request-placeholder-"])`,
 				`article[data-testid^="conversation-turn-"][data-turn="assistant"]`,
 			},
-			RoleAnswerBody: {`.markdown`},
-			RoleCodeBlock:  {`pre code[class*="language-"]`, `pre code`},
-			RoleFinished: {
+			site.RoleAnswerBody: {`.markdown`},
+			site.RoleCodeBlock:  {`pre code[class*="language-"]`, `pre code`},
+			site.RoleFinished: {
 				`button[data-testid="copy-turn-action-button"]`,
 				`button[data-testid="good-response-turn-action-button"]`,
 				`button[data-testid="bad-response-turn-action-button"]`,
 				`button[aria-label="Share"]`,
 			},
-			RoleModelPicker: {
+			site.RoleModelPicker: {
 				`[data-testid="model-switcher-dropdown-button"]`,
 				`form button[aria-haspopup="menu"][class*="composer-pill"]`,
 			},
-			RoleModelItem: {
+			site.RoleModelItem: {
 				`[data-testid^="model-switcher-"]`,
 				`[role="menuitemradio"]`,
 				`[role="menuitem"]`,
 			},
-			RoleLoggedIn: {
+			site.RoleLoggedIn: {
 				`[data-testid="accounts-profile-button"]`,
 				`[data-testid^="history-item-"]`,
 				`a[data-testid="create-new-chat-button"]`,
 			},
-			RoleLoggedOut: {
+			site.RoleLoggedOut: {
 				`a[href*="/auth/login"]`,
 				`textarea#mobile-composer-prompt`,
 			},
-			RoleFileInput: {`input#upload-files`, `input[type="file"][multiple]`},
-			RoleErrorText: {
+			site.RoleFileInput: {`input#upload-files`, `input[type="file"][multiple]`},
+			site.RoleErrorText: {
 				`[data-message-author-role="assistant"] .text-token-text-error`,
 				`.text-token-text-error`,
 			},
-			RoleNewChat: {`a[data-testid="create-new-chat-button"]`},
-			RoleReady:   {`form[data-type="unified-composer"]`},
+			site.RoleNewChat: {`a[data-testid="create-new-chat-button"]`},
+			site.RoleReady:   {`form[data-type="unified-composer"]`},
 		},
-		Typing: []Typing{TypingInsertText, TypingExecCommand},
-		Send:   SendClick,
-		Stream: &StreamCapture{
+		Typing: []site.Typing{site.TypingInsertText, site.TypingExecCommand},
+		Send:   site.SendClick,
+		Stream: &site.StreamCapture{
 			Method:      "POST",
 			PathPattern: `^/backend-(api|anon)/f/conversation$`,
 			Decoder:     stream.ChatGPT,
 		},
-		Features: []Feature{FeatureChat, FeatureModelSelection, FeatureFileUpload, FeatureCodeArtifacts, FeatureStreamCapture},
-		Models: []Model{
+		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureFileUpload, site.FeatureCodeArtifacts, site.FeatureStreamCapture},
+		Models: []site.Model{
 			{Alias: "auto", Labels: []string{"Auto"}},
 			{Alias: "instant", Labels: []string{"Instant"}},
 			{Alias: "thinking", Labels: []string{"Thinking"}, Proof: []string{"thinking"}},
 			{Alias: "pro", Labels: []string{"Pro"}, Proof: []string{"pro"}},
 		},
-	})
+	}
 }
