@@ -1,9 +1,6 @@
 package chatgpt
 
-import (
-	"github.com/ferrydesk/ferry/backend/site"
-	"github.com/ferrydesk/ferry/backend/stream"
-)
+import "github.com/ferrydesk/ferry/backend/site"
 
 // Site returns the registry entry of ChatGPT (chatgpt.com), per the providers reference (§1). The
 // hidden textarea[name="prompt-textarea"] is deliberately never a composer.
@@ -89,7 +86,7 @@ func Site() site.Site {
 		Stream: &site.StreamCapture{
 			Method:      "POST",
 			PathPattern: `^/backend-(api|anon)/f/conversation$`,
-			Decoder:     stream.ChatGPT,
+			Decoder:     DecoderName,
 		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureFileUpload, site.FeatureCodeArtifacts, site.FeatureStreamCapture},
 		Models: []site.Model{

@@ -1,9 +1,6 @@
 package claude
 
-import (
-	"github.com/ferrydesk/ferry/backend/site"
-	"github.com/ferrydesk/ferry/backend/stream"
-)
+import "github.com/ferrydesk/ferry/backend/site"
 
 // Site returns the registry entry of Claude (claude.ai). Property writes to the editor silently fail: type with
 // execCommand. The send button hydrates late on background tabs.
@@ -38,7 +35,7 @@ func Site() site.Site {
 		Stream: &site.StreamCapture{
 			Method:      "POST",
 			PathPattern: `^/api/organizations/[^/]+/chat_conversations/[^/]+/completion$`,
-			Decoder:     stream.Claude,
+			Decoder:     DecoderName,
 		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureFileUpload, site.FeatureStreamCapture},
 		Models: []site.Model{

@@ -10,12 +10,14 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
 // ID is the site id the adapter registers for.
 const ID = "deepseek"
 
 func init() {
+	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
 	site.Register(Site())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }

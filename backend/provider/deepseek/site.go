@@ -1,9 +1,6 @@
 package deepseek
 
-import (
-	"github.com/ferrydesk/ferry/backend/site"
-	"github.com/ferrydesk/ferry/backend/stream"
-)
+import "github.com/ferrydesk/ferry/backend/site"
 
 // Site returns the registry entry of DeepSeek (chat.deepseek.com). Send and stop are the same circle button;
 // while generating it shows the .ds-loading spinner, which is therefore
@@ -33,7 +30,7 @@ func Site() site.Site {
 		Stream: &site.StreamCapture{
 			Method:      "POST",
 			PathPattern: `^/api/v0/chat/completion$`,
-			Decoder:     stream.DeepSeek,
+			Decoder:     DecoderName,
 		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureStreamCapture},
 		Models: []site.Model{

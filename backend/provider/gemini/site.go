@@ -1,9 +1,6 @@
 package gemini
 
-import (
-	"github.com/ferrydesk/ferry/backend/site"
-	"github.com/ferrydesk/ferry/backend/stream"
-)
+import "github.com/ferrydesk/ferry/backend/site"
 
 // Site returns the registry entry of Gemini (gemini.google.com). The DOM is the primary source; the
 // StreamGenerate response may be invisible to page-level capture. Files can
@@ -40,7 +37,7 @@ func Site() site.Site {
 		Stream: &site.StreamCapture{
 			Method:      "POST",
 			PathPattern: `^/_/BardChatUi/data/assistant\.lamda\.BardFrontendService/StreamGenerate$`,
-			Decoder:     stream.Gemini,
+			Decoder:     DecoderName,
 			Optional:    true,
 		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureStreamCapture},

@@ -1,9 +1,6 @@
 package grok
 
-import (
-	"github.com/ferrydesk/ferry/backend/site"
-	"github.com/ferrydesk/ferry/backend/stream"
-)
+import "github.com/ferrydesk/ferry/backend/site"
 
 // Site returns the registry entry of Grok (grok.com). Enter inserts a newline, so sending is a click. The login
 // state is probed over GET /rest/user-settings by the adapter: the page has
@@ -34,7 +31,7 @@ func Site() site.Site {
 		Stream: &site.StreamCapture{
 			Method:      "POST",
 			PathPattern: `^/rest/app-chat/conversations/(new|[^/]+/responses)$`,
-			Decoder:     stream.Grok,
+			Decoder:     DecoderName,
 		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureStreamCapture},
 		Models: []site.Model{

@@ -1,9 +1,6 @@
 package kimi
 
-import (
-	"github.com/ferrydesk/ferry/backend/site"
-	"github.com/ferrydesk/ferry/backend/stream"
-)
+import "github.com/ferrydesk/ferry/backend/site"
 
 // Site returns the registry entry of Kimi (www.kimi.com). Lexical editor: execCommand only, and no second input
 // event. Send and stop share one div, told apart by class.
@@ -35,7 +32,7 @@ func Site() site.Site {
 		Stream: &site.StreamCapture{
 			Method:      "POST",
 			PathPattern: `^/apiv2/kimi\.gateway\.chat\.v1\.ChatService/Chat$`,
-			Decoder:     stream.Kimi,
+			Decoder:     DecoderName,
 		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureStreamCapture},
 	}

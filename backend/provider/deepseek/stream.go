@@ -1,4 +1,4 @@
-package stream
+package deepseek
 
 import (
 	"encoding/json"
@@ -6,17 +6,23 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
-// DeepSeekDecoder decodes chat.deepseek.com's /api/v0/chat/completion
+// DecoderName is the name the decoder registers under, as a site's stream
+// settings give it.
+const DecoderName = "deepseek-sse"
+
+// Decoder decodes chat.deepseek.com's /api/v0/chat/completion
 // stream: a ready event naming the model, then patches (SET, APPEND, BATCH)
 // to a document whose response.fragments hold THINK and RESPONSE parts.
 // Only RESPONSE fragments are the answer. A bare {"v":…} continues the
 // previous path; a bare string whose inherited path is the fragments array
 // continues the last fragment's content. Error frames carry only a
 // sentence, which maps to RateLimited, UsageCap or GenerationError.
-type DeepSeekDecoder struct {
-	sse  sseParser
+type Decoder struct {
+	sse  stream.SSE
 	root any
 
 	lastP, lastO string
@@ -29,27 +35,27 @@ type DeepSeekDecoder struct {
 	bad                      int
 }
 
-// NewDeepSeek returns a decoder for DeepSeek's completion stream.
-func NewDeepSeek() *DeepSeekDecoder {
-	d := &DeepSeekDecoder{}
-	d.sse.deliver = d.frame
+// NewDecoder returns a decoder for DeepSeek's completion stream.
+func NewDecoder() *Decoder {
+	d := &Decoder{}
+	d.sse.Deliver = d.frame
 	return d
 }
 
 // Write implements Decoder.
-func (d *DeepSeekDecoder) Write(p []byte) (int, error) {
-	d.sse.write(p)
+func (d *Decoder) Write(p []byte) (int, error) {
+	d.sse.Write(p)
 	return len(p), nil
 }
 
 // Close implements Decoder.
-func (d *DeepSeekDecoder) Close() error {
-	d.sse.close()
+func (d *Decoder) Close() error {
+	d.sse.Close()
 	d.ended = true
 	return nil
 }
 
-func (d *DeepSeekDecoder) frame(event string, data []byte) {
+func (d *Decoder) frame(event string, data []byte) {
 	if string(data) == "[DONE]" {
 		d.ended = true
 		return
@@ -61,12 +67,12 @@ func (d *DeepSeekDecoder) frame(event string, data []byte) {
 	}
 	switch event {
 	case "ready":
-		d.model = str(f["model_type"])
-		d.respID = scalar(f["response_message_id"])
-		d.sessionID = str(f["chat_session_id"])
+		d.model = stream.Str(f["model_type"])
+		d.respID = stream.Scalar(f["response_message_id"])
+		d.sessionID = stream.Str(f["chat_session_id"])
 		return
 	case "title":
-		d.title = str(f["content"])
+		d.title = stream.Str(f["content"])
 		return
 	case "close":
 		d.ended = true
@@ -74,12 +80,12 @@ func (d *DeepSeekDecoder) frame(event string, data []byte) {
 	case "update_session":
 		return
 	}
-	if str(f["type"]) == "error" {
+	if stream.Str(f["type"]) == "error" {
 		if d.err == nil {
-			c := scalar(f["content"])
+			c := stream.Scalar(f["content"])
 			d.err = deepSeekError(c)
 			if c != "" {
-				d.err.WithEvidence("site_message", clip(c, 300))
+				d.err.WithEvidence("site_message", stream.Clip(c, 300))
 			}
 		}
 		return
@@ -126,9 +132,9 @@ func (d *DeepSeekDecoder) frame(event string, data []byte) {
 // textPath returns the content path of the last element of the array at p
 // (response/fragments → response/fragments/-1/content), when p names a
 // non-empty array of fragments.
-func (d *DeepSeekDecoder) textPath(p string) (string, bool) {
+func (d *Decoder) textPath(p string) (string, bool) {
 	n := d.root
-	for _, seg := range splitPath(p) {
+	for _, seg := range stream.SplitPath(p) {
 		m, ok := n.(map[string]any)
 		if !ok {
 			return "", false
@@ -163,13 +169,13 @@ func deepSeekError(text string) *errs.Envelope {
 	return errs.New(errs.GenerationError, "DeepSeek reported an error in the answer stream")
 }
 
-func (d *DeepSeekDecoder) apply(p, o string, v any) {
-	var kind opKind
+func (d *Decoder) apply(p, o string, v any) {
+	var kind stream.Op
 	switch strings.ToUpper(o) {
 	case "SET":
-		kind = opSet
+		kind = stream.OpSet
 	case "APPEND":
-		kind = opAppend
+		kind = stream.OpAppend
 	case "BATCH":
 		items, ok := v.([]any)
 		if !ok {
@@ -177,8 +183,8 @@ func (d *DeepSeekDecoder) apply(p, o string, v any) {
 			return
 		}
 		for _, it := range items {
-			ip := str(get(it, "p"))
-			io := str(get(it, "o"))
+			ip := stream.Str(stream.Get(it, "p"))
+			io := stream.Str(stream.Get(it, "o"))
 			if io == "" {
 				io = "SET"
 			}
@@ -186,14 +192,14 @@ func (d *DeepSeekDecoder) apply(p, o string, v any) {
 			if p != "" {
 				full = strings.TrimSuffix(p, "/") + "/" + ip
 			}
-			d.apply(full, io, get(it, "v"))
+			d.apply(full, io, stream.Get(it, "v"))
 		}
 		return
 	default:
 		d.bad++
 		return
 	}
-	root, ok := applyOp(d.root, splitPath(p), kind, v)
+	root, ok := stream.ApplyOp(d.root, stream.SplitPath(p), kind, v)
 	if !ok {
 		d.bad++
 		return
@@ -203,32 +209,32 @@ func (d *DeepSeekDecoder) apply(p, o string, v any) {
 
 // Thinking returns the THINK fragments so far. It is shown to nobody as the
 // answer; it exists for diagnostics.
-func (d *DeepSeekDecoder) Thinking() string {
+func (d *Decoder) Thinking() string {
 	return d.fragments("THINK", "thinking_content")
 }
 
-func (d *DeepSeekDecoder) fragments(kind, legacy string) string {
-	resp := get(d.root, "response")
-	frags, ok := get(resp, "fragments").([]any)
+func (d *Decoder) fragments(kind, legacy string) string {
+	resp := stream.Get(d.root, "response")
+	frags, ok := stream.Get(resp, "fragments").([]any)
 	if !ok {
 		// The 2025 format kept the answer in response.content and the
 		// reasoning in response.thinking_content.
-		return str(get(resp, legacy))
+		return stream.Str(stream.Get(resp, legacy))
 	}
 	var b strings.Builder
 	for _, fr := range frags {
-		if str(get(fr, "type")) == kind {
-			b.WriteString(str(get(fr, "content")))
+		if stream.Str(stream.Get(fr, "type")) == kind {
+			b.WriteString(stream.Str(stream.Get(fr, "content")))
 		}
 	}
 	return b.String()
 }
 
 // Result implements Decoder.
-func (d *DeepSeekDecoder) Result() Result {
-	resp := get(d.root, "response")
-	status := str(get(resp, "status"))
-	r := Result{
+func (d *Decoder) Result() stream.Result {
+	resp := stream.Get(d.root, "response")
+	status := stream.Str(stream.Get(resp, "status"))
+	r := stream.Result{
 		Text:           d.fragments("RESPONSE", "content"),
 		Complete:       status == "FINISHED",
 		Ended:          d.ended,
@@ -241,7 +247,7 @@ func (d *DeepSeekDecoder) Result() Result {
 	if status != "" && status != "WIP" {
 		r.FinishReason = status
 	}
-	if id := scalar(get(resp, "message_id")); id != "" {
+	if id := stream.Scalar(stream.Get(resp, "message_id")); id != "" {
 		r.MessageID = id
 	}
 	if d.model != "" {
@@ -250,4 +256,4 @@ func (d *DeepSeekDecoder) Result() Result {
 	return r
 }
 
-var _ Decoder = (*DeepSeekDecoder)(nil)
+var _ stream.Decoder = (*Decoder)(nil)

@@ -1,4 +1,4 @@
-package stream
+package kimi
 
 import (
 	"bytes"
@@ -10,7 +10,13 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+
+	"github.com/ferrydesk/ferry/backend/stream"
 )
+
+// DecoderName is the name the decoder registers under, as a site's stream
+// settings give it.
+const DecoderName = "kimi-connect"
 
 // Connect streaming frames: [flags u8][length u32 big-endian][payload].
 const (
@@ -22,11 +28,11 @@ const (
 	maxConnectFrame = 16 << 20
 )
 
-// KimiDecoder decodes www.kimi.com's Connect RPC chat stream
+// Decoder decodes www.kimi.com's Connect RPC chat stream
 // (ChatService/Chat, application/connect+json). Message frames set or append
 // block text; {"done":{}} ends the turn; the end-of-stream frame (flag 0x02)
 // may carry an error.
-type KimiDecoder struct {
+type Decoder struct {
 	buf    []byte
 	broken bool // a frame header was impossible: the rest cannot be framed
 
@@ -44,11 +50,11 @@ type KimiDecoder struct {
 	bad             int
 }
 
-// NewKimi returns a decoder for Kimi's Connect stream.
-func NewKimi() *KimiDecoder { return &KimiDecoder{blocks: map[string]*strings.Builder{}} }
+// NewDecoder returns a decoder for Kimi's Connect stream.
+func NewDecoder() *Decoder { return &Decoder{blocks: map[string]*strings.Builder{}} }
 
 // Write implements Decoder.
-func (d *KimiDecoder) Write(p []byte) (int, error) {
+func (d *Decoder) Write(p []byte) (int, error) {
 	if d.broken {
 		return len(p), nil
 	}
@@ -77,7 +83,7 @@ func (d *KimiDecoder) Write(p []byte) (int, error) {
 }
 
 // Close implements Decoder. Bytes of an unfinished frame count as malformed.
-func (d *KimiDecoder) Close() error {
+func (d *Decoder) Close() error {
 	if len(d.buf) > 0 {
 		d.bad++
 		d.buf = nil
@@ -86,7 +92,7 @@ func (d *KimiDecoder) Close() error {
 	return nil
 }
 
-func (d *KimiDecoder) frame(flags byte, payload []byte) {
+func (d *Decoder) frame(flags byte, payload []byte) {
 	if flags&connectCompressed != 0 {
 		zr, err := gzip.NewReader(bytes.NewReader(payload))
 		if err != nil {
@@ -116,29 +122,29 @@ func (d *KimiDecoder) frame(flags byte, payload []byte) {
 		d.fail(e)
 	}
 	if c, ok := f["chat"].(map[string]any); ok {
-		if id := str(c["id"]); id != "" {
+		if id := stream.Str(c["id"]); id != "" {
 			d.convID = id
 		}
-		if n := str(c["name"]); n != "" {
+		if n := stream.Str(c["name"]); n != "" {
 			d.title = n
 		}
 	}
-	op := str(f["op"])
+	op := stream.Str(f["op"])
 	if m, ok := f["message"].(map[string]any); ok {
-		if r := str(m["role"]); r != "" {
+		if r := stream.Str(m["role"]); r != "" {
 			d.role = r
 		}
 		if d.role == "assistant" {
-			if id := str(m["id"]); id != "" {
+			if id := stream.Str(m["id"]); id != "" {
 				d.msgID = id
 			}
-			if s := str(m["status"]); s != "" {
+			if s := stream.Str(m["status"]); s != "" {
 				d.status = s
 			}
-			if md := str(m["model"]); md != "" {
+			if md := stream.Str(m["model"]); md != "" {
 				d.model = md
 			}
-			if sc := str(m["scenario"]); sc != "" {
+			if sc := stream.Str(m["scenario"]); sc != "" {
 				d.scenario = sc
 			}
 		}
@@ -158,15 +164,15 @@ func (d *KimiDecoder) frame(flags byte, payload []byte) {
 
 // block applies a block frame; blocks of the user's message are the prompt
 // echoed back and never answer text, nor are "think" blocks.
-func (d *KimiDecoder) block(op string, b any) {
+func (d *Decoder) block(op string, b any) {
 	if d.role == "user" {
 		return
 	}
-	t, ok := get(b, "text", "content").(string)
+	t, ok := stream.Get(b, "text", "content").(string)
 	if !ok {
 		return
 	}
-	id := scalar(get(b, "id"))
+	id := stream.Scalar(stream.Get(b, "id"))
 	sb := d.blocks[id]
 	if sb == nil {
 		sb = &strings.Builder{}
@@ -180,16 +186,16 @@ func (d *KimiDecoder) block(op string, b any) {
 }
 
 // fail records an error by its Connect code.
-func (d *KimiDecoder) fail(e any) {
+func (d *Decoder) fail(e any) {
 	if d.err != nil {
 		return
 	}
-	code := str(get(e, "code"))
+	code := stream.Str(stream.Get(e, "code"))
 	switch code {
 	case "resource_exhausted":
 		// One code for both limits: the wording tells the plan's usage cap
 		// (wait for the reset) from a burst of requests (cool down).
-		if kimiUsageLimit.MatchString(str(get(e, "message"))) {
+		if kimiUsageLimit.MatchString(stream.Str(stream.Get(e, "message"))) {
 			d.err = errs.New(errs.UsageCap, "Kimi says the usage limit is reached")
 		} else {
 			d.err = errs.New(errs.RateLimited, "Kimi says the request limit is reached")
@@ -204,18 +210,18 @@ func (d *KimiDecoder) fail(e any) {
 	if code != "" {
 		d.err.WithEvidence("error_code", code)
 	}
-	if m := str(get(e, "message")); m != "" {
-		d.err.WithEvidence("site_message", clip(m, 300))
+	if m := stream.Str(stream.Get(e, "message")); m != "" {
+		d.err.WithEvidence("site_message", stream.Clip(m, 300))
 	}
 }
 
 // Result implements Decoder.
-func (d *KimiDecoder) Result() Result {
+func (d *Decoder) Result() stream.Result {
 	var b strings.Builder
 	for _, id := range d.order {
 		b.WriteString(d.blocks[id].String())
 	}
-	r := Result{
+	r := stream.Result{
 		Text: b.String(), Complete: d.complete, Ended: d.ended, ConversationID: d.convID,
 		MessageID: d.msgID, Title: d.title, Err: d.err, Malformed: d.bad,
 	}
@@ -237,4 +243,4 @@ func (d *KimiDecoder) Result() Result {
 // "Too many requests".
 var kimiUsageLimit = regexp.MustCompile(`(?i)usage limit|quota|limit resets`)
 
-var _ Decoder = (*KimiDecoder)(nil)
+var _ stream.Decoder = (*Decoder)(nil)

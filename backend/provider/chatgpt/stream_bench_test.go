@@ -1,4 +1,4 @@
-package stream
+package chatgpt
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func BenchmarkChatGPTLongAnswer(b *testing.B) {
 	body := longChatGPTStream(5000)
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		d := NewChatGPT()
+		d := NewDecoder()
 		for off := 0; off < len(body); off += 4096 {
 			end := min(off+4096, len(body))
 			_, _ = d.Write(body[off:end])

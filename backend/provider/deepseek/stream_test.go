@@ -1,29 +1,59 @@
-package stream
+package deepseek
 
 import (
 	"encoding/json"
 	"testing"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/stream/streamtest"
 )
 
-// The DeepSeek fixtures join the shared table, so the captured-stream test
-// and the split-at-every-offset property both cover them.
-func init() {
-	fixtures = append(fixtures,
-		fixture{
-			name: "DeepSeek bare strings after a RESPONSE fragment is appended continue that fragment's text",
-			file: "deepseek_bare_after_fragments.sse", decoder: DeepSeek,
-			text:     "Here’s the answer: naïve café, 日本語 and 🚢.",
-			complete: true, ended: true, finish: "FINISHED", model: "default", source: "ready.model_type", msgID: "2", title: "Sim answer",
-		},
-		fixture{
-			name: "a DeepSeek 'sending messages too frequently' error frame becomes RateLimited",
-			file: "deepseek_rate_limited.sse", decoder: DeepSeek,
-			ended: true, model: "default", source: "ready.model_type", msgID: "2", errCode: errs.RateLimited,
-		},
-	)
+// fixtures are DeepSeek captures in testdata and what decoding them gives; the
+// captured-stream test, the split-at-every-offset property, the seeded
+// mutations and the fuzz corpus all read them.
+var fixtures = []streamtest.Fixture{
+	{
+		Name:     "a DeepSeek answer with a BOM and CRLF lines keeps RESPONSE fragments and drops THINK",
+		File:     "deepseek_basic.sse",
+		Text:     "Autumn moonlight—\n a worm digs silently\n into the chestnut. 🌰",
+		Complete: true, Ended: true, Finish: "FINISHED", Model: "expert", Source: "ready.model_type", MsgID: "2", Title: "Autumn haiku",
+	},
+	{
+		Name: "a DeepSeek error frame becomes GenerationError and the turn stays incomplete",
+		File: "deepseek_error.sse",
+		Text: "Par", Ended: true, Model: "default", Source: "ready.model_type", MsgID: "4", ErrCode: errs.GenerationError,
+	},
+	{
+		Name: "the older DeepSeek response/content format still decodes",
+		File: "deepseek_legacy_content.sse",
+		Text: "Hello, world", Complete: true, Ended: true, Finish: "FINISHED", Model: "default", Source: "ready.model_type", MsgID: "6",
+	},
+	{
+		Name:     "DeepSeek bare strings after a RESPONSE fragment is appended continue that fragment's text",
+		File:     "deepseek_bare_after_fragments.sse",
+		Text:     "Here’s the answer: naïve café, 日本語 and 🚢.",
+		Complete: true, Ended: true, Finish: "FINISHED", Model: "default", Source: "ready.model_type", MsgID: "2", Title: "Sim answer",
+	},
+	{
+		Name:  "a DeepSeek 'sending messages too frequently' error frame becomes RateLimited",
+		File:  "deepseek_rate_limited.sse",
+		Ended: true, Model: "default", Source: "ready.model_type", MsgID: "2", ErrCode: errs.RateLimited,
+	},
 }
+
+func TestDecoderReadsCapturedStreams(t *testing.T) {
+	streamtest.CheckCaptures(t, DecoderName, fixtures)
+}
+
+func TestSplittingAnywhereGivesTheSameResult(t *testing.T) {
+	streamtest.CheckSplits(t, DecoderName, fixtures)
+}
+
+func TestMutatedCapturesStayStableUnderRechunking(t *testing.T) {
+	streamtest.CheckMutations(t, DecoderName, fixtures)
+}
+
+func FuzzDeepSeek(f *testing.F) { streamtest.Fuzz(f, DecoderName, fixtures, streamtest.Events) }
 
 func TestDeepSeekBareValuesAfterAFragmentsAppend(t *testing.T) {
 	const head = `data: {"v":{"response":{"message_id":2,"status":"WIP","fragments":[]}}}` + "\n"
@@ -69,7 +99,7 @@ func TestDeepSeekBareValuesAfterAFragmentsAppend(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d := NewDeepSeek()
+			d := NewDecoder()
 			_, _ = d.Write([]byte(head + tc.body))
 			_ = d.Close()
 			if got := d.Result().Text; got != tc.text {
@@ -96,7 +126,7 @@ func TestDeepSeekErrorWordingGivesTheCode(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d := NewDeepSeek()
+			d := NewDecoder()
 			_, _ = d.Write([]byte(`data: {"type":"error","content":` + quote(tc.content) + "}\n\n"))
 			_ = d.Close()
 			r := d.Result()
@@ -113,4 +143,10 @@ func TestDeepSeekErrorWordingGivesTheCode(t *testing.T) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+func TestGarbageIsCountedNotFatal(t *testing.T) {
+	t.Run("a DeepSeek op that is unknown", func(t *testing.T) {
+		streamtest.CheckGarbage(t, DecoderName, `data: {"p":"response","o":"EXPLODE","v":1}`+"\n"+`data: {"p":"response/status","o":"SET","v":"FINISHED"}`+"\n")
+	})
 }

@@ -1,4 +1,4 @@
-package stream
+package gemini
 
 import (
 	"bytes"
@@ -7,15 +7,21 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
-// GeminiDecoder decodes gemini.google.com's StreamGenerate response: the
+// DecoderName is the name the decoder registers under, as a site's stream
+// settings give it.
+const DecoderName = "gemini-frames"
+
+// Decoder decodes gemini.google.com's StreamGenerate response: the
 // anti-JSON prefix ")]}'", then frames "<length>\n<json>\n" whose length
 // counts UTF-16 code units (JavaScript string length) from the newline after
 // the digits through the newline after the JSON. Each frame holds envelopes
 // ["wrb.fr", null, "<body json>"]; a body's first candidate carries the full
 // text so far, and its status 2 marks the end of the turn.
-type GeminiDecoder struct {
+type Decoder struct {
 	buf       []byte
 	prefixed  bool // the ")]}'" prefix question is settled
 	broken    bool
@@ -30,14 +36,14 @@ type GeminiDecoder struct {
 	bodyCount int
 }
 
-// NewGemini returns a decoder for Gemini's StreamGenerate response.
-func NewGemini() *GeminiDecoder { return &GeminiDecoder{} }
+// NewDecoder returns a decoder for Gemini's StreamGenerate response.
+func NewDecoder() *Decoder { return &Decoder{} }
 
 // maxGeminiFrame bounds a frame's announced length (in UTF-16 units).
 const maxGeminiFrame = 64 << 20
 
 // Write implements Decoder.
-func (d *GeminiDecoder) Write(p []byte) (int, error) {
+func (d *Decoder) Write(p []byte) (int, error) {
 	if d.broken {
 		return len(p), nil
 	}
@@ -47,7 +53,7 @@ func (d *GeminiDecoder) Write(p []byte) (int, error) {
 }
 
 // Close implements Decoder.
-func (d *GeminiDecoder) Close() error {
+func (d *Decoder) Close() error {
 	if !d.broken {
 		d.parse(true)
 		if rest := bytes.TrimSpace(d.buf); len(rest) > 0 {
@@ -64,7 +70,7 @@ func (d *GeminiDecoder) Close() error {
 	return nil
 }
 
-func (d *GeminiDecoder) parse(final bool) {
+func (d *Decoder) parse(final bool) {
 	const prefix = ")]}'"
 	off := 0
 	if !d.prefixed {
@@ -145,7 +151,7 @@ func utf16Span(b []byte, units int) (int, bool) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
-func (d *GeminiDecoder) frame(chunk []byte) {
+func (d *Decoder) frame(chunk []byte) {
 	if len(chunk) == 0 {
 		return
 	}
@@ -164,15 +170,15 @@ func (d *GeminiDecoder) frame(chunk []byte) {
 	}
 }
 
-func (d *GeminiDecoder) envelope(e any) {
-	if str(get(e, "0")) != "wrb.fr" {
+func (d *Decoder) envelope(e any) {
+	if stream.Str(stream.Get(e, "0")) != "wrb.fr" {
 		return // "di", "af.httprm", "e": bookkeeping
 	}
-	if code, ok := get(e, "5", "2", "0", "1", "0").(float64); ok {
+	if code, ok := stream.Get(e, "5", "2", "0", "1", "0").(float64); ok {
 		d.fail(int(code))
 		return
 	}
-	raw := str(get(e, "2"))
+	raw := stream.Str(stream.Get(e, "2"))
 	if raw == "" {
 		return
 	}
@@ -182,30 +188,30 @@ func (d *GeminiDecoder) envelope(e any) {
 		return
 	}
 	d.bodyCount++
-	if id := str(get(body, "1", "0")); id != "" {
+	if id := stream.Str(stream.Get(body, "1", "0")); id != "" {
 		d.convID = id
 	}
-	if m := str(get(body, "42")); m != "" {
+	if m := stream.Str(stream.Get(body, "42")); m != "" {
 		d.model = m
 	}
-	cand := get(body, "4", "0")
+	cand := stream.Get(body, "4", "0")
 	if cand == nil {
 		return
 	}
-	if id := str(get(cand, "0")); id != "" {
+	if id := stream.Str(stream.Get(cand, "0")); id != "" {
 		d.candID = id
 	}
-	if t, ok := get(cand, "1", "0").(string); ok {
+	if t, ok := stream.Get(cand, "1", "0").(string); ok {
 		d.text = t
 	}
-	if s, ok := get(cand, "8", "0").(float64); ok && s == 2 {
+	if s, ok := stream.Get(cand, "8", "0").(float64); ok && s == 2 {
 		d.complete = true
 	}
 }
 
 // fail maps Gemini's error codes: 1037 usage limit, 1052 model unavailable,
 // 1060 requests from this address temporarily blocked.
-func (d *GeminiDecoder) fail(code int) {
+func (d *Decoder) fail(code int) {
 	if d.err != nil {
 		return
 	}
@@ -224,8 +230,8 @@ func (d *GeminiDecoder) fail(code int) {
 }
 
 // Result implements Decoder.
-func (d *GeminiDecoder) Result() Result {
-	r := Result{
+func (d *Decoder) Result() stream.Result {
+	r := stream.Result{
 		Text: d.text, Complete: d.complete, Ended: d.ended, ConversationID: d.convID,
 		MessageID: d.candID, Err: d.err, Malformed: d.bad,
 	}
@@ -238,4 +244,4 @@ func (d *GeminiDecoder) Result() Result {
 	return r
 }
 
-var _ Decoder = (*GeminiDecoder)(nil)
+var _ stream.Decoder = (*Decoder)(nil)

@@ -1,4 +1,4 @@
-package stream
+package chatgpt
 
 import (
 	"encoding/json"
@@ -6,14 +6,20 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
-// ChatGPTDecoder decodes ChatGPT's conversation stream with delta encoding
+// DecoderName is the name the decoder registers under, as a site's stream
+// settings give it.
+const DecoderName = "chatgpt-delta-v1"
+
+// Decoder decodes ChatGPT's conversation stream with delta encoding
 // v1 (and the older full-message frames). Each channel "c" holds one message
 // document that the delta frames patch; the answer is the last assistant text
 // message outside the commentary and analysis channels.
-type ChatGPTDecoder struct {
-	sse sseParser
+type Decoder struct {
+	sse stream.SSE
 
 	docs  map[int]any // channel index -> {"message":…, "conversation_id":…, "error":…}
 	order []int       // channel indexes in order of first appearance
@@ -57,27 +63,27 @@ type Message struct {
 	Metadata    map[string]any `json:"metadata,omitempty"`
 }
 
-// NewChatGPT returns a decoder for ChatGPT's /backend-api/f/conversation stream.
-func NewChatGPT() *ChatGPTDecoder {
-	d := &ChatGPTDecoder{docs: map[int]any{}}
-	d.sse.deliver = d.frame
+// NewDecoder returns a decoder for ChatGPT's /backend-api/f/conversation stream.
+func NewDecoder() *Decoder {
+	d := &Decoder{docs: map[int]any{}}
+	d.sse.Deliver = d.frame
 	return d
 }
 
 // Write implements Decoder.
-func (d *ChatGPTDecoder) Write(p []byte) (int, error) {
-	d.sse.write(p)
+func (d *Decoder) Write(p []byte) (int, error) {
+	d.sse.Write(p)
 	return len(p), nil
 }
 
 // Close implements Decoder.
-func (d *ChatGPTDecoder) Close() error {
-	d.sse.close()
+func (d *Decoder) Close() error {
+	d.sse.Close()
 	d.ended = true
 	return nil
 }
 
-func (d *ChatGPTDecoder) frame(event string, data []byte) {
+func (d *Decoder) frame(event string, data []byte) {
 	if string(data) == "[DONE]" {
 		// [DONE] ends this transport, but proves nothing about the turn:
 		// only message_stream_complete does.
@@ -95,7 +101,7 @@ func (d *ChatGPTDecoder) frame(event string, data []byte) {
 			d.encoding = f
 		}
 	case map[string]any:
-		if id := str(f["conversation_id"]); id != "" {
+		if id := stream.Str(f["conversation_id"]); id != "" {
 			d.convID = id
 		}
 		d.object(event, f)
@@ -104,7 +110,7 @@ func (d *ChatGPTDecoder) frame(event string, data []byte) {
 	}
 }
 
-func (d *ChatGPTDecoder) object(event string, f map[string]any) {
+func (d *Decoder) object(event string, f map[string]any) {
 	_, hasV := f["v"]
 	_, hasP := f["p"]
 	_, hasO := f["o"]
@@ -114,8 +120,8 @@ func (d *ChatGPTDecoder) object(event string, f map[string]any) {
 		d.delta(f)
 	case typ != "":
 		d.typed(typ, f)
-	case f["error_code"] != nil || str(f["error"]) != "":
-		d.fail(str(f["error_code"]), str(f["error"]))
+	case f["error_code"] != nil || stream.Str(f["error"]) != "":
+		d.fail(stream.Str(f["error_code"]), stream.Str(f["error"]))
 	case f["message"] != nil:
 		d.snapshot(f)
 	default:
@@ -126,34 +132,34 @@ func (d *ChatGPTDecoder) object(event string, f map[string]any) {
 	}
 }
 
-func (d *ChatGPTDecoder) typed(typ string, f map[string]any) {
+func (d *Decoder) typed(typ string, f map[string]any) {
 	switch typ {
 	case "message_stream_complete":
 		d.complete = true
 	case "title_generation":
-		d.title = str(f["title"])
+		d.title = stream.Str(f["title"])
 	case "stream_handoff":
 		d.handoff = true
 	case "error":
-		code := str(f["code"])
+		code := stream.Str(f["code"])
 		if code == "" {
-			code = str(f["error_code"])
+			code = stream.Str(f["error_code"])
 		}
-		msg := str(f["message"])
+		msg := stream.Str(f["message"])
 		if msg == "" {
-			msg = str(f["error"])
+			msg = stream.Str(f["error"])
 		}
 		d.fail(code, msg)
 	case "conversation_detail_metadata":
 		d.limits = d.limits[:0]
-		items, _ := get(f, "limits_progress").([]any)
+		items, _ := stream.Get(f, "limits_progress").([]any)
 		if items == nil {
-			items, _ = get(f, "metadata", "limits_progress").([]any)
+			items, _ = stream.Get(f, "metadata", "limits_progress").([]any)
 		}
 		for _, it := range items {
-			rem, _ := get(it, "remaining").(float64)
+			rem, _ := stream.Get(it, "remaining").(float64)
 			d.limits = append(d.limits, Limit{
-				Feature: str(get(it, "feature_name")), Remaining: rem, ResetAfter: str(get(it, "reset_after")),
+				Feature: stream.Str(stream.Get(it, "feature_name")), Remaining: rem, ResetAfter: stream.Str(stream.Get(it, "reset_after")),
 			})
 		}
 	}
@@ -164,11 +170,11 @@ func (d *ChatGPTDecoder) typed(typ string, f map[string]any) {
 // snapshot handles the older encoding, where every frame is the whole
 // message so far: it replaces the document of the channel holding that
 // message id.
-func (d *ChatGPTDecoder) snapshot(f map[string]any) {
-	id := str(get(f, "message", "id"))
+func (d *Decoder) snapshot(f map[string]any) {
+	id := stream.Str(stream.Get(f, "message", "id"))
 	idx := len(d.order)
 	for _, c := range d.order {
-		if id != "" && str(get(d.docs[c], "message", "id")) == id {
+		if id != "" && stream.Str(stream.Get(d.docs[c], "message", "id")) == id {
 			idx = c
 			break
 		}
@@ -181,7 +187,7 @@ func (d *ChatGPTDecoder) snapshot(f map[string]any) {
 	d.setDoc(idx, f)
 }
 
-func (d *ChatGPTDecoder) setDoc(c int, doc any) {
+func (d *Decoder) setDoc(c int, doc any) {
 	if _, ok := d.docs[c]; !ok {
 		d.order = append(d.order, c)
 	}
@@ -189,7 +195,7 @@ func (d *ChatGPTDecoder) setDoc(c int, doc any) {
 	d.checkDocError(c)
 }
 
-func (d *ChatGPTDecoder) delta(f map[string]any) {
+func (d *Decoder) delta(f map[string]any) {
 	if c, ok := f["c"].(float64); ok && c >= 0 && c < 1<<20 && c == float64(int(c)) {
 		d.cur = int(c)
 	}
@@ -276,13 +282,13 @@ func opList(v any) ([]map[string]any, bool) {
 	return ops, true
 }
 
-func (d *ChatGPTDecoder) apply(p, o string, v any) {
-	var kind opKind
+func (d *Decoder) apply(p, o string, v any) {
+	var kind stream.Op
 	switch o {
 	case "add", "replace":
-		kind = opSet
+		kind = stream.OpSet
 	case "append":
-		kind = opAppend
+		kind = stream.OpAppend
 	case "patch":
 		if ops, ok := opList(v); ok {
 			for _, op := range ops {
@@ -301,7 +307,7 @@ func (d *ChatGPTDecoder) apply(p, o string, v any) {
 		d.bad++
 		return
 	}
-	root, ok := applyOp(d.docs[d.cur], splitPath(p), kind, v)
+	root, ok := stream.ApplyOp(d.docs[d.cur], stream.SplitPath(p), kind, v)
 	if !ok {
 		d.bad++
 		return
@@ -311,14 +317,14 @@ func (d *ChatGPTDecoder) apply(p, o string, v any) {
 
 // checkDocError turns a message document whose "error" is set into the
 // stream's error (the first one wins).
-func (d *ChatGPTDecoder) checkDocError(c int) {
+func (d *Decoder) checkDocError(c int) {
 	doc := d.docs[c]
-	if e := str(get(doc, "error")); e != "" || get(doc, "error_code") != nil {
-		d.fail(str(get(doc, "error_code")), e)
+	if e := stream.Str(stream.Get(doc, "error")); e != "" || stream.Get(doc, "error_code") != nil {
+		d.fail(stream.Str(stream.Get(doc, "error_code")), e)
 	}
 }
 
-func (d *ChatGPTDecoder) fail(code, msg string) {
+func (d *Decoder) fail(code, msg string) {
 	if d.err != nil {
 		return
 	}
@@ -332,16 +338,16 @@ func (d *ChatGPTDecoder) fail(code, msg string) {
 		d.err.WithEvidence("error_code", code)
 	}
 	if msg != "" {
-		d.err.WithEvidence("site_message", clip(msg, 300))
+		d.err.WithEvidence("site_message", stream.Clip(msg, 300))
 	}
 }
 
 // Messages returns every message of the stream in channel order, with
 // copies of their metadata.
-func (d *ChatGPTDecoder) Messages() []Message {
+func (d *Decoder) Messages() []Message {
 	out := d.views()
 	for i := range out {
-		if md, ok := plain(get(d.docs[out[i].Index], "message", "metadata")).(map[string]any); ok {
+		if md, ok := stream.Plain(stream.Get(d.docs[out[i].Index], "message", "metadata")).(map[string]any); ok {
 			out[i].Metadata = md
 		}
 	}
@@ -350,26 +356,26 @@ func (d *ChatGPTDecoder) Messages() []Message {
 
 // views lists the messages without text or metadata (cheap enough to run
 // after every chunk).
-func (d *ChatGPTDecoder) views() []Message {
+func (d *Decoder) views() []Message {
 	order := append([]int(nil), d.order...)
 	sort.Ints(order)
 	out := make([]Message, 0, len(order))
 	for _, c := range order {
-		m := get(d.docs[c], "message")
+		m := stream.Get(d.docs[c], "message")
 		if _, ok := m.(map[string]any); !ok {
 			continue
 		}
 		out = append(out, Message{
 			Index:       c,
-			ID:          scalar(get(m, "id")),
-			Role:        str(get(m, "author", "role")),
-			Name:        str(get(m, "author", "name")),
-			ContentType: str(get(m, "content", "content_type")),
-			Channel:     str(get(m, "channel")),
-			Recipient:   str(get(m, "recipient")),
-			Status:      str(get(m, "status")),
-			EndTurn:     truthy(get(m, "end_turn")),
-			Text:        contentText(get(m, "content")),
+			ID:          stream.Scalar(stream.Get(m, "id")),
+			Role:        stream.Str(stream.Get(m, "author", "role")),
+			Name:        stream.Str(stream.Get(m, "author", "name")),
+			ContentType: stream.Str(stream.Get(m, "content", "content_type")),
+			Channel:     stream.Str(stream.Get(m, "channel")),
+			Recipient:   stream.Str(stream.Get(m, "recipient")),
+			Status:      stream.Str(stream.Get(m, "status")),
+			EndTurn:     stream.Truthy(stream.Get(m, "end_turn")),
+			Text:        contentText(stream.Get(m, "content")),
 		})
 	}
 	return out
@@ -377,35 +383,34 @@ func (d *ChatGPTDecoder) views() []Message {
 
 // contentText renders the text of a message's content by its type.
 func contentText(content any) string {
-	switch str(get(content, "content_type")) {
+	switch stream.Str(stream.Get(content, "content_type")) {
 	case "text", "multimodal_text":
-		parts, _ := get(content, "parts").([]any)
+		parts, _ := stream.Get(content, "parts").([]any)
 		var ss []string
 		for _, p := range parts {
-			switch p.(type) {
-			case string, *textBuf:
-				ss = append(ss, str(p))
+			if stream.IsText(p) {
+				ss = append(ss, stream.Str(p))
 			}
 		}
 		return strings.Join(ss, "\n")
 	case "reasoning_recap":
-		return str(get(content, "content"))
+		return stream.Str(stream.Get(content, "content"))
 	case "thoughts":
-		items, _ := get(content, "thoughts").([]any)
+		items, _ := stream.Get(content, "thoughts").([]any)
 		var ss []string
 		for _, it := range items {
-			ss = append(ss, str(get(it, "content")))
+			ss = append(ss, stream.Str(stream.Get(it, "content")))
 		}
 		return strings.Join(ss, "\n\n")
 	}
-	return str(get(content, "text"))
+	return stream.Str(stream.Get(content, "text"))
 }
 
 // answer picks the answer among the messages: the last assistant text
 // message addressed to everyone, outside the commentary and analysis channels.
-func (d *ChatGPTDecoder) answer(msgs []Message) (Message, any, bool) {
+func (d *Decoder) answer(msgs []Message) (Message, any, bool) {
 	hidden := func(m Message) any {
-		return get(d.docs[m.Index], "message", "metadata", "is_visually_hidden_from_conversation")
+		return stream.Get(d.docs[m.Index], "message", "metadata", "is_visually_hidden_from_conversation")
 	}
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
@@ -418,35 +423,35 @@ func (d *ChatGPTDecoder) answer(msgs []Message) (Message, any, bool) {
 		if m.Recipient != "" && m.Recipient != "all" {
 			continue
 		}
-		if truthy(hidden(m)) {
+		if stream.Truthy(hidden(m)) {
 			continue
 		}
-		return m, get(d.docs[m.Index], "message", "metadata"), true
+		return m, stream.Get(d.docs[m.Index], "message", "metadata"), true
 	}
 	return Message{}, nil, false
 }
 
 // Limits returns the usage limits the stream reported, if any.
-func (d *ChatGPTDecoder) Limits() []Limit { return append([]Limit(nil), d.limits...) }
+func (d *Decoder) Limits() []Limit { return append([]Limit(nil), d.limits...) }
 
 // Encoding returns the delta encoding the stream announced ("v1"), or "".
-func (d *ChatGPTDecoder) Encoding() string { return d.encoding }
+func (d *Decoder) Encoding() string { return d.encoding }
 
 // Result implements Decoder.
-func (d *ChatGPTDecoder) Result() Result {
-	r := Result{
+func (d *Decoder) Result() stream.Result {
+	r := stream.Result{
 		Complete: d.complete, Ended: d.ended, ConversationID: d.convID, Title: d.title,
 		Handoff: d.handoff, Err: d.err, Malformed: d.bad,
 	}
 	if a, md, ok := d.answer(d.views()); ok {
 		r.Text = stripCitations(a.Text)
 		r.MessageID = a.ID
-		if s := str(get(md, "resolved_model_slug")); s != "" {
+		if s := stream.Str(stream.Get(md, "resolved_model_slug")); s != "" {
 			r.Model, r.ModelSource = s, "metadata.resolved_model_slug"
-		} else if s := str(get(md, "model_slug")); s != "" {
+		} else if s := stream.Str(stream.Get(md, "model_slug")); s != "" {
 			r.Model, r.ModelSource = s, "metadata.model_slug"
 		}
-		r.FinishReason = str(get(md, "finish_details", "type"))
+		r.FinishReason = stream.Str(stream.Get(md, "finish_details", "type"))
 		if r.FinishReason == "" && a.Status != "" && a.Status != "in_progress" {
 			r.FinishReason = a.Status
 		}
@@ -454,4 +459,4 @@ func (d *ChatGPTDecoder) Result() Result {
 	return r
 }
 
-var _ Decoder = (*ChatGPTDecoder)(nil)
+var _ stream.Decoder = (*Decoder)(nil)

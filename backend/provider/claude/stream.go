@@ -1,4 +1,4 @@
-package stream
+package claude
 
 import (
 	"encoding/json"
@@ -6,14 +6,20 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
-// ClaudeDecoder decodes claude.ai's completion stream: Messages-style SSE
+// DecoderName is the name the decoder registers under, as a site's stream
+// settings give it.
+const DecoderName = "claude-sse"
+
+// Decoder decodes claude.ai's completion stream: Messages-style stream.SSE
 // (message_start, content_block_start/delta/stop, message_delta,
 // message_stop, error), and the older {"type":"completion"} frames. Only
 // text deltas are answer text; thinking and tool blocks are not.
-type ClaudeDecoder struct {
-	sse sseParser
+type Decoder struct {
+	sse stream.SSE
 
 	blocks    map[int]*claudeBlock
 	legacy    strings.Builder
@@ -32,27 +38,27 @@ type claudeBlock struct {
 	text strings.Builder
 }
 
-// NewClaude returns a decoder for Claude's completion stream.
-func NewClaude() *ClaudeDecoder {
-	d := &ClaudeDecoder{blocks: map[int]*claudeBlock{}}
-	d.sse.deliver = d.frame
+// NewDecoder returns a decoder for Claude's completion stream.
+func NewDecoder() *Decoder {
+	d := &Decoder{blocks: map[int]*claudeBlock{}}
+	d.sse.Deliver = d.frame
 	return d
 }
 
 // Write implements Decoder.
-func (d *ClaudeDecoder) Write(p []byte) (int, error) {
-	d.sse.write(p)
+func (d *Decoder) Write(p []byte) (int, error) {
+	d.sse.Write(p)
 	return len(p), nil
 }
 
 // Close implements Decoder.
-func (d *ClaudeDecoder) Close() error {
-	d.sse.close()
+func (d *Decoder) Close() error {
+	d.sse.Close()
 	d.ended = true
 	return nil
 }
 
-func (d *ClaudeDecoder) block(f map[string]any) *claudeBlock {
+func (d *Decoder) block(f map[string]any) *claudeBlock {
 	i := 0
 	if x, ok := f["index"].(float64); ok && x >= 0 && x < 1<<20 {
 		i = int(x)
@@ -65,37 +71,37 @@ func (d *ClaudeDecoder) block(f map[string]any) *claudeBlock {
 	return b
 }
 
-func (d *ClaudeDecoder) frame(event string, data []byte) {
+func (d *Decoder) frame(event string, data []byte) {
 	var f map[string]any
 	if err := json.Unmarshal(data, &f); err != nil {
 		d.bad++
 		return
 	}
-	typ := str(f["type"])
+	typ := stream.Str(f["type"])
 	if typ == "" {
 		typ = event
 	}
 	switch typ {
 	case "message_start":
-		if m := str(get(f, "message", "model")); m != "" {
+		if m := stream.Str(stream.Get(f, "message", "model")); m != "" {
 			d.model, d.modelSrc = m, "message_start.message.model"
 		}
-		if id := str(get(f, "message", "uuid")); id != "" {
+		if id := stream.Str(stream.Get(f, "message", "uuid")); id != "" {
 			d.msgID = id
-		} else if id := str(get(f, "message", "id")); id != "" {
+		} else if id := stream.Str(stream.Get(f, "message", "id")); id != "" {
 			d.msgID = id
 		}
 	case "content_block_start":
 		b := d.block(f)
-		b.kind = str(get(f, "content_block", "type"))
-		b.text.WriteString(str(get(f, "content_block", "text")))
+		b.kind = stream.Str(stream.Get(f, "content_block", "type"))
+		b.text.WriteString(stream.Str(stream.Get(f, "content_block", "text")))
 	case "content_block_delta":
-		dt := str(get(f, "delta", "type"))
+		dt := stream.Str(stream.Get(f, "delta", "type"))
 		if dt == "" || dt == "text_delta" {
-			d.block(f).text.WriteString(str(get(f, "delta", "text")))
+			d.block(f).text.WriteString(stream.Str(stream.Get(f, "delta", "text")))
 		}
 	case "message_delta":
-		if r := str(get(f, "delta", "stop_reason")); r != "" {
+		if r := stream.Str(stream.Get(f, "delta", "stop_reason")); r != "" {
 			d.finish = r
 		}
 	case "message_stop":
@@ -105,21 +111,21 @@ func (d *ClaudeDecoder) frame(event string, data []byte) {
 		}
 	case "completion":
 		d.useLegacy = true
-		d.legacy.WriteString(str(f["completion"]))
-		if m := str(f["model"]); m != "" {
+		d.legacy.WriteString(stream.Str(f["completion"]))
+		if m := stream.Str(f["model"]); m != "" {
 			d.model, d.modelSrc = m, "completion.model"
 		}
-		if id := str(f["log_id"]); id != "" && d.msgID == "" {
+		if id := stream.Str(f["log_id"]); id != "" && d.msgID == "" {
 			d.msgID = id
 		}
-		if r := str(f["stop_reason"]); r != "" {
+		if r := stream.Str(f["stop_reason"]); r != "" {
 			d.finish = r
 			d.complete = true
 		}
 	case "message_limit":
-		if str(get(f, "message_limit", "type")) == "exceeded_limit" && d.err == nil {
+		if stream.Str(stream.Get(f, "message_limit", "type")) == "exceeded_limit" && d.err == nil {
 			d.err = errs.New(errs.UsageCap, "Claude says the usage limit is reached")
-			if at := scalar(get(f, "message_limit", "resetsAt")); at != "" {
+			if at := stream.Scalar(stream.Get(f, "message_limit", "resetsAt")); at != "" {
 				d.err.WithEvidence("resets_at", at)
 			}
 		}
@@ -132,11 +138,11 @@ func (d *ClaudeDecoder) frame(event string, data []byte) {
 }
 
 // fail records an error event by its error type.
-func (d *ClaudeDecoder) fail(e any) {
+func (d *Decoder) fail(e any) {
 	if d.err != nil {
 		return
 	}
-	typ := str(get(e, "type"))
+	typ := stream.Str(stream.Get(e, "type"))
 	switch typ {
 	case "rate_limit_error":
 		d.err = errs.New(errs.RateLimited, "Claude says requests are rate limited")
@@ -150,14 +156,14 @@ func (d *ClaudeDecoder) fail(e any) {
 	if typ != "" {
 		d.err.WithEvidence("error_type", typ)
 	}
-	if m := str(get(e, "message")); m != "" {
-		d.err.WithEvidence("site_message", clip(m, 300))
+	if m := stream.Str(stream.Get(e, "message")); m != "" {
+		d.err.WithEvidence("site_message", stream.Clip(m, 300))
 	}
 }
 
 // Result implements Decoder.
-func (d *ClaudeDecoder) Result() Result {
-	r := Result{
+func (d *Decoder) Result() stream.Result {
+	r := stream.Result{
 		Complete: d.complete, Ended: d.ended, FinishReason: d.finish,
 		MessageID: d.msgID, Err: d.err, Malformed: d.bad,
 	}
@@ -181,4 +187,4 @@ func (d *ClaudeDecoder) Result() Result {
 	return r
 }
 
-var _ Decoder = (*ClaudeDecoder)(nil)
+var _ stream.Decoder = (*Decoder)(nil)

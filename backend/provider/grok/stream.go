@@ -1,4 +1,4 @@
-package stream
+package grok
 
 import (
 	"encoding/json"
@@ -6,14 +6,20 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
-// GrokDecoder decodes grok.com's /rest/app-chat/conversations/… response:
+// DecoderName is the name the decoder registers under, as a site's stream
+// settings give it.
+const DecoderName = "grok-ndjson"
+
+// Decoder decodes grok.com's /rest/app-chat/conversations/… response:
 // NDJSON lines of {"result":{…}} (new conversations wrap the payload as
 // result.response). Tokens build the partial text; modelResponse.message is
 // the full answer and replaces it; thinking tokens are never answer text.
-type GrokDecoder struct {
-	lines lineBuffer
+type Decoder struct {
+	lines stream.LineBuffer
 
 	text     strings.Builder
 	full     string
@@ -29,23 +35,23 @@ type GrokDecoder struct {
 	bad             int
 }
 
-// NewGrok returns a decoder for Grok's NDJSON stream.
-func NewGrok() *GrokDecoder { return &GrokDecoder{} }
+// NewDecoder returns a decoder for Grok's NDJSON stream.
+func NewDecoder() *Decoder { return &Decoder{} }
 
 // Write implements Decoder.
-func (d *GrokDecoder) Write(p []byte) (int, error) {
-	d.lines.feed(p, d.line)
+func (d *Decoder) Write(p []byte) (int, error) {
+	d.lines.Feed(p, d.line)
 	return len(p), nil
 }
 
 // Close implements Decoder.
-func (d *GrokDecoder) Close() error {
-	d.lines.flush(d.line)
+func (d *Decoder) Close() error {
+	d.lines.Flush(d.line)
 	d.ended = true
 	return nil
 }
 
-func (d *GrokDecoder) line(line []byte) {
+func (d *Decoder) line(line []byte) {
 	line = trimSpace(line)
 	if len(line) == 0 {
 		return
@@ -65,14 +71,14 @@ func (d *GrokDecoder) line(line []byte) {
 		return
 	}
 	if c, ok := res["conversation"].(map[string]any); ok {
-		if id := str(c["conversationId"]); id != "" {
+		if id := stream.Str(c["conversationId"]); id != "" {
 			d.convID = id
 		}
-		if t := str(c["title"]); t != "" {
+		if t := stream.Str(c["title"]); t != "" {
 			d.title = t
 		}
 	}
-	if t := str(get(res, "title", "newTitle")); t != "" {
+	if t := stream.Str(stream.Get(res, "title", "newTitle")); t != "" {
 		d.title = t
 	}
 	r := res
@@ -84,10 +90,10 @@ func (d *GrokDecoder) line(line []byte) {
 		d.fail(e)
 		return
 	}
-	if id := str(r["responseId"]); id != "" && r["userResponse"] == nil {
+	if id := stream.Str(r["responseId"]); id != "" && r["userResponse"] == nil {
 		d.respID = id
 	}
-	if tok, ok := r["token"].(string); ok && !truthy(r["isThinking"]) {
+	if tok, ok := r["token"].(string); ok && !stream.Truthy(r["isThinking"]) {
 		d.text.WriteString(tok)
 	}
 	if mr, ok := r["modelResponse"].(map[string]any); ok {
@@ -98,17 +104,17 @@ func (d *GrokDecoder) line(line []byte) {
 		if d.finish == "" {
 			d.finish = "modelResponse"
 		}
-		if id := str(mr["responseId"]); id != "" {
+		if id := stream.Str(mr["responseId"]); id != "" {
 			d.respID = id
 		}
-		if m := str(mr["model"]); m != "" {
+		if m := stream.Str(mr["model"]); m != "" {
 			d.model, d.modelSrc = m, "modelResponse.model"
 		}
-		if e := str(mr["error"]); e != "" {
+		if e := stream.Str(mr["error"]); e != "" {
 			d.fail(map[string]any{"message": e})
 		}
 	}
-	if truthy(r["isSoftStop"]) {
+	if stream.Truthy(r["isSoftStop"]) {
 		d.complete = true
 		if d.finish == "" {
 			d.finish = "isSoftStop"
@@ -121,7 +127,7 @@ func (d *GrokDecoder) line(line []byte) {
 		}
 	}
 	if d.model == "" {
-		if m := str(r["model"]); m != "" {
+		if m := stream.Str(r["model"]); m != "" {
 			d.model, d.modelSrc = m, "response.model"
 		}
 	}
@@ -132,14 +138,14 @@ var grokCapRE = regexp.MustCompile(`(?i)reached your (?:usage |message )?limit|u
 
 // fail records an error line. gRPC code 8 (RESOURCE_EXHAUSTED) is Grok's
 // rate limit; anything else is an error for the turn.
-func (d *GrokDecoder) fail(e any) {
+func (d *Decoder) fail(e any) {
 	if d.err != nil {
 		return
 	}
-	code := scalar(get(e, "code"))
-	msg := str(get(e, "message"))
+	code := stream.Scalar(stream.Get(e, "code"))
+	msg := stream.Str(stream.Get(e, "message"))
 	if msg == "" {
-		msg = str(e)
+		msg = stream.Str(e)
 	}
 	switch {
 	case (code == "8" || code == "429") && grokCapRE.MatchString(msg):
@@ -155,13 +161,13 @@ func (d *GrokDecoder) fail(e any) {
 		d.err.WithEvidence("error_code", code)
 	}
 	if msg != "" {
-		d.err.WithEvidence("site_message", clip(msg, 300))
+		d.err.WithEvidence("site_message", stream.Clip(msg, 300))
 	}
 }
 
 // Result implements Decoder.
-func (d *GrokDecoder) Result() Result {
-	r := Result{
+func (d *Decoder) Result() stream.Result {
+	r := stream.Result{
 		Text: d.text.String(), Complete: d.complete, Ended: d.ended, FinishReason: d.finish,
 		Model: d.model, ModelSource: d.modelSrc, ConversationID: d.convID, MessageID: d.respID,
 		Title: d.title, Err: d.err, Malformed: d.bad,
@@ -182,4 +188,4 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-var _ Decoder = (*GrokDecoder)(nil)
+var _ stream.Decoder = (*Decoder)(nil)
