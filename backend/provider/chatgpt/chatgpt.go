@@ -11,6 +11,7 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
@@ -22,6 +23,9 @@ const ID = "chatgpt"
 func init() {
 	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
 	site.Register(Site())
+	for _, r := range Rules() {
+		interstitial.Register(r)
+	}
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

@@ -8,6 +8,7 @@ package deepseek
 
 import (
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
@@ -19,6 +20,9 @@ const ID = "deepseek"
 func init() {
 	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
 	site.Register(Site())
+	for _, r := range Rules() {
+		interstitial.Register(r)
+	}
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
@@ -28,6 +29,9 @@ const ID = "grok"
 func init() {
 	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
 	site.Register(Site())
+	for _, r := range Rules() {
+		interstitial.Register(r)
+	}
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 
