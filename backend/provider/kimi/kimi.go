@@ -17,6 +17,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
 )
@@ -27,6 +28,7 @@ const ID = "kimi"
 func init() {
 	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
 	site.Register(Site())
+	sim.Register(SimSite())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

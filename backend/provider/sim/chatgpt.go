@@ -11,6 +11,38 @@ import (
 	"time"
 )
 
+// ChatGPT's simulator is the one site still built into this package: its
+// conversation store, sandbox zips, estuary downloads and access tokens are
+// Server state and API that tests across Ferry use (Mints, AccessToken,
+// WithEstuaryTTL). It registers through the same Register as the vendor
+// packages' sites.
+func init() {
+	script, err := webFS.ReadFile("web/chatgpt.js")
+	if err != nil {
+		panic("sim: the ChatGPT page script is not embedded: " + err.Error())
+	}
+	Register(Site{
+		ID: ChatGPT, Host: "chatgpt.com", Title: "ChatGPT", Script: script,
+		// The real app loads Cloudflare's script on normal pages too: a
+		// detector that trusts it alone reports false challenges.
+		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
+		DefaultModel: "gpt-5-2", ThinkingModel: "gpt-5-6-thinking", CodeModel: "gpt-5-6-thinking",
+		Citations: true, SessionCookie: ChatGPTSessionCookie, DeviceCookie: ChatGPTDeviceCookie,
+		Scenarios: []string{ScenarioThinking, ScenarioCodeZip, ScenarioMultiZip, ScenarioSandboxExpired, ScenarioEstuary403,
+			ScenarioZipBadCRC, ScenarioZipTruncated, ScenarioZipSlip, ScenarioZipBomb, ScenarioZipSymlink,
+			ScenarioConversationTooLong, ScenarioSessionExpired},
+		Drift: map[string]string{
+			"composer": "#composer-editor[contenteditable=\"true\"]",
+			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
+			"stop":     "button[data-testid=\"composer-halt\"]",
+			"turn":     "article[data-testid^=\"chat-turn-\"]",
+			"answer":   "[data-message-author-role=\"assistant\"] .prose-answer",
+			"copy":     "button[data-testid=\"turn-copy\"]",
+		},
+		Routes: (*Server).chatgptRoutes,
+	})
+}
+
 func (s *Server) chatgptRoutes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { s.chatgptPage(w, r, "") })
@@ -28,10 +60,10 @@ func (s *Server) chatgptRoutes() http.Handler {
 	mux.HandleFunc("GET /backend-api/conversation/{id}/interpreter/download", s.chatgptBearer(s.chatgptInterpreterDownload))
 	mux.HandleFunc("GET /backend-api/estuary/content", s.chatgptEstuary)
 	mux.HandleFunc("POST /backend-api/stop_conversation", s.chatgptBearer(func(w http.ResponseWriter, r *http.Request) {
-		writeJSONResponse(w, http.StatusOK, o("success", true))
+		WriteJSON(w, http.StatusOK, O("success", true))
 	}))
-	mux.HandleFunc("GET /auth/login", s.loginPage(ChatGPT))
-	return s.siteGate(ChatGPT, mux)
+	mux.HandleFunc("GET /auth/login", s.LoginPage(ChatGPT))
+	return s.Gate(ChatGPT, mux)
 }
 
 // chatgptBearer guards a backend-api handler: the bearer token from
@@ -40,13 +72,13 @@ func (s *Server) chatgptBearer(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		switch err := s.checkBearer(r); {
 		case errors.Is(err, errTokenMissing):
-			writeJSONResponse(w, http.StatusUnauthorized, o("detail", o("message", "Unauthorized - Access token is missing")))
+			WriteJSON(w, http.StatusUnauthorized, O("detail", O("message", "Unauthorized - Access token is missing")))
 			return
 		case errors.Is(err, errTokenExpired):
-			writeJSONResponse(w, http.StatusUnauthorized, o("detail", o("message", "Your authentication token has expired. Please try signing in again.", "type", "invalid_request_error", "param", nil, "code", "token_expired")))
+			WriteJSON(w, http.StatusUnauthorized, O("detail", O("message", "Your authentication token has expired. Please try signing in again.", "type", "invalid_request_error", "param", nil, "code", "token_expired")))
 			return
 		case err != nil:
-			writeJSONResponse(w, http.StatusUnauthorized, o("detail", o("message", "Could not parse your authentication token. Please try signing in again.", "code", "invalid_jwt")))
+			WriteJSON(w, http.StatusUnauthorized, O("detail", O("message", "Could not parse your authentication token. Please try signing in again.", "code", "invalid_jwt")))
 			return
 		}
 		next(w, r)
@@ -54,28 +86,28 @@ func (s *Server) chatgptBearer(next http.HandlerFunc) http.HandlerFunc {
 }
 
 func (s *Server) chatgptSession(w http.ResponseWriter, r *http.Request) {
-	if !s.hasSession(r, ChatGPT) || s.pageScenario(ChatGPT).Name == ScenarioLoggedOut {
-		writeJSONResponse(w, http.StatusOK, obj{})
+	if !s.HasSession(r, ChatGPT) || s.PageScenario(ChatGPT).Name == ScenarioLoggedOut {
+		WriteJSON(w, http.StatusOK, Obj{})
 		return
 	}
 	exp := time.Now().Add(time.Hour)
-	if s.pageScenario(ChatGPT).Name == ScenarioSessionExpired {
+	if s.PageScenario(ChatGPT).Name == ScenarioSessionExpired {
 		exp = time.Now().Add(-time.Minute)
 	}
-	writeJSONResponse(w, http.StatusOK, o(
-		"user", o("id", "user-sim0000000000000000000001", "name", "Sim User", "email", "sim.user@example.com", "image", "", "picture", "", "idp", "auth0", "iat", time.Now().Unix(), "mfa", false),
+	WriteJSON(w, http.StatusOK, O(
+		"user", O("id", "user-sim0000000000000000000001", "name", "Sim User", "email", "sim.user@example.com", "image", "", "picture", "", "idp", "auth0", "iat", time.Now().Unix(), "mfa", false),
 		"expires", time.Now().Add(30*24*time.Hour).UTC().Format("2006-01-02T15:04:05.000Z"),
 		"accessToken", s.accessToken(exp),
 		"authProvider", "openai"))
 }
 
 func (s *Server) chatgptPrepare(w http.ResponseWriter, r *http.Request) {
-	writeJSONResponse(w, http.StatusOK, o("status", "success", "conduit_token", s.accessToken(time.Now().Add(5*time.Minute))))
+	WriteJSON(w, http.StatusOK, O("status", "success", "conduit_token", s.accessToken(time.Now().Add(5*time.Minute))))
 }
 
 func (s *Server) chatgptRequirements(w http.ResponseWriter, r *http.Request) {
-	writeJSONResponse(w, http.StatusOK, o("persona", "chatgpt-paid", "token", "gAAAAAB"+s.macHex("req")[:48], "expire_after", 540,
-		"proofofwork", o("required", false), "turnstile", o("required", false)))
+	WriteJSON(w, http.StatusOK, O("persona", "chatgpt-paid", "token", "gAAAAAB"+s.MACHex("req")[:48], "expire_after", 540,
+		"proofofwork", O("required", false), "turnstile", O("required", false)))
 }
 
 type chatgptRequest struct {
@@ -96,11 +128,11 @@ type chatgptRequest struct {
 func (s *Server) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) {
 	var req chatgptRequest
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20)).Decode(&req); err != nil {
-		writeJSONResponse(w, http.StatusBadRequest, o("detail", "Invalid request body: "+err.Error()))
+		WriteJSON(w, http.StatusBadRequest, O("detail", "Invalid request body: "+err.Error()))
 		return
 	}
 	prompt := ""
-	msgID := newUUID()
+	msgID := NewUUID()
 	if len(req.Messages) > 0 {
 		prompt = strings.Join(req.Messages[0].Content.Parts, "\n")
 		if req.Messages[0].ID != "" {
@@ -118,7 +150,7 @@ func (s *Server) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) 
 	c := s.convs[req.ConversationID]
 	isNew := c == nil
 	if isNew {
-		c = newConversation(newUUID())
+		c = newConversation(NewUUID())
 		c.Anonymous = anon
 		s.convs[c.ID] = c
 	}
@@ -134,21 +166,21 @@ func (s *Server) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) 
 		sub.Refused = true
 		s.record(sub)
 		w.Header().Set("Retry-After", retryAfter(until))
-		writeJSONResponse(w, http.StatusTooManyRequests, o("detail", "Too many requests. You're making requests too quickly. We've temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again."))
+		WriteJSON(w, http.StatusTooManyRequests, O("detail", "Too many requests. You're making requests too quickly. We've temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again."))
 		return
 	}
 	if sc.Name == ScenarioUsageCap {
 		sub.Refused = true
 		s.record(sub)
 		reset := time.Now().Add(sc.duration("reset", 3*time.Hour))
-		writeJSONResponse(w, http.StatusTooManyRequests, o("detail", o("code", "model_cap_exceeded",
+		WriteJSON(w, http.StatusTooManyRequests, O("detail", O("code", "model_cap_exceeded",
 			"message", "You’ve hit the Free plan limit for GPT-5. Responses will use another model until your limit resets after "+reset.Format("3:04 PM")+".",
 			"clears_in", int(time.Until(reset).Seconds()), "reset_at", reset.UTC().Format(time.RFC3339))))
 		return
 	}
 	s.record(sub)
-	user := chatgptMessage(msgID, "user", "", o("content_type", "text", "parts", []string{prompt}), "finished_successfully", nil,
-		o("selected_github_repos", []any{}, "serialization_metadata", o("custom_symbol_offsets", []any{}), "request_id", newUUID(), "message_source", nil), "all", nil)
+	user := chatgptMessage(msgID, "user", "", O("content_type", "text", "parts", []string{prompt}), "finished_successfully", nil,
+		O("selected_github_repos", []any{}, "serialization_metadata", O("custom_symbol_offsets", []any{}), "request_id", NewUUID(), "message_source", nil), "all", nil)
 	parent := req.ParentMessageID
 	if parent == "" {
 		parent = rootNode
@@ -162,8 +194,8 @@ func lastUserPrompt(c *conversation) string {
 		if m == nil {
 			continue
 		}
-		if role := m[1].V.(obj)[0].V; role == "user" {
-			parts := m[4].V.(obj)[1].V.([]string)
+		if role := m[1].V.(Obj)[0].V; role == "user" {
+			parts := m[4].V.(Obj)[1].V.([]string)
 			return strings.Join(parts, "\n")
 		}
 	}
@@ -185,27 +217,27 @@ func (s *Server) chatgptInterpreterDownload(w http.ResponseWriter, r *http.Reque
 	}
 	s.mu.Unlock()
 	if c == nil {
-		writeJSONResponse(w, http.StatusNotFound, o("detail", o("code", "conversation_not_found", "message", "Conversation not found")))
+		WriteJSON(w, http.StatusNotFound, O("detail", O("code", "conversation_not_found", "message", "Conversation not found")))
 		return
 	}
 	if expired {
-		writeJSONResponse(w, http.StatusNotFound, o("status", "error", "error_code", "ace_pod_expired", "error_message", "The sandbox has expired. Please re-run the code to regenerate the file."))
+		WriteJSON(w, http.StatusNotFound, O("status", "error", "error_code", "ace_pod_expired", "error_message", "The sandbox has expired. Please re-run the code to regenerate the file."))
 		return
 	}
 	if file == nil || !contains(file.Messages, msgID) {
-		writeJSONResponse(w, http.StatusNotFound, o("status", "error", "error_code", "file_not_found", "error_message", fmt.Sprintf("No file at %s for message %s", path, msgID)))
+		WriteJSON(w, http.StatusNotFound, O("status", "error", "error_code", "file_not_found", "error_message", fmt.Sprintf("No file at %s for message %s", path, msgID)))
 		return
 	}
-	fileID := "file_" + s.macHex("file", cid, path, strconv.FormatInt(time.Now().UnixNano(), 10))[:32]
+	fileID := "file_" + s.MACHex("file", cid, path, strconv.FormatInt(time.Now().UnixNano(), 10))[:32]
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	name := path[strings.LastIndexByte(path, '/')+1:]
 	s.mu.Lock()
 	s.files[fileID] = &fileRef{Spec: file.Spec, Name: name, Conv: cid, TS: time.Now().Unix(), Forbid: forbid, Expires: time.Now().Add(s.estuaryTTL())}
 	s.mu.Unlock()
 	s.recordMint(Mint{ConversationID: cid, MessageID: msgID, SandboxPath: path})
-	u := "https://chatgpt.com/backend-api/estuary/content?id=" + fileID + "&ts=" + ts + "&p=fs&cid=1&sig=" + s.macHex("estuary", fileID, ts) + "&v=0"
-	writeJSONResponse(w, http.StatusOK, o("status", "success", "download_url", u, "file_name", name, "mime_type", "application/zip",
-		"metadata", o("file_id", fileID), "file_size_bytes", nil))
+	u := "https://chatgpt.com/backend-api/estuary/content?id=" + fileID + "&ts=" + ts + "&p=fs&cid=1&sig=" + s.MACHex("estuary", fileID, ts) + "&v=0"
+	WriteJSON(w, http.StatusOK, O("status", "success", "download_url", u, "file_name", name, "mime_type", "application/zip",
+		"metadata", O("file_id", fileID), "file_size_bytes", nil))
 }
 
 func (s *Server) estuaryTTL() time.Duration {
@@ -229,11 +261,11 @@ func (s *Server) chatgptEstuary(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusForbidden)
 		fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>AuthenticationFailed</Code><Message>%s</Message></Error>", why)
 	}
-	if !s.hasSession(r, ChatGPT) {
+	if !s.HasSession(r, ChatGPT) {
 		forbidden("Server failed to authenticate the request.")
 		return
 	}
-	if !strings.HasPrefix(id, "file_") || sig != s.macHex("estuary", id, ts) {
+	if !strings.HasPrefix(id, "file_") || sig != s.MACHex("estuary", id, ts) {
 		forbidden("Signature did not match.")
 		return
 	}

@@ -28,7 +28,7 @@ type node struct {
 	ID       string
 	Parent   string
 	Children []string
-	Message  obj // nil for the root
+	Message  Obj // nil for the root
 }
 
 type sandboxFile struct {
@@ -56,7 +56,7 @@ func newConversation(id string) *conversation {
 	return c
 }
 
-func (c *conversation) add(parent string, msg obj) {
+func (c *conversation) add(parent string, msg Obj) {
 	id := msg[0].V.(string)
 	if _, ok := c.Nodes[parent]; !ok {
 		parent = c.Current
@@ -67,8 +67,8 @@ func (c *conversation) add(parent string, msg obj) {
 	c.Updated = time.Now()
 }
 
-func (c *conversation) json() obj {
-	mapping := obj{}
+func (c *conversation) json() Obj {
+	mapping := Obj{}
 	for _, id := range c.order() {
 		n := c.Nodes[id]
 		var m any
@@ -83,20 +83,20 @@ func (c *conversation) json() obj {
 		if children == nil {
 			children = []string{}
 		}
-		mapping = append(mapping, kv{id, o("id", id, "message", m, "parent", parent, "children", children)})
+		mapping = append(mapping, kv{id, O("id", id, "message", m, "parent", parent, "children", children)})
 	}
-	return o("title", c.Title, "create_time", float64(c.Created.UnixMilli())/1000, "update_time", float64(c.Updated.UnixMilli())/1000,
+	return O("title", c.Title, "create_time", float64(c.Created.UnixMilli())/1000, "update_time", float64(c.Updated.UnixMilli())/1000,
 		"mapping", mapping, "moderation_results", []any{}, "current_node", c.Current, "plugin_ids", nil,
 		"conversation_id", c.ID, "conversation_template_id", nil, "gizmo_id", nil, "is_archived", false,
 		"safe_urls", []any{}, "default_model_slug", c.Model, "id", c.ID,
-		"conversation_detail_metadata", o("limits_progress", c.limitsProgress()))
+		"conversation_detail_metadata", O("limits_progress", c.limitsProgress()))
 }
 
 func (c *conversation) limitsProgress() []any {
 	if c.Limits != nil {
 		return c.Limits
 	}
-	return []any{o("feature_name", "deep_research", "remaining", 25, "reset_after", time.Now().Add(30*24*time.Hour).UTC().Format(time.RFC3339))}
+	return []any{O("feature_name", "deep_research", "remaining", 25, "reset_after", time.Now().Add(30*24*time.Hour).UTC().Format(time.RFC3339))}
 }
 
 // order lists node ids root first, depth first, so the JSON reads naturally.
@@ -114,16 +114,16 @@ func (c *conversation) order() []string {
 }
 
 // chatgptMessage builds a message object with the real field order.
-func chatgptMessage(id, role, name string, content obj, status string, endTurn any, meta obj, recipient string, channel any) obj {
+func chatgptMessage(id, role, name string, content Obj, status string, endTurn any, meta Obj, recipient string, channel any) Obj {
 	var n any
 	if name != "" {
 		n = name
 	}
 	if meta == nil {
-		meta = obj{}
+		meta = Obj{}
 	}
 	now := float64(time.Now().UnixMilli()) / 1000
-	return o("id", id, "author", o("role", role, "name", n, "metadata", obj{}), "create_time", now, "update_time", nil,
+	return O("id", id, "author", O("role", role, "name", n, "metadata", Obj{}), "create_time", now, "update_time", nil,
 		"content", content, "status", status, "end_turn", endTurn, "weight", 1.0, "metadata", meta,
 		"recipient", recipient, "channel", channel)
 }
@@ -138,18 +138,18 @@ func (s *Server) conv(id string) *conversation {
 func (s *Server) handleConversationGet(w http.ResponseWriter, r *http.Request, id string) {
 	if until := s.lockedUntil(ChatGPT); !until.IsZero() {
 		w.Header().Set("Retry-After", retryAfter(until))
-		writeJSONResponse(w, http.StatusTooManyRequests, o("detail", "Too many requests. You're making requests too quickly. We've temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again."))
+		WriteJSON(w, http.StatusTooManyRequests, O("detail", "Too many requests. You're making requests too quickly. We've temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again."))
 		return
 	}
 	s.mu.Lock()
 	c := s.convs[id]
 	var body string
 	if c != nil {
-		body = compactJSON(c.json())
+		body = CompactJSON(c.json())
 	}
 	s.mu.Unlock()
 	if c == nil {
-		writeJSONResponse(w, http.StatusNotFound, o("detail", o("code", "conversation_not_found", "message", "Conversation not found")))
+		WriteJSON(w, http.StatusNotFound, O("detail", O("code", "conversation_not_found", "message", "Conversation not found")))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -10,14 +10,14 @@ import (
 // compression rule: a frame whose path and op equal the previous delta
 // frame's omits both ("p"/"o"), and the reader must inherit them.
 type deltaEncoder struct {
-	f       *flusher
+	f       *Flusher
 	lastP   string
 	lastO   string
 	started bool
 }
 
 func (d *deltaEncoder) op(p, op string, v any, channel int) {
-	fr := obj{}
+	fr := Obj{}
 	if !d.started || p != d.lastP || op != d.lastO {
 		fr = append(fr, kv{"p", p}, kv{"o", op})
 	}
@@ -26,16 +26,16 @@ func (d *deltaEncoder) op(p, op string, v any, channel int) {
 		fr = append(fr, kv{"c", channel})
 	}
 	d.lastP, d.lastO, d.started = p, op, true
-	d.f.write("event: delta\ndata: " + pyJSON(fr) + "\n\n")
+	d.f.Write("event: delta\ndata: " + pyJSON(fr) + "\n\n")
 }
 
-func (d *deltaEncoder) data(v any) { d.f.write("data: " + pyJSON(v) + "\n\n") }
+func (d *deltaEncoder) data(v any) { d.f.Write("data: " + pyJSON(v) + "\n\n") }
 
 // streamText appends text to path in paced chunks; the last chunk rides in
 // the closing patch together with tail ops. It returns the text actually
 // sent and whether the stream may continue (false on cut or cancel).
-func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace Pace, tail []obj, cutAt int) (string, bool) {
-	parts := chunks(text, pace.Chunk)
+func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace Pace, tail []Obj, cutAt int) (string, bool) {
+	parts := Chunks(text, pace.Chunk)
 	sent := ""
 	for i, part := range parts {
 		if cutAt > 0 && i == cutAt {
@@ -46,7 +46,7 @@ func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace P
 		}
 		d.op(path, "append", part, -1)
 		sent += part
-		if !sleep(ctx, pace.Interval) {
+		if !Sleep(ctx, pace.Interval) {
 			return sent, false
 		}
 	}
@@ -54,7 +54,7 @@ func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace P
 	if len(parts) > 0 {
 		last = parts[len(parts)-1]
 	}
-	ops := []any{o("p", path, "o", "append", "v", last)}
+	ops := []any{O("p", path, "o", "append", "v", last)}
 	for _, t := range tail {
 		ops = append(ops, t)
 	}
@@ -62,11 +62,11 @@ func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace P
 	return sent + last, true
 }
 
-func finishOps(status string, finish string) []obj {
-	return []obj{
-		o("p", "/message/status", "o", "replace", "v", status),
-		o("p", "/message/end_turn", "o", "replace", "v", true),
-		o("p", "/message/metadata", "o", "append", "v", o("finish_details", o("type", finish, "stop_tokens", []any{200002}), "is_complete", true)),
+func finishOps(status string, finish string) []Obj {
+	return []Obj{
+		O("p", "/message/status", "o", "replace", "v", status),
+		O("p", "/message/end_turn", "o", "replace", "v", true),
+		O("p", "/message/metadata", "o", "append", "v", O("finish_details", O("type", finish, "stop_tokens", []any{200002}), "is_complete", true)),
 	}
 }
 
@@ -75,7 +75,7 @@ type chatgptTurn struct {
 	conv    *conversation
 	isNew   bool
 	parent  string
-	userMsg obj
+	userMsg Obj
 	prompt  string
 	model   string
 	sc      Scenario
@@ -90,7 +90,7 @@ func (s *Server) streamChatGPT(ctx context.Context, w http.ResponseWriter, t cha
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	f := newFlusher(w)
+	f := NewFlusher(w)
 	d := &deltaEncoder{f: f}
 	cid := t.conv.ID
 	pace := s.paceFor(t.sc)
@@ -102,40 +102,40 @@ func (s *Server) streamChatGPT(ctx context.Context, w http.ResponseWriter, t cha
 			model = "gpt-5-mini"
 		}
 	}
-	store := func(parent string, m obj) {
+	store := func(parent string, m Obj) {
 		s.mu.Lock()
 		t.conv.add(parent, m)
 		t.conv.Model = model
 		s.mu.Unlock()
 	}
 
-	f.write("event: delta_encoding\ndata: \"v1\"\n\n")
-	d.data(o("type", "resume_conversation_token", "kind", "conduit", "token", s.accessToken(time.Now().Add(time.Hour)), "conversation_id", cid))
+	f.Write("event: delta_encoding\ndata: \"v1\"\n\n")
+	d.data(O("type", "resume_conversation_token", "kind", "conduit", "token", s.accessToken(time.Now().Add(time.Hour)), "conversation_id", cid))
 
 	channel := 0
 	parent := t.parent
 	if t.isNew {
-		sys := chatgptMessage(newUUID(), "system", "", o("content_type", "text", "parts", []string{""}), "finished_successfully", true,
-			o("is_visually_hidden_from_conversation", true), "all", nil)
-		d.op("", "add", o("message", sys, "conversation_id", cid, "error", nil), channel)
+		sys := chatgptMessage(NewUUID(), "system", "", O("content_type", "text", "parts", []string{""}), "finished_successfully", true,
+			O("is_visually_hidden_from_conversation", true), "all", nil)
+		d.op("", "add", O("message", sys, "conversation_id", cid, "error", nil), channel)
 		channel++
 		store(parent, sys)
 		parent = sys[0].V.(string)
 	}
-	d.op("", "add", o("message", t.userMsg, "conversation_id", cid, "error", nil), channel)
+	d.op("", "add", O("message", t.userMsg, "conversation_id", cid, "error", nil), channel)
 	channel++
 	store(parent, t.userMsg)
-	d.data(o("type", "input_message", "input_message", t.userMsg, "conversation_id", cid))
+	d.data(O("type", "input_message", "input_message", t.userMsg, "conversation_id", cid))
 	parent = t.userMsg[0].V.(string)
 
 	if t.sc.Name == ScenarioConversationTooLong {
-		d.data(o("message", nil, "conversation_id", cid, "error", "You have reached the maximum length for this conversation.", "error_code", "conversation_too_large"))
-		f.write("data: [DONE]\n\n")
+		d.data(O("message", nil, "conversation_id", cid, "error", "You have reached the maximum length for this conversation.", "error_code", "conversation_too_large"))
+		f.Write("data: [DONE]\n\n")
 		return
 	}
 
-	meta := func(extra ...any) obj {
-		m := o("model_slug", model, "resolved_model_slug", model, "default_model_slug", "auto", "parent_id", parent)
+	meta := func(extra ...any) Obj {
+		m := O("model_slug", model, "resolved_model_slug", model, "default_model_slug", "auto", "parent_id", parent)
 		for i := 0; i+1 < len(extra); i += 2 {
 			m = append(m, kv{extra[i].(string), extra[i+1]})
 		}
@@ -144,38 +144,38 @@ func (s *Server) streamChatGPT(ctx context.Context, w http.ResponseWriter, t cha
 
 	// Thinking: thoughts on the analysis channel, a commentary preamble, a recap.
 	if len(a.Thoughts) > 0 {
-		id := newUUID()
-		th := chatgptMessage(id, "assistant", "", o("content_type", "thoughts", "thoughts", []any{o("summary", "Thinking", "content", "", "chunks", []any{}, "finished", false)}, "source_analysis_msg_id", newUUID()),
+		id := NewUUID()
+		th := chatgptMessage(id, "assistant", "", O("content_type", "thoughts", "thoughts", []any{O("summary", "Thinking", "content", "", "chunks", []any{}, "finished", false)}, "source_analysis_msg_id", NewUUID()),
 			"in_progress", nil, meta(), "all", "analysis")
-		d.op("", "add", o("message", th, "conversation_id", cid, "error", nil), channel)
+		d.op("", "add", O("message", th, "conversation_id", cid, "error", nil), channel)
 		channel++
 		full := ""
 		for _, tpart := range a.Thoughts {
-			for _, c := range chunks(tpart+" ", pace.Chunk) {
+			for _, c := range Chunks(tpart+" ", pace.Chunk) {
 				d.op("/message/content/thoughts/0/content", "append", c, -1)
 				full += c
-				if !sleep(ctx, pace.Interval) {
+				if !Sleep(ctx, pace.Interval) {
 					return
 				}
 			}
 		}
-		d.op("", "patch", []any{o("p", "/message/status", "o", "replace", "v", "finished_successfully")}, -1)
-		th = chatgptMessage(id, "assistant", "", o("content_type", "thoughts", "thoughts", []any{o("summary", "Thinking", "content", full, "chunks", []any{}, "finished", true)}, "source_analysis_msg_id", newUUID()),
+		d.op("", "patch", []any{O("p", "/message/status", "o", "replace", "v", "finished_successfully")}, -1)
+		th = chatgptMessage(id, "assistant", "", O("content_type", "thoughts", "thoughts", []any{O("summary", "Thinking", "content", full, "chunks", []any{}, "finished", true)}, "source_analysis_msg_id", NewUUID()),
 			"finished_successfully", nil, meta(), "all", "analysis")
 		store(parent, th)
 		parent = id
 
-		cmID := newUUID()
-		cm := chatgptMessage(cmID, "assistant", "", o("content_type", "text", "parts", []string{""}), "in_progress", nil, meta(), "all", "commentary")
-		d.op("", "add", o("message", cm, "conversation_id", cid, "error", nil), channel)
+		cmID := NewUUID()
+		cm := chatgptMessage(cmID, "assistant", "", O("content_type", "text", "parts", []string{""}), "in_progress", nil, meta(), "all", "commentary")
+		d.op("", "add", O("message", cm, "conversation_id", cid, "error", nil), channel)
 		channel++
-		d.streamText(ctx, "/message/content/parts/0", a.Commentary, pace, []obj{o("p", "/message/status", "o", "replace", "v", "finished_successfully")}, 0)
-		store(parent, chatgptMessage(cmID, "assistant", "", o("content_type", "text", "parts", []string{a.Commentary}), "finished_successfully", false, meta(), "all", "commentary"))
+		d.streamText(ctx, "/message/content/parts/0", a.Commentary, pace, []Obj{O("p", "/message/status", "o", "replace", "v", "finished_successfully")}, 0)
+		store(parent, chatgptMessage(cmID, "assistant", "", O("content_type", "text", "parts", []string{a.Commentary}), "finished_successfully", false, meta(), "all", "commentary"))
 		parent = cmID
 
-		rrID := newUUID()
-		rr := chatgptMessage(rrID, "assistant", "", o("content_type", "reasoning_recap", "content", "Thought for 2s"), "finished_successfully", nil, meta(), "all", nil)
-		d.op("", "add", o("message", rr, "conversation_id", cid, "error", nil), channel)
+		rrID := NewUUID()
+		rr := chatgptMessage(rrID, "assistant", "", O("content_type", "reasoning_recap", "content", "Thought for 2s"), "finished_successfully", nil, meta(), "all", nil)
+		d.op("", "add", O("message", rr, "conversation_id", cid, "error", nil), channel)
 		channel++
 		store(parent, rr)
 		parent = rrID
@@ -184,45 +184,45 @@ func (s *Server) streamChatGPT(ctx context.Context, w http.ResponseWriter, t cha
 	// Code mode: the assistant's code, the tool's execution_output.
 	var mentionIDs []string
 	if a.Code != "" {
-		codeID := newUUID()
-		cm := chatgptMessage(codeID, "assistant", "", o("content_type", "code", "language", "unknown", "response_format_name", nil, "text", ""), "in_progress", false, meta(), "python", nil)
-		d.op("", "add", o("message", cm, "conversation_id", cid, "error", nil), channel)
+		codeID := NewUUID()
+		cm := chatgptMessage(codeID, "assistant", "", O("content_type", "code", "language", "unknown", "response_format_name", nil, "text", ""), "in_progress", false, meta(), "python", nil)
+		d.op("", "add", O("message", cm, "conversation_id", cid, "error", nil), channel)
 		channel++
-		if _, ok := d.streamText(ctx, "/message/content/text", a.Code, pace, []obj{o("p", "/message/status", "o", "replace", "v", "finished_successfully")}, 0); !ok {
+		if _, ok := d.streamText(ctx, "/message/content/text", a.Code, pace, []Obj{O("p", "/message/status", "o", "replace", "v", "finished_successfully")}, 0); !ok {
 			return
 		}
-		store(parent, chatgptMessage(codeID, "assistant", "", o("content_type", "code", "language", "unknown", "response_format_name", nil, "text", a.Code), "finished_successfully", false, meta(), "python", nil))
+		store(parent, chatgptMessage(codeID, "assistant", "", O("content_type", "code", "language", "unknown", "response_format_name", nil, "text", a.Code), "finished_successfully", false, meta(), "python", nil))
 		parent = codeID
 
-		toolID := newUUID()
-		agg := o("status", "success", "run_id", newUUID(), "start_time", float64(time.Now().Unix()), "update_time", float64(time.Now().Unix()),
+		toolID := NewUUID()
+		agg := O("status", "success", "run_id", NewUUID(), "start_time", float64(time.Now().Unix()), "update_time", float64(time.Now().Unix()),
 			"code", a.Code, "end_time", float64(time.Now().Unix()), "final_expression_output", a.ExecOutput, "in_kernel_exception", nil,
-			"system_exception", nil, "messages", []any{}, "jupyter_messages", []any{o("msg_type", "execute_result", "parent_header", o("msg_id", newUUID()), "content", o("data", o("text/plain", a.ExecOutput)))}, "timeout_triggered", nil)
-		tm := chatgptMessage(toolID, "tool", "python", o("content_type", "execution_output", "text", a.ExecOutput), "finished_successfully", nil,
-			o("is_complete", true, "aggregate_result", agg, "model_slug", model, "parent_id", parent), "all", nil)
-		d.op("", "add", o("message", tm, "conversation_id", cid, "error", nil), channel)
+			"system_exception", nil, "messages", []any{}, "jupyter_messages", []any{O("msg_type", "execute_result", "parent_header", O("msg_id", NewUUID()), "content", O("data", O("text/plain", a.ExecOutput)))}, "timeout_triggered", nil)
+		tm := chatgptMessage(toolID, "tool", "python", O("content_type", "execution_output", "text", a.ExecOutput), "finished_successfully", nil,
+			O("is_complete", true, "aggregate_result", agg, "model_slug", model, "parent_id", parent), "all", nil)
+		d.op("", "add", O("message", tm, "conversation_id", cid, "error", nil), channel)
 		channel++
 		store(parent, tm)
 		parent = toolID
 		mentionIDs = append(mentionIDs, codeID, toolID)
-		if !sleep(ctx, pace.Interval) {
+		if !Sleep(ctx, pace.Interval) {
 			return
 		}
 	}
 
 	// The final answer.
-	aid := newUUID()
+	aid := NewUUID()
 	var ch any
 	if len(a.Thoughts) > 0 || a.Code != "" {
 		ch = "final"
 	}
-	am := chatgptMessage(aid, "assistant", "", o("content_type", "text", "parts", []string{""}), "in_progress", nil, meta(), "all", ch)
-	d.op("", "add", o("message", am, "conversation_id", cid, "error", nil), channel)
-	d.data(o("type", "message_marker", "conversation_id", cid, "message_id", aid, "marker", "user_visible_token", "event", "first"))
+	am := chatgptMessage(aid, "assistant", "", O("content_type", "text", "parts", []string{""}), "in_progress", nil, meta(), "all", ch)
+	d.op("", "add", O("message", am, "conversation_id", cid, "error", nil), channel)
+	d.data(O("type", "message_marker", "conversation_id", cid, "message_id", aid, "marker", "user_visible_token", "event", "first"))
 
 	cut := 0
 	if t.sc.Name == ScenarioStreamCut || t.sc.Name == ScenarioError {
-		cut = cutIndex(t.sc, len(chunks(a.Text, pace.Chunk)))
+		cut = cutIndex(t.sc, len(Chunks(a.Text, pace.Chunk)))
 	}
 	sent, ok := d.streamText(ctx, "/message/content/parts/0", a.Text, pace, finishOps("finished_successfully", "stop"), cut)
 	if !ok {
@@ -230,23 +230,23 @@ func (s *Server) streamChatGPT(ctx context.Context, w http.ResponseWriter, t cha
 		finish := any(nil)
 		if ctx.Err() != nil {
 			status = "finished_successfully"
-			finish = o("type", "interrupted")
+			finish = O("type", "interrupted")
 		}
-		store(parent, chatgptMessage(aid, "assistant", "", o("content_type", "text", "parts", []string{sent}), status, nil, meta("finish_details", finish), "all", ch))
+		store(parent, chatgptMessage(aid, "assistant", "", O("content_type", "text", "parts", []string{sent}), status, nil, meta("finish_details", finish), "all", ch))
 		switch {
 		case ctx.Err() != nil:
 			return
 		case t.sc.Name == ScenarioError:
-			d.data(o("message", nil, "conversation_id", cid, "error", "Something went wrong. If this issue persists please contact us through our help center at help.openai.com.", "error_code", nil))
-			f.write("data: [DONE]\n\n")
+			d.data(O("message", nil, "conversation_id", cid, "error", "Something went wrong. If this issue persists please contact us through our help center at help.openai.com.", "error_code", nil))
+			f.Write("data: [DONE]\n\n")
 			return
 		default:
-			abortStream()
+			AbortStream()
 		}
 	}
 	s.mu.Lock()
-	t.conv.add(parent, chatgptMessage(aid, "assistant", "", o("content_type", "text", "parts", []string{a.Text}), "finished_successfully", true,
-		meta("finish_details", o("type", "stop", "stop_tokens", []any{200002}), "is_complete", true), "all", ch))
+	t.conv.add(parent, chatgptMessage(aid, "assistant", "", O("content_type", "text", "parts", []string{a.Text}), "finished_successfully", true,
+		meta("finish_details", O("type", "stop", "stop_tokens", []any{200002}), "is_complete", true), "all", ch))
 	t.conv.Model = model
 	for _, z := range a.Zips {
 		t.conv.Sandbox["/mnt/data/"+z.Name] = &sandboxFile{Spec: z, Messages: append([]string{aid}, mentionIDs...)}
@@ -256,15 +256,15 @@ func (s *Server) streamChatGPT(ctx context.Context, w http.ResponseWriter, t cha
 	first := t.conv.Turns == 0
 	t.conv.Turns++
 	if first {
-		t.conv.Title = "Sim: " + promptTopic(t.prompt)
+		t.conv.Title = "Sim: " + PromptTopic(t.prompt)
 	}
 	title := t.conv.Title
 	s.mu.Unlock()
 
-	d.data(o("type", "server_ste_metadata", "metadata", o("conduit_prewarmed", false, "model_slug", "i-mini", "did_auto_switch_to_reasoning", false, "is_first_turn", first), "conversation_id", cid))
-	d.data(o("type", "message_stream_complete", "conversation_id", cid))
+	d.data(O("type", "server_ste_metadata", "metadata", O("conduit_prewarmed", false, "model_slug", "i-mini", "did_auto_switch_to_reasoning", false, "is_first_turn", first), "conversation_id", cid))
+	d.data(O("type", "message_stream_complete", "conversation_id", cid))
 	if first {
-		d.data(o("type", "title_generation", "title", title, "conversation_id", cid))
+		d.data(O("type", "title_generation", "title", title, "conversation_id", cid))
 	}
-	f.write("data: [DONE]\n\n")
+	f.Write("data: [DONE]\n\n")
 }

@@ -32,11 +32,7 @@ func (s *Server) Client() *http.Client {
 // (ChatGPT: __Secure-next-auth.session-token). Tests use it to act as the
 // browser from Go.
 func (s *Server) SessionCookie(site string) *http.Cookie {
-	name := genericSessionCookie
-	if site == ChatGPT {
-		name = ChatGPTSessionCookie
-	}
-	return &http.Cookie{Name: name, Value: s.sessionValue(site)}
+	return &http.Cookie{Name: sessionCookie(site), Value: s.sessionValue(site)}
 }
 
 // AccessToken mints a valid ChatGPT access token (as /api/auth/session does).

@@ -8,17 +8,18 @@ import (
 	"strconv"
 )
 
-// obj is a JSON object that keeps its key order, so frames come out in the
+// Obj is a JSON object that keeps its key order, so frames come out in the
 // order the real servers write them.
-type obj []kv
+type Obj []kv
 
 type kv struct {
 	K string
 	V any
 }
 
-func o(pairs ...any) obj {
-	out := make(obj, 0, len(pairs)/2)
+// O builds an Obj from key, value pairs: O("type", "error", "code", 8).
+func O(pairs ...any) Obj {
+	out := make(Obj, 0, len(pairs)/2)
 	for i := 0; i+1 < len(pairs); i += 2 {
 		out = append(out, kv{pairs[i].(string), pairs[i+1]})
 	}
@@ -34,8 +35,8 @@ func pyJSON(v any) string {
 	return b.String()
 }
 
-// compactJSON writes v with ordered keys and no spaces.
-func compactJSON(v any) string {
+// CompactJSON writes v with ordered keys and no spaces.
+func CompactJSON(v any) string {
 	var b bytes.Buffer
 	writeJSON(&b, v, ",", ":")
 	return b.String()
@@ -45,7 +46,7 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
-	case obj:
+	case Obj:
 		b.WriteByte('{')
 		for i, p := range x {
 			if i > 0 {
@@ -62,7 +63,7 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		ordered := make(obj, 0, len(keys))
+		ordered := make(Obj, 0, len(keys))
 		for _, k := range keys {
 			ordered = append(ordered, kv{k, x[k]})
 		}
@@ -76,7 +77,7 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 			writeJSON(b, e, comma, colon)
 		}
 		b.WriteByte(']')
-	case []obj:
+	case []Obj:
 		b.WriteByte('[')
 		for i, e := range x {
 			if i > 0 {

@@ -50,7 +50,10 @@ const (
 type ScenarioInfo struct {
 	Name  string
 	Page  bool     // chosen per site (admin), not per prompt
-	Sites []string // nil = every site
+	// Sites is nil for a scenario every site implements; otherwise it
+	// lists, sorted, the registered sites that name the scenario in their
+	// Site.Scenarios (empty when none does).
+	Sites []string
 	About string
 }
 
@@ -58,19 +61,19 @@ type ScenarioInfo struct {
 var Catalog = []ScenarioInfo{
 	{ScenarioNormal, false, nil, "a short Markdown answer streamed at the configured pace"},
 	{ScenarioLong, false, nil, "an answer of at least 100 KB (param size, default 110KiB)"},
-	{ScenarioThinking, false, []string{ChatGPT, Gemini, Grok, DeepSeek, AIStudio}, "a thinking model: ChatGPT thoughts/commentary/analysis channels and citations; THINK fragments, isThinking tokens, model-thoughts elsewhere"},
+	{ScenarioThinking, false, []string{}, "a thinking model: ChatGPT thoughts/commentary/analysis channels and citations; THINK fragments, isThinking tokens, model-thoughts elsewhere"},
 	{ScenarioInlineCode, false, nil, "no zip: the answer holds fenced code blocks"},
-	{ScenarioCodeZip, false, []string{ChatGPT}, "code mode: the python tool writes one zip to /mnt/data (param zip_size, e.g. 5MiB, up to 200MiB)"},
-	{ScenarioMultiZip, false, []string{ChatGPT}, "code mode with several zips (param zips, default 3)"},
-	{ScenarioSandboxExpired, false, []string{ChatGPT}, "code mode whose interpreter/download answers ace_pod_expired (404)"},
-	{ScenarioEstuary403, false, []string{ChatGPT}, "code mode whose estuary URL always answers 403"},
-	{ScenarioZipBadCRC, false, []string{ChatGPT}, "code mode; the zip has an entry whose data does not match its CRC"},
-	{ScenarioZipTruncated, false, []string{ChatGPT}, "code mode; the zip is cut short (no central directory)"},
-	{ScenarioZipSlip, false, []string{ChatGPT}, "code mode; the zip has an entry named ../../evil.sh"},
-	{ScenarioZipBomb, false, []string{ChatGPT}, "code mode; a 64 MiB entry compressed > 100x plus two central entries overlapping it"},
-	{ScenarioZipSymlink, false, []string{ChatGPT}, "code mode; the zip has a symlink entry pointing at /etc/passwd"},
+	{ScenarioCodeZip, false, []string{}, "code mode: the python tool writes one zip to /mnt/data (param zip_size, e.g. 5MiB, up to 200MiB)"},
+	{ScenarioMultiZip, false, []string{}, "code mode with several zips (param zips, default 3)"},
+	{ScenarioSandboxExpired, false, []string{}, "code mode whose interpreter/download answers ace_pod_expired (404)"},
+	{ScenarioEstuary403, false, []string{}, "code mode whose estuary URL always answers 403"},
+	{ScenarioZipBadCRC, false, []string{}, "code mode; the zip has an entry whose data does not match its CRC"},
+	{ScenarioZipTruncated, false, []string{}, "code mode; the zip is cut short (no central directory)"},
+	{ScenarioZipSlip, false, []string{}, "code mode; the zip has an entry named ../../evil.sh"},
+	{ScenarioZipBomb, false, []string{}, "code mode; a 64 MiB entry compressed > 100x plus two central entries overlapping it"},
+	{ScenarioZipSymlink, false, []string{}, "code mode; the zip has a symlink entry pointing at /etc/passwd"},
 	{ScenarioRateLimit, false, nil, "the send is refused with 429; a \"Too many requests\" dialog with \"Got it\" (ChatGPT: backdrop swallows clicks, reappears, conversation loads answer 429 for the lock, param lock)"},
-	{ScenarioConversationTooLong, false, []string{ChatGPT, Claude}, "the stream ends with conversation_too_large; \"Start new chat\""},
+	{ScenarioConversationTooLong, false, []string{}, "the stream ends with conversation_too_large; \"Start new chat\""},
 	{ScenarioUsageCap, false, nil, "a usage-cap notice with a reset time (time[datetime]); param reset"},
 	{ScenarioError, false, nil, "\"Something went wrong\" after a partial answer, with the site's regenerate/retry control"},
 	{ScenarioStreamCut, false, nil, "the connection is reset mid-answer (no completion frames); param cut_at (fraction, default 0.5)"},
@@ -80,7 +83,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioPlanNoProof, false, nil, "as plan, but the TASK_PLAN's steps have no Proof: line"},
 	{ScenarioCloudflare, true, nil, "every page is a Cloudflare \"Just a moment...\" challenge (403, cf-mitigated: challenge) until the checkbox is clicked"},
 	{ScenarioLoggedOut, true, nil, "the user is logged out: login links, no account markers, /api/auth/session without user"},
-	{ScenarioSessionExpired, true, []string{ChatGPT, Claude}, "\"Your session has expired. Please log in again\"; the access token is expired"},
+	{ScenarioSessionExpired, true, []string{}, "\"Your session has expired. Please log in again\"; the access token is expired"},
 	{ScenarioSlowHydration, true, nil, "the composer and send control hydrate late (param hydrate, default 3s): input before that is wiped"},
 	{ScenarioDriftedDOM, true, nil, "the selectors changed (see Drift): tests user overrides"},
 }
@@ -237,7 +240,9 @@ func (s *Server) setSticky(site string, sc Scenario) {
 	s.sticky[site] = sc
 }
 
-func (s *Server) pageScenario(site string) Scenario {
+// PageScenario is the page scenario of site (set for it or for every site),
+// normal when none is.
+func (s *Server) PageScenario(site string) Scenario {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sc, ok := s.sticky["page:"+site]; ok {

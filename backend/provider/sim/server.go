@@ -7,43 +7,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 )
-
-// Site identifiers, as used by the admin endpoints, the ledger and directives.
-const (
-	ChatGPT  = "chatgpt"
-	Gemini   = "gemini"
-	AIStudio = "aistudio"
-	Grok     = "grok"
-	Claude   = "claude"
-	Kimi     = "kimi"
-	DeepSeek = "deepseek"
-)
-
-// Hosts maps each site id to the real hostname the simulator answers for.
-var Hosts = map[string]string{
-	ChatGPT:  "chatgpt.com",
-	Gemini:   "gemini.google.com",
-	AIStudio: "aistudio.google.com",
-	Grok:     "grok.com",
-	Claude:   "claude.ai",
-	Kimi:     "www.kimi.com",
-	DeepSeek: "chat.deepseek.com",
-}
-
-// Sites lists the site ids in a stable order.
-func Sites() []string {
-	out := make([]string, 0, len(Hosts))
-	for id := range Hosts {
-		out = append(out, id)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // SiteForHost returns the site id answering for host (port ignored), or "".
 func SiteForHost(host string) string {
@@ -51,8 +18,10 @@ func SiteForHost(host string) string {
 		host = h
 	}
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	for id, h := range Hosts {
-		if h == host {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	for id, st := range registry {
+		if st.Host == host {
 			return id
 		}
 	}
@@ -194,11 +163,11 @@ func (s *Server) CertPEM() []byte { return s.certPEM }
 // URL returns the real https URL of site with path, e.g. URL("chatgpt", "/")
 // = "https://chatgpt.com/". It panics on an unknown site id (a test bug).
 func URL(site, path string) string {
-	h, ok := Hosts[site]
+	st, ok := lookup(site)
 	if !ok {
 		panic("sim: unknown site " + site)
 	}
-	return "https://" + h + path
+	return "https://" + st.Host + path
 }
 
 // ChromiumFlags are the flags that make Chromium load every site from this
@@ -233,14 +202,10 @@ func (s *Server) Close() {
 }
 
 func (s *Server) routes() http.Handler {
-	sites := map[string]http.Handler{
-		ChatGPT:  s.chatgptRoutes(),
-		Gemini:   s.geminiRoutes(),
-		AIStudio: s.aistudioRoutes(),
-		Grok:     s.grokRoutes(),
-		Claude:   s.claudeRoutes(),
-		Kimi:     s.kimiRoutes(),
-		DeepSeek: s.deepseekRoutes(),
+	sites := map[string]http.Handler{}
+	for _, id := range Sites() {
+		st, _ := lookup(id)
+		sites[id] = st.Routes(s)
 	}
 	admin := s.adminRoutes()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -41,7 +41,9 @@ func (s *Server) mac(parts ...string) []byte {
 	return m.Sum(nil)
 }
 
-func (s *Server) macHex(parts ...string) string { return hex.EncodeToString(s.mac(parts...)) }
+// MACHex is a hex MAC of parts under the server's secret: stable for the
+// server's life, unguessable for a client (tokens, signatures, ids).
+func (s *Server) MACHex(parts ...string) string { return hex.EncodeToString(s.mac(parts...)) }
 
 var (
 	errTokenMissing = errors.New("access token is missing")
@@ -80,33 +82,36 @@ func (s *Server) checkBearer(r *http.Request) error {
 	return nil
 }
 
+// sessionCookie is the name of site's session cookie.
+func sessionCookie(site string) string {
+	if st, _ := lookup(site); st.SessionCookie != "" {
+		return st.SessionCookie
+	}
+	return genericSessionCookie
+}
+
 // sessionValue is the opaque session cookie value; it is checked by MAC so a
 // forged cookie is refused like on the real site.
-func (s *Server) sessionValue(site string) string { return "sess." + s.macHex("session", site)[:40] }
+func (s *Server) sessionValue(site string) string { return "sess." + s.MACHex("session", site)[:40] }
 
-func (s *Server) hasSession(r *http.Request, site string) bool {
-	name := genericSessionCookie
-	if site == ChatGPT {
-		name = ChatGPTSessionCookie
-	}
-	c, err := r.Cookie(name)
+// HasSession reports whether r carries the session cookie of site.
+func (s *Server) HasSession(r *http.Request, site string) bool {
+	c, err := r.Cookie(sessionCookie(site))
 	return err == nil && hmac.Equal([]byte(c.Value), []byte(s.sessionValue(site)))
 }
 
 // ensureSession logs the visitor in (as a persistent profile would already be)
 // unless the site's page scenario is logged_out.
 func (s *Server) ensureSession(w http.ResponseWriter, r *http.Request, site string) bool {
-	if s.pageScenario(site).Name == ScenarioLoggedOut {
+	if s.PageScenario(site).Name == ScenarioLoggedOut {
 		return false
 	}
-	if s.hasSession(r, site) {
+	if s.HasSession(r, site) {
 		return true
 	}
-	name := genericSessionCookie
-	if site == ChatGPT {
-		name = ChatGPTSessionCookie
-		http.SetCookie(w, &http.Cookie{Name: ChatGPTDeviceCookie, Value: "did-" + s.macHex("did")[:32], Path: "/", Secure: true, SameSite: http.SameSiteLaxMode})
+	if st, _ := lookup(site); st.DeviceCookie != "" {
+		http.SetCookie(w, &http.Cookie{Name: st.DeviceCookie, Value: "did-" + s.MACHex("did")[:32], Path: "/", Secure: true, SameSite: http.SameSiteLaxMode})
 	}
-	http.SetCookie(w, &http.Cookie{Name: name, Value: s.sessionValue(site), Path: "/", Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie(site), Value: s.sessionValue(site), Path: "/", Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 	return true
 }

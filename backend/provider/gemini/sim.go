@@ -1,29 +1,60 @@
-package sim
+package gemini
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
 	"unicode/utf16"
+
+	"github.com/ferrydesk/ferry/backend/provider/sim"
 )
 
-func (s *Server) geminiRoutes() http.Handler {
+// simScript builds the simulated Gemini page in the browser (see SimSite).
+//
+//go:embed sim.js
+var simScript []byte
+
+// SimSite returns the simulator's stand-in for Gemini: its pages, its API and
+// the page script, registered with sim.Register.
+func SimSite() sim.Site {
+	return sim.Site{
+		ID:           ID,
+		Host:         "gemini.google.com",
+		Title:        "Google Gemini",
+		Script:       simScript,
+		DefaultModel: "gemini-3-flash",
+		Scenarios:    []string{sim.ScenarioThinking},
+		Drift: map[string]string{
+			"composer": "rich-textarea .input-editor[contenteditable=\"true\"]",
+			"send":     "button.submit-button[aria-label=\"Submit\"]",
+			"answer":   "model-response message-content .response-markdown",
+			"done":     "model-response .turn-footer.complete",
+		},
+		Routes: func(s *sim.Server) http.Handler { return simServer{s}.routes() },
+	}
+}
+
+// simServer is the simulator as Gemini's handlers see it.
+type simServer struct{ *sim.Server }
+
+func (s simServer) routes() http.Handler {
 	mux := http.NewServeMux()
-	page := func(w http.ResponseWriter, r *http.Request) { s.servePage(w, r, Gemini, r.PathValue("id")) }
+	page := func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, r.PathValue("id")) }
 	mux.HandleFunc("GET /{$}", page)
 	mux.HandleFunc("GET /app", page)
 	mux.HandleFunc("GET /app/{id}", page)
 	mux.HandleFunc("POST /_/BardChatUi/data/assistant.lamda.BardFrontendService/StreamGenerate", s.geminiGenerate)
-	return s.siteGate(Gemini, mux)
+	return s.Gate(ID, mux)
 }
 
 // geminiFrame writes one length-prefixed frame; the length counts UTF-16
 // code units of the JSON plus its newline, as the web client expects.
-func geminiFrame(f *flusher, v any) {
+func geminiFrame(f *sim.Flusher, v any) {
 	b, _ := json.Marshal(v)
 	n := len(utf16.Encode([]rune(string(b)))) + 1
-	f.write(fmt.Sprintf("%d\n%s\n", n, b))
+	f.Write(fmt.Sprintf("%d\n%s\n", n, b))
 }
 
 // geminiEnvelope wraps an inner body as the wrb.fr envelope.
@@ -51,8 +82,8 @@ func geminiBody(cid, rid, rcid, text string, thoughts string, complete bool, mod
 	return body
 }
 
-func (s *Server) geminiGenerate(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || r.PostForm.Get("at") == "" || !s.hasSession(r, Gemini) {
+func (s simServer) geminiGenerate(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil || r.PostForm.Get("at") == "" || !s.HasSession(r, ID) {
 		http.Error(w, "Bad Request", http.StatusBadRequest)
 		return
 	}
@@ -72,23 +103,23 @@ func (s *Server) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if cid == "" {
-		cid = "c_" + s.macHex("gcid", prompt, time.Now().String())[:16]
+		cid = "c_" + s.MACHex("gcid", prompt, time.Now().String())[:16]
 	}
-	errFrame := func(code int) refusal {
-		return refusal{status: 200, ctype: "application/json; charset=utf-8", body: func(t siteTurn, _ time.Time) string {
+	errFrame := func(code int) sim.Refusal {
+		return sim.Refusal{Status: 200, ContentType: "application/json; charset=utf-8", Body: func(t sim.Turn, _ time.Time) string {
 			b, _ := json.Marshal([]any{[]any{"wrb.fr", nil, nil, nil, nil, []any{code}}})
 			return fmt.Sprintf(")]}'\n\n%d\n%s\n", len(b)+1, b)
 		}}
 	}
-	t, ok := s.beginTurn(w, Gemini, cid, prompt, errFrame(1037), errFrame(1037))
+	t, ok := s.BeginTurn(w, ID, cid, prompt, errFrame(1037), errFrame(1037))
 	if !ok {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	f := newFlusher(w)
-	f.write(")]}'\n\n")
-	rid, rcid := "r_"+s.macHex("rid", cid, prompt)[:16], "rc_"+s.macHex("rcid", cid, prompt)[:16]
-	model := t.a.Model
+	f := sim.NewFlusher(w)
+	f.Write(")]}'\n\n")
+	rid, rcid := "r_"+s.MACHex("rid", cid, prompt)[:16], "rc_"+s.MACHex("rcid", cid, prompt)[:16]
+	model := t.Answer.Model
 	var ext []any
 	if json.Unmarshal([]byte(r.Header.Get("x-goog-ext-525001261-jspb")), &ext) == nil && len(ext) > 4 {
 		if id, ok := ext[4].(string); ok && id != "" {
@@ -96,25 +127,25 @@ func (s *Server) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	thoughts := ""
-	for _, th := range t.a.Thoughts {
-		for _, c := range chunks(th+" ", t.pace.Chunk) {
+	for _, th := range t.Answer.Thoughts {
+		for _, c := range sim.Chunks(th+" ", t.Pace.Chunk) {
 			thoughts += c
 			geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, "", thoughts, false, model)))
-			if !sleep(r.Context(), t.pace.Interval) {
+			if !sim.Sleep(r.Context(), t.Pace.Interval) {
 				return
 			}
 		}
 	}
-	done := t.pieces(r.Context(), t.a.Text, func(_, so string) {
+	done := t.Pieces(r.Context(), t.Answer.Text, func(_, so string) {
 		geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, so, thoughts, false, model)))
 	})
 	if !done {
-		if t.sc.Name == ScenarioError {
+		if t.Scenario.Name == sim.ScenarioError {
 			geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, "Sorry, something went wrong. Please try your request again.", "", true, model)))
 			return
 		}
-		abortStream()
+		sim.AbortStream()
 	}
-	geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, t.a.Text, thoughts, true, model)))
+	geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, t.Answer.Text, thoughts, true, model)))
 	geminiFrame(f, []any{[]any{"di", 120}, []any{"af.httprm", 120, "sim", 7}})
 }
