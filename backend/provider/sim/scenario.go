@@ -48,8 +48,8 @@ const (
 
 // ScenarioInfo describes a scenario for the index page and documentation.
 type ScenarioInfo struct {
-	Name  string
-	Page  bool     // chosen per site (admin), not per prompt
+	Name string
+	Page bool // chosen per site (admin), not per prompt
 	// Sites is nil for a scenario every site implements; otherwise it
 	// lists, sorted, the registered sites that name the scenario in their
 	// Site.Scenarios (empty when none does).
