@@ -16,6 +16,19 @@ var simScript []byte
 
 // SimSite returns the simulator's stand-in for AIStudio: its pages, its API and
 // the page script, registered with sim.Register.
+//
+// Fidelity checklist against the providers reference (providers.md): each
+// fact and where it is reproduced; "GAP" marks facts not reproduced.
+//
+// Google AI Studio (sim.go, sim.js): /prompts/new_chat?model=,
+// /u/<n>/prompts/…; ms-zero-state and button.model-selector-card; footer
+// ms-prompt-box textarea[formcontrolname="promptText"] (Angular: value read on
+// input events); span.v3-token-count-value leaves "0" after input; one footer
+// ms-run-button button, "Run"/"Stop" by text, aria-disabled when empty, per-turn
+// Rerun buttons; ms-chat-turn, ms-text-chunk .cmark-node, ms-thought-chunk;
+// .turn-footer button[iconname="thumb_up"] appears after completion. GAP: the
+// network RPC is invented (NDJSON on /_/ms/GenerateContent); the reference
+// describes none.
 func SimSite() sim.Site {
 	return sim.Site{
 		ID:           ID,

@@ -5,6 +5,14 @@
 // canonical answer from GET /backend-api/conversation/<id>, fetched inside
 // the page with the bearer token of /api/auth/session. The token lives in
 // memory only: it is never logged, stored or put in an error.
+//
+// This folder holds everything Ferry knows about ChatGPT: site.go (its
+// registry entry), stream.go and citations.go (decoder "chatgpt-delta-v1"),
+// rules.go (its interstitial signs), the conversation fetcher and this
+// adapter, with its captures under testdata; its simulator stand-in is still
+// part of provider/sim, whose Server carries its conversations, sandbox zips
+// and tokens. Its init registers each part with its registry (stream, site,
+// interstitial, sim, provider); provider/all links it in.
 package chatgpt
 
 import (

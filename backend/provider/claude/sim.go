@@ -18,6 +18,21 @@ var simScript []byte
 
 // SimSite returns the simulator's stand-in for Claude: its pages, its API and
 // the page script, registered with sim.Register.
+//
+// Fidelity checklist against the providers reference (providers.md): each
+// fact and where it is reproduced; "GAP" marks facts not reproduced.
+//
+// Claude (sim.go, sim.js): ProseMirror [aria-label="Write your prompt
+// to Claude"][data-testid="chat-input"] (property writes fail silently); send
+// button[aria-label="Send message"][data-testid="chat-input-send"] disabled
+// until hydration and text; button[aria-label="Stop response"];
+// div[data-is-streaming] true→false; div.font-claude-response;
+// [data-testid="user-message"]; action-bar-copy on both roles, action-bar-retry
+// on assistant rows; model-selector-dropdown → [role="menuitemradio"];
+// input#chat-input-file-upload-onpage; POST …/chat_conversations then
+// …/completion SSE (message_start, content_block_delta text_delta,
+// message_stop); "Claude hit the maximum length for this conversation…".
+// GAP: "This response reached its tool use limit." with Continue.
 func SimSite() sim.Site {
 	return sim.Site{
 		ID:           ID,

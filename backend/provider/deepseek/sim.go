@@ -16,6 +16,21 @@ var simScript []byte
 
 // SimSite returns the simulator's stand-in for DeepSeek: its pages, its API and
 // the page script, registered with sim.Register.
+//
+// Fidelity checklist against the providers reference (providers.md): each
+// fact and where it is reproduced; "GAP" marks facts not reproduced.
+//
+// DeepSeek (sim.go, sim.js): textarea[placeholder='Message
+// DeepSeek'] (React: native setter needed); [role='button'].ds-button--primary
+// .ds-button--circle with ds-button--disabled/aria-disabled; .ds-loading while
+// busy; .ds-assistant-message-main-content .ds-markdown; .md-code-block pre;
+// Read aloud button in the last [data-virtual-list-item-key];
+// div[data-model-type][aria-checked]; ds-toggle-button DeepThink/Search;
+// /sign_in; chat_session/create, PoW challenge, completion SSE with BOM, CRLF,
+// ready (model_type), THINK then RESPONSE fragments, bare {"v"} continuing the
+// last path, BATCH, status FINISHED, title, close; {"type":"error"}; "The
+// server is busy. Please try again later." with Retry. GAPs: the PoW answer is
+// only required, not verified; the older #chat-input id.
 func SimSite() sim.Site {
 	return sim.Site{
 		ID:            ID,

@@ -18,6 +18,25 @@ var simScript []byte
 
 // SimSite returns the simulator's stand-in for Gemini: its pages, its API and
 // the page script, registered with sim.Register.
+//
+// Fidelity checklist against the providers reference (providers.md): each
+// fact and where it is reproduced; "GAP" marks facts not reproduced.
+//
+// Gemini (sim.go, sim.js): rich-textarea .ql-editor[contenteditable]
+// [role="textbox"][aria-label*="prompt"] with ql-blank; button.send-button
+// [aria-label="Send message"] always enabled, Enter does not send; stop
+// [aria-label="Stop response"] with mat-icon[fonticon="stop"]; user-query
+// .query-text, model-response › message-content › .markdown[aria-busy],
+// model-thoughts; code-block › .code-block-decoration (label, Copy code) ›
+// pre > code.code-container; .response-footer.complete and message-actions;
+// bard-mode-switcher button, gem-menu [role="menuitem"] (Flash-Lite, Flash,
+// Pro, Extended thinking); a[aria-label*="Google Account"] or a Sign-in link to
+// accounts.google.com; no file input. StreamGenerate with at/f.req, ")]}'"
+// then UTF-16-length-prefixed wrb.fr frames, candidate [1][0] full text,
+// [8][0]==2 complete, body[42] model, 1037 usage limit; "Sorry, something
+// went wrong…" rendered as a normal message. GAPs: dropped mode selections,
+// Tools/Deep Think, drag upload, interim "Searching the internet" texts,
+// codes 1052/1060, "unusual traffic" page.
 func SimSite() sim.Site {
 	return sim.Site{
 		ID:           ID,

@@ -7,6 +7,13 @@
 // Readiness adds the login probe GET /rest/user-settings (the page has no
 // logged-in marker). Everything else is provider.Web driven by the
 // registry's selectors.
+//
+// This folder holds everything Ferry knows about Grok: site.go (its registry
+// entry), stream.go (decoder "grok-ndjson"), rules.go (its interstitial
+// signs), sim.go and sim.js (its simulator stand-in and page, with the
+// fidelity notes against the providers reference) and this adapter, with its
+// captures under testdata. Its init registers each part with its registry
+// (stream, site, interstitial, sim, provider); provider/all links it in.
 package grok
 
 import (

@@ -16,6 +16,20 @@ var simScript []byte
 
 // SimSite returns the simulator's stand-in for Grok: its pages, its API and
 // the page script, registered with sim.Register.
+//
+// Fidelity checklist against the providers reference (providers.md): each
+// fact and where it is reproduced; "GAP" marks facts not reproduced.
+//
+// Grok (sim.go, sim.js): div.tiptap.ProseMirror[contenteditable]
+// [aria-label="Ask Grok anything"]; [data-testid="chat-submit"] disabled and
+// invisible until text; Enter inserts a newline, Ctrl/Cmd+Enter sends;
+// [data-testid="chat-stop"]; .message-bubble (both roles) ›
+// .response-content-markdown; div.action-buttons; button[aria-label="Model
+// select"] → [role="menuitem"]; GET /rest/user-settings 200/401; POST
+// /rest/app-chat/conversations/new and /{id}/responses NDJSON (conversation,
+// token with isThinking, isSoftStop, finalMetadata, modelResponse); a listing
+// GET follows each turn. "under heavy usage", "Too many requests". GAP: "not
+// available in your region".
 func SimSite() sim.Site {
 	return sim.Site{
 		ID:            ID,

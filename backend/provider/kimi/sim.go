@@ -18,6 +18,17 @@ var simScript []byte
 
 // SimSite returns the simulator's stand-in for Kimi: its pages, its API and
 // the page script, registered with sim.Register.
+//
+// Fidelity checklist against the providers reference (providers.md): each
+// fact and where it is reproduced; "GAP" marks facts not reproduced.
+//
+// Kimi (sim.go, sim.js): Lexical .chat-input-editor[contenteditable]
+// [data-lexical-editor="true"] (execCommand works, an extra input event
+// duplicates); one div .send-button-container with .disabled/.stop/.loading;
+// .chat-content-item-assistant .markdown; .segment-assistant-actions;
+// .current-model; Connect POST /apiv2/kimi.gateway.chat.v1.ChatService/Chat
+// (application/connect+json, [flags][len BE][json] both ways; op set/append,
+// block.text.content, done, end-of-stream flag 2).
 func SimSite() sim.Site {
 	return sim.Site{
 		ID:           ID,

@@ -1,11 +1,22 @@
 // Package sim is Ferry's provider simulator: faithful local stand-ins for the
-// seven AI chat sites (ChatGPT, Gemini, Google AI Studio, Grok, Claude, Kimi,
-// DeepSeek), served together over HTTPS on one loopback port with a generated
-// self-signed certificate. Chromium started with ChromiumFlags (host-resolver
+// AI chat sites, served together over HTTPS on one loopback port with a
+// generated self-signed certificate. Chromium started with ChromiumFlags (host-resolver
 // rules mapping the real hostnames to the port, every other name to
 // NOTFOUND, plus --ignore-certificate-errors) loads every page at its real
 // URL, so adapters see real origins and cookies. Package simtest launches
 // such a Chromium for tests.
+//
+// The package is the server and what every site shares: the scenarios, the
+// directive parser, the ledger of submissions, sessions, the Cloudflare gate
+// and login pages, the answers and their pacing, the page shell and the
+// shared page runtime (web/sim.js). Each site registers its stand-in — its
+// host, handlers, page script, models and drifted selectors — with Register
+// from its own folder (provider/<vendor>/sim.go and sim.js; provider/all
+// links the seven built-in sites in), and the server answers for every
+// registered site by its Host header. ChatGPT's stand-in is the exception
+// that still lives here (chatgpt*.go, web/chatgpt.js, zips.go, bigzip.go,
+// token.go): its conversations, sandbox zips, estuary downloads and access
+// tokens are Server state and API that tests across Ferry use.
 //
 // It is built from the shared site reference (providers.md) and is meant to be as
 // demanding as the real sites: editors ignore property writes made without
@@ -16,7 +27,7 @@
 // # Using it
 //
 //	srv := sim.New(sim.WithPace(6, 30*time.Millisecond))
-//	err := srv.Start(ctx, "127.0.0.1:0")   // serves all seven sites
+//	err := srv.Start(ctx, "127.0.0.1:0")   // serves every registered site
 //	flags := srv.ChromiumFlags()           // --host-resolver-rules=MAP chatgpt.com 127.0.0.1:PORT,... --ignore-certificate-errors
 //	defer srv.Close()
 //
@@ -53,7 +64,9 @@
 // # Fidelity checklist
 //
 // Each fact of providers.md, and where it is reproduced (Go handler / page
-// script under web/). "GAP" marks facts not reproduced.
+// script). "GAP" marks facts not reproduced. The cross-cutting facts and
+// ChatGPT's are here; every other site's checklist is the doc of SimSite in
+// its folder (provider/<vendor>/sim.go), next to its handlers.
 //
 // Cross-cutting:
 //   - Typing the framework notices: ProseMirror/Quill editors take state only
@@ -154,7 +167,7 @@
 //     #challenge-running, cf-challenge class, iframe /cdn-cgi/challenge-platform/,
 //     body text "needs to review the security of your connection", solvable by
 //     its checkbox) and the weak-evidence challenge script on normal pages
-//     (page.go); "Too many requests" dialog with "Got it", reappearing during
+//     (the Head of its Site in chatgpt.go); "Too many requests" dialog with "Got it", reappearing during
 //     the lock; "You've reached the maximum length…" in
 //     .text-token-text-error with "Start new chat"; usage cap "You’ve hit the
 //     Free plan limit… resets after <time datetime>" with New chat/Upgrade in
@@ -163,76 +176,7 @@
 //     regenerate-thread-error-button. "Suspicious activity detected",
 //     "Message delivery timed out", "Connection interrupted", "Answer now": GAP.
 //
-// Gemini (gemini.go, web/gemini.js): rich-textarea .ql-editor[contenteditable]
-// [role="textbox"][aria-label*="prompt"] with ql-blank; button.send-button
-// [aria-label="Send message"] always enabled, Enter does not send; stop
-// [aria-label="Stop response"] with mat-icon[fonticon="stop"]; user-query
-// .query-text, model-response › message-content › .markdown[aria-busy],
-// model-thoughts; code-block › .code-block-decoration (label, Copy code) ›
-// pre > code.code-container; .response-footer.complete and message-actions;
-// bard-mode-switcher button, gem-menu [role="menuitem"] (Flash-Lite, Flash,
-// Pro, Extended thinking); a[aria-label*="Google Account"] or a Sign-in link to
-// accounts.google.com; no file input. StreamGenerate with at/f.req, ")]}'"
-// then UTF-16-length-prefixed wrb.fr frames, candidate [1][0] full text,
-// [8][0]==2 complete, body[42] model, 1037 usage limit; "Sorry, something
-// went wrong…" rendered as a normal message. GAPs: dropped mode selections,
-// Tools/Deep Think, drag upload, interim "Searching the internet" texts,
-// codes 1052/1060, "unusual traffic" page.
-//
-// Google AI Studio (aistudio.go, web/aistudio.js): /prompts/new_chat?model=,
-// /u/<n>/prompts/…; ms-zero-state and button.model-selector-card; footer
-// ms-prompt-box textarea[formcontrolname="promptText"] (Angular: value read on
-// input events); span.v3-token-count-value leaves "0" after input; one footer
-// ms-run-button button, "Run"/"Stop" by text, aria-disabled when empty, per-turn
-// Rerun buttons; ms-chat-turn, ms-text-chunk .cmark-node, ms-thought-chunk;
-// .turn-footer button[iconname="thumb_up"] appears after completion. GAP: the
-// network RPC is invented (NDJSON on /_/ms/GenerateContent); the reference
-// describes none.
-//
-// Grok (grok.go, web/grok.js): div.tiptap.ProseMirror[contenteditable]
-// [aria-label="Ask Grok anything"]; [data-testid="chat-submit"] disabled and
-// invisible until text; Enter inserts a newline, Ctrl/Cmd+Enter sends;
-// [data-testid="chat-stop"]; .message-bubble (both roles) ›
-// .response-content-markdown; div.action-buttons; button[aria-label="Model
-// select"] → [role="menuitem"]; GET /rest/user-settings 200/401; POST
-// /rest/app-chat/conversations/new and /{id}/responses NDJSON (conversation,
-// token with isThinking, isSoftStop, finalMetadata, modelResponse); a listing
-// GET follows each turn. "under heavy usage", "Too many requests". GAP: "not
-// available in your region".
-//
-// Claude (claude.go, web/claude.js): ProseMirror [aria-label="Write your prompt
-// to Claude"][data-testid="chat-input"] (property writes fail silently); send
-// button[aria-label="Send message"][data-testid="chat-input-send"] disabled
-// until hydration and text; button[aria-label="Stop response"];
-// div[data-is-streaming] true→false; div.font-claude-response;
-// [data-testid="user-message"]; action-bar-copy on both roles, action-bar-retry
-// on assistant rows; model-selector-dropdown → [role="menuitemradio"];
-// input#chat-input-file-upload-onpage; POST …/chat_conversations then
-// …/completion SSE (message_start, content_block_delta text_delta,
-// message_stop); "Claude hit the maximum length for this conversation…".
-// GAP: "This response reached its tool use limit." with Continue.
-//
-// Kimi (kimi.go, web/kimi.js): Lexical .chat-input-editor[contenteditable]
-// [data-lexical-editor="true"] (execCommand works, an extra input event
-// duplicates); one div .send-button-container with .disabled/.stop/.loading;
-// .chat-content-item-assistant .markdown; .segment-assistant-actions;
-// .current-model; Connect POST /apiv2/kimi.gateway.chat.v1.ChatService/Chat
-// (application/connect+json, [flags][len BE][json] both ways; op set/append,
-// block.text.content, done, end-of-stream flag 2).
-//
-// DeepSeek (deepseek.go, web/deepseek.js): textarea[placeholder='Message
-// DeepSeek'] (React: native setter needed); [role='button'].ds-button--primary
-// .ds-button--circle with ds-button--disabled/aria-disabled; .ds-loading while
-// busy; .ds-assistant-message-main-content .ds-markdown; .md-code-block pre;
-// Read aloud button in the last [data-virtual-list-item-key];
-// div[data-model-type][aria-checked]; ds-toggle-button DeepThink/Search;
-// /sign_in; chat_session/create, PoW challenge, completion SSE with BOM, CRLF,
-// ready (model_type), THINK then RESPONSE fragments, bare {"v"} continuing the
-// last path, BATCH, status FINISHED, title, close; {"type":"error"}; "The
-// server is busy. Please try again later." with Retry. GAPs: the PoW answer is
-// only required, not verified; the older #chat-input id.
-//
-// GLM (chat.z.ai): not simulated (GAP; not one of the seven sites).
+// GLM (chat.z.ai): not simulated (GAP; not one of the built-in sites).
 //
 // Every site: cloudflare, logged_out, slow_hydration (typing before hydration
 // is wiped), drifted_dom (Drift lists the changed selectors), error,
