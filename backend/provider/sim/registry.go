@@ -83,11 +83,15 @@ func Register(site Site) {
 			panic(fmt.Sprintf("sim: sites %q and %q both answer for %s", id, site.ID, site.Host))
 		}
 	}
+	entries := make([]int, 0, len(site.Scenarios))
 	for _, name := range site.Scenarios {
 		i := slices.IndexFunc(Catalog, func(c ScenarioInfo) bool { return c.Name == name })
 		if i < 0 || Catalog[i].Sites == nil {
 			panic(fmt.Sprintf("sim: site %q lists scenario %q, which is not one only some sites implement", site.ID, name))
 		}
+		entries = append(entries, i)
+	}
+	for _, i := range entries {
 		Catalog[i].Sites = append(Catalog[i].Sites, site.ID)
 		sort.Strings(Catalog[i].Sites)
 	}
