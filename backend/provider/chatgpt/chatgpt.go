@@ -21,6 +21,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
 )
@@ -34,6 +35,7 @@ func init() {
 	for _, r := range Rules() {
 		interstitial.Register(r)
 	}
+	sim.Register(SimSite())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

@@ -27,7 +27,7 @@ func (s *Server) adminRoutes() http.Handler {
 	mux.HandleFunc("POST /__sim/scenario", s.adminScenario)
 	mux.HandleFunc("GET /__sim/scenario", func(w http.ResponseWriter, r *http.Request) {
 		site := r.URL.Query().Get("site")
-		WriteJSON(w, http.StatusOK, map[string]any{"page": s.PageScenario(site), "turn": s.turnScenario(site, r.URL.Query().Get("conversation"), "")})
+		WriteJSON(w, http.StatusOK, map[string]any{"page": s.PageScenario(site), "turn": s.TurnScenario(site, r.URL.Query().Get("conversation"), "")})
 	})
 	mux.HandleFunc("GET /__sim/submissions", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()

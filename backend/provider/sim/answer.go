@@ -12,7 +12,7 @@ type Answer struct {
 	Text       string   // the final answer, Markdown
 	Code       string   // code mode: the python the tool ran
 	ExecOutput string   // code mode: the tool's execution_output text
-	Zips       []zipSpec
+	Zips       []ZipSpec
 	Model      string
 }
 
@@ -63,12 +63,12 @@ func inlineCodeText(prompt string) string {
 	return fmt.Sprintf("Here is code for “%s”.\n\n```python\n%s\n```\n\nAnd to run the tests:\n\n```bash\n%s\n```\n\nNo files were written.", PromptTopic(prompt), inlinePython, inlineShell)
 }
 
-// makeAnswer builds the answer of site to prompt under scenario sc.
-func makeAnswer(site string, sc Scenario, prompt string) Answer {
+// AnswerFor builds the answer of site to prompt under scenario sc.
+func AnswerFor(site string, sc Scenario, prompt string) Answer {
 	a := Answer{Model: defaultModel(site)}
 	switch sc.Name {
 	case ScenarioLong:
-		a.Text = longText(prompt, sc.size("size", 110<<10))
+		a.Text = longText(prompt, sc.Size("size", 110<<10))
 	case ScenarioInlineCode:
 		a.Text = inlineCodeText(prompt)
 	case ScenarioThinking:
@@ -105,16 +105,16 @@ func codeModeAnswer(sc Scenario, prompt string) Answer {
 	}
 	n := 1
 	if sc.Name == ScenarioMultiZip {
-		n = sc.int("zips", 3)
+		n = sc.Int("zips", 3)
 	}
-	size := sc.size("zip_size", 0)
-	var zips []zipSpec
+	size := sc.Size("zip_size", 0)
+	var zips []ZipSpec
 	for i := 1; i <= n; i++ {
 		name := "project.zip"
 		if n > 1 {
 			name = fmt.Sprintf("project-part%d.zip", i)
 		}
-		zips = append(zips, zipSpec{Name: name, Kind: kind, Size: size, Seed: int64(i)})
+		zips = append(zips, ZipSpec{Name: name, Kind: kind, Size: size, Seed: int64(i)})
 	}
 	var code, out, text strings.Builder
 	code.WriteString("import os, zipfile\nos.makedirs('/mnt/data', exist_ok=True)\n")

@@ -36,4 +36,4 @@ func (s *Server) SessionCookie(site string) *http.Cookie {
 }
 
 // AccessToken mints a valid ChatGPT access token (as /api/auth/session does).
-func (s *Server) AccessToken() string { return s.accessToken(time.Now().Add(time.Hour)) }
+func (s *Server) AccessToken() string { return s.AccessTokenUntil(time.Now().Add(time.Hour)) }

@@ -87,7 +87,7 @@ func assessText(prompt string, sc Scenario) string {
 		return b.String()
 	}
 	ruling := "PASS_CURRENT_GATE"
-	switch sc.param("ruling", "pass") {
+	switch sc.Param("ruling", "pass") {
 	case "blocked":
 		ruling = "BLOCKED_CURRENT_GATE: the build is red on main"
 	case "rejected":

@@ -28,7 +28,7 @@ type Mint struct {
 	At             time.Time `json:"at"`
 }
 
-func (s *Server) recordMint(m Mint) {
+func (s *Server) RecordMint(m Mint) {
 	m.At = time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -49,7 +49,7 @@ func (s *Server) Mints(conversation string) []Mint {
 	return out
 }
 
-func (s *Server) record(sub Submission) {
+func (s *Server) Record(sub Submission) {
 	sub.At = time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -40,7 +40,7 @@ func (s *Server) ServePage(w http.ResponseWriter, r *http.Request, site, conv st
 	cfg := pageConfig{Site: site, Scenario: sc.Name, Params: sc.Params, LoggedIn: loggedIn, Conversation: conv,
 		Model: defaultModel(site), Path: r.URL.Path, Drift: sc.Name == ScenarioDriftedDOM}
 	if sc.Name == ScenarioSlowHydration {
-		cfg.HydrateMs = sc.duration("hydrate", 3*time.Second).Milliseconds()
+		cfg.HydrateMs = sc.Duration("hydrate", 3*time.Second).Milliseconds()
 	}
 	raw, _ := json.Marshal(cfg)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -155,8 +155,4 @@ func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	_, _ = w.Write(b)
-}
-
-func (s *Server) chatgptPage(w http.ResponseWriter, r *http.Request, conv string) {
-	s.ServePage(w, r, ChatGPT, conv)
 }

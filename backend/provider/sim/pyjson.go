@@ -10,9 +10,10 @@ import (
 
 // Obj is a JSON object that keeps its key order, so frames come out in the
 // order the real servers write them.
-type Obj []kv
+type Obj []KV
 
-type kv struct {
+// KV is one key and value of an Obj.
+type KV struct {
 	K string
 	V any
 }
@@ -21,15 +22,15 @@ type kv struct {
 func O(pairs ...any) Obj {
 	out := make(Obj, 0, len(pairs)/2)
 	for i := 0; i+1 < len(pairs); i += 2 {
-		out = append(out, kv{pairs[i].(string), pairs[i+1]})
+		out = append(out, KV{pairs[i].(string), pairs[i+1]})
 	}
 	return out
 }
 
-// pyJSON writes v the way Python's json.dumps(ensure_ascii=False) does, which
+// PyJSON writes v the way Python's json.dumps(ensure_ascii=False) does, which
 // is how ChatGPT's frames look: ", " and ": " separators and raw non-ASCII.
 // Decoders that match frames by compact substrings fail here as on the site.
-func pyJSON(v any) string {
+func PyJSON(v any) string {
 	var b bytes.Buffer
 	writeJSON(&b, v, ", ", ": ")
 	return b.String()
@@ -65,7 +66,7 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 		sort.Strings(keys)
 		ordered := make(Obj, 0, len(keys))
 		for _, k := range keys {
-			ordered = append(ordered, kv{k, x[k]})
+			ordered = append(ordered, KV{k, x[k]})
 		}
 		writeJSON(b, ordered, comma, colon)
 	case []any:

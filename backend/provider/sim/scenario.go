@@ -137,11 +137,11 @@ var directiveRE = regexp.MustCompile(`\[\[sim:([^\]]*)\]\]`)
 
 // Directive builds the prompt line that selects a scenario for one turn,
 // e.g. Directive("code_zip", "zip_size", "5MiB") = "[[sim:scenario=code_zip zip_size=5MiB]]".
-func Directive(name string, kv ...string) string {
+func Directive(name string, KV ...string) string {
 	var b strings.Builder
 	b.WriteString("[[sim:scenario=" + name)
-	for i := 0; i+1 < len(kv); i += 2 {
-		b.WriteString(" " + kv[i] + "=" + kv[i+1])
+	for i := 0; i+1 < len(KV); i += 2 {
+		b.WriteString(" " + KV[i] + "=" + KV[i+1])
 	}
 	b.WriteString("]]")
 	return b.String()
@@ -160,36 +160,36 @@ func directiveIn(prompt string) (Scenario, bool) {
 	return sc, true
 }
 
-func (sc Scenario) param(k, def string) string {
+func (sc Scenario) Param(k, def string) string {
 	if v, ok := sc.Params[k]; ok && v != "" {
 		return v
 	}
 	return def
 }
 
-func (sc Scenario) duration(k string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(sc.param(k, "")); err == nil {
+func (sc Scenario) Duration(k string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(sc.Param(k, "")); err == nil {
 		return d
 	}
 	return def
 }
 
-func (sc Scenario) int(k string, def int) int {
-	if n, err := strconv.Atoi(sc.param(k, "")); err == nil {
+func (sc Scenario) Int(k string, def int) int {
+	if n, err := strconv.Atoi(sc.Param(k, "")); err == nil {
 		return n
 	}
 	return def
 }
 
-func (sc Scenario) float(k string, def float64) float64 {
-	if f, err := strconv.ParseFloat(sc.param(k, ""), 64); err == nil {
+func (sc Scenario) Float(k string, def float64) float64 {
+	if f, err := strconv.ParseFloat(sc.Param(k, ""), 64); err == nil {
 		return f
 	}
 	return def
 }
 
-func (sc Scenario) size(k string, def int64) int64 {
-	if n, err := ParseSize(sc.param(k, "")); err == nil {
+func (sc Scenario) Size(k string, def int64) int64 {
+	if n, err := ParseSize(sc.Param(k, "")); err == nil {
 		return n
 	}
 	return def
@@ -256,7 +256,7 @@ func (s *Server) PageScenario(site string) Scenario {
 
 // turnScenario picks the scenario of one prompt: its directive first, then the
 // conversation's scenario, then the site's sticky scenario, then normal.
-func (s *Server) turnScenario(site, conv, prompt string) Scenario {
+func (s *Server) TurnScenario(site, conv, prompt string) Scenario {
 	if sc, ok := directiveIn(prompt); ok && !IsPage(sc.Name) {
 		if conv != "" && contractScenario(sc.Name) {
 			// The later steps of a contract chain carry no directive.
@@ -278,12 +278,12 @@ func (s *Server) turnScenario(site, conv, prompt string) Scenario {
 	return Scenario{Name: ScenarioNormal}
 }
 
-func (s *Server) paceFor(sc Scenario) Pace {
+func (s *Server) PaceFor(sc Scenario) Pace {
 	s.mu.Lock()
 	p := s.pace
 	s.mu.Unlock()
-	p.Chunk = sc.int("chunk", p.Chunk)
-	p.Interval = sc.duration("interval", p.Interval)
+	p.Chunk = sc.Int("chunk", p.Chunk)
+	p.Interval = sc.Duration("interval", p.Interval)
 	return p
 }
 
@@ -300,14 +300,14 @@ func (s *Server) SetPace(p Pace) {
 }
 
 // lock starts the rate-limit lock of site.
-func (s *Server) lock(site string, d time.Duration) {
+func (s *Server) Lock(site string, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.locked[site] = time.Now().Add(d)
 }
 
 // lockedUntil returns the end of site's rate-limit lock, or zero.
-func (s *Server) lockedUntil(site string) time.Time {
+func (s *Server) LockedUntil(site string) time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t := s.locked[site]; time.Now().Before(t) {
@@ -330,15 +330,18 @@ func (s *Server) SetConversationScenario(site, conv string, sc Scenario) {
 	s.sticky[key] = sc
 }
 
-// Reset clears scenarios, locks, the ledger and conversations, and restores
-// the pace given to New.
+// Reset clears scenarios, locks, the ledger and what the sites keep
+// (conversations, files: their OnReset hooks), and restores the pace given
+// to New.
 func (s *Server) Reset() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.pace = s.initialPace
 	s.sticky = map[string]Scenario{}
 	s.locked = map[string]time.Time{}
 	s.ledger = ledger{}
-	s.convs = map[string]*conversation{}
-	s.files = map[string]*fileRef{}
+	hooks := append([]func(){}, s.resets...)
+	s.mu.Unlock()
+	for _, fn := range hooks {
+		fn()
+	}
 }

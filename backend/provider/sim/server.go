@@ -68,6 +68,30 @@ func WithRateLimitLock(d time.Duration) Option {
 	return func(s *Server) { s.lockFor = d }
 }
 
+// WithEstuaryTTL sets how long a minted estuary URL stays valid (default 10 min).
+func WithEstuaryTTL(d time.Duration) Option { return func(s *Server) { s.estuaryFor = d } }
+
+// DownloadTTL is how long a download URL a site mints stays valid
+// (WithEstuaryTTL, default 10 min).
+func (s *Server) DownloadTTL() time.Duration {
+	if s.estuaryFor > 0 {
+		return s.estuaryFor
+	}
+	return 10 * time.Minute
+}
+
+// RateLimitLock is how long the rate-limit lock lasts after a rate_limit
+// scenario fired without its own lock parameter (WithRateLimitLock).
+func (s *Server) RateLimitLock() time.Duration { return s.lockFor }
+
+// OnReset makes fn part of Reset: a site's Routes registers how to clear
+// the state it keeps for the server (conversations, files).
+func (s *Server) OnReset(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resets = append(s.resets, fn)
+}
+
 // Server is the simulator: one HTTPS listener answering for every site by its
 // Host header. Build it with New; it is safe for concurrent use.
 type Server struct {
@@ -82,8 +106,7 @@ type Server struct {
 	sticky      map[string]Scenario // site ("" = all) -> scenario for the next turns
 	locked      map[string]time.Time
 	ledger      ledger
-	convs       map[string]*conversation // chatgpt conversations by id
-	files       map[string]*fileRef      // estuary file id -> file
+	resets      []func() // the sites' OnReset hooks
 
 	handler  http.Handler
 	ln       net.Listener
@@ -99,8 +122,6 @@ func New(opts ...Option) *Server {
 		pace:    Pace{Chunk: 6, Interval: 30 * time.Millisecond},
 		sticky:  map[string]Scenario{},
 		locked:  map[string]time.Time{},
-		convs:   map[string]*conversation{},
-		files:   map[string]*fileRef{},
 		secret:  randomBytes(32),
 	}
 	for _, o := range opts {

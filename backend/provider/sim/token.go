@@ -12,15 +12,13 @@ import (
 	"time"
 )
 
-// Cookie names the simulated sites use for the login session.
-const (
-	ChatGPTSessionCookie = "__Secure-next-auth.session-token"
-	ChatGPTDeviceCookie  = "oai-did"
-	genericSessionCookie = "sim_session"
-)
+// genericSessionCookie is the session cookie of a site that names none of
+// its own (Site.SessionCookie).
+const genericSessionCookie = "sim_session"
 
-// accessToken mints an HS256 JWT whose exp claim is exp.
-func (s *Server) accessToken(exp time.Time) string {
+// AccessTokenUntil mints an HS256 JWT whose exp claim is exp: the bearer
+// token a site's session endpoint hands out and CheckBearer accepts.
+func (s *Server) AccessTokenUntil(exp time.Time) string {
 	enc := base64.RawURLEncoding
 	header := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
 	claims, _ := json.Marshal(map[string]any{
@@ -46,38 +44,38 @@ func (s *Server) mac(parts ...string) []byte {
 func (s *Server) MACHex(parts ...string) string { return hex.EncodeToString(s.mac(parts...)) }
 
 var (
-	errTokenMissing = errors.New("access token is missing")
-	errTokenInvalid = errors.New("access token is invalid")
-	errTokenExpired = errors.New("access token has expired")
+	ErrTokenMissing = errors.New("access token is missing")
+	ErrTokenInvalid = errors.New("access token is invalid")
+	ErrTokenExpired = errors.New("access token has expired")
 )
 
-// checkBearer validates the Authorization header of a backend-api request.
-func (s *Server) checkBearer(r *http.Request) error {
+// CheckBearer validates the Authorization header of a backend-api request.
+func (s *Server) CheckBearer(r *http.Request) error {
 	h := r.Header.Get("Authorization")
 	tok, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || tok == "" {
-		return errTokenMissing
+		return ErrTokenMissing
 	}
 	parts := strings.Split(tok, ".")
 	if len(parts) != 3 {
-		return errTokenInvalid
+		return ErrTokenInvalid
 	}
 	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
 	if err != nil || !hmac.Equal(sig, s.mac(parts[0]+"."+parts[1])) {
-		return errTokenInvalid
+		return ErrTokenInvalid
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
 	if err != nil {
-		return errTokenInvalid
+		return ErrTokenInvalid
 	}
 	var c struct {
 		Exp int64 `json:"exp"`
 	}
 	if json.Unmarshal(raw, &c) != nil {
-		return errTokenInvalid
+		return ErrTokenInvalid
 	}
 	if time.Now().Unix() >= c.Exp {
-		return errTokenExpired
+		return ErrTokenExpired
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -30,33 +31,33 @@ type Refusal struct {
 // rate-limit lock (rate) or a usage cap (usage). ok is false when the
 // refusal was written; the handler then returns.
 func (s *Server) BeginTurn(w http.ResponseWriter, site, conv, prompt string, rate, usage Refusal) (Turn, bool) {
-	sc := s.turnScenario(site, conv, prompt)
-	t := Turn{Site: site, Conv: conv, Prompt: prompt, Scenario: sc, Answer: makeAnswer(site, sc, prompt), Pace: s.paceFor(sc)}
+	sc := s.TurnScenario(site, conv, prompt)
+	t := Turn{Site: site, Conv: conv, Prompt: prompt, Scenario: sc, Answer: AnswerFor(site, sc, prompt), Pace: s.PaceFor(sc)}
 	sub := Submission{Site: site, ConversationID: conv, Prompt: prompt, Scenario: sc.Name}
-	until := s.lockedUntil(site)
+	until := s.LockedUntil(site)
 	switch {
 	case !until.IsZero() || sc.Name == ScenarioRateLimit:
 		if until.IsZero() {
-			until = time.Now().Add(sc.duration("lock", s.lockFor))
-			s.lock(site, time.Until(until))
+			until = time.Now().Add(sc.Duration("lock", s.lockFor))
+			s.Lock(site, time.Until(until))
 		}
 		sub.Refused = true
-		s.record(sub)
-		w.Header().Set("Retry-After", retryAfter(until))
+		s.Record(sub)
+		w.Header().Set("Retry-After", RetryAfter(until))
 		w.Header().Set("Content-Type", rate.ContentType)
 		w.WriteHeader(rate.Status)
 		_, _ = w.Write([]byte(rate.Body(t, until)))
 		return t, false
 	case sc.Name == ScenarioUsageCap:
 		sub.Refused = true
-		s.record(sub)
-		reset := time.Now().Add(sc.duration("reset", 3*time.Hour))
+		s.Record(sub)
+		reset := time.Now().Add(sc.Duration("reset", 3*time.Hour))
 		w.Header().Set("Content-Type", usage.ContentType)
 		w.WriteHeader(usage.Status)
 		_, _ = w.Write([]byte(usage.Body(t, reset)))
 		return t, false
 	}
-	s.record(sub)
+	s.Record(sub)
 	return t, true
 }
 
@@ -66,7 +67,7 @@ func (t Turn) Pieces(ctx context.Context, text string, emit func(piece, soFar st
 	parts := Chunks(text, t.Pace.Chunk)
 	cut := -1
 	if t.Scenario.Name == ScenarioStreamCut || t.Scenario.Name == ScenarioError {
-		cut = cutIndex(t.Scenario, len(parts))
+		cut = CutIndex(t.Scenario, len(parts))
 	}
 	so := ""
 	for i, p := range parts {
@@ -80,4 +81,9 @@ func (t Turn) Pieces(ctx context.Context, text string, emit func(piece, soFar st
 		}
 	}
 	return true
+}
+
+// RetryAfter is the Retry-After header value for a lock that ends at until.
+func RetryAfter(until time.Time) string {
+	return strconv.Itoa(int(time.Until(until).Seconds()) + 1)
 }

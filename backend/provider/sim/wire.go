@@ -78,9 +78,9 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// cutIndex is where stream_cut and error scenarios stop, in chunks.
-func cutIndex(sc Scenario, n int) int {
-	f := sc.float("cut_at", 0.5)
+// CutIndex is where stream_cut and error scenarios stop, in chunks.
+func CutIndex(sc Scenario, n int) int {
+	f := sc.Float("cut_at", 0.5)
 	k := int(float64(n) * f)
 	return max(1, min(k, n-1))
 }
