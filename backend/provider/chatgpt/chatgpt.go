@@ -8,11 +8,12 @@
 //
 // This folder holds everything Ferry knows about ChatGPT: site.go (its
 // registry entry), stream.go and citations.go (decoder "chatgpt-delta-v1"),
-// rules.go (its interstitial signs), the conversation fetcher and this
-// adapter, with its captures under testdata; its simulator stand-in is still
-// part of provider/sim, whose Server carries its conversations, sandbox zips
-// and tokens. Its init registers each part with its registry (stream, site,
-// interstitial, sim, provider); provider/all links it in.
+// rules.go (its interstitial signs), sim.go, sim_stream.go, sim_conv.go and
+// sim.js (its simulator stand-in and page, with the fidelity checklist
+// against the providers reference), the conversation fetcher and this
+// adapter, with its captures under testdata. Its init registers each part
+// with its registry (stream, site, interstitial, sim, provider); provider/all
+// links it in.
 package chatgpt
 
 import (
