@@ -28,6 +28,7 @@ type Mint struct {
 	At             time.Time `json:"at"`
 }
 
+// RecordMint notes one download URL a site minted.
 func (s *Server) RecordMint(m Mint) {
 	m.At = time.Now()
 	s.mu.Lock()
@@ -49,6 +50,8 @@ func (s *Server) Mints(conversation string) []Mint {
 	return out
 }
 
+// Record notes one prompt that reached a site's send endpoint, answered
+// or refused.
 func (s *Server) Record(sub Submission) {
 	sub.At = time.Now()
 	s.mu.Lock()

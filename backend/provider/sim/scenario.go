@@ -137,11 +137,11 @@ var directiveRE = regexp.MustCompile(`\[\[sim:([^\]]*)\]\]`)
 
 // Directive builds the prompt line that selects a scenario for one turn,
 // e.g. Directive("code_zip", "zip_size", "5MiB") = "[[sim:scenario=code_zip zip_size=5MiB]]".
-func Directive(name string, KV ...string) string {
+func Directive(name string, kv ...string) string {
 	var b strings.Builder
 	b.WriteString("[[sim:scenario=" + name)
-	for i := 0; i+1 < len(KV); i += 2 {
-		b.WriteString(" " + KV[i] + "=" + KV[i+1])
+	for i := 0; i+1 < len(kv); i += 2 {
+		b.WriteString(" " + kv[i] + "=" + kv[i+1])
 	}
 	b.WriteString("]]")
 	return b.String()
@@ -160,6 +160,7 @@ func directiveIn(prompt string) (Scenario, bool) {
 	return sc, true
 }
 
+// Param is the scenario's parameter k, def when it is unset or empty.
 func (sc Scenario) Param(k, def string) string {
 	if v, ok := sc.Params[k]; ok && v != "" {
 		return v
@@ -167,6 +168,7 @@ func (sc Scenario) Param(k, def string) string {
 	return def
 }
 
+// Duration is parameter k as a duration ("3s"), def when it does not parse.
 func (sc Scenario) Duration(k string, def time.Duration) time.Duration {
 	if d, err := time.ParseDuration(sc.Param(k, "")); err == nil {
 		return d
@@ -174,6 +176,7 @@ func (sc Scenario) Duration(k string, def time.Duration) time.Duration {
 	return def
 }
 
+// Int is parameter k as an integer, def when it does not parse.
 func (sc Scenario) Int(k string, def int) int {
 	if n, err := strconv.Atoi(sc.Param(k, "")); err == nil {
 		return n
@@ -181,6 +184,7 @@ func (sc Scenario) Int(k string, def int) int {
 	return def
 }
 
+// Float is parameter k as a number, def when it does not parse.
 func (sc Scenario) Float(k string, def float64) float64 {
 	if f, err := strconv.ParseFloat(sc.Param(k, ""), 64); err == nil {
 		return f
@@ -188,6 +192,7 @@ func (sc Scenario) Float(k string, def float64) float64 {
 	return def
 }
 
+// Size is parameter k as a size (see ParseSize), def when it does not parse.
 func (sc Scenario) Size(k string, def int64) int64 {
 	if n, err := ParseSize(sc.Param(k, "")); err == nil {
 		return n
@@ -254,7 +259,7 @@ func (s *Server) PageScenario(site string) Scenario {
 	return Scenario{Name: ScenarioNormal}
 }
 
-// turnScenario picks the scenario of one prompt: its directive first, then the
+// TurnScenario picks the scenario of one prompt: its directive first, then the
 // conversation's scenario, then the site's sticky scenario, then normal.
 func (s *Server) TurnScenario(site, conv, prompt string) Scenario {
 	if sc, ok := directiveIn(prompt); ok && !IsPage(sc.Name) {
@@ -278,6 +283,8 @@ func (s *Server) TurnScenario(site, conv, prompt string) Scenario {
 	return Scenario{Name: ScenarioNormal}
 }
 
+// PaceFor is the streaming pace under sc: the server's, changed by the
+// scenario's chunk and interval parameters.
 func (s *Server) PaceFor(sc Scenario) Pace {
 	s.mu.Lock()
 	p := s.pace
@@ -299,14 +306,14 @@ func (s *Server) SetPace(p Pace) {
 	}
 }
 
-// lock starts the rate-limit lock of site.
+// Lock starts the rate-limit lock of site for d.
 func (s *Server) Lock(site string, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.locked[site] = time.Now().Add(d)
 }
 
-// lockedUntil returns the end of site's rate-limit lock, or zero.
+// LockedUntil returns the end of site's rate-limit lock, or zero.
 func (s *Server) LockedUntil(site string) time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
