@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-
 	"github.com/ferrydesk/ferry/backend/stream"
 )
 

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-
 	"github.com/ferrydesk/ferry/backend/stream"
 )
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-
 	"github.com/ferrydesk/ferry/backend/stream"
 )
 
