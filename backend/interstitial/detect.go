@@ -92,26 +92,24 @@ type options struct{ cooldown time.Duration }
 func WithCooldown(d time.Duration) Option { return func(o *options) { o.cooldown = d } }
 
 var (
-	reJustAMoment   = regexp.MustCompile(`(?i)just a moment`)
-	reAttention     = regexp.MustCompile(`(?i)attention required`)
-	reCloudflare    = regexp.MustCompile(`(?i)cloudflare`)
-	reVerifyHuman   = regexp.MustCompile(`(?i)verify(ing)? you are (a )?human|checking your browser|needs to review the security of your connection`)
-	reUnusual       = regexp.MustCompile(`(?i)unusual traffic|not a robot`)
-	reVerifyYou     = regexp.MustCompile(`(?i)verify you`)
-	reSuspicious    = regexp.MustCompile(`(?i)suspicious activity`)
-	reRegion        = regexp.MustCompile(`(?i)not available in your (region|country)`)
-	reConsent       = regexp.MustCompile(`(?i)before you continue to (google|youtube)`)
-	reSession       = regexp.MustCompile(`(?i)your session has expired`)
-	reTooLong       = regexp.MustCompile(`(?i)(reached|hit) the maximum (length|conversation length) for this conversation|maximum length for this conversation`)
-	reTooMany       = regexp.MustCompile(`(?i)too many requests|making requests too quickly|sending messages too (?:frequently|fast)|requests are too frequent`)
-	reHeavy         = regexp.MustCompile(`(?i)under heavy (usage|load)`)
-	reCap           = regexp.MustCompile(`(?i)usage limit|message limit|rate limit|hit the [^.]{0,40}limit|you(?:'|’| ha)ve reached|out of (?:free )?messages|limit resets|your free messages return at|exceeded your (?:current )?quota`)
-	reBusy          = regexp.MustCompile(`(?i)server is busy`)
-	reToolLimit     = regexp.MustCompile(`(?i)reached its tool use limit`)
-	reGeneric       = regexp.MustCompile(`(?i)something went wrong|a network error occurred|message delivery timed out|an error occurred while|an internal error has occurred|network error\. please try again`)
-	reGeminiSorry   = regexp.MustCompile(`(?i)^sorry, something went wrong`)
-	reTransient     = regexp.MustCompile(`(?i)connection interrupted|waiting for the complete answer`)
-	loginHosts      = []string{"auth.openai.com", "accounts.google.com"}
+	reJustAMoment = regexp.MustCompile(`(?i)just a moment`)
+	reAttention   = regexp.MustCompile(`(?i)attention required`)
+	reCloudflare  = regexp.MustCompile(`(?i)cloudflare`)
+	reVerifyHuman = regexp.MustCompile(`(?i)verify(ing)? you are (a )?human|checking your browser|needs to review the security of your connection`)
+	reUnusual     = regexp.MustCompile(`(?i)unusual traffic|not a robot`)
+	reVerifyYou   = regexp.MustCompile(`(?i)verify you`)
+	reSuspicious  = regexp.MustCompile(`(?i)suspicious activity`)
+	reRegion      = regexp.MustCompile(`(?i)not available in your (region|country)`)
+	reConsent     = regexp.MustCompile(`(?i)before you continue to (google|youtube)`)
+	reSession     = regexp.MustCompile(`(?i)your session has expired`)
+	reTooLong     = regexp.MustCompile(`(?i)(reached|hit) the maximum (length|conversation length) for this conversation|maximum length for this conversation`)
+	reTooMany     = regexp.MustCompile(`(?i)too many requests|making requests too quickly|sending messages too (?:frequently|fast)|requests are too frequent`)
+	reCap         = regexp.MustCompile(`(?i)usage limit|message limit|rate limit|hit the [^.]{0,40}limit|you(?:'|’| ha)ve reached|out of (?:free )?messages|limit resets|your free messages return at|exceeded your (?:current )?quota`)
+	reGeneric     = regexp.MustCompile(`(?i)something went wrong|a network error occurred|message delivery timed out|an error occurred while|an internal error has occurred|network error\. please try again`)
+	reTransient   = regexp.MustCompile(`(?i)connection interrupted|waiting for the complete answer`)
+	// Google's account pages serve several sites (Gemini, AI Studio), so
+	// they are the detector's own signs, not one site's rules.
+	loginHosts      = []string{"accounts.google.com"}
 	loginPathPrefix = []string{"/sign_in", "/auth/login", "/login"}
 )
 
@@ -124,8 +122,10 @@ const shortBody = 2000
 // Page text is trusted only where an interstitial puts it: in dialogs,
 // alerts, toasts and the site's error elements, or in the body of a short
 // page without a composer. Text inside an answer never counts (a user may
-// well ask about "429 Too many requests"), except Gemini's error message,
-// which is rendered as a whole answer.
+// well ask about "429 Too many requests"), except where a site's Answer rule
+// says the site renders its error message as the whole answer (Gemini).
+// Besides its own checks, Detect tries the rules the sites registered (see
+// Rule for where each is tried).
 func Detect(s Snapshot, opts ...Option) Result {
 	r := detect(s, opts...)
 	// Never type into a page that shows an error notice: the policy for
@@ -170,82 +170,123 @@ func detect(s Snapshot, opts ...Option) Result {
 		return "", "", false
 	}
 
-	if r, ok := cloudflare(s, page, ev); ok {
-		return r
-	}
-	if host(s.URL) == "www.google.com" && strings.HasPrefix(path(s.URL), "/sorry") {
-		return humanCheck(ev("url", ""))
-	}
-	if sig, t, ok := find(reUnusual); ok {
-		return humanCheck(ev(sig, t))
-	}
-	if page != "" && reVerifyYou.MatchString(page) {
-		return humanCheck(ev("page", page))
-	}
-	if sig, t, ok := find(reSuspicious); ok {
-		return Result{Kind: Suspicious, Code: errs.AccountBlocked, Terminal: true,
-			Message: "the site reports suspicious activity on the account", Evidence: ev(sig, t)}
-	}
-	if sig, t, ok := find(reRegion); ok {
-		return Result{Kind: RegionUnavailable, Code: errs.AccountBlocked, Terminal: true,
-			Message: "the site says it is not available in this region", Evidence: ev(sig, t)}
-	}
-	if host(s.URL) == "consent.google.com" {
-		return Result{Kind: Consent, Code: errs.ConsentRequired, Terminal: true,
-			Message: "Google wants an answer on its consent page first", Evidence: ev("url", "")}
-	}
-	if sig, t, ok := find(reConsent); ok {
-		return Result{Kind: Consent, Code: errs.ConsentRequired, Terminal: true,
-			Message: "Google wants an answer on its consent page first", Evidence: ev(sig, t)}
-	}
-	if sig, t, ok := find(reSession); ok {
-		return Result{Kind: SessionExpired, Code: errs.LoginRequired, Terminal: true,
-			Message: "the site says the session expired: log in again", Evidence: ev(sig, t)}
-	}
-	if r, ok := loginWall(s, ev); ok {
-		return r
-	}
-	if sig, t, ok := find(reTooLong); ok {
-		return Result{Kind: ConversationTooLong, Code: errs.ConversationTooLong, Action: "Start new chat", Terminal: true,
-			Message: "the conversation reached its maximum length", Evidence: ev(sig, t)}
-	}
-	if sig, t, ok := find(reTooMany); ok {
-		return Result{Kind: RateLimit, Code: errs.RateLimited, Action: "Got it", Cooldown: o.cooldown, Terminal: true,
-			Message: "the site says there are too many requests", Evidence: ev(sig, t)}
-	}
-	if sig, t, ok := find(reHeavy); ok {
-		return Result{Kind: HeavyUsage, Code: errs.RateLimited, Cooldown: o.cooldown, Terminal: true,
-			Message: "the site is under heavy usage", Evidence: ev(sig, t)}
-	}
-	if sig, t, ok := find(reCap); ok {
-		r := Result{Kind: UsageCap, Code: errs.UsageCap, Terminal: true,
-			Message: "the plan's usage limit is reached", Evidence: ev(sig, t)}
-		if at, ok := resetTime(s, t); ok {
-			r.ResetAt = at
+	verdict := func(r Rule, evidence map[string]string) Result {
+		v := r.Verdict
+		v.Evidence, v.Cooldown = evidence, 0
+		if v.Code == errs.RateLimited {
+			v.Cooldown = o.cooldown
 		}
-		return r
+		return v
 	}
-	if sig, t, ok := find(reBusy); ok {
-		return Result{Kind: ServerBusy, Code: errs.GenerationError, Action: "Retry", Terminal: true,
-			Message: "the site says its server is busy", Evidence: ev(sig, t)}
+	// slot runs the checks of one kind: the sites' address rules, the
+	// detector's own checks, then the sites' text rules.
+	slot := func(k Kind, own func() (Result, bool)) (Result, bool) {
+		address, text := rulesOf(k)
+		for _, r := range address {
+			if r.atAddress(s.URL) {
+				return verdict(r, ev("url", "")), true
+			}
+		}
+		if own != nil {
+			if r, ok := own(); ok {
+				return r, true
+			}
+		}
+		for _, r := range text {
+			if r.Notice != nil {
+				if sig, t, ok := find(r.Notice); ok {
+					return verdict(r, ev(sig, t)), true
+				}
+			}
+			if r.Answer != nil && len(s.LastAnswer) < 300 && r.Answer.MatchString(strings.TrimSpace(s.LastAnswer)) {
+				return verdict(r, ev("answer", s.LastAnswer)), true
+			}
+		}
+		return Result{}, false
 	}
-	if sig, t, ok := find(reToolLimit); ok {
-		return Result{Kind: ToolUseLimit, Action: "Continue", Message: "the answer paused at its tool use limit", Evidence: ev(sig, t)}
+	// on turns a notice pattern into a check that answers r with evidence.
+	on := func(re *regexp.Regexp, r Result) func() (Result, bool) {
+		return func() (Result, bool) {
+			sig, t, ok := find(re)
+			if !ok {
+				return Result{}, false
+			}
+			r.Evidence = ev(sig, t)
+			return r, true
+		}
 	}
-	if sig, t, ok := find(reGeneric); ok {
-		return Result{Kind: GenericError, Code: errs.GenerationError, Terminal: true,
-			Message: "the site reported an error for this turn", Evidence: ev(sig, t)}
+	// The kinds from hardest stop to softest: the first check that matches
+	// wins. HeavyUsage, ServerBusy and ToolUseLimit have only site rules.
+	steps := []struct {
+		kind Kind
+		own  func() (Result, bool)
+	}{
+		{Cloudflare, func() (Result, bool) { return cloudflare(s, page, ev) }},
+		{HumanCheck, func() (Result, bool) {
+			if host(s.URL) == "www.google.com" && strings.HasPrefix(path(s.URL), "/sorry") {
+				return humanCheck(ev("url", "")), true
+			}
+			if sig, t, ok := find(reUnusual); ok {
+				return humanCheck(ev(sig, t)), true
+			}
+			if page != "" && reVerifyYou.MatchString(page) {
+				return humanCheck(ev("page", page)), true
+			}
+			return Result{}, false
+		}},
+		{Suspicious, on(reSuspicious, Result{Kind: Suspicious, Code: errs.AccountBlocked, Terminal: true,
+			Message: "the site reports suspicious activity on the account"})},
+		{RegionUnavailable, on(reRegion, Result{Kind: RegionUnavailable, Code: errs.AccountBlocked, Terminal: true,
+			Message: "the site says it is not available in this region"})},
+		{Consent, func() (Result, bool) {
+			r := Result{Kind: Consent, Code: errs.ConsentRequired, Terminal: true,
+				Message: "Google wants an answer on its consent page first"}
+			if host(s.URL) == "consent.google.com" {
+				r.Evidence = ev("url", "")
+				return r, true
+			}
+			return on(reConsent, r)()
+		}},
+		{SessionExpired, on(reSession, Result{Kind: SessionExpired, Code: errs.LoginRequired, Terminal: true,
+			Message: "the site says the session expired: log in again"})},
+		{LoginWall, func() (Result, bool) { return loginWall(s, ev) }},
+		{ConversationTooLong, on(reTooLong, Result{Kind: ConversationTooLong, Code: errs.ConversationTooLong, Action: "Start new chat", Terminal: true,
+			Message: "the conversation reached its maximum length"})},
+		{RateLimit, on(reTooMany, Result{Kind: RateLimit, Code: errs.RateLimited, Action: "Got it", Cooldown: o.cooldown, Terminal: true,
+			Message: "the site says there are too many requests"})},
+		{HeavyUsage, nil},
+		{UsageCap, func() (Result, bool) {
+			sig, t, ok := find(reCap)
+			if !ok {
+				return Result{}, false
+			}
+			r := Result{Kind: UsageCap, Code: errs.UsageCap, Terminal: true,
+				Message: "the plan's usage limit is reached", Evidence: ev(sig, t)}
+			if at, ok := resetTime(s, t); ok {
+				r.ResetAt = at
+			}
+			return r, true
+		}},
+		{ServerBusy, nil},
+		{ToolUseLimit, nil},
+		{GenericError, func() (Result, bool) {
+			r := Result{Kind: GenericError, Code: errs.GenerationError, Terminal: true,
+				Message: "the site reported an error for this turn"}
+			if r, ok := on(reGeneric, r)(); ok {
+				return r, true
+			}
+			if s.has(FlagRegenerateError) {
+				r.Evidence = ev("flag:"+FlagRegenerateError, "")
+				return r, true
+			}
+			return Result{}, false
+		}},
+		{Transient, on(reTransient, Result{Kind: Transient, Message: "the site reports a passing interruption"})},
 	}
-	if s.has(FlagRegenerateError) {
-		return Result{Kind: GenericError, Code: errs.GenerationError, Terminal: true,
-			Message: "the site reported an error for this turn", Evidence: ev("flag:"+FlagRegenerateError, "")}
-	}
-	if len(s.LastAnswer) < 300 && reGeminiSorry.MatchString(strings.TrimSpace(s.LastAnswer)) {
-		return Result{Kind: GenericError, Code: errs.GenerationError, Terminal: true,
-			Message: "the site answered with its error message", Evidence: ev("answer", s.LastAnswer)}
-	}
-	if sig, t, ok := find(reTransient); ok {
-		return Result{Kind: Transient, Message: "the site reports a passing interruption", Evidence: ev(sig, t)}
+	for _, st := range steps {
+		if r, ok := slot(st.kind, st.own); ok {
+			return r
+		}
 	}
 	return Result{Kind: None}
 }

@@ -1,8 +1,11 @@
 // Package interstitial recognises the pages and notices that stand between
 // Ferry and an answer: Cloudflare challenges, rate-limit modals, usage caps,
 // "conversation too long", consent pages, login walls, expired sessions,
-// account flags and generic errors. The decision is a pure function over a Snapshot of the
-// page, so every signature and every false-positive trap is table-tested;
+// account flags and generic errors. The decision is a pure function over a
+// Snapshot of the page, so every signature and every false-positive trap is
+// table-tested. The package holds the signs every site shares; a sign of one
+// site (DeepSeek's busy server, Claude's tool use limit) is a Rule that the
+// site's package (provider/<vendor>) registers from its init;
 // the JavaScript that collects a Snapshot in a page ships here too, for the
 // browser package to evaluate.
 package interstitial

@@ -8,7 +8,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// builtins holds the sites registered by this package's init functions.
+// builtins holds the sites registered by the vendor packages' init functions.
 var builtins = map[string]Site{}
 
 // Register adds a built-in site. It is meant for init functions: a duplicate

@@ -2,7 +2,8 @@
 // name and address, the CSS selectors for every part of the page Ferry
 // touches (several per role, first match wins), how to type into it, which
 // network stream carries the answer, and which features each model alias
-// offers. Built-in sites register themselves here; user settings override
+// offers. Built-in sites register from their own folders (provider/<vendor>,
+// linked in by provider/all) through Register; user settings override
 // them field by field or add custom sites, and the result is validated so
 // that a half-defined site fails with a message naming what is missing.
 //

@@ -5,24 +5,24 @@ import (
 	"strings"
 )
 
-// The delta formats (ChatGPT v1, DeepSeek) patch a JSON document held as a
+// The JSON tree helpers serve decoders of delta formats. The delta formats (ChatGPT v1, DeepSeek) patch a JSON document held as a
 // generic tree: map[string]any, []any, string, float64, bool, nil, plus
 // *textBuf for strings that are being appended to. Appending to a Go string
 // copies it every time, which is quadratic over a long answer; a textBuf
 // grows in place.
 type textBuf struct{ b []byte }
 
-// opKind is what a patch operation does at its path.
-type opKind int
+// Op is what a patch operation does at its path.
+type Op int
 
 const (
-	opSet    opKind = iota // add or replace: put the value at the path
-	opAppend               // concatenate strings, extend arrays, merge objects
+	OpSet    Op = iota // add or replace: put the value at the path
+	OpAppend           // concatenate strings, extend arrays, merge objects
 )
 
-// splitPath turns "/message/content/parts/0" (JSON pointer) or
+// SplitPath turns "/message/content/parts/0" (JSON pointer) or
 // "response/fragments/-1/content" (DeepSeek) into segments.
-func splitPath(p string) []string {
+func SplitPath(p string) []string {
 	p = strings.TrimPrefix(p, "/")
 	if p == "" {
 		return nil
@@ -36,10 +36,10 @@ func splitPath(p string) []string {
 	return segs
 }
 
-// applyOp performs op with v at path inside root and returns the new root.
+// ApplyOp performs op with v at path inside root and returns the new root.
 // ok is false when the path cannot be followed (wrong container type, index
 // out of range); the tree is then left as it was.
-func applyOp(root any, path []string, op opKind, v any) (any, bool) {
+func ApplyOp(root any, path []string, op Op, v any) (any, bool) {
 	if len(path) == 0 {
 		return combine(root, true, op, v), true
 	}
@@ -53,7 +53,7 @@ func applyOp(root any, path []string, op opKind, v any) (any, bool) {
 			n[path[0]] = combine(child, exists, op, v)
 			return n, true
 		}
-		nc, ok := applyOp(child, path[1:], op, v)
+		nc, ok := ApplyOp(child, path[1:], op, v)
 		if ok {
 			n[path[0]] = nc
 		}
@@ -73,14 +73,14 @@ func applyOp(root any, path []string, op opKind, v any) (any, bool) {
 			n[i] = combine(n[i], true, op, v)
 			return n, true
 		}
-		nc, ok := applyOp(n[i], path[1:], op, v)
+		nc, ok := ApplyOp(n[i], path[1:], op, v)
 		if ok {
 			n[i] = nc
 		}
 		return n, ok
 	case nil:
 		// A missing document (before the first full frame) becomes an object.
-		return applyOp(map[string]any{}, path, op, v)
+		return ApplyOp(map[string]any{}, path, op, v)
 	}
 	return root, false
 }
@@ -106,8 +106,8 @@ func arrayIndex(seg string, n int) (int, bool) {
 }
 
 // combine computes the new value at a path from the old one.
-func combine(old any, exists bool, op opKind, v any) any {
-	if op == opSet || !exists || old == nil {
+func combine(old any, exists bool, op Op, v any) any {
+	if op == OpSet || !exists || old == nil {
 		return v
 	}
 	switch o := old.(type) {
@@ -138,8 +138,8 @@ func combine(old any, exists bool, op opKind, v any) any {
 	return v
 }
 
-// get follows keys (object keys or array indexes) from n; missing steps give nil.
-func get(n any, keys ...string) any {
+// Get follows keys (object keys or array indexes) from n; missing steps give nil.
+func Get(n any, keys ...string) any {
 	for _, k := range keys {
 		switch c := n.(type) {
 		case map[string]any:
@@ -157,8 +157,8 @@ func get(n any, keys ...string) any {
 	return n
 }
 
-// str returns n as a string when it is one ("" otherwise).
-func str(n any) string {
+// Str returns n as a string when it is one ("" otherwise).
+func Str(n any) string {
 	switch s := n.(type) {
 	case string:
 		return s
@@ -168,8 +168,8 @@ func str(n any) string {
 	return ""
 }
 
-// scalar renders a string or number leaf as text (ids are sometimes numbers).
-func scalar(n any) string {
+// Scalar renders a string or number leaf as text (ids are sometimes numbers).
+func Scalar(n any) string {
 	switch s := n.(type) {
 	case string:
 		return s
@@ -181,28 +181,37 @@ func scalar(n any) string {
 	return ""
 }
 
-// truthy reports whether n is the JSON value true.
-func truthy(n any) bool {
+// IsText reports whether n is a string leaf (one being appended to or not).
+func IsText(n any) bool {
+	switch n.(type) {
+	case string, *textBuf:
+		return true
+	}
+	return false
+}
+
+// Truthy reports whether n is the JSON value true.
+func Truthy(n any) bool {
 	b, ok := n.(bool)
 	return ok && b
 }
 
-// plain converts a subtree to plain JSON-compatible values (textBuf becomes
+// Plain converts a subtree to plain JSON-compatible values (textBuf becomes
 // string), for handing out copies that later patches cannot change.
-func plain(n any) any {
+func Plain(n any) any {
 	switch c := n.(type) {
 	case *textBuf:
 		return string(c.b)
 	case map[string]any:
 		out := make(map[string]any, len(c))
 		for k, v := range c {
-			out[k] = plain(v)
+			out[k] = Plain(v)
 		}
 		return out
 	case []any:
 		out := make([]any, len(c))
 		for i, v := range c {
-			out[i] = plain(v)
+			out[i] = Plain(v)
 		}
 		return out
 	}

@@ -7,18 +7,19 @@ import (
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// lineBuffer cuts a byte stream into lines. A line is only handed on once its
+// LineBuffer cuts a byte stream into lines. A line is only handed on once its
 // "\n" arrived (or at flush), so a line split across chunks, or a multibyte
 // character split across chunks, is always seen whole. A trailing "\r" is
 // removed (CRLF streams), and a UTF-8 byte order mark at the very start of the
 // stream is dropped.
-type lineBuffer struct {
+type LineBuffer struct {
 	buf     []byte
 	scanned int // bytes of buf already searched for '\n'
 	seen    bool
 }
 
-func (l *lineBuffer) feed(p []byte, emit func(line []byte)) {
+// Feed appends p and hands every line completed by it to emit.
+func (l *LineBuffer) Feed(p []byte, emit func(line []byte)) {
 	l.buf = append(l.buf, p...)
 	start := 0
 	for {
@@ -39,7 +40,9 @@ func (l *lineBuffer) feed(p []byte, emit func(line []byte)) {
 	l.scanned = len(l.buf)
 }
 
-func (l *lineBuffer) flush(emit func(line []byte)) {
+// Flush hands the trailing line that lacks its "\n" to emit, and empties the
+// buffer.
+func (l *LineBuffer) Flush(emit func(line []byte)) {
 	if len(l.buf) > 0 {
 		l.emit(l.buf, emit)
 	}
@@ -47,7 +50,7 @@ func (l *lineBuffer) flush(emit func(line []byte)) {
 	l.scanned = 0
 }
 
-func (l *lineBuffer) emit(line []byte, emit func([]byte)) {
+func (l *LineBuffer) emit(line []byte, emit func([]byte)) {
 	if !l.seen {
 		l.seen = true
 		line = bytes.TrimPrefix(line, bom)
@@ -56,28 +59,31 @@ func (l *lineBuffer) emit(line []byte, emit func([]byte)) {
 	emit(line)
 }
 
-// sseParser assembles server-sent events from lines. Each data line that is
+// SSE assembles server-sent events from lines. Each data line that is
 // a complete JSON value (or "[DONE]") is delivered at once rather than at the
 // next blank line: the sites send one JSON value per data line, some send
 // several data lines without blank lines between them, and delivering early
 // gives partial text without waiting for the event's end. Data that is not
 // complete JSON on its own is joined with "\n" per the SSE rules and
 // delivered at the blank line.
-type sseParser struct {
-	lines   lineBuffer
+type SSE struct {
+	lines   LineBuffer
 	event   string
 	pending [][]byte
-	deliver func(event string, data []byte)
+	// Deliver receives each event's name ("" when none was given) and data.
+	Deliver func(event string, data []byte)
 }
 
-func (s *sseParser) write(p []byte) { s.lines.feed(p, s.line) }
+// Write feeds the next chunk of the body.
+func (s *SSE) Write(p []byte) { s.lines.Feed(p, s.line) }
 
-func (s *sseParser) close() {
-	s.lines.flush(s.line)
+// Close delivers what the end of the body completes.
+func (s *SSE) Close() {
+	s.lines.Flush(s.line)
 	s.dispatch()
 }
 
-func (s *sseParser) line(line []byte) {
+func (s *SSE) line(line []byte) {
 	if len(line) == 0 {
 		s.dispatch()
 		s.event = ""
@@ -94,14 +100,14 @@ func (s *sseParser) line(line []byte) {
 	case "data":
 		value = bytes.TrimPrefix(value, bom)
 		if len(s.pending) == 0 && (json.Valid(value) || string(value) == "[DONE]") {
-			s.deliver(s.event, value)
+			s.Deliver(s.event, value)
 			return
 		}
 		s.pending = append(s.pending, append([]byte(nil), value...))
 	}
 }
 
-func (s *sseParser) dispatch() {
+func (s *SSE) dispatch() {
 	if len(s.pending) == 0 {
 		return
 	}
@@ -111,9 +117,9 @@ func (s *sseParser) dispatch() {
 	if len(pending) > 1 && !json.Valid(data) {
 		// A stray line must not swallow the valid frames after it.
 		for _, p := range pending {
-			s.deliver(s.event, p)
+			s.Deliver(s.event, p)
 		}
 		return
 	}
-	s.deliver(s.event, data)
+	s.Deliver(s.event, data)
 }

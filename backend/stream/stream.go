@@ -1,7 +1,9 @@
-// Package stream decodes the answer streams of the AI chat sites: ChatGPT's
-// delta-encoded server-sent events, DeepSeek's SSE patches, Grok's NDJSON,
-// Claude's Messages-style SSE, Kimi's Connect frames and Gemini's
-// length-prefixed StreamGenerate frames.
+// Package stream holds the registry of the answer-stream decoders of the AI
+// chat sites and what they share: the Decoder contract and its Result, an
+// SSE assembler, a line buffer, and the JSON-tree patching of delta formats.
+// Each decoder lives in its site's folder (provider/<vendor>) and registers
+// itself by name with Register from that package's init; provider/all links
+// them all in.
 //
 // Every decoder is a pure state machine over bytes: no I/O, no clocks, no
 // goroutines. Bytes arrive in chunks that may split anywhere (inside a line,
@@ -16,6 +18,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -72,27 +75,32 @@ type Decoder interface {
 	Result() Result
 }
 
-// The names of the decoders, as used in the site registry's stream settings.
-const (
-	ChatGPT  = "chatgpt-delta-v1"
-	DeepSeek = "deepseek-sse"
-	Grok     = "grok-ndjson"
-	Claude   = "claude-sse"
-	Kimi     = "kimi-connect"
-	Gemini   = "gemini-frames"
+var (
+	regMu        sync.RWMutex
+	constructors = map[string]func() Decoder{}
 )
 
-var constructors = map[string]func() Decoder{
-	ChatGPT:  func() Decoder { return NewChatGPT() },
-	DeepSeek: func() Decoder { return NewDeepSeek() },
-	Grok:     func() Decoder { return NewGrok() },
-	Claude:   func() Decoder { return NewClaude() },
-	Kimi:     func() Decoder { return NewKimi() },
-	Gemini:   func() Decoder { return NewGemini() },
+// Register makes the decoder built by newDecoder available under name, the
+// name a site's stream settings give (site.StreamCapture.Decoder). It is
+// meant for the init functions of the vendor packages (provider/<vendor>):
+// an empty name, a nil constructor or a name registered twice is a
+// programming error and panics.
+func Register(name string, newDecoder func() Decoder) {
+	if name == "" || newDecoder == nil {
+		panic("stream: Register needs a decoder name and a constructor")
+	}
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := constructors[name]; dup {
+		panic(fmt.Sprintf("stream: decoder %q registered twice", name))
+	}
+	constructors[name] = newDecoder
 }
 
-// Names lists the decoder names in sorted order.
+// Names lists the registered decoder names in sorted order.
 func Names() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
 	out := make([]string, 0, len(constructors))
 	for n := range constructors {
 		out = append(out, n)
@@ -104,7 +112,9 @@ func Names() []string {
 // New returns a fresh decoder by name. An unknown name is an errs.BadInput
 // envelope that lists the known names.
 func New(name string) (Decoder, error) {
+	regMu.RLock()
 	c, ok := constructors[name]
+	regMu.RUnlock()
 	if !ok {
 		return nil, errs.New(errs.BadInput, "unknown stream decoder %q", name).
 			WithHint("use one of: %s", strings.Join(Names(), ", "))
@@ -124,9 +134,9 @@ func Decode(name string, body []byte) (Result, error) {
 	return d.Result(), nil
 }
 
-// clip shortens a site's message for evidence to at most n bytes, on a
+// Clip shortens a site's message for evidence to at most n bytes, on a
 // character boundary.
-func clip(s string, n int) string {
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

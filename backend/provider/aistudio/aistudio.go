@@ -9,6 +9,14 @@
 // rule, which also debounces it), and thought chunks are never answer text.
 // The model is proven by the URL's model parameter, else by the model card
 // the page showed before the turn.
+//
+// This folder holds everything Ferry knows about Google AI Studio: site.go
+// (its registry entry), sim.go and sim.js (its simulator stand-in and page,
+// with the fidelity notes against the providers reference) and this adapter;
+// AI Studio has no stream decoder and no interstitial sign of its own
+// (Google's account pages are the detector's). Its init registers each part
+// with its registry (stream, site, interstitial, sim, provider); provider/all
+// links it in.
 package aistudio
 
 import (
@@ -21,6 +29,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -28,6 +37,8 @@ import (
 const ID = "aistudio"
 
 func init() {
+	site.Register(Site())
+	sim.Register(SimSite())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

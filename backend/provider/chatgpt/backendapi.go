@@ -151,22 +151,3 @@ func (m *message) slug() string {
 	}
 	return ""
 }
-
-func stripCitations(s string) string {
-	var b strings.Builder
-	depth := 0
-	for _, r := range s {
-		switch {
-		case r == '\ue200':
-			depth++
-		case r == '\ue201':
-			if depth > 0 {
-				depth--
-			}
-		case r >= '\ue200' && r <= '\ue206':
-		case depth == 0:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}

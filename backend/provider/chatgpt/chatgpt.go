@@ -5,19 +5,38 @@
 // canonical answer from GET /backend-api/conversation/<id>, fetched inside
 // the page with the bearer token of /api/auth/session. The token lives in
 // memory only: it is never logged, stored or put in an error.
+//
+// This folder holds everything Ferry knows about ChatGPT: site.go (its
+// registry entry), stream.go and citations.go (decoder "chatgpt-delta-v1"),
+// rules.go (its interstitial signs), sim.go, sim_stream.go, sim_conv.go and
+// sim.js (its simulator stand-in and page, with the fidelity checklist
+// against the providers reference), the conversation fetcher and this
+// adapter, with its captures under testdata. Its init registers each part
+// with its registry (stream, site, interstitial, sim, provider); provider/all
+// links it in.
 package chatgpt
 
 import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
 // ID is the site id the adapter registers for.
 const ID = "chatgpt"
 
 func init() {
+	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
+	site.Register(Site())
+	for _, r := range Rules() {
+		interstitial.Register(r)
+	}
+	sim.Register(SimSite())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

@@ -45,7 +45,7 @@ func scanSandbox(c *Conversation) (*provider.SandboxScan, error) {
 }
 
 // text is the message's text parts joined by newlines.
-func (m *Message) text() string {
+func (m *RecordMessage) text() string {
 	var parts []string
 	for _, raw := range m.Content.Parts {
 		var p string

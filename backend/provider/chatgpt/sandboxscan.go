@@ -31,13 +31,13 @@ type Conversation struct {
 // Node is one entry of the conversation's mapping.
 type Node struct {
 	ID       string   `json:"id"`
-	Message  *Message `json:"message"`
+	Message  *RecordMessage `json:"message"`
 	Parent   string   `json:"parent"`
 	Children []string `json:"children"`
 }
 
-// Message is a conversation message, reduced to what the scan needs.
-type Message struct {
+// RecordMessage is a message of the conversation record, reduced to what the scan needs.
+type RecordMessage struct {
 	ID     string `json:"id"`
 	Author struct {
 		Role string `json:"role"`
@@ -69,11 +69,11 @@ func ParseConversation(data []byte) (*Conversation, error) {
 // Branch returns the messages of the conversation's current branch, oldest
 // first: the walk from current_node up through parent, reversed. A cycle or
 // a missing current node is an ArtifactNotFound envelope.
-func (c *Conversation) Branch() ([]*Message, error) {
+func (c *Conversation) Branch() ([]*RecordMessage, error) {
 	if c.CurrentNode == "" {
 		return nil, errs.New(errs.ArtifactNotFound, "the conversation has no current_node")
 	}
-	var out []*Message
+	var out []*RecordMessage
 	seen := map[string]bool{}
 	for id := c.CurrentNode; id != ""; {
 		if seen[id] {

@@ -10,6 +10,14 @@
 // selected and read back until the picker names it. The model is proven by
 // the stream's routed model (body[42]) when captured, else by the picker's
 // label.
+//
+// This folder holds everything Ferry knows about Gemini: site.go (its
+// registry entry), stream.go (decoder "gemini-frames"), rules.go (its
+// interstitial signs), sim.go and sim.js (its simulator stand-in and page,
+// with the fidelity notes against the providers reference) and this adapter,
+// with its captures under testdata. Its init registers each part with its
+// registry (stream, site, interstitial, sim, provider); provider/all links it
+// in.
 package gemini
 
 import (
@@ -19,14 +27,23 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
 // ID is the site id the adapter registers for.
 const ID = "gemini"
 
 func init() {
+	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
+	site.Register(Site())
+	for _, r := range Rules() {
+		interstitial.Register(r)
+	}
+	sim.Register(SimSite())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

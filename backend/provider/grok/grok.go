@@ -7,6 +7,13 @@
 // Readiness adds the login probe GET /rest/user-settings (the page has no
 // logged-in marker). Everything else is provider.Web driven by the
 // registry's selectors.
+//
+// This folder holds everything Ferry knows about Grok: site.go (its registry
+// entry), stream.go (decoder "grok-ndjson"), rules.go (its interstitial
+// signs), sim.go and sim.js (its simulator stand-in and page, with the
+// fidelity notes against the providers reference) and this adapter, with its
+// captures under testdata. Its init registers each part with its registry
+// (stream, site, interstitial, sim, provider); provider/all links it in.
 package grok
 
 import (
@@ -17,13 +24,23 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
 // ID is the site id the adapter registers for.
 const ID = "grok"
 
 func init() {
+	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
+	site.Register(Site())
+	for _, r := range Rules() {
+		interstitial.Register(r)
+	}
+	sim.Register(SimSite())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

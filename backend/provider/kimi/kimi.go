@@ -9,6 +9,14 @@
 // visible, stop gone and the text stable. The model is proven by the
 // stream's scenario (Kimi's model family), else by the page's current-model
 // label.
+//
+// This folder holds everything Ferry knows about Kimi: site.go (its registry
+// entry), stream.go (decoder "kimi-connect"), sim.go and sim.js (its
+// simulator stand-in and page, with the fidelity notes against the providers
+// reference) and this adapter, with its captures under testdata; Kimi has no
+// interstitial sign of its own. Its init registers each part with its
+// registry (stream, site, interstitial, sim, provider); provider/all links it
+// in.
 package kimi
 
 import (
@@ -17,13 +25,18 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/stream"
 )
 
 // ID is the site id the adapter registers for.
 const ID = "kimi"
 
 func init() {
+	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
+	site.Register(Site())
+	sim.Register(SimSite())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

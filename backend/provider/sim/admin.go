@@ -27,7 +27,7 @@ func (s *Server) adminRoutes() http.Handler {
 	mux.HandleFunc("POST /__sim/scenario", s.adminScenario)
 	mux.HandleFunc("GET /__sim/scenario", func(w http.ResponseWriter, r *http.Request) {
 		site := r.URL.Query().Get("site")
-		writeJSONResponse(w, http.StatusOK, map[string]any{"page": s.pageScenario(site), "turn": s.turnScenario(site, r.URL.Query().Get("conversation"), "")})
+		WriteJSON(w, http.StatusOK, map[string]any{"page": s.PageScenario(site), "turn": s.TurnScenario(site, r.URL.Query().Get("conversation"), "")})
 	})
 	mux.HandleFunc("GET /__sim/submissions", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
@@ -44,7 +44,7 @@ func (s *Server) adminRoutes() http.Handler {
 		if subs == nil {
 			subs = []Submission{}
 		}
-		writeJSONResponse(w, http.StatusOK, map[string]any{"count": len(subs), "submissions": subs})
+		WriteJSON(w, http.StatusOK, map[string]any{"count": len(subs), "submissions": subs})
 	})
 	mux.HandleFunc("POST /__sim/pace", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -60,11 +60,11 @@ func (s *Server) adminRoutes() http.Handler {
 			d = -1
 		}
 		s.SetPace(Pace{Chunk: req.Chunk, Interval: d})
-		writeJSONResponse(w, http.StatusOK, map[string]any{"ok": true})
+		WriteJSON(w, http.StatusOK, map[string]any{"ok": true})
 	})
 	mux.HandleFunc("POST /__sim/reset", func(w http.ResponseWriter, r *http.Request) {
 		s.Reset()
-		writeJSONResponse(w, http.StatusOK, map[string]any{"ok": true})
+		WriteJSON(w, http.StatusOK, map[string]any{"ok": true})
 	})
 	return mux
 }
@@ -95,11 +95,11 @@ func (s *Server) adminScenario(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.SetConversationScenario(req.Site, req.Conversation, sc)
-		writeJSONResponse(w, http.StatusOK, map[string]any{"ok": true, "site": req.Site, "conversation": req.Conversation, "scenario": req.Scenario})
+		WriteJSON(w, http.StatusOK, map[string]any{"ok": true, "site": req.Site, "conversation": req.Conversation, "scenario": req.Scenario})
 		return
 	}
 	s.SetScenario(req.Site, sc)
-	writeJSONResponse(w, http.StatusOK, map[string]any{"ok": true, "site": req.Site, "scenario": req.Scenario})
+	WriteJSON(w, http.StatusOK, map[string]any{"ok": true, "site": req.Site, "scenario": req.Scenario})
 }
 
 func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {

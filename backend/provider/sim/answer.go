@@ -5,14 +5,14 @@ import (
 	"strings"
 )
 
-// answer is what a site says to one prompt, before encoding for the wire.
-type answer struct {
+// Answer is what a site says to one prompt, before encoding for the wire.
+type Answer struct {
 	Thoughts   []string // reasoning shown only as thoughts, never the answer
 	Commentary string   // ChatGPT commentary-channel preamble (not the answer)
 	Text       string   // the final answer, Markdown
 	Code       string   // code mode: the python the tool ran
 	ExecOutput string   // code mode: the tool's execution_output text
-	Zips       []zipSpec
+	Zips       []ZipSpec
 	Model      string
 }
 
@@ -23,7 +23,9 @@ const (
 	citeClose = "\ue201"
 )
 
-func promptTopic(prompt string) string {
+// PromptTopic is the first line of prompt without directives, cut to 60
+// characters: what answers and titles quote.
+func PromptTopic(prompt string) string {
 	p := strings.TrimSpace(directiveRE.ReplaceAllString(prompt, ""))
 	if i := strings.IndexByte(p, '\n'); i >= 0 {
 		p = p[:i]
@@ -41,12 +43,12 @@ func promptTopic(prompt string) string {
 func normalText(prompt string) string {
 	return fmt.Sprintf("Here’s what I found about “%s”.\n\n"+
 		"The simulator streams this answer in small pieces, including multibyte text like naïve café, 日本語 and 🚢 emoji, so decoders must join bytes before decoding.\n\n"+
-		"That is the whole answer.", promptTopic(prompt))
+		"That is the whole answer.", PromptTopic(prompt))
 }
 
 func longText(prompt string, size int64) string {
 	var b strings.Builder
-	b.WriteString(fmt.Sprintf("A long answer about “%s”.", promptTopic(prompt)))
+	b.WriteString(fmt.Sprintf("A long answer about “%s”.", PromptTopic(prompt)))
 	for i := 1; int64(b.Len()) < size; i++ {
 		fmt.Fprintf(&b, "\n\nParagraph %d. Ferry must capture every byte of a long answer; this paragraph carries its number so a missing or duplicated piece is visible. Unicode check: ✓ — “quotes” — 🚢.", i)
 	}
@@ -58,32 +60,32 @@ const inlinePython = "def greet(name):\n    return f\"Hello, {name}!\"\n\nprint(
 const inlineShell = "go test ./...\necho done"
 
 func inlineCodeText(prompt string) string {
-	return fmt.Sprintf("Here is code for “%s”.\n\n```python\n%s\n```\n\nAnd to run the tests:\n\n```bash\n%s\n```\n\nNo files were written.", promptTopic(prompt), inlinePython, inlineShell)
+	return fmt.Sprintf("Here is code for “%s”.\n\n```python\n%s\n```\n\nAnd to run the tests:\n\n```bash\n%s\n```\n\nNo files were written.", PromptTopic(prompt), inlinePython, inlineShell)
 }
 
-// makeAnswer builds the answer of site to prompt under scenario sc.
-func makeAnswer(site string, sc Scenario, prompt string) answer {
-	a := answer{Model: defaultModel(site)}
+// AnswerFor builds the answer of site to prompt under scenario sc.
+func AnswerFor(site string, sc Scenario, prompt string) Answer {
+	a := Answer{Model: defaultModel(site)}
 	switch sc.Name {
 	case ScenarioLong:
-		a.Text = longText(prompt, sc.size("size", 110<<10))
+		a.Text = longText(prompt, sc.Size("size", 110<<10))
 	case ScenarioInlineCode:
 		a.Text = inlineCodeText(prompt)
 	case ScenarioThinking:
 		a.Model = thinkingModel(site)
-		a.Thoughts = []string{"Considering what the user asks about " + promptTopic(prompt) + ".", "Checking a source before answering."}
+		a.Thoughts = []string{"Considering what the user asks about " + PromptTopic(prompt) + ".", "Checking a source before answering."}
 		a.Commentary = "Let me look that up."
 		a.Text = "After thinking it over: the answer is 42." + citeOpen + "cite" + citeSep + "turn0search2" + citeClose + " It is well documented." + citeOpen + "cite" + citeSep + "turn0search5" + citeClose + "\n\nThinking text never belongs in the answer."
-		if site != ChatGPT {
+		if st, _ := lookup(site); !st.Citations {
 			a.Text = "After thinking it over: the answer is 42. It is well documented.\n\nThinking text never belongs in the answer."
 		}
 	case ScenarioAssess, ScenarioAssessNoRuling, ScenarioPlan, ScenarioPlanNoProof:
 		return contractAnswer(site, sc, prompt)
 	case ScenarioCodeZip, ScenarioMultiZip, ScenarioSandboxExpired, ScenarioEstuary403,
 		ScenarioZipBadCRC, ScenarioZipTruncated, ScenarioZipSlip, ScenarioZipBomb, ScenarioZipSymlink:
-		if site == ChatGPT {
+		if st, _ := lookup(site); st.CodeModel != "" {
 			a = codeModeAnswer(sc, prompt)
-			a.Model = "gpt-5-6-thinking"
+			a.Model = st.CodeModel
 			return a
 		}
 		a.Text = inlineCodeText(prompt)
@@ -93,7 +95,7 @@ func makeAnswer(site string, sc Scenario, prompt string) answer {
 	return a
 }
 
-func codeModeAnswer(sc Scenario, prompt string) answer {
+func codeModeAnswer(sc Scenario, prompt string) Answer {
 	kind := map[string]string{
 		ScenarioZipBadCRC: zipBadCRC, ScenarioZipTruncated: zipTruncated, ScenarioZipSlip: zipSlip,
 		ScenarioZipBomb: zipBomb, ScenarioZipSymlink: zipSymlink,
@@ -103,16 +105,16 @@ func codeModeAnswer(sc Scenario, prompt string) answer {
 	}
 	n := 1
 	if sc.Name == ScenarioMultiZip {
-		n = sc.int("zips", 3)
+		n = sc.Int("zips", 3)
 	}
-	size := sc.size("zip_size", 0)
-	var zips []zipSpec
+	size := sc.Size("zip_size", 0)
+	var zips []ZipSpec
 	for i := 1; i <= n; i++ {
 		name := "project.zip"
 		if n > 1 {
 			name = fmt.Sprintf("project-part%d.zip", i)
 		}
-		zips = append(zips, zipSpec{Name: name, Kind: kind, Size: size, Seed: int64(i)})
+		zips = append(zips, ZipSpec{Name: name, Kind: kind, Size: size, Seed: int64(i)})
 	}
 	var code, out, text strings.Builder
 	code.WriteString("import os, zipfile\nos.makedirs('/mnt/data', exist_ok=True)\n")
@@ -122,7 +124,7 @@ func codeModeAnswer(sc Scenario, prompt string) answer {
 	last := "/mnt/data/" + zips[len(zips)-1].Name
 	fmt.Fprintf(&code, "'%s'", last)
 	fmt.Fprintf(&out, "'%s'", last)
-	fmt.Fprintf(&text, "I built the project for “%s” in the sandbox.\n\n", promptTopic(prompt))
+	fmt.Fprintf(&text, "I built the project for “%s” in the sandbox.\n\n", PromptTopic(prompt))
 	for i, z := range zips {
 		if i == 1 {
 			fmt.Fprintf(&text, ":chatgpt-content-reference{index=\"9\"}[Download %s](sandbox:/mnt/data/%s)\n\n", z.Name, z.Name)
@@ -134,43 +136,28 @@ func codeModeAnswer(sc Scenario, prompt string) answer {
 	for _, z := range zips {
 		fmt.Fprintf(&text, "/mnt/data/%s\n", z.Name)
 	}
-	return answer{Code: code.String(), ExecOutput: out.String(), Text: strings.TrimRight(text.String(), "\n"), Zips: zips}
+	return Answer{Code: code.String(), ExecOutput: out.String(), Text: strings.TrimRight(text.String(), "\n"), Zips: zips}
 }
 
+// defaultModel is the model that answers site's prompts (the site id for
+// a site that is not registered).
 func defaultModel(site string) string {
-	switch site {
-	case ChatGPT:
-		return "gpt-5-2"
-	case Gemini:
-		return "gemini-3-flash"
-	case AIStudio:
-		return "gemini-3-pro-preview"
-	case Grok:
-		return "grok-4"
-	case Claude:
-		return "claude-sonnet-4-6"
-	case Kimi:
-		return "kimi-k2"
-	case DeepSeek:
-		return "default"
+	if st, ok := lookup(site); ok && st.DefaultModel != "" {
+		return st.DefaultModel
 	}
 	return site
 }
 
+// thinkingModel is the model that answers site's thinking scenario.
 func thinkingModel(site string) string {
-	switch site {
-	case ChatGPT:
-		return "gpt-5-6-thinking"
-	case DeepSeek:
-		return "expert"
-	case Grok:
-		return "grok-4-thinking"
+	if st, ok := lookup(site); ok && st.ThinkingModel != "" {
+		return st.ThinkingModel
 	}
 	return defaultModel(site)
 }
 
-// chunks splits s into pieces of n runes (never splitting a rune).
-func chunks(s string, n int) []string {
+// Chunks splits s into pieces of n runes (never splitting a rune).
+func Chunks(s string, n int) []string {
 	if n <= 0 {
 		n = 1
 	}

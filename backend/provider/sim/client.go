@@ -32,12 +32,8 @@ func (s *Server) Client() *http.Client {
 // (ChatGPT: __Secure-next-auth.session-token). Tests use it to act as the
 // browser from Go.
 func (s *Server) SessionCookie(site string) *http.Cookie {
-	name := genericSessionCookie
-	if site == ChatGPT {
-		name = ChatGPTSessionCookie
-	}
-	return &http.Cookie{Name: name, Value: s.sessionValue(site)}
+	return &http.Cookie{Name: sessionCookie(site), Value: s.sessionValue(site)}
 }
 
 // AccessToken mints a valid ChatGPT access token (as /api/auth/session does).
-func (s *Server) AccessToken() string { return s.accessToken(time.Now().Add(time.Hour)) }
+func (s *Server) AccessToken() string { return s.AccessTokenUntil(time.Now().Add(time.Hour)) }

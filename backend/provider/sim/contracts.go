@@ -55,20 +55,21 @@ func askedContract(sc Scenario, prompt string) string {
 }
 
 // contractAnswer is the answer of site to prompt under a contract scenario.
-func contractAnswer(site string, sc Scenario, prompt string) answer {
-	a := answer{Model: defaultModel(site)}
+func contractAnswer(site string, sc Scenario, prompt string) Answer {
+	a := Answer{Model: defaultModel(site)}
 	switch askedContract(sc, prompt) {
 	case "assess":
 		a.Text = assessText(prompt, sc)
 	case "plan":
 		a.Text = planText(prompt, sc.Name != ScenarioPlanNoProof)
 	case "code":
-		if site != ChatGPT {
+		st, _ := lookup(site)
+		if st.CodeModel == "" {
 			a.Text = inlineCodeText(prompt)
 			return a
 		}
 		a = codeModeAnswer(Scenario{Name: ScenarioCodeZip, Params: sc.Params}, prompt)
-		a.Model = "gpt-5-6-thinking"
+		a.Model = st.CodeModel
 	default:
 		a.Text = normalText(prompt)
 	}
@@ -80,13 +81,13 @@ func contractAnswer(site string, sc Scenario, prompt string) answer {
 func assessText(prompt string, sc Scenario) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "DIAGNOSIS\n\nThe task “%s” starts from a clean tree: the build passes and nothing in the way of the goal is broken. "+
-		"The one risk is the missing test for the entry point, which the plan should cover first.\n", promptTopic(prompt))
+		"The one risk is the missing test for the entry point, which the plan should cover first.\n", PromptTopic(prompt))
 	if sc.Name == ScenarioAssessNoRuling {
 		b.WriteString("\nI would need to look further before ruling on this gate.")
 		return b.String()
 	}
 	ruling := "PASS_CURRENT_GATE"
-	switch sc.param("ruling", "pass") {
+	switch sc.Param("ruling", "pass") {
 	case "blocked":
 		ruling = "BLOCKED_CURRENT_GATE: the build is red on main"
 	case "rejected":
@@ -105,7 +106,7 @@ func planText(prompt string, proof bool) string {
 		{"Package the project as the sandbox zip.", "README.md", "unzip -l /mnt/data/project.zip lists README.md and cmd/greet/main.go"},
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Here is the plan for “%s”.\n\nTASK_PLAN\n", promptTopic(prompt))
+	fmt.Fprintf(&b, "Here is the plan for “%s”.\n\nTASK_PLAN\n", PromptTopic(prompt))
 	for i, s := range steps {
 		fmt.Fprintf(&b, "\n%d. %s\nFiles: %s\n", i+1, s.what, s.files)
 		if proof {

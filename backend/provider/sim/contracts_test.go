@@ -36,7 +36,7 @@ func TestContractScenariosMeetOrBreakTheRealContracts(t *testing.T) {
 		{"assess_no_ruling still answers the plan step whole", Scenario{Name: ScenarioAssessNoRuling}, prompt.ContractPlan, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := makeAnswer(ChatGPT, tc.sc, byContract[tc.contract])
+			a := AnswerFor(ChatGPT, tc.sc, byContract[tc.contract])
 			o, err := prompt.Check(tc.contract, a.Text, nil)
 			if tc.code != "" {
 				if !errs.Has(err, tc.code) {
@@ -57,7 +57,7 @@ func TestContractScenariosMeetOrBreakTheRealContracts(t *testing.T) {
 	}
 	t.Run("a code prompt under a contract scenario gets the sandbox zip", func(t *testing.T) {
 		for _, name := range []string{ScenarioAssess, ScenarioAssessNoRuling, ScenarioPlan, ScenarioPlanNoProof} {
-			a := makeAnswer(ChatGPT, Scenario{Name: name}, byContract[prompt.ContractCode])
+			a := AnswerFor(ChatGPT, Scenario{Name: name}, byContract[prompt.ContractCode])
 			if len(a.Zips) != 1 || a.Zips[0].Name != "project.zip" || a.Zips[0].Kind != zipGood {
 				t.Fatalf("%s: zips %+v, want one good project.zip", name, a.Zips)
 			}
@@ -66,18 +66,18 @@ func TestContractScenariosMeetOrBreakTheRealContracts(t *testing.T) {
 	t.Run("a directive's contract scenario carries over to the conversation's later turns", func(t *testing.T) {
 		s := New()
 		first := byContract[prompt.ContractAssess] + "\n" + Directive(ScenarioPlanNoProof)
-		if sc := s.turnScenario(ChatGPT, "conv-1", first); sc.Name != ScenarioPlanNoProof {
+		if sc := s.TurnScenario(ChatGPT, "conv-1", first); sc.Name != ScenarioPlanNoProof {
 			t.Fatalf("first turn: %s", sc.Name)
 		}
-		if sc := s.turnScenario(ChatGPT, "conv-1", byContract[prompt.ContractPlan]); sc.Name != ScenarioPlanNoProof {
+		if sc := s.TurnScenario(ChatGPT, "conv-1", byContract[prompt.ContractPlan]); sc.Name != ScenarioPlanNoProof {
 			t.Fatalf("second turn of the conversation: %s, want %s", sc.Name, ScenarioPlanNoProof)
 		}
-		if sc := s.turnScenario(ChatGPT, "conv-2", byContract[prompt.ContractPlan]); sc.Name != ScenarioNormal {
+		if sc := s.TurnScenario(ChatGPT, "conv-2", byContract[prompt.ContractPlan]); sc.Name != ScenarioNormal {
 			t.Fatalf("another conversation: %s, want normal", sc.Name)
 		}
 		// Other turn scenarios stay with their prompt.
-		s.turnScenario(ChatGPT, "conv-3", "x "+Directive(ScenarioInlineCode))
-		if sc := s.turnScenario(ChatGPT, "conv-3", "y"); sc.Name != ScenarioNormal {
+		s.TurnScenario(ChatGPT, "conv-3", "x "+Directive(ScenarioInlineCode))
+		if sc := s.TurnScenario(ChatGPT, "conv-3", "y"); sc.Name != ScenarioNormal {
 			t.Fatalf("inline_code carried over: %s", sc.Name)
 		}
 	})

@@ -1,11 +1,22 @@
 // Package sim is Ferry's provider simulator: faithful local stand-ins for the
-// seven AI chat sites (ChatGPT, Gemini, Google AI Studio, Grok, Claude, Kimi,
-// DeepSeek), served together over HTTPS on one loopback port with a generated
-// self-signed certificate. Chromium started with ChromiumFlags (host-resolver
+// AI chat sites, served together over HTTPS on one loopback port with a
+// generated self-signed certificate. Chromium started with ChromiumFlags (host-resolver
 // rules mapping the real hostnames to the port, every other name to
 // NOTFOUND, plus --ignore-certificate-errors) loads every page at its real
 // URL, so adapters see real origins and cookies. Package simtest launches
 // such a Chromium for tests.
+//
+// The package is the server and what every site shares: the scenarios, the
+// directive parser, the ledger of submissions, sessions, the Cloudflare gate
+// and login pages, the answers and their pacing, the page shell and the
+// shared page runtime (web/sim.js). Each site registers its stand-in — its
+// host, handlers, page script, models and drifted selectors — with Register
+// from its own folder (provider/<vendor>/sim.go and sim.js; provider/all
+// links the seven built-in sites in), and the server answers for every
+// registered site by its Host header. What more than one site could use
+// stays here: code mode's sandbox zips (zips.go, bigzip.go), bearer tokens
+// (token.go), the ledger of minted download URLs, Python-style JSON
+// (pyjson.go).
 //
 // It is built from the shared site reference (providers.md) and is meant to be as
 // demanding as the real sites: editors ignore property writes made without
@@ -16,7 +27,7 @@
 // # Using it
 //
 //	srv := sim.New(sim.WithPace(6, 30*time.Millisecond))
-//	err := srv.Start(ctx, "127.0.0.1:0")   // serves all seven sites
+//	err := srv.Start(ctx, "127.0.0.1:0")   // serves every registered site
 //	flags := srv.ChromiumFlags()           // --host-resolver-rules=MAP chatgpt.com 127.0.0.1:PORT,... --ignore-certificate-errors
 //	defer srv.Close()
 //
@@ -53,7 +64,9 @@
 // # Fidelity checklist
 //
 // Each fact of providers.md, and where it is reproduced (Go handler / page
-// script under web/). "GAP" marks facts not reproduced.
+// script). "GAP" marks facts not reproduced. The cross-cutting facts are
+// here; each site's checklist is the doc of SimSite in its folder
+// (provider/<vendor>/sim.go), next to its handlers.
 //
 // Cross-cutting:
 //   - Typing the framework notices: ProseMirror/Quill editors take state only
@@ -66,7 +79,7 @@
 //     is (browser behaviour; the editors do not fake it).
 //   - Long prompts (50 000+ chars) truncated on read-back: GAP.
 //   - Trusted clicks; the rate-limit backdrop `fixed inset-0 z-50` covers the
-//     page and swallows clicks (web/chatgpt.js rateLimitModal, Sim.dialog);
+//     page and swallows clicks (provider/chatgpt/sim.js rateLimitModal, Sim.dialog);
 //     "a click accepted and ignored during re-render": GAP.
 //   - Completion by network stream and by DOM markers (each site script).
 //   - CDP capture pitfalls: streams are really chunked (flushed per frame) so a
@@ -74,165 +87,7 @@
 //     is split across chunks by bytes on the wire (answer.go normalText).
 //   - WebKit/Chrome profile facts: not applicable to a server.
 //
-// ChatGPT (chatgpt.go, chatgpt_stream.go, chatgpt_conv.go, web/chatgpt.js):
-//   - div#prompt-textarea[contenteditable].ProseMirror with
-//     p[data-placeholder="Ask anything"].placeholder; hidden
-//     textarea[name="prompt-textarea"] earlier; form[data-type="unified-composer"];
-//     logged out: textarea#mobile-composer-prompt. Old selectors
-//     textarea[data-id=…]/[placeholder*="Send a message"]: not rendered (current DOM).
-//   - send button[data-testid="send-button"][aria-label="Send prompt"]
-//     (#composer-submit-button) exists only while the composer has text.
-//   - stop [data-testid="stop-button"] while streaming; read-aloud and voice
-//     buttons carry no "stop" label; [data-is-streaming="true"],
-//     [aria-busy="true"][data-message-author-role="assistant"], span.loading-shimmer.
-//   - turns article[data-testid^="conversation-turn-"][data-turn],
-//     [data-message-author-role][data-message-id], data-message-model-slug,
-//     .markdown; request-placeholder- ids until the server id arrives;
-//     virtualised thread: 6 turns mounted, older ones mount on scroll to top.
-//   - code blocks pre › div.contain-inline-size › sticky header (language,
-//     "Copy code") › div.overflow-y-auto › code.whitespace-pre! language-<lang>.
-//   - finished-action bar copy-turn-action-button, good/bad-response,
-//     aria-label="Share".
-//   - model picker [data-testid="model-switcher-dropdown-button"] (also
-//     form button[aria-haspopup="menu"].composer-pill), items
-//     [role="menuitem"][data-testid^="model-switcher-"], effort
-//     [role="slider"][aria-valuenow] (static: GAP for effort semantics).
-//   - input#upload-files (multiple, no accept), composer-plus-btn; uploads
-//     (POST /backend-api/files, PUT, process_upload_stream): GAP.
-//   - logged in: accounts-profile-button, history-item-N,
-//     a[data-testid="create-new-chat-button"]; logged out: a[href*="/auth/login"],
-//     "Log in", "Sign up for free", anonymous answers from gpt-5-mini via
-//     /backend-anon/f/conversation. Login on auth.openai.com: GAP (login page
-//     is chatgpt.com/auth/login).
-//   - POST /backend-api/f/conversation with prepare (conduit_token) and
-//     sentinel/chat-requirements first; request body fields as in the reference.
-//   - SSE delta encoding v1 exactly as captured: event delta_encoding "v1",
-//     resume_conversation_token, add frames with c, input_message,
-//     message_marker, append with the inherit rule (frames without p/o),
-//     patch frames batching append/replace/metadata, server_ste_metadata
-//     (i-mini), message_stream_complete, title_generation, [DONE]; frames are
-//     written Python-style (", " and ": " separators, raw non-ASCII)
-//     (chatgpt_stream.go deltaEncoder, pyjson.go).
-//   - channels: system, user, tool code (recipient python), execution_output,
-//     thoughts (analysis), commentary text, reasoning_recap, final; citations
-//     U+E200…U+E202 around cite markers (scenario thinking).
-//   - completion: status finished_successfully, end_turn, finish_details stop;
-//     stop_conversation endpoint; an aborted stream is stored as interrupted.
-//     Stream handoff to a websocket: GAP.
-//   - stream errors: {"message":null,…,"error":…,"error_code":"conversation_too_large"}
-//     (the {"type":"error",…} variant: GAP); "Something went wrong…" frame.
-//   - conversation_detail_metadata.limits_progress in the conversation JSON.
-//   - model proof: metadata.model_slug/resolved_model_slug = the requested
-//     model (auto → gpt-5-2; thinking → gpt-5-6-thinking), DOM
-//     data-message-model-slug; server_ste_metadata carries i-mini.
-//   - /api/auth/session: user, expires, accessToken (HS256 JWT with exp),
-//     authProvider; no cookie → {} (token.go, chatgpt.go chatgptSession).
-//   - backend-api requires the bearer: cookie-only → 401 "Unauthorized -
-//     Access token is missing"; expired → 401 token_expired (chatgptBearer).
-//     oai-device-id is sent by the page but not checked; Chatgpt-Account-Id: GAP.
-//   - 403 cf-mitigated: challenge on backend-api under the cloudflare scenario.
-//   - GET /backend-api/conversation/<id>: mapping tree from client-created-root,
-//     current_node, messages with author/content/status/end_turn/metadata/
-//     recipient/channel, content types text, code, execution_output, thoughts,
-//     reasoning_recap; aggregate_result with final_expression_output repr;
-//     429 during the rate-limit lock. multimodal_text and "Code execution
-//     state reset." cancelled outputs: GAP.
-//   - sandbox paths in final text as [label](sandbox:/mnt/data/x.zip), wrapped
-//     :chatgpt-content-reference{index="9"}[…](sandbox:…), plain paths, and the
-//     repr in execution_output/final_expression_output; DOM button.behavior-btn
-//     (no href, no download) whose click fetches the bytes in page. Links in
-//     tables: GAP.
-//   - interpreter/download (bearer; message must hold the path) → success with
-//     an estuary download_url (id=file_<32hex>&ts&p=fs&cid=1&sig=<64hex>&v=0);
-//     ace_pod_expired 404 (sandbox_expired). /backend-api/sandbox/download and
-//     /backend-api/files/{id}/download: GAP.
-//   - estuary: cookie-bound (403 without the session cookie), signed (403 on a
-//     bad sig or after WithEstuaryTTL), filename in content-disposition, Range
-//     support; zips are deterministic (zips.go, bigzip.go: up to 200 MiB
-//     generated on demand, never held in memory).
-//   - interstitials: Cloudflare page (title "Just a moment...", #challenge-form,
-//     #challenge-running, cf-challenge class, iframe /cdn-cgi/challenge-platform/,
-//     body text "needs to review the security of your connection", solvable by
-//     its checkbox) and the weak-evidence challenge script on normal pages
-//     (page.go); "Too many requests" dialog with "Got it", reappearing during
-//     the lock; "You've reached the maximum length…" in
-//     .text-token-text-error with "Start new chat"; usage cap "You’ve hit the
-//     Free plan limit… resets after <time datetime>" with New chat/Upgrade in
-//     [role="alert"]; "Your session has expired. Please log in again…" dialog;
-//     "Something went wrong…" and "A network error occurred…" with
-//     regenerate-thread-error-button. "Suspicious activity detected",
-//     "Message delivery timed out", "Connection interrupted", "Answer now": GAP.
-//
-// Gemini (gemini.go, web/gemini.js): rich-textarea .ql-editor[contenteditable]
-// [role="textbox"][aria-label*="prompt"] with ql-blank; button.send-button
-// [aria-label="Send message"] always enabled, Enter does not send; stop
-// [aria-label="Stop response"] with mat-icon[fonticon="stop"]; user-query
-// .query-text, model-response › message-content › .markdown[aria-busy],
-// model-thoughts; code-block › .code-block-decoration (label, Copy code) ›
-// pre > code.code-container; .response-footer.complete and message-actions;
-// bard-mode-switcher button, gem-menu [role="menuitem"] (Flash-Lite, Flash,
-// Pro, Extended thinking); a[aria-label*="Google Account"] or a Sign-in link to
-// accounts.google.com; no file input. StreamGenerate with at/f.req, ")]}'"
-// then UTF-16-length-prefixed wrb.fr frames, candidate [1][0] full text,
-// [8][0]==2 complete, body[42] model, 1037 usage limit; "Sorry, something
-// went wrong…" rendered as a normal message. GAPs: dropped mode selections,
-// Tools/Deep Think, drag upload, interim "Searching the internet" texts,
-// codes 1052/1060, "unusual traffic" page.
-//
-// Google AI Studio (aistudio.go, web/aistudio.js): /prompts/new_chat?model=,
-// /u/<n>/prompts/…; ms-zero-state and button.model-selector-card; footer
-// ms-prompt-box textarea[formcontrolname="promptText"] (Angular: value read on
-// input events); span.v3-token-count-value leaves "0" after input; one footer
-// ms-run-button button, "Run"/"Stop" by text, aria-disabled when empty, per-turn
-// Rerun buttons; ms-chat-turn, ms-text-chunk .cmark-node, ms-thought-chunk;
-// .turn-footer button[iconname="thumb_up"] appears after completion. GAP: the
-// network RPC is invented (NDJSON on /_/ms/GenerateContent); the reference
-// describes none.
-//
-// Grok (grok.go, web/grok.js): div.tiptap.ProseMirror[contenteditable]
-// [aria-label="Ask Grok anything"]; [data-testid="chat-submit"] disabled and
-// invisible until text; Enter inserts a newline, Ctrl/Cmd+Enter sends;
-// [data-testid="chat-stop"]; .message-bubble (both roles) ›
-// .response-content-markdown; div.action-buttons; button[aria-label="Model
-// select"] → [role="menuitem"]; GET /rest/user-settings 200/401; POST
-// /rest/app-chat/conversations/new and /{id}/responses NDJSON (conversation,
-// token with isThinking, isSoftStop, finalMetadata, modelResponse); a listing
-// GET follows each turn. "under heavy usage", "Too many requests". GAP: "not
-// available in your region".
-//
-// Claude (claude.go, web/claude.js): ProseMirror [aria-label="Write your prompt
-// to Claude"][data-testid="chat-input"] (property writes fail silently); send
-// button[aria-label="Send message"][data-testid="chat-input-send"] disabled
-// until hydration and text; button[aria-label="Stop response"];
-// div[data-is-streaming] true→false; div.font-claude-response;
-// [data-testid="user-message"]; action-bar-copy on both roles, action-bar-retry
-// on assistant rows; model-selector-dropdown → [role="menuitemradio"];
-// input#chat-input-file-upload-onpage; POST …/chat_conversations then
-// …/completion SSE (message_start, content_block_delta text_delta,
-// message_stop); "Claude hit the maximum length for this conversation…".
-// GAP: "This response reached its tool use limit." with Continue.
-//
-// Kimi (kimi.go, web/kimi.js): Lexical .chat-input-editor[contenteditable]
-// [data-lexical-editor="true"] (execCommand works, an extra input event
-// duplicates); one div .send-button-container with .disabled/.stop/.loading;
-// .chat-content-item-assistant .markdown; .segment-assistant-actions;
-// .current-model; Connect POST /apiv2/kimi.gateway.chat.v1.ChatService/Chat
-// (application/connect+json, [flags][len BE][json] both ways; op set/append,
-// block.text.content, done, end-of-stream flag 2).
-//
-// DeepSeek (deepseek.go, web/deepseek.js): textarea[placeholder='Message
-// DeepSeek'] (React: native setter needed); [role='button'].ds-button--primary
-// .ds-button--circle with ds-button--disabled/aria-disabled; .ds-loading while
-// busy; .ds-assistant-message-main-content .ds-markdown; .md-code-block pre;
-// Read aloud button in the last [data-virtual-list-item-key];
-// div[data-model-type][aria-checked]; ds-toggle-button DeepThink/Search;
-// /sign_in; chat_session/create, PoW challenge, completion SSE with BOM, CRLF,
-// ready (model_type), THINK then RESPONSE fragments, bare {"v"} continuing the
-// last path, BATCH, status FINISHED, title, close; {"type":"error"}; "The
-// server is busy. Please try again later." with Retry. GAPs: the PoW answer is
-// only required, not verified; the older #chat-input id.
-//
-// GLM (chat.z.ai): not simulated (GAP; not one of the seven sites).
+// GLM (chat.z.ai): not simulated (GAP; not one of the built-in sites).
 //
 // Every site: cloudflare, logged_out, slow_hydration (typing before hydration
 // is wiped), drifted_dom (Drift lists the changed selectors), error,

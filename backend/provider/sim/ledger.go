@@ -28,7 +28,8 @@ type Mint struct {
 	At             time.Time `json:"at"`
 }
 
-func (s *Server) recordMint(m Mint) {
+// RecordMint notes one download URL a site minted.
+func (s *Server) RecordMint(m Mint) {
 	m.At = time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -49,7 +50,9 @@ func (s *Server) Mints(conversation string) []Mint {
 	return out
 }
 
-func (s *Server) record(sub Submission) {
+// Record notes one prompt that reached a site's send endpoint, answered
+// or refused.
+func (s *Server) Record(sub Submission) {
 	sub.At = time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -26,50 +26,46 @@ type pageConfig struct {
 	Path         string            `json:"path"`
 }
 
-// pageTitles are the <title>s of the real apps.
-var pageTitles = map[string]string{
-	ChatGPT: "ChatGPT", Gemini: "Google Gemini", AIStudio: "New chat | Google AI Studio", Grok: "Grok",
-	Claude: "Claude", Kimi: "Kimi AI - Kimi K2", DeepSeek: "DeepSeek - Into the Unknown",
+// title is the <title> of site's app page.
+func title(site string) string {
+	st, _ := lookup(site)
+	return st.Title
 }
 
-// servePage writes the app shell of site: the shared runtime and the site's
+// ServePage writes the app shell of site: the shared runtime and the site's
 // script build the DOM at once, and attach behaviour after hydration.
-func (s *Server) servePage(w http.ResponseWriter, r *http.Request, site, conv string) {
-	sc := s.pageScenario(site)
+func (s *Server) ServePage(w http.ResponseWriter, r *http.Request, site, conv string) {
+	sc := s.PageScenario(site)
 	loggedIn := s.ensureSession(w, r, site)
 	cfg := pageConfig{Site: site, Scenario: sc.Name, Params: sc.Params, LoggedIn: loggedIn, Conversation: conv,
 		Model: defaultModel(site), Path: r.URL.Path, Drift: sc.Name == ScenarioDriftedDOM}
 	if sc.Name == ScenarioSlowHydration {
-		cfg.HydrateMs = sc.duration("hydrate", 3*time.Second).Milliseconds()
+		cfg.HydrateMs = sc.Duration("hydrate", 3*time.Second).Milliseconds()
 	}
 	raw, _ := json.Marshal(cfg)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	extra := ""
-	if site == ChatGPT {
-		// The real app loads Cloudflare's script on normal pages too: a
-		// detector that trusts it alone reports false challenges.
-		extra = `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`
-	}
+	st, _ := lookup(site)
+	extra := st.Head
 	fmt.Fprintf(w, `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>%s</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/__sim/assets/sim.css">%s
 <script>window.__SIM__=%s;</script>
 <script src="/__sim/assets/sim.js"></script>
 <script src="/__sim/assets/%s.js" defer></script>
-</head><body class="site-%s"><div id="app"></div></body></html>`, html.EscapeString(pageTitles[site]), extra, raw, site, site)
+</head><body class="site-%s"><div id="app"></div></body></html>`, html.EscapeString(st.Title), extra, raw, site, site)
 }
 
-// siteGate applies page scenarios that precede any app: the Cloudflare
+// Gate applies page scenarios that precede any app: the Cloudflare
 // challenge answers every request of the site until solved.
-func (s *Server) siteGate(site string, next http.Handler) http.Handler {
+func (s *Server) Gate(site string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if strings.HasPrefix(p, "/cdn-cgi/") {
 			s.cloudflareAssets(w, r, site)
 			return
 		}
-		if s.pageScenario(site).Name == ScenarioCloudflare && !s.cfCleared(r, site) {
+		if s.PageScenario(site).Name == ScenarioCloudflare && !s.cfCleared(r, site) {
 			w.Header().Set("cf-mitigated", "challenge")
 			w.Header().Set("Cache-Control", "private, max-age=0, no-store, no-cache, must-revalidate")
 			if r.Method == http.MethodGet && !strings.Contains(p, "/api") && !strings.Contains(p, "/rest/") && !strings.Contains(p, "/backend-") {
@@ -89,14 +85,14 @@ func (s *Server) siteGate(site string, next http.Handler) http.Handler {
 
 func (s *Server) cfCleared(r *http.Request, site string) bool {
 	c, err := r.Cookie("cf_clearance")
-	return err == nil && c.Value == s.macHex("cf", site)[:43]
+	return err == nil && c.Value == s.MACHex("cf", site)[:43]
 }
 
 func (s *Server) cloudflareAssets(w http.ResponseWriter, r *http.Request, site string) {
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/solve"):
-		http.SetCookie(w, &http.Cookie{Name: "cf_clearance", Value: s.macHex("cf", site)[:43], Path: "/", Secure: true, HttpOnly: true, SameSite: http.SameSiteNoneMode})
-		writeJSONResponse(w, http.StatusOK, o("success", true))
+		http.SetCookie(w, &http.Cookie{Name: "cf_clearance", Value: s.MACHex("cf", site)[:43], Path: "/", Secure: true, HttpOnly: true, SameSite: http.SameSiteNoneMode})
+		WriteJSON(w, http.StatusOK, O("success", true))
 	case strings.HasSuffix(r.URL.Path, ".js"):
 		w.Header().Set("Content-Type", "application/javascript")
 		fmt.Fprint(w, "/* challenge platform (simulated) */")
@@ -120,12 +116,12 @@ func cloudflarePage(host string) string {
 </body></html>`
 }
 
-// loginPage serves the site's login screen; "Continue" logs the user back in
+// LoginPage serves the site's login screen; "Continue" logs the user back in
 // (clearing the logged_out and session_expired page scenarios of the site).
-func (s *Server) loginPage(site string) http.HandlerFunc {
+func (s *Server) LoginPage(site string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
-			if n := s.pageScenario(site).Name; n == ScenarioLoggedOut || n == ScenarioSessionExpired {
+			if n := s.PageScenario(site).Name; n == ScenarioLoggedOut || n == ScenarioSessionExpired {
 				s.mu.Lock()
 				delete(s.sticky, "page:"+site)
 				s.mu.Unlock()
@@ -136,13 +132,17 @@ func (s *Server) loginPage(site string) http.HandlerFunc {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>Log in - %s</title></head><body><h1>Welcome back</h1>
-<form method="POST"><input type="email" name="email" placeholder="Email address"><button type="submit">Continue</button></form></body></html>`, html.EscapeString(pageTitles[site]))
+<form method="POST"><input type="email" name="email" placeholder="Email address"><button type="submit">Continue</button></form></body></html>`, html.EscapeString(title(site)))
 	}
 }
 
 func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, "/__sim/assets/")
 	b, err := webFS.ReadFile("web/" + name)
+	if st, ok := lookup(strings.TrimSuffix(name, ".js")); ok && err != nil && strings.HasSuffix(name, ".js") {
+		// A site's page script comes from its vendor package.
+		b, err = st.Script, nil
+	}
 	if err != nil || strings.Contains(name, "/") {
 		http.NotFound(w, r)
 		return
@@ -155,8 +155,4 @@ func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	_, _ = w.Write(b)
-}
-
-func (s *Server) chatgptPage(w http.ResponseWriter, r *http.Request, conv string) {
-	s.servePage(w, r, ChatGPT, conv)
 }

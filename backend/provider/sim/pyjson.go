@@ -8,34 +8,36 @@ import (
 	"strconv"
 )
 
-// obj is a JSON object that keeps its key order, so frames come out in the
+// Obj is a JSON object that keeps its key order, so frames come out in the
 // order the real servers write them.
-type obj []kv
+type Obj []KV
 
-type kv struct {
+// KV is one key and value of an Obj.
+type KV struct {
 	K string
 	V any
 }
 
-func o(pairs ...any) obj {
-	out := make(obj, 0, len(pairs)/2)
+// O builds an Obj from key, value pairs: O("type", "error", "code", 8).
+func O(pairs ...any) Obj {
+	out := make(Obj, 0, len(pairs)/2)
 	for i := 0; i+1 < len(pairs); i += 2 {
-		out = append(out, kv{pairs[i].(string), pairs[i+1]})
+		out = append(out, KV{pairs[i].(string), pairs[i+1]})
 	}
 	return out
 }
 
-// pyJSON writes v the way Python's json.dumps(ensure_ascii=False) does, which
+// PyJSON writes v the way Python's json.dumps(ensure_ascii=False) does, which
 // is how ChatGPT's frames look: ", " and ": " separators and raw non-ASCII.
 // Decoders that match frames by compact substrings fail here as on the site.
-func pyJSON(v any) string {
+func PyJSON(v any) string {
 	var b bytes.Buffer
 	writeJSON(&b, v, ", ", ": ")
 	return b.String()
 }
 
-// compactJSON writes v with ordered keys and no spaces.
-func compactJSON(v any) string {
+// CompactJSON writes v with ordered keys and no spaces.
+func CompactJSON(v any) string {
 	var b bytes.Buffer
 	writeJSON(&b, v, ",", ":")
 	return b.String()
@@ -45,7 +47,7 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
-	case obj:
+	case Obj:
 		b.WriteByte('{')
 		for i, p := range x {
 			if i > 0 {
@@ -62,9 +64,9 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		ordered := make(obj, 0, len(keys))
+		ordered := make(Obj, 0, len(keys))
 		for _, k := range keys {
-			ordered = append(ordered, kv{k, x[k]})
+			ordered = append(ordered, KV{k, x[k]})
 		}
 		writeJSON(b, ordered, comma, colon)
 	case []any:
@@ -76,7 +78,7 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 			writeJSON(b, e, comma, colon)
 		}
 		b.WriteByte(']')
-	case []obj:
+	case []Obj:
 		b.WriteByte('[')
 		for i, e := range x {
 			if i > 0 {

@@ -48,9 +48,12 @@ const (
 
 // ScenarioInfo describes a scenario for the index page and documentation.
 type ScenarioInfo struct {
-	Name  string
-	Page  bool     // chosen per site (admin), not per prompt
-	Sites []string // nil = every site
+	Name string
+	Page bool // chosen per site (admin), not per prompt
+	// Sites is nil for a scenario every site implements; otherwise it
+	// lists, sorted, the registered sites that name the scenario in their
+	// Site.Scenarios (empty when none does).
+	Sites []string
 	About string
 }
 
@@ -58,19 +61,19 @@ type ScenarioInfo struct {
 var Catalog = []ScenarioInfo{
 	{ScenarioNormal, false, nil, "a short Markdown answer streamed at the configured pace"},
 	{ScenarioLong, false, nil, "an answer of at least 100 KB (param size, default 110KiB)"},
-	{ScenarioThinking, false, []string{ChatGPT, Gemini, Grok, DeepSeek, AIStudio}, "a thinking model: ChatGPT thoughts/commentary/analysis channels and citations; THINK fragments, isThinking tokens, model-thoughts elsewhere"},
+	{ScenarioThinking, false, []string{}, "a thinking model: ChatGPT thoughts/commentary/analysis channels and citations; THINK fragments, isThinking tokens, model-thoughts elsewhere"},
 	{ScenarioInlineCode, false, nil, "no zip: the answer holds fenced code blocks"},
-	{ScenarioCodeZip, false, []string{ChatGPT}, "code mode: the python tool writes one zip to /mnt/data (param zip_size, e.g. 5MiB, up to 200MiB)"},
-	{ScenarioMultiZip, false, []string{ChatGPT}, "code mode with several zips (param zips, default 3)"},
-	{ScenarioSandboxExpired, false, []string{ChatGPT}, "code mode whose interpreter/download answers ace_pod_expired (404)"},
-	{ScenarioEstuary403, false, []string{ChatGPT}, "code mode whose estuary URL always answers 403"},
-	{ScenarioZipBadCRC, false, []string{ChatGPT}, "code mode; the zip has an entry whose data does not match its CRC"},
-	{ScenarioZipTruncated, false, []string{ChatGPT}, "code mode; the zip is cut short (no central directory)"},
-	{ScenarioZipSlip, false, []string{ChatGPT}, "code mode; the zip has an entry named ../../evil.sh"},
-	{ScenarioZipBomb, false, []string{ChatGPT}, "code mode; a 64 MiB entry compressed > 100x plus two central entries overlapping it"},
-	{ScenarioZipSymlink, false, []string{ChatGPT}, "code mode; the zip has a symlink entry pointing at /etc/passwd"},
+	{ScenarioCodeZip, false, []string{}, "code mode: the python tool writes one zip to /mnt/data (param zip_size, e.g. 5MiB, up to 200MiB)"},
+	{ScenarioMultiZip, false, []string{}, "code mode with several zips (param zips, default 3)"},
+	{ScenarioSandboxExpired, false, []string{}, "code mode whose interpreter/download answers ace_pod_expired (404)"},
+	{ScenarioEstuary403, false, []string{}, "code mode whose estuary URL always answers 403"},
+	{ScenarioZipBadCRC, false, []string{}, "code mode; the zip has an entry whose data does not match its CRC"},
+	{ScenarioZipTruncated, false, []string{}, "code mode; the zip is cut short (no central directory)"},
+	{ScenarioZipSlip, false, []string{}, "code mode; the zip has an entry named ../../evil.sh"},
+	{ScenarioZipBomb, false, []string{}, "code mode; a 64 MiB entry compressed > 100x plus two central entries overlapping it"},
+	{ScenarioZipSymlink, false, []string{}, "code mode; the zip has a symlink entry pointing at /etc/passwd"},
 	{ScenarioRateLimit, false, nil, "the send is refused with 429; a \"Too many requests\" dialog with \"Got it\" (ChatGPT: backdrop swallows clicks, reappears, conversation loads answer 429 for the lock, param lock)"},
-	{ScenarioConversationTooLong, false, []string{ChatGPT, Claude}, "the stream ends with conversation_too_large; \"Start new chat\""},
+	{ScenarioConversationTooLong, false, []string{}, "the stream ends with conversation_too_large; \"Start new chat\""},
 	{ScenarioUsageCap, false, nil, "a usage-cap notice with a reset time (time[datetime]); param reset"},
 	{ScenarioError, false, nil, "\"Something went wrong\" after a partial answer, with the site's regenerate/retry control"},
 	{ScenarioStreamCut, false, nil, "the connection is reset mid-answer (no completion frames); param cut_at (fraction, default 0.5)"},
@@ -80,7 +83,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioPlanNoProof, false, nil, "as plan, but the TASK_PLAN's steps have no Proof: line"},
 	{ScenarioCloudflare, true, nil, "every page is a Cloudflare \"Just a moment...\" challenge (403, cf-mitigated: challenge) until the checkbox is clicked"},
 	{ScenarioLoggedOut, true, nil, "the user is logged out: login links, no account markers, /api/auth/session without user"},
-	{ScenarioSessionExpired, true, []string{ChatGPT, Claude}, "\"Your session has expired. Please log in again\"; the access token is expired"},
+	{ScenarioSessionExpired, true, []string{}, "\"Your session has expired. Please log in again\"; the access token is expired"},
 	{ScenarioSlowHydration, true, nil, "the composer and send control hydrate late (param hydrate, default 3s): input before that is wiped"},
 	{ScenarioDriftedDOM, true, nil, "the selectors changed (see Drift): tests user overrides"},
 }
@@ -157,36 +160,41 @@ func directiveIn(prompt string) (Scenario, bool) {
 	return sc, true
 }
 
-func (sc Scenario) param(k, def string) string {
+// Param is the scenario's parameter k, def when it is unset or empty.
+func (sc Scenario) Param(k, def string) string {
 	if v, ok := sc.Params[k]; ok && v != "" {
 		return v
 	}
 	return def
 }
 
-func (sc Scenario) duration(k string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(sc.param(k, "")); err == nil {
+// Duration is parameter k as a duration ("3s"), def when it does not parse.
+func (sc Scenario) Duration(k string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(sc.Param(k, "")); err == nil {
 		return d
 	}
 	return def
 }
 
-func (sc Scenario) int(k string, def int) int {
-	if n, err := strconv.Atoi(sc.param(k, "")); err == nil {
+// Int is parameter k as an integer, def when it does not parse.
+func (sc Scenario) Int(k string, def int) int {
+	if n, err := strconv.Atoi(sc.Param(k, "")); err == nil {
 		return n
 	}
 	return def
 }
 
-func (sc Scenario) float(k string, def float64) float64 {
-	if f, err := strconv.ParseFloat(sc.param(k, ""), 64); err == nil {
+// Float is parameter k as a number, def when it does not parse.
+func (sc Scenario) Float(k string, def float64) float64 {
+	if f, err := strconv.ParseFloat(sc.Param(k, ""), 64); err == nil {
 		return f
 	}
 	return def
 }
 
-func (sc Scenario) size(k string, def int64) int64 {
-	if n, err := ParseSize(sc.param(k, "")); err == nil {
+// Size is parameter k as a size (see ParseSize), def when it does not parse.
+func (sc Scenario) Size(k string, def int64) int64 {
+	if n, err := ParseSize(sc.Param(k, "")); err == nil {
 		return n
 	}
 	return def
@@ -237,7 +245,9 @@ func (s *Server) setSticky(site string, sc Scenario) {
 	s.sticky[site] = sc
 }
 
-func (s *Server) pageScenario(site string) Scenario {
+// PageScenario is the page scenario of site (set for it or for every site),
+// normal when none is.
+func (s *Server) PageScenario(site string) Scenario {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sc, ok := s.sticky["page:"+site]; ok {
@@ -249,9 +259,9 @@ func (s *Server) pageScenario(site string) Scenario {
 	return Scenario{Name: ScenarioNormal}
 }
 
-// turnScenario picks the scenario of one prompt: its directive first, then the
+// TurnScenario picks the scenario of one prompt: its directive first, then the
 // conversation's scenario, then the site's sticky scenario, then normal.
-func (s *Server) turnScenario(site, conv, prompt string) Scenario {
+func (s *Server) TurnScenario(site, conv, prompt string) Scenario {
 	if sc, ok := directiveIn(prompt); ok && !IsPage(sc.Name) {
 		if conv != "" && contractScenario(sc.Name) {
 			// The later steps of a contract chain carry no directive.
@@ -273,12 +283,14 @@ func (s *Server) turnScenario(site, conv, prompt string) Scenario {
 	return Scenario{Name: ScenarioNormal}
 }
 
-func (s *Server) paceFor(sc Scenario) Pace {
+// PaceFor is the streaming pace under sc: the server's, changed by the
+// scenario's chunk and interval parameters.
+func (s *Server) PaceFor(sc Scenario) Pace {
 	s.mu.Lock()
 	p := s.pace
 	s.mu.Unlock()
-	p.Chunk = sc.int("chunk", p.Chunk)
-	p.Interval = sc.duration("interval", p.Interval)
+	p.Chunk = sc.Int("chunk", p.Chunk)
+	p.Interval = sc.Duration("interval", p.Interval)
 	return p
 }
 
@@ -294,15 +306,15 @@ func (s *Server) SetPace(p Pace) {
 	}
 }
 
-// lock starts the rate-limit lock of site.
-func (s *Server) lock(site string, d time.Duration) {
+// Lock starts the rate-limit lock of site for d.
+func (s *Server) Lock(site string, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.locked[site] = time.Now().Add(d)
 }
 
-// lockedUntil returns the end of site's rate-limit lock, or zero.
-func (s *Server) lockedUntil(site string) time.Time {
+// LockedUntil returns the end of site's rate-limit lock, or zero.
+func (s *Server) LockedUntil(site string) time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t := s.locked[site]; time.Now().Before(t) {
@@ -325,15 +337,18 @@ func (s *Server) SetConversationScenario(site, conv string, sc Scenario) {
 	s.sticky[key] = sc
 }
 
-// Reset clears scenarios, locks, the ledger and conversations, and restores
-// the pace given to New.
+// Reset clears scenarios, locks, the ledger and what the sites keep
+// (conversations, files: their OnReset hooks), and restores the pace given
+// to New.
 func (s *Server) Reset() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.pace = s.initialPace
 	s.sticky = map[string]Scenario{}
 	s.locked = map[string]time.Time{}
 	s.ledger = ledger{}
-	s.convs = map[string]*conversation{}
-	s.files = map[string]*fileRef{}
+	hooks := append([]func(){}, s.resets...)
+	s.mu.Unlock()
+	for _, fn := range hooks {
+		fn()
+	}
 }

@@ -7,43 +7,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 )
-
-// Site identifiers, as used by the admin endpoints, the ledger and directives.
-const (
-	ChatGPT  = "chatgpt"
-	Gemini   = "gemini"
-	AIStudio = "aistudio"
-	Grok     = "grok"
-	Claude   = "claude"
-	Kimi     = "kimi"
-	DeepSeek = "deepseek"
-)
-
-// Hosts maps each site id to the real hostname the simulator answers for.
-var Hosts = map[string]string{
-	ChatGPT:  "chatgpt.com",
-	Gemini:   "gemini.google.com",
-	AIStudio: "aistudio.google.com",
-	Grok:     "grok.com",
-	Claude:   "claude.ai",
-	Kimi:     "www.kimi.com",
-	DeepSeek: "chat.deepseek.com",
-}
-
-// Sites lists the site ids in a stable order.
-func Sites() []string {
-	out := make([]string, 0, len(Hosts))
-	for id := range Hosts {
-		out = append(out, id)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // SiteForHost returns the site id answering for host (port ignored), or "".
 func SiteForHost(host string) string {
@@ -51,8 +18,10 @@ func SiteForHost(host string) string {
 		host = h
 	}
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	for id, h := range Hosts {
-		if h == host {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	for id, st := range registry {
+		if st.Host == host {
 			return id
 		}
 	}
@@ -99,6 +68,30 @@ func WithRateLimitLock(d time.Duration) Option {
 	return func(s *Server) { s.lockFor = d }
 }
 
+// WithEstuaryTTL sets how long a minted estuary URL stays valid (default 10 min).
+func WithEstuaryTTL(d time.Duration) Option { return func(s *Server) { s.estuaryFor = d } }
+
+// DownloadTTL is how long a download URL a site mints stays valid
+// (WithEstuaryTTL, default 10 min).
+func (s *Server) DownloadTTL() time.Duration {
+	if s.estuaryFor > 0 {
+		return s.estuaryFor
+	}
+	return 10 * time.Minute
+}
+
+// RateLimitLock is how long the rate-limit lock lasts after a rate_limit
+// scenario fired without its own lock parameter (WithRateLimitLock).
+func (s *Server) RateLimitLock() time.Duration { return s.lockFor }
+
+// OnReset makes fn part of Reset: a site's Routes registers how to clear
+// the state it keeps for the server (conversations, files).
+func (s *Server) OnReset(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resets = append(s.resets, fn)
+}
+
 // Server is the simulator: one HTTPS listener answering for every site by its
 // Host header. Build it with New; it is safe for concurrent use.
 type Server struct {
@@ -113,8 +106,7 @@ type Server struct {
 	sticky      map[string]Scenario // site ("" = all) -> scenario for the next turns
 	locked      map[string]time.Time
 	ledger      ledger
-	convs       map[string]*conversation // chatgpt conversations by id
-	files       map[string]*fileRef      // estuary file id -> file
+	resets      []func() // the sites' OnReset hooks
 
 	handler  http.Handler
 	ln       net.Listener
@@ -130,8 +122,6 @@ func New(opts ...Option) *Server {
 		pace:    Pace{Chunk: 6, Interval: 30 * time.Millisecond},
 		sticky:  map[string]Scenario{},
 		locked:  map[string]time.Time{},
-		convs:   map[string]*conversation{},
-		files:   map[string]*fileRef{},
 		secret:  randomBytes(32),
 	}
 	for _, o := range opts {
@@ -194,11 +184,11 @@ func (s *Server) CertPEM() []byte { return s.certPEM }
 // URL returns the real https URL of site with path, e.g. URL("chatgpt", "/")
 // = "https://chatgpt.com/". It panics on an unknown site id (a test bug).
 func URL(site, path string) string {
-	h, ok := Hosts[site]
+	st, ok := lookup(site)
 	if !ok {
 		panic("sim: unknown site " + site)
 	}
-	return "https://" + h + path
+	return "https://" + st.Host + path
 }
 
 // ChromiumFlags are the flags that make Chromium load every site from this
@@ -233,14 +223,10 @@ func (s *Server) Close() {
 }
 
 func (s *Server) routes() http.Handler {
-	sites := map[string]http.Handler{
-		ChatGPT:  s.chatgptRoutes(),
-		Gemini:   s.geminiRoutes(),
-		AIStudio: s.aistudioRoutes(),
-		Grok:     s.grokRoutes(),
-		Claude:   s.claudeRoutes(),
-		Kimi:     s.kimiRoutes(),
-		DeepSeek: s.deepseekRoutes(),
+	sites := map[string]http.Handler{}
+	for _, id := range Sites() {
+		st, _ := lookup(id)
+		sites[id] = st.Routes(s)
 	}
 	admin := s.adminRoutes()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

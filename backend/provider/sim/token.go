@@ -12,15 +12,13 @@ import (
 	"time"
 )
 
-// Cookie names the simulated sites use for the login session.
-const (
-	ChatGPTSessionCookie = "__Secure-next-auth.session-token"
-	ChatGPTDeviceCookie  = "oai-did"
-	genericSessionCookie = "sim_session"
-)
+// genericSessionCookie is the session cookie of a site that names none of
+// its own (Site.SessionCookie).
+const genericSessionCookie = "sim_session"
 
-// accessToken mints an HS256 JWT whose exp claim is exp.
-func (s *Server) accessToken(exp time.Time) string {
+// AccessTokenUntil mints an HS256 JWT whose exp claim is exp: the bearer
+// token a site's session endpoint hands out and CheckBearer accepts.
+func (s *Server) AccessTokenUntil(exp time.Time) string {
 	enc := base64.RawURLEncoding
 	header := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
 	claims, _ := json.Marshal(map[string]any{
@@ -41,72 +39,77 @@ func (s *Server) mac(parts ...string) []byte {
 	return m.Sum(nil)
 }
 
-func (s *Server) macHex(parts ...string) string { return hex.EncodeToString(s.mac(parts...)) }
+// MACHex is a hex MAC of parts under the server's secret: stable for the
+// server's life, unguessable for a client (tokens, signatures, ids).
+func (s *Server) MACHex(parts ...string) string { return hex.EncodeToString(s.mac(parts...)) }
 
 var (
-	errTokenMissing = errors.New("access token is missing")
-	errTokenInvalid = errors.New("access token is invalid")
-	errTokenExpired = errors.New("access token has expired")
+	ErrTokenMissing = errors.New("access token is missing")
+	ErrTokenInvalid = errors.New("access token is invalid")
+	ErrTokenExpired = errors.New("access token has expired")
 )
 
-// checkBearer validates the Authorization header of a backend-api request.
-func (s *Server) checkBearer(r *http.Request) error {
+// CheckBearer validates the Authorization header of a backend-api request.
+func (s *Server) CheckBearer(r *http.Request) error {
 	h := r.Header.Get("Authorization")
 	tok, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || tok == "" {
-		return errTokenMissing
+		return ErrTokenMissing
 	}
 	parts := strings.Split(tok, ".")
 	if len(parts) != 3 {
-		return errTokenInvalid
+		return ErrTokenInvalid
 	}
 	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
 	if err != nil || !hmac.Equal(sig, s.mac(parts[0]+"."+parts[1])) {
-		return errTokenInvalid
+		return ErrTokenInvalid
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
 	if err != nil {
-		return errTokenInvalid
+		return ErrTokenInvalid
 	}
 	var c struct {
 		Exp int64 `json:"exp"`
 	}
 	if json.Unmarshal(raw, &c) != nil {
-		return errTokenInvalid
+		return ErrTokenInvalid
 	}
 	if time.Now().Unix() >= c.Exp {
-		return errTokenExpired
+		return ErrTokenExpired
 	}
 	return nil
 }
 
+// sessionCookie is the name of site's session cookie.
+func sessionCookie(site string) string {
+	if st, _ := lookup(site); st.SessionCookie != "" {
+		return st.SessionCookie
+	}
+	return genericSessionCookie
+}
+
 // sessionValue is the opaque session cookie value; it is checked by MAC so a
 // forged cookie is refused like on the real site.
-func (s *Server) sessionValue(site string) string { return "sess." + s.macHex("session", site)[:40] }
+func (s *Server) sessionValue(site string) string { return "sess." + s.MACHex("session", site)[:40] }
 
-func (s *Server) hasSession(r *http.Request, site string) bool {
-	name := genericSessionCookie
-	if site == ChatGPT {
-		name = ChatGPTSessionCookie
-	}
-	c, err := r.Cookie(name)
+// HasSession reports whether r carries the session cookie of site.
+func (s *Server) HasSession(r *http.Request, site string) bool {
+	c, err := r.Cookie(sessionCookie(site))
 	return err == nil && hmac.Equal([]byte(c.Value), []byte(s.sessionValue(site)))
 }
 
 // ensureSession logs the visitor in (as a persistent profile would already be)
 // unless the site's page scenario is logged_out.
 func (s *Server) ensureSession(w http.ResponseWriter, r *http.Request, site string) bool {
-	if s.pageScenario(site).Name == ScenarioLoggedOut {
+	if s.PageScenario(site).Name == ScenarioLoggedOut {
 		return false
 	}
-	if s.hasSession(r, site) {
+	if s.HasSession(r, site) {
 		return true
 	}
-	name := genericSessionCookie
-	if site == ChatGPT {
-		name = ChatGPTSessionCookie
-		http.SetCookie(w, &http.Cookie{Name: ChatGPTDeviceCookie, Value: "did-" + s.macHex("did")[:32], Path: "/", Secure: true, SameSite: http.SameSiteLaxMode})
+	if st, _ := lookup(site); st.DeviceCookie != "" {
+		http.SetCookie(w, &http.Cookie{Name: st.DeviceCookie, Value: "did-" + s.MACHex("did")[:32], Path: "/", Secure: true, SameSite: http.SameSiteLaxMode})
 	}
-	http.SetCookie(w, &http.Cookie{Name: name, Value: s.sessionValue(site), Path: "/", Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie(site), Value: s.sessionValue(site), Path: "/", Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 	return true
 }

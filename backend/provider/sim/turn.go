@@ -3,66 +3,71 @@ package sim
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"time"
 )
 
-// siteTurn is the shared front half of every non-ChatGPT send endpoint:
-// pick the scenario, count the submission, refuse it under rate limit or
-// usage cap. It returns ok=false when refuse wrote the response.
-type siteTurn struct {
-	site   string
-	conv   string
-	prompt string
-	sc     Scenario
-	a      answer
-	pace   Pace
+// Turn is one prompt a site's send endpoint received, as BeginTurn set it
+// up: the scenario that answers it, the answer, and the pace to stream it.
+type Turn struct {
+	Site     string
+	Conv     string // the site's conversation id, "" for a new one
+	Prompt   string
+	Scenario Scenario
+	Answer   Answer
+	Pace     Pace
 }
 
-// refusal is how a site words a refused send.
-type refusal struct {
-	status int
-	body   func(t siteTurn, until time.Time) string
-	ctype  string
+// Refusal is how a site words a refused send: the status, content type and
+// body of the response (until is when the lock or cap ends).
+type Refusal struct {
+	Status      int
+	Body        func(t Turn, until time.Time) string
+	ContentType string
 }
 
-func (s *Server) beginTurn(w http.ResponseWriter, site, conv, prompt string, rate, usage refusal) (siteTurn, bool) {
-	sc := s.turnScenario(site, conv, prompt)
-	t := siteTurn{site: site, conv: conv, prompt: prompt, sc: sc, a: makeAnswer(site, sc, prompt), pace: s.paceFor(sc)}
+// BeginTurn is the shared front half of a site's send endpoint: pick the
+// scenario of the prompt, record the submission, and refuse it under the
+// rate-limit lock (rate) or a usage cap (usage). ok is false when the
+// refusal was written; the handler then returns.
+func (s *Server) BeginTurn(w http.ResponseWriter, site, conv, prompt string, rate, usage Refusal) (Turn, bool) {
+	sc := s.TurnScenario(site, conv, prompt)
+	t := Turn{Site: site, Conv: conv, Prompt: prompt, Scenario: sc, Answer: AnswerFor(site, sc, prompt), Pace: s.PaceFor(sc)}
 	sub := Submission{Site: site, ConversationID: conv, Prompt: prompt, Scenario: sc.Name}
-	until := s.lockedUntil(site)
+	until := s.LockedUntil(site)
 	switch {
 	case !until.IsZero() || sc.Name == ScenarioRateLimit:
 		if until.IsZero() {
-			until = time.Now().Add(sc.duration("lock", s.lockFor))
-			s.lock(site, time.Until(until))
+			until = time.Now().Add(sc.Duration("lock", s.lockFor))
+			s.Lock(site, time.Until(until))
 		}
 		sub.Refused = true
-		s.record(sub)
-		w.Header().Set("Retry-After", retryAfter(until))
-		w.Header().Set("Content-Type", rate.ctype)
-		w.WriteHeader(rate.status)
-		_, _ = w.Write([]byte(rate.body(t, until)))
+		s.Record(sub)
+		w.Header().Set("Retry-After", RetryAfter(until))
+		w.Header().Set("Content-Type", rate.ContentType)
+		w.WriteHeader(rate.Status)
+		_, _ = w.Write([]byte(rate.Body(t, until)))
 		return t, false
 	case sc.Name == ScenarioUsageCap:
 		sub.Refused = true
-		s.record(sub)
-		reset := time.Now().Add(sc.duration("reset", 3*time.Hour))
-		w.Header().Set("Content-Type", usage.ctype)
-		w.WriteHeader(usage.status)
-		_, _ = w.Write([]byte(usage.body(t, reset)))
+		s.Record(sub)
+		reset := time.Now().Add(sc.Duration("reset", 3*time.Hour))
+		w.Header().Set("Content-Type", usage.ContentType)
+		w.WriteHeader(usage.Status)
+		_, _ = w.Write([]byte(usage.Body(t, reset)))
 		return t, false
 	}
-	s.record(sub)
+	s.Record(sub)
 	return t, true
 }
 
-// pieces streams text in paced chunks through emit, stopping at the cut
+// Pieces streams text in paced chunks through emit, stopping at the cut
 // point of stream_cut/error scenarios. It reports whether all was sent.
-func (t siteTurn) pieces(ctx context.Context, text string, emit func(piece, soFar string)) bool {
-	parts := chunks(text, t.pace.Chunk)
+func (t Turn) Pieces(ctx context.Context, text string, emit func(piece, soFar string)) bool {
+	parts := Chunks(text, t.Pace.Chunk)
 	cut := -1
-	if t.sc.Name == ScenarioStreamCut || t.sc.Name == ScenarioError {
-		cut = cutIndex(t.sc, len(parts))
+	if t.Scenario.Name == ScenarioStreamCut || t.Scenario.Name == ScenarioError {
+		cut = CutIndex(t.Scenario, len(parts))
 	}
 	so := ""
 	for i, p := range parts {
@@ -71,9 +76,14 @@ func (t siteTurn) pieces(ctx context.Context, text string, emit func(piece, soFa
 		}
 		so += p
 		emit(p, so)
-		if !sleep(ctx, t.pace.Interval) {
+		if !Sleep(ctx, t.Pace.Interval) {
 			return false
 		}
 	}
 	return true
+}
+
+// RetryAfter is the Retry-After header value for a lock that ends at until.
+func RetryAfter(until time.Time) string {
+	return strconv.Itoa(int(time.Until(until).Seconds()) + 1)
 }

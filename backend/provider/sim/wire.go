@@ -10,33 +10,36 @@ import (
 	"time"
 )
 
-// flusher writes stream frames and pushes them to the client at once.
-type flusher struct {
+// Flusher writes stream frames and pushes them to the client at once.
+type Flusher struct {
 	w http.ResponseWriter
 	f http.Flusher
 }
 
-func newFlusher(w http.ResponseWriter) *flusher {
+// NewFlusher returns a Flusher for w.
+func NewFlusher(w http.ResponseWriter) *Flusher {
 	f, _ := w.(http.Flusher)
-	return &flusher{w: w, f: f}
+	return &Flusher{w: w, f: f}
 }
 
-func (f *flusher) write(s string) {
+// Write writes s and flushes it.
+func (f *Flusher) Write(s string) {
 	_, _ = io.WriteString(f.w, s)
 	if f.f != nil {
 		f.f.Flush()
 	}
 }
 
-func (f *flusher) writeBytes(b []byte) {
+// WriteBytes writes b and flushes it.
+func (f *Flusher) WriteBytes(b []byte) {
 	_, _ = f.w.Write(b)
 	if f.f != nil {
 		f.f.Flush()
 	}
 }
 
-// sleep waits d or until ctx ends; it reports whether the stream may go on.
-func sleep(ctx context.Context, d time.Duration) bool {
+// Sleep waits d or until ctx ends; it reports whether the stream may go on.
+func Sleep(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {
 		return ctx.Err() == nil
 	}
@@ -50,11 +53,12 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// abortStream resets the connection mid-response (HTTP/2 RST_STREAM, or a
+// AbortStream resets the connection mid-response (HTTP/2 RST_STREAM, or a
 // closed HTTP/1 connection): the client sees a network error, not an end.
-func abortStream() { panic(http.ErrAbortHandler) }
+func AbortStream() { panic(http.ErrAbortHandler) }
 
-func newUUID() string {
+// NewUUID returns a random version 4 UUID.
+func NewUUID() string {
 	b := randomBytes(16)
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
@@ -62,19 +66,21 @@ func newUUID() string {
 	return fmt.Sprintf("%s-%s-%s-%s-%s", h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
 }
 
-func writeJSONResponse(w http.ResponseWriter, status int, v any) {
+// WriteJSON writes v as a JSON response with status (an Obj keeps its
+// key order).
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	if ov, ok := v.(obj); ok {
-		_, _ = io.WriteString(w, compactJSON(ov))
+	if ov, ok := v.(Obj); ok {
+		_, _ = io.WriteString(w, CompactJSON(ov))
 		return
 	}
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// cutIndex is where stream_cut and error scenarios stop, in chunks.
-func cutIndex(sc Scenario, n int) int {
-	f := sc.float("cut_at", 0.5)
+// CutIndex is where stream_cut and error scenarios stop, in chunks.
+func CutIndex(sc Scenario, n int) int {
+	f := sc.Float("cut_at", 0.5)
 	k := int(float64(n) * f)
 	return max(1, min(k, n-1))
 }

@@ -25,10 +25,10 @@ const (
 	zipSymlink   = "symlink"
 )
 
-// zipSpec fully determines a zip's bytes: the same spec always yields the
+// ZipSpec fully determines a zip's bytes: the same spec always yields the
 // same archive, so its length can be measured once and the bytes streamed
 // later without holding them.
-type zipSpec struct {
+type ZipSpec struct {
 	Name string
 	Kind string
 	Size int64 // target size of a good zip; 0 = small project
@@ -38,7 +38,7 @@ type zipSpec struct {
 // streamThreshold: good zips above it are streamed, never held in memory.
 const streamThreshold = 8 << 20
 
-var zipModTime = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
+var ZipModTime = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
 
 var projectFiles = []struct{ name, body string }{
 	{"README.md", "# Project\n\nBuilt in the simulated ChatGPT sandbox.\n"},
@@ -49,15 +49,15 @@ var projectFiles = []struct{ name, body string }{
 
 type zipCache struct {
 	mu    sync.Mutex
-	small map[zipSpec][]byte
+	small map[ZipSpec][]byte
 }
 
-var zips = zipCache{small: map[zipSpec][]byte{}}
+var zips = zipCache{small: map[ZipSpec][]byte{}}
 
-// openZip returns the bytes of the zip described by spec as a seekable reader
+// OpenZip returns the bytes of the zip described by spec as a seekable reader
 // (for Range requests) and its length. Large good zips are virtual: produced
 // on demand, never held in memory.
-func openZip(spec zipSpec) (io.ReadSeeker, int64, error) {
+func OpenZip(spec ZipSpec) (io.ReadSeeker, int64, error) {
 	if spec.Size > streamThreshold && (spec.Kind == zipGood || spec.Kind == zipTruncated) {
 		good := spec
 		good.Kind = zipGood
@@ -83,7 +83,7 @@ func ZipBytes(scenario string, size int64, index int) ([]byte, error) {
 	if index < 1 || index > len(a.Zips) {
 		return nil, fmt.Errorf("zip bytes: index %d out of 1..%d", index, len(a.Zips))
 	}
-	r, n, err := openZip(a.Zips[index-1])
+	r, n, err := OpenZip(a.Zips[index-1])
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func ZipBytes(scenario string, size int64, index int) ([]byte, error) {
 	return b, err
 }
 
-func smallZip(spec zipSpec) ([]byte, bool, error) {
+func smallZip(spec ZipSpec) ([]byte, bool, error) {
 	zips.mu.Lock()
 	b, ok := zips.small[spec]
 	zips.mu.Unlock()
@@ -109,7 +109,7 @@ func smallZip(spec zipSpec) ([]byte, bool, error) {
 	return b, true, nil
 }
 
-func buildSmallZip(spec zipSpec) ([]byte, error) {
+func buildSmallZip(spec ZipSpec) ([]byte, error) {
 	var buf bytes.Buffer
 	switch spec.Kind {
 	case zipGood:
@@ -133,20 +133,20 @@ func buildSmallZip(spec zipSpec) ([]byte, error) {
 	switch spec.Kind {
 	case zipBadCRC:
 		body := []byte("this entry's bytes do not match its stored CRC\n")
-		w, err := zw.CreateRaw(&zip.FileHeader{Name: "data/corrupt.txt", Method: zip.Store, Modified: zipModTime,
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: "data/corrupt.txt", Method: zip.Store, Modified: ZipModTime,
 			CRC32: crc32.ChecksumIEEE(body) ^ 0xdeadbeef, CompressedSize64: uint64(len(body)), UncompressedSize64: uint64(len(body))})
 		if err != nil {
 			return nil, err
 		}
 		_, _ = w.Write(body)
 	case zipSlip:
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: "../../evil.sh", Method: zip.Deflate, Modified: zipModTime})
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: "../../evil.sh", Method: zip.Deflate, Modified: ZipModTime})
 		if err != nil {
 			return nil, err
 		}
 		_, _ = io.WriteString(w, "#!/bin/sh\necho pwned\n")
 	case zipSymlink:
-		h := &zip.FileHeader{Name: "link-to-passwd", Method: zip.Store, Modified: zipModTime}
+		h := &zip.FileHeader{Name: "link-to-passwd", Method: zip.Store, Modified: ZipModTime}
 		h.SetMode(fs.ModeSymlink | 0o777)
 		w, err := zw.CreateHeader(h)
 		if err != nil {
@@ -166,7 +166,7 @@ func buildSmallZip(spec zipSpec) ([]byte, error) {
 
 func addProject(zw *zip.Writer) error {
 	for _, f := range projectFiles {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: zipModTime})
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: ZipModTime})
 		if err != nil {
 			return fmt.Errorf("add %s: %w", f.name, err)
 		}
@@ -179,7 +179,7 @@ func addProject(zw *zip.Writer) error {
 
 // writeGoodZip writes the project plus stored blobs of deterministic random
 // bytes until the archive is about spec.Size.
-func writeGoodZip(w io.Writer, spec zipSpec) error {
+func writeGoodZip(w io.Writer, spec ZipSpec) error {
 	zw := zip.NewWriter(w)
 	if err := addProject(zw); err != nil {
 		return err
@@ -189,7 +189,7 @@ func writeGoodZip(w io.Writer, spec zipSpec) error {
 	buf := make([]byte, 64<<10)
 	for i := 0; remaining > 0; i++ {
 		n := min(remaining, 32<<20)
-		fw, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("data/blob-%03d.bin", i), Method: zip.Store, Modified: zipModTime})
+		fw, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("data/blob-%03d.bin", i), Method: zip.Store, Modified: ZipModTime})
 		if err != nil {
 			return fmt.Errorf("add blob: %w", err)
 		}
@@ -234,7 +234,7 @@ func buildBomb() ([]byte, error) {
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
 		return flate.NewWriter(out, flate.BestSpeed)
 	})
-	w, err := zw.CreateHeader(&zip.FileHeader{Name: "bomb.bin", Method: zip.Deflate, Modified: zipModTime})
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "bomb.bin", Method: zip.Deflate, Modified: ZipModTime})
 	if err != nil {
 		return nil, err
 	}

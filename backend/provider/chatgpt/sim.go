@@ -1,0 +1,417 @@
+package chatgpt
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+)
+
+// The simulator's session cookies of ChatGPT.
+const (
+	SimSessionCookie = "__Secure-next-auth.session-token"
+	SimDeviceCookie  = "oai-did"
+)
+
+// simScript builds the simulated ChatGPT page in the browser (see SimSite).
+//
+//go:embed sim.js
+var simScript []byte
+
+// SimSite returns the simulator's stand-in for ChatGPT: its pages, its
+// backend-api (session, conversation stream, conversation JSON, sandbox
+// download and estuary), the page script, registered with sim.Register.
+//
+// Fidelity checklist against the providers reference (providers.md): each
+// fact and where it is reproduced; "GAP" marks facts not reproduced.
+//
+// ChatGPT (sim.go, sim_stream.go, sim_conv.go, sim.js):
+//   - div#prompt-textarea[contenteditable].ProseMirror with
+//     p[data-placeholder="Ask anything"].placeholder; hidden
+//     textarea[name="prompt-textarea"] earlier; form[data-type="unified-composer"];
+//     logged out: textarea#mobile-composer-prompt. Old selectors
+//     textarea[data-id=…]/[placeholder*="Send a message"]: not rendered (current DOM).
+//   - send button[data-testid="send-button"][aria-label="Send prompt"]
+//     (#composer-submit-button) exists only while the composer has text.
+//   - stop [data-testid="stop-button"] while streaming; read-aloud and voice
+//     buttons carry no "stop" label; [data-is-streaming="true"],
+//     [aria-busy="true"][data-message-author-role="assistant"], span.loading-shimmer.
+//   - turns article[data-testid^="conversation-turn-"][data-turn],
+//     [data-message-author-role][data-message-id], data-message-model-slug,
+//     .markdown; request-placeholder- ids until the server id arrives;
+//     virtualised thread: 6 turns mounted, older ones mount on scroll to top.
+//   - code blocks pre › div.contain-inline-size › sticky header (language,
+//     "Copy code") › div.overflow-y-auto › code.whitespace-pre! language-<lang>.
+//   - finished-action bar copy-turn-action-button, good/bad-response,
+//     aria-label="Share".
+//   - model picker [data-testid="model-switcher-dropdown-button"] (also
+//     form button[aria-haspopup="menu"].composer-pill), items
+//     [role="menuitem"][data-testid^="model-switcher-"], effort
+//     [role="slider"][aria-valuenow] (static: GAP for effort semantics).
+//   - input#upload-files (multiple, no accept), composer-plus-btn; uploads
+//     (POST /backend-api/files, PUT, process_upload_stream): GAP.
+//   - logged in: accounts-profile-button, history-item-N,
+//     a[data-testid="create-new-chat-button"]; logged out: a[href*="/auth/login"],
+//     "Log in", "Sign up for free", anonymous answers from gpt-5-mini via
+//     /backend-anon/f/conversation. Login on auth.openai.com: GAP (login page
+//     is chatgpt.com/auth/login).
+//   - POST /backend-api/f/conversation with prepare (conduit_token) and
+//     sentinel/chat-requirements first; request body fields as in the reference.
+//   - SSE delta encoding v1 exactly as captured: event delta_encoding "v1",
+//     resume_conversation_token, add frames with c, input_message,
+//     message_marker, append with the inherit rule (frames without p/o),
+//     patch frames batching append/replace/metadata, server_ste_metadata
+//     (i-mini), message_stream_complete, title_generation, [DONE]; frames are
+//     written Python-style (", " and ": " separators, raw non-ASCII)
+//     (sim_stream.go deltaEncoder, provider/sim pyjson.go).
+//   - channels: system, user, tool code (recipient python), execution_output,
+//     thoughts (analysis), commentary text, reasoning_recap, final; citations
+//     U+E200…U+E202 around cite markers (scenario thinking).
+//   - completion: status finished_successfully, end_turn, finish_details stop;
+//     stop_conversation endpoint; an aborted stream is stored as interrupted.
+//     Stream handoff to a websocket: GAP.
+//   - stream errors: {"message":null,…,"error":…,"error_code":"conversation_too_large"}
+//     (the {"type":"error",…} variant: GAP); "Something went wrong…" frame.
+//   - conversation_detail_metadata.limits_progress in the conversation JSON.
+//   - model proof: metadata.model_slug/resolved_model_slug = the requested
+//     model (auto → gpt-5-2; thinking → gpt-5-6-thinking), DOM
+//     data-message-model-slug; server_ste_metadata carries i-mini.
+//   - /api/auth/session: user, expires, accessToken (HS256 JWT with exp),
+//     authProvider; no cookie → {} (provider/sim token.go, sim.go chatgptSession).
+//   - backend-api requires the bearer: cookie-only → 401 "Unauthorized -
+//     Access token is missing"; expired → 401 token_expired (chatgptBearer).
+//     oai-device-id is sent by the page but not checked; Chatgpt-Account-Id: GAP.
+//   - 403 cf-mitigated: challenge on backend-api under the cloudflare scenario.
+//   - GET /backend-api/conversation/<id>: mapping tree from client-created-root,
+//     current_node, messages with author/content/status/end_turn/metadata/
+//     recipient/channel, content types text, code, execution_output, thoughts,
+//     reasoning_recap; aggregate_result with final_expression_output repr;
+//     429 during the rate-limit lock. multimodal_text and "Code execution
+//     state reset." cancelled outputs: GAP.
+//   - sandbox paths in final text as [label](sandbox:/mnt/data/x.zip), wrapped
+//     :chatgpt-content-reference{index="9"}[…](sandbox:…), plain paths, and the
+//     repr in execution_output/final_expression_output; DOM button.behavior-btn
+//     (no href, no download) whose click fetches the bytes in page. Links in
+//     tables: GAP.
+//   - interpreter/download (bearer; message must hold the path) → success with
+//     an estuary download_url (id=file_<32hex>&ts&p=fs&cid=1&sig=<64hex>&v=0);
+//     ace_pod_expired 404 (sandbox_expired). /backend-api/sandbox/download and
+//     /backend-api/files/{id}/download: GAP.
+//   - estuary: cookie-bound (403 without the session cookie), signed (403 on a
+//     bad sig or after WithEstuaryTTL), filename in content-disposition, Range
+//     support; zips are deterministic (provider/sim zips.go, bigzip.go: up to 200 MiB
+//     generated on demand, never held in memory).
+//   - interstitials: Cloudflare page (title "Just a moment...", #challenge-form,
+//     #challenge-running, cf-challenge class, iframe /cdn-cgi/challenge-platform/,
+//     body text "needs to review the security of your connection", solvable by
+//     its checkbox) and the weak-evidence challenge script on normal pages
+//     (the Head of SimSite); "Too many requests" dialog with "Got it", reappearing during
+//     the lock; "You've reached the maximum length…" in
+//     .text-token-text-error with "Start new chat"; usage cap "You’ve hit the
+//     Free plan limit… resets after <time datetime>" with New chat/Upgrade in
+//     [role="alert"]; "Your session has expired. Please log in again…" dialog;
+//     "Something went wrong…" and "A network error occurred…" with
+//     regenerate-thread-error-button. "Suspicious activity detected",
+//     "Message delivery timed out", "Connection interrupted", "Answer now": GAP.
+func SimSite() sim.Site {
+	return sim.Site{
+		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: simScript,
+		// The real app loads Cloudflare's script on normal pages too: a
+		// detector that trusts it alone reports false challenges.
+		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
+		DefaultModel: "gpt-5-2", ThinkingModel: "gpt-5-6-thinking", CodeModel: "gpt-5-6-thinking",
+		Citations: true, SessionCookie: SimSessionCookie, DeviceCookie: SimDeviceCookie,
+		Scenarios: []string{sim.ScenarioThinking, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
+			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
+			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired},
+		Drift: map[string]string{
+			"composer": "#composer-editor[contenteditable=\"true\"]",
+			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
+			"stop":     "button[data-testid=\"composer-halt\"]",
+			"turn":     "article[data-testid^=\"chat-turn-\"]",
+			"answer":   "[data-message-author-role=\"assistant\"] .prose-answer",
+			"copy":     "button[data-testid=\"turn-copy\"]",
+		},
+		Routes: func(s *sim.Server) http.Handler { return newSimServer(s).routes() },
+	}
+}
+
+// simServer is the simulator as ChatGPT's handlers see it, with the state
+// it keeps for one server: conversations and minted estuary files.
+type simServer struct {
+	*sim.Server
+	mu    sync.Mutex
+	convs map[string]*simConversation // by id
+	files map[string]*simFileRef      // estuary file id -> file
+}
+
+func newSimServer(s *sim.Server) *simServer {
+	st := &simServer{Server: s, convs: map[string]*simConversation{}, files: map[string]*simFileRef{}}
+	s.OnReset(func() {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		st.convs = map[string]*simConversation{}
+		st.files = map[string]*simFileRef{}
+	})
+	return st
+}
+
+func (s *simServer) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, "") })
+	mux.HandleFunc("GET /c/{id}", func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, r.PathValue("id")) })
+	mux.HandleFunc("GET /api/auth/session", s.chatgptSession)
+	mux.HandleFunc("POST /backend-api/f/conversation/prepare", s.chatgptBearer(s.chatgptPrepare))
+	mux.HandleFunc("POST /backend-api/sentinel/chat-requirements", s.chatgptBearer(s.chatgptRequirements))
+	mux.HandleFunc("POST /backend-api/f/conversation", s.chatgptBearer(func(w http.ResponseWriter, r *http.Request) { s.chatgptSend(w, r, false) }))
+	mux.HandleFunc("POST /backend-anon/f/conversation/prepare", s.chatgptPrepare)
+	mux.HandleFunc("POST /backend-anon/sentinel/chat-requirements", s.chatgptRequirements)
+	mux.HandleFunc("POST /backend-anon/f/conversation", func(w http.ResponseWriter, r *http.Request) { s.chatgptSend(w, r, true) })
+	mux.HandleFunc("GET /backend-api/conversation/{id}", s.chatgptBearer(func(w http.ResponseWriter, r *http.Request) {
+		s.handleConversationGet(w, r, r.PathValue("id"))
+	}))
+	mux.HandleFunc("GET /backend-api/conversation/{id}/interpreter/download", s.chatgptBearer(s.chatgptInterpreterDownload))
+	mux.HandleFunc("GET /backend-api/estuary/content", s.chatgptEstuary)
+	mux.HandleFunc("POST /backend-api/stop_conversation", s.chatgptBearer(func(w http.ResponseWriter, r *http.Request) {
+		sim.WriteJSON(w, http.StatusOK, sim.O("success", true))
+	}))
+	mux.HandleFunc("GET /auth/login", s.LoginPage(ID))
+	return s.Gate(ID, mux)
+}
+
+// chatgptBearer guards a backend-api handler: the bearer token from
+// /api/auth/session is required (cookies alone get 401, as on the site).
+func (s *simServer) chatgptBearer(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		switch err := s.CheckBearer(r); {
+		case errors.Is(err, sim.ErrTokenMissing):
+			sim.WriteJSON(w, http.StatusUnauthorized, sim.O("detail", sim.O("message", "Unauthorized - Access token is missing")))
+			return
+		case errors.Is(err, sim.ErrTokenExpired):
+			sim.WriteJSON(w, http.StatusUnauthorized, sim.O("detail", sim.O("message", "Your authentication token has expired. Please try signing in again.", "type", "invalid_request_error", "param", nil, "code", "token_expired")))
+			return
+		case err != nil:
+			sim.WriteJSON(w, http.StatusUnauthorized, sim.O("detail", sim.O("message", "Could not parse your authentication token. Please try signing in again.", "code", "invalid_jwt")))
+			return
+		}
+		next(w, r)
+	}
+}
+
+func (s *simServer) chatgptSession(w http.ResponseWriter, r *http.Request) {
+	if !s.HasSession(r, ID) || s.PageScenario(ID).Name == sim.ScenarioLoggedOut {
+		sim.WriteJSON(w, http.StatusOK, sim.Obj{})
+		return
+	}
+	exp := time.Now().Add(time.Hour)
+	if s.PageScenario(ID).Name == sim.ScenarioSessionExpired {
+		exp = time.Now().Add(-time.Minute)
+	}
+	sim.WriteJSON(w, http.StatusOK, sim.O(
+		"user", sim.O("id", "user-sim0000000000000000000001", "name", "Sim User", "email", "sim.user@example.com", "image", "", "picture", "", "idp", "auth0", "iat", time.Now().Unix(), "mfa", false),
+		"expires", time.Now().Add(30*24*time.Hour).UTC().Format("2006-01-02T15:04:05.000Z"),
+		"accessToken", s.AccessTokenUntil(exp),
+		"authProvider", "openai"))
+}
+
+func (s *simServer) chatgptPrepare(w http.ResponseWriter, r *http.Request) {
+	sim.WriteJSON(w, http.StatusOK, sim.O("status", "success", "conduit_token", s.AccessTokenUntil(time.Now().Add(5*time.Minute))))
+}
+
+func (s *simServer) chatgptRequirements(w http.ResponseWriter, r *http.Request) {
+	sim.WriteJSON(w, http.StatusOK, sim.O("persona", "chatgpt-paid", "token", "gAAAAAB"+s.MACHex("req")[:48], "expire_after", 540,
+		"proofofwork", sim.O("required", false), "turnstile", sim.O("required", false)))
+}
+
+type chatgptRequest struct {
+	Action   string `json:"action"`
+	Messages []struct {
+		ID      string                `json:"id"`
+		Author  struct{ Role string } `json:"author"`
+		Content struct {
+			ContentType string   `json:"content_type"`
+			Parts       []string `json:"parts"`
+		} `json:"content"`
+	} `json:"messages"`
+	ConversationID  string `json:"conversation_id"`
+	ParentMessageID string `json:"parent_message_id"`
+	Model           string `json:"model"`
+}
+
+func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) {
+	var req chatgptRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20)).Decode(&req); err != nil {
+		sim.WriteJSON(w, http.StatusBadRequest, sim.O("detail", "Invalid request body: "+err.Error()))
+		return
+	}
+	prompt := ""
+	msgID := sim.NewUUID()
+	if len(req.Messages) > 0 {
+		prompt = strings.Join(req.Messages[0].Content.Parts, "\n")
+		if req.Messages[0].ID != "" {
+			msgID = req.Messages[0].ID
+		}
+	}
+	if req.Action == "variant" && prompt == "" {
+		if c := s.conv(req.ConversationID); c != nil {
+			s.mu.Lock()
+			prompt = lastUserPrompt(c)
+			s.mu.Unlock()
+		}
+	}
+	s.mu.Lock()
+	c := s.convs[req.ConversationID]
+	isNew := c == nil
+	if isNew {
+		c = newConversation(sim.NewUUID())
+		c.Anonymous = anon
+		s.convs[c.ID] = c
+	}
+	s.mu.Unlock()
+	sc := s.TurnScenario(ID, c.ID, prompt)
+
+	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name}
+	if until := s.LockedUntil(ID); !until.IsZero() || sc.Name == sim.ScenarioRateLimit {
+		if until.IsZero() {
+			until = time.Now().Add(sc.Duration("lock", s.RateLimitLock()))
+			s.Lock(ID, time.Until(until))
+		}
+		sub.Refused = true
+		s.Record(sub)
+		w.Header().Set("Retry-After", sim.RetryAfter(until))
+		sim.WriteJSON(w, http.StatusTooManyRequests, sim.O("detail", "Too many requests. You're making requests too quickly. We've temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again."))
+		return
+	}
+	if sc.Name == sim.ScenarioUsageCap {
+		sub.Refused = true
+		s.Record(sub)
+		reset := time.Now().Add(sc.Duration("reset", 3*time.Hour))
+		sim.WriteJSON(w, http.StatusTooManyRequests, sim.O("detail", sim.O("code", "model_cap_exceeded",
+			"message", "You’ve hit the Free plan limit for GPT-5. Responses will use another model until your limit resets after "+reset.Format("3:04 PM")+".",
+			"clears_in", int(time.Until(reset).Seconds()), "reset_at", reset.UTC().Format(time.RFC3339))))
+		return
+	}
+	s.Record(sub)
+	user := chatgptMessage(msgID, "user", "", sim.O("content_type", "text", "parts", []string{prompt}), "finished_successfully", nil,
+		sim.O("selected_github_repos", []any{}, "serialization_metadata", sim.O("custom_symbol_offsets", []any{}), "request_id", sim.NewUUID(), "message_source", nil), "all", nil)
+	parent := req.ParentMessageID
+	if parent == "" {
+		parent = rootNode
+	}
+	s.streamChatGPT(r.Context(), w, chatgptTurn{conv: c, isNew: isNew, parent: parent, userMsg: user, prompt: prompt, model: req.Model, sc: sc, anon: anon})
+}
+
+func lastUserPrompt(c *simConversation) string {
+	for id := c.Current; id != ""; id = c.Nodes[id].Parent {
+		m := c.Nodes[id].Message
+		if m == nil {
+			continue
+		}
+		if role := m[1].V.(sim.Obj)[0].V; role == "user" {
+			parts := m[4].V.(sim.Obj)[1].V.([]string)
+			return strings.Join(parts, "\n")
+		}
+	}
+	return ""
+}
+
+func (s *simServer) chatgptInterpreterDownload(w http.ResponseWriter, r *http.Request) {
+	cid := r.PathValue("id")
+	q := r.URL.Query()
+	path := q.Get("sandbox_path")
+	msgID := q.Get("message_id")
+	s.mu.Lock()
+	c := s.convs[cid]
+	var file *simSandboxFile
+	var expired, forbid bool
+	if c != nil {
+		file = c.Sandbox[path]
+		expired, forbid = c.Expired, c.Forbid
+	}
+	s.mu.Unlock()
+	if c == nil {
+		sim.WriteJSON(w, http.StatusNotFound, sim.O("detail", sim.O("code", "conversation_not_found", "message", "Conversation not found")))
+		return
+	}
+	if expired {
+		sim.WriteJSON(w, http.StatusNotFound, sim.O("status", "error", "error_code", "ace_pod_expired", "error_message", "The sandbox has expired. Please re-run the code to regenerate the file."))
+		return
+	}
+	if file == nil || !slices.Contains(file.Messages, msgID) {
+		sim.WriteJSON(w, http.StatusNotFound, sim.O("status", "error", "error_code", "file_not_found", "error_message", fmt.Sprintf("No file at %s for message %s", path, msgID)))
+		return
+	}
+	fileID := "file_" + s.MACHex("file", cid, path, strconv.FormatInt(time.Now().UnixNano(), 10))[:32]
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	s.mu.Lock()
+	s.files[fileID] = &simFileRef{Spec: file.Spec, Name: name, Conv: cid, TS: time.Now().Unix(), Forbid: forbid, Expires: time.Now().Add(s.DownloadTTL())}
+	s.mu.Unlock()
+	s.RecordMint(sim.Mint{ConversationID: cid, MessageID: msgID, SandboxPath: path})
+	u := "https://chatgpt.com/backend-api/estuary/content?id=" + fileID + "&ts=" + ts + "&p=fs&cid=1&sig=" + s.MACHex("estuary", fileID, ts) + "&v=0"
+	sim.WriteJSON(w, http.StatusOK, sim.O("status", "success", "download_url", u, "file_name", name, "mime_type", "application/zip",
+		"metadata", sim.O("file_id", fileID), "file_size_bytes", nil))
+}
+
+// chatgptEstuary serves GET /backend-api/estuary/content: cookie-bound (no
+// bearer needed, no cookie = 403), signed (bad or expired sig = 403), with
+// Range support and the filename in content-disposition.
+func (s *simServer) chatgptEstuary(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	id, ts, sig := q.Get("id"), q.Get("ts"), q.Get("sig")
+	forbidden := func(why string) {
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>AuthenticationFailed</Code><Message>%s</Message></Error>", why)
+	}
+	if !s.HasSession(r, ID) {
+		forbidden("Server failed to authenticate the request.")
+		return
+	}
+	if !strings.HasPrefix(id, "file_") || sig != s.MACHex("estuary", id, ts) {
+		forbidden("Signature did not match.")
+		return
+	}
+	s.mu.Lock()
+	ref := s.files[id]
+	s.mu.Unlock()
+	if ref == nil {
+		http.NotFound(w, r)
+		return
+	}
+	if ref.Forbid {
+		forbidden("This request is not authorized to perform this operation.")
+		return
+	}
+	if time.Now().After(ref.Expires) {
+		forbidden("Signed expiry time has passed.")
+		return
+	}
+	body, _, err := sim.OpenZip(ref.Spec)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	w.Header().Set("Content-Disposition", "attachment; filename=\""+ref.Name+"\"; filename*=UTF-8''"+url.PathEscape(ref.Name))
+	w.Header().Set("Cache-Control", "private, max-age=0")
+	http.ServeContent(w, r, "", sim.ZipModTime, body)
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

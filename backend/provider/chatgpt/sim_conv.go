@@ -1,0 +1,158 @@
+package chatgpt
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+)
+
+// conversation is one ChatGPT conversation: the mapping tree the web app and
+// GET /backend-api/conversation/<id> expose, plus the sandbox files.
+type simConversation struct {
+	ID        string
+	Title     string
+	Created   time.Time
+	Updated   time.Time
+	Model     string
+	Nodes     map[string]*simNode
+	Current   string
+	Sandbox   map[string]*simSandboxFile // "/mnt/data/x.zip" -> file
+	Expired   bool                       // sandbox_expired: interpreter/download answers ace_pod_expired
+	Forbid    bool                       // estuary_403
+	Limits    []any
+	Turns     int
+	Anonymous bool
+}
+
+type simNode struct {
+	ID       string
+	Parent   string
+	Children []string
+	Message  sim.Obj // nil for the root
+}
+
+type simSandboxFile struct {
+	Spec     sim.ZipSpec
+	Messages []string // ids of messages that mention the path
+}
+
+// fileRef is a minted estuary file.
+type simFileRef struct {
+	Spec    sim.ZipSpec
+	Name    string
+	Conv    string
+	TS      int64
+	Forbid  bool
+	Expires time.Time
+}
+
+const rootNode = "client-created-root"
+
+func newConversation(id string) *simConversation {
+	now := time.Now()
+	c := &simConversation{ID: id, Created: now, Updated: now, Nodes: map[string]*simNode{}, Sandbox: map[string]*simSandboxFile{}}
+	c.Nodes[rootNode] = &simNode{ID: rootNode}
+	c.Current = rootNode
+	return c
+}
+
+func (c *simConversation) add(parent string, msg sim.Obj) {
+	id := msg[0].V.(string)
+	if _, ok := c.Nodes[parent]; !ok {
+		parent = c.Current
+	}
+	c.Nodes[id] = &simNode{ID: id, Parent: parent, Message: msg}
+	c.Nodes[parent].Children = append(c.Nodes[parent].Children, id)
+	c.Current = id
+	c.Updated = time.Now()
+}
+
+func (c *simConversation) json() sim.Obj {
+	mapping := sim.Obj{}
+	for _, id := range c.order() {
+		n := c.Nodes[id]
+		var m any
+		if n.Message != nil {
+			m = n.Message
+		}
+		var parent any
+		if n.Parent != "" {
+			parent = n.Parent
+		}
+		children := n.Children
+		if children == nil {
+			children = []string{}
+		}
+		mapping = append(mapping, sim.KV{K: id, V: sim.O("id", id, "message", m, "parent", parent, "children", children)})
+	}
+	return sim.O("title", c.Title, "create_time", float64(c.Created.UnixMilli())/1000, "update_time", float64(c.Updated.UnixMilli())/1000,
+		"mapping", mapping, "moderation_results", []any{}, "current_node", c.Current, "plugin_ids", nil,
+		"conversation_id", c.ID, "conversation_template_id", nil, "gizmo_id", nil, "is_archived", false,
+		"safe_urls", []any{}, "default_model_slug", c.Model, "id", c.ID,
+		"conversation_detail_metadata", sim.O("limits_progress", c.limitsProgress()))
+}
+
+func (c *simConversation) limitsProgress() []any {
+	if c.Limits != nil {
+		return c.Limits
+	}
+	return []any{sim.O("feature_name", "deep_research", "remaining", 25, "reset_after", time.Now().Add(30*24*time.Hour).UTC().Format(time.RFC3339))}
+}
+
+// order lists node ids root first, depth first, so the JSON reads naturally.
+func (c *simConversation) order() []string {
+	var out []string
+	var walk func(id string)
+	walk = func(id string) {
+		out = append(out, id)
+		for _, ch := range c.Nodes[id].Children {
+			walk(ch)
+		}
+	}
+	walk(rootNode)
+	return out
+}
+
+// chatgptMessage builds a message object with the real field order.
+func chatgptMessage(id, role, name string, content sim.Obj, status string, endTurn any, meta sim.Obj, recipient string, channel any) sim.Obj {
+	var n any
+	if name != "" {
+		n = name
+	}
+	if meta == nil {
+		meta = sim.Obj{}
+	}
+	now := float64(time.Now().UnixMilli()) / 1000
+	return sim.O("id", id, "author", sim.O("role", role, "name", n, "metadata", sim.Obj{}), "create_time", now, "update_time", nil,
+		"content", content, "status", status, "end_turn", endTurn, "weight", 1.0, "metadata", meta,
+		"recipient", recipient, "channel", channel)
+}
+
+func (s *simServer) conv(id string) *simConversation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.convs[id]
+}
+
+// handleConversationGet serves GET /backend-api/conversation/<id>.
+func (s *simServer) handleConversationGet(w http.ResponseWriter, r *http.Request, id string) {
+	if until := s.LockedUntil(ID); !until.IsZero() {
+		w.Header().Set("Retry-After", sim.RetryAfter(until))
+		sim.WriteJSON(w, http.StatusTooManyRequests, sim.O("detail", "Too many requests. You're making requests too quickly. We've temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again."))
+		return
+	}
+	s.mu.Lock()
+	c := s.convs[id]
+	var body string
+	if c != nil {
+		body = sim.CompactJSON(c.json())
+	}
+	s.mu.Unlock()
+	if c == nil {
+		sim.WriteJSON(w, http.StatusNotFound, sim.O("detail", sim.O("code", "conversation_not_found", "message", "Conversation not found")))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(body))
+}

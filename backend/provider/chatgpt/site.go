@@ -1,0 +1,99 @@
+package chatgpt
+
+import "github.com/ferrydesk/ferry/backend/site"
+
+// Site returns the registry entry of ChatGPT (chatgpt.com), per the providers reference (§1). The
+// hidden textarea[name="prompt-textarea"] is deliberately never a composer.
+func Site() site.Site {
+	return site.Site{
+		ID:         "chatgpt",
+		Name:       "ChatGPT",
+		Address:    "https://chatgpt.com/",
+		NewChat:    "https://chatgpt.com/",
+		LoginHosts: []string{"auth.openai.com"},
+		LoginPaths: []string{"/auth/login"},
+		Selectors: map[site.Role][]string{
+			site.RoleComposer: {
+				`div#prompt-textarea[contenteditable="true"]`,
+				`textarea[data-id="prompt-textarea"]`,
+				`textarea[placeholder*="Send a message"]`,
+				`textarea[aria-label="Message ChatGPT"]`,
+				`.ProseMirror[contenteditable="true"]`,
+				`[contenteditable="true"][role="textbox"]`,
+			},
+			site.RoleSend: {
+				`button[data-testid="send-button"]`,
+				`button[aria-label="Send prompt"]`,
+				`#composer-submit-button`,
+				`button[aria-label*="Send"]`,
+				`form button[type="submit"]`,
+			},
+			site.RoleStop: {
+				`[data-testid="stop-button"]`,
+				`[data-testid="composer-stop-button"]`,
+				// Scoped to the form: an unscoped "stop" also matches read-aloud.
+				`form button[aria-label*="stop" i]:not([aria-label*="dictat" i]):not([aria-label*="voice" i]):not([aria-label*="read" i])`,
+			},
+			site.RoleBusy: {
+				`[data-is-streaming="true"]`,
+				`[aria-busy="true"][data-message-author-role="assistant"]`,
+				`span.loading-shimmer`,
+			},
+			site.RoleUserTurn: {
+				`article[data-testid^="conversation-turn-"][data-turn="user"]`,
+				`[data-message-author-role="user"]`,
+			},
+			site.RoleAssistantTurn: {
+				`[data-message-author-role="assistant"][data-message-id]:not([data-message-id^="request-placeholder-"])`,
+				`article[data-testid^="conversation-turn-"][data-turn="assistant"]`,
+			},
+			site.RoleAnswerBody: {`.markdown`},
+			site.RoleCodeBlock:  {`pre code[class*="language-"]`, `pre code`},
+			site.RoleFinished: {
+				`button[data-testid="copy-turn-action-button"]`,
+				`button[data-testid="good-response-turn-action-button"]`,
+				`button[data-testid="bad-response-turn-action-button"]`,
+				`button[aria-label="Share"]`,
+			},
+			site.RoleModelPicker: {
+				`[data-testid="model-switcher-dropdown-button"]`,
+				`form button[aria-haspopup="menu"][class*="composer-pill"]`,
+			},
+			site.RoleModelItem: {
+				`[data-testid^="model-switcher-"]`,
+				`[role="menuitemradio"]`,
+				`[role="menuitem"]`,
+			},
+			site.RoleLoggedIn: {
+				`[data-testid="accounts-profile-button"]`,
+				`[data-testid^="history-item-"]`,
+				`a[data-testid="create-new-chat-button"]`,
+			},
+			site.RoleLoggedOut: {
+				`a[href*="/auth/login"]`,
+				`textarea#mobile-composer-prompt`,
+			},
+			site.RoleFileInput: {`input#upload-files`, `input[type="file"][multiple]`},
+			site.RoleErrorText: {
+				`[data-message-author-role="assistant"] .text-token-text-error`,
+				`.text-token-text-error`,
+			},
+			site.RoleNewChat: {`a[data-testid="create-new-chat-button"]`},
+			site.RoleReady:   {`form[data-type="unified-composer"]`},
+		},
+		Typing: []site.Typing{site.TypingInsertText, site.TypingExecCommand},
+		Send:   site.SendClick,
+		Stream: &site.StreamCapture{
+			Method:      "POST",
+			PathPattern: `^/backend-(api|anon)/f/conversation$`,
+			Decoder:     DecoderName,
+		},
+		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureFileUpload, site.FeatureCodeArtifacts, site.FeatureStreamCapture},
+		Models: []site.Model{
+			{Alias: "auto", Labels: []string{"Auto"}},
+			{Alias: "instant", Labels: []string{"Instant"}},
+			{Alias: "thinking", Labels: []string{"Thinking"}, Proof: []string{"thinking"}},
+			{Alias: "pro", Labels: []string{"Pro"}, Proof: []string{"pro"}},
+		},
+	}
+}

@@ -1,0 +1,134 @@
+package claude
+
+import (
+	_ "embed"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+)
+
+const claudeOrg = "8f3e2b1c-sim0-4c7d-9a1e-000000000001"
+
+// simScript builds the simulated Claude page in the browser (see SimSite).
+//
+//go:embed sim.js
+var simScript []byte
+
+// SimSite returns the simulator's stand-in for Claude: its pages, its API and
+// the page script, registered with sim.Register.
+//
+// Fidelity checklist against the providers reference (providers.md): each
+// fact and where it is reproduced; "GAP" marks facts not reproduced.
+//
+// Claude (sim.go, sim.js): ProseMirror [aria-label="Write your prompt
+// to Claude"][data-testid="chat-input"] (property writes fail silently); send
+// button[aria-label="Send message"][data-testid="chat-input-send"] disabled
+// until hydration and text; button[aria-label="Stop response"];
+// div[data-is-streaming] true→false; div.font-claude-response;
+// [data-testid="user-message"]; action-bar-copy on both roles, action-bar-retry
+// on assistant rows; model-selector-dropdown → [role="menuitemradio"];
+// input#chat-input-file-upload-onpage; POST …/chat_conversations then
+// …/completion SSE (message_start, content_block_delta text_delta,
+// message_stop); "Claude hit the maximum length for this conversation…".
+// GAP: "This response reached its tool use limit." with Continue.
+func SimSite() sim.Site {
+	return sim.Site{
+		ID:           ID,
+		Host:         "claude.ai",
+		Title:        "Claude",
+		Script:       simScript,
+		DefaultModel: "claude-sonnet-4-6",
+		Scenarios:    []string{sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired},
+		Drift: map[string]string{
+			"composer": "[contenteditable=\"true\"][data-testid=\"composer-input\"]",
+			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
+			"copy":     "[data-testid=\"turn-copy\"]",
+		},
+		Routes: func(s *sim.Server) http.Handler { return simServer{s}.routes() },
+	}
+}
+
+// simServer is the simulator as Claude's handlers see it.
+type simServer struct{ *sim.Server }
+
+func (s simServer) routes() http.Handler {
+	mux := http.NewServeMux()
+	page := func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, r.PathValue("id")) }
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/new", http.StatusFound) })
+	mux.HandleFunc("GET /new", page)
+	mux.HandleFunc("GET /chat/{id}", page)
+	mux.HandleFunc("GET /login", s.LoginPage(ID))
+	mux.HandleFunc("POST /login", s.LoginPage(ID))
+	mux.HandleFunc("GET /api/organizations", func(w http.ResponseWriter, r *http.Request) {
+		if !s.HasSession(r, ID) || s.PageScenario(ID).Name == sim.ScenarioLoggedOut {
+			sim.WriteJSON(w, http.StatusForbidden, sim.O("type", "error", "error", sim.O("type", "permission_error", "message", "Invalid authorization")))
+			return
+		}
+		sim.WriteJSON(w, http.StatusOK, []any{sim.O("uuid", claudeOrg, "name", "Sim's Organization")})
+	})
+	mux.HandleFunc("POST /api/organizations/{org}/chat_conversations", func(w http.ResponseWriter, r *http.Request) {
+		if !s.HasSession(r, ID) {
+			sim.WriteJSON(w, http.StatusForbidden, sim.O("type", "error", "error", sim.O("type", "permission_error", "message", "Invalid authorization")))
+			return
+		}
+		sim.WriteJSON(w, http.StatusCreated, sim.O("uuid", sim.NewUUID(), "name", "", "created_at", time.Now().UTC().Format(time.RFC3339)))
+	})
+	mux.HandleFunc("POST /api/organizations/{org}/chat_conversations/{id}/completion", s.claudeCompletion)
+	return s.Gate(ID, mux)
+}
+
+func sseEvent(f *sim.Flusher, name string, v sim.Obj) {
+	f.Write("event: " + name + "\ndata: " + sim.CompactJSON(v) + "\n\n")
+}
+
+func (s simServer) claudeCompletion(w http.ResponseWriter, r *http.Request) {
+	if !s.HasSession(r, ID) {
+		sim.WriteJSON(w, http.StatusForbidden, sim.O("type", "error", "error", sim.O("type", "permission_error", "message", "Invalid authorization")))
+		return
+	}
+	var req struct {
+		Prompt string `json:"prompt"`
+		Model  string `json:"model"`
+	}
+	_ = json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20)).Decode(&req)
+	errBody := func(status int, typ, msg string) sim.Refusal {
+		return sim.Refusal{Status: status, ContentType: "application/json", Body: func(_ sim.Turn, until time.Time) string {
+			return sim.CompactJSON(sim.O("type", "error", "error", sim.O("type", typ, "message", msg, "resets_at", until.Unix())))
+		}}
+	}
+	t, ok := s.BeginTurn(w, ID, r.PathValue("id"), req.Prompt,
+		errBody(429, "rate_limit_error", "Too many requests. Please slow down."),
+		errBody(429, "rate_limit_error", "You've reached your usage limit."))
+	if !ok {
+		return
+	}
+	model := t.Answer.Model
+	if req.Model != "" {
+		model = req.Model
+	}
+	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+	f := sim.NewFlusher(w)
+	msgID := "chatcompl_" + s.MACHex("claude", t.Conv, t.Prompt)[:24]
+	sseEvent(f, "message_start", sim.O("type", "message_start", "message", sim.O("id", msgID, "type", "message", "role", "assistant", "model", model, "content", []any{}, "stop_reason", nil)))
+	if t.Scenario.Name == sim.ScenarioConversationTooLong {
+		sseEvent(f, "error", sim.O("type", "error", "error", sim.O("type", "invalid_request_error", "message", "prompt is too long")))
+		return
+	}
+	sseEvent(f, "content_block_start", sim.O("type", "content_block_start", "index", 0, "content_block", sim.O("type", "text", "text", "")))
+	done := t.Pieces(r.Context(), t.Answer.Text, func(p, _ string) {
+		sseEvent(f, "content_block_delta", sim.O("type", "content_block_delta", "index", 0, "delta", sim.O("type", "text_delta", "text", p)))
+	})
+	if !done {
+		if t.Scenario.Name == sim.ScenarioError {
+			sseEvent(f, "error", sim.O("type", "error", "error", sim.O("type", "overloaded_error", "message", "Overloaded")))
+			return
+		}
+		sim.AbortStream()
+	}
+	sseEvent(f, "content_block_stop", sim.O("type", "content_block_stop", "index", 0))
+	sseEvent(f, "message_delta", sim.O("type", "message_delta", "delta", sim.O("stop_reason", "end_turn", "stop_sequence", nil)))
+	sseEvent(f, "message_limit", sim.O("type", "message_limit", "message_limit", sim.O("type", "within_limit")))
+	sseEvent(f, "message_stop", sim.O("type", "message_stop"))
+}

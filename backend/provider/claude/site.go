@@ -1,0 +1,47 @@
+package claude
+
+import "github.com/ferrydesk/ferry/backend/site"
+
+// Site returns the registry entry of Claude (claude.ai). Property writes to the editor silently fail: type with
+// execCommand. The send button hydrates late on background tabs.
+func Site() site.Site {
+	return site.Site{
+		ID:         "claude",
+		Name:       "Claude",
+		Address:    "https://claude.ai/",
+		NewChat:    "https://claude.ai/new",
+		LoginPaths: []string{"/login"},
+		Selectors: map[site.Role][]string{
+			site.RoleComposer: {
+				`[contenteditable="true"][aria-label="Write your prompt to Claude"]`,
+				`[data-testid="chat-input"]`,
+				`div.ProseMirror[contenteditable="true"]`,
+			},
+			site.RoleSend:          {`button[aria-label="Send message"]`, `[data-testid="chat-input-send"]`},
+			site.RoleStop:          {`button[aria-label="Stop response"]`},
+			site.RoleBusy:          {`div[data-is-streaming="true"]`},
+			site.RoleUserTurn:      {`[data-testid="user-message"]`},
+			site.RoleAssistantTurn: {`div[data-is-streaming]`},
+			site.RoleAnswerBody:    {`div[class*="font-claude-response"]`},
+			site.RoleCodeBlock:     {`pre code`},
+			// action-bar-copy sits under both roles; retry only under answers.
+			site.RoleFinished:    {`[data-testid="action-bar-retry"]`, `[data-testid="action-bar-copy"]`},
+			site.RoleModelPicker: {`[data-testid="model-selector-dropdown"]`},
+			site.RoleModelItem:   {`[role="menuitemradio"]`},
+			site.RoleFileInput:   {`input[type="file"]#chat-input-file-upload-onpage`, `input[type="file"]`},
+		},
+		Typing: []site.Typing{site.TypingExecCommand},
+		Send:   site.SendClick,
+		Stream: &site.StreamCapture{
+			Method:      "POST",
+			PathPattern: `^/api/organizations/[^/]+/chat_conversations/[^/]+/completion$`,
+			Decoder:     DecoderName,
+		},
+		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureFileUpload, site.FeatureStreamCapture},
+		Models: []site.Model{
+			{Alias: "opus", Labels: []string{"Opus"}, Proof: []string{"opus"}},
+			{Alias: "sonnet", Labels: []string{"Sonnet"}, Proof: []string{"sonnet"}},
+			{Alias: "haiku", Labels: []string{"Haiku"}, Proof: []string{"haiku"}},
+		},
+	}
+}

@@ -1,0 +1,170 @@
+package gemini
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+	"unicode/utf16"
+
+	"github.com/ferrydesk/ferry/backend/provider/sim"
+)
+
+// simScript builds the simulated Gemini page in the browser (see SimSite).
+//
+//go:embed sim.js
+var simScript []byte
+
+// SimSite returns the simulator's stand-in for Gemini: its pages, its API and
+// the page script, registered with sim.Register.
+//
+// Fidelity checklist against the providers reference (providers.md): each
+// fact and where it is reproduced; "GAP" marks facts not reproduced.
+//
+// Gemini (sim.go, sim.js): rich-textarea .ql-editor[contenteditable]
+// [role="textbox"][aria-label*="prompt"] with ql-blank; button.send-button
+// [aria-label="Send message"] always enabled, Enter does not send; stop
+// [aria-label="Stop response"] with mat-icon[fonticon="stop"]; user-query
+// .query-text, model-response › message-content › .markdown[aria-busy],
+// model-thoughts; code-block › .code-block-decoration (label, Copy code) ›
+// pre > code.code-container; .response-footer.complete and message-actions;
+// bard-mode-switcher button, gem-menu [role="menuitem"] (Flash-Lite, Flash,
+// Pro, Extended thinking); a[aria-label*="Google Account"] or a Sign-in link to
+// accounts.google.com; no file input. StreamGenerate with at/f.req, ")]}'"
+// then UTF-16-length-prefixed wrb.fr frames, candidate [1][0] full text,
+// [8][0]==2 complete, body[42] model, 1037 usage limit; "Sorry, something
+// went wrong…" rendered as a normal message. GAPs: dropped mode selections,
+// Tools/Deep Think, drag upload, interim "Searching the internet" texts,
+// codes 1052/1060, "unusual traffic" page.
+func SimSite() sim.Site {
+	return sim.Site{
+		ID:           ID,
+		Host:         "gemini.google.com",
+		Title:        "Google Gemini",
+		Script:       simScript,
+		DefaultModel: "gemini-3-flash",
+		Scenarios:    []string{sim.ScenarioThinking},
+		Drift: map[string]string{
+			"composer": "rich-textarea .input-editor[contenteditable=\"true\"]",
+			"send":     "button.submit-button[aria-label=\"Submit\"]",
+			"answer":   "model-response message-content .response-markdown",
+			"done":     "model-response .turn-footer.complete",
+		},
+		Routes: func(s *sim.Server) http.Handler { return simServer{s}.routes() },
+	}
+}
+
+// simServer is the simulator as Gemini's handlers see it.
+type simServer struct{ *sim.Server }
+
+func (s simServer) routes() http.Handler {
+	mux := http.NewServeMux()
+	page := func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, r.PathValue("id")) }
+	mux.HandleFunc("GET /{$}", page)
+	mux.HandleFunc("GET /app", page)
+	mux.HandleFunc("GET /app/{id}", page)
+	mux.HandleFunc("POST /_/BardChatUi/data/assistant.lamda.BardFrontendService/StreamGenerate", s.geminiGenerate)
+	return s.Gate(ID, mux)
+}
+
+// geminiFrame writes one length-prefixed frame; the length counts UTF-16
+// code units of the JSON plus its newline, as the web client expects.
+func geminiFrame(f *sim.Flusher, v any) {
+	b, _ := json.Marshal(v)
+	n := len(utf16.Encode([]rune(string(b)))) + 1
+	f.Write(fmt.Sprintf("%d\n%s\n", n, b))
+}
+
+// geminiEnvelope wraps an inner body as the wrb.fr envelope.
+func geminiEnvelope(inner any) any {
+	b, _ := json.Marshal(inner)
+	return []any{[]any{"wrb.fr", nil, string(b)}}
+}
+
+func geminiBody(cid, rid, rcid, text string, thoughts string, complete bool, model string) []any {
+	state := 1
+	if complete {
+		state = 2
+	}
+	cand := make([]any, 38)
+	cand[0] = rcid
+	cand[1] = []any{text}
+	cand[8] = []any{state}
+	if thoughts != "" {
+		cand[37] = []any{[]any{thoughts}}
+	}
+	body := make([]any, 43)
+	body[1] = []any{cid, rid}
+	body[4] = []any{cand}
+	body[42] = model
+	return body
+}
+
+func (s simServer) geminiGenerate(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil || r.PostForm.Get("at") == "" || !s.HasSession(r, ID) {
+		http.Error(w, "Bad Request", http.StatusBadRequest)
+		return
+	}
+	var outer []any
+	var inner []any
+	prompt, cid := "", ""
+	if json.Unmarshal([]byte(r.PostForm.Get("f.req")), &outer) == nil && len(outer) > 1 {
+		if sv, ok := outer[1].(string); ok && json.Unmarshal([]byte(sv), &inner) == nil && len(inner) > 0 {
+			if p, ok := inner[0].([]any); ok && len(p) > 0 {
+				prompt, _ = p[0].(string)
+			}
+			if len(inner) > 2 {
+				if ids, ok := inner[2].([]any); ok && len(ids) > 0 {
+					cid, _ = ids[0].(string)
+				}
+			}
+		}
+	}
+	if cid == "" {
+		cid = "c_" + s.MACHex("gcid", prompt, time.Now().String())[:16]
+	}
+	errFrame := func(code int) sim.Refusal {
+		return sim.Refusal{Status: 200, ContentType: "application/json; charset=utf-8", Body: func(t sim.Turn, _ time.Time) string {
+			b, _ := json.Marshal([]any{[]any{"wrb.fr", nil, nil, nil, nil, []any{code}}})
+			return fmt.Sprintf(")]}'\n\n%d\n%s\n", len(b)+1, b)
+		}}
+	}
+	t, ok := s.BeginTurn(w, ID, cid, prompt, errFrame(1037), errFrame(1037))
+	if !ok {
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	f := sim.NewFlusher(w)
+	f.Write(")]}'\n\n")
+	rid, rcid := "r_"+s.MACHex("rid", cid, prompt)[:16], "rc_"+s.MACHex("rcid", cid, prompt)[:16]
+	model := t.Answer.Model
+	var ext []any
+	if json.Unmarshal([]byte(r.Header.Get("x-goog-ext-525001261-jspb")), &ext) == nil && len(ext) > 4 {
+		if id, ok := ext[4].(string); ok && id != "" {
+			model = id
+		}
+	}
+	thoughts := ""
+	for _, th := range t.Answer.Thoughts {
+		for _, c := range sim.Chunks(th+" ", t.Pace.Chunk) {
+			thoughts += c
+			geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, "", thoughts, false, model)))
+			if !sim.Sleep(r.Context(), t.Pace.Interval) {
+				return
+			}
+		}
+	}
+	done := t.Pieces(r.Context(), t.Answer.Text, func(_, so string) {
+		geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, so, thoughts, false, model)))
+	})
+	if !done {
+		if t.Scenario.Name == sim.ScenarioError {
+			geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, "Sorry, something went wrong. Please try your request again.", "", true, model)))
+			return
+		}
+		sim.AbortStream()
+	}
+	geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, t.Answer.Text, thoughts, true, model)))
+	geminiFrame(f, []any{[]any{"di", 120}, []any{"af.httprm", 120, "sim", 7}})
+}

@@ -1,0 +1,51 @@
+package gemini
+
+import "github.com/ferrydesk/ferry/backend/site"
+
+// Site returns the registry entry of Gemini (gemini.google.com). The DOM is the primary source; the
+// StreamGenerate response may be invisible to page-level capture. Files can
+// only be attached by a drag onto the editor, so file upload is not offered.
+func Site() site.Site {
+	return site.Site{
+		ID:         "gemini",
+		Name:       "Gemini",
+		Address:    "https://gemini.google.com/",
+		NewChat:    "https://gemini.google.com/app",
+		LoginHosts: []string{"accounts.google.com"},
+		Selectors: map[site.Role][]string{
+			site.RoleComposer:      {`rich-textarea .ql-editor[contenteditable="true"]`, `[role="textbox"][aria-label*="prompt" i]`},
+			site.RoleSend:          {`button.send-button`, `button[aria-label="Send message"]`},
+			site.RoleStop:          {`button[aria-label="Stop response"]`, `mat-icon[fonticon="stop"]`},
+			site.RoleBusy:          {`message-content .markdown[aria-busy="true"]`},
+			site.RoleUserTurn:      {`user-query`},
+			site.RoleAssistantTurn: {`model-response`},
+			site.RoleAnswerBody:    {`message-content .markdown`, `message-content`},
+			site.RoleCodeBlock:     {`code-block pre > code.code-container`, `code-block pre`},
+			site.RoleFinished: {
+				`.response-footer.complete`,
+				`message-actions button[aria-label*="Copy" i]`,
+			},
+			site.RoleModelPicker: {`bard-mode-switcher button`},
+			site.RoleModelItem:   {`gem-menu [role="menuitem"]`, `[role="menuitem"]`},
+			site.RoleLoggedIn:    {`a[aria-label*="Google Account" i]`},
+			site.RoleLoggedOut:   {`a[href*="accounts.google.com/ServiceLogin"]`},
+			site.RoleThoughts:    {`model-thoughts`},
+		},
+		BusyTexts: []string{"Searching the internet", "Analyzing", "Thinking", "generating your response"},
+		Typing:    []site.Typing{site.TypingExecCommand, site.TypingInsertText},
+		Send:      site.SendClick,
+		Stream: &site.StreamCapture{
+			Method:      "POST",
+			PathPattern: `^/_/BardChatUi/data/assistant\.lamda\.BardFrontendService/StreamGenerate$`,
+			Decoder:     DecoderName,
+			Optional:    true,
+		},
+		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureStreamCapture},
+		Models: []site.Model{
+			{Alias: "flash-lite", Labels: []string{"Flash-Lite"}, Proof: []string{"flash-lite"}},
+			{Alias: "flash", Labels: []string{"Flash"}, Proof: []string{"flash"}},
+			{Alias: "pro", Labels: []string{"Pro"}, Proof: []string{"pro"}},
+			{Alias: "thinking", Labels: []string{"Extended thinking"}},
+		},
+	}
+}

@@ -1,0 +1,44 @@
+package grok
+
+import "github.com/ferrydesk/ferry/backend/site"
+
+// Site returns the registry entry of Grok (grok.com). Enter inserts a newline, so sending is a click. The login
+// state is probed over GET /rest/user-settings by the adapter: the page has
+// no documented logged-in marker.
+func Site() site.Site {
+	return site.Site{
+		ID:      "grok",
+		Name:    "Grok",
+		Address: "https://grok.com/",
+		NewChat: "https://grok.com/",
+		Selectors: map[site.Role][]string{
+			site.RoleComposer: {
+				`div.tiptap.ProseMirror[contenteditable="true"]`,
+				`[contenteditable="true"][aria-label="Ask Grok anything"]`,
+			},
+			site.RoleSend: {`[data-testid="chat-submit"]`},
+			site.RoleStop: {`[data-testid="chat-stop"]`, `button[aria-label*="Stop" i]`},
+			// Both roles use .message-bubble; the newest is the last.
+			site.RoleAssistantTurn: {`.message-bubble`},
+			site.RoleAnswerBody:    {`.response-content-markdown`},
+			site.RoleCodeBlock:     {`pre code`},
+			site.RoleFinished:      {`div.action-buttons`},
+			site.RoleModelPicker:   {`button[aria-label="Model select"]`},
+			site.RoleModelItem:     {`[role="menuitem"]`},
+		},
+		Typing: []site.Typing{site.TypingInsertText, site.TypingExecCommand},
+		Send:   site.SendClick,
+		Stream: &site.StreamCapture{
+			Method:      "POST",
+			PathPattern: `^/rest/app-chat/conversations/(new|[^/]+/responses)$`,
+			Decoder:     DecoderName,
+		},
+		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureStreamCapture},
+		Models: []site.Model{
+			{Alias: "auto", Labels: []string{"Auto"}},
+			{Alias: "fast", Labels: []string{"Fast"}},
+			{Alias: "expert", Labels: []string{"Expert"}},
+			{Alias: "heavy", Labels: []string{"Heavy"}},
+		},
+	}
+}

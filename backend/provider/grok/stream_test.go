@@ -1,0 +1,73 @@
+package grok
+
+import (
+	"testing"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/stream/streamtest"
+)
+
+// fixtures are Grok captures in testdata and what decoding them gives; the
+// captured-stream test, the split-at-every-offset property, the seeded
+// mutations and the fuzz corpus all read them.
+var fixtures = []streamtest.Fixture{
+	{
+		Name:     "a Grok NDJSON answer skips thinking tokens and ends with the full modelResponse",
+		File:     "grok_new_conversation.ndjson",
+		Text:     "Tides are caused by the Moon’s gravity pulling on Earth’s oceans 🌊.",
+		Complete: true, Ended: true, Finish: "isSoftStop", Model: "grok-4", Source: "modelResponse.model",
+		Conv: "0b5f8c1e-4d2a-4e7b-9c3d-2a1b0c9d8e7f", MsgID: "r-1", Title: "Tides explained",
+	},
+	{
+		Name: "a Grok error line with code 8 becomes RateLimited",
+		File: "grok_rate_limited.ndjson",
+		Text: "Partial ", Ended: true, MsgID: "r-9", ErrCode: errs.RateLimited,
+	},
+	{
+		Name: "a Grok error inside the response with code 13 becomes GenerationError keeping the text so far",
+		File: "grok_response_error.ndjson",
+		Text: "Part", Ended: true, Conv: "0b5f8c1e-4d2a-4e7b-9c3d-2a1b0c9d8e7f", MsgID: "r-7", ErrCode: errs.GenerationError,
+	},
+}
+
+func TestDecoderReadsCapturedStreams(t *testing.T) {
+	streamtest.CheckCaptures(t, DecoderName, fixtures)
+}
+
+func TestSplittingAnywhereGivesTheSameResult(t *testing.T) {
+	streamtest.CheckSplits(t, DecoderName, fixtures)
+}
+
+func TestMutatedCapturesStayStableUnderRechunking(t *testing.T) {
+	streamtest.CheckMutations(t, DecoderName, fixtures)
+}
+
+func FuzzGrok(f *testing.F) { streamtest.Fuzz(f, DecoderName, fixtures, streamtest.Lines) }
+
+func TestGrokTellsAUsageCapFromARateLimitByItsWords(t *testing.T) {
+	cases := []struct {
+		name string
+		line string
+		want errs.Code
+	}{
+		{"too many requests is a rate limit", `{"error":{"code":8,"message":"Too many requests","details":[]}}`, errs.RateLimited},
+		{"a reached limit with an upgrade offer is a usage cap", `{"error":{"code":8,"message":"You've reached your limit. Please try again later or upgrade.","details":[]}}`, errs.UsageCap},
+		{"another code is a failed turn", `{"error":{"code":13,"message":"Grok is under heavy usage right now."}}`, errs.GenerationError},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := NewDecoder()
+			d.Write([]byte(c.line + "\n"))
+			d.Close()
+			if got := errs.CodeOf(d.Result().Err); got != c.want {
+				t.Fatalf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestGarbageIsCountedNotFatal(t *testing.T) {
+	t.Run("a Grok line that is not JSON", func(t *testing.T) {
+		streamtest.CheckGarbage(t, DecoderName, "<html>\n"+`{"result":{"response":{"isSoftStop":true}}}`+"\n")
+	})
+}
