@@ -254,14 +254,34 @@ func truncated(got, want int64) error {
 func (p *Page) waitDownload(ctx context.Context, events <-chan rodMessage, mark, dir string, size, max int64) (string, error) {
 	guid := ""
 	var received float64
+	// cancel stops the download and waits (at most cleanupTimeout) for the
+	// browser to report it cancelled: until then the browser may still
+	// write, and even re-create dir after the caller removed it.
 	cancel := func() {
 		if guid == "" {
 			return
 		}
 		cctx, stop := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer stop()
-		_ = p.b.call(cctx, "cancel the download", "Browser.cancelDownload",
-			proto.BrowserCancelDownload{GUID: guid, BrowserContextID: p.browserCtx}, nil)
+		if err := p.b.call(cctx, "cancel the download", "Browser.cancelDownload",
+			proto.BrowserCancelDownload{GUID: guid, BrowserContextID: p.browserCtx}, nil); err != nil {
+			return
+		}
+		for {
+			select {
+			case <-cctx.Done():
+				return
+			case m, ok := <-events:
+				if !ok {
+					return
+				}
+				var e proto.BrowserDownloadProgress
+				if m.Method == "Browser.downloadProgress" && m.Load(&e) && e.GUID == guid &&
+					e.State != proto.BrowserDownloadProgressStateInProgress {
+					return
+				}
+			}
+		}
 	}
 	for {
 		select {
