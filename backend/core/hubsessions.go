@@ -83,3 +83,20 @@ func clipText(s string, n int) string {
 	}
 	return s
 }
+
+var _ hub.SessionExporter = (*HubBackend)(nil)
+
+// ExportSession renders a run (an unambiguous id prefix is enough) as
+// Markdown or JSON with its secrets redacted (job.Export). Errors: as
+// ShowSession (the function); errs.BadInput for another format.
+func (h *HubBackend) ExportSession(ctx context.Context, id, format string) (service.Export, error) {
+	run, journal, err := ShowSession(ctx, h.repo, id)
+	if err != nil {
+		return service.Export{}, err
+	}
+	b, err := job.Export(run, journal, format)
+	if err != nil {
+		return service.Export{}, err
+	}
+	return service.Export{ID: run.ID, Format: format, Body: string(b)}, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // The owner's templates through the hub (ferry templates while an owner
@@ -52,4 +53,16 @@ func (h *HubBackend) SaveTemplate(ctx context.Context, t hub.Template) (hub.Temp
 // TemplateRepo.Delete.
 func (h *HubBackend) DeleteTemplate(ctx context.Context, name string) error {
 	return h.c.Templates().Delete(ctx, name)
+}
+
+var _ hub.TemplateRenderer = (*HubBackend)(nil)
+
+// RenderTemplate fills template name with vars. Errors: as
+// (*Core).RenderTemplate.
+func (h *HubBackend) RenderTemplate(ctx context.Context, name string, vars map[string]string) (service.Rendered, error) {
+	text, err := h.c.RenderTemplate(ctx, name, vars)
+	if err != nil {
+		return service.Rendered{}, err
+	}
+	return service.Rendered{Name: name, Text: text}, nil
 }

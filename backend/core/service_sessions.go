@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/hub"
-	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -53,15 +52,7 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 	if err := admit(c, "", req); err != nil {
 		return service.Export{}, err
 	}
-	run, journal, err := ShowSession(ctx, s.h.repo, req.ID)
-	if err != nil {
-		return service.Export{}, err
-	}
-	b, err := job.Export(run, journal, req.Format)
-	if err != nil {
-		return service.Export{}, err
-	}
-	return service.Export{ID: run.ID, Format: req.Format, Body: string(b)}, nil
+	return s.h.ExportSession(ctx, req.ID, req.Format)
 }
 
 // PollSession checks a run once. Errors: errs.HubForbidden for an agent; as

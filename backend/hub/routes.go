@@ -62,6 +62,7 @@ func (s *Server) routes() *http.ServeMux {
 	add("/v1/sessions", get(s.handleListSessions))
 	add("/v1/sessions/search", get(s.handleSearchSessions))
 	add("/v1/sessions/{id}", get(s.handleShowSession))
+	add("/v1/sessions/{id}/export", get(s.handleExportSession))
 	add("/v1/sessions/poll", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handlePollSession}})
 	add("/v1/sessions/reattach", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleReattachSession}})
 	add("/v1/sessions/doctor", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleDoctorSessions}})
@@ -73,6 +74,7 @@ func (s *Server) routes() *http.ServeMux {
 		http.MethodGet:    {fn: s.handleGetTemplate},
 		http.MethodDelete: {owner: true, fn: s.handleDeleteTemplate},
 	})
+	add("/v1/templates/{name}/render", map[string]endpoint{http.MethodPost: {fn: s.handleRenderTemplate}})
 	add("/v1/browser", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleBrowser}})
 	add("/v1/tabs", map[string]endpoint{
 		http.MethodGet:  {fn: s.handleListTabs},
