@@ -68,7 +68,7 @@ func startHub(ctx context.Context, c *core.Core, log *slog.Logger, emit func() e
 	if runs, err := backend.Events(evCtx); err == nil {
 		go forwardRuns(runs, emit)
 	}
-	srv, err := hub.New(backend,
+	srv, err := hub.New(core.NewService(c, backend),
 		hub.WithHubFile(c.Paths().HubFile()),
 		hub.WithClientStore(c.HubClients()),
 		hub.WithEventSource(backend),

@@ -72,7 +72,7 @@ func runServe(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(inv.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	srv, err := hub.New(backend,
+	srv, err := hub.New(core.NewService(c, backend),
 		hub.WithHubFile(c.Paths().HubFile()),
 		hub.WithClientStore(c.HubClients()),
 		hub.WithEventSource(backend),

@@ -29,7 +29,7 @@ func startOwner(t *testing.T, ctx context.Context, dir string, opts ...HubOption
 		c.Close()
 		t.Fatal(err)
 	}
-	srv, err := hub.New(hb, hub.WithHubFile(c.Paths().HubFile()), hub.WithClientStore(c.HubClients()), hub.WithEventSource(hb))
+	srv, err := hub.New(NewService(c, hb), hub.WithHubFile(c.Paths().HubFile()), hub.WithClientStore(c.HubClients()), hub.WithEventSource(hb))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,10 +42,11 @@ func WithHubAskDefaults(d AskRequest) HubOption {
 	}
 }
 
-// HubBackend is the core's implementation of hub.Backend and
-// hub.EventSource: jobs run through (*Core).Ask, sessions come from the
-// journal's repository, artifacts from the artifacts directory. Create it
-// with (*Core).HubBackend; Close waits for running jobs to stop.
+// HubBackend runs the owner's jobs (the hub's through Service, the
+// desktop's directly) and is the hub's hub.EventSource: jobs run through
+// (*Core).Ask, sessions come from the journal's repository, artifacts from
+// the artifacts directory. Create it with (*Core).HubBackend; Close waits
+// for running jobs to stop.
 type HubBackend struct {
 	c        *Core
 	repo     *job.Repo
@@ -65,7 +66,6 @@ type HubBackend struct {
 }
 
 var (
-	_ hub.Backend       = (*HubBackend)(nil)
 	_ hub.EventSource   = (*HubBackend)(nil)
 	_ hub.PendingLister = (*HubBackend)(nil)
 )

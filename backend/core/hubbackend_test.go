@@ -83,7 +83,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 	spec := hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hold me", RequestedBy: "c_agent"}
 
 	t.Run("a job created on hold waits and a rejection fails it with approval_rejected", func(t *testing.T) {
-		j, err := h.CreateJob(ctx, spec, hub.CreateOptions{AwaitApproval: true})
+		j, err := h.CreateJob(ctx, spec, CreateOptions{AwaitApproval: true})
 		if err != nil || j.State != hub.StateAwaitingApproval {
 			t.Fatalf("create: %+v %v", j, err)
 		}
@@ -99,7 +99,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 		}
 	})
 	t.Run("a job cancelled while it waits ends cancelled", func(t *testing.T) {
-		j, _ := h.CreateJob(ctx, spec, hub.CreateOptions{AwaitApproval: true})
+		j, _ := h.CreateJob(ctx, spec, CreateOptions{AwaitApproval: true})
 		j, err := h.CancelJob(ctx, j.ID)
 		if err != nil || j.State != string(job.StateCancelled) {
 			t.Fatalf("cancel: %+v %v", j, err)
@@ -113,7 +113,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 			{Kind: hub.KindAsk, Prompt: "no site"},
 			{Kind: hub.KindAsk, Site: "nosuchsite", Prompt: "x"},
 		} {
-			if _, err := h.CreateJob(ctx, sp, hub.CreateOptions{AwaitApproval: true}); err == nil || errs.CodeOf(err) == errs.Internal {
+			if _, err := h.CreateJob(ctx, sp, CreateOptions{AwaitApproval: true}); err == nil || errs.CodeOf(err) == errs.Internal {
 				t.Fatalf("spec %+v: %v", sp, err)
 			}
 		}

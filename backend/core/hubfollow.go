@@ -18,11 +18,6 @@ import (
 // CheckFresh, ReattachIn, DoctorSessions, OpenSiteTab) on the owner's store
 // and browser.
 
-var (
-	_ hub.SessionFollower = (*HubBackend)(nil)
-	_ hub.TabOpener       = (*HubBackend)(nil)
-)
-
 // defaultReattachTimeout bounds a reattach job whose request names none
 // (as `ferry reattach --timeout`'s default).
 const defaultReattachTimeout = 10 * time.Minute

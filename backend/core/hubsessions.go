@@ -84,8 +84,6 @@ func clipText(s string, n int) string {
 	return s
 }
 
-var _ hub.SessionExporter = (*HubBackend)(nil)
-
 // ExportSession renders a run (an unambiguous id prefix is enough) as
 // Markdown or JSON with its secrets redacted (job.Export). Errors: as
 // ShowSession (the function); errs.BadInput for another format.

@@ -10,8 +10,6 @@ import (
 // The owner's templates through the hub (ferry templates while an owner
 // runs): the same repository and errors as embedded.
 
-var _ hub.TemplateBackend = (*HubBackend)(nil)
-
 func templateOut(t TemplateInfo) hub.Template {
 	return hub.Template{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables, BuiltIn: t.BuiltIn, UpdatedAt: t.UpdatedAt}
 }
@@ -54,8 +52,6 @@ func (h *HubBackend) SaveTemplate(ctx context.Context, t hub.Template) (hub.Temp
 func (h *HubBackend) DeleteTemplate(ctx context.Context, name string) error {
 	return h.c.Templates().Delete(ctx, name)
 }
-
-var _ hub.TemplateRenderer = (*HubBackend)(nil)
 
 // RenderTemplate fills template name with vars. Errors: as
 // (*Core).RenderTemplate.

@@ -82,7 +82,9 @@ func TestTheRemoteServiceAnswersAsTheInProcessOne(t *testing.T) {
 		{"a JSON export", func(s service.Service) (any, error) {
 			return s.ExportSession(ctx, owner, service.ExportRequest{ID: id, Format: service.FormatJSON})
 		}},
-		{"the templates", func(s service.Service) (any, error) { return s.ListTemplates(ctx, owner, service.ListTemplatesRequest{}) }},
+		{"the templates", func(s service.Service) (any, error) {
+			return s.ListTemplates(ctx, owner, service.ListTemplatesRequest{})
+		}},
 		{"a rendering", func(s service.Service) (any, error) {
 			return s.RenderTemplate(ctx, owner, service.RenderRequest{Name: "ask-about", Vars: map[string]string{"topic": "rivers"}})
 		}},

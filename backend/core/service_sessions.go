@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -60,6 +61,11 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 func (s *Service) PollSession(ctx context.Context, c service.Caller, req service.PollRequest) (service.PollResult, error) {
 	if err := admit(c, "poll runs", req); err != nil {
 		return service.PollResult{}, err
+	}
+	if req.TimeoutMs > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(req.TimeoutMs)*time.Millisecond)
+		defer cancel()
 	}
 	return s.h.PollSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL})
 }

@@ -46,7 +46,7 @@ func (s *Service) PollSession(ctx context.Context, c service.Caller, req service
 	if err := req.Validate(); err != nil {
 		return service.PollResult{}, err
 	}
-	return s.c.PollSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL})
+	return s.c.PollSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs})
 }
 
 // ReattachSession resumes a run as a job (owner only).
