@@ -94,7 +94,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 		if _, err := h.ApproveJob(ctx, j.ID); !errs.Has(err, errs.BadInput) {
 			t.Fatalf("approving a rejected job: %v", err)
 		}
-		if _, n, _ := h.repo.List(ctx, job.Filter{}); n != 0 {
+		if _, n, _ := mustSessions(t, h).List(ctx, job.Filter{}); n != 0 {
 			t.Fatalf("a rejected job created %d sessions", n)
 		}
 	})
@@ -121,7 +121,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 	t.Run("a job whose run has ended shows finishing until the job records its end", func(t *testing.T) {
 		// A reattach job moves its session to done, then records what it
 		// found: a client that stopped polling at done would miss it.
-		s, err := h.repo.Create(ctx, &job.Session{Site: "chatgpt", Prompt: "p", State: job.StateDone})
+		s, err := mustSessions(t, h).Create(ctx, &job.Session{Site: "chatgpt", Prompt: "p", State: job.StateDone})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,4 +236,13 @@ func TestOpenVerifiedNeedsAMatchingSidecar(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustSessions(t *testing.T, h *HubBackend) *job.Repo {
+	t.Helper()
+	repo, err := h.sessions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
 }
