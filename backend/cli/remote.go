@@ -37,10 +37,9 @@ var remoteRuns = map[string]func(ctx context.Context, inv *invocation, cl *clien
 	"reattach": func(ctx context.Context, inv *invocation, cl *client.Client) error {
 		return remoteResume(ctx, inv, cl, false)
 	},
-	"tabs":      remoteTabs,
-	"open":      remoteOpen,
-	"retrieve":  remoteRetrieve,
-	"templates": remoteTemplates,
+	"tabs":     remoteTabs,
+	"open":     remoteOpen,
+	"retrieve": remoteRetrieve,
 }
 
 // dispatch runs cmd through the owner's hub when it has a remote variant
