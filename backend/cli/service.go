@@ -43,3 +43,13 @@ func openService(ctx context.Context, inv *invocation) (svc service.Service, don
 		_ = c.Close()
 	}, nil
 }
+
+// ownerService is the owner's Service for the commands that only make sense
+// with a running owner (approvals, clients). Errors: as needOwner.
+func ownerService(ctx context.Context, inv *invocation, what string) (service.Service, error) {
+	cl, err := needOwner(ctx, inv, what)
+	if err != nil {
+		return nil, err
+	}
+	return client.NewService(cl), nil
+}
