@@ -25,8 +25,8 @@ type sessionLookup func(ctx context.Context, id string) (*job.Session, error)
 func noticeFor(ctx context.Context, ev hub.Event, lookup sessionLookup) (Notice, bool) {
 	switch ev.Type {
 	case hub.EventApprovalRequested:
-		var ap hub.Approval
-		if json.Unmarshal(ev.Data, &ap) != nil {
+		ap, ok := ev.Approval()
+		if !ok {
 			return Notice{}, false
 		}
 		return Notice{Summary: "Approval needed", Body: approvalLine(ap), Urgent: true}, true
@@ -38,10 +38,11 @@ func noticeFor(ctx context.Context, ev hub.Event, lookup sessionLookup) (Notice,
 	// for a run that failed before it had a session); the pipeline's own
 	// state events, sent while the run goes, have no id and are not
 	// announced.
-	var j hub.Job
-	if json.Unmarshal(ev.Data, &j) != nil || j.ID == "" {
+	je, ok := ev.JobEvent()
+	if !ok || je.Job == nil {
 		return Notice{}, false
 	}
+	j := *je.Job
 	state := job.State(j.State)
 	if !state.Terminal() || state == job.StateCancelled || (j.Error != nil && j.Error.Code == errs.ApprovalRejected) {
 		return Notice{}, false

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"time"
 
@@ -86,7 +85,7 @@ func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.Wa
 		if ev.JobID != req.ID {
 			return
 		}
-		if je, ok := jobEventOf(ev); ok {
+		if je, ok := ev.JobEvent(); ok {
 			select {
 			case events <- je:
 			default:
@@ -122,28 +121,6 @@ func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.Wa
 		}
 	}
 	return j, err
-}
-
-// jobEventOf reads a run event of the owner's stream: a run's event, or at
-// its end the job itself.
-func jobEventOf(ev hub.Event) (service.JobEvent, bool) {
-	out := service.JobEvent{Type: ev.Type, JobID: ev.JobID, Time: ev.Time}
-	switch ev.Type {
-	case hub.EventRunPartial, hub.EventRunUpdate:
-	default:
-		return out, false
-	}
-	var j service.Job
-	if ev.Type == hub.EventRunUpdate && json.Unmarshal(ev.Data, &j) == nil && j.ID == ev.JobID && j.Detail != nil {
-		out.Job = &j
-		return out, true
-	}
-	var re service.RunEvent
-	if json.Unmarshal(ev.Data, &re) != nil || re.Kind == "" {
-		return out, false
-	}
-	out.Run = &re
-	return out, true
 }
 
 // CancelJob cancels a job the token may see. Errors: errs.HubNotFound.
