@@ -3,8 +3,6 @@ package hub
 import (
 	"context"
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -71,25 +69,14 @@ func (s *Server) decodeCheck(w http.ResponseWriter, r *http.Request) (SessionChe
 	return chk, true
 }
 
-// checkBrowserURL refuses browser addresses that are not on loopback: the
-// owner must never connect out on a caller's behalf. A DevToolsActivePort
-// path (no scheme) is a local file and passes.
+// checkBrowserURL refuses browser addresses that are not on loopback
+// (service.CheckBrowserURL): the owner must never connect out on a
+// caller's behalf.
 func checkBrowserURL(raw string) *errs.Envelope {
-	if !strings.Contains(raw, "://") {
-		return nil
+	if err := service.CheckBrowserURL(raw); err != nil {
+		return errs.From(err)
 	}
-	u, err := url.Parse(raw)
-	if err == nil && u.User == nil {
-		switch strings.ToLower(u.Scheme) {
-		case "ws", "http":
-			switch strings.ToLower(u.Hostname()) {
-			case "127.0.0.1", "localhost", "::1":
-				return nil
-			}
-		}
-	}
-	return errs.New(errs.BadInput, "browser address %q is not a loopback DevTools address", clip(raw, 120)).
-		WithHint("pass ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
+	return nil
 }
 
 func (s *Server) handlePollSession(w http.ResponseWriter, r *http.Request, c Caller) {
