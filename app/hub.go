@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"time"
 
@@ -68,7 +67,7 @@ func startHub(ctx context.Context, c *core.Core, log *slog.Logger, emit func() e
 	if runs, err := backend.Events(evCtx); err == nil {
 		go forwardRuns(runs, emit)
 	}
-	srv, err := hub.New(backend,
+	srv, err := hub.New(core.NewService(c, backend),
 		hub.WithHubFile(c.Paths().HubFile()),
 		hub.WithClientStore(c.HubClients()),
 		hub.WithEventSource(backend),
@@ -105,24 +104,23 @@ func forwardRuns(runs <-chan hub.Event, emit func() emitter) {
 // pipeline's job.Event while the run goes, the job's view when it ended.
 func runEventOf(ev hub.Event) (RunEvent, bool) {
 	out := RunEvent{JobID: ev.JobID, At: ev.Time, RequestedBy: ev.ClientID}
-	// The job's view has an id; the pipeline's events have none.
-	var j hub.Job
-	if err := json.Unmarshal(ev.Data, &j); err == nil && j.ID != "" {
-		out.Kind, out.State = "ended", j.State
+	je, ok := ev.JobEvent()
+	switch {
+	case !ok:
+		return RunEvent{}, false
+	case je.Job != nil: // the job's view at its end
+		out.Kind, out.State = "ended", je.Job.State
 		if out.At.IsZero() {
-			out.At = j.UpdatedAt
+			out.At = je.Job.UpdatedAt
 		}
 		return out, true
 	}
-	var je job.Event
-	if err := json.Unmarshal(ev.Data, &je); err != nil {
-		return RunEvent{}, false
-	}
-	out.Session, out.State, out.Note = je.Session, string(je.State), je.Note
+	r := je.Run
+	out.Session, out.State, out.Note = r.Session, r.State, r.Note
 	switch {
-	case je.Kind == job.EventPartial && je.Partial != nil:
-		out.Kind, out.Text = "partial", je.Partial.Text
-	case je.Kind == job.EventState:
+	case r.Kind == string(job.EventPartial) && r.Partial != nil:
+		out.Kind, out.Text = "partial", r.Partial.Text
+	case r.Kind == string(job.EventState):
 		out.Kind = "state"
 	default:
 		return RunEvent{}, false

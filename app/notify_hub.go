@@ -15,23 +15,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 )
 
-// endedJob is the part of a run.update's data the notifications need: the
-// hub backend's view of a job that ended (id, state, error, and the session
-// in its detail). The pipeline's own state events, sent while the run goes,
-// have no id and are not announced: the view comes once per job, also for
-// a run that failed before it had a session.
-type endedJob struct {
-	ID     string         `json:"id"`
-	State  string         `json:"state"`
-	Error  *errs.Envelope `json:"error"`
-	Detail struct {
-		Session string `json:"session"`
-		Spec    struct {
-			Site string `json:"site"`
-		} `json:"spec"`
-	} `json:"detail"`
-}
-
 // sessionLookup reads a run from the history.
 type sessionLookup func(ctx context.Context, id string) (*job.Session, error)
 
@@ -42,8 +25,8 @@ type sessionLookup func(ctx context.Context, id string) (*job.Session, error)
 func noticeFor(ctx context.Context, ev hub.Event, lookup sessionLookup) (Notice, bool) {
 	switch ev.Type {
 	case hub.EventApprovalRequested:
-		var ap hub.Approval
-		if json.Unmarshal(ev.Data, &ap) != nil {
+		ap, ok := ev.Approval()
+		if !ok {
 			return Notice{}, false
 		}
 		return Notice{Summary: "Approval needed", Body: approvalLine(ap), Urgent: true}, true
@@ -51,15 +34,23 @@ func noticeFor(ctx context.Context, ev hub.Event, lookup sessionLookup) (Notice,
 	default:
 		return Notice{}, false
 	}
-	var j endedJob
-	if json.Unmarshal(ev.Data, &j) != nil || j.ID == "" {
+	// The hub backend's view of a job that ended comes once per job (also
+	// for a run that failed before it had a session); the pipeline's own
+	// state events, sent while the run goes, have no id and are not
+	// announced.
+	je, ok := ev.JobEvent()
+	if !ok || je.Job == nil {
 		return Notice{}, false
 	}
+	j := *je.Job
 	state := job.State(j.State)
 	if !state.Terminal() || state == job.StateCancelled || (j.Error != nil && j.Error.Code == errs.ApprovalRejected) {
 		return Notice{}, false
 	}
-	site, env, answer, target := j.Detail.Spec.Site, j.Error, "", j.Detail.Session
+	site, env, answer, target := "", j.Error, "", ""
+	if j.Detail != nil {
+		site, target = j.Detail.Spec.Site, j.Detail.Session
+	}
 	if target != "" {
 		if s, err := lookup(ctx, target); err == nil {
 			site, answer = s.Site, s.Answer

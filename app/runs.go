@@ -126,7 +126,7 @@ func (r *Runs) Start(spec RunSpec) (RunInfo, error) {
 	}
 	var out RunInfo
 	err = r.sh.withHub(func(c *core.Core, h *ownerHub) error {
-		j, err := h.backend.CreateJob(context.Background(), js, hub.CreateOptions{})
+		j, err := h.backend.CreateJob(context.Background(), js, core.CreateOptions{})
 		if err != nil {
 			return err
 		}
@@ -222,7 +222,7 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 			if err != nil {
 				return err
 			}
-			j, err := h.backend.CreateJob(context.Background(), js, hub.CreateOptions{})
+			j, err := h.backend.CreateJob(context.Background(), js, core.CreateOptions{})
 			if err != nil {
 				return fmt.Errorf("start the %s run: %w", id, err)
 			}
@@ -267,7 +267,7 @@ func (r *Runs) Retry(id string) (RunInfo, error) {
 		}
 		spec := j.Detail.Spec
 		spec.RequestedBy = core.DesktopRequester
-		nj, err := h.backend.CreateJob(ctx, spec, hub.CreateOptions{})
+		nj, err := h.backend.CreateJob(ctx, spec, core.CreateOptions{})
 		if err != nil {
 			return err
 		}

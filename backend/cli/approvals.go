@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func init() {
@@ -45,13 +46,13 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 	if verb != "reject" && inv.flag("reason").(string) != "" {
 		return errs.New(errs.BadInput, "--reason goes with reject only")
 	}
-	cl, err := needOwner(ctx, inv, "ferry approvals")
+	svc, err := ownerService(ctx, inv, "ferry approvals")
 	if err != nil {
 		return err
 	}
 	switch verb {
 	case "approve":
-		j, err := cl.Approve(ctx, inv.args[1])
+		j, err := svc.Approve(ctx, cliCaller, service.ApprovalRef{JobID: inv.args[1]})
 		if err != nil {
 			return err
 		}
@@ -61,7 +62,7 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 		_, err = fmt.Fprintf(inv.stdout, "approved job %s (%s)\n", j.ID, j.State)
 		return err
 	case "reject":
-		j, err := cl.Reject(ctx, inv.args[1], inv.flag("reason").(string))
+		j, err := svc.Reject(ctx, cliCaller, service.RejectRequest{JobID: inv.args[1], Reason: inv.flag("reason").(string)})
 		if err != nil {
 			return err
 		}
@@ -71,7 +72,7 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 		_, err = fmt.Fprintf(inv.stdout, "rejected job %s (%s)\n", j.ID, j.State)
 		return err
 	}
-	list, err := cl.Approvals(ctx)
+	list, err := svc.ListApprovals(ctx, cliCaller, service.ListApprovalsRequest{})
 	if err != nil {
 		return err
 	}

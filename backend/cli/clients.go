@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub/client"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func init() {
@@ -41,7 +43,7 @@ func runPair(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	code, err := cl.NewPairingCode(ctx)
+	code, err := client.NewService(cl).NewPairingCode(ctx, cliCaller, service.PairingRequest{})
 	if err != nil {
 		return err
 	}
@@ -61,12 +63,12 @@ func runClients(ctx context.Context, inv *invocation) error {
 	default:
 		return errs.New(errs.BadInput, "ferry clients needs list or revoke ID").WithHint("run `ferry help clients`")
 	}
-	cl, err := needOwner(ctx, inv, "ferry clients")
+	svc, err := ownerService(ctx, inv, "ferry clients")
 	if err != nil {
 		return err
 	}
 	if inv.args[0] == "revoke" {
-		info, err := cl.Revoke(ctx, inv.args[1])
+		info, err := svc.RevokeClient(ctx, cliCaller, service.ClientRef{ID: inv.args[1]})
 		if err != nil {
 			return err
 		}
@@ -76,7 +78,7 @@ func runClients(ctx context.Context, inv *invocation) error {
 		_, err = fmt.Fprintf(inv.stdout, "revoked client %s (%s)\n", info.ID, info.Name)
 		return err
 	}
-	list, err := cl.Clients(ctx)
+	list, err := svc.ListClients(ctx, cliCaller, service.ListClientsRequest{})
 	if err != nil {
 		return err
 	}

@@ -19,28 +19,28 @@ import (
 // same exit code: the remote variants validate their arguments exactly as
 // the embedded ones and print through the same functions.
 //
-// The commands that drive a browser use the owner's (the app's, or ferry
-// serve --browser-url) unless they name their own with --browser-url; tabs,
-// open and retrieve need no store and then simply run embedded. Commands
-// without a remote variant (version, help, doctor, settings, verify, sim)
-// never open the store.
+// Commands written once against service.Service (templates; sessions list,
+// show and export) choose their implementation in openService and have no
+// remote variant here. The commands that drive a browser use the owner's
+// (the app's, or ferry serve --browser-url) unless they name their own with
+// --browser-url; tabs, open and retrieve need no store and then simply run
+// embedded. Commands without a remote variant (version, help, doctor,
+// settings, verify, sim) never open the store.
 
 // remoteRuns are the commands that have a remote variant.
 var remoteRuns = map[string]func(ctx context.Context, inv *invocation, cl *client.Client) error{
-	"sessions": remoteSessions,
-	"ask":      remoteAsk,
-	"code":     remoteCode,
-	"poll":     remotePoll,
+	"ask":  remoteAsk,
+	"code": remoteCode,
+	"poll": remotePoll,
 	"watch": func(ctx context.Context, inv *invocation, cl *client.Client) error {
 		return remoteResume(ctx, inv, cl, true)
 	},
 	"reattach": func(ctx context.Context, inv *invocation, cl *client.Client) error {
 		return remoteResume(ctx, inv, cl, false)
 	},
-	"tabs":      remoteTabs,
-	"open":      remoteOpen,
-	"retrieve":  remoteRetrieve,
-	"templates": remoteTemplates,
+	"tabs":     remoteTabs,
+	"open":     remoteOpen,
+	"retrieve": remoteRetrieve,
 }
 
 // dispatch runs cmd through the owner's hub when it has a remote variant
@@ -83,82 +83,6 @@ func needOwner(ctx context.Context, inv *invocation, what string) (*client.Clien
 		return nil, errs.From(err).WithHint("%s needs a running owner: start the Ferry app or `ferry serve` for this data directory", what)
 	}
 	return cl, err
-}
-
-func remoteSessions(ctx context.Context, inv *invocation, cl *client.Client) error {
-	if len(inv.args) == 0 {
-		return errs.New(errs.BadInput, "ferry sessions needs one of list, show, export, doctor").WithHint("run `ferry help sessions`")
-	}
-	verb, rest := inv.args[0], inv.args[1:]
-	need := map[string]int{"list": 0, "show": 1, "export": 1, "doctor": 0}
-	n, ok := need[verb]
-	if !ok {
-		return errs.New(errs.BadInput, "unknown sessions command %q", verb).WithHint("use list, show, export or doctor")
-	}
-	if len(rest) != n {
-		return errs.New(errs.BadInput, "ferry sessions %s takes %d argument(s), got %d", verb, n, len(rest)).WithHint("run `ferry help sessions`")
-	}
-	switch verb {
-	case "list":
-		return remoteSessionsList(ctx, inv, cl)
-	case "show":
-		s, j, err := remoteSession(ctx, cl, rest[0])
-		if err != nil {
-			return err
-		}
-		return printSessionShow(inv, s, j)
-	case "export":
-		format := inv.flag("format").(string)
-		if format != job.FormatMarkdown && format != job.FormatJSON {
-			return errs.New(errs.BadInput, "unknown export format %q", format).WithHint("use --format md or --format json")
-		}
-		s, j, err := remoteSession(ctx, cl, rest[0])
-		if err != nil {
-			return err
-		}
-		b, err := job.Export(s, j, format)
-		if err != nil {
-			return err
-		}
-		_, err = inv.stdout.Write(b)
-		return err
-	}
-	return remoteDoctor(ctx, inv, cl)
-}
-
-func remoteSessionsList(ctx context.Context, inv *invocation, cl *client.Client) error {
-	limit := inv.flag("limit").(int)
-	if limit <= 0 || limit > 1000 {
-		return errs.New(errs.BadInput, "--limit must be between 1 and 1000, got %d", limit)
-	}
-	query, site, state := inv.flag("query").(string), inv.flag("site").(string), inv.flag("state").(string)
-	sums, err := cl.ListSessions(ctx, hub.SessionQuery{Site: site, State: state, Query: query, Limit: limit})
-	if err != nil {
-		return err
-	}
-	items := make([]job.Listed, 0, len(sums))
-	total := 0
-	for _, s := range sums {
-		x := s.Extra
-		if x == nil || x.Listed.Session == nil {
-			return errs.New(errs.Internal, "the owner's listing of session %s carries no record; is it an older Ferry?", s.ID)
-		}
-		items = append(items, core.ListedOf(x.Listed))
-		total = x.Total
-	}
-	return printSessionList(inv, items, total)
-}
-
-func remoteSession(ctx context.Context, cl *client.Client, ref string) (*job.Session, []job.Entry, error) {
-	s, err := cl.ShowSession(ctx, ref)
-	if err != nil {
-		return nil, nil, err
-	}
-	d := s.Detail
-	if d == nil || d.Session == nil {
-		return nil, nil, errs.New(errs.Internal, "the owner's answer for session %s carries no record; is it an older Ferry?", s.ID)
-	}
-	return core.SessionOf(d.Session), core.JournalOf(d.Journal), nil
 }
 
 // askPoll is how often a remote ask reads its job's state.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
-	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -160,9 +158,8 @@ func remoteResume(ctx context.Context, inv *invocation, cl *client.Client, strea
 				j, finalSeen = final, true
 				continue
 			}
-			var je job.Event
-			if json.Unmarshal(ev.Data, &je) == nil && je.Kind != "" {
-				printer(je)
+			if je, ok := ev.JobEvent(); ok && je.Run != nil {
+				printer(core.EventOf(*je.Run))
 			}
 		case <-endedAt:
 			evs = nil
@@ -194,11 +191,11 @@ func finalJob(ev hub.Event) (hub.Job, bool) {
 	if ev.Type != hub.EventRunUpdate {
 		return hub.Job{}, false
 	}
-	var j hub.Job
-	if json.Unmarshal(ev.Data, &j) != nil || j.ID != ev.JobID || j.Detail == nil {
+	je, ok := ev.JobEvent()
+	if !ok || je.Job == nil || je.Job.ID != ev.JobID || je.Job.Detail == nil {
 		return hub.Job{}, false
 	}
-	return j, jobEnded(j)
+	return *je.Job, jobEnded(*je.Job)
 }
 
 // followEvents opens the owner's event stream and returns its events once

@@ -72,7 +72,7 @@ func runServe(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(inv.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	srv, err := hub.New(backend,
+	srv, err := hub.New(core.NewService(c, backend),
 		hub.WithHubFile(c.Paths().HubFile()),
 		hub.WithClientStore(c.HubClients()),
 		hub.WithEventSource(backend),
@@ -112,8 +112,8 @@ func announceApprovals(ctx context.Context, srv *hub.Server, inv *invocation) {
 		if ev.Type != hub.EventApprovalRequested {
 			continue
 		}
-		var ap hub.Approval
-		if json.Unmarshal(ev.Data, &ap) != nil {
+		ap, ok := ev.Approval()
+		if !ok {
 			continue
 		}
 		fmt.Fprintf(inv.stderr, "approval needed: job %s from %q (%s on %s): %s\n  ferry approvals approve %s | ferry approvals reject %s\n",

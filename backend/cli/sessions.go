@@ -4,13 +4,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func init() {
@@ -53,6 +56,10 @@ func openSessions(ctx context.Context, inv *invocation) (*core.Core, *job.Repo, 
 	return c, repo, nil
 }
 
+// runSessions is ferry sessions. list, show and export are written once
+// against service.Service (openService: through a running owner, else
+// in-process); doctor drives a browser and keeps its two paths
+// (sessionsDoctor, remoteDoctor).
 func runSessions(ctx context.Context, inv *invocation) error {
 	if len(inv.args) == 0 {
 		return errs.New(errs.BadInput, "ferry sessions needs one of list, show, export, doctor").WithHint("run `ferry help sessions`")
@@ -66,31 +73,78 @@ func runSessions(ctx context.Context, inv *invocation) error {
 	if len(rest) != n {
 		return errs.New(errs.BadInput, "ferry sessions %s takes %d argument(s), got %d", verb, n, len(rest)).WithHint("run `ferry help sessions`")
 	}
+	if verb == "doctor" {
+		return runSessionsDoctor(ctx, inv)
+	}
+	switch verb {
+	case "list":
+		if limit := inv.flag("limit").(int); limit <= 0 || limit > 1000 {
+			return errs.New(errs.BadInput, "--limit must be between 1 and 1000, got %d", limit)
+		}
+	case "export":
+		if format := inv.flag("format").(string); format != job.FormatMarkdown && format != job.FormatJSON {
+			return errs.New(errs.BadInput, "unknown export format %q", format).WithHint("use --format md or --format json")
+		}
+	}
+	svc, done, err := openService(ctx, inv)
+	if err != nil {
+		return err
+	}
+	defer done()
+	switch verb {
+	case "list":
+		return sessionsList(ctx, inv, svc)
+	case "show":
+		s, err := svc.ShowSession(ctx, cliCaller, service.SessionRef{ID: rest[0]})
+		if err != nil {
+			return err
+		}
+		if s.Detail == nil || s.Detail.Session == nil {
+			return errs.New(errs.Internal, "the owner's answer for session %s carries no record; is it an older Ferry?", s.ID)
+		}
+		return printSessionShow(inv, core.SessionOf(s.Detail.Session), core.JournalOf(s.Detail.Journal))
+	}
+	ex, err := svc.ExportSession(ctx, cliCaller, service.ExportRequest{ID: rest[0], Format: inv.flag("format").(string)})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(inv.stdout, ex.Body)
+	return err
+}
+
+// runSessionsDoctor is ferry sessions doctor through a running owner, else
+// embedded.
+func runSessionsDoctor(ctx context.Context, inv *invocation) error {
+	cl, err := ownerClient(ctx, inv)
+	if err == nil {
+		return remoteDoctor(ctx, inv, cl)
+	}
+	if !client.IsNoOwner(err) {
+		return err
+	}
 	c, repo, err := openSessions(ctx, inv)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	switch verb {
-	case "list":
-		return sessionsList(ctx, inv, repo)
-	case "show":
-		return sessionsShow(ctx, inv, repo, rest[0])
-	case "export":
-		return sessionsExport(ctx, inv, repo, rest[0])
-	}
 	return sessionsDoctor(ctx, inv, repo)
 }
 
-func sessionsList(ctx context.Context, inv *invocation, repo *job.Repo) error {
-	limit := inv.flag("limit").(int)
-	if limit <= 0 || limit > 1000 {
-		return errs.New(errs.BadInput, "--limit must be between 1 and 1000, got %d", limit)
-	}
-	f := job.Filter{Query: inv.flag("query").(string), Site: inv.flag("site").(string), State: job.State(inv.flag("state").(string)), Limit: limit}
-	items, total, err := repo.List(ctx, f)
+func sessionsList(ctx context.Context, inv *invocation, svc service.Service) error {
+	q := service.SessionQuery{Query: inv.flag("query").(string), Site: inv.flag("site").(string), State: inv.flag("state").(string), Limit: inv.flag("limit").(int)}
+	sums, err := svc.ListSessions(ctx, cliCaller, q)
 	if err != nil {
 		return err
+	}
+	items := make([]job.Listed, 0, len(sums))
+	total := 0
+	for _, s := range sums {
+		x := s.Extra
+		if x == nil || x.Listed.Session == nil {
+			return errs.New(errs.Internal, "the owner's listing of session %s carries no record; is it an older Ferry?", s.ID)
+		}
+		items = append(items, core.ListedOf(x.Listed))
+		total = x.Total
 	}
 	return printSessionList(inv, items, total)
 }
@@ -148,14 +202,6 @@ func oneLine(s string, n int) string {
 	return s
 }
 
-func sessionsShow(ctx context.Context, inv *invocation, repo *job.Repo, ref string) error {
-	s, j, err := core.ShowSession(ctx, repo, ref)
-	if err != nil {
-		return err
-	}
-	return printSessionShow(inv, s, j)
-}
-
 // printSessionShow prints one run with its journal (embedded or through the
 // hub alike).
 func printSessionShow(inv *invocation, s *job.Session, j []job.Entry) error {
@@ -163,23 +209,6 @@ func printSessionShow(inv *invocation, s *job.Session, j []job.Entry) error {
 		return inv.printJSON(map[string]any{"session": job.Redacted(s), "journal": j})
 	}
 	b, err := job.Export(s, j, job.FormatMarkdown)
-	if err != nil {
-		return err
-	}
-	_, err = inv.stdout.Write(b)
-	return err
-}
-
-func sessionsExport(ctx context.Context, inv *invocation, repo *job.Repo, ref string) error {
-	format := inv.flag("format").(string)
-	if format != job.FormatMarkdown && format != job.FormatJSON {
-		return errs.New(errs.BadInput, "unknown export format %q", format).WithHint("use --format md or --format json")
-	}
-	s, j, err := core.ShowSession(ctx, repo, ref)
-	if err != nil {
-		return err
-	}
-	b, err := job.Export(s, j, format)
 	if err != nil {
 		return err
 	}

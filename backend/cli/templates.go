@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // maxTemplateFile bounds a template body read by `ferry templates save`.
@@ -43,6 +43,9 @@ prints JSON.`,
 	})
 }
 
+// runTemplates is ferry templates, embedded or through a running owner
+// alike (openService): the input is read and checked before either is
+// reached.
 func runTemplates(ctx context.Context, inv *invocation) error {
 	if len(inv.args) == 0 {
 		return errs.New(errs.BadInput, "ferry templates needs one of list, show, save, delete").WithHint("run `ferry help templates`")
@@ -56,35 +59,33 @@ func runTemplates(ctx context.Context, inv *invocation) error {
 	if len(rest) != n {
 		return errs.New(errs.BadInput, "ferry templates %s takes %d argument(s), got %d", verb, n, len(rest)).WithHint("run `ferry help templates`")
 	}
-	var info core.TemplateInfo
+	var toSave service.Template
 	if verb == "save" {
-		// Read and check the input before the store is opened.
 		var err error
-		if info, err = templateToSave(inv, rest[0]); err != nil {
+		if toSave, err = templateToSave(inv, rest[0]); err != nil {
 			return err
 		}
 	}
-	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "cli"})
+	svc, done, err := openService(ctx, inv)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	repo := c.Templates()
+	defer done()
 	switch verb {
 	case "list":
-		list, err := repo.List(ctx)
+		list, err := svc.ListTemplates(ctx, cliCaller, service.ListTemplatesRequest{})
 		if err != nil {
 			return err
 		}
 		return printTemplateList(inv, list)
 	case "show":
-		t, err := repo.Get(ctx, rest[0])
+		t, err := svc.GetTemplate(ctx, cliCaller, service.TemplateRef{Name: rest[0]})
 		if err != nil {
 			return err
 		}
 		return printTemplate(inv, t)
 	case "save":
-		t, err := repo.Save(ctx, info)
+		t, err := svc.SaveTemplate(ctx, cliCaller, toSave)
 		if err != nil {
 			return err
 		}
@@ -94,7 +95,7 @@ func runTemplates(ctx context.Context, inv *invocation) error {
 		fmt.Fprintf(inv.stdout, "saved template %s (variables: %s)\n", t.Name, orNone(t.Variables))
 		return nil
 	}
-	if err := repo.Delete(ctx, rest[0]); err != nil {
+	if _, err := svc.DeleteTemplate(ctx, cliCaller, service.TemplateRef{Name: rest[0]}); err != nil {
 		return err
 	}
 	if inv.json {
@@ -105,10 +106,10 @@ func runTemplates(ctx context.Context, inv *invocation) error {
 }
 
 // templateToSave reads `ferry templates save NAME`'s body and flags.
-func templateToSave(inv *invocation, name string) (core.TemplateInfo, error) {
+func templateToSave(inv *invocation, name string) (service.Template, error) {
 	file := inv.flag("file").(string)
 	if file == "" {
-		return core.TemplateInfo{}, errs.New(errs.BadInput, "ferry templates save needs --file F with the template body").
+		return service.Template{}, errs.New(errs.BadInput, "ferry templates save needs --file F with the template body").
 			WithHint("e.g. `ferry templates save greet --file greet.txt --vars name`; --file - reads stdin")
 	}
 	var r io.Reader
@@ -117,17 +118,17 @@ func templateToSave(inv *invocation, name string) (core.TemplateInfo, error) {
 	} else {
 		f, err := os.Open(file)
 		if err != nil {
-			return core.TemplateInfo{}, errs.Wrap(err, errs.BadInput, "read the template file %s: %v", file, err)
+			return service.Template{}, errs.Wrap(err, errs.BadInput, "read the template file %s: %v", file, err)
 		}
 		defer f.Close()
 		r = f
 	}
 	b, err := io.ReadAll(io.LimitReader(r, maxTemplateFile+1))
 	if err != nil {
-		return core.TemplateInfo{}, errs.Wrap(err, errs.BadInput, "read the template file %s: %v", file, err)
+		return service.Template{}, errs.Wrap(err, errs.BadInput, "read the template file %s: %v", file, err)
 	}
 	if len(b) > maxTemplateFile {
-		return core.TemplateInfo{}, errs.New(errs.BadInput, "the template file %s is over %d KiB", file, maxTemplateFile>>10)
+		return service.Template{}, errs.New(errs.BadInput, "the template file %s is over %d KiB", file, maxTemplateFile>>10)
 	}
 	vars := []string{}
 	for _, v := range strings.Split(inv.flag("vars").(string), ",") {
@@ -135,10 +136,10 @@ func templateToSave(inv *invocation, name string) (core.TemplateInfo, error) {
 			vars = append(vars, v)
 		}
 	}
-	return core.TemplateInfo{Name: name, Description: inv.flag("description").(string), Body: string(b), Variables: vars}, nil
+	return service.Template{Name: name, Description: inv.flag("description").(string), Body: string(b), Variables: vars}, nil
 }
 
-func printTemplate(inv *invocation, t core.TemplateInfo) error {
+func printTemplate(inv *invocation, t service.Template) error {
 	if inv.json {
 		return inv.printJSON(t)
 	}
@@ -215,7 +216,7 @@ func promptOrTemplate(inv *invocation) (text, template string, vars map[string]s
 }
 
 // printTemplateList prints the templates as JSON or one line each.
-func printTemplateList(inv *invocation, list []core.TemplateInfo) error {
+func printTemplateList(inv *invocation, list []service.Template) error {
 	if inv.json {
 		return inv.printJSON(list)
 	}

@@ -29,7 +29,7 @@ func startOwner(t *testing.T, ctx context.Context, dir string, opts ...HubOption
 		c.Close()
 		t.Fatal(err)
 	}
-	srv, err := hub.New(hb, hub.WithHubFile(c.Paths().HubFile()), hub.WithClientStore(c.HubClients()), hub.WithEventSource(hb))
+	srv, err := hub.New(NewService(c, hb), hub.WithHubFile(c.Paths().HubFile()), hub.WithClientStore(c.HubClients()), hub.WithEventSource(hb))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 		if j.State != string(job.StateFailed) || !errs.Has(j.Error, errs.ApprovalRejected) {
 			t.Fatalf("rejected job: %s %+v", j.State, j.Error)
 		}
-		if _, n, _ := second.hb.repo.List(ctx, job.Filter{Query: holdPrompt}); n != 0 {
+		if _, n, _ := mustSessions(t, second.hb).List(ctx, job.Filter{Query: holdPrompt}); n != 0 {
 			t.Fatalf("a rejected job left %d runs", n)
 		}
 	})

@@ -31,7 +31,7 @@ func (h *HubBackend) OpenArtifact(ctx context.Context, jobID, name string) (hub.
 	if rec.Session == "" {
 		return hub.ArtifactInfo{}, nil, notFound
 	}
-	s, err := h.repo.Get(ctx, rec.Session)
+	s, err := h.session(ctx, rec.Session)
 	if err != nil {
 		return hub.ArtifactInfo{}, nil, err
 	}

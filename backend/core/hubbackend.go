@@ -42,13 +42,13 @@ func WithHubAskDefaults(d AskRequest) HubOption {
 	}
 }
 
-// HubBackend is the core's implementation of hub.Backend and
-// hub.EventSource: jobs run through (*Core).Ask, sessions come from the
-// journal's repository, artifacts from the artifacts directory. Create it
-// with (*Core).HubBackend; Close waits for running jobs to stop.
+// HubBackend runs the owner's jobs (the hub's through Service, the
+// desktop's directly) and is the hub's hub.EventSource: jobs run through
+// (*Core).Ask, sessions come from the journal's repository, artifacts from
+// the artifacts directory. Create it with (*Core).HubBackend; Close waits
+// for running jobs to stop.
 type HubBackend struct {
 	c        *Core
-	repo     *job.Repo
 	jobs     hubJobRepo
 	browser  *browser.Browser
 	source   func(ctx context.Context) (*browser.Browser, error)
@@ -65,7 +65,6 @@ type HubBackend struct {
 }
 
 var (
-	_ hub.Backend       = (*HubBackend)(nil)
 	_ hub.EventSource   = (*HubBackend)(nil)
 	_ hub.PendingLister = (*HubBackend)(nil)
 )
@@ -74,13 +73,9 @@ var (
 // or awaiting approval when a previous owner stopped are left as they are
 // stored: a job awaiting approval is listed again by PendingApprovals (the
 // hub restores its approval list from it at Start) and runs only once
-// approved. Errors: as Sessions.
+// approved. The run history is opened on first need. Errors: none.
 func (c *Core) HubBackend(ctx context.Context, opts ...HubOption) (*HubBackend, error) {
-	repo, err := c.Sessions(ctx)
-	if err != nil {
-		return nil, err
-	}
-	h := &HubBackend{c: c, repo: repo, jobs: hubJobRepo{st: c.Store()}, running: map[string]context.CancelFunc{}, subs: map[chan hub.Event]struct{}{},
+	h := &HubBackend{c: c, jobs: hubJobRepo{st: c.Store()}, running: map[string]context.CancelFunc{}, subs: map[chan hub.Event]struct{}{},
 		watches: map[chan service.JobEvent]string{}}
 	for _, o := range opts {
 		o(h)
@@ -146,4 +141,17 @@ func (h *HubBackend) publish(ev hub.Event) {
 		default:
 		}
 	}
+}
+
+// sessions is the run history, opened on first need (a command that only
+// reads templates does not load it). Errors: as (*Core).Sessions.
+func (h *HubBackend) sessions(ctx context.Context) (*job.Repo, error) { return h.c.Sessions(ctx) }
+
+// session reads run id from the history. Errors: as job.Repo.Get.
+func (h *HubBackend) session(ctx context.Context, id string) (*job.Session, error) {
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return repo.Get(ctx, id)
 }

@@ -83,7 +83,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 	spec := hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hold me", RequestedBy: "c_agent"}
 
 	t.Run("a job created on hold waits and a rejection fails it with approval_rejected", func(t *testing.T) {
-		j, err := h.CreateJob(ctx, spec, hub.CreateOptions{AwaitApproval: true})
+		j, err := h.CreateJob(ctx, spec, CreateOptions{AwaitApproval: true})
 		if err != nil || j.State != hub.StateAwaitingApproval {
 			t.Fatalf("create: %+v %v", j, err)
 		}
@@ -94,12 +94,12 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 		if _, err := h.ApproveJob(ctx, j.ID); !errs.Has(err, errs.BadInput) {
 			t.Fatalf("approving a rejected job: %v", err)
 		}
-		if _, n, _ := h.repo.List(ctx, job.Filter{}); n != 0 {
+		if _, n, _ := mustSessions(t, h).List(ctx, job.Filter{}); n != 0 {
 			t.Fatalf("a rejected job created %d sessions", n)
 		}
 	})
 	t.Run("a job cancelled while it waits ends cancelled", func(t *testing.T) {
-		j, _ := h.CreateJob(ctx, spec, hub.CreateOptions{AwaitApproval: true})
+		j, _ := h.CreateJob(ctx, spec, CreateOptions{AwaitApproval: true})
 		j, err := h.CancelJob(ctx, j.ID)
 		if err != nil || j.State != string(job.StateCancelled) {
 			t.Fatalf("cancel: %+v %v", j, err)
@@ -113,7 +113,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 			{Kind: hub.KindAsk, Prompt: "no site"},
 			{Kind: hub.KindAsk, Site: "nosuchsite", Prompt: "x"},
 		} {
-			if _, err := h.CreateJob(ctx, sp, hub.CreateOptions{AwaitApproval: true}); err == nil || errs.CodeOf(err) == errs.Internal {
+			if _, err := h.CreateJob(ctx, sp, CreateOptions{AwaitApproval: true}); err == nil || errs.CodeOf(err) == errs.Internal {
 				t.Fatalf("spec %+v: %v", sp, err)
 			}
 		}
@@ -121,7 +121,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 	t.Run("a job whose run has ended shows finishing until the job records its end", func(t *testing.T) {
 		// A reattach job moves its session to done, then records what it
 		// found: a client that stopped polling at done would miss it.
-		s, err := h.repo.Create(ctx, &job.Session{Site: "chatgpt", Prompt: "p", State: job.StateDone})
+		s, err := mustSessions(t, h).Create(ctx, &job.Session{Site: "chatgpt", Prompt: "p", State: job.StateDone})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,4 +236,13 @@ func TestOpenVerifiedNeedsAMatchingSidecar(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustSessions(t *testing.T, h *HubBackend) *job.Repo {
+	t.Helper()
+	repo, err := h.sessions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
 }

@@ -18,11 +18,6 @@ import (
 // CheckFresh, ReattachIn, DoctorSessions, OpenSiteTab) on the owner's store
 // and browser.
 
-var (
-	_ hub.SessionFollower = (*HubBackend)(nil)
-	_ hub.TabOpener       = (*HubBackend)(nil)
-)
-
 // defaultReattachTimeout bounds a reattach job whose request names none
 // (as `ferry reattach --timeout`'s default).
 const defaultReattachTimeout = 10 * time.Minute
@@ -64,7 +59,11 @@ func (h *HubBackend) requestBrowser(ctx context.Context, url string) (b *browser
 // PollSession checks a run once: with chk.Browser an active run's tab must
 // pass the freshness gate. Errors: as PickSession and CheckFresh.
 func (h *HubBackend) PollSession(ctx context.Context, chk hub.SessionCheck) (hub.PollResult, error) {
-	s, err := PickSession(ctx, h.repo, chk.Session)
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return hub.PollResult{}, err
+	}
+	s, err := PickSession(ctx, repo, chk.Session)
 	if err != nil {
 		return hub.PollResult{}, err
 	}
@@ -103,7 +102,11 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 			return hub.DoctorResult{}, err
 		}
 	}
-	out, err := DoctorSessions(ctx, h.repo, b, reg, chk.Recover)
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return hub.DoctorResult{}, err
+	}
+	out, err := DoctorSessions(ctx, repo, b, reg, chk.Recover)
 	if err != nil {
 		return hub.DoctorResult{}, err
 	}
@@ -118,7 +121,11 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 // Started false.
 // Errors: as PickSession; store failures.
 func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, requestedBy string) (hub.ReattachResult, error) {
-	s, err := PickSession(ctx, h.repo, chk.Session)
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return hub.ReattachResult{}, err
+	}
+	s, err := PickSession(ctx, repo, chk.Session)
 	if err != nil {
 		return hub.ReattachResult{}, err
 	}
@@ -208,7 +215,11 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 }
 
 func (h *HubBackend) reattachRun(ctx context.Context, sessionID, browserURL string, onEvent func(job.Event)) (*job.Finding, error) {
-	s, err := h.repo.Get(ctx, sessionID)
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := repo.Get(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +232,7 @@ func (h *HubBackend) reattachRun(ctx context.Context, sessionID, browserURL stri
 		return nil, err
 	}
 	defer done()
-	_, finding, err := ReattachIn(ctx, b, reg, h.repo, s, onEvent)
+	_, finding, err := ReattachIn(ctx, b, reg, repo, s, onEvent)
 	return finding, err
 }
 

@@ -24,7 +24,7 @@ func (h *HubBackend) view(ctx context.Context, rec jobRecord) hub.Job {
 	out := hub.Job{ID: rec.ID, Kind: rec.Kind, State: rec.State, RequestedBy: rec.RequestedBy,
 		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt, Error: rec.Error}
 	if rec.Session != "" {
-		if s, err := h.repo.Get(ctx, rec.Session); err == nil {
+		if s, err := h.session(ctx, rec.Session); err == nil {
 			d.Run = RunOf(s)
 			out.State = string(s.State)
 			if !rec.Ended && (s.State.Terminal() || s.State == job.StateStale) && h.isRunning(rec.ID) {

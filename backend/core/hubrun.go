@@ -13,12 +13,20 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 )
 
+// CreateOptions are the decisions about a new job that are not the
+// requester's to make.
+type CreateOptions struct {
+	// AwaitApproval creates the job in hub.StateAwaitingApproval: nothing
+	// is done with it until ApproveJob.
+	AwaitApproval bool
+}
+
 // CreateJob stores a job for spec. With opts.AwaitApproval it stays in
 // hub.StateAwaitingApproval until ApproveJob; otherwise its run starts at
 // once in the background. Errors: errs.BadInput for an incomplete spec
 // (no site and no tab), for a code job (not yet served through the hub) or
 // for template or contract on an ask job; errs.UnknownSite; store failures.
-func (h *HubBackend) CreateJob(ctx context.Context, spec hub.JobSpec, opts hub.CreateOptions) (hub.Job, error) {
+func (h *HubBackend) CreateJob(ctx context.Context, spec hub.JobSpec, opts CreateOptions) (hub.Job, error) {
 	if err := h.checkSpec(spec); err != nil {
 		return hub.Job{}, err
 	}

@@ -45,7 +45,11 @@ func (h *HubBackend) SearchSessions(ctx context.Context, query string, limit int
 }
 
 func (h *HubBackend) list(ctx context.Context, f job.Filter) ([]hub.SessionSummary, error) {
-	items, total, err := h.repo.List(ctx, f)
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := repo.List(ctx, f)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +69,11 @@ func summaryOf(s *job.Session) hub.SessionSummary {
 // ShowSession returns a run (an unambiguous id prefix is enough) with its
 // journal. Errors: as ShowSession (the function).
 func (h *HubBackend) ShowSession(ctx context.Context, id string) (hub.Session, error) {
-	s, j, err := ShowSession(ctx, h.repo, id)
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return hub.Session{}, err
+	}
+	s, j, err := ShowSession(ctx, repo, id)
 	if err != nil {
 		return hub.Session{}, err
 	}
@@ -82,4 +90,23 @@ func clipText(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// ExportSession renders a run (an unambiguous id prefix is enough) as
+// Markdown or JSON with its secrets redacted (job.Export). Errors: as
+// ShowSession (the function); errs.BadInput for another format.
+func (h *HubBackend) ExportSession(ctx context.Context, id, format string) (service.Export, error) {
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return service.Export{}, err
+	}
+	run, journal, err := ShowSession(ctx, repo, id)
+	if err != nil {
+		return service.Export{}, err
+	}
+	b, err := job.Export(run, journal, format)
+	if err != nil {
+		return service.Export{}, err
+	}
+	return service.Export{ID: run.ID, Format: format, Body: string(b)}, nil
 }

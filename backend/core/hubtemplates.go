@@ -4,12 +4,11 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // The owner's templates through the hub (ferry templates while an owner
 // runs): the same repository and errors as embedded.
-
-var _ hub.TemplateBackend = (*HubBackend)(nil)
 
 func templateOut(t TemplateInfo) hub.Template {
 	return hub.Template{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables, BuiltIn: t.BuiltIn, UpdatedAt: t.UpdatedAt}
@@ -52,4 +51,14 @@ func (h *HubBackend) SaveTemplate(ctx context.Context, t hub.Template) (hub.Temp
 // TemplateRepo.Delete.
 func (h *HubBackend) DeleteTemplate(ctx context.Context, name string) error {
 	return h.c.Templates().Delete(ctx, name)
+}
+
+// RenderTemplate fills template name with vars. Errors: as
+// (*Core).RenderTemplate.
+func (h *HubBackend) RenderTemplate(ctx context.Context, name string, vars map[string]string) (service.Rendered, error) {
+	text, err := h.c.RenderTemplate(ctx, name, vars)
+	if err != nil {
+		return service.Rendered{}, err
+	}
+	return service.Rendered{Name: name, Text: text}, nil
 }

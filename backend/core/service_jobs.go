@@ -45,7 +45,7 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 		}
 		await = !rec.AutoApprove
 	}
-	return s.h.CreateJob(ctx, req, hub.CreateOptions{AwaitApproval: await})
+	return s.h.CreateJob(ctx, req, CreateOptions{AwaitApproval: await})
 }
 
 // visibleJob is job id if c may see it: its own, or any for the owner. A

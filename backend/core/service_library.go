@@ -68,9 +68,5 @@ func (s *Service) RenderTemplate(ctx context.Context, c service.Caller, req serv
 	if err := admit(c, "", req); err != nil {
 		return service.Rendered{}, err
 	}
-	text, err := s.c.RenderTemplate(ctx, req.Name, req.Vars)
-	if err != nil {
-		return service.Rendered{}, err
-	}
-	return service.Rendered{Name: req.Name, Text: text}, nil
+	return s.h.RenderTemplate(ctx, req.Name, req.Vars)
 }

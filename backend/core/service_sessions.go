@@ -2,9 +2,9 @@ package core
 
 import (
 	"context"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/hub"
-	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -53,15 +53,7 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 	if err := admit(c, "", req); err != nil {
 		return service.Export{}, err
 	}
-	run, journal, err := ShowSession(ctx, s.h.repo, req.ID)
-	if err != nil {
-		return service.Export{}, err
-	}
-	b, err := job.Export(run, journal, req.Format)
-	if err != nil {
-		return service.Export{}, err
-	}
-	return service.Export{ID: run.ID, Format: req.Format, Body: string(b)}, nil
+	return s.h.ExportSession(ctx, req.ID, req.Format)
 }
 
 // PollSession checks a run once. Errors: errs.HubForbidden for an agent; as
@@ -69,6 +61,11 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 func (s *Service) PollSession(ctx context.Context, c service.Caller, req service.PollRequest) (service.PollResult, error) {
 	if err := admit(c, "poll runs", req); err != nil {
 		return service.PollResult{}, err
+	}
+	if req.TimeoutMs > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(req.TimeoutMs)*time.Millisecond)
+		defer cancel()
 	}
 	return s.h.PollSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL})
 }

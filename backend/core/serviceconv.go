@@ -140,3 +140,12 @@ func RunEventOf(ev job.Event) service.RunEvent {
 	}
 	return out
 }
+
+// EventOf is the pipeline's run event of ev.
+func EventOf(ev service.RunEvent) job.Event {
+	out, err := mirror[job.Event](ev)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/store"
 	"github.com/ferrydesk/ferry/backend/version"
 )
@@ -101,9 +102,9 @@ func TestStoreCheckShowsAnOwnerOfAnotherWireRevision(t *testing.T) {
 	}
 }
 
-// idleBackend is a hub backend that serves nothing: the doctor only asks the
+// idleBackend is a service that serves nothing: the doctor only asks the
 // hub whether it is alive.
-type idleBackend struct{ hub.Backend }
+type idleBackend struct{ service.Service }
 
 func TestSettingsCheckNamesTheLineOfAMalformedFile(t *testing.T) {
 	p := paths(t)

@@ -8,7 +8,7 @@ import (
 )
 
 // approvals holds the jobs that wait for the user's decision. The jobs
-// themselves live in the Backend (in StateAwaitingApproval); this is the
+// themselves live in the Service (in StateAwaitingApproval); this is the
 // hub's index of who asked and what for.
 type approvals struct {
 	mu      sync.Mutex
@@ -49,14 +49,14 @@ func (a *approvals) list() []Approval {
 	return out
 }
 
-// PendingJob is a job that a Backend holds in StateAwaitingApproval, with
+// PendingJob is a job that a Service holds in StateAwaitingApproval, with
 // the spec it was created from.
 type PendingJob struct {
 	Job  Job
 	Spec JobSpec
 }
 
-// PendingLister is implemented by a Backend whose jobs outlive the owner
+// PendingLister is implemented by a Service whose jobs outlive the owner
 // process (the core keeps them in the store). Start lists the jobs that
 // still await approval, so that after a restart of the owner they are
 // listed again and can be approved or rejected.
@@ -64,11 +64,11 @@ type PendingLister interface {
 	PendingApprovals(ctx context.Context) ([]PendingJob, error)
 }
 
-// restoreApprovals indexes the jobs the Backend still holds on approval.
+// restoreApprovals indexes the jobs the Service still holds on approval.
 // A job whose client is unknown or revoked is listed as well: the user
 // decides (rejecting it is the natural answer), nothing runs by itself.
 func (s *Server) restoreApprovals(ctx context.Context) error {
-	pl, ok := s.backend.(PendingLister)
+	pl, ok := s.svc.(PendingLister)
 	if !ok {
 		return nil
 	}

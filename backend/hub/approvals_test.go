@@ -95,7 +95,7 @@ func TestAgentJobsWaitForTheUsersApproval(t *testing.T) {
 		if r.status != 200 || th.backend.rejectReason(j.ID) != "not now" {
 			t.Fatalf("reject: %d %s", r.status, r.body)
 		}
-		if got, _ := th.backend.GetJob(context.Background(), j.ID); got.State != "failed" {
+		if got, _ := th.backend.job(j.ID); got.State != "failed" {
 			t.Fatalf("state %s", got.State)
 		}
 	})

@@ -3,35 +3,35 @@ package hub
 import (
 	"context"
 	"io"
+
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// Backend is the part of Ferry's core the hub serves: the job pipeline, the
-// session history, the browser's tabs and the artifact store. Errors should
-// be errs envelopes; the hub maps their codes to HTTP statuses and passes
-// them to the client unchanged (anything else becomes errs.Internal).
-type Backend interface {
-	// CreateJob creates and (unless opts.AwaitApproval) starts a job. With
-	// AwaitApproval the job must be stored in StateAwaitingApproval and
-	// nothing may be sent to a site until ApproveJob.
-	CreateJob(ctx context.Context, spec JobSpec, opts CreateOptions) (Job, error)
-	// GetJob returns a job by id (errs envelope with a not-found code when
-	// there is none).
-	GetJob(ctx context.Context, id string) (Job, error)
-	// CancelJob stops a job and returns its new state.
-	CancelJob(ctx context.Context, id string) (Job, error)
-	// ApproveJob starts a job that waits in StateAwaitingApproval.
-	ApproveJob(ctx context.Context, id string) (Job, error)
-	// RejectJob ends a job that waits in StateAwaitingApproval without
-	// running it (failed with errs.ApprovalRejected).
-	RejectJob(ctx context.Context, id, reason string) (Job, error)
+// The hub serves a service.Service: each route decodes its typed request,
+// takes the Caller from the token (the owner token: the owner; a paired
+// client's: that agent) and writes the Service's typed result. The
+// Service's errors are errs envelopes; the hub maps their codes to HTTP
+// statuses and passes them to the client unchanged (anything else becomes
+// errs.Internal). What the Service cannot say through service.Service the
+// hub finds by type assertion: ArtifactOpener, BrowserEndpointer and
+// PendingLister.
 
-	ListSessions(ctx context.Context, q SessionQuery) ([]SessionSummary, error)
-	SearchSessions(ctx context.Context, query string, limit int) ([]SessionSummary, error)
-	ShowSession(ctx context.Context, id string) (Session, error)
-	ListTabs(ctx context.Context) ([]Tab, error)
+// ownerCaller is the caller of the owner's requests: the owner token, and
+// the owner's actions the desktop calls on the Server directly.
+var ownerCaller = service.Owner(service.FaceCLI)
 
-	// OpenArtifact opens the named artifact file of a job. The hub serves
-	// only artifacts whose info says Verified. The caller closes the reader.
+// service is the Service's caller for c.
+func (c Caller) service() service.Caller {
+	if c.Owner {
+		return ownerCaller
+	}
+	return service.Agent(c.ClientID)
+}
+
+// ArtifactOpener is implemented by a Service that keeps the artifacts of
+// jobs. The hub serves only artifacts whose info says Verified, and only of
+// jobs the caller may see. The caller closes the reader.
+type ArtifactOpener interface {
 	OpenArtifact(ctx context.Context, jobID, name string) (ArtifactInfo, io.ReadCloser, error)
 }
 

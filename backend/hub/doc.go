@@ -13,6 +13,7 @@
 // token, are rate limited, and wait for the user's approval before a job of
 // theirs runs.
 //
-// The pipeline, sessions and artifacts are not the hub's: it reaches them
-// through the Backend interface and relays run updates from an EventSource.
+// The pipeline, sessions and artifacts are not the hub's: its routes call a
+// service.Service with the caller the token names, and it relays run
+// updates from an EventSource.
 package hub

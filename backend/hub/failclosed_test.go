@@ -6,14 +6,15 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// careless is a backend that ignores AwaitApproval: the hub must not let
-// such a job through.
+// careless is a service that lets every job through, an agent's too: the
+// hub must not let such a job run.
 type careless struct{ *fakeBackend }
 
-func (c careless) CreateJob(ctx context.Context, spec hub.JobSpec, _ hub.CreateOptions) (hub.Job, error) {
-	return c.fakeBackend.CreateJob(ctx, spec, hub.CreateOptions{})
+func (c careless) SubmitJob(ctx context.Context, caller service.Caller, spec hub.JobSpec) (hub.Job, error) {
+	return c.fakeBackend.create(spec, caller.Requester(), createOptions{})
 }
 
 func TestAJobThatSkipsApprovalIsCancelled(t *testing.T) {
@@ -30,7 +31,7 @@ func TestAJobThatSkipsApprovalIsCancelled(t *testing.T) {
 	if !errs.Has(err, errs.Internal) {
 		t.Fatalf("CreateJob: %v, want an internal error", err)
 	}
-	if j, _ := be.GetJob(context.Background(), "job-1"); j.State != "cancelled" {
+	if j, _ := be.job("job-1"); j.State != "cancelled" {
 		t.Fatalf("the job is %q, want cancelled", j.State)
 	}
 	if len(srv.Approvals()) != 0 {

@@ -12,17 +12,24 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// fakeBackend stands in for Ferry's core (the job pipeline and the history,
-// not ready yet) so the gateway's routes can be tested. It records what the
-// hub asked of it.
+// createOptions is what the fake decided about a new job.
+type createOptions struct{ AwaitApproval bool }
+
+// fakeBackend stands in for Ferry's core (the job pipeline and the history)
+// as the service.Service the hub serves, so the gateway's routes can be
+// tested. It holds an agent's job for approval unless the client (read
+// from clients) is set to auto-approve, as the core does, and records what
+// the hub asked of it.
 type fakeBackend struct {
 	mu        sync.Mutex
 	n         int
+	clients   hub.ClientStore
 	jobs      map[string]hub.Job
 	specs     []hub.JobSpec
-	opts      []hub.CreateOptions
+	opts      []createOptions
 	approved  []string
 	rejected  map[string]string
 	sessions  []hub.SessionSummary
@@ -47,7 +54,29 @@ func newFakeBackend() *fakeBackend {
 	}
 }
 
-func (f *fakeBackend) CreateJob(_ context.Context, spec hub.JobSpec, opts hub.CreateOptions) (hub.Job, error) {
+// cannot is the answer of an operation the fake owner does not offer.
+func cannot(what string) error {
+	return errs.New(errs.BadInput, "this Ferry owner cannot %s", what)
+}
+
+func (f *fakeBackend) Hello(_ context.Context, c service.Caller, _ service.HelloRequest) (service.Hello, error) {
+	return service.Hello{Version: "fake", Wire: service.WireRevision, Caller: c}, nil
+}
+
+func (f *fakeBackend) SubmitJob(ctx context.Context, c service.Caller, spec hub.JobSpec) (hub.Job, error) {
+	await := false
+	if !c.IsOwner() {
+		await = true
+		if f.clients != nil {
+			if rec, err := f.clients.Get(ctx, c.Client); err == nil {
+				await = !rec.AutoApprove
+			}
+		}
+	}
+	return f.create(spec, c.Requester(), createOptions{AwaitApproval: await})
+}
+
+func (f *fakeBackend) create(spec hub.JobSpec, by string, opts createOptions) (hub.Job, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.n++
@@ -55,14 +84,20 @@ func (f *fakeBackend) CreateJob(_ context.Context, spec hub.JobSpec, opts hub.Cr
 	if opts.AwaitApproval {
 		state = hub.StateAwaitingApproval
 	}
-	j := hub.Job{ID: fmt.Sprintf("job-%d", f.n), Kind: spec.Kind, State: state, RequestedBy: spec.RequestedBy, CreatedAt: time.Unix(1700000000, 0).UTC()}
+	spec.RequestedBy = by
+	j := hub.Job{ID: fmt.Sprintf("job-%d", f.n), Kind: spec.Kind, State: state, RequestedBy: by, CreatedAt: time.Unix(1700000000, 0).UTC()}
 	f.jobs[j.ID] = j
 	f.specs = append(f.specs, spec)
 	f.opts = append(f.opts, opts)
 	return j, nil
 }
 
-func (f *fakeBackend) GetJob(_ context.Context, id string) (hub.Job, error) {
+func (f *fakeBackend) GetJob(_ context.Context, _ service.Caller, ref service.JobRef) (hub.Job, error) {
+	return f.job(ref.ID)
+}
+
+// job returns a job as stored.
+func (f *fakeBackend) job(id string) (hub.Job, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	j, ok := f.jobs[id]
@@ -70,6 +105,10 @@ func (f *fakeBackend) GetJob(_ context.Context, id string) (hub.Job, error) {
 		return hub.Job{}, errs.New(errs.HubNotFound, "no job %q", id)
 	}
 	return j, nil
+}
+
+func (f *fakeBackend) WatchJob(context.Context, service.Caller, service.WatchRequest, func(service.JobEvent)) (hub.Job, error) {
+	return hub.Job{}, cannot("watch jobs")
 }
 
 func (f *fakeBackend) setState(id, want, to string) (hub.Job, error) {
@@ -87,31 +126,35 @@ func (f *fakeBackend) setState(id, want, to string) (hub.Job, error) {
 	return j, nil
 }
 
-func (f *fakeBackend) CancelJob(_ context.Context, id string) (hub.Job, error) {
-	return f.setState(id, "", "cancelled")
+func (f *fakeBackend) CancelJob(_ context.Context, _ service.Caller, ref service.JobRef) (hub.Job, error) {
+	return f.setState(ref.ID, "", "cancelled")
 }
 
-func (f *fakeBackend) ApproveJob(_ context.Context, id string) (hub.Job, error) {
-	j, err := f.setState(id, hub.StateAwaitingApproval, "running")
+func (f *fakeBackend) ListApprovals(context.Context, service.Caller, service.ListApprovalsRequest) ([]hub.Approval, error) {
+	return nil, cannot("list approvals")
+}
+
+func (f *fakeBackend) Approve(_ context.Context, _ service.Caller, req service.ApprovalRef) (hub.Job, error) {
+	j, err := f.setState(req.JobID, hub.StateAwaitingApproval, "running")
 	if err == nil {
 		f.mu.Lock()
-		f.approved = append(f.approved, id)
+		f.approved = append(f.approved, req.JobID)
 		f.mu.Unlock()
 	}
 	return j, err
 }
 
-func (f *fakeBackend) RejectJob(_ context.Context, id, reason string) (hub.Job, error) {
-	j, err := f.setState(id, hub.StateAwaitingApproval, "failed")
+func (f *fakeBackend) Reject(_ context.Context, _ service.Caller, req service.RejectRequest) (hub.Job, error) {
+	j, err := f.setState(req.JobID, hub.StateAwaitingApproval, "failed")
 	if err == nil {
 		f.mu.Lock()
-		f.rejected[id] = reason
+		f.rejected[req.JobID] = req.Reason
 		f.mu.Unlock()
 	}
 	return j, err
 }
 
-func (f *fakeBackend) ListSessions(_ context.Context, q hub.SessionQuery) ([]hub.SessionSummary, error) {
+func (f *fakeBackend) ListSessions(_ context.Context, _ service.Caller, q hub.SessionQuery) ([]hub.SessionSummary, error) {
 	var out []hub.SessionSummary
 	for _, s := range f.sessions {
 		if q.Site == "" || s.Site == q.Site {
@@ -121,26 +164,84 @@ func (f *fakeBackend) ListSessions(_ context.Context, q hub.SessionQuery) ([]hub
 	return out, nil
 }
 
-func (f *fakeBackend) SearchSessions(_ context.Context, q string, limit int) ([]hub.SessionSummary, error) {
+func (f *fakeBackend) SearchSessions(_ context.Context, _ service.Caller, req service.SearchRequest) ([]hub.SessionSummary, error) {
 	var out []hub.SessionSummary
 	for _, s := range f.sessions {
-		if bytes.Contains([]byte(s.Title), []byte(q)) && len(out) < limit {
+		if bytes.Contains([]byte(s.Title), []byte(req.Query)) && len(out) < req.Limit {
 			out = append(out, s)
 		}
 	}
 	return out, nil
 }
 
-func (f *fakeBackend) ShowSession(_ context.Context, id string) (hub.Session, error) {
+func (f *fakeBackend) ShowSession(_ context.Context, _ service.Caller, ref service.SessionRef) (hub.Session, error) {
 	for _, s := range f.sessions {
-		if s.ID == id {
+		if s.ID == ref.ID {
 			return hub.Session{SessionSummary: s}, nil
 		}
 	}
-	return hub.Session{}, errs.New(errs.SessionNotFound, "no session %q", id)
+	return hub.Session{}, errs.New(errs.SessionNotFound, "no session %q", ref.ID)
 }
 
-func (f *fakeBackend) ListTabs(context.Context) ([]hub.Tab, error) { return f.tabs, nil }
+func (f *fakeBackend) ExportSession(context.Context, service.Caller, service.ExportRequest) (service.Export, error) {
+	return service.Export{}, cannot("export runs")
+}
+
+func (f *fakeBackend) PollSession(context.Context, service.Caller, service.PollRequest) (hub.PollResult, error) {
+	return hub.PollResult{}, cannot("follow runs in flight")
+}
+
+func (f *fakeBackend) ReattachSession(context.Context, service.Caller, service.ReattachRequest) (hub.ReattachResult, error) {
+	return hub.ReattachResult{}, cannot("follow runs in flight")
+}
+
+func (f *fakeBackend) DoctorSessions(context.Context, service.Caller, service.DoctorRequest) ([]service.DoctorReport, error) {
+	return nil, cannot("follow runs in flight")
+}
+
+func (f *fakeBackend) ListTabs(context.Context, service.Caller, service.ListTabsRequest) ([]hub.Tab, error) {
+	return f.tabs, nil
+}
+
+func (f *fakeBackend) OpenTab(context.Context, service.Caller, hub.OpenTabRequest) (hub.Tab, error) {
+	return hub.Tab{}, cannot("open tabs")
+}
+
+func (f *fakeBackend) ListTemplates(context.Context, service.Caller, service.ListTemplatesRequest) ([]hub.Template, error) {
+	return nil, cannot("keep templates")
+}
+
+func (f *fakeBackend) GetTemplate(context.Context, service.Caller, service.TemplateRef) (hub.Template, error) {
+	return hub.Template{}, cannot("keep templates")
+}
+
+func (f *fakeBackend) SaveTemplate(context.Context, service.Caller, hub.Template) (hub.Template, error) {
+	return hub.Template{}, cannot("keep templates")
+}
+
+func (f *fakeBackend) DeleteTemplate(context.Context, service.Caller, service.TemplateRef) (hub.DeletedTemplate, error) {
+	return hub.DeletedTemplate{}, cannot("keep templates")
+}
+
+func (f *fakeBackend) RenderTemplate(context.Context, service.Caller, service.RenderRequest) (service.Rendered, error) {
+	return service.Rendered{}, cannot("keep templates")
+}
+
+func (f *fakeBackend) ListClients(context.Context, service.Caller, service.ListClientsRequest) ([]hub.ClientInfo, error) {
+	return nil, cannot("list clients")
+}
+
+func (f *fakeBackend) RevokeClient(context.Context, service.Caller, service.ClientRef) (hub.ClientInfo, error) {
+	return hub.ClientInfo{}, cannot("revoke clients")
+}
+
+func (f *fakeBackend) SetAutoApprove(context.Context, service.Caller, service.AutoApproveRequest) (hub.ClientInfo, error) {
+	return hub.ClientInfo{}, cannot("change clients")
+}
+
+func (f *fakeBackend) NewPairingCode(context.Context, service.Caller, service.PairingRequest) (hub.PairingCode, error) {
+	return hub.PairingCode{}, cannot("pair clients")
+}
 
 func (f *fakeBackend) OpenArtifact(_ context.Context, jobID, name string) (hub.ArtifactInfo, io.ReadCloser, error) {
 	data, ok := f.artifacts[jobID+"/"+name]
@@ -163,10 +264,10 @@ func (f *fakeBackend) createdSpecs() []hub.JobSpec {
 	return append([]hub.JobSpec(nil), f.specs...)
 }
 
-func (f *fakeBackend) createOpts() []hub.CreateOptions {
+func (f *fakeBackend) createOpts() []createOptions {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]hub.CreateOptions(nil), f.opts...)
+	return append([]createOptions(nil), f.opts...)
 }
 
 func (f *fakeBackend) approvedIDs() []string {
@@ -188,6 +289,7 @@ func (f *fakeBackend) setVerified(v bool) {
 }
 
 var (
-	_ hub.Backend     = (*fakeBackend)(nil)
-	_ hub.EventSource = (*fakeBackend)(nil)
+	_ service.Service    = (*fakeBackend)(nil)
+	_ hub.EventSource    = (*fakeBackend)(nil)
+	_ hub.ArtifactOpener = (*fakeBackend)(nil)
 )

@@ -3,8 +3,6 @@ package hub
 import (
 	"context"
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -50,7 +48,7 @@ type PollResult = service.PollResult
 // cancel).
 type ReattachResult = service.ReattachResult
 
-// DoctorResult answers POST /v1/sessions/doctor: the Backend's verdicts.
+// DoctorResult answers POST /v1/sessions/doctor: the Service's verdicts.
 type DoctorResult struct {
 	Sessions []service.DoctorReport `json:"sessions"`
 }
@@ -58,81 +56,35 @@ type DoctorResult struct {
 // OpenTabRequest is the body of POST /v1/tabs.
 type OpenTabRequest = service.OpenTabRequest
 
-// SessionFollower is implemented by a Backend that can follow runs in
-// flight. Errors are errs envelopes, as the embedded commands return them.
-type SessionFollower interface {
-	// PollSession checks a run once.
-	PollSession(ctx context.Context, chk SessionCheck) (PollResult, error)
-	// ReattachSession picks the run at once (its errors come back at once)
-	// and resumes it in the background as a job of KindReattach, whose
-	// events carry requestedBy as ClientID. A run that a job of the owner
-	// runs already is not resumed twice: that job comes back, with Started
-	// false.
-	ReattachSession(ctx context.Context, chk SessionCheck, requestedBy string) (ReattachResult, error)
-	// DoctorSessions checks the tabs of active and stale runs.
-	DoctorSessions(ctx context.Context, chk SessionCheck) (DoctorResult, error)
-}
-
-// TabOpener is implemented by a Backend that can open a site in a new
-// background tab of its browser.
-type TabOpener interface {
-	OpenTab(ctx context.Context, req OpenTabRequest) (Tab, error)
-}
-
-func (s *Server) follower() (SessionFollower, *errs.Envelope) {
-	f, ok := s.backend.(SessionFollower)
-	if !ok {
-		return nil, errs.New(errs.BadInput, "this Ferry owner cannot follow runs in flight").
-			WithHint("stop it and run the command again without an owner")
-	}
-	return f, nil
-}
-
-func (s *Server) decodeCheck(w http.ResponseWriter, r *http.Request) (SessionCheck, SessionFollower, bool) {
+func (s *Server) decodeCheck(w http.ResponseWriter, r *http.Request) (SessionCheck, bool) {
 	var chk SessionCheck
 	if e := decodeJSON(w, r, 16<<10, &chk); e != nil {
 		writeEnvelope(w, http.StatusBadRequest, e)
-		return chk, nil, false
+		return chk, false
 	}
 	if e := checkBrowserURL(chk.BrowserURL); e != nil {
 		writeEnvelope(w, http.StatusBadRequest, e)
-		return chk, nil, false
+		return chk, false
 	}
-	f, e := s.follower()
-	if e != nil {
-		writeEnvelope(w, StatusFor(e.Code), e)
-		return chk, nil, false
-	}
-	return chk, f, true
+	return chk, true
 }
 
-// checkBrowserURL refuses browser addresses that are not on loopback: the
-// owner must never connect out on a caller's behalf. A DevToolsActivePort
-// path (no scheme) is a local file and passes.
+// checkBrowserURL refuses browser addresses that are not on loopback
+// (service.CheckBrowserURL): the owner must never connect out on a
+// caller's behalf.
 func checkBrowserURL(raw string) *errs.Envelope {
-	if !strings.Contains(raw, "://") {
-		return nil
+	if err := service.CheckBrowserURL(raw); err != nil {
+		return errs.From(err)
 	}
-	u, err := url.Parse(raw)
-	if err == nil && u.User == nil {
-		switch strings.ToLower(u.Scheme) {
-		case "ws", "http":
-			switch strings.ToLower(u.Hostname()) {
-			case "127.0.0.1", "localhost", "::1":
-				return nil
-			}
-		}
-	}
-	return errs.New(errs.BadInput, "browser address %q is not a loopback DevTools address", clip(raw, 120)).
-		WithHint("pass ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
+	return nil
 }
 
 func (s *Server) handlePollSession(w http.ResponseWriter, r *http.Request, c Caller) {
-	chk, f, ok := s.decodeCheck(w, r)
+	chk, ok := s.decodeCheck(w, r)
 	if !ok {
 		return
 	}
-	out, err := f.PollSession(r.Context(), chk)
+	out, err := s.svc.PollSession(r.Context(), c.service(), service.PollRequest{Session: chk.Session, Browser: chk.Browser, BrowserURL: chk.BrowserURL, TimeoutMs: chk.TimeoutMs})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -141,11 +93,11 @@ func (s *Server) handlePollSession(w http.ResponseWriter, r *http.Request, c Cal
 }
 
 func (s *Server) handleReattachSession(w http.ResponseWriter, r *http.Request, c Caller) {
-	chk, f, ok := s.decodeCheck(w, r)
+	chk, ok := s.decodeCheck(w, r)
 	if !ok {
 		return
 	}
-	res, err := f.ReattachSession(r.Context(), chk, c.ClientID)
+	res, err := s.svc.ReattachSession(r.Context(), c.service(), service.ReattachRequest{Session: chk.Session, BrowserURL: chk.BrowserURL, TimeoutMs: chk.TimeoutMs})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -158,16 +110,16 @@ func (s *Server) handleReattachSession(w http.ResponseWriter, r *http.Request, c
 }
 
 func (s *Server) handleDoctorSessions(w http.ResponseWriter, r *http.Request, c Caller) {
-	chk, f, ok := s.decodeCheck(w, r)
+	chk, ok := s.decodeCheck(w, r)
 	if !ok {
 		return
 	}
-	out, err := f.DoctorSessions(r.Context(), chk)
+	out, err := s.svc.DoctorSessions(r.Context(), c.service(), service.DoctorRequest{Browser: chk.Browser, BrowserURL: chk.BrowserURL, Recover: chk.Recover})
 	if err != nil {
 		writeErr(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, DoctorResult{Sessions: nonNil(out)})
 }
 
 func (s *Server) handleOpenTab(w http.ResponseWriter, r *http.Request, c Caller) {
@@ -180,12 +132,7 @@ func (s *Server) handleOpenTab(w http.ResponseWriter, r *http.Request, c Caller)
 		writeEnvelope(w, http.StatusBadRequest, e)
 		return
 	}
-	o, ok := s.backend.(TabOpener)
-	if !ok {
-		writeEnvelope(w, http.StatusBadRequest, errs.New(errs.BadInput, "this Ferry owner cannot open tabs"))
-		return
-	}
-	tab, err := o.OpenTab(r.Context(), req)
+	tab, err := s.svc.OpenTab(r.Context(), c.service(), req)
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -202,14 +149,14 @@ type BrowserInfo struct {
 	URL string `json:"url"`
 }
 
-// BrowserEndpointer is implemented by a Backend that drives a long-lived
+// BrowserEndpointer is implemented by a Service that drives a long-lived
 // browser. Errors: errs.BrowserDisconnected when it has none now.
 type BrowserEndpointer interface {
 	BrowserEndpoint(ctx context.Context) (BrowserInfo, error)
 }
 
 func (s *Server) handleBrowser(w http.ResponseWriter, r *http.Request, c Caller) {
-	be, ok := s.backend.(BrowserEndpointer)
+	be, ok := s.svc.(BrowserEndpointer)
 	if !ok {
 		writeErr(w, errs.New(errs.BrowserDisconnected, "this Ferry owner drives no browser of its own"))
 		return

@@ -27,7 +27,8 @@ type followBackend struct {
 	pending   []hub.PendingJob
 }
 
-func (b *followBackend) PollSession(_ context.Context, chk hub.SessionCheck) (hub.PollResult, error) {
+func (b *followBackend) PollSession(_ context.Context, _ service.Caller, req service.PollRequest) (hub.PollResult, error) {
+	chk := hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.checks = append(b.checks, chk)
@@ -37,7 +38,8 @@ func (b *followBackend) PollSession(_ context.Context, chk hub.SessionCheck) (hu
 	return hub.PollResult{Session: &service.Run{ID: chk.Session}, Fresh: chk.Browser}, nil
 }
 
-func (b *followBackend) ReattachSession(_ context.Context, chk hub.SessionCheck, by string) (hub.ReattachResult, error) {
+func (b *followBackend) ReattachSession(_ context.Context, c service.Caller, req service.ReattachRequest) (hub.ReattachResult, error) {
+	chk, by := hub.SessionCheck{Session: req.Session, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs}, c.Requester()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.checks = append(b.checks, chk)
@@ -45,25 +47,26 @@ func (b *followBackend) ReattachSession(_ context.Context, chk hub.SessionCheck,
 	return hub.ReattachResult{Job: hub.Job{ID: "job-r", Kind: hub.KindReattach, State: "submitted", RequestedBy: by}, Started: chk.Session != "running"}, nil
 }
 
-func (b *followBackend) DoctorSessions(_ context.Context, chk hub.SessionCheck) (hub.DoctorResult, error) {
+func (b *followBackend) DoctorSessions(_ context.Context, _ service.Caller, req service.DoctorRequest) ([]service.DoctorReport, error) {
+	chk := hub.SessionCheck{Browser: req.Browser, BrowserURL: req.BrowserURL, Recover: req.Recover}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.checks = append(b.checks, chk)
-	return hub.DoctorResult{Sessions: []service.DoctorReport{}}, nil
+	return []service.DoctorReport{}, nil
 }
 
-func (b *followBackend) OpenTab(_ context.Context, req hub.OpenTabRequest) (hub.Tab, error) {
+func (b *followBackend) OpenTab(_ context.Context, _ service.Caller, req hub.OpenTabRequest) (hub.Tab, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.opened = append(b.opened, req)
 	return hub.Tab{TargetID: "T2", Site: req.Site, URL: "https://chatgpt.com/"}, nil
 }
 
-func (b *followBackend) ListSessions(ctx context.Context, q hub.SessionQuery) ([]hub.SessionSummary, error) {
+func (b *followBackend) ListSessions(ctx context.Context, c service.Caller, q hub.SessionQuery) ([]hub.SessionSummary, error) {
 	b.mu.Lock()
 	b.queries = append(b.queries, q)
 	b.mu.Unlock()
-	return b.fakeBackend.ListSessions(ctx, q)
+	return b.fakeBackend.ListSessions(ctx, c, q)
 }
 
 func (b *followBackend) PendingApprovals(context.Context) ([]hub.PendingJob, error) {
@@ -78,10 +81,11 @@ func (b *followBackend) calls() int {
 
 // startFollowHub starts a hub in front of b (with its client store cs, so
 // that a restart can keep the paired clients).
-func startFollowHub(t *testing.T, b hub.Backend, cs hub.ClientStore) *testHub {
+func startFollowHub(t *testing.T, b *followBackend, cs hub.ClientStore) *testHub {
 	t.Helper()
 	th := &testHub{clock: newFakeClock()}
 	th.path = filepath.Join(t.TempDir(), "hub.json")
+	b.fakeBackend.clients = cs
 	srv, err := hub.New(b, hub.WithHubFile(th.path), hub.WithClock(th.clock.Now), hub.WithClientStore(cs))
 	if err != nil {
 		t.Fatal(err)

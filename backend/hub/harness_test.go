@@ -53,7 +53,9 @@ func startHub(t *testing.T, opts ...hub.Option) *testHub {
 	t.Helper()
 	th := &testHub{backend: newFakeBackend(), clock: newFakeClock()}
 	th.path = filepath.Join(t.TempDir(), "hub.json")
-	all := append([]hub.Option{hub.WithHubFile(th.path), hub.WithClock(th.clock.Now), hub.WithEventSource(th.backend)}, opts...)
+	cs := &hub.MemoryClientStore{}
+	th.backend.clients = cs
+	all := append([]hub.Option{hub.WithHubFile(th.path), hub.WithClock(th.clock.Now), hub.WithEventSource(th.backend), hub.WithClientStore(cs)}, opts...)
 	srv, err := hub.New(th.backend, all...)
 	if err != nil {
 		t.Fatal(err)

@@ -14,13 +14,14 @@ import (
 // routes call them, and so can the process that runs the hub (the desktop
 // app binds them to its approval and client screens).
 
-// CreateJob validates spec and creates the job for caller through the
-// Backend. The hub decides about approval: a paired client's job waits in
-// StateAwaitingApproval unless that client is set to auto-approve (read
-// fresh from the ClientStore, so a change applies at once); the owner's jobs
-// run at once. Errors: errs.BadInput for an invalid spec, the Backend's
-// errors, errs.Internal when the Backend ignores AwaitApproval (the job is
-// cancelled then: the hub fails closed).
+// CreateJob validates spec and submits the job for caller to the Service,
+// which holds a paired client's job in StateAwaitingApproval unless that
+// client is set to auto-approve; the owner's jobs run at once. The hub
+// checks that decision against its own (the client read fresh from the
+// ClientStore, so a change applies at once) and lists the job for
+// approval. Errors: errs.BadInput for an invalid spec, the Service's
+// errors, errs.Internal when the Service let a job through that should
+// wait (the job is cancelled then: the hub fails closed).
 func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Job, error) {
 	switch spec.Kind {
 	case KindAsk, KindCode:
@@ -47,7 +48,7 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 		}
 		await, clientName = !rec.AutoApprove, rec.Name
 	}
-	job, err := s.backend.CreateJob(ctx, spec, CreateOptions{AwaitApproval: await})
+	job, err := s.svc.SubmitJob(ctx, caller.service(), spec)
 	if err != nil {
 		return Job{}, err
 	}
@@ -55,8 +56,8 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 		return job, nil
 	}
 	if job.State != StateAwaitingApproval {
-		s.log.Error("backend ignored AwaitApproval; cancelling", "job", job.ID, "state", job.State)
-		s.backend.CancelJob(context.WithoutCancel(ctx), job.ID)
+		s.log.Error("the service let a job through that should wait for approval; cancelling", "job", job.ID, "state", job.State)
+		s.svc.CancelJob(context.WithoutCancel(ctx), ownerCaller, service.JobRef{ID: job.ID})
 		return Job{}, errs.New(errs.Internal, "job %s of client %s should wait for approval but is %q; it was cancelled", job.ID, caller.ClientID, job.State)
 	}
 	ap := Approval{
@@ -74,13 +75,13 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 func (s *Server) Approvals() []Approval { return s.approvals.list() }
 
 // Approve lets a waiting job run. Errors: errs.HubNotFound when no job with
-// that id waits; the Backend's errors (the job then still waits).
+// that id waits; the Service's errors (the job then still waits).
 func (s *Server) Approve(ctx context.Context, jobID string) (Job, error) {
 	ap, ok := s.approvals.take(jobID)
 	if !ok {
 		return Job{}, errs.New(errs.HubNotFound, "no job %q awaits approval", clip(jobID, 80))
 	}
-	job, err := s.backend.ApproveJob(ctx, jobID)
+	job, err := s.svc.Approve(ctx, ownerCaller, service.ApprovalRef{JobID: jobID})
 	if err != nil {
 		s.approvals.add(ap)
 		return Job{}, err
@@ -96,7 +97,7 @@ func (s *Server) Reject(ctx context.Context, jobID, reason string) (Job, error) 
 		return Job{}, errs.New(errs.HubNotFound, "no job %q awaits approval", clip(jobID, 80))
 	}
 	reason = service.Summarize(reason, 500)
-	job, err := s.backend.RejectJob(ctx, jobID, reason)
+	job, err := s.svc.Reject(ctx, ownerCaller, service.RejectRequest{JobID: jobID, Reason: reason})
 	if err != nil {
 		s.approvals.add(ap)
 		return Job{}, err

@@ -62,6 +62,7 @@ func (s *Server) routes() *http.ServeMux {
 	add("/v1/sessions", get(s.handleListSessions))
 	add("/v1/sessions/search", get(s.handleSearchSessions))
 	add("/v1/sessions/{id}", get(s.handleShowSession))
+	add("/v1/sessions/{id}/export", get(s.handleExportSession))
 	add("/v1/sessions/poll", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handlePollSession}})
 	add("/v1/sessions/reattach", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleReattachSession}})
 	add("/v1/sessions/doctor", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleDoctorSessions}})
@@ -73,6 +74,7 @@ func (s *Server) routes() *http.ServeMux {
 		http.MethodGet:    {fn: s.handleGetTemplate},
 		http.MethodDelete: {owner: true, fn: s.handleDeleteTemplate},
 	})
+	add("/v1/templates/{name}/render", map[string]endpoint{http.MethodPost: {fn: s.handleRenderTemplate}})
 	add("/v1/browser", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleBrowser}})
 	add("/v1/tabs", map[string]endpoint{
 		http.MethodGet:  {fn: s.handleListTabs},
@@ -147,7 +149,7 @@ func (s *Server) handleCreateJob(w http.ResponseWriter, r *http.Request, c Calle
 // jobFor fetches a job the caller may see: its own, or any for the owner. A
 // job of another client is reported as not found, so ids cannot be probed.
 func (s *Server) jobFor(r *http.Request, c Caller, id string) (Job, error) {
-	job, err := s.backend.GetJob(r.Context(), id)
+	job, err := s.svc.GetJob(r.Context(), c.service(), service.JobRef{ID: id})
 	if err != nil {
 		return Job{}, err
 	}
@@ -172,7 +174,7 @@ func (s *Server) handleCancelJob(w http.ResponseWriter, r *http.Request, c Calle
 		writeErr(w, err)
 		return
 	}
-	job, err := s.backend.CancelJob(r.Context(), id)
+	job, err := s.svc.CancelJob(r.Context(), c.service(), service.JobRef{ID: id})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -189,7 +191,12 @@ func (s *Server) handleArtifact(w http.ResponseWriter, r *http.Request, c Caller
 		writeErr(w, err)
 		return
 	}
-	info, rc, err := s.backend.OpenArtifact(r.Context(), id, name)
+	ao, ok := s.svc.(ArtifactOpener)
+	if !ok {
+		writeErr(w, errs.New(errs.ArtifactNotFound, "this Ferry owner keeps no artifacts"))
+		return
+	}
+	info, rc, err := ao.OpenArtifact(r.Context(), id, name)
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -239,7 +246,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request, c Ca
 		return
 	}
 	q := r.URL.Query()
-	out, err := s.backend.ListSessions(r.Context(), SessionQuery{Site: q.Get("site"), State: q.Get("state"),
+	out, err := s.svc.ListSessions(r.Context(), c.service(), SessionQuery{Site: q.Get("site"), State: q.Get("state"),
 		Query: q.Get("q"), Limit: limit})
 	if err != nil {
 		writeErr(w, err)
@@ -259,7 +266,7 @@ func (s *Server) handleSearchSessions(w http.ResponseWriter, r *http.Request, c 
 		writeEnvelope(w, http.StatusBadRequest, e)
 		return
 	}
-	out, err := s.backend.SearchSessions(r.Context(), q, limit)
+	out, err := s.svc.SearchSessions(r.Context(), c.service(), service.SearchRequest{Query: q, Limit: limit})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -268,7 +275,7 @@ func (s *Server) handleSearchSessions(w http.ResponseWriter, r *http.Request, c 
 }
 
 func (s *Server) handleShowSession(w http.ResponseWriter, r *http.Request, c Caller) {
-	sess, err := s.backend.ShowSession(r.Context(), r.PathValue("id"))
+	sess, err := s.svc.ShowSession(r.Context(), c.service(), service.SessionRef{ID: r.PathValue("id")})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -277,7 +284,7 @@ func (s *Server) handleShowSession(w http.ResponseWriter, r *http.Request, c Cal
 }
 
 func (s *Server) handleListTabs(w http.ResponseWriter, r *http.Request, c Caller) {
-	tabs, err := s.backend.ListTabs(r.Context())
+	tabs, err := s.svc.ListTabs(r.Context(), c.service(), service.ListTabsRequest{})
 	if err != nil {
 		writeErr(w, err)
 		return

@@ -15,12 +15,13 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Server is the local gateway of one owner process. Create it with New,
 // start it with Start and stop it with Close.
 type Server struct {
-	backend Backend
+	svc     service.Service
 	opt     options
 	log     *slog.Logger
 	clients ClientStore
@@ -49,11 +50,11 @@ type Server struct {
 	wg     sync.WaitGroup
 }
 
-// New returns a Server in front of backend. Errors: errs.BadInput when
-// backend is nil.
-func New(backend Backend, opts ...Option) (*Server, error) {
-	if backend == nil {
-		return nil, errs.New(errs.BadInput, "hub.New needs a Backend")
+// New returns a Server in front of svc. Errors: errs.BadInput when svc is
+// nil.
+func New(svc service.Service, opts ...Option) (*Server, error) {
+	if svc == nil {
+		return nil, errs.New(errs.BadInput, "hub.New needs a service")
 	}
 	o := defaultOptions()
 	for _, fn := range opts {
@@ -69,7 +70,7 @@ func New(backend Backend, opts ...Option) (*Server, error) {
 		o.dedupWindow = DefaultDedupWindow
 	}
 	s := &Server{
-		backend:   backend,
+		svc:       svc,
 		opt:       o,
 		log:       o.logger,
 		clients:   o.clients,
@@ -87,7 +88,7 @@ func New(backend Backend, opts ...Option) (*Server, error) {
 	return s, nil
 }
 
-// Start restores the approvals of a Backend that is a PendingLister (jobs
+// Start restores the approvals of a Service that is a PendingLister (jobs
 // awaiting approval survive a restart of the owner), mints the owner token,
 // listens on 127.0.0.1 at a port the system picks, publishes the hub file
 // (WithHubFile) and serves until Close. Errors: errs.StoreBusy when the hub

@@ -1,44 +1,23 @@
 package hub
 
 import (
-	"context"
 	"net/http"
 
-	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
+
+// Every client may list, read and render the prompt templates; saving and
+// deleting them are the owner's (the user's prompts are theirs to change).
 
 // Template is a prompt template with {{variables}} as the API shows it:
 // a built-in one (read-only) or the user's.
 type Template = service.Template
 
-// TemplateBackend is implemented by a Backend that keeps prompt templates.
-// Every client may list and read them; saving and deleting are the
-// owner's (the user's prompts are theirs to change).
-type TemplateBackend interface {
-	ListTemplates(ctx context.Context) ([]Template, error)
-	GetTemplate(ctx context.Context, name string) (Template, error)
-	SaveTemplate(ctx context.Context, t Template) (Template, error)
-	DeleteTemplate(ctx context.Context, name string) error
-}
-
 // DeletedTemplate answers DELETE /v1/templates/{name}.
 type DeletedTemplate = service.DeletedTemplate
 
-func (s *Server) templates(w http.ResponseWriter) (TemplateBackend, bool) {
-	tb, ok := s.backend.(TemplateBackend)
-	if !ok {
-		writeEnvelope(w, http.StatusBadRequest, errs.New(errs.BadInput, "this Ferry owner keeps no templates"))
-	}
-	return tb, ok
-}
-
 func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request, c Caller) {
-	tb, ok := s.templates(w)
-	if !ok {
-		return
-	}
-	out, err := tb.ListTemplates(r.Context())
+	out, err := s.svc.ListTemplates(r.Context(), c.service(), service.ListTemplatesRequest{})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -47,11 +26,7 @@ func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request, c C
 }
 
 func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request, c Caller) {
-	tb, ok := s.templates(w)
-	if !ok {
-		return
-	}
-	t, err := tb.GetTemplate(r.Context(), r.PathValue("name"))
+	t, err := s.svc.GetTemplate(r.Context(), c.service(), service.TemplateRef{Name: r.PathValue("name")})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -65,11 +40,7 @@ func (s *Server) handleSaveTemplate(w http.ResponseWriter, r *http.Request, c Ca
 		writeEnvelope(w, http.StatusBadRequest, e)
 		return
 	}
-	tb, ok := s.templates(w)
-	if !ok {
-		return
-	}
-	out, err := tb.SaveTemplate(r.Context(), t)
+	out, err := s.svc.SaveTemplate(r.Context(), c.service(), t)
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -78,14 +49,42 @@ func (s *Server) handleSaveTemplate(w http.ResponseWriter, r *http.Request, c Ca
 }
 
 func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request, c Caller) {
-	tb, ok := s.templates(w)
-	if !ok {
-		return
-	}
-	name := r.PathValue("name")
-	if err := tb.DeleteTemplate(r.Context(), name); err != nil {
+	out, err := s.svc.DeleteTemplate(r.Context(), c.service(), service.TemplateRef{Name: r.PathValue("name")})
+	if err != nil {
 		writeErr(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, DeletedTemplate{Deleted: name})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// RenderBody is the body of POST /v1/templates/{name}/render.
+type RenderBody struct {
+	Vars map[string]string `json:"vars,omitempty"`
+}
+
+func (s *Server) handleRenderTemplate(w http.ResponseWriter, r *http.Request, c Caller) {
+	var body RenderBody
+	if e := decodeJSON(w, r, defaultMaxBody, &body); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return
+	}
+	out, err := s.svc.RenderTemplate(r.Context(), c.service(), service.RenderRequest{Name: r.PathValue("name"), Vars: body.Vars})
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handleExportSession(w http.ResponseWriter, r *http.Request, c Caller) {
+	req := service.ExportRequest{ID: r.PathValue("id"), Format: r.URL.Query().Get("format")}
+	if req.Format == "" {
+		req.Format = service.FormatMarkdown
+	}
+	out, err := s.svc.ExportSession(r.Context(), c.service(), req)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }

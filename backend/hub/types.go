@@ -16,14 +16,14 @@ type (
 	// set by the hub from the caller's token; a value sent by a client is
 	// ignored.
 	JobSpec = service.JobRequest
-	// Job is the Backend's view of a job, its Detail typed.
+	// Job is the Service's view of a job, its Detail typed.
 	Job = service.Job
 	// SessionSummary is one conversation in the history.
 	SessionSummary = service.SessionSummary
 	// Session is one conversation with its content.
 	Session = service.Session
 	// SessionQuery narrows a session listing (an unknown State is
-	// errs.BadInput from the Backend).
+	// errs.BadInput from the Service).
 	SessionQuery = service.SessionQuery
 	// Tab is a browser tab Ferry can drive.
 	Tab = service.Tab
@@ -42,8 +42,8 @@ const (
 	KindCode = service.KindCode
 )
 
-// StateAwaitingApproval is the state of a job that the Backend created on
-// hold: nothing was sent to a site, and the job runs only after ApproveJob.
+// StateAwaitingApproval is the state of a job that the Service created on
+// hold: nothing was sent to a site, and the job runs only once approved.
 // The other states belong to the pipeline and pass through the hub as they
 // are.
 const StateAwaitingApproval = service.StateAwaitingApproval
@@ -51,13 +51,6 @@ const StateAwaitingApproval = service.StateAwaitingApproval
 // OwnerClientID is the client id of the owner token (the CLI on the same
 // account, reading the hub file). Paired clients have other ids.
 const OwnerClientID = service.OwnerRequester
-
-// CreateOptions are the hub's decisions about a new job.
-type CreateOptions struct {
-	// AwaitApproval asks the Backend to create the job in
-	// StateAwaitingApproval and to do nothing with it until ApproveJob.
-	AwaitApproval bool
-}
 
 // ArtifactInfo describes an artifact file of a job.
 type ArtifactInfo struct {

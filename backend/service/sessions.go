@@ -131,16 +131,23 @@ type Export struct {
 
 // PollRequest checks a run once. Session "" is the only active run.
 // Browser asks for the run's tab to pass the freshness gate, in the browser
-// at BrowserURL, else the implementation's.
+// at BrowserURL, else the implementation's, within TimeoutMs (0: no bound
+// of its own).
 type PollRequest struct {
 	Session    string `json:"session,omitempty"`
 	Browser    bool   `json:"browser,omitempty"`
 	BrowserURL string `json:"browserUrl,omitempty"`
+	TimeoutMs  int64  `json:"timeoutMs,omitempty"`
 }
 
-// Validate checks the request. Errors: errs.BadInput for a browser address
-// that is not loopback.
-func (r PollRequest) Validate() error { return CheckBrowserURL(r.BrowserURL) }
+// Validate checks the request. Errors: errs.BadInput for a negative timeout
+// or a browser address that is not loopback.
+func (r PollRequest) Validate() error {
+	if r.TimeoutMs < 0 {
+		return errs.New(errs.BadInput, "timeoutMs must be positive, got %d", r.TimeoutMs).WithHint("leave it out for no bound")
+	}
+	return CheckBrowserURL(r.BrowserURL)
+}
 
 // PollResult is a run's record and whether its tab passed the freshness
 // gate.

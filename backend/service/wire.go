@@ -61,6 +61,10 @@ func VersionMismatch(owner, client Peer) *errs.Envelope {
 		owner.Version, owner.Wire, cv, client.Wire).
 		WithEvidence("ownerVersion", owner.Version).WithEvidence("ownerWire", strconv.Itoa(owner.Wire)).
 		WithEvidence("clientVersion", client.Version).WithEvidence("clientWire", strconv.Itoa(client.Wire))
+	if client.Wire == 0 && client.Version == "" {
+		return e.WithHint("the client is the older (it states no version): send %s: %s and %s: %d with every request, as Ferry %s's own clients do",
+			HeaderVersion, owner.Version, HeaderWire, owner.Wire, owner.Version)
+	}
 	if client.Wire < owner.Wire {
 		return e.WithHint("the client is the older: restart it from Ferry %s, the owner's version", owner.Version)
 	}

@@ -244,6 +244,13 @@ func (c *Client) ShowSession(ctx context.Context, id string) (hub.Session, error
 	return out, c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id), nil, &out)
 }
 
+// ExportSession returns run id rendered as format ("md" or "json"), its
+// secrets redacted.
+func (c *Client) ExportSession(ctx context.Context, id, format string) (service.Export, error) {
+	var out service.Export
+	return out, c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id)+"/export"+query(url.Values{"format": {format}}), nil, &out)
+}
+
 // ListTabs lists the browser tabs.
 func (c *Client) ListTabs(ctx context.Context) ([]hub.Tab, error) {
 	var out []hub.Tab

@@ -11,11 +11,17 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// fakeBackend stands in for Ferry's core (not ready yet) behind the hub, so
-// the client can be tested against a real hub. It records the jobs asked for.
+// fakeBackend stands in for Ferry's core behind the hub (the service.Service
+// it serves), so the client can be tested against a real hub. It holds an
+// agent's job for approval unless the client (read from clients) is set to
+// auto-approve, as the core does, and records the jobs asked for. The
+// operations the tests do not reach are left to the nil Service.
 type fakeBackend struct {
+	service.Service
+	clients   hub.ClientStore
 	mu        sync.Mutex
 	jobs      map[string]hub.Job
 	prompts   []string
@@ -27,26 +33,33 @@ func newFakeBackend() *fakeBackend {
 	return &fakeBackend{jobs: map[string]hub.Job{}, artifacts: map[string][]byte{}, events: make(chan hub.Event, 64)}
 }
 
-func (f *fakeBackend) CreateJob(_ context.Context, spec hub.JobSpec, opts hub.CreateOptions) (hub.Job, error) {
+func (f *fakeBackend) SubmitJob(ctx context.Context, c service.Caller, spec hub.JobSpec) (hub.Job, error) {
+	await := false
+	if !c.IsOwner() {
+		await = true
+		if rec, err := f.clients.Get(ctx, c.Client); err == nil {
+			await = !rec.AutoApprove
+		}
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	state := "running"
-	if opts.AwaitApproval {
+	if await {
 		state = hub.StateAwaitingApproval
 	}
-	j := hub.Job{ID: fmt.Sprintf("job-%d", len(f.prompts)+1), Kind: spec.Kind, State: state, RequestedBy: spec.RequestedBy}
+	j := hub.Job{ID: fmt.Sprintf("job-%d", len(f.prompts)+1), Kind: spec.Kind, State: state, RequestedBy: c.Requester()}
 	f.jobs[j.ID] = j
 	f.prompts = append(f.prompts, spec.Prompt)
 	return j, nil
 }
 
-func (f *fakeBackend) GetJob(_ context.Context, id string) (hub.Job, error) {
+func (f *fakeBackend) GetJob(_ context.Context, _ service.Caller, ref service.JobRef) (hub.Job, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if j, ok := f.jobs[id]; ok {
+	if j, ok := f.jobs[ref.ID]; ok {
 		return j, nil
 	}
-	return hub.Job{}, errs.New(errs.HubNotFound, "no job %q", id)
+	return hub.Job{}, errs.New(errs.HubNotFound, "no job %q", ref.ID)
 }
 
 func (f *fakeBackend) move(id, to string) (hub.Job, error) {
@@ -61,25 +74,25 @@ func (f *fakeBackend) move(id, to string) (hub.Job, error) {
 	return j, nil
 }
 
-func (f *fakeBackend) CancelJob(_ context.Context, id string) (hub.Job, error) {
-	return f.move(id, "cancelled")
+func (f *fakeBackend) CancelJob(_ context.Context, _ service.Caller, ref service.JobRef) (hub.Job, error) {
+	return f.move(ref.ID, "cancelled")
 }
-func (f *fakeBackend) ApproveJob(_ context.Context, id string) (hub.Job, error) {
-	return f.move(id, "running")
+func (f *fakeBackend) Approve(_ context.Context, _ service.Caller, req service.ApprovalRef) (hub.Job, error) {
+	return f.move(req.JobID, "running")
 }
-func (f *fakeBackend) RejectJob(_ context.Context, id, _ string) (hub.Job, error) {
-	return f.move(id, "failed")
+func (f *fakeBackend) Reject(_ context.Context, _ service.Caller, req service.RejectRequest) (hub.Job, error) {
+	return f.move(req.JobID, "failed")
 }
-func (f *fakeBackend) ListSessions(context.Context, hub.SessionQuery) ([]hub.SessionSummary, error) {
+func (f *fakeBackend) ListSessions(context.Context, service.Caller, hub.SessionQuery) ([]hub.SessionSummary, error) {
 	return []hub.SessionSummary{{ID: "s1", Site: "chatgpt", Title: "one"}}, nil
 }
-func (f *fakeBackend) SearchSessions(_ context.Context, q string, _ int) ([]hub.SessionSummary, error) {
-	return []hub.SessionSummary{{ID: "s1", Site: "chatgpt", Title: q}}, nil
+func (f *fakeBackend) SearchSessions(_ context.Context, _ service.Caller, req service.SearchRequest) ([]hub.SessionSummary, error) {
+	return []hub.SessionSummary{{ID: "s1", Site: "chatgpt", Title: req.Query}}, nil
 }
-func (f *fakeBackend) ShowSession(_ context.Context, id string) (hub.Session, error) {
-	return hub.Session{SessionSummary: hub.SessionSummary{ID: id}}, nil
+func (f *fakeBackend) ShowSession(_ context.Context, _ service.Caller, ref service.SessionRef) (hub.Session, error) {
+	return hub.Session{SessionSummary: hub.SessionSummary{ID: ref.ID}}, nil
 }
-func (f *fakeBackend) ListTabs(context.Context) ([]hub.Tab, error) {
+func (f *fakeBackend) ListTabs(context.Context, service.Caller, service.ListTabsRequest) ([]hub.Tab, error) {
 	return []hub.Tab{{TargetID: "T1", URL: "https://chatgpt.com/"}}, nil
 }
 func (f *fakeBackend) OpenArtifact(_ context.Context, jobID, name string) (hub.ArtifactInfo, io.ReadCloser, error) {
@@ -100,4 +113,7 @@ func (f *fakeBackend) seenPrompts() []string {
 	return append([]string(nil), f.prompts...)
 }
 
-var _ hub.Backend = (*fakeBackend)(nil)
+var (
+	_ service.Service    = (*fakeBackend)(nil)
+	_ hub.ArtifactOpener = (*fakeBackend)(nil)
+)

@@ -11,12 +11,14 @@ import (
 	"github.com/ferrydesk/ferry/backend/hub/client"
 )
 
-// startHub runs a real hub over a fake backend, publishing its hub file at
+// startHub runs a real hub over a fake service, publishing its hub file at
 // path; it is closed at the end of the test.
 func startHub(t testing.TB, path string, opts ...hub.Option) (*hub.Server, *fakeBackend) {
 	t.Helper()
 	be := newFakeBackend()
-	srv, err := hub.New(be, append([]hub.Option{hub.WithHubFile(path), hub.WithEventSource(be)}, opts...)...)
+	cs := &hub.MemoryClientStore{}
+	be.clients = cs
+	srv, err := hub.New(be, append([]hub.Option{hub.WithHubFile(path), hub.WithEventSource(be), hub.WithClientStore(cs)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

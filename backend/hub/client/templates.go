@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Templates lists the built-in and the user's prompt templates.
@@ -29,4 +30,10 @@ func (c *Client) SaveTemplate(ctx context.Context, t hub.Template) (hub.Template
 // DeleteTemplate deletes the user's template name (owner only).
 func (c *Client) DeleteTemplate(ctx context.Context, name string) error {
 	return c.do(ctx, http.MethodDelete, "/v1/templates/"+url.PathEscape(name), nil, nil)
+}
+
+// RenderTemplate fills template name with vars.
+func (c *Client) RenderTemplate(ctx context.Context, name string, vars map[string]string) (service.Rendered, error) {
+	var out service.Rendered
+	return out, c.do(ctx, http.MethodPost, "/v1/templates/"+url.PathEscape(name)+"/render", hub.RenderBody{Vars: vars}, &out)
 }

@@ -1,0 +1,153 @@
+package client
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// Service is service.Service run on the owner over its local API: the same
+// typed requests and results, carried as JSON. The owner decides who the
+// caller is from the token (its own token: the owner; a paired client's:
+// that agent), so the Caller given to a method only names the face that
+// calls; a request the token may not make fails with the owner's
+// errs.HubForbidden. Every request carries the version handshake: an owner
+// of another wire revision answers errs.VersionMismatch.
+type Service struct {
+	c *Client
+}
+
+var _ service.Service = (*Service)(nil)
+
+// NewService serves service.Service through c.
+func NewService(c *Client) *Service { return &Service{c: c} }
+
+// Client is the client the service calls through.
+func (s *Service) Client() *Client { return s.c }
+
+// Hello asks the owner who answers and who it takes the token for.
+// Errors: the transport's; errs.HubUnauthorized.
+func (s *Service) Hello(ctx context.Context, c service.Caller, req service.HelloRequest) (service.Hello, error) {
+	who, err := s.c.WhoAmI(ctx)
+	if err != nil {
+		return service.Hello{}, err
+	}
+	caller := service.Agent(who.ClientID)
+	if who.Owner {
+		caller = service.Owner(c.Face)
+		if caller.Face == "" {
+			caller = service.Owner(service.FaceCLI)
+		}
+	}
+	return service.Hello{Version: who.Version, Wire: who.Wire, Caller: caller, PID: who.PID, StartedAt: who.StartedAt}, nil
+}
+
+// SubmitJob creates a job on the owner; a reattach job resumes a run there
+// (the owner's token only). Errors: req.Validate's; the owner's envelopes
+// (errs.BadInput for a BrowserSpec: the owner runs jobs in its own).
+func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.JobRequest) (service.Job, error) {
+	if err := req.Validate(); err != nil {
+		return service.Job{}, err
+	}
+	if req.Kind == service.KindReattach {
+		res, err := s.c.ReattachSession(ctx, hub.SessionCheck{Session: req.SessionID, TimeoutMs: req.Timeout().Milliseconds()})
+		return res.Job, err
+	}
+	return s.c.CreateJob(ctx, req)
+}
+
+// GetJob returns a job the token may see. Errors: errs.HubNotFound.
+func (s *Service) GetJob(ctx context.Context, c service.Caller, req service.JobRef) (service.Job, error) {
+	if err := req.Validate(); err != nil {
+		return service.Job{}, err
+	}
+	return s.c.GetJob(ctx, req.ID)
+}
+
+// watchPoll is how often WatchJob reads the job besides its events.
+const watchPoll = 150 * time.Millisecond
+
+// WatchJob follows a job on the owner until it has ended: its run's events
+// come from the owner's event stream (partial text is lost, never the end,
+// when the stream is slow or down), its state from polling. Errors: as
+// GetJob; errs.Cancelled when ctx ends first.
+func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.WatchRequest, on func(service.JobEvent)) (service.Job, error) {
+	if err := req.Validate(); err != nil {
+		return service.Job{}, err
+	}
+	ctx, stop := context.WithCancel(ctx)
+	events := make(chan service.JobEvent, 1024)
+	f := NewFollower(Static(s.c.Endpoint()), func(ev hub.Event) {
+		if ev.JobID != req.ID {
+			return
+		}
+		if je, ok := ev.JobEvent(); ok {
+			select {
+			case events <- je:
+			default:
+			}
+		}
+	})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_ = f.Run(ctx)
+	}()
+	defer func() {
+		stop()
+		wg.Wait() // the follower has stopped when WatchJob returns
+	}()
+	tick := time.NewTicker(watchPoll)
+	defer tick.Stop()
+	j, err := s.c.GetJob(ctx, req.ID)
+	for err == nil && !j.Ended() {
+		select {
+		case <-ctx.Done():
+			return j, errs.Wrap(ctx.Err(), errs.Cancelled, "stop watching job %s: %v", req.ID, ctx.Err())
+		case ev := <-events:
+			if on != nil {
+				on(ev)
+			}
+			if ev.Job != nil {
+				j = *ev.Job
+			}
+		case <-tick.C:
+			j, err = s.c.GetJob(ctx, req.ID)
+		}
+	}
+	return j, err
+}
+
+// CancelJob cancels a job the token may see. Errors: errs.HubNotFound.
+func (s *Service) CancelJob(ctx context.Context, c service.Caller, req service.JobRef) (service.Job, error) {
+	if err := req.Validate(); err != nil {
+		return service.Job{}, err
+	}
+	return s.c.CancelJob(ctx, req.ID)
+}
+
+// ListApprovals lists the jobs awaiting approval (owner only).
+func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req service.ListApprovalsRequest) ([]service.Approval, error) {
+	return s.c.Approvals(ctx)
+}
+
+// Approve starts a job awaiting approval (owner only).
+func (s *Service) Approve(ctx context.Context, c service.Caller, req service.ApprovalRef) (service.Job, error) {
+	if err := req.Validate(); err != nil {
+		return service.Job{}, err
+	}
+	return s.c.Approve(ctx, req.JobID)
+}
+
+// Reject ends a job awaiting approval (owner only).
+func (s *Service) Reject(ctx context.Context, c service.Caller, req service.RejectRequest) (service.Job, error) {
+	if err := req.Validate(); err != nil {
+		return service.Job{}, err
+	}
+	return s.c.Reject(ctx, req.JobID, req.Reason)
+}

@@ -1,0 +1,147 @@
+package client
+
+import (
+	"context"
+
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// ListSessions lists runs on the owner. Errors: req.Validate's; the
+// owner's (errs.BadInput for an unknown state).
+func (s *Service) ListSessions(ctx context.Context, c service.Caller, req service.SessionQuery) ([]service.SessionSummary, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	return s.c.ListSessions(ctx, req)
+}
+
+// SearchSessions searches runs on the owner. Errors: as ListSessions.
+func (s *Service) SearchSessions(ctx context.Context, c service.Caller, req service.SearchRequest) ([]service.SessionSummary, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	return s.c.SearchSessions(ctx, req.Query, req.Limit)
+}
+
+// ShowSession returns a run with its journal. Errors: errs.SessionNotFound,
+// errs.SessionAmbiguous.
+func (s *Service) ShowSession(ctx context.Context, c service.Caller, req service.SessionRef) (service.Session, error) {
+	if err := req.Validate(); err != nil {
+		return service.Session{}, err
+	}
+	return s.c.ShowSession(ctx, req.ID)
+}
+
+// ExportSession renders a run on the owner. Errors: as ShowSession.
+func (s *Service) ExportSession(ctx context.Context, c service.Caller, req service.ExportRequest) (service.Export, error) {
+	if err := req.Validate(); err != nil {
+		return service.Export{}, err
+	}
+	return s.c.ExportSession(ctx, req.ID, req.Format)
+}
+
+// PollSession checks a run once (owner only).
+func (s *Service) PollSession(ctx context.Context, c service.Caller, req service.PollRequest) (service.PollResult, error) {
+	if err := req.Validate(); err != nil {
+		return service.PollResult{}, err
+	}
+	return s.c.PollSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs})
+}
+
+// ReattachSession resumes a run as a job (owner only).
+func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req service.ReattachRequest) (service.ReattachResult, error) {
+	if err := req.Validate(); err != nil {
+		return service.ReattachResult{}, err
+	}
+	return s.c.ReattachSession(ctx, hub.SessionCheck{Session: req.Session, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs})
+}
+
+// DoctorSessions checks the tabs of active and stale runs (owner only).
+func (s *Service) DoctorSessions(ctx context.Context, c service.Caller, req service.DoctorRequest) ([]service.DoctorReport, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	res, err := s.c.DoctorSessions(ctx, hub.SessionCheck{Browser: req.Browser, BrowserURL: req.BrowserURL, Recover: req.Recover})
+	return res.Sessions, err
+}
+
+// ListTabs lists the tabs of the owner's browser.
+func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.ListTabsRequest) ([]service.Tab, error) {
+	return s.c.ListTabs(ctx)
+}
+
+// OpenTab opens a site in a new tab of the owner's browser (owner only).
+func (s *Service) OpenTab(ctx context.Context, c service.Caller, req service.OpenTabRequest) (service.Tab, error) {
+	if err := req.Validate(); err != nil {
+		return service.Tab{}, err
+	}
+	return s.c.OpenTab(ctx, req)
+}
+
+// ListTemplates lists the owner's templates.
+func (s *Service) ListTemplates(ctx context.Context, c service.Caller, req service.ListTemplatesRequest) ([]service.Template, error) {
+	return s.c.Templates(ctx)
+}
+
+// GetTemplate returns one template. Errors: errs.TemplateNotFound.
+func (s *Service) GetTemplate(ctx context.Context, c service.Caller, req service.TemplateRef) (service.Template, error) {
+	if err := req.Validate(); err != nil {
+		return service.Template{}, err
+	}
+	return s.c.Template(ctx, req.Name)
+}
+
+// SaveTemplate saves one of the user's templates (owner only).
+func (s *Service) SaveTemplate(ctx context.Context, c service.Caller, req service.Template) (service.Template, error) {
+	if err := req.Validate(); err != nil {
+		return service.Template{}, err
+	}
+	return s.c.SaveTemplate(ctx, req)
+}
+
+// DeleteTemplate deletes one of the user's templates (owner only).
+func (s *Service) DeleteTemplate(ctx context.Context, c service.Caller, req service.TemplateRef) (service.DeletedTemplate, error) {
+	if err := req.Validate(); err != nil {
+		return service.DeletedTemplate{}, err
+	}
+	if err := s.c.DeleteTemplate(ctx, req.Name); err != nil {
+		return service.DeletedTemplate{}, err
+	}
+	return service.DeletedTemplate{Deleted: req.Name}, nil
+}
+
+// RenderTemplate fills a template on the owner.
+func (s *Service) RenderTemplate(ctx context.Context, c service.Caller, req service.RenderRequest) (service.Rendered, error) {
+	if err := req.Validate(); err != nil {
+		return service.Rendered{}, err
+	}
+	return s.c.RenderTemplate(ctx, req.Name, req.Vars)
+}
+
+// ListClients lists the paired clients (owner only).
+func (s *Service) ListClients(ctx context.Context, c service.Caller, req service.ListClientsRequest) ([]service.ClientInfo, error) {
+	return s.c.Clients(ctx)
+}
+
+// RevokeClient revokes a client (owner only).
+func (s *Service) RevokeClient(ctx context.Context, c service.Caller, req service.ClientRef) (service.ClientInfo, error) {
+	if err := req.Validate(); err != nil {
+		return service.ClientInfo{}, err
+	}
+	return s.c.Revoke(ctx, req.ID)
+}
+
+// SetAutoApprove sets whether a client's jobs skip the approval (owner
+// only).
+func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req service.AutoApproveRequest) (service.ClientInfo, error) {
+	if err := req.Validate(); err != nil {
+		return service.ClientInfo{}, err
+	}
+	return s.c.SetAutoApprove(ctx, req.ID, req.AutoApprove)
+}
+
+// NewPairingCode draws a pairing code on the owner's hub (owner only).
+func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req service.PairingRequest) (service.PairingCode, error) {
+	return s.c.NewPairingCode(ctx)
+}
