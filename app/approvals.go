@@ -40,7 +40,7 @@ func (g *Gateway) call(fn func(ctx context.Context, svc service.Service) error) 
 func (g *Gateway) Approvals() ([]service.Approval, error) {
 	out := []service.Approval{}
 	err := g.call(func(ctx context.Context, svc service.Service) error {
-		list, err := svc.ListApprovals(ctx, desk, service.ListApprovalsRequest{})
+		list, err := svc.ListApprovals(ctx, desktopCaller, service.ListApprovalsRequest{})
 		if list != nil {
 			out = list
 		}
@@ -56,7 +56,7 @@ func (g *Gateway) Approve(jobID string) (service.Job, error) {
 	var out service.Job
 	err := g.call(func(ctx context.Context, svc service.Service) error {
 		var err error
-		out, err = svc.Approve(ctx, desk, service.ApprovalRef{JobID: jobID})
+		out, err = svc.Approve(ctx, desktopCaller, service.ApprovalRef{JobID: jobID})
 		return err
 	})
 	return out, err
@@ -68,7 +68,7 @@ func (g *Gateway) Reject(jobID, reason string) (service.Job, error) {
 	var out service.Job
 	err := g.call(func(ctx context.Context, svc service.Service) error {
 		var err error
-		out, err = svc.Reject(ctx, desk, service.RejectRequest{JobID: jobID, Reason: reason})
+		out, err = svc.Reject(ctx, desktopCaller, service.RejectRequest{JobID: jobID, Reason: reason})
 		return err
 	})
 	return out, err
@@ -78,7 +78,7 @@ func (g *Gateway) Reject(jobID, reason string) (service.Job, error) {
 func (g *Gateway) Clients() ([]service.ClientInfo, error) {
 	out := []service.ClientInfo{}
 	err := g.call(func(ctx context.Context, svc service.Service) error {
-		list, err := svc.ListClients(ctx, desk, service.ListClientsRequest{})
+		list, err := svc.ListClients(ctx, desktopCaller, service.ListClientsRequest{})
 		if list != nil {
 			out = list
 		}
@@ -93,7 +93,7 @@ func (g *Gateway) PairingCode() (service.PairingCode, error) {
 	var out service.PairingCode
 	err := g.call(func(ctx context.Context, svc service.Service) error {
 		var err error
-		out, err = svc.NewPairingCode(ctx, desk, service.PairingRequest{})
+		out, err = svc.NewPairingCode(ctx, desktopCaller, service.PairingRequest{})
 		return err
 	})
 	return out, err
@@ -104,7 +104,7 @@ func (g *Gateway) Revoke(clientID string) (service.ClientInfo, error) {
 	var out service.ClientInfo
 	err := g.call(func(ctx context.Context, svc service.Service) error {
 		var err error
-		out, err = svc.RevokeClient(ctx, desk, service.ClientRef{ID: clientID})
+		out, err = svc.RevokeClient(ctx, desktopCaller, service.ClientRef{ID: clientID})
 		return err
 	})
 	return out, err
@@ -116,7 +116,7 @@ func (g *Gateway) SetAutoApprove(clientID string, on bool) (service.ClientInfo, 
 	var out service.ClientInfo
 	err := g.call(func(ctx context.Context, svc service.Service) error {
 		var err error
-		out, err = svc.SetAutoApprove(ctx, desk, service.AutoApproveRequest{ID: clientID, AutoApprove: on})
+		out, err = svc.SetAutoApprove(ctx, desktopCaller, service.AutoApproveRequest{ID: clientID, AutoApprove: on})
 		return err
 	})
 	return out, err

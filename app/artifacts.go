@@ -25,7 +25,7 @@ type Artifacts struct {
 func (a *Artifacts) List() (service.ArtifactList, error) {
 	out := service.ArtifactList{Items: []service.ArtifactItem{}}
 	err := a.sh.withService(func(svc service.Service) error {
-		list, err := svc.ListArtifacts(context.Background(), desk, service.ListArtifactsRequest{})
+		list, err := svc.ListArtifacts(context.Background(), desktopCaller, service.ListArtifactsRequest{})
 		if list.Items != nil {
 			out.Items = list.Items
 		}

@@ -149,7 +149,7 @@ func (w *hubWatcher) announcePending() {
 	var aps []service.Approval
 	_ = w.sh.withService(func(svc service.Service) error {
 		var err error
-		aps, err = svc.ListApprovals(context.Background(), desk, service.ListApprovalsRequest{})
+		aps, err = svc.ListApprovals(context.Background(), desktopCaller, service.ListApprovalsRequest{})
 		return err
 	})
 	for _, ap := range aps {
@@ -222,7 +222,7 @@ func (r *runNotices) enabled() bool {
 func (r *runNotices) lookup(ctx context.Context, id string) (*service.Run, error) {
 	var out *service.Run
 	err := r.sh.withService(func(svc service.Service) error {
-		view, err := svc.ViewSession(ctx, desk, service.SessionRef{ID: id})
+		view, err := svc.ViewSession(ctx, desktopCaller, service.SessionRef{ID: id})
 		out = view.Session
 		return err
 	})
@@ -234,7 +234,7 @@ func (r *runNotices) lookup(ctx context.Context, id string) (*service.Run, error
 func currentSettings(sh *shell) (cur config.Settings, ok bool) {
 	err := sh.withService(func(svc service.Service) error {
 		var err error
-		cur, err = svc.Settings(context.Background(), desk, service.SettingsRequest{})
+		cur, err = svc.Settings(context.Background(), desktopCaller, service.SettingsRequest{})
 		return err
 	})
 	return cur, err == nil

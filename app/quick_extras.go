@@ -184,7 +184,7 @@ func (e *extras) refreshTray() {
 	var listed []service.SessionSummary
 	err := e.sh.withService(func(svc service.Service) error {
 		var err error
-		listed, err = svc.ListSessions(context.Background(), desk, service.SessionQuery{Limit: trayRecent})
+		listed, err = svc.ListSessions(context.Background(), desktopCaller, service.SessionQuery{Limit: trayRecent})
 		return err
 	})
 	if err != nil {

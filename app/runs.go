@@ -112,7 +112,7 @@ func (r *Runs) Start(spec RunSpec) (RunInfo, error) {
 	var out RunInfo
 	err = r.sh.withService(func(svc service.Service) error {
 		ctx := context.Background()
-		j, err := svc.SubmitJob(ctx, desk, req)
+		j, err := svc.SubmitJob(ctx, desktopCaller, req)
 		if err != nil {
 			return err
 		}
@@ -211,12 +211,12 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 		for _, id := range spec.Sites {
 			// The registry's own answer for an unknown site, before
 			// anything is sent.
-			if _, err := svc.ListModels(ctx, desk, service.ListModelsRequest{Site: id}); err != nil {
+			if _, err := svc.ListModels(ctx, desktopCaller, service.ListModelsRequest{Site: id}); err != nil {
 				return err
 			}
 		}
 		for i, req := range reqs {
-			j, err := svc.SubmitJob(ctx, desk, req)
+			j, err := svc.SubmitJob(ctx, desktopCaller, req)
 			if err != nil {
 				return fmt.Errorf("start the %s run: %w", spec.Sites[i], err)
 			}
@@ -235,7 +235,7 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 // collectable) and returns its state then. Errors: hub_not_found.
 func (r *Runs) Cancel(id string) (RunInfo, error) {
 	return r.jobCall(func(ctx context.Context, svc service.Service) (service.Job, error) {
-		return svc.CancelJob(ctx, desk, service.JobRef{ID: id})
+		return svc.CancelJob(ctx, desktopCaller, service.JobRef{ID: id})
 	})
 }
 
@@ -243,7 +243,7 @@ func (r *Runs) Cancel(id string) (RunInfo, error) {
 // new run, and returns the new run. Errors: hub_not_found; as Start.
 func (r *Runs) Retry(id string) (RunInfo, error) {
 	return r.jobCall(func(ctx context.Context, svc service.Service) (service.Job, error) {
-		return svc.RetryJob(ctx, desk, service.JobRef{ID: id})
+		return svc.RetryJob(ctx, desktopCaller, service.JobRef{ID: id})
 	})
 }
 
@@ -268,7 +268,7 @@ func (r *Runs) Get(id string) (RunInfo, error) {
 	var out RunInfo
 	err := r.sh.withService(func(svc service.Service) error {
 		ctx := context.Background()
-		j, err := svc.GetJob(ctx, desk, service.JobRef{ID: id})
+		j, err := svc.GetJob(ctx, desktopCaller, service.JobRef{ID: id})
 		if err != nil {
 			return err
 		}
@@ -279,7 +279,7 @@ func (r *Runs) Get(id string) (RunInfo, error) {
 		if j.Detail == nil || j.Detail.Run == nil {
 			return nil
 		}
-		view, err := svc.ViewSession(ctx, desk, service.SessionRef{ID: j.Detail.Run.ID})
+		view, err := svc.ViewSession(ctx, desktopCaller, service.SessionRef{ID: j.Detail.Run.ID})
 		if err != nil {
 			return err
 		}
@@ -296,7 +296,7 @@ func (r *Runs) info(ctx context.Context, svc service.Service, j service.Job) (Ru
 	if j.Detail == nil || j.Detail.Run == nil {
 		return out, nil
 	}
-	view, err := svc.ViewSession(ctx, desk, service.SessionRef{ID: j.Detail.Run.ID})
+	view, err := svc.ViewSession(ctx, desktopCaller, service.SessionRef{ID: j.Detail.Run.ID})
 	if err != nil {
 		return RunInfo{}, err
 	}
@@ -341,7 +341,7 @@ func runInfoOf(j service.Job) RunInfo {
 func (r *Runs) Sites() ([]service.SiteInfo, error) {
 	out := []service.SiteInfo{}
 	err := r.sh.withService(func(svc service.Service) error {
-		list, err := svc.ListSites(context.Background(), desk, service.ListSitesRequest{})
+		list, err := svc.ListSites(context.Background(), desktopCaller, service.ListSitesRequest{})
 		if list != nil {
 			out = list
 		}
@@ -356,7 +356,7 @@ func (r *Runs) Sites() ([]service.SiteInfo, error) {
 func (r *Runs) Models(siteID string) ([]service.ModelInfo, error) {
 	out := []service.ModelInfo{}
 	err := r.sh.withService(func(svc service.Service) error {
-		list, err := svc.ListModels(context.Background(), desk, service.ListModelsRequest{Site: siteID})
+		list, err := svc.ListModels(context.Background(), desktopCaller, service.ListModelsRequest{Site: siteID})
 		if list != nil {
 			out = list
 		}
@@ -370,7 +370,7 @@ func (r *Runs) Models(siteID string) ([]service.ModelInfo, error) {
 func (r *Runs) Templates() ([]service.Template, error) {
 	out := []service.Template{}
 	err := r.sh.withService(func(svc service.Service) error {
-		list, err := svc.ListTemplates(context.Background(), desk, service.ListTemplatesRequest{})
+		list, err := svc.ListTemplates(context.Background(), desktopCaller, service.ListTemplatesRequest{})
 		if list != nil {
 			out = list
 		}
@@ -385,7 +385,7 @@ func (r *Runs) Templates() ([]service.Template, error) {
 func (r *Runs) RenderTemplate(name string, vars map[string]string) (string, error) {
 	var out string
 	err := r.sh.withService(func(svc service.Service) error {
-		res, err := svc.RenderTemplate(context.Background(), desk, service.RenderRequest{Name: name, Vars: vars})
+		res, err := svc.RenderTemplate(context.Background(), desktopCaller, service.RenderRequest{Name: name, Vars: vars})
 		out = res.Text
 		return err
 	})

@@ -37,7 +37,7 @@ func (r *Runs) Active() ([]RunInfo, error) {
 	err := r.sh.withService(func(svc service.Service) error {
 		ctx, cancel := context.WithTimeout(context.Background(), namesTimeout)
 		defer cancel()
-		jobs, err := svc.ListActiveJobs(ctx, desk, service.ListActiveJobsRequest{})
+		jobs, err := svc.ListActiveJobs(ctx, desktopCaller, service.ListActiveJobsRequest{})
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func nameClients(ctx context.Context, svc service.Service, infos []RunInfo) {
 	if !need {
 		return
 	}
-	clients, err := svc.ListClients(ctx, desk, service.ListClientsRequest{})
+	clients, err := svc.ListClients(ctx, desktopCaller, service.ListClientsRequest{})
 	if err != nil {
 		return
 	}

@@ -121,7 +121,7 @@ func (s *Sessions) List(query, site, state string, limit int) (SessionList, erro
 func (s *Sessions) search(q service.HistoryQuery) (SessionList, error) {
 	out := SessionList{Items: []HistoryItem{}}
 	err := s.sh.withService(func(svc service.Service) error {
-		page, err := svc.SearchHistory(context.Background(), desk, q)
+		page, err := svc.SearchHistory(context.Background(), desktopCaller, q)
 		if err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func (s *Sessions) Show(id string) (service.SessionDetail, error) {
 	var out service.SessionDetail
 	err := s.sh.withService(func(svc service.Service) error {
 		var err error
-		out, err = svc.ViewSession(context.Background(), desk, service.SessionRef{ID: id})
+		out, err = svc.ViewSession(context.Background(), desktopCaller, service.SessionRef{ID: id})
 		return err
 	})
 	return out, err
@@ -182,7 +182,7 @@ func (s *Sessions) SaveExport(id, format string) (string, error) {
 func (s *Sessions) export(id, format string) (string, error) {
 	var out string
 	err := s.sh.withService(func(svc service.Service) error {
-		ex, err := svc.ExportSession(context.Background(), desk, service.ExportRequest{ID: id, Format: format})
+		ex, err := svc.ExportSession(context.Background(), desktopCaller, service.ExportRequest{ID: id, Format: format})
 		out = ex.Body
 		return err
 	})

@@ -27,7 +27,7 @@ func (s *Settings) Get() (config.Settings, error) {
 	var out config.Settings
 	err := s.sh.withService(func(svc service.Service) error {
 		var err error
-		out, err = svc.Settings(context.Background(), desk, service.SettingsRequest{})
+		out, err = svc.Settings(context.Background(), desktopCaller, service.SettingsRequest{})
 		return err
 	})
 	return out, err
@@ -39,7 +39,7 @@ func (s *Settings) Save(next config.Settings) (config.Settings, error) {
 	var out config.Settings
 	err := s.sh.withService(func(svc service.Service) error {
 		var err error
-		out, err = svc.SaveSettings(context.Background(), desk, service.SaveSettingsRequest{Settings: next})
+		out, err = svc.SaveSettings(context.Background(), desktopCaller, service.SaveSettingsRequest{Settings: next})
 		return err
 	})
 	if err != nil {
@@ -96,7 +96,7 @@ func (s *shell) resetSettings(ctx context.Context) (string, error) {
 	var cur config.Settings
 	if s.withService(func(svc service.Service) error {
 		var err error
-		cur, err = svc.Settings(ctx, desk, service.SettingsRequest{})
+		cur, err = svc.Settings(ctx, desktopCaller, service.SettingsRequest{})
 		return err
 	}) == nil {
 		em.Emit(EventSettingsChanged, cur)
@@ -123,7 +123,7 @@ func (s *Settings) checkSites(text string) (service.SitesSetting, error) {
 	var out service.SitesSetting
 	err := s.sh.withService(func(svc service.Service) error {
 		var err error
-		out, err = svc.CheckSites(context.Background(), desk, service.CheckSitesRequest{Text: text})
+		out, err = svc.CheckSites(context.Background(), desktopCaller, service.CheckSitesRequest{Text: text})
 		return err
 	})
 	return out, err

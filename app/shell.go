@@ -13,9 +13,9 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// desk is the caller of every request the app makes: the owner's desktop
+// desktopCaller is the caller of every request the app makes: the owner's desktop
 // face.
-var desk = service.Owner(service.FaceDesktop)
+var desktopCaller = service.Owner(service.FaceDesktop)
 
 // shell holds what the bound structs share: the Service of the owner (or
 // why it is not open), the window's context and the emitter. Bound structs keep a pointer to it in

@@ -55,7 +55,7 @@ func (s *System) Doctor() service.SetupReport {
 	var report service.SetupReport
 	err := s.sh.withService(func(svc service.Service) error {
 		var err error
-		report, err = svc.CheckSetup(ctx, desk, service.CheckSetupRequest{})
+		report, err = svc.CheckSetup(ctx, desktopCaller, service.CheckSetupRequest{})
 		return err
 	})
 	if err != nil {

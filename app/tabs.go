@@ -44,9 +44,9 @@ func (t *Tabs) connect(req *service.ConnectBrowserRequest) (service.BrowserState
 	err := t.sh.withService(func(svc service.Service) error {
 		var err error
 		if req == nil {
-			out, err = svc.BrowserState(context.Background(), desk, service.BrowserStateRequest{})
+			out, err = svc.BrowserState(context.Background(), desktopCaller, service.BrowserStateRequest{})
 		} else {
-			out, err = svc.ConnectBrowser(context.Background(), desk, *req)
+			out, err = svc.ConnectBrowser(context.Background(), desktopCaller, *req)
 		}
 		return err
 	})
@@ -61,7 +61,7 @@ func (t *Tabs) connect(req *service.ConnectBrowserRequest) (service.BrowserState
 func (t *Tabs) List() ([]service.TabState, error) {
 	out := []service.TabState{}
 	err := t.sh.withService(func(svc service.Service) error {
-		tabs, err := svc.TabStates(context.Background(), desk, service.TabStatesRequest{})
+		tabs, err := svc.TabStates(context.Background(), desktopCaller, service.TabStatesRequest{})
 		if tabs != nil {
 			out = tabs
 		}
@@ -77,11 +77,11 @@ func (t *Tabs) Open(siteID string) (service.TabState, error) {
 	var out service.TabState
 	err := t.sh.withService(func(svc service.Service) error {
 		ctx := context.Background()
-		tab, err := svc.OpenTab(ctx, desk, service.OpenTabRequest{Site: siteID, TimeoutMs: openTabTimeout.Milliseconds()})
+		tab, err := svc.OpenTab(ctx, desktopCaller, service.OpenTabRequest{Site: siteID, TimeoutMs: openTabTimeout.Milliseconds()})
 		if err != nil {
 			return err
 		}
-		tabs, err := svc.TabStates(ctx, desk, service.TabStatesRequest{})
+		tabs, err := svc.TabStates(ctx, desktopCaller, service.TabStatesRequest{})
 		if err != nil {
 			return err
 		}

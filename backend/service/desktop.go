@@ -71,7 +71,7 @@ type Desktop interface {
 // InProcessOnly is the envelope of an implementation that cannot serve op
 // (the remote one, for what only the owner's own process can do).
 func InProcessOnly(op string) *errs.Envelope {
-	return errs.New(errs.HubForbidden, "%s is only available in the Ferry process that owns the data directory", op).
+	return errs.New(errs.CapabilityMissing, "%s is only available in the Ferry process that owns the data directory", op).
 		WithHint("do it in the Ferry app, or in `ferry serve`'s own process")
 }
 
