@@ -177,11 +177,12 @@ type BroadcastSpec struct {
 // Broadcast sends spec's prompt to every site of spec.Sites at once (each
 // in its open tab, or a new one; in a new chat with NewChat), with
 // spec.Models[site] as that site's model. It returns the runs in the order
-// of the sites. Nothing is sent when a site is unknown or repeated, or
-// when the request is refused for any site. Errors: bad_input for no
-// sites, a repeated site, an empty prompt, or a prompt with a template;
-// unknown_site; as Start for a run that could not be created (the runs
-// before it are running).
+// of the sites. Nothing is sent when a site is unknown or repeated; the
+// requests differ in their site and model alone, so one the Service
+// refuses (an empty prompt) is refused for the first site, before anything
+// is sent. Errors: bad_input for no sites, a repeated site, an empty
+// prompt, or a prompt with a template; unknown_site; as Start for a run
+// that could not be created (the runs before it are running).
 func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 	if len(spec.Sites) == 0 {
 		return nil, errs.New(errs.BadInput, "a broadcast needs at least one site").WithHint("tick the sites to send to")
@@ -194,12 +195,6 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 		}
 		seen[id] = true
 		req, err := jobRequestOf(RunSpec{Site: id, Model: spec.Models[id], Prompt: spec.Prompt, Template: spec.Template, Vars: spec.Vars, NewChat: spec.NewChat})
-		if err == nil {
-			// The Service validates each request again as it takes it;
-			// checking all first keeps a bad one from leaving the others
-			// half sent.
-			err = req.Validate()
-		}
 		if err != nil {
 			return nil, err
 		}
