@@ -1,6 +1,8 @@
 // Package app is the desktop window's Go side and the only Go code that
-// imports Wails. It opens the core, binds a few thin structs whose exported
-// methods become the frontend's API (each one call into backend/core), turns
+// imports Wails. It builds the owner (owner.go: the core, the long-lived
+// browser, the gateway and the in-process service.Service), binds a few
+// thin structs whose exported methods become the frontend's API (each a
+// service request of the desktop face, its typed result returned), turns
 // every error into an errs envelope through one formatter, and forwards
 // backend news to the UI through an injected emitter. Backend packages never
 // see Wails.

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -72,7 +71,7 @@ func TestGatewayApprovalsAndClients(t *testing.T) {
 		// shell closes.
 		deadline := time.Now().Add(20 * time.Second)
 		for time.Now().Before(deadline) {
-			jj, gerr := sh.hub.backend.GetJob(ctx, second.ID)
+			jj, gerr := sh.own.backend.GetJob(ctx, second.ID)
 			if gerr == nil && (jj.State == "failed" || jj.State == "done" || jj.State == "cancelled") {
 				break
 			}
@@ -138,14 +137,13 @@ func TestWaitingApprovalsAreAnnouncedWhenTheWatcherStarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := make(chan hub.Event, 8)
-	w := &hubWatcher{sh: sh, interval: 20 * time.Millisecond, onEvent: func(ev hub.Event) { got <- ev }}
+	got := make(chan ownerEvent, 8)
+	w := &hubWatcher{sh: sh, interval: 20 * time.Millisecond, onEvent: func(ev ownerEvent) { got <- ev }}
 	go w.run(ctx)
 	select {
 	case ev := <-got:
-		var ap hub.Approval
-		if ev.Type != hub.EventApprovalRequested || ev.JobID != j.ID || json.Unmarshal(ev.Data, &ap) != nil || ap.Summary != "waited before the window" {
-			t.Fatalf("first event %+v (%s), want the waiting approval of %s", ev, ev.Data, j.ID)
+		if ev.Type != hub.EventApprovalRequested || ev.JobID != j.ID || ev.Approval == nil || ev.Approval.Summary != "waited before the window" {
+			t.Fatalf("first event %+v (%+v), want the waiting approval of %s", ev, ev.Approval, j.ID)
 		}
 		if nt, ok := noticeFor(ctx, ev, nil); !ok || nt.Summary != "Approval needed" {
 			t.Fatalf("notice %+v, %v", nt, ok)

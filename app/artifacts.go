@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Artifacts is the frontend's API for the zips in the artifacts directory.
@@ -18,23 +18,21 @@ type Artifacts struct {
 	desk desktop
 }
 
-// ArtifactList is the library and where it lives.
-type ArtifactList struct {
-	Dir   string          `json:"dir"`
-	Items []artifact.Item `json:"items"`
-}
-
 // List returns every zip of the artifacts directory and its quarantine,
 // newest first, each with the verdict its provenance sidecar records checked
 // against the bytes on disk. Errors: store_io for an unreadable directory;
-// the reason paths could not be resolved.
-func (a *Artifacts) List() (ArtifactList, error) {
-	p, err := a.sh.paths()
-	if err != nil {
-		return ArtifactList{}, err
-	}
-	items, err := artifact.Library(context.Background(), p.ArtifactsDir())
-	return ArtifactList{Dir: p.ArtifactsDir(), Items: items}, err
+// why the core is not open.
+func (a *Artifacts) List() (service.ArtifactList, error) {
+	out := service.ArtifactList{Items: []service.ArtifactItem{}}
+	err := a.sh.withService(func(svc service.Service) error {
+		list, err := svc.ListArtifacts(context.Background(), desktopCaller, service.ListArtifactsRequest{})
+		if list.Items != nil {
+			out.Items = list.Items
+		}
+		out.Dir = list.Dir
+		return err
+	})
+	return out, err
 }
 
 // CopyPath puts the absolute path of the artifact at path on the clipboard.
@@ -67,7 +65,7 @@ func (a *Artifacts) DragPath(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if it.Status != artifact.StatusVerified {
+	if it.Status != service.ArtifactVerified {
 		return "", errs.New(errs.ArtifactUnsafe, "%s is %s: %s", it.Name, it.Status, it.Why).
 			WithEvidence("reason", it.Reason).WithHint("only verified zips can be dragged out of Ferry")
 	}
@@ -119,10 +117,10 @@ func (a *Artifacts) SaveAs(path string) (string, error) {
 
 // find returns the library item at path: the UI may only act on files the
 // library listed, never on an arbitrary path a page script made up.
-func (a *Artifacts) find(path string) (artifact.Item, error) {
+func (a *Artifacts) find(path string) (service.ArtifactItem, error) {
 	list, err := a.List()
 	if err != nil {
-		return artifact.Item{}, err
+		return service.ArtifactItem{}, err
 	}
 	clean := filepath.Clean(path)
 	for _, it := range list.Items {
@@ -130,6 +128,6 @@ func (a *Artifacts) find(path string) (artifact.Item, error) {
 			return it, nil
 		}
 	}
-	return artifact.Item{}, errs.New(errs.ArtifactNotFound, "%s is not a zip of the artifacts directory %s", path, list.Dir).
+	return service.ArtifactItem{}, errs.New(errs.ArtifactNotFound, "%s is not a zip of the artifacts directory %s", path, list.Dir).
 		WithEvidence("path", path).WithHint("refresh the Artifacts view; the file may have been moved or deleted")
 }

@@ -208,12 +208,12 @@ func TestSessionListCarriesNoAnswers(t *testing.T) {
 			rows[it.Session.Site] = it.Session
 		}
 		done, want := rows["chatgpt"], created["chatgpt"]
-		if done.ID != want.ID || done.Model != "gpt-5" || done.State != job.StateDone || done.Prompt != want.Prompt ||
+		if done.ID != want.ID || done.Model != "gpt-5" || done.State != string(job.StateDone) || done.Prompt != want.Prompt ||
 			!done.Created.Equal(want.Created) || done.Artifacts != 2 {
 			t.Errorf("done row = %+v, want the run %s with model gpt-5 and 2 artifacts", done, want.ID)
 		}
 		failed := rows["claude"]
-		if failed.ID != created["claude"].ID || failed.State != job.StateFailed || failed.Model != "" || failed.Artifacts != 0 {
+		if failed.ID != created["claude"].ID || failed.State != string(job.StateFailed) || failed.Model != "" || failed.Artifacts != 0 {
 			t.Errorf("failed row = %+v, want state failed, no model, no artifacts", failed)
 		}
 	})

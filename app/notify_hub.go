@@ -2,55 +2,51 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
-	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
-	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // sessionLookup reads a run from the history.
-type sessionLookup func(ctx context.Context, id string) (*job.Session, error)
+type sessionLookup func(ctx context.Context, id string) (*service.Run, error)
 
 // noticeFor decides whether ev deserves a desktop notification and writes
 // it: a run that ended (its answer is ready, it failed, or a check on the
 // site waits for the user) and an approval an agent waits for. Cancelled
 // and rejected jobs, and every other event, get none.
-func noticeFor(ctx context.Context, ev hub.Event, lookup sessionLookup) (Notice, bool) {
+func noticeFor(ctx context.Context, ev ownerEvent, lookup sessionLookup) (Notice, bool) {
 	switch ev.Type {
-	case hub.EventApprovalRequested:
-		ap, ok := ev.Approval()
-		if !ok {
+	case eventApprovalRequested:
+		if ev.Approval == nil {
 			return Notice{}, false
 		}
-		return Notice{Summary: "Approval needed", Body: approvalLine(ap), Urgent: true}, true
-	case hub.EventRunUpdate:
+		return Notice{Summary: "Approval needed", Body: approvalLine(*ev.Approval), Urgent: true}, true
+	case eventRunUpdate:
 	default:
 		return Notice{}, false
 	}
-	// The hub backend's view of a job that ended comes once per job (also
+	// Only the job's view, once per job when it ended, is announced (also
 	// for a run that failed before it had a session); the pipeline's own
-	// state events, sent while the run goes, have no id and are not
-	// announced.
-	je, ok := ev.JobEvent()
-	if !ok || je.Job == nil {
+	// state events, sent while the run goes, are not.
+	j := ev.Job
+	if j == nil || j.ID == "" {
 		return Notice{}, false
 	}
-	j := *je.Job
-	state := job.State(j.State)
-	if !state.Terminal() || state == job.StateCancelled || (j.Error != nil && j.Error.Code == errs.ApprovalRejected) {
+	state := j.State
+	if !service.IsTerminal(state) || state == service.RunCancelled || (j.Error != nil && j.Error.Code == errs.ApprovalRejected) {
 		return Notice{}, false
 	}
-	site, env, answer, target := "", j.Error, "", ""
-	if j.Detail != nil {
-		site, target = j.Detail.Spec.Site, j.Detail.Session
+	var site, target string
+	if d := j.Detail; d != nil {
+		site, target = d.Spec.Site, d.Session
 	}
+	env, answer := j.Error, ""
 	if target != "" {
 		if s, err := lookup(ctx, target); err == nil {
 			site, answer = s.Site, s.Answer
@@ -59,7 +55,7 @@ func noticeFor(ctx context.Context, ev hub.Event, lookup sessionLookup) (Notice,
 			}
 		}
 	}
-	if state == job.StateDone {
+	if state == service.RunDone {
 		body := oneLine(answer, 160)
 		if body == "" {
 			body = "The run finished; open it in Ferry."
@@ -80,7 +76,7 @@ func noticeFor(ctx context.Context, ev hub.Event, lookup sessionLookup) (Notice,
 }
 
 // approvalLine says who asks for what, as the approval prompt does.
-func approvalLine(ap hub.Approval) string {
+func approvalLine(ap service.Approval) string {
 	who := ap.ClientName
 	if who == "" {
 		who = ap.ClientID
@@ -90,7 +86,7 @@ func approvalLine(ap hub.Approval) string {
 		where = " on " + ap.Site
 	}
 	what := "a prompt"
-	if ap.Kind == hub.KindCode {
+	if ap.Kind == service.KindCode {
 		what = "a code job"
 	}
 	return fmt.Sprintf("%s asks to send %s%s: %s", who, what, where, oneLine(ap.Summary, 120))
@@ -105,13 +101,13 @@ func oneLine(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
-// hubWatcher follows the owner hub's events for the desktop extras:
-// notifications, and the tray's list of recent runs. The hub is replaced
+// hubWatcher follows the owner's gateway events for the desktop extras:
+// notifications, and the tray's list of recent runs. The owner is replaced
 // when the core reopens (a settings reset), so the watcher subscribes again
-// to whichever hub is current.
+// to whichever owner is current.
 type hubWatcher struct {
 	sh       *shell
-	onEvent  func(hub.Event)
+	onEvent  func(ownerEvent)
 	interval time.Duration // between looks for a hub when there is none
 }
 
@@ -120,10 +116,10 @@ type hubWatcher struct {
 // store after a restart, and any requested before it subscribed, whose
 // approval.requested event it never saw.
 func (w *hubWatcher) run(ctx context.Context) {
-	var announced *hub.Server
+	var announced *owner
 	for ctx.Err() == nil {
-		srv := w.sh.hubServer()
-		if srv == nil {
+		own, events := w.sh.subscribe(ctx, 256)
+		if events == nil {
 			select {
 			case <-ctx.Done():
 				return
@@ -131,10 +127,9 @@ func (w *hubWatcher) run(ctx context.Context) {
 				continue
 			}
 		}
-		events := srv.Subscribe(ctx, 256)
-		if srv != announced {
-			announced = srv
-			w.announcePending(srv)
+		if own != announced {
+			announced = own
+			w.announcePending()
 		}
 		for ev := range events {
 			w.onEvent(ev)
@@ -148,26 +143,31 @@ func (w *hubWatcher) run(ctx context.Context) {
 	}
 }
 
-// announcePending passes each approval waiting in srv to onEvent as the
+// announcePending passes each approval waiting now to onEvent as the
 // approval.requested event it would have been.
-func (w *hubWatcher) announcePending(srv *hub.Server) {
-	for _, ap := range srv.Approvals() {
-		data, err := json.Marshal(ap)
-		if err != nil {
-			continue
-		}
-		w.onEvent(hub.Event{Type: hub.EventApprovalRequested, JobID: ap.JobID, ClientID: ap.ClientID, Time: ap.RequestedAt, Data: data})
+func (w *hubWatcher) announcePending() {
+	var aps []service.Approval
+	_ = w.sh.withService(func(svc service.Service) error {
+		var err error
+		aps, err = svc.ListApprovals(context.Background(), desktopCaller, service.ListApprovalsRequest{})
+		return err
+	})
+	for _, ap := range aps {
+		w.onEvent(ownerEvent{Type: eventApprovalRequested, JobID: ap.JobID, ClientID: ap.ClientID, Time: ap.RequestedAt, Approval: &ap})
 	}
 }
 
-// hubServer is the running hub, or nil.
-func (s *shell) hubServer() *hub.Server {
+// subscribe follows the current owner's gateway; events is nil when none
+// runs.
+func (s *shell) subscribe(ctx context.Context, buf int) (*owner, <-chan ownerEvent) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.hub == nil {
-		return nil
+	own := s.own
+	s.mu.RUnlock()
+	events, ok := own.subscribe(ctx, buf)
+	if !ok {
+		return nil, nil
 	}
-	return s.hub.srv
+	return own, events
 }
 
 // runNotices turns hub events into notifications when the settings allow
@@ -180,7 +180,7 @@ type runNotices struct {
 	notified map[string]bool // job ids whose end was announced
 }
 
-func (r *runNotices) handle(ev hub.Event) {
+func (r *runNotices) handle(ev ownerEvent) {
 	if !r.enabled() {
 		return
 	}
@@ -190,7 +190,7 @@ func (r *runNotices) handle(ev hub.Event) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		nt, ok := noticeFor(ctx, ev, r.lookup)
-		if !ok || (ev.Type == hub.EventRunUpdate && !r.first(ev.JobID)) {
+		if !ok || (ev.Type == eventRunUpdate && !r.first(ev.JobID)) {
 			return
 		}
 		_ = r.n().Notify(nt) // the notifier logs its own failures
@@ -215,23 +215,27 @@ func (r *runNotices) first(target string) bool {
 }
 
 func (r *runNotices) enabled() bool {
-	on := false
-	_ = r.sh.withCore(func(c *core.Core) error {
-		on = c.Settings().Notifications
-		return nil
-	})
-	return on
+	cur, ok := currentSettings(r.sh)
+	return ok && cur.Notifications
 }
 
-func (r *runNotices) lookup(ctx context.Context, id string) (*job.Session, error) {
-	var out *job.Session
-	err := r.sh.withCore(func(c *core.Core) error {
-		repo, err := c.History(ctx)
-		if err != nil {
-			return err
-		}
-		out, err = repo.Get(ctx, id)
+func (r *runNotices) lookup(ctx context.Context, id string) (*service.Run, error) {
+	var out *service.Run
+	err := r.sh.withService(func(svc service.Service) error {
+		view, err := svc.ViewSession(ctx, desktopCaller, service.SessionRef{ID: id})
+		out = view.Session
 		return err
 	})
 	return out, err
+}
+
+// currentSettings is the settings in force; ok is false when the owner is
+// not open.
+func currentSettings(sh *shell) (cur config.Settings, ok bool) {
+	err := sh.withService(func(svc service.Service) error {
+		var err error
+		cur, err = svc.Settings(context.Background(), desktopCaller, service.SettingsRequest{})
+		return err
+	})
+	return cur, err == nil
 }

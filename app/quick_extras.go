@@ -9,10 +9,8 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
-	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // extras are the parts of the desktop app that live beside the window: the
@@ -68,12 +66,10 @@ func (e *extras) hasTray() bool {
 }
 
 func (e *extras) defaultSite() string {
-	site := config.Defaults().QuickPrompt.DefaultSite
-	_ = e.sh.withCore(func(c *core.Core) error {
-		site = c.Settings().QuickPrompt.DefaultSite
-		return nil
-	})
-	return site
+	if cur, ok := currentSettings(e.sh); ok {
+		return cur.QuickPrompt.DefaultSite
+	}
+	return config.Defaults().QuickPrompt.DefaultSite
 }
 
 // start brings the extras up for the window whose Wails context is ctx
@@ -145,12 +141,10 @@ func (e *extras) toggleQuick() {
 }
 
 func (e *extras) hotkeySetting() string {
-	spec := config.Defaults().QuickPrompt.Hotkey
-	_ = e.sh.withCore(func(c *core.Core) error {
-		spec = c.Settings().QuickPrompt.Hotkey
-		return nil
-	})
-	return spec
+	if cur, ok := currentSettings(e.sh); ok {
+		return cur.QuickPrompt.Hotkey
+	}
+	return config.Defaults().QuickPrompt.Hotkey
 }
 
 // applyHotkey grabs spec and logs what became of it.
@@ -172,9 +166,9 @@ func (e *extras) settingsChanged(s config.Settings) {
 	e.applyHotkey(s.QuickPrompt.Hotkey)
 }
 
-func (e *extras) onHubEvent(ev hub.Event) {
+func (e *extras) onHubEvent(ev ownerEvent) {
 	e.notices.handle(ev)
-	if ev.Type == hub.EventRunUpdate {
+	if ev.Type == eventRunUpdate {
 		e.refreshTray()
 	}
 }
@@ -187,10 +181,10 @@ func (e *extras) refreshTray() {
 	if tray == nil {
 		return
 	}
-	var listed []job.Listed
-	err := e.sh.withCore(func(c *core.Core) error {
+	var listed []service.SessionSummary
+	err := e.sh.withService(func(svc service.Service) error {
 		var err error
-		listed, _, err = c.SearchHistory(context.Background(), job.Filter{Limit: trayRecent})
+		listed, err = svc.ListSessions(context.Background(), desktopCaller, service.SessionQuery{Limit: trayRecent})
 		return err
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // fakeWindow records what was done to the window, in order.
@@ -213,9 +214,9 @@ func TestNoticesForHubEvents(t *testing.T) {
 		"fail":  {ID: "fail", Site: "claude", State: job.StateFailed, Error: errs.New(errs.ComposerNotFound, "no composer on the page")},
 		"check": {ID: "check", Site: "chatgpt", State: job.StateFailed, Error: errs.New(errs.CloudflareChallenge, "a Cloudflare check blocks the page")},
 	}
-	lookup := func(_ context.Context, id string) (*job.Session, error) {
+	lookup := func(_ context.Context, id string) (*service.Run, error) {
 		if s, ok := sessions[id]; ok {
-			return s, nil
+			return core.RunOf(s), nil
 		}
 		return nil, errs.New(errs.SessionNotFound, "no session %s", id)
 	}
@@ -253,7 +254,7 @@ func TestNoticesForHubEvents(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			n, ok := noticeFor(context.Background(), c.ev, lookup)
+			n, ok := noticeFor(context.Background(), ownerEventOf(c.ev), lookup)
 			if ok != c.want {
 				t.Fatalf("notice %v (%+v), want %v", ok, n, c.want)
 			}
@@ -291,7 +292,7 @@ func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 	note := &recordingNotifier{}
 	r := &runNotices{sh: sh, n: func() notifier { return note }}
 	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk})
-	ap := hub.Event{Type: hub.EventApprovalRequested, Data: apData}
+	ap := ownerEventOf(hub.Event{Type: hub.EventApprovalRequested, Data: apData})
 	waitCount := func(want int) {
 		t.Helper()
 		deadline := time.Now().Add(5 * time.Second)
@@ -319,12 +320,13 @@ func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 }
 
 func TestTrayListsTheNewestRuns(t *testing.T) {
-	var listed []job.Listed
+	var listed []service.SessionSummary
 	for i, st := range []job.State{job.StateDone, job.StateFailed, job.StateStreaming, job.StateCancelled, job.StateDone, job.StateDone, job.StateDone} {
-		listed = append(listed, job.Listed{Session: &job.Session{ID: fmt.Sprint("r", i), Site: "chatgpt", State: st,
-			Prompt: "write a haiku about river ferries crossing in the early morning fog"}})
+		run := core.RunOf(&job.Session{ID: fmt.Sprint("r", i), Site: "chatgpt", State: st,
+			Prompt: "write a haiku about river ferries crossing in the early morning fog"})
+		listed = append(listed, service.SessionSummary{ID: run.ID, Extra: &service.SessionExtra{Listed: service.Listed{Session: run}}})
 	}
-	runs := trayRuns(append([]job.Listed{{}}, listed...))
+	runs := trayRuns(append([]service.SessionSummary{{}}, listed...))
 	if len(runs) != trayRecent {
 		t.Fatalf("%d entries, want %d", len(runs), trayRecent)
 	}

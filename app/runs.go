@@ -6,17 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
-	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
-	"github.com/ferrydesk/ferry/backend/site"
 )
 
-// Runs is the frontend's API for sending prompts. Every run goes through
-// the hub backend's job runner, the same one agents' jobs use, with the
-// app's long-lived browser; the desktop's runs need no approval and their
+// Runs is the frontend's API for sending prompts. Every run is a job of the
+// owner's Service, the same runner agents' jobs use, with the owner's
+// long-lived browser; the desktop's runs need no approval and their
 // sessions have origin desktop. Progress arrives as EventRun events.
 type Runs struct {
 	sh *shell
@@ -28,7 +24,12 @@ const (
 	runKindCode = "code"
 )
 
-// RunSpec is one prompt to send.
+// defaultModel is the model alias that leaves a site's own selection.
+const defaultModel = "default"
+
+// RunSpec is one prompt to send, as the compose box has it: a thin form of
+// service.JobRequest that jobRequestOf turns into one (the Service
+// validates the request).
 type RunSpec struct {
 	// Kind is "ask" (the default) or "code" (the answer's sandbox zips are
 	// retrieved and verified).
@@ -92,25 +93,9 @@ type RunInfo struct {
 	Error    *errs.Envelope    `json:"error"`
 	// Session is the run's record once it started (redacted as for
 	// export), with the answer, model proof, receipts and artifacts.
-	Session *job.Session `json:"session"`
+	Session *service.Run `json:"session"`
 	// Timeline is the session's journal: every state with its time.
-	Timeline []job.Entry `json:"timeline"`
-}
-
-// ModelInfo is one model alias of a site with what Ferry can do with it.
-type ModelInfo struct {
-	Alias    string   `json:"alias"`
-	Features []string `json:"features"`
-}
-
-// SiteInfo is a site of the registry, for the pickers.
-type SiteInfo struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	Address string `json:"address"`
-	// Code says the site can produce sandbox zips (code mode).
-	Code    bool `json:"code"`
-	Builtin bool `json:"builtin"`
+	Timeline []service.JournalEntry `json:"timeline"`
 }
 
 // Start sends spec as a new run and returns it as created (its progress
@@ -120,56 +105,59 @@ type SiteInfo struct {
 // capability_missing for code mode on a site without sandbox zips; store
 // errors.
 func (r *Runs) Start(spec RunSpec) (RunInfo, error) {
-	js, err := jobSpecOf(spec)
+	req, err := jobRequestOf(spec)
 	if err != nil {
 		return RunInfo{}, err
 	}
 	var out RunInfo
-	err = r.sh.withHub(func(c *core.Core, h *ownerHub) error {
-		j, err := h.backend.CreateJob(context.Background(), js, core.CreateOptions{})
+	err = r.sh.withService(func(svc service.Service) error {
+		ctx := context.Background()
+		j, err := svc.SubmitJob(ctx, desktopCaller, req)
 		if err != nil {
 			return err
 		}
-		out, err = runInfoOf(j)
+		out, err = r.info(ctx, svc, j)
 		return err
 	})
 	return out, err
 }
 
-// jobSpecOf turns the UI's spec into the hub's, from the desktop user.
-func jobSpecOf(spec RunSpec) (hub.JobSpec, error) {
-	js := hub.JobSpec{Kind: hub.KindAsk, Prompt: spec.Prompt, Site: strings.TrimSpace(spec.Site),
+// jobRequestOf turns the compose box's spec into the Service's request,
+// from the desktop user: the one place a RunSpec's own form (its kind
+// names, its zip count, a template or an edited text) is read.
+func jobRequestOf(spec RunSpec) (service.JobRequest, error) {
+	req := service.JobRequest{Kind: service.KindAsk, Prompt: spec.Prompt, Site: strings.TrimSpace(spec.Site),
 		Model: strings.TrimSpace(spec.Model), TabID: strings.TrimSpace(spec.TabID), NewChat: spec.NewChat,
-		RequestedBy: core.DesktopRequester}
+		RequestedBy: service.DesktopRequester}
 	if name := strings.TrimSpace(spec.Template); name != "" {
 		if strings.TrimSpace(spec.Prompt) != "" {
-			return hub.JobSpec{}, errs.New(errs.BadInput, "the run has both a prompt and template %s", name).
+			return service.JobRequest{}, errs.New(errs.BadInput, "the run has both a prompt and template %s", name).
 				WithHint("send the template's variables without the text, or the edited text without the template")
 		}
-		js.Prompt, js.Template, js.Vars = "", name, spec.Vars
+		req.Prompt, req.Template, req.Vars = "", name, spec.Vars
 	} else if len(spec.Vars) > 0 {
-		return hub.JobSpec{}, errs.New(errs.BadInput, "the run has template variables but no template").WithHint("choose the template again")
+		return service.JobRequest{}, errs.New(errs.BadInput, "the run has template variables but no template").WithHint("choose the template again")
 	}
-	if js.Model == site.DefaultModel {
-		js.Model = ""
+	if req.Model == defaultModel {
+		req.Model = ""
 	}
 	switch spec.Kind {
 	case "", runKindAsk:
 	case runKindCode:
 		if spec.Zips != "" && spec.Zips != "one" && spec.Zips != "several" {
-			return hub.JobSpec{}, errs.New(errs.BadInput, "code mode asks for one zip or several, not %q", spec.Zips)
+			return service.JobRequest{}, errs.New(errs.BadInput, "code mode asks for one zip or several, not %q", spec.Zips)
 		}
-		js.Kind, js.Contract, js.MultiZip, js.AllowInline = hub.KindCode, strings.TrimSpace(spec.Contract), spec.Zips == "several", spec.AllowInline
-		js.RepoRoot = strings.TrimSpace(spec.RepoRoot)
+		req.Kind, req.Contract, req.MultiZip, req.AllowInline = service.KindCode, strings.TrimSpace(spec.Contract), spec.Zips == "several", spec.AllowInline
+		req.RepoRoot = strings.TrimSpace(spec.RepoRoot)
 		for _, p := range spec.SourcePaths {
 			if p = strings.TrimSpace(p); p != "" {
-				js.SourcePaths = append(js.SourcePaths, p)
+				req.SourcePaths = append(req.SourcePaths, p)
 			}
 		}
 	default:
-		return hub.JobSpec{}, errs.New(errs.BadInput, "unknown run kind %q", spec.Kind).WithHint("send an ask or a code run")
+		return service.JobRequest{}, errs.New(errs.BadInput, "unknown run kind %q", spec.Kind).WithHint("send an ask or a code run")
 	}
-	return js, nil
+	return req, nil
 }
 
 // BroadcastSpec is one prompt for several sites.
@@ -189,44 +177,45 @@ type BroadcastSpec struct {
 // Broadcast sends spec's prompt to every site of spec.Sites at once (each
 // in its open tab, or a new one; in a new chat with NewChat), with
 // spec.Models[site] as that site's model. It returns the runs in the order
-// of the sites. Nothing is sent when a site is unknown or repeated.
-// Errors: bad_input for no sites, a repeated site, an empty prompt, or a
-// prompt with a template; unknown_site; as Start for a run that could not
-// be created (the runs before it are running).
+// of the sites. Nothing is sent when a site is unknown or repeated; the
+// requests differ in their site and model alone, so one the Service
+// refuses (an empty prompt) is refused for the first site, before anything
+// is sent. Errors: bad_input for no sites, a repeated site, an empty
+// prompt, or a prompt with a template; unknown_site; as Start for a run
+// that could not be created (the runs before it are running).
 func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
-	sites, models := spec.Sites, spec.Models
-	if len(sites) == 0 {
+	if len(spec.Sites) == 0 {
 		return nil, errs.New(errs.BadInput, "a broadcast needs at least one site").WithHint("tick the sites to send to")
 	}
-	if strings.TrimSpace(spec.Prompt) == "" && strings.TrimSpace(spec.Template) == "" {
-		return nil, errs.New(errs.BadInput, "the prompt is empty")
+	reqs := make([]service.JobRequest, 0, len(spec.Sites))
+	seen := map[string]bool{}
+	for _, id := range spec.Sites {
+		if seen[id] {
+			return nil, errs.New(errs.BadInput, "%s is listed twice in the broadcast", id)
+		}
+		seen[id] = true
+		req, err := jobRequestOf(RunSpec{Site: id, Model: spec.Models[id], Prompt: spec.Prompt, Template: spec.Template, Vars: spec.Vars, NewChat: spec.NewChat})
+		if err != nil {
+			return nil, err
+		}
+		reqs = append(reqs, req)
 	}
 	out := []RunInfo{}
-	err := r.sh.withHub(func(c *core.Core, h *ownerHub) error {
-		reg, err := c.Sites()
-		if err != nil {
-			return err
-		}
-		seen := map[string]bool{}
-		for _, id := range sites {
-			if seen[id] {
-				return errs.New(errs.BadInput, "%s is listed twice in the broadcast", id)
-			}
-			seen[id] = true
-			if _, err := reg.Get(id); err != nil {
+	err := r.sh.withService(func(svc service.Service) error {
+		ctx := context.Background()
+		for _, id := range spec.Sites {
+			// The registry's own answer for an unknown site, before
+			// anything is sent.
+			if _, err := svc.ListModels(ctx, desktopCaller, service.ListModelsRequest{Site: id}); err != nil {
 				return err
 			}
 		}
-		for _, id := range sites {
-			js, err := jobSpecOf(RunSpec{Site: id, Model: models[id], Prompt: spec.Prompt, Template: spec.Template, Vars: spec.Vars, NewChat: spec.NewChat})
+		for i, req := range reqs {
+			j, err := svc.SubmitJob(ctx, desktopCaller, req)
 			if err != nil {
-				return err
+				return fmt.Errorf("start the %s run: %w", spec.Sites[i], err)
 			}
-			j, err := h.backend.CreateJob(context.Background(), js, core.CreateOptions{})
-			if err != nil {
-				return fmt.Errorf("start the %s run: %w", id, err)
-			}
-			info, err := runInfoOf(j)
+			info, err := r.info(ctx, svc, j)
 			if err != nil {
 				return err
 			}
@@ -240,38 +229,29 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 // Cancel stops run id (a run whose prompt was already sent stays
 // collectable) and returns its state then. Errors: hub_not_found.
 func (r *Runs) Cancel(id string) (RunInfo, error) {
-	var out RunInfo
-	err := r.sh.withHub(func(c *core.Core, h *ownerHub) error {
-		j, err := h.backend.CancelJob(context.Background(), id)
-		if err != nil {
-			return err
-		}
-		out, err = runInfoOf(j)
-		return err
+	return r.jobCall(func(ctx context.Context, svc service.Service) (service.Job, error) {
+		return svc.CancelJob(ctx, desktopCaller, service.JobRef{ID: id})
 	})
-	return out, err
 }
 
 // Retry sends run id's prompt again, to the same site, tab and model, as a
 // new run, and returns the new run. Errors: hub_not_found; as Start.
 func (r *Runs) Retry(id string) (RunInfo, error) {
+	return r.jobCall(func(ctx context.Context, svc service.Service) (service.Job, error) {
+		return svc.RetryJob(ctx, desktopCaller, service.JobRef{ID: id})
+	})
+}
+
+// jobCall runs call and shows the job it returns.
+func (r *Runs) jobCall(call func(context.Context, service.Service) (service.Job, error)) (RunInfo, error) {
 	var out RunInfo
-	err := r.sh.withHub(func(c *core.Core, h *ownerHub) error {
+	err := r.sh.withService(func(svc service.Service) error {
 		ctx := context.Background()
-		j, err := h.backend.GetJob(ctx, id)
+		j, err := call(ctx, svc)
 		if err != nil {
 			return err
 		}
-		if j.Detail == nil {
-			return errs.New(errs.StoreCorrupt, "read run %s: it carries no record", id)
-		}
-		spec := j.Detail.Spec
-		spec.RequestedBy = core.DesktopRequester
-		nj, err := h.backend.CreateJob(ctx, spec, core.CreateOptions{})
-		if err != nil {
-			return err
-		}
-		out, err = runInfoOf(nj)
+		out, err = r.info(ctx, svc, j)
 		return err
 	})
 	return out, err
@@ -281,41 +261,55 @@ func (r *Runs) Retry(id string) (RunInfo, error) {
 // hub_not_found; store errors.
 func (r *Runs) Get(id string) (RunInfo, error) {
 	var out RunInfo
-	err := r.sh.withHub(func(c *core.Core, h *ownerHub) error {
+	err := r.sh.withService(func(svc service.Service) error {
 		ctx := context.Background()
-		j, err := h.backend.GetJob(ctx, id)
+		j, err := svc.GetJob(ctx, desktopCaller, service.JobRef{ID: id})
 		if err != nil {
 			return err
 		}
-		if out, err = runInfoOf(j); err != nil {
-			return err
-		}
+		out = runInfoOf(j)
 		one := []RunInfo{out}
-		nameClients(ctx, h, one)
-		if out = one[0]; out.Session == nil {
+		nameClients(ctx, svc, one)
+		out = one[0]
+		if j.Detail == nil || j.Detail.Run == nil {
 			return nil
 		}
-		repo, err := c.Sessions(ctx)
+		view, err := svc.ViewSession(ctx, desktopCaller, service.SessionRef{ID: j.Detail.Run.ID})
 		if err != nil {
 			return err
 		}
-		out.Timeline, err = repo.Journal(ctx, out.Session.ID)
-		return err
+		out.Session, out.Timeline = view.Session, view.Journal
+		return nil
 	})
 	return out, err
 }
 
-// runInfoOf reads a hub job of this backend.
-func runInfoOf(j hub.Job) (RunInfo, error) {
+// info is the panel's view of j: its run redacted as for export, once it
+// started (without its timeline; Get adds that).
+func (r *Runs) info(ctx context.Context, svc service.Service, j service.Job) (RunInfo, error) {
+	out := runInfoOf(j)
+	if j.Detail == nil || j.Detail.Run == nil {
+		return out, nil
+	}
+	view, err := svc.ViewSession(ctx, desktopCaller, service.SessionRef{ID: j.Detail.Run.ID})
+	if err != nil {
+		return RunInfo{}, err
+	}
+	out.Session = view.Session
+	return out, nil
+}
+
+// runInfoOf reads a job of the Service, without its run's record (which
+// the panel shows redacted: see info).
+func runInfoOf(j service.Job) RunInfo {
 	var d service.JobDetail
 	if j.Detail != nil {
 		d = *j.Detail
 	}
 	out := RunInfo{ID: j.ID, Kind: string(j.Kind), State: j.State, Ended: d.Ended, RequestedBy: j.RequestedBy,
 		Origin: originOf(j.RequestedBy), Template: d.Spec.Template, Vars: d.Spec.Vars, Site: d.Spec.Site, TabID: d.Spec.TabID, Model: d.Spec.Model, Prompt: d.Spec.Prompt, NewChat: d.Spec.NewChat,
-		Created: j.CreatedAt, Updated: j.UpdatedAt, Error: j.Error, Timeline: []job.Entry{}}
-	if run := core.SessionOf(d.Run); run != nil {
-		out.Session = job.Redacted(run)
+		Created: j.CreatedAt, Updated: j.UpdatedAt, Error: j.Error, Timeline: []service.JournalEntry{}}
+	if run := d.Run; run != nil {
 		if out.Prompt == "" {
 			out.Prompt = run.Prompt // a template's rendering
 		}
@@ -328,28 +322,25 @@ func runInfoOf(j hub.Job) (RunInfo, error) {
 	}
 	// A run stopped after the send stays in its session's state (the
 	// answer may still be collected); the panel shows it as cancelled.
-	if st := job.State(out.State); out.Ended && st.Valid() && !st.Terminal() {
+	if out.Ended && service.IsRunState(out.State) && !service.IsTerminal(out.State) {
 		out.Collectable = true
 		if out.Error != nil && out.Error.Code == errs.Cancelled {
-			out.State = string(job.StateCancelled)
+			out.State = service.RunCancelled
 		}
 	}
-	return out, nil
+	return out
 }
 
 // Sites lists the site registry (built-in sites and the user's), sorted by
 // id. Errors: config_invalid for a site override that does not parse.
-func (r *Runs) Sites() ([]SiteInfo, error) {
-	out := []SiteInfo{}
-	err := r.sh.withCore(func(c *core.Core) error {
-		reg, err := c.Sites()
-		if err != nil {
-			return err
+func (r *Runs) Sites() ([]service.SiteInfo, error) {
+	out := []service.SiteInfo{}
+	err := r.sh.withService(func(svc service.Service) error {
+		list, err := svc.ListSites(context.Background(), desktopCaller, service.ListSitesRequest{})
+		if list != nil {
+			out = list
 		}
-		for _, s := range reg.Sites() {
-			out = append(out, SiteInfo{ID: s.ID, Name: s.Name, Address: s.Address, Code: s.Has(site.FeatureCodeArtifacts), Builtin: s.Builtin})
-		}
-		return nil
+		return err
 	})
 	return out, err
 }
@@ -357,45 +348,24 @@ func (r *Runs) Sites() ([]SiteInfo, error) {
 // Models lists the model aliases of site siteID from the capability
 // registry ("default" first), each with its features. Errors: unknown_site;
 // config_invalid.
-func (r *Runs) Models(siteID string) ([]ModelInfo, error) {
-	out := []ModelInfo{}
-	err := r.sh.withCore(func(c *core.Core) error {
-		reg, err := c.Sites()
-		if err != nil {
-			return err
+func (r *Runs) Models(siteID string) ([]service.ModelInfo, error) {
+	out := []service.ModelInfo{}
+	err := r.sh.withService(func(svc service.Service) error {
+		list, err := svc.ListModels(context.Background(), desktopCaller, service.ListModelsRequest{Site: siteID})
+		if list != nil {
+			out = list
 		}
-		s, err := reg.Get(siteID)
-		if err != nil {
-			return err
-		}
-		aliases := s.ModelAliases()
-		for i, a := range aliases {
-			if a == site.DefaultModel && i > 0 {
-				aliases[0], aliases[i] = aliases[i], aliases[0]
-			}
-		}
-		for _, a := range aliases {
-			fs, err := s.FeaturesFor(a)
-			if err != nil {
-				return err
-			}
-			names := make([]string, 0, len(fs))
-			for _, f := range fs {
-				names = append(names, string(f))
-			}
-			out = append(out, ModelInfo{Alias: a, Features: names})
-		}
-		return nil
+		return err
 	})
 	return out, err
 }
 
 // Templates lists the prompt templates: the built-in ones and the user's.
 // Errors: store errors.
-func (r *Runs) Templates() ([]core.TemplateInfo, error) {
-	out := []core.TemplateInfo{}
-	err := r.sh.withCore(func(c *core.Core) error {
-		list, err := c.Templates().List(context.Background())
+func (r *Runs) Templates() ([]service.Template, error) {
+	out := []service.Template{}
+	err := r.sh.withService(func(svc service.Service) error {
+		list, err := svc.ListTemplates(context.Background(), desktopCaller, service.ListTemplatesRequest{})
 		if list != nil {
 			out = list
 		}
@@ -409,9 +379,9 @@ func (r *Runs) Templates() ([]core.TemplateInfo, error) {
 // unknown template.
 func (r *Runs) RenderTemplate(name string, vars map[string]string) (string, error) {
 	var out string
-	err := r.sh.withCore(func(c *core.Core) error {
-		var err error
-		out, err = c.RenderTemplate(context.Background(), name, vars)
+	err := r.sh.withService(func(svc service.Service) error {
+		res, err := svc.RenderTemplate(context.Background(), desktopCaller, service.RenderRequest{Name: name, Vars: vars})
+		out = res.Text
 		return err
 	})
 	return out, err

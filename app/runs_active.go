@@ -4,8 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
-	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Origins of RunInfo.Origin.
@@ -18,9 +17,9 @@ const (
 // originOf says who asked for a job from its RequestedBy.
 func originOf(requestedBy string) string {
 	switch requestedBy {
-	case core.DesktopRequester:
+	case service.DesktopRequester:
 		return originDesktop
-	case hub.OwnerClientID:
+	case service.OwnerRequester:
 		return originCLI
 	}
 	return originAgent
@@ -35,17 +34,21 @@ const namesTimeout = 5 * time.Second
 // the list (History has it). Errors: why the job runner is not open.
 func (r *Runs) Active() ([]RunInfo, error) {
 	out := []RunInfo{}
-	err := r.sh.withHub(func(c *core.Core, h *ownerHub) error {
+	err := r.sh.withService(func(svc service.Service) error {
 		ctx, cancel := context.WithTimeout(context.Background(), namesTimeout)
 		defer cancel()
-		for _, j := range h.backend.RunningJobs(ctx) {
-			info, err := runInfoOf(j)
+		jobs, err := svc.ListActiveJobs(ctx, desktopCaller, service.ListActiveJobsRequest{})
+		if err != nil {
+			return err
+		}
+		for _, j := range jobs {
+			info, err := r.info(ctx, svc, j)
 			if err != nil {
-				continue // one unreadable record does not hide the others
+				info = runInfoOf(j) // a run unreadable now is listed without its record
 			}
 			out = append(out, info)
 		}
-		nameClients(ctx, h, out)
+		nameClients(ctx, svc, out)
 		return nil
 	})
 	return out, err
@@ -53,15 +56,15 @@ func (r *Runs) Active() ([]RunInfo, error) {
 
 // nameClients fills the ClientName of agents' runs from the gateway's
 // paired clients; without the gateway the names stay empty.
-func nameClients(ctx context.Context, h *ownerHub, infos []RunInfo) {
+func nameClients(ctx context.Context, svc service.Service, infos []RunInfo) {
 	need := false
 	for _, in := range infos {
 		need = need || in.Origin == originAgent
 	}
-	if !need || h.srv == nil {
+	if !need {
 		return
 	}
-	clients, err := h.srv.Clients(ctx)
+	clients, err := svc.ListClients(ctx, desktopCaller, service.ListClientsRequest{})
 	if err != nil {
 		return
 	}

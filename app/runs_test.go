@@ -19,7 +19,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-func TestJobSpecOf(t *testing.T) {
+func TestJobRequestOf(t *testing.T) {
 	tests := []struct {
 		name string
 		spec RunSpec
@@ -47,7 +47,7 @@ func TestJobSpecOf(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := jobSpecOf(tc.spec)
+			got, err := jobRequestOf(tc.spec)
 			if errs.CodeOf(err) != tc.code {
 				t.Fatalf("error %v, want code %q", err, tc.code)
 			}
@@ -77,7 +77,7 @@ func TestRunEventOf(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := runEventOf(tc.ev)
+			got, ok := runEventOf(ownerEventOf(tc.ev))
 			got.At = time.Time{}
 			if ok != tc.ok || got != tc.want {
 				t.Errorf("got %+v %v, want %+v %v", got, ok, tc.want, tc.ok)
@@ -107,7 +107,7 @@ func TestRunsThroughTheHubBackend(t *testing.T) {
 	runs, tabs := &Runs{sh: sh}, &Tabs{sh: sh}
 
 	st, err := tabs.Browser()
-	if err != nil || st.Status != browserNotStarted || st.Mode != "launch" {
+	if err != nil || st.Status != service.BrowserNotStarted || st.Mode != "launch" {
 		t.Fatalf("before any run the browser is %+v (%v), want not_started in launch mode", st, err)
 	}
 	if list, err := tabs.List(); err != nil || len(list) != 0 {
@@ -148,17 +148,17 @@ func TestRunsThroughTheHubBackend(t *testing.T) {
 		if info.Session.Answer != providertest.NormalAnswer(prompt) {
 			t.Errorf("answer %q", info.Session.Answer)
 		}
-		if info.Session.Origin != job.OriginDesktop {
+		if info.Session.Origin != string(job.OriginDesktop) {
 			t.Errorf("origin %q, want desktop", info.Session.Origin)
 		}
-		if len(info.Timeline) < 5 || info.Timeline[len(info.Timeline)-1].State != job.StateDone {
+		if len(info.Timeline) < 5 || info.Timeline[len(info.Timeline)-1].State != string(job.StateDone) {
 			t.Errorf("timeline %+v, want the journal up to done", info.Timeline)
 		}
 		if n := strings.Count(rec.names(), EventRun); n < 5 {
 			t.Errorf("%d run events reached the window, want the states and partials", n)
 		}
 		st, _ := tabs.Browser()
-		if st.Status != browserConnected || !st.Launched || st.PID == 0 || !strings.HasPrefix(st.Endpoint, "127.0.0.1:") {
+		if st.Status != service.BrowserConnected || !st.Launched || st.PID == 0 || !strings.HasPrefix(st.Endpoint, "127.0.0.1:") {
 			t.Fatalf("after the run the browser is %+v", st)
 		}
 		pid = st.PID
@@ -243,7 +243,7 @@ func TestRunsThroughTheHubBackend(t *testing.T) {
 	})
 
 	t.Run("the browser comes back after it went away", func(t *testing.T) {
-		b := sh.hub.browser.current()
+		b := sh.own.browser.Current()
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		if err := b.Close(ctx); err != nil {
@@ -252,7 +252,7 @@ func TestRunsThroughTheHubBackend(t *testing.T) {
 		deadline := time.Now().Add(5 * time.Second)
 		for {
 			st, _ := tabs.Browser()
-			if st.Status == browserDisconnected {
+			if st.Status == service.BrowserDisconnected {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -261,7 +261,7 @@ func TestRunsThroughTheHubBackend(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		st, err := tabs.Connect()
-		if err != nil || st.Status != browserConnected || st.PID == pid {
+		if err != nil || st.Status != service.BrowserConnected || st.PID == pid {
 			t.Fatalf("reconnect gave %+v (%v), want a new launched browser", st, err)
 		}
 		pid = st.PID
@@ -329,10 +329,7 @@ func TestRunInfoOf(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := runInfoOf(tc.job)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := runInfoOf(tc.job)
 			if got.State != tc.state || got.Origin != tc.origin || got.Collectable != tc.collectable {
 				t.Errorf("state %q origin %q collectable %v, want %q %q %v", got.State, got.Origin, got.Collectable, tc.state, tc.origin, tc.collectable)
 			}

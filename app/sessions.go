@@ -5,10 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/job"
-	"github.com/ferrydesk/ferry/backend/search"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Sessions is the frontend's API for the history of runs.
@@ -34,7 +32,7 @@ type SessionList struct {
 // snippet, a short excerpt, which is all of the answer a row carries).
 type HistoryItem struct {
 	Session HistorySummary `json:"session"`
-	Hit     search.Hit     `json:"hit"`
+	Hit     service.Hit    `json:"hit"`
 }
 
 // HistorySummary is what a History row needs of a run, and nothing more:
@@ -47,7 +45,7 @@ type HistorySummary struct {
 	// Model is the model the run proved it used, else the one it asked for
 	// ("" when neither is known).
 	Model   string    `json:"model,omitempty"`
-	State   job.State `json:"state"`
+	State   string    `json:"state"`
 	Created time.Time `json:"created"`
 	Prompt  string    `json:"prompt"`
 	// Artifacts counts the files the run produced.
@@ -56,22 +54,16 @@ type HistorySummary struct {
 
 // summarize makes a History row of a search hit. The prompt moves to the
 // summary rather than being sent twice.
-func summarize(h search.Hit) HistoryItem {
+func summarize(h service.Hit) HistoryItem {
 	it := HistoryItem{
 		Session: HistorySummary{
-			ID: h.ID, Site: h.Site, Model: h.Model, State: job.State(h.State),
+			ID: h.ID, Site: h.Site, Model: h.Model, State: h.State,
 			Created: h.Created, Prompt: h.Prompt, Artifacts: len(h.Files),
 		},
 		Hit: h,
 	}
 	it.Hit.Prompt = ""
 	return it
-}
-
-// SessionDetail is one run with its journal.
-type SessionDetail struct {
-	Session *job.Session `json:"session"`
-	Journal []job.Entry  `json:"journal"`
 }
 
 // HistoryFilter is what the History view asks for: fuzzy text, exact site
@@ -92,19 +84,15 @@ type HistoryFilter struct {
 // f. Errors: bad_input for a date that is not RFC 3339, for From not before
 // To, and as List.
 func (s *Sessions) Find(f HistoryFilter) (SessionList, error) {
-	jf := job.Filter{Query: strings.TrimSpace(f.Query), Site: f.Site, State: job.State(f.State), Limit: f.Limit}
+	q := service.HistoryQuery{Query: strings.TrimSpace(f.Query), Site: f.Site, State: f.State, Limit: f.Limit}
 	var err error
-	if jf.From, err = parseBound("from", f.From); err != nil {
+	if q.From, err = parseBound("from", f.From); err != nil {
 		return SessionList{Items: []HistoryItem{}}, err
 	}
-	if jf.To, err = parseBound("to", f.To); err != nil {
+	if q.To, err = parseBound("to", f.To); err != nil {
 		return SessionList{Items: []HistoryItem{}}, err
 	}
-	if !jf.From.IsZero() && !jf.To.IsZero() && !jf.From.Before(jf.To) {
-		return SessionList{Items: []HistoryItem{}}, errs.New(errs.BadInput, "the date range from %s to %s is empty", f.From, f.To).
-			WithHint("choose a start date before the end date")
-	}
-	return s.search(jf)
+	return s.search(q)
 }
 
 // parseBound reads one date bound of a HistoryFilter.
@@ -123,25 +111,25 @@ func parseBound(name, v string) (time.Time, error) {
 // List searches the runs: query is fuzzy text over prompt, answer, site,
 // model and file names ("" lists newest first), site and state filter
 // exactly ("" for any), limit caps the items (0 for the default). It
-// searches the core's shared history, whose index is built once, so a
+// searches the owner's shared history, whose index is built once, so a
 // keystroke costs a search, not a rebuild. Errors: bad_input for an
 // unknown state, a bad limit or query; store errors.
 func (s *Sessions) List(query, site, state string, limit int) (SessionList, error) {
-	return s.search(job.Filter{Query: strings.TrimSpace(query), Site: site, State: job.State(state), Limit: limit})
+	return s.search(service.HistoryQuery{Query: strings.TrimSpace(query), Site: site, State: state, Limit: limit})
 }
 
-func (s *Sessions) search(f job.Filter) (SessionList, error) {
+func (s *Sessions) search(q service.HistoryQuery) (SessionList, error) {
 	out := SessionList{Items: []HistoryItem{}}
-	err := s.sh.withCore(func(c *core.Core) error {
-		hits, total, err := c.SearchHistoryHits(context.Background(), f)
+	err := s.sh.withService(func(svc service.Service) error {
+		page, err := svc.SearchHistory(context.Background(), desktopCaller, q)
 		if err != nil {
 			return err
 		}
-		out.Items = make([]HistoryItem, 0, len(hits))
-		for _, h := range hits {
+		out.Items = make([]HistoryItem, 0, len(page.Hits))
+		for _, h := range page.Hits {
 			out.Items = append(out.Items, summarize(h))
 		}
-		out.Total = total
+		out.Total = page.Total
 		return nil
 	})
 	return out, err
@@ -150,20 +138,12 @@ func (s *Sessions) search(f job.Filter) (SessionList, error) {
 // Show returns the run id (a full id or an unambiguous prefix), redacted as
 // for export, with its journal. Errors: session_not_found,
 // session_ambiguous; store errors.
-func (s *Sessions) Show(id string) (SessionDetail, error) {
-	var out SessionDetail
-	err := s.sh.withCore(func(c *core.Core) error {
-		ctx := context.Background()
-		repo, err := c.History(ctx)
-		if err != nil {
-			return err
-		}
-		sess, journal, err := core.ShowSession(ctx, repo, id)
-		if err != nil {
-			return err
-		}
-		out = SessionDetail{Session: job.Redacted(sess), Journal: journal}
-		return nil
+func (s *Sessions) Show(id string) (service.SessionDetail, error) {
+	var out service.SessionDetail
+	err := s.sh.withService(func(svc service.Service) error {
+		var err error
+		out, err = svc.ViewSession(context.Background(), desktopCaller, service.SessionRef{ID: id})
+		return err
 	})
 	return out, err
 }
@@ -171,51 +151,39 @@ func (s *Sessions) Show(id string) (SessionDetail, error) {
 // Export returns the run id rendered as format ("md" or "json"), redacted.
 // Errors: bad_input for another format; as Show.
 func (s *Sessions) Export(id, format string) (string, error) {
-	b, err := s.export(id, format)
-	return string(b), err
+	return s.export(id, format)
 }
 
 // CopyExport puts the export of run id in format on the clipboard. Errors:
 // as Export; internal when the clipboard refuses.
 func (s *Sessions) CopyExport(id, format string) error {
-	b, err := s.export(id, format)
+	text, err := s.export(id, format)
 	if err != nil {
 		return err
 	}
-	return s.desk.CopyText(string(b))
+	return s.desk.CopyText(text)
 }
 
 // SaveExport asks where to save the export of run id in format and writes
 // it there; it returns the path, or "" when the user cancelled. Errors: as
 // Export; bad_input for a folder that cannot be written.
 func (s *Sessions) SaveExport(id, format string) (string, error) {
-	b, err := s.export(id, format)
+	text, err := s.export(id, format)
 	if err != nil {
 		return "", err
 	}
 	ext := ".md"
-	if format == job.FormatJSON {
+	if format == service.FormatJSON {
 		ext = ".json"
 	}
-	return s.desk.SaveFile("Export the run", "ferry-"+id+ext, b)
+	return s.desk.SaveFile("Export the run", "ferry-"+id+ext, []byte(text))
 }
 
-func (s *Sessions) export(id, format string) ([]byte, error) {
-	if format != job.FormatMarkdown && format != job.FormatJSON {
-		return nil, errs.New(errs.BadInput, "unknown export format %q", format).WithHint("export as md or json")
-	}
-	var out []byte
-	err := s.sh.withCore(func(c *core.Core) error {
-		ctx := context.Background()
-		repo, err := c.History(ctx)
-		if err != nil {
-			return err
-		}
-		sess, journal, err := core.ShowSession(ctx, repo, id)
-		if err != nil {
-			return err
-		}
-		out, err = job.Export(sess, journal, format)
+func (s *Sessions) export(id, format string) (string, error) {
+	var out string
+	err := s.sh.withService(func(svc service.Service) error {
+		ex, err := svc.ExportSession(context.Background(), desktopCaller, service.ExportRequest{ID: id, Format: format})
+		out = ex.Body
 		return err
 	})
 	return out, err

@@ -5,8 +5,8 @@ import (
 	"errors"
 
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Settings is the frontend's API for the settings file.
@@ -25,9 +25,10 @@ type ResetResult struct {
 // opening (ConfigInvalid for a malformed settings file).
 func (s *Settings) Get() (config.Settings, error) {
 	var out config.Settings
-	err := s.sh.withCore(func(c *core.Core) error {
-		out = c.Settings()
-		return nil
+	err := s.sh.withService(func(svc service.Service) error {
+		var err error
+		out, err = svc.Settings(context.Background(), desktopCaller, service.SettingsRequest{})
+		return err
 	})
 	return out, err
 }
@@ -36,12 +37,10 @@ func (s *Settings) Get() (config.Settings, error) {
 // returned. An invalid value is a ConfigInvalid envelope and changes nothing.
 func (s *Settings) Save(next config.Settings) (config.Settings, error) {
 	var out config.Settings
-	err := s.sh.withCore(func(c *core.Core) error {
-		if err := c.SaveSettings(next); err != nil {
-			return err
-		}
-		out = c.Settings()
-		return nil
+	err := s.sh.withService(func(svc service.Service) error {
+		var err error
+		out, err = svc.SaveSettings(context.Background(), desktopCaller, service.SaveSettingsRequest{Settings: next})
+		return err
 	})
 	if err != nil {
 		return config.Settings{}, rejectedValue(err)
@@ -79,10 +78,7 @@ func (s *Settings) Reset() (ResetResult, error) {
 
 func (s *shell) resetSettings(ctx context.Context) (string, error) {
 	s.mu.Lock()
-	paths, err := core.ResolvePaths("")
-	if s.core != nil {
-		paths, err = s.core.Paths(), nil
-	}
+	paths, err := s.paths()
 	if err != nil {
 		s.mu.Unlock()
 		return "", err
@@ -90,15 +86,20 @@ func (s *shell) resetSettings(ctx context.Context) (string, error) {
 	// The core caches the settings: close it so the reopened one reads the
 	// defaults, and reopen even when the reset failed so the app keeps working.
 	s.closeLocked()
-	backup, resetErr := core.ResetSettings(paths)
+	backup, resetErr := resetSettingsFile(paths)
 	s.openLocked(ctx)
-	openErr, c := s.openErr, s.core
+	openErr := s.openErr
 	s.mu.Unlock()
 
 	em := s.emitter()
 	em.Emit(EventStatusChanged, s.status())
-	if c != nil {
-		em.Emit(EventSettingsChanged, c.Settings())
+	var cur config.Settings
+	if s.withService(func(svc service.Service) error {
+		var err error
+		cur, err = svc.Settings(ctx, desktopCaller, service.SettingsRequest{})
+		return err
+	}) == nil {
+		em.Emit(EventSettingsChanged, cur)
 	}
 	if resetErr != nil {
 		return "", resetErr
@@ -114,15 +115,25 @@ func (s *shell) resetSettings(ctx context.Context) (string, error) {
 // (the 1-based entry) when one is to blame, and field "sites"; nil when
 // text is good.
 func (s *Settings) CheckSites(text string) error {
-	_, err := parseSites(text)
+	_, err := s.checkSites(text)
 	return err
+}
+
+func (s *Settings) checkSites(text string) (service.SitesSetting, error) {
+	var out service.SitesSetting
+	err := s.sh.withService(func(svc service.Service) error {
+		var err error
+		out, err = svc.CheckSites(context.Background(), desktopCaller, service.CheckSitesRequest{Text: text})
+		return err
+	})
+	return out, err
 }
 
 // SaveSites validates text as CheckSites does and saves it as the "sites"
 // setting; on success the new settings are in force and returned. Errors:
 // as CheckSites (nothing is saved), and as Save.
 func (s *Settings) SaveSites(text string) (config.Settings, error) {
-	raws, err := parseSites(text)
+	checked, err := s.checkSites(text)
 	if err != nil {
 		return config.Settings{}, err
 	}
@@ -130,7 +141,7 @@ func (s *Settings) SaveSites(text string) (config.Settings, error) {
 	if err != nil {
 		return config.Settings{}, err
 	}
-	cur.Sites = raws
+	cur.Sites = checked.Sites
 	return s.Save(cur)
 }
 

@@ -9,23 +9,26 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// shell holds what the bound structs share: the core (or why it is not open),
-// the window's context and the emitter. Bound structs keep a pointer to it in
+// desktopCaller is the caller of every request the app makes: the owner's desktop
+// face.
+var desktopCaller = service.Owner(service.FaceDesktop)
+
+// shell holds what the bound structs share: the Service of the owner (or
+// why it is not open), the window's context and the emitter. Bound structs keep a pointer to it in
 // an unexported field, so none of this becomes JavaScript API.
 type shell struct {
 	log     *slog.Logger
 	started time.Time
 
-	// mu guards the core's lifecycle: calls into the core hold it for
+	// mu guards the owner's lifecycle: calls into the Service hold it for
 	// reading, reopening (after a settings reset) holds it for writing.
 	mu      sync.RWMutex
-	core    *core.Core
+	own     *owner // what app/owner.go opened; nil when it did not open
 	openErr error
-	hub     *ownerHub // the local gateway while the core is open (app/hub.go)
 
 	winMu sync.Mutex
 	emit  emitter // nopEmitter until the window started
@@ -59,17 +62,12 @@ func (s *shell) openAsync(ctx context.Context) {
 }
 
 func (s *shell) openLocked(ctx context.Context) {
-	c, err := core.Open(ctx, core.Options{Role: "desktop"})
-	s.core, s.openErr = c, err
+	o, err := openOwner(ctx, s.log, s.emitter)
+	s.own, s.openErr = o, err
 	if err != nil {
 		env := errs.From(err)
 		s.log.Warn("core not open", "code", env.Code, "message", env.Message)
-		return
 	}
-	// Build the history's search index now, so the first keystroke in
-	// History does not pay for it.
-	c.WarmHistory()
-	s.hub = startHub(ctx, c, s.log, s.emitter)
 }
 
 // closeCore releases the store; safe to call more than once.
@@ -80,25 +78,26 @@ func (s *shell) closeCore() {
 }
 
 func (s *shell) closeLocked() {
-	if s.core == nil {
+	if s.own == nil {
 		return
 	}
-	s.hub.stop(s.log)
-	s.hub = nil
-	if err := s.core.Close(); err != nil {
-		s.log.Error("close core", "err", err)
-	}
-	s.core = nil
+	s.own.close(s.log)
+	s.own = nil
 }
 
-// withCore runs fn with the open core, or returns why there is none.
-func (s *shell) withCore(fn func(*core.Core) error) error {
+// withService runs fn with the owner's Service, or returns why there is
+// none: why the core did not open, or that the job runner did not start.
+func (s *shell) withService(fn func(service.Service) error) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if s.core == nil {
+	if s.own == nil {
 		return s.notOpen()
 	}
-	return fn(s.core)
+	if s.own.svc == nil {
+		return errs.New(errs.Internal, "the job runner did not start").
+			WithHint("see the app's log for why, then restart Ferry")
+	}
+	return fn(s.own.svc)
 }
 
 func (s *shell) notOpen() error {
@@ -108,16 +107,9 @@ func (s *shell) notOpen() error {
 	return errs.New(errs.Internal, "the core is not open")
 }
 
-// paths returns the data directory's paths, resolved without the core when it
-// did not open.
-func (s *shell) paths() (config.Paths, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.core != nil {
-		return s.core.Paths(), nil
-	}
-	return core.ResolvePaths("")
-}
+// paths returns the data directory's paths (the ones the core opens, or
+// would open).
+func (s *shell) paths() (config.Paths, error) { return config.ResolvePaths("") }
 
 // startup is OnStartup: from now on events reach the window. Wails calls it
 // on its own goroutine while the page loads, so bound calls may come first.
@@ -151,7 +143,7 @@ func (s *shell) markReady() {
 // choice, so a dark-theme user gets no white flash while the page loads.
 // It reads the settings file itself: the core may still be opening.
 func (s *shell) backgroundColour() *options.RGBA {
-	paths, err := core.ResolvePaths("")
+	paths, err := config.ResolvePaths("")
 	if err != nil {
 		return lightBackground
 	}

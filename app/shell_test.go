@@ -185,3 +185,26 @@ func TestFrontendReadyLogsOnce(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestSaveSitesKeepsTheFileOnABadList(t *testing.T) {
+	sh, _, _ := openShell(t, nil)
+	settings := &Settings{sh: sh}
+	saved, err := settings.SaveSites("[{\"id\": \"chatgpt\", \"name\": \"ChatGPT (work)\"}]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(saved.Sites) != 1 {
+		t.Fatalf("saved %d sites", len(saved.Sites))
+	}
+	if _, err := settings.SaveSites("[{\"id\": \"chatgpt\", \"nmae\": 1}]"); !errs.Has(err, errs.ConfigInvalid) {
+		t.Fatalf("a bad list: %v", err)
+	}
+	got, _ := settings.Get()
+	if len(got.Sites) != 1 || !strings.Contains(string(got.Sites[0]), "ChatGPT (work)") {
+		t.Errorf("a rejected list changed the settings: %s", got.Sites)
+	}
+	loaded, err := config.Load(sh.status().SettingsFile)
+	if err != nil || len(loaded.Sites) != 1 {
+		t.Errorf("the file holds %v, %v", loaded.Sites, err)
+	}
+}

@@ -4,9 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
-	"github.com/ferrydesk/ferry/backend/doctor"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/version"
 )
 
@@ -50,16 +49,17 @@ func (s *System) Status() Status {
 
 // Doctor runs `ferry doctor`'s checks for this data directory. With the core
 // open, the store check reports the store this app holds.
-func (s *System) Doctor() doctor.Report {
+func (s *System) Doctor() service.SetupReport {
 	ctx, cancel := context.WithTimeout(context.Background(), doctorTimeout)
 	defer cancel()
-	var report doctor.Report
-	err := s.sh.withCore(func(c *core.Core) error {
-		report = c.Doctor(ctx)
-		return nil
+	var report service.SetupReport
+	err := s.sh.withService(func(svc service.Service) error {
+		var err error
+		report, err = svc.CheckSetup(ctx, desktopCaller, service.CheckSetupRequest{})
+		return err
 	})
 	if err != nil {
-		report = core.Doctor(ctx, core.DoctorOptions{})
+		report = checkSetupWithoutOwner(ctx)
 	}
 	return report
 }
@@ -71,7 +71,7 @@ func (s *shell) status() Status {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if s.core == nil {
+	if s.own == nil {
 		st.Problem = errs.From(s.notOpen())
 	}
 	return st

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"log/slog"
 
-	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // The tray icon: Quick prompt…, Show Ferry, the last runs (a click shows
@@ -47,27 +47,29 @@ type trayStarter func(icon []byte, actions trayActions, log *slog.Logger) (trayI
 
 // trayLabel is a run's menu entry: a mark for its outcome, the site and
 // the start of the prompt.
-func trayLabel(s *job.Session) string {
+func trayLabel(s *service.Run) string {
 	mark := "…"
-	switch {
-	case s.State == job.StateDone:
+	switch s.State {
+	case service.RunDone:
 		mark = "✓"
-	case s.State == job.StateFailed || s.State == job.StateStale:
+	case service.RunFailed, service.RunStale:
 		mark = "✗"
-	case s.State == job.StateCancelled:
+	case service.RunCancelled:
 		mark = "–"
 	}
 	return mark + " " + s.Site + " · " + oneLine(s.Prompt, 40)
 }
 
-// trayRuns turns the newest runs into tray entries.
-func trayRuns(listed []job.Listed) []trayRun {
+// trayRuns turns the newest runs (a listing with its records) into tray
+// entries.
+func trayRuns(listed []service.SessionSummary) []trayRun {
 	out := make([]trayRun, 0, min(len(listed), trayRecent))
 	for _, l := range listed {
-		if l.Session == nil {
+		if l.Extra == nil || l.Extra.Listed.Session == nil {
 			continue
 		}
-		out = append(out, trayRun{ID: l.Session.ID, Label: trayLabel(l.Session)})
+		s := l.Extra.Listed.Session
+		out = append(out, trayRun{ID: s.ID, Label: trayLabel(s)})
 		if len(out) == trayRecent {
 			break
 		}

@@ -1,9 +1,13 @@
 package core
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -170,6 +174,81 @@ func isVendor(pkg string) bool {
 		return false
 	}
 	return true
+}
+
+// TestTheAppIsAFaceOfTheService enforces that the desktop app is a thin
+// face: its files import from the backend only the service layer, errs,
+// config and version, and the one file that builds what the app is a face
+// of (appOwnerFile) may import core and hub as well. Every build of the
+// app is checked (the desktop binary's tags, the dev binary's, the
+// default); test files are not.
+func TestTheAppIsAFaceOfTheService(t *testing.T) {
+	const backend = "github.com/ferrydesk/ferry/backend/"
+	face := map[string]bool{backend + "service": true, backend + "errs": true, backend + "config": true, backend + "version": true}
+	owner := map[string]bool{backend + "core": true, backend + "hub": true}
+	files := appFiles(t)
+	if len(files) < 10 {
+		t.Fatalf("found %d files of the app: the check would prove nothing", len(files))
+	}
+	sawOwner := false
+	for _, f := range files {
+		name := filepath.Base(f)
+		sawOwner = sawOwner || name == appOwnerFile
+		for _, imp := range fileImports(t, f) {
+			if !strings.HasPrefix(imp, backend) || face[imp] || (name == appOwnerFile && owner[imp]) {
+				continue
+			}
+			t.Errorf("app/%s imports %s: the app is a face of service.Service (only app/%s builds it, from core and hub)", name, imp, appOwnerFile)
+		}
+	}
+	if !sawOwner {
+		t.Errorf("app/%s is not among the app's files: the construction moved, update the rule", appOwnerFile)
+	}
+}
+
+// appOwnerFile is the app's one construction file.
+const appOwnerFile = "owner.go"
+
+// appFiles lists the Go files (not tests) of app/... in every build the
+// app has.
+func appFiles(t *testing.T) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, tags := range []string{"", "desktop,production,webkit2_41", "dev", "bindings"} {
+		cmd := exec.Command("go", "list", "-tags", tags, "-f", `{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}`, "./app/...")
+		cmd.Dir = moduleRoot(t)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -tags %q ./app/...: %v", tags, err)
+		}
+		for _, f := range strings.Fields(string(out)) {
+			seen[f] = true
+		}
+	}
+	files := make([]string, 0, len(seen))
+	for f := range seen {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	return files
+}
+
+// fileImports is the import paths of the Go file at path.
+func fileImports(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatalf("parse %s: %v", path, err)
+	}
+	out := make([]string, 0, len(f.Imports))
+	for _, imp := range f.Imports {
+		p, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			t.Fatalf("%s: import %s: %v", path, imp.Path.Value, err)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // TestCLIBuildsWithoutCgo is the promise that `ferry` is a pure Go binary.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/version"
 )
@@ -16,16 +17,42 @@ import (
 // history, the tabs and the templates, and nothing else.
 //
 // Approvals and clients are decided on the store; a running hub keeps its
-// own approval queue and connections, so while one runs, decide through it.
+// own approval queue and connections, so while one runs, decide through it:
+// an owner that serves one passes WithGateway, and the approvals, clients
+// and pairing operations then go through it.
 type Service struct {
 	c *Core
 	h *HubBackend
+
+	browser *OwnerBrowser // the owner's long-lived browser; nil without one
+	gateway bool          // the owner runs a gateway: approvals and clients go through srv
+	srv     *hub.Server   // the running gateway; nil when it did not start
 }
 
 var _ service.Service = (*Service)(nil)
 
+// ServiceOption sets what an owner adds to a Service.
+type ServiceOption func(*Service)
+
+// WithOwnerBrowser gives the Service the owner's long-lived browser (the
+// one h runs its jobs in): the browser operations and TabStates use it.
+func WithOwnerBrowser(b *OwnerBrowser) ServiceOption { return func(s *Service) { s.browser = b } }
+
+// WithGateway says the owner serves a gateway, srv: approvals, clients and
+// pairing go through its queue and connections. A nil srv is a gateway
+// that did not start: they are errs.HubNotRunning then.
+func WithGateway(srv *hub.Server) ServiceOption {
+	return func(s *Service) { s.gateway, s.srv = true, srv }
+}
+
 // NewService serves c through h (the jobs' runner; h must be c's).
-func NewService(c *Core, h *HubBackend) *Service { return &Service{c: c, h: h} }
+func NewService(c *Core, h *HubBackend, opts ...ServiceOption) *Service {
+	s := &Service{c: c, h: h}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
 
 // Hello says which Ferry answers and who it takes c for. Errors: none.
 func (s *Service) Hello(ctx context.Context, c service.Caller, req service.HelloRequest) (service.Hello, error) {

@@ -13,6 +13,12 @@ func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req servi
 	if err := admit(c, "list approvals", req); err != nil {
 		return nil, err
 	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return nil, err
+		}
+		return srv.Approvals(), nil
+	}
 	pending, err := s.h.PendingApprovals(ctx)
 	if err != nil {
 		return nil, err
@@ -39,6 +45,12 @@ func (s *Service) Approve(ctx context.Context, c service.Caller, req service.App
 	if err := admit(c, "decide approvals", req); err != nil {
 		return service.Job{}, err
 	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return service.Job{}, err
+		}
+		return srv.Approve(ctx, req.JobID)
+	}
 	return s.h.ApproveJob(ctx, req.JobID)
 }
 
@@ -47,6 +59,12 @@ func (s *Service) Approve(ctx context.Context, c service.Caller, req service.App
 func (s *Service) Reject(ctx context.Context, c service.Caller, req service.RejectRequest) (service.Job, error) {
 	if err := admit(c, "decide approvals", req); err != nil {
 		return service.Job{}, err
+	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return service.Job{}, err
+		}
+		return srv.Reject(ctx, req.JobID, req.Reason)
 	}
 	return s.h.RejectJob(ctx, req.JobID, service.Summarize(req.Reason, 500))
 }

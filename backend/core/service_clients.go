@@ -14,6 +14,12 @@ func (s *Service) ListClients(ctx context.Context, c service.Caller, req service
 	if err := admit(c, "manage clients", req); err != nil {
 		return nil, err
 	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return nil, err
+		}
+		return srv.Clients(ctx)
+	}
 	recs, err := s.c.HubClients().List(ctx)
 	if err != nil {
 		return nil, err
@@ -30,6 +36,12 @@ func (s *Service) ListClients(ctx context.Context, c service.Caller, req service
 func (s *Service) RevokeClient(ctx context.Context, c service.Caller, req service.ClientRef) (service.ClientInfo, error) {
 	if err := admit(c, "manage clients", req); err != nil {
 		return service.ClientInfo{}, err
+	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return service.ClientInfo{}, err
+		}
+		return srv.Revoke(ctx, req.ID)
 	}
 	store := s.c.HubClients()
 	rec, err := store.Get(ctx, req.ID)
@@ -53,6 +65,12 @@ func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req serv
 	if err := admit(c, "manage clients", req); err != nil {
 		return service.ClientInfo{}, err
 	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return service.ClientInfo{}, err
+		}
+		return srv.SetAutoApprove(ctx, req.ID, req.AutoApprove)
+	}
 	store := s.c.HubClients()
 	rec, err := store.Get(ctx, req.ID)
 	if err != nil {
@@ -75,6 +93,12 @@ func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req serv
 func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req service.PairingRequest) (service.PairingCode, error) {
 	if err := admit(c, "pair clients", req); err != nil {
 		return service.PairingCode{}, err
+	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return service.PairingCode{}, err
+		}
+		return srv.NewPairingCode()
 	}
 	return service.PairingCode{}, errs.New(errs.HubNotRunning, "pairing needs a running Ferry owner: its hub redeems the code").
 		WithHint("start the Ferry app or `ferry serve`, then ask for a pairing code")

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/doctor"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/search"
@@ -98,6 +100,9 @@ func TestServiceMirrorsKeepEveryField(t *testing.T) {
 	t.Run("a run event", func(t *testing.T) { sameJSON[service.RunEvent](t, filled[job.Event]()) })
 	t.Run("a code receipt", func(t *testing.T) { sameJSON[service.CodeReceipt](t, filled[CodeReceipt]()) })
 	t.Run("a doctor verdict", func(t *testing.T) { sameJSON[service.DoctorReport](t, filled[DoctorReport]()) })
+	t.Run("an artifact of the library", func(t *testing.T) { sameJSON[service.ArtifactItem](t, filled[artifact.Item]()) })
+	t.Run("a tab with its readiness", func(t *testing.T) { sameJSON[service.TabState](t, filled[TabState]()) })
+	t.Run("a setup report", func(t *testing.T) { sameJSON[service.SetupReport](t, filled[doctor.Report]()) })
 }
 
 func TestConversionsRoundTrip(t *testing.T) {
@@ -111,5 +116,23 @@ func TestConversionsRoundTrip(t *testing.T) {
 	}
 	if RunOf(nil) != nil || SessionOf(nil) != nil || receiptOf(nil) != nil || ReceiptOf(nil) != nil {
 		t.Fatal("nil does not stay nil")
+	}
+}
+
+func TestServiceNamesThePipelinesStates(t *testing.T) {
+	want := make([]string, 0, len(job.States))
+	for _, s := range job.States {
+		want = append(want, string(s))
+		if service.IsTerminal(string(s)) != s.Terminal() {
+			t.Errorf("%s: terminal %v in the service, %v in the pipeline", s, service.IsTerminal(string(s)), s.Terminal())
+		}
+	}
+	if !reflect.DeepEqual(service.RunStates, want) {
+		t.Fatalf("service.RunStates %v, the pipeline's %v", service.RunStates, want)
+	}
+	for k, name := range map[job.EventKind]string{job.EventState: service.RunEventState, job.EventPartial: service.RunEventPartial, job.EventFinding: service.RunEventFinding} {
+		if string(k) != name {
+			t.Errorf("event kind %s is %s in the service", k, name)
+		}
 	}
 }

@@ -24,6 +24,8 @@ type createOptions struct{ AwaitApproval bool }
 // from clients) is set to auto-approve, as the core does, and records what
 // the hub asked of it.
 type fakeBackend struct {
+	service.LocalOnly // the desktop's operations are not the hub's
+
 	mu        sync.Mutex
 	n         int
 	clients   hub.ClientStore

@@ -82,4 +82,8 @@ type Service interface {
 	// NewPairingCode draws a one-time pairing code (errs.HubNotRunning
 	// where no hub runs to redeem it).
 	NewPairingCode(ctx context.Context, c Caller, req PairingRequest) (PairingCode, error)
+
+	// The operations of the owner's window (desktop.go), kept apart so
+	// that the faces' own operations above read as one list.
+	Desktop
 }

@@ -16,8 +16,11 @@ import (
 // that agent), so the Caller given to a method only names the face that
 // calls; a request the token may not make fails with the owner's
 // errs.HubForbidden. Every request carries the version handshake: an owner
-// of another wire revision answers errs.VersionMismatch.
+// of another wire revision answers errs.VersionMismatch. The operations of
+// the owner's window (settings, sites, the owner's browser…) are not on the
+// wire: they answer service.InProcessOnly (see service.LocalOnly).
 type Service struct {
+	service.LocalOnly
 	c *Client
 }
 

@@ -1,37 +1,5 @@
 export namespace app {
 	
-	export class ArtifactList {
-	    dir: string;
-	    items: artifact.Item[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ArtifactList(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.dir = source["dir"];
-	        this.items = this.convertValues(source["items"], artifact.Item);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class BroadcastSpec {
 	    prompt: string;
 	    template: string;
@@ -53,48 +21,6 @@ export namespace app {
 	        this.models = source["models"];
 	        this.newChat = source["newChat"];
 	    }
-	}
-	export class BrowserState {
-	    status: string;
-	    mode: string;
-	    launched: boolean;
-	    headless: boolean;
-	    pid?: number;
-	    endpoint?: string;
-	    problem?: errs.Envelope;
-	
-	    static createFrom(source: any = {}) {
-	        return new BrowserState(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.status = source["status"];
-	        this.mode = source["mode"];
-	        this.launched = source["launched"];
-	        this.headless = source["headless"];
-	        this.pid = source["pid"];
-	        this.endpoint = source["endpoint"];
-	        this.problem = this.convertValues(source["problem"], errs.Envelope);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class HotkeyStatus {
 	    hotkey: string;
@@ -233,7 +159,7 @@ export namespace app {
 	}
 	export class HistoryItem {
 	    session: HistorySummary;
-	    hit: search.Hit;
+	    hit: service.Hit;
 	
 	    static createFrom(source: any = {}) {
 	        return new HistoryItem(source);
@@ -242,7 +168,7 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.session = this.convertValues(source["session"], HistorySummary);
-	        this.hit = this.convertValues(source["hit"], search.Hit);
+	        this.hit = this.convertValues(source["hit"], service.Hit);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -289,20 +215,6 @@ export namespace app {
 	        this.hubFile = source["hubFile"];
 	    }
 	}
-	export class ModelInfo {
-	    alias: string;
-	    features: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ModelInfo(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.alias = source["alias"];
-	        this.features = source["features"];
-	    }
-	}
 	export class ResetResult {
 	    backup: string;
 	
@@ -336,8 +248,8 @@ export namespace app {
 	    // Go type: time
 	    updated: any;
 	    error?: errs.Envelope;
-	    session?: job.Session;
-	    timeline: job.Entry[];
+	    session?: service.Run;
+	    timeline: service.JournalEntry[];
 	
 	    static createFrom(source: any = {}) {
 	        return new RunInfo(source);
@@ -363,8 +275,8 @@ export namespace app {
 	        this.created = this.convertValues(source["created"], null);
 	        this.updated = this.convertValues(source["updated"], null);
 	        this.error = this.convertValues(source["error"], errs.Envelope);
-	        this.session = this.convertValues(source["session"], job.Session);
-	        this.timeline = this.convertValues(source["timeline"], job.Entry);
+	        this.session = this.convertValues(source["session"], service.Run);
+	        this.timeline = this.convertValues(source["timeline"], service.JournalEntry);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -421,38 +333,6 @@ export namespace app {
 	        this.sourcePaths = source["sourcePaths"];
 	    }
 	}
-	export class SessionDetail {
-	    session?: job.Session;
-	    journal: job.Entry[];
-	
-	    static createFrom(source: any = {}) {
-	        return new SessionDetail(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session = this.convertValues(source["session"], job.Session);
-	        this.journal = this.convertValues(source["journal"], job.Entry);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class SessionList {
 	    items: HistoryItem[];
 	    total: number;
@@ -485,26 +365,6 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class SiteInfo {
-	    id: string;
-	    name: string;
-	    address: string;
-	    code: boolean;
-	    builtin: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new SiteInfo(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.address = source["address"];
-	        this.code = source["code"];
-	        this.builtin = source["builtin"];
-	    }
-	}
 	export class Status {
 	    dataDir: string;
 	    configDir: string;
@@ -523,109 +383,6 @@ export namespace app {
 	        this.settingsFile = source["settingsFile"];
 	        this.storeDir = source["storeDir"];
 	        this.problem = this.convertValues(source["problem"], errs.Envelope);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-
-}
-
-export namespace artifact {
-	
-	export class Entry {
-	    name: string;
-	    size: number;
-	    compressedSize: number;
-	    crc32: number;
-	    mode: number;
-	    method: number;
-	    dir?: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Entry(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.size = source["size"];
-	        this.compressedSize = source["compressedSize"];
-	        this.crc32 = source["crc32"];
-	        this.mode = source["mode"];
-	        this.method = source["method"];
-	        this.dir = source["dir"];
-	    }
-	}
-	export class Problem {
-	    reason: string;
-	    entry?: string;
-	    detail: string;
-	    blocking: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Problem(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.reason = source["reason"];
-	        this.entry = source["entry"];
-	        this.detail = source["detail"];
-	        this.blocking = source["blocking"];
-	    }
-	}
-	export class Item {
-	    path: string;
-	    name: string;
-	    size: number;
-	    sha256: string;
-	    // Go type: time
-	    modified: any;
-	    status: string;
-	    reason?: string;
-	    why?: string;
-	    site?: string;
-	    conversationUrl?: string;
-	    // Go type: time
-	    verifiedAt: any;
-	    files: Entry[];
-	    problems?: Problem[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Item(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.name = source["name"];
-	        this.size = source["size"];
-	        this.sha256 = source["sha256"];
-	        this.modified = this.convertValues(source["modified"], null);
-	        this.status = source["status"];
-	        this.reason = source["reason"];
-	        this.why = source["why"];
-	        this.site = source["site"];
-	        this.conversationUrl = source["conversationUrl"];
-	        this.verifiedAt = this.convertValues(source["verifiedAt"], null);
-	        this.files = this.convertValues(source["files"], Entry);
-	        this.problems = this.convertValues(source["problems"], Problem);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -764,143 +521,6 @@ export namespace config {
 
 }
 
-export namespace core {
-	
-	export class TabState {
-	    targetId: string;
-	    site?: string;
-	    siteName?: string;
-	    title: string;
-	    url: string;
-	    conversation?: string;
-	    state: string;
-	    message?: string;
-	    code?: string;
-	    hint?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new TabState(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.targetId = source["targetId"];
-	        this.site = source["site"];
-	        this.siteName = source["siteName"];
-	        this.title = source["title"];
-	        this.url = source["url"];
-	        this.conversation = source["conversation"];
-	        this.state = source["state"];
-	        this.message = source["message"];
-	        this.code = source["code"];
-	        this.hint = source["hint"];
-	    }
-	}
-	export class TemplateInfo {
-	    name: string;
-	    description?: string;
-	    body: string;
-	    variables: string[];
-	    builtIn: boolean;
-	    // Go type: time
-	    updatedAt: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new TemplateInfo(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.description = source["description"];
-	        this.body = source["body"];
-	        this.variables = source["variables"];
-	        this.builtIn = source["builtIn"];
-	        this.updatedAt = this.convertValues(source["updatedAt"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-
-}
-
-export namespace doctor {
-	
-	export class Check {
-	    id: string;
-	    title: string;
-	    status: string;
-	    detail: string;
-	    fix?: string;
-	    required: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Check(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.title = source["title"];
-	        this.status = source["status"];
-	        this.detail = source["detail"];
-	        this.fix = source["fix"];
-	        this.required = source["required"];
-	    }
-	}
-	export class Report {
-	    ok: boolean;
-	    version: string;
-	    checks: Check[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Report(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.ok = source["ok"];
-	        this.version = source["version"];
-	        this.checks = this.convertValues(source["checks"], Check);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-
-}
-
 export namespace errs {
 	
 	export class Envelope {
@@ -924,444 +544,6 @@ export namespace errs {
 	        this.retryable = source["retryable"];
 	        this.evidence = source["evidence"];
 	    }
-	}
-
-}
-
-export namespace job {
-	
-	export class Artifact {
-	    name: string;
-	    path?: string;
-	    sha256?: string;
-	    bytes?: number;
-	    verdict?: string;
-	    reason?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Artifact(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.path = source["path"];
-	        this.sha256 = source["sha256"];
-	        this.bytes = source["bytes"];
-	        this.verdict = source["verdict"];
-	        this.reason = source["reason"];
-	    }
-	}
-	export class Fingerprint {
-	    hash: string;
-	    // Go type: time
-	    at: any;
-	    conversation?: string;
-	    confirmed: boolean;
-	    confirmedBy?: string;
-	    retry_of?: string;
-	    reason?: string;
-	    // Go type: time
-	    not_before: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new Fingerprint(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.hash = source["hash"];
-	        this.at = this.convertValues(source["at"], null);
-	        this.conversation = source["conversation"];
-	        this.confirmed = source["confirmed"];
-	        this.confirmedBy = source["confirmedBy"];
-	        this.retry_of = source["retry_of"];
-	        this.reason = source["reason"];
-	        this.not_before = this.convertValues(source["not_before"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Entry {
-	    seq: number;
-	    state: string;
-	    // Go type: time
-	    at: any;
-	    note?: string;
-	    fingerprint?: Fingerprint;
-	    error?: errs.Envelope;
-	
-	    static createFrom(source: any = {}) {
-	        return new Entry(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.seq = source["seq"];
-	        this.state = source["state"];
-	        this.at = this.convertValues(source["at"], null);
-	        this.note = source["note"];
-	        this.fingerprint = this.convertValues(source["fingerprint"], Fingerprint);
-	        this.error = this.convertValues(source["error"], errs.Envelope);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
-	export class Receipt {
-	    layer: string;
-	    // Go type: time
-	    at: any;
-	    data: {[key: string]: string};
-	
-	    static createFrom(source: any = {}) {
-	        return new Receipt(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.layer = source["layer"];
-	        this.at = this.convertValues(source["at"], null);
-	        this.data = source["data"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Session {
-	    id: string;
-	    site: string;
-	    modelRequested?: string;
-	    model: provider.ModelProof;
-	    targetId?: string;
-	    conversationUrl?: string;
-	    conversationId?: string;
-	    messageId?: string;
-	    prompt: string;
-	    template?: string;
-	    contract?: string;
-	    // Go type: time
-	    created: any;
-	    // Go type: time
-	    updated: any;
-	    // Go type: time
-	    deadline: any;
-	    state: string;
-	    stateBefore?: string;
-	    warnings?: string[];
-	    error?: errs.Envelope;
-	    answer?: string;
-	    codeBlocks?: provider.CodeBlock[];
-	    answerSource?: string;
-	    routing?: provider.Routing;
-	    transport?: provider.Transport;
-	    content?: provider.Content;
-	    timings?: provider.Timings;
-	    fingerprint?: Fingerprint;
-	    artifacts?: Artifact[];
-	    receipts?: Receipt[];
-	    origin: string;
-	    approval: string;
-	    codeMode?: boolean;
-	    seq: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Session(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.site = source["site"];
-	        this.modelRequested = source["modelRequested"];
-	        this.model = this.convertValues(source["model"], provider.ModelProof);
-	        this.targetId = source["targetId"];
-	        this.conversationUrl = source["conversationUrl"];
-	        this.conversationId = source["conversationId"];
-	        this.messageId = source["messageId"];
-	        this.prompt = source["prompt"];
-	        this.template = source["template"];
-	        this.contract = source["contract"];
-	        this.created = this.convertValues(source["created"], null);
-	        this.updated = this.convertValues(source["updated"], null);
-	        this.deadline = this.convertValues(source["deadline"], null);
-	        this.state = source["state"];
-	        this.stateBefore = source["stateBefore"];
-	        this.warnings = source["warnings"];
-	        this.error = this.convertValues(source["error"], errs.Envelope);
-	        this.answer = source["answer"];
-	        this.codeBlocks = this.convertValues(source["codeBlocks"], provider.CodeBlock);
-	        this.answerSource = source["answerSource"];
-	        this.routing = this.convertValues(source["routing"], provider.Routing);
-	        this.transport = this.convertValues(source["transport"], provider.Transport);
-	        this.content = this.convertValues(source["content"], provider.Content);
-	        this.timings = this.convertValues(source["timings"], provider.Timings);
-	        this.fingerprint = this.convertValues(source["fingerprint"], Fingerprint);
-	        this.artifacts = this.convertValues(source["artifacts"], Artifact);
-	        this.receipts = this.convertValues(source["receipts"], Receipt);
-	        this.origin = source["origin"];
-	        this.approval = source["approval"];
-	        this.codeMode = source["codeMode"];
-	        this.seq = source["seq"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-
-}
-
-export namespace provider {
-	
-	export class CodeBlock {
-	    language?: string;
-	    code: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new CodeBlock(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.language = source["language"];
-	        this.code = source["code"];
-	    }
-	}
-	export class Content {
-	    sha256: string;
-	    bytes: number;
-	    runes: number;
-	    source: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Content(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.sha256 = source["sha256"];
-	        this.bytes = source["bytes"];
-	        this.runes = source["runes"];
-	        this.source = source["source"];
-	    }
-	}
-	export class ModelProof {
-	    requested: string;
-	    selected?: string;
-	    slug?: string;
-	    source?: string;
-	    domSlug?: string;
-	    verified: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ModelProof(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.requested = source["requested"];
-	        this.selected = source["selected"];
-	        this.slug = source["slug"];
-	        this.source = source["source"];
-	        this.domSlug = source["domSlug"];
-	        this.verified = source["verified"];
-	    }
-	}
-	export class Routing {
-	    requested_tab_id?: string;
-	    controlled_tab_id: string;
-	    tab_was_created: boolean;
-	    mismatch: boolean;
-	    url?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Routing(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.requested_tab_id = source["requested_tab_id"];
-	        this.controlled_tab_id = source["controlled_tab_id"];
-	        this.tab_was_created = source["tab_was_created"];
-	        this.mismatch = source["mismatch"];
-	        this.url = source["url"];
-	    }
-	}
-	export class Timings {
-	    ready_ms: number;
-	    compose_ms: number;
-	    submit_ms: number;
-	    wait_ms: number;
-	    extract_ms: number;
-	    total_ms: number;
-	    first_text_ms?: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Timings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.ready_ms = source["ready_ms"];
-	        this.compose_ms = source["compose_ms"];
-	        this.submit_ms = source["submit_ms"];
-	        this.wait_ms = source["wait_ms"];
-	        this.extract_ms = source["extract_ms"];
-	        this.total_ms = source["total_ms"];
-	        this.first_text_ms = source["first_text_ms"];
-	    }
-	}
-	export class Transport {
-	    source: string;
-	    decoder?: string;
-	    complete_reason: string;
-	    stream_bytes?: number;
-	    partials: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Transport(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.source = source["source"];
-	        this.decoder = source["decoder"];
-	        this.complete_reason = source["complete_reason"];
-	        this.stream_bytes = source["stream_bytes"];
-	        this.partials = source["partials"];
-	    }
-	}
-
-}
-
-export namespace search {
-	
-	export class Match {
-	    field: string;
-	    file?: number;
-	    positions: number[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Match(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.field = source["field"];
-	        this.file = source["file"];
-	        this.positions = source["positions"];
-	    }
-	}
-	export class Hit {
-	    id: string;
-	    site: string;
-	    model: string;
-	    state: string;
-	    // Go type: time
-	    created: any;
-	    files?: string[];
-	    prompt?: string;
-	    score: number;
-	    matches?: Match[];
-	    snippet: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Hit(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.site = source["site"];
-	        this.model = source["model"];
-	        this.state = source["state"];
-	        this.created = this.convertValues(source["created"], null);
-	        this.files = source["files"];
-	        this.prompt = source["prompt"];
-	        this.score = source["score"];
-	        this.matches = this.convertValues(source["matches"], Match);
-	        this.snippet = source["snippet"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 
 }
@@ -1433,6 +615,137 @@ export namespace service {
 	        this.reason = source["reason"];
 	    }
 	}
+	export class ArtifactEntry {
+	    name: string;
+	    size: number;
+	    compressedSize: number;
+	    crc32: number;
+	    mode: number;
+	    method: number;
+	    dir?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ArtifactEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.compressedSize = source["compressedSize"];
+	        this.crc32 = source["crc32"];
+	        this.mode = source["mode"];
+	        this.method = source["method"];
+	        this.dir = source["dir"];
+	    }
+	}
+	export class ArtifactProblem {
+	    reason: string;
+	    entry?: string;
+	    detail: string;
+	    blocking: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ArtifactProblem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.reason = source["reason"];
+	        this.entry = source["entry"];
+	        this.detail = source["detail"];
+	        this.blocking = source["blocking"];
+	    }
+	}
+	export class ArtifactItem {
+	    path: string;
+	    name: string;
+	    size: number;
+	    sha256: string;
+	    // Go type: time
+	    modified: any;
+	    status: string;
+	    reason?: string;
+	    why?: string;
+	    site?: string;
+	    conversationUrl?: string;
+	    // Go type: time
+	    verifiedAt: any;
+	    files: ArtifactEntry[];
+	    problems?: ArtifactProblem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ArtifactItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.sha256 = source["sha256"];
+	        this.modified = this.convertValues(source["modified"], null);
+	        this.status = source["status"];
+	        this.reason = source["reason"];
+	        this.why = source["why"];
+	        this.site = source["site"];
+	        this.conversationUrl = source["conversationUrl"];
+	        this.verifiedAt = this.convertValues(source["verifiedAt"], null);
+	        this.files = this.convertValues(source["files"], ArtifactEntry);
+	        this.problems = this.convertValues(source["problems"], ArtifactProblem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ArtifactList {
+	    dir: string;
+	    items: ArtifactItem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ArtifactList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.items = this.convertValues(source["items"], ArtifactItem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class BrowserSpec {
 	    mode: string;
 	    url?: string;
@@ -1452,6 +765,48 @@ export namespace service {
 	        this.headless = source["headless"];
 	        this.args = source["args"];
 	    }
+	}
+	export class BrowserState {
+	    status: string;
+	    mode: string;
+	    launched: boolean;
+	    headless: boolean;
+	    pid?: number;
+	    endpoint?: string;
+	    problem?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new BrowserState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.mode = source["mode"];
+	        this.launched = source["launched"];
+	        this.headless = source["headless"];
+	        this.pid = source["pid"];
+	        this.endpoint = source["endpoint"];
+	        this.problem = this.convertValues(source["problem"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ClientInfo {
 	    id: string;
@@ -1975,6 +1330,71 @@ export namespace service {
 		    return a;
 		}
 	}
+	export class Match {
+	    field: string;
+	    file?: number;
+	    positions: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Match(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.field = source["field"];
+	        this.file = source["file"];
+	        this.positions = source["positions"];
+	    }
+	}
+	export class Hit {
+	    id: string;
+	    site: string;
+	    model: string;
+	    state: string;
+	    // Go type: time
+	    created: any;
+	    files?: string[];
+	    prompt?: string;
+	    score: number;
+	    matches?: Match[];
+	    snippet: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Hit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.site = source["site"];
+	        this.model = source["model"];
+	        this.state = source["state"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.files = source["files"];
+	        this.prompt = source["prompt"];
+	        this.score = source["score"];
+	        this.matches = this.convertValues(source["matches"], Match);
+	        this.snippet = source["snippet"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Receipt {
 	    layer: string;
 	    // Go type: time
@@ -2273,6 +1693,62 @@ export namespace service {
 	}
 	
 	
+	export class JournalEntry {
+	    seq: number;
+	    state: string;
+	    // Go type: time
+	    at: any;
+	    note?: string;
+	    fingerprint?: Fingerprint;
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new JournalEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.state = source["state"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.note = source["note"];
+	        this.fingerprint = this.convertValues(source["fingerprint"], Fingerprint);
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ModelInfo {
+	    alias: string;
+	    features: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.alias = source["alias"];
+	        this.features = source["features"];
+	    }
+	}
 	
 	
 	export class PairingCode {
@@ -2314,7 +1790,186 @@ export namespace service {
 	
 	
 	
+	export class SessionDetail {
+	    session?: Run;
+	    journal: JournalEntry[];
 	
+	    static createFrom(source: any = {}) {
+	        return new SessionDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], Run);
+	        this.journal = this.convertValues(source["journal"], JournalEntry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SetupCheck {
+	    id: string;
+	    title: string;
+	    status: string;
+	    detail: string;
+	    fix?: string;
+	    required: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SetupCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.status = source["status"];
+	        this.detail = source["detail"];
+	        this.fix = source["fix"];
+	        this.required = source["required"];
+	    }
+	}
+	export class SetupReport {
+	    ok: boolean;
+	    version: string;
+	    checks: SetupCheck[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SetupReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.version = source["version"];
+	        this.checks = this.convertValues(source["checks"], SetupCheck);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SiteInfo {
+	    id: string;
+	    name: string;
+	    address: string;
+	    code: boolean;
+	    builtin: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SiteInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.address = source["address"];
+	        this.code = source["code"];
+	        this.builtin = source["builtin"];
+	    }
+	}
+	
+	export class TabState {
+	    targetId: string;
+	    site?: string;
+	    siteName?: string;
+	    title: string;
+	    url: string;
+	    conversation?: string;
+	    state: string;
+	    message?: string;
+	    code?: string;
+	    hint?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TabState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.targetId = source["targetId"];
+	        this.site = source["site"];
+	        this.siteName = source["siteName"];
+	        this.title = source["title"];
+	        this.url = source["url"];
+	        this.conversation = source["conversation"];
+	        this.state = source["state"];
+	        this.message = source["message"];
+	        this.code = source["code"];
+	        this.hint = source["hint"];
+	    }
+	}
+	export class Template {
+	    name: string;
+	    description?: string;
+	    body: string;
+	    variables: string[];
+	    builtIn: boolean;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Template(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.body = source["body"];
+	        this.variables = source["variables"];
+	        this.builtIn = source["builtIn"];
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	
 

@@ -1,12 +1,12 @@
 // The Artifacts bound struct (app/artifacts.go): zips in the artifacts directory.
 
 import * as Artifacts from '../../../wailsjs/go/app/Artifacts';
-import type { app, artifact } from '../../../wailsjs/go/models';
+import type { service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
-export type ArtifactList = app.ArtifactList;
-export type ArtifactItem = artifact.Item;
-export type ArtifactEntry = artifact.Entry;
+export type ArtifactList = service.ArtifactList;
+export type ArtifactItem = service.ArtifactItem;
+export type ArtifactEntry = service.ArtifactEntry;
 
 /** list returns the zips, newest first, with their verdicts. */
 export const list = (): Promise<ArtifactList> => call(() => Artifacts.List());

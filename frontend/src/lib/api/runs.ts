@@ -2,15 +2,15 @@
 // runner, and the pickers' data (sites, models, templates).
 
 import * as Runs from '../../../wailsjs/go/app/Runs';
-import type { app, core } from '../../../wailsjs/go/models';
+import type { app, service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type RunSpec = app.RunSpec;
 export type BroadcastSpec = app.BroadcastSpec;
 export type RunInfo = app.RunInfo;
-export type ModelInfo = app.ModelInfo;
-export type SiteInfo = app.SiteInfo;
-export type TemplateInfo = core.TemplateInfo;
+export type ModelInfo = service.ModelInfo;
+export type SiteInfo = service.SiteInfo;
+export type TemplateInfo = service.Template;
 
 /** start sends one run; rejects with bad_input for an incomplete spec. */
 export const start = (spec: RunSpec): Promise<RunInfo> => call(() => Runs.Start(spec));

@@ -1,20 +1,20 @@
 // The Sessions bound struct (app/sessions.go): the history of runs.
 
 import * as Sessions from '../../../wailsjs/go/app/Sessions';
-import type { app, job, search } from '../../../wailsjs/go/models';
+import type { app, service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type SessionList = app.SessionList;
-export type SessionDetail = app.SessionDetail;
+export type SessionDetail = service.SessionDetail;
 export type HistoryFilter = app.HistoryFilter;
 /** One History row: a run's summary and its search hit, never the whole run (see app.SessionList). */
 export type Listed = app.HistoryItem;
 export type HistoryItem = app.HistoryItem;
 export type HistorySummary = app.HistorySummary;
-export type Session = job.Session;
-export type JournalEntry = job.Entry;
-export type Hit = search.Hit;
-export type Match = search.Match;
+export type Session = service.Run;
+export type JournalEntry = service.JournalEntry;
+export type Hit = service.Hit;
+export type Match = service.Match;
 export type ExportFormat = 'md' | 'json';
 
 /** list searches the runs; rejects with bad_input for an unknown state. */

@@ -1,12 +1,12 @@
 // The System bound struct (app/system.go).
 
 import * as System from '../../../wailsjs/go/app/System';
-import type { app, doctor as checks, version } from '../../../wailsjs/go/models';
+import type { app, service, version } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type Status = app.Status;
-export type Report = checks.Report;
-export type Check = checks.Check;
+export type Report = service.SetupReport;
+export type Check = service.SetupCheck;
 export type VersionInfo = version.Info;
 
 /** frontendReady tells the app the shell has mounted (the GUI test waits for it). */

@@ -1,11 +1,11 @@
 // The Tabs bound struct (app/tabs.go): the controlled browser and its tabs.
 
 import * as Tabs from '../../../wailsjs/go/app/Tabs';
-import type { app, core } from '../../../wailsjs/go/models';
+import type { service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
-export type BrowserState = app.BrowserState;
-export type TabState = core.TabState;
+export type BrowserState = service.BrowserState;
+export type TabState = service.TabState;
 
 /** browserState describes the controlled browser without connecting. */
 export const browserState = (): Promise<BrowserState> => call(() => Tabs.Browser());

@@ -1,4 +1,4 @@
-package app
+package core
 
 import (
 	"context"
@@ -9,53 +9,24 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
-
-// EventBrowser carries the BrowserState after the browser connected,
-// disconnected or was replaced.
-const EventBrowser = "browser:changed"
 
 // connectTimeout bounds a launch or an attach: Chromium's cold start with a
 // fresh profile takes a few seconds on a slow disk.
 const connectTimeout = 45 * time.Second
 
-// Browser connection states, as BrowserState.Status.
-const (
-	browserNotStarted   = "not_started"  // nothing asked for the browser yet
-	browserConnected    = "connected"    // ready for runs
-	browserDisconnected = "disconnected" // it went away (closed, crashed) or could not be reached
-)
-
-// BrowserState is what the Tabs view shows about the controlled browser.
-type BrowserState struct {
-	// Status is not_started, connected or disconnected.
-	Status string `json:"status"`
-	// Mode is "launch" (Ferry starts its own browser on its profile) or
-	// "attach" (a browser the user started, per settings.browser.attachURL).
-	Mode string `json:"mode"`
-	// Launched is true when the connected browser is one Ferry started
-	// (and will quit when it closes).
-	Launched bool `json:"launched"`
-	Headless bool `json:"headless"`
-	PID      int  `json:"pid,omitempty"`
-	// Endpoint is the DevTools host:port in use (never its path, which
-	// holds the browser's id).
-	Endpoint string `json:"endpoint,omitempty"`
-	// Problem is why the browser is not connected: the last launch or
-	// attach failure, or what ended the connection.
-	Problem *errs.Envelope `json:"problem"`
-}
-
-// browserManager owns the desktop's long-lived browser: it connects on
-// first need (launching Chromium on Ferry's profile, or attaching to
-// settings.browser.attachURL), connects again after the browser went away,
+// OwnerBrowser is the owner's long-lived browser (the desktop's, or ferry
+// serve's): it connects on first need (launching Chromium on Ferry's
+// profile, or attaching to settings.browser.attachURL), connects again
+// after the browser went away,
 // and at shutdown quits only a browser it launched (an attached one is
-// merely disconnected). The hub backend gets its browser from Get, so every
-// desktop and agent run uses this one browser.
-type browserManager struct {
+// merely disconnected). The hub backend gets its browser from Get (see
+// WithHubBrowserSource), so every run of the owner uses this one browser.
+type OwnerBrowser struct {
 	settings   func() config.BrowserSettings
 	profileDir string
-	changed    func(BrowserState)
+	changed    func(service.BrowserState)
 
 	// connMu serialises connecting, so two runs starting together share
 	// one launch.
@@ -66,21 +37,24 @@ type browserManager struct {
 	closed bool
 }
 
-func newBrowserManager(settings func() config.BrowserSettings, profileDir string, changed func(BrowserState)) *browserManager {
-	return &browserManager{settings: settings, profileDir: profileDir, changed: changed}
+// NewOwnerBrowser manages the browser that settings describe (read at each
+// connect), launched on profileDir; changed (may be nil) hears of every
+// change of its state.
+func NewOwnerBrowser(settings func() config.BrowserSettings, profileDir string, changed func(service.BrowserState)) *OwnerBrowser {
+	return &OwnerBrowser{settings: settings, profileDir: profileDir, changed: changed}
 }
 
 // Get returns the connected browser, connecting first when there is none
 // or the last one went away. Errors: the launch or attach envelopes
 // (BrowserNotFound, BrowserLaunchFailed, BadInput for a bad attach address);
 // Internal after shutdown.
-func (m *browserManager) Get(ctx context.Context) (*browser.Browser, error) {
-	if b := m.current(); b != nil {
+func (m *OwnerBrowser) Get(ctx context.Context) (*browser.Browser, error) {
+	if b := m.Current(); b != nil {
 		return b, nil
 	}
 	m.connMu.Lock()
 	defer m.connMu.Unlock()
-	if b := m.current(); b != nil {
+	if b := m.Current(); b != nil {
 		return b, nil
 	}
 	return m.connect(ctx)
@@ -89,7 +63,7 @@ func (m *browserManager) Get(ctx context.Context) (*browser.Browser, error) {
 // Reconnect drops the current browser (quitting it when Ferry launched it)
 // and connects again with the settings in force now: the way to apply
 // changed browser settings, or to retry after a failure. Errors: as Get.
-func (m *browserManager) Reconnect(ctx context.Context) (*browser.Browser, error) {
+func (m *OwnerBrowser) Reconnect(ctx context.Context) (*browser.Browser, error) {
 	m.connMu.Lock()
 	defer m.connMu.Unlock()
 	m.mu.Lock()
@@ -97,13 +71,13 @@ func (m *browserManager) Reconnect(ctx context.Context) (*browser.Browser, error
 	m.b = nil
 	m.mu.Unlock()
 	if old != nil {
-		closeBrowser(old)
+		closeOwnerBrowser(old)
 	}
 	return m.connect(ctx)
 }
 
-// current is the connected browser, or nil.
-func (m *browserManager) current() *browser.Browser {
+// Current is the connected browser, or nil: it never connects.
+func (m *OwnerBrowser) Current() *browser.Browser {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.b != nil && m.b.Err() == nil {
@@ -113,7 +87,7 @@ func (m *browserManager) current() *browser.Browser {
 }
 
 // connect launches or attaches per the settings; connMu is held.
-func (m *browserManager) connect(ctx context.Context) (*browser.Browser, error) {
+func (m *OwnerBrowser) connect(ctx context.Context) (*browser.Browser, error) {
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
@@ -148,7 +122,7 @@ func (m *browserManager) connect(ctx context.Context) (*browser.Browser, error) 
 	} else if m.closed {
 		// Shut down while launching: do not leave the browser behind.
 		m.mu.Unlock()
-		closeBrowser(b)
+		closeOwnerBrowser(b)
 		return nil, errs.New(errs.Internal, "Ferry is shutting down: no browser is started now")
 	} else {
 		m.b, m.last = b, nil
@@ -164,7 +138,7 @@ func (m *browserManager) connect(ctx context.Context) (*browser.Browser, error) 
 
 // watch reports the browser going away (the user closed its window, it
 // crashed, the attached browser quit).
-func (m *browserManager) watch(b *browser.Browser) {
+func (m *OwnerBrowser) watch(b *browser.Browser) {
 	<-b.Done()
 	m.mu.Lock()
 	mine := m.b == b
@@ -178,16 +152,16 @@ func (m *browserManager) watch(b *browser.Browser) {
 	}
 }
 
-func (m *browserManager) notify() {
+func (m *OwnerBrowser) notify() {
 	if m.changed != nil {
 		m.changed(m.State())
 	}
 }
 
 // State describes the browser now.
-func (m *browserManager) State() BrowserState {
+func (m *OwnerBrowser) State() service.BrowserState {
 	bs := m.settings()
-	st := BrowserState{Status: browserNotStarted, Mode: "launch", Headless: bs.Headless}
+	st := service.BrowserState{Status: service.BrowserNotStarted, Mode: "launch", Headless: bs.Headless}
 	if bs.AttachURL != "" {
 		st.Mode, st.Headless = "attach", false
 	}
@@ -196,40 +170,40 @@ func (m *browserManager) State() BrowserState {
 	m.mu.Unlock()
 	switch {
 	case b != nil && b.Err() == nil:
-		st.Status, st.Launched, st.PID, st.Endpoint = browserConnected, b.Launched(), b.PID(), hostOf(b.Endpoint())
+		st.Status, st.Launched, st.PID, st.Endpoint = service.BrowserConnected, b.Launched(), b.PID(), devtoolsHost(b.Endpoint())
 	case b != nil:
 		env := *errs.From(b.Err()) // a copy: the browser keeps its cause
 		env.RetryHint = "connect again from the Tabs view (a launched browser is started anew)"
-		st.Status, st.Problem = browserDisconnected, &env
+		st.Status, st.Problem = service.BrowserDisconnected, &env
 	case last != nil:
-		st.Status, st.Problem = browserDisconnected, errs.From(last)
+		st.Status, st.Problem = service.BrowserDisconnected, errs.From(last)
 	}
 	return st
 }
 
 // Close quits a browser Ferry launched and disconnects from an attached
 // one; later Gets fail. Safe to call more than once.
-func (m *browserManager) Close() {
+func (m *OwnerBrowser) Close() {
 	m.mu.Lock()
 	m.closed = true
 	b := m.b
 	m.b = nil
 	m.mu.Unlock()
 	if b != nil {
-		closeBrowser(b)
+		closeOwnerBrowser(b)
 	}
 }
 
-// closeBrowser ends Ferry's use of b: browser.Close quits a launched
+// closeOwnerBrowser ends Ferry's use of b: browser.Close quits a launched
 // browser and only disconnects from an attached one.
-func closeBrowser(b *browser.Browser) {
+func closeOwnerBrowser(b *browser.Browser) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	_ = b.Close(ctx)
 }
 
-// hostOf is the host:port of a DevTools address.
-func hostOf(endpoint string) string {
+// devtoolsHost is the host:port of a DevTools address.
+func devtoolsHost(endpoint string) string {
 	u, err := url.Parse(endpoint)
 	if err != nil {
 		return ""

@@ -1,4 +1,4 @@
-package app
+package core
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // processAlive reports whether pid names a live process (not a zombie we
@@ -19,16 +20,16 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-func TestBrowserManager(t *testing.T) {
+func TestOwnerBrowser(t *testing.T) {
 	t.Run("a browser that cannot start leaves the reason in the state", func(t *testing.T) {
-		m := newBrowserManager(func() config.BrowserSettings {
+		m := NewOwnerBrowser(func() config.BrowserSettings {
 			return config.BrowserSettings{Binary: "/nonexistent/chromium", Headless: true}
 		}, t.TempDir(), nil)
 		if _, err := m.Get(context.Background()); err == nil {
 			t.Fatal("a missing binary started")
 		}
 		st := m.State()
-		if st.Status != browserDisconnected || st.Problem == nil || st.Problem.Code != errs.BrowserNotFound {
+		if st.Status != service.BrowserDisconnected || st.Problem == nil || st.Problem.Code != errs.BrowserNotFound {
 			t.Errorf("state %+v, want disconnected with browser_not_found", st)
 		}
 	})
@@ -40,17 +41,17 @@ func TestBrowserManager(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer closeBrowser(theirs)
-		var changes []BrowserState
-		m := newBrowserManager(func() config.BrowserSettings {
+		defer closeOwnerBrowser(theirs)
+		var changes []service.BrowserState
+		m := NewOwnerBrowser(func() config.BrowserSettings {
 			return config.BrowserSettings{AttachURL: theirs.Endpoint()}
-		}, t.TempDir(), func(s BrowserState) { changes = append(changes, s) })
+		}, t.TempDir(), func(s service.BrowserState) { changes = append(changes, s) })
 		b, err := m.Get(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		st := m.State()
-		if st.Mode != "attach" || st.Status != browserConnected || st.Launched || st.PID != 0 {
+		if st.Mode != "attach" || st.Status != service.BrowserConnected || st.Launched || st.PID != 0 {
 			t.Errorf("attached state %+v", st)
 		}
 		if again, _ := m.Get(ctx); again != b {
@@ -66,7 +67,7 @@ func TestBrowserManager(t *testing.T) {
 		if _, err := m.Get(ctx); errs.CodeOf(err) != errs.Internal {
 			t.Errorf("Get after Close: %v, want internal", err)
 		}
-		if len(changes) == 0 || changes[0].Status != browserConnected {
+		if len(changes) == 0 || changes[0].Status != service.BrowserConnected {
 			t.Errorf("changes %+v, want a connected notice", changes)
 		}
 	})

@@ -1,4 +1,4 @@
-package app
+package core
 
 import (
 	"bytes"
@@ -16,11 +16,14 @@ import (
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
-// parseSites reads the Settings view's sites editor: a JSON array of
-// objects, each a site.Override, merged in order over the built-in sites.
-// Every problem is placed at a line and column of text, so the editor can
-// show it where it is.
-func parseSites(text string) ([]json.RawMessage, error) {
+// CheckSitesText reads text as the "sites" setting (the Settings view's
+// sites editor): a JSON array of objects, each a site.Override, merged in
+// order over the built-in sites, and returns the entries. Every problem is
+// placed at a line and column of text, so the editor can show it where it
+// is: the error is a config_invalid (or site_incomplete) envelope with
+// evidence "line" and "column" (1-based), "entry" (1-based) when one is to
+// blame, and field "sites".
+func CheckSitesText(text string) ([]json.RawMessage, error) {
 	data := []byte(text)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return []json.RawMessage{}, nil

@@ -1,10 +1,9 @@
-package app
+package core
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -36,7 +35,7 @@ func TestSitesEditorPlacesEveryProblem(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			raws, err := parseSites(c.text)
+			raws, err := CheckSitesText(c.text)
 			if c.code == "" {
 				if err != nil {
 					t.Fatalf("parseSites: %v", err)
@@ -58,28 +57,5 @@ func TestSitesEditorPlacesEveryProblem(t *testing.T) {
 				t.Errorf("message %q (field %q), want it to contain %q", e.Message, e.Evidence["field"], c.msgContain)
 			}
 		})
-	}
-}
-
-func TestSaveSitesKeepsTheFileOnABadList(t *testing.T) {
-	sh, _, _ := openShell(t, nil)
-	settings := &Settings{sh: sh}
-	saved, err := settings.SaveSites("[{\"id\": \"chatgpt\", \"name\": \"ChatGPT (work)\"}]")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(saved.Sites) != 1 {
-		t.Fatalf("saved %d sites", len(saved.Sites))
-	}
-	if _, err := settings.SaveSites("[{\"id\": \"chatgpt\", \"nmae\": 1}]"); !errs.Has(err, errs.ConfigInvalid) {
-		t.Fatalf("a bad list: %v", err)
-	}
-	got, _ := settings.Get()
-	if len(got.Sites) != 1 || !strings.Contains(string(got.Sites[0]), "ChatGPT (work)") {
-		t.Errorf("a rejected list changed the settings: %s", got.Sites)
-	}
-	loaded, err := config.Load(sh.status().SettingsFile)
-	if err != nil || len(loaded.Sites) != 1 {
-		t.Errorf("the file holds %v, %v", loaded.Sites, err)
 	}
 }

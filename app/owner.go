@@ -1,0 +1,166 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// This file is the one place where the app builds what it is a face of:
+// the core of its data directory, the owner's long-lived browser, the
+// job runner, the local gateway (the hub) and the in-process Service over
+// them. Every other file of the app sees only service.Service.
+
+// owner is what the app opened for its data directory while it owns it.
+type owner struct {
+	core    *core.Core
+	browser *core.OwnerBrowser
+	backend *core.HubBackend // nil when the job runner did not start
+	srv     *hub.Server      // nil when the gateway did not start: the app's runs still work then
+	svc     service.Service  // nil when the job runner did not start
+	cancel  context.CancelFunc
+}
+
+// openOwner opens the core for the desktop role and starts, best effort,
+// the job runner with one long-lived browser for every run and the
+// gateway, so that the CLI and agents work while the app is open. Browser
+// changes, run events and the gateway's approval and client events go to
+// the window through emit. Errors: core.Open's (the window shows them);
+// a runner or gateway that does not start is logged, not returned.
+func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*owner, error) {
+	c, err := core.Open(ctx, core.Options{Role: "desktop"})
+	if err != nil {
+		return nil, err
+	}
+	// Build the history's search index now, so the first keystroke in
+	// History does not pay for it.
+	c.WarmHistory()
+	o := &owner{core: c, cancel: func() {}}
+	o.browser = core.NewOwnerBrowser(func() config.BrowserSettings { return c.Settings().Browser }, c.Paths().ProfileDir(),
+		func(st service.BrowserState) { emit().Emit(EventBrowser, st) })
+	backend, err := c.HubBackend(ctx, core.WithHubBrowserSource(o.browser.Get))
+	if err != nil {
+		log.Warn("hub not started", "code", errs.CodeOf(err), "err", err)
+		return o, nil
+	}
+	evCtx, cancel := context.WithCancel(context.Background())
+	o.backend, o.cancel = backend, cancel
+	if runs, err := backend.Events(evCtx); err == nil {
+		go forwardRuns(runs, emit)
+	}
+	// The gateway serves agents and the CLI through its own view of the
+	// service; the window's view (below) also reaches the gateway's
+	// approval queue and connections, which exist only once it runs.
+	srv, err := hub.New(core.NewService(c, backend, core.WithOwnerBrowser(o.browser)),
+		hub.WithHubFile(c.Paths().HubFile()),
+		hub.WithClientStore(c.HubClients()),
+		hub.WithEventSource(backend),
+		hub.WithLogger(log.With("part", "hub")))
+	if err == nil {
+		err = srv.Start(ctx)
+	}
+	if err != nil {
+		log.Warn("hub not started", "code", errs.CodeOf(err), "err", err)
+		srv = nil
+	} else {
+		o.srv = srv
+		go func() {
+			for ev := range srv.Subscribe(evCtx, 64) {
+				switch ev.Type {
+				case hub.EventApprovalRequested, hub.EventApprovalResolved, hub.EventClientRevoked:
+					emit().Emit(EventHub, ev)
+				}
+			}
+		}()
+	}
+	o.svc = core.NewService(c, backend, core.WithOwnerBrowser(o.browser), core.WithGateway(srv))
+	return o, nil
+}
+
+// forwardRuns turns the job runner's events into RunEvents for the window.
+func forwardRuns(runs <-chan hub.Event, emit func() emitter) {
+	for ev := range runs {
+		if re, ok := runEventOf(ownerEventOf(ev)); ok {
+			emit().Emit(EventRun, re)
+		}
+	}
+}
+
+// ownerEventOf reads one event of the owner's stream into its typed form:
+// a run.update carries the job's view once the job ended, else the
+// pipeline's event, as run.partial does; approval.requested carries the
+// approval.
+func ownerEventOf(ev hub.Event) ownerEvent {
+	out := ownerEvent{Type: ev.Type, JobID: ev.JobID, ClientID: ev.ClientID, Time: ev.Time}
+	if je, ok := ev.JobEvent(); ok {
+		out.Job, out.Run = je.Job, je.Run
+	} else if ap, ok := ev.Approval(); ok {
+		out.Approval = &ap
+	}
+	return out
+}
+
+// subscribe follows the gateway's events until ctx ends, the gateway
+// closes or the reader falls behind (then the channel closes); ok is
+// false when no gateway runs.
+func (o *owner) subscribe(ctx context.Context, buf int) (events <-chan ownerEvent, ok bool) {
+	if o == nil || o.srv == nil {
+		return nil, false
+	}
+	in := o.srv.Subscribe(ctx, buf)
+	out := make(chan ownerEvent, buf)
+	go func() {
+		defer close(out)
+		for ev := range in {
+			select {
+			case out <- ownerEventOf(ev):
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, true
+}
+
+// close stops the gateway (removing its hub file) and the running jobs
+// before the store closes, quits the browser if Ferry launched it, and
+// closes the core. Safe on nil.
+func (o *owner) close(log *slog.Logger) {
+	if o == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if o.srv != nil {
+		if err := o.srv.Close(ctx); err != nil {
+			log.Error("close hub", "err", err)
+		}
+	}
+	if o.backend != nil {
+		if err := o.backend.Close(ctx); err != nil {
+			log.Error("stop hub jobs", "err", err)
+		}
+	}
+	o.cancel()
+	o.browser.Close()
+	if err := o.core.Close(); err != nil {
+		log.Error("close core", "err", err)
+	}
+}
+
+// resetSettingsFile keeps the settings file of paths as a .bak beside it
+// and writes the defaults (the core must be closed: it caches them). It
+// returns the backup's path ("" when there was no file).
+func resetSettingsFile(paths config.Paths) (string, error) { return core.ResetSettings(paths) }
+
+// checkSetupWithoutOwner runs the setup checks when the core did not open
+// (the store check then opens and closes the store).
+func checkSetupWithoutOwner(ctx context.Context) service.SetupReport {
+	return core.SetupReportOf(core.Doctor(ctx, core.DoctorOptions{}))
+}

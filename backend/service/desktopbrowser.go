@@ -1,0 +1,80 @@
+package service
+
+import "github.com/ferrydesk/ferry/backend/errs"
+
+// The owner's browser connection states, as BrowserState.Status.
+const (
+	BrowserNotStarted   = "not_started"  // nothing asked for the browser yet
+	BrowserConnected    = "connected"    // ready for runs
+	BrowserDisconnected = "disconnected" // it went away (closed, crashed) or could not be reached
+)
+
+// BrowserState is what the owner's long-lived browser is doing.
+type BrowserState struct {
+	// Status is not_started, connected or disconnected.
+	Status string `json:"status"`
+	// Mode is "launch" (Ferry starts its own browser on its profile) or
+	// "attach" (a browser the user started, per settings.browser.attachURL).
+	Mode string `json:"mode"`
+	// Launched is true when the connected browser is one Ferry started
+	// (and will quit when it closes).
+	Launched bool `json:"launched"`
+	Headless bool `json:"headless"`
+	PID      int  `json:"pid,omitempty"`
+	// Endpoint is the DevTools host:port in use (never its path, which
+	// holds the browser's id).
+	Endpoint string `json:"endpoint,omitempty"`
+	// Problem is why the browser is not connected: the last launch or
+	// attach failure, or what ended the connection.
+	Problem *errs.Envelope `json:"problem"`
+}
+
+// BrowserStateRequest asks for the browser's state.
+type BrowserStateRequest struct{}
+
+// Validate accepts every request.
+func (BrowserStateRequest) Validate() error { return nil }
+
+// ConnectBrowserRequest connects the owner's browser; Reconnect first
+// drops the one connected (quitting it when Ferry launched it).
+type ConnectBrowserRequest struct {
+	Reconnect bool `json:"reconnect,omitempty"`
+}
+
+// Validate accepts every request.
+func (ConnectBrowserRequest) Validate() error { return nil }
+
+// TabStatesRequest lists the owner's tabs with their readiness.
+type TabStatesRequest struct{}
+
+// Validate accepts every request.
+func (TabStatesRequest) Validate() error { return nil }
+
+// The readiness of a tab, as TabState.State.
+const (
+	TabReady        = "ready"        // on its site, logged in, nothing in the way
+	TabLogin        = "login"        // on a login page or behind a login wall
+	TabInterstitial = "interstitial" // a check, a cap or an error page: Message says which
+	TabStale        = "stale"        // the tab did not answer the probe
+	TabOther        = "other"        // not on a chat site Ferry knows
+)
+
+// TabState is one tab of the owner's browser with what a run would meet
+// in it.
+type TabState struct {
+	TargetID string `json:"targetId"`
+	Site     string `json:"site,omitempty"`
+	SiteName string `json:"siteName,omitempty"`
+	Title    string `json:"title"`
+	// URL is the tab's address without query, fragment or userinfo.
+	URL string `json:"url"`
+	// Conversation is the part of the address after the site's own; ""
+	// on the site's start page.
+	Conversation string `json:"conversation,omitempty"`
+	State        string `json:"state"`
+	// Message and Code describe what stands in the way; Hint says what
+	// the user can do.
+	Message string    `json:"message,omitempty"`
+	Code    errs.Code `json:"code,omitempty"`
+	Hint    string    `json:"hint,omitempty"`
+}
