@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
@@ -64,7 +65,7 @@ func dispatch(ctx context.Context, cmd *command, inv *invocation) error {
 // file. Errors: a *client.NoOwnerError (errs.HubNotRunning) when none runs;
 // the hub file's errors (errs.BadInput for a file others could read).
 func ownerClient(ctx context.Context, inv *invocation) (*client.Client, error) {
-	paths, err := core.ResolvePaths(inv.dataDir)
+	paths, err := config.ResolvePaths(inv.dataDir)
 	if err != nil {
 		return nil, err
 	}

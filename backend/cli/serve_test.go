@@ -20,6 +20,13 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 )
 
+// serveInfo is what `ferry serve --json` prints once it listens.
+type serveInfo struct {
+	Port    int    `json:"port"`
+	PID     int    `json:"pid"`
+	HubFile string `json:"hubFile"`
+}
+
 // served is a `ferry serve` child process.
 type served struct {
 	cmd  *exec.Cmd

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -17,8 +15,8 @@ var cliCaller = service.Owner(service.FaceCLI)
 // against service.Service: the owner's (hub/client) when an owner runs for
 // the data directory, else an in-process one over it (core), opened for
 // this command and closed by done. Errors: the hub file's (errs.BadInput for
-// a file others could read); core.Open's (errs.StoreBusy when another
-// process holds the store without a hub).
+// a file others could read); the data directory's (errs.StoreBusy when
+// another process holds the store without a hub).
 func openService(ctx context.Context, inv *invocation) (svc service.Service, done func(), err error) {
 	cl, err := ownerClient(ctx, inv)
 	switch {
@@ -27,21 +25,7 @@ func openService(ctx context.Context, inv *invocation) (svc service.Service, don
 	case !client.IsNoOwner(err):
 		return nil, nil, err
 	}
-	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "cli"})
-	if err != nil {
-		return nil, nil, err
-	}
-	hb, err := c.HubBackend(ctx)
-	if err != nil {
-		c.Close()
-		return nil, nil, err
-	}
-	return core.NewService(c, hb), func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
-		defer cancel()
-		_ = hb.Close(cctx)
-		_ = c.Close()
-	}, nil
+	return openLocal(ctx, inv.dataDir, "cli")
 }
 
 // ownerService is the owner's Service for the commands that only make sense

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -27,7 +26,7 @@ func runSettings(ctx context.Context, inv *invocation) error {
 	if len(inv.args) != 1 {
 		return errs.New(errs.BadInput, "ferry settings needs exactly one of show, path, reset").WithHint("run `ferry help settings`")
 	}
-	paths, err := core.ResolvePaths(inv.dataDir)
+	paths, err := config.ResolvePaths(inv.dataDir)
 	if err != nil {
 		return err
 	}
@@ -53,7 +52,7 @@ func runSettings(ctx context.Context, inv *invocation) error {
 		_, err := fmt.Fprintf(inv.stdout, "data dir:      %s\nsettings file: %s\n", paths.DataDir, paths.SettingsFile())
 		return err
 	case "reset":
-		backup, err := core.ResetSettings(paths)
+		backup, err := config.Reset(paths.SettingsFile())
 		if err != nil {
 			return err
 		}

@@ -1,5 +1,6 @@
 // Command ferry is Ferry's command-line interface. Everything it does lives in
-// package cli; this file only wires the process to it.
+// package cli and, for what needs more than the service layer, package
+// clihost; this file only wires the process to them.
 package main
 
 import (
@@ -9,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/ferrydesk/ferry/backend/cli"
+	_ "github.com/ferrydesk/ferry/backend/clihost" // the in-process service, serve, sim, verify, doctor
 )
 
 func main() {

@@ -1,10 +1,11 @@
-package cli
+package clihost
 
 import (
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/ferrydesk/ferry/backend/cli"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -17,11 +18,11 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "serve",
-		args:  "[--browser-url URL] [--chromium BIN] [--headless]",
-		short: "own the data directory and serve the local API (for machines without the app)",
-		long: `Opens the data directory as its owner, like the desktop app, and serves Ferry's local
+	cli.Register(cli.Command{
+		Name:  "serve",
+		Args:  "[--browser-url URL] [--chromium BIN] [--headless]",
+		Short: "own the data directory and serve the local API (for machines without the app)",
+		Long: `Opens the data directory as its owner, like the desktop app, and serves Ferry's local
 API on 127.0.0.1 at a random port until SIGINT or SIGTERM. The port and the owner
 token go to the hub file in the data directory (mode 0600), never to the output;
 other ferry commands find it there and work through this process.
@@ -29,12 +30,12 @@ other ferry commands find it there and work through this process.
 Jobs run in the browser at --browser-url when given (its tabs are listed too), else
 in Ferry's own browser, launched per run. Jobs from paired agents wait for
 ferry approvals approve ID unless the client is set to auto-approve.`,
-		flags: func(fs *flag.FlagSet) {
+		Flags: func(fs *flag.FlagSet) {
 			fs.String("browser-url", "", "run jobs in this browser: ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
 			fs.String("chromium", "", "Chromium or Chrome executable to launch per run (default: found in PATH)")
 			fs.Bool("headless", false, "launch the per-run browser without a window")
 		},
-		run: runServe,
+		Run: runServe,
 	})
 }
 
@@ -45,17 +46,17 @@ type serveInfo struct {
 	HubFile string `json:"hubFile"`
 }
 
-func runServe(ctx context.Context, inv *invocation) error {
+func runServe(ctx context.Context, inv *cli.Invocation) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "serve"})
+	c, err := core.Open(ctx, core.Options{DataDir: inv.DataDir(), Role: "serve"})
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	opts := []core.HubOption{core.WithHubAskDefaults(core.AskRequest{
-		Headless: inv.flag("headless").(bool), Chromium: inv.flag("chromium").(string)})}
-	if u := inv.flag("browser-url").(string); u != "" {
+		Headless: inv.Flag("headless").(bool), Chromium: inv.Flag("chromium").(string)})}
+	if u := inv.Flag("browser-url").(string); u != "" {
 		b, err := browser.Attach(ctx, u)
 		if err != nil {
 			return err
@@ -71,7 +72,7 @@ func runServe(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(inv.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := slog.New(slog.NewTextHandler(inv.Stderr(), &slog.HandlerOptions{Level: slog.LevelInfo}))
 	srv, err := hub.New(core.NewService(c, backend),
 		hub.WithHubFile(c.Paths().HubFile()),
 		hub.WithClientStore(c.HubClients()),
@@ -84,18 +85,18 @@ func runServe(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	info := serveInfo{Port: srv.Port(), PID: os.Getpid(), HubFile: c.Paths().HubFile()}
-	if inv.json {
+	if inv.JSON() {
 		b, _ := json.Marshal(info)
-		fmt.Fprintln(inv.stdout, string(b))
+		fmt.Fprintln(inv.Stdout(), string(b))
 	} else {
-		fmt.Fprintf(inv.stdout, "ferry serve: listening on 127.0.0.1:%d (pid %d); hub file %s\n", info.Port, info.PID, info.HubFile)
+		fmt.Fprintf(inv.Stdout(), "ferry serve: listening on 127.0.0.1:%d (pid %d); hub file %s\n", info.Port, info.PID, info.HubFile)
 		if !backend.HasBrowser() {
-			fmt.Fprintln(inv.stdout, "no browser attached (--browser-url): each job launches Ferry's browser; the tab list is empty")
+			fmt.Fprintln(inv.Stdout(), "no browser attached (--browser-url): each job launches Ferry's browser; the tab list is empty")
 		}
 	}
 	go announceApprovals(ctx, srv, inv)
 	<-ctx.Done()
-	fmt.Fprintln(inv.stderr, "ferry serve: stopping")
+	fmt.Fprintln(inv.Stderr(), "ferry serve: stopping")
 	cctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	err = srv.Close(cctx)
@@ -107,7 +108,7 @@ func runServe(ctx context.Context, inv *invocation) error {
 
 // announceApprovals tells the user at the terminal that a job waits for
 // them (the desktop app shows a notification instead).
-func announceApprovals(ctx context.Context, srv *hub.Server, inv *invocation) {
+func announceApprovals(ctx context.Context, srv *hub.Server, inv *cli.Invocation) {
 	for ev := range srv.Subscribe(ctx, 64) {
 		if ev.Type != hub.EventApprovalRequested {
 			continue
@@ -116,7 +117,7 @@ func announceApprovals(ctx context.Context, srv *hub.Server, inv *invocation) {
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(inv.stderr, "approval needed: job %s from %q (%s on %s): %s\n  ferry approvals approve %s | ferry approvals reject %s\n",
+		fmt.Fprintf(inv.Stderr(), "approval needed: job %s from %q (%s on %s): %s\n  ferry approvals approve %s | ferry approvals reject %s\n",
 			ap.JobID, ap.ClientName, ap.Kind, ap.Site, ap.Summary, ap.JobID, ap.JobID)
 	}
 }

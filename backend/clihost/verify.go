@@ -1,8 +1,9 @@
-package cli
+package clihost
 
 import (
 	"context"
 	"fmt"
+	"github.com/ferrydesk/ferry/backend/cli"
 	"os"
 	"path/filepath"
 
@@ -13,11 +14,11 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "verify",
-		args:  "FILE.zip",
-		short: "check a zip the way Ferry checks the sandbox's zips, without a browser",
-		long: `Reads FILE.zip with Ferry's verifier and prints the verdict: every entry with its
+	cli.Register(cli.Command{
+		Name:  "verify",
+		Args:  "FILE.zip",
+		Short: "check a zip the way Ferry checks the sandbox's zips, without a browser",
+		Long: `Reads FILE.zip with Ferry's verifier and prints the verdict: every entry with its
 size, the archive's sha256, and every problem found. Nothing is extracted,
 nothing is written, no browser or store is opened.
 
@@ -33,7 +34,7 @@ With --json the verdict is one object (path, ok, size, sha256, entries, files,
 totals, problems, and error when the zip fails). Exit codes: 0 the zip is good;
 2 the file cannot be read; 7 artifact_corrupt (damaged, truncated, not a zip),
 artifact_unsafe (breaks a safety rule) or artifact_too_large (over a limit).`,
-		run: runVerify,
+		Run: runVerify,
 	})
 }
 
@@ -44,16 +45,16 @@ type verifyJSON struct {
 	Error *errs.Envelope `json:"error,omitempty"`
 }
 
-func runVerify(ctx context.Context, inv *invocation) error {
-	if len(inv.args) != 1 {
-		return errs.New(errs.BadInput, "ferry verify takes exactly one zip file, got %d arguments", len(inv.args)).
+func runVerify(ctx context.Context, inv *cli.Invocation) error {
+	if len(inv.Args()) != 1 {
+		return errs.New(errs.BadInput, "ferry verify takes exactly one zip file, got %d arguments", len(inv.Args())).
 			WithHint("e.g. `ferry verify project.zip`")
 	}
-	path, err := filepath.Abs(inv.args[0])
+	path, err := filepath.Abs(inv.Args()[0])
 	if err != nil {
-		return errs.Wrap(err, errs.BadInput, "resolve %s: %v", inv.args[0], err)
+		return errs.Wrap(err, errs.BadInput, "resolve %s: %v", inv.Args()[0], err)
 	}
-	paths, err := core.ResolvePaths(inv.dataDir)
+	paths, err := core.ResolvePaths(inv.DataDir())
 	if err != nil {
 		return err
 	}
@@ -93,16 +94,16 @@ func runVerify(ctx context.Context, inv *invocation) error {
 		// quarantined here.
 		verr = errs.From(verr).WithHint("%s", verifyHints[errs.CodeOf(verr)])
 	}
-	if inv.json {
+	if inv.JSON() {
 		out := verifyJSON{Path: path, Verdict: v}
 		if verr != nil {
 			out.Error = errs.From(verr)
 		}
-		if err := inv.printJSON(out); err != nil {
+		if err := inv.PrintJSON(out); err != nil {
 			return err
 		}
 		if verr != nil {
-			return errReported{verr}
+			return cli.Reported(verr)
 		}
 		return nil
 	}
@@ -125,8 +126,8 @@ func verifyLimits(a config.ArtifactSettings) []artifact.VerifyOption {
 
 // printVerdict writes the verdict in words: the outcome and hash on stdout
 // with the entries, the problems after them.
-func printVerdict(inv *invocation, path string, v *artifact.Verdict) {
-	w := inv.stdout
+func printVerdict(inv *cli.Invocation, path string, v *artifact.Verdict) {
+	w := inv.Stdout()
 	status := "good"
 	if !v.OK {
 		status = "REFUSED"
@@ -141,16 +142,16 @@ func printVerdict(inv *invocation, path string, v *artifact.Verdict) {
 	for _, e := range v.Entries {
 		name := e.Name
 		if e.Dir {
-			fmt.Fprintf(w, "  %12s  %s\n", "dir", printable(name, 200))
+			fmt.Fprintf(w, "  %12s  %s\n", "dir", cli.Printable(name, 200))
 			continue
 		}
-		fmt.Fprintf(w, "  %12d  %s\n", e.Size, printable(name, 200))
+		fmt.Fprintf(w, "  %12d  %s\n", e.Size, cli.Printable(name, 200))
 	}
 	for _, p := range v.Problems {
 		kind := "warning"
 		if p.Blocking {
 			kind = "problem"
 		}
-		fmt.Fprintf(w, "  %s: %s\n", kind, printable(p.String(), 400))
+		fmt.Fprintf(w, "  %s: %s\n", kind, cli.Printable(p.String(), 400))
 	}
 }
