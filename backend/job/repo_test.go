@@ -159,7 +159,10 @@ func TestADoneRunKeepsItsInterruptionAsAWarning(t *testing.T) {
 	}
 	// A cancel after the send leaves the run streaming with its envelope;
 	// reattach then collects it.
-	r.Update(ctx, s.ID, "", func(x *Session) error { x.Error = errs.New(errs.Cancelled, "evaluate in the page: cancelled"); return nil })
+	r.Update(ctx, s.ID, "", func(x *Session) error {
+		x.Error = errs.New(errs.Cancelled, "evaluate in the page: cancelled")
+		return nil
+	})
 	for _, to := range []State{StateCompleted, StateExtracted, StateDone} {
 		if _, err := r.Transition(ctx, s.ID, to, "", nil); err != nil {
 			t.Fatal(err)

@@ -30,10 +30,10 @@ type Conversation struct {
 
 // Node is one entry of the conversation's mapping.
 type Node struct {
-	ID       string   `json:"id"`
+	ID       string         `json:"id"`
 	Message  *RecordMessage `json:"message"`
-	Parent   string   `json:"parent"`
-	Children []string `json:"children"`
+	Parent   string         `json:"parent"`
+	Children []string       `json:"children"`
 }
 
 // RecordMessage is a message of the conversation record, reduced to what the scan needs.
