@@ -20,8 +20,8 @@ import (
 
 // TestAClientOfAnotherWireRevisionGetsVersionMismatch: a real owner (the hub
 // over a core in a temporary data directory) refuses clients that state
-// another wire revision, or none, with version_mismatch naming both
-// versions and the process to restart; GET /v1/whoami still answers with
+// another wire revision with version_mismatch naming both versions and the
+// process to restart (a plain API client that states none is served); GET /v1/whoami still answers with
 // the owner's version, which is how `ferry doctor` shows the mismatch.
 func TestAClientOfAnotherWireRevisionGetsVersionMismatch(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
@@ -71,14 +71,17 @@ func TestAClientOfAnotherWireRevisionGetsVersionMismatch(t *testing.T) {
 			}
 		})
 	}
-	t.Run("a client that states no revision is refused, but may ask who answers", func(t *testing.T) {
+	t.Run("a plain API client that states no revision is served and told the owner's", func(t *testing.T) {
 		hf, err := hubfile.Read(o.c.Paths().HubFile())
 		if err != nil {
 			t.Fatal(err)
 		}
-		get := func(path string) (*http.Response, []byte) {
+		get := func(path string, header ...string) (*http.Response, []byte) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+ep.Host()+path, nil)
 			req.Header.Set("Authorization", "Bearer "+hf.Token)
+			for i := 0; i+1 < len(header); i += 2 {
+				req.Header.Set(header[i], header[i+1])
+			}
 			resp, err := (&http.Client{Transport: &http.Transport{Proxy: nil}}).Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -89,10 +92,15 @@ func TestAClientOfAnotherWireRevisionGetsVersionMismatch(t *testing.T) {
 			return resp, b
 		}
 		resp, body := get("/v1/sessions")
-		var env errs.Envelope
-		if resp.StatusCode != http.StatusConflict || json.Unmarshal(body, &env) != nil || env.Code != errs.VersionMismatch ||
-			!strings.Contains(env.RetryHint, "the client is the older") {
-			t.Fatalf("without the handshake: %d %s", resp.StatusCode, body)
+		if resp.StatusCode != http.StatusOK || resp.Header.Get(service.HeaderWire) != strconv.Itoa(service.WireRevision) {
+			t.Fatalf("without the handshake: %d %v %s", resp.StatusCode, resp.Header, body)
+		}
+		for _, h := range [][]string{{service.HeaderWire, "two"}, {service.HeaderVersion, "1.0.0"}} {
+			resp, body := get("/v1/sessions", h...)
+			var env errs.Envelope
+			if resp.StatusCode != http.StatusConflict || json.Unmarshal(body, &env) != nil || env.Code != errs.VersionMismatch {
+				t.Fatalf("stating %v: %d %s, want version_mismatch", h, resp.StatusCode, body)
+			}
 		}
 		resp, body = get("/v1/whoami")
 		var who hub.WhoAmI
