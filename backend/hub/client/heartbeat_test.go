@@ -24,7 +24,9 @@ import (
 func TestHeartbeatsDecideWhetherAStreamIsAlive(t *testing.T) {
 	t.Run("a quiet stream with heartbeats stays connected", func(t *testing.T) {
 		path := hubPath(t)
-		startHub(t, path, hub.WithHeartbeat(40*time.Millisecond))
+		// Intervals long enough that a busy machine's scheduling pauses
+		// (100 ms and more under load) never pass for a silent stream.
+		startHub(t, path, hub.WithHeartbeat(250*time.Millisecond))
 		clock := &recordingClock{}
 		var connects atomic.Int32
 		f := client.NewFollower(client.FromHubFile(path), nil, client.WithClock(clock),
@@ -35,7 +37,7 @@ func TestHeartbeatsDecideWhetherAStreamIsAlive(t *testing.T) {
 			}))
 		runFollower(t, f)
 		eventually(t, "the follower is connected", func() bool { return connects.Load() == 1 })
-		time.Sleep(500 * time.Millisecond) // 12 heartbeat intervals, 5 stale limits
+		time.Sleep(2 * time.Second) // 8 heartbeat intervals, 3 stale limits
 		if n, w := connects.Load(), clock.Waits(); n != 1 || len(w) != 0 {
 			t.Fatalf("a stream with heartbeats was dropped: %d connects, waits %v", n, w)
 		}
