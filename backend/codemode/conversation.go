@@ -97,11 +97,18 @@ func ConversationTab(ctx context.Context, tabs Tabs, b *browser.Browser, reg *si
 		}
 		return nil, site.Site{}, false, errs.New(errs.TabAmbiguous, "%d tabs show conversation %s", len(on), conv).
 			WithEvidence("tabs", strings.Join(list, "; "))
-	case len(on) > 0:
-		p, err := b.Page(ctx, on[0].ID)
-		return p, s, false, err
-	case anyTab && len(other) > 0:
-		p, err := b.Page(ctx, other[0].ID)
+	}
+	candidates := on
+	if len(on) == 0 && anyTab {
+		candidates = other
+	}
+	// A tab listed a moment ago may be closing (Chromium lists a closed
+	// target for a while): one that is gone is passed over, not an error.
+	for _, t := range candidates {
+		p, err := b.Page(ctx, t.ID)
+		if errs.CodeOf(err) == errs.TargetNotFound {
+			continue
+		}
 		return p, s, false, err
 	}
 	u, err := url.Parse(s.Address)
