@@ -223,12 +223,10 @@ func TestNoticesForHubEvents(t *testing.T) {
 	ended := func(session, state string, env *errs.Envelope) hub.Event {
 		j := map[string]any{"id": "job-" + session, "state": state, "error": env,
 			"detail": map[string]any{"session": session, "spec": map[string]any{"site": "chatgpt"}}}
-		d, _ := json.Marshal(j)
-		return hub.Event{Type: hub.EventRunUpdate, JobID: "job-" + session, Data: d}
+		return wireEvent(hub.EventRunUpdate, "job-"+session, j)
 	}
 	stateEv := func(session, state string) hub.Event {
-		d, _ := json.Marshal(job.Event{Session: session, Kind: job.EventState, State: job.State(state)})
-		return hub.Event{Type: hub.EventRunUpdate, Data: d}
+		return wireEvent(hub.EventRunUpdate, "", job.Event{Session: session, Kind: job.EventState, State: job.State(state)})
 	}
 	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk, Site: "chatgpt", Summary: "refactor the parser"})
 	cases := []struct {
@@ -244,12 +242,12 @@ func TestNoticesForHubEvents(t *testing.T) {
 		{"a failed run says why", ended("fail", "failed", nil), true, "Run failed · claude", "no composer on the page", "fail", false},
 		{"a check on the site asks for the user", ended("check", "failed", nil), true, "Ferry needs you · chatgpt", "solve the check in the browser window", "check", true},
 		{"a run that failed before it had a session still says why", ended("", "failed", errs.New(errs.BrowserNotFound, "no browser answers at 127.0.0.1:1")), true, "Run failed · chatgpt", "no browser answers", "", false},
-		{"an approval asks for a decision", hub.Event{Type: hub.EventApprovalRequested, Data: apData}, true, "Approval needed", "codex asks to send a prompt on chatgpt: refactor the parser", "", true},
+		{"an approval asks for a decision", wireEvent(hub.EventApprovalRequested, "", json.RawMessage(apData)), true, "Approval needed", "codex asks to send a prompt on chatgpt: refactor the parser", "", true},
 		{"a run still going says nothing", ended("done", "streaming", nil), false, "", "", "", false},
 		{"a cancelled run says nothing", ended("done", "cancelled", nil), false, "", "", "", false},
 		{"a job the user rejected says nothing", ended("", "failed", errs.New(errs.ApprovalRejected, "rejected")), false, "", "", "", false},
 		{"the pipeline's own state events are not announced", stateEv("done", "done"), false, "", "", "", false},
-		{"a partial answer says nothing", hub.Event{Type: hub.EventRunPartial, Data: []byte(`{"session":"done","kind":"partial"}`)}, false, "", "", "", false},
+		{"a partial answer says nothing", wireEvent(hub.EventRunPartial, "", json.RawMessage(`{"session":"done","kind":"partial"}`)), false, "", "", "", false},
 		{"a run the history lacks still gets a notice", ended("gone", "done", nil), true, "Answer ready · chatgpt", "open it in Ferry", "gone", false},
 	}
 	for _, c := range cases {
@@ -292,7 +290,7 @@ func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 	note := &recordingNotifier{}
 	r := &runNotices{sh: sh, n: func() notifier { return note }}
 	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk})
-	ap := ownerEventOf(hub.Event{Type: hub.EventApprovalRequested, Data: apData})
+	ap := ownerEventOf(wireEvent(hub.EventApprovalRequested, "", json.RawMessage(apData)))
 	waitCount := func(want int) {
 		t.Helper()
 		deadline := time.Now().Add(5 * time.Second)
@@ -464,4 +462,13 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 			t.Error("the tray is still up")
 		}
 	})
+}
+
+// wireEvent is an event of the owner's stream as a client reads it off the
+// wire: type, job and the JSON of data.
+func wireEvent(typ, jobID string, data any) hub.Event {
+	b, _ := json.Marshal(map[string]any{"type": typ, "jobId": jobID, "data": data})
+	var ev hub.Event
+	_ = json.Unmarshal(b, &ev)
+	return ev
 }

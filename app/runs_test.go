@@ -59,21 +59,27 @@ func TestJobRequestOf(t *testing.T) {
 }
 
 func TestRunEventOf(t *testing.T) {
-	mk := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	// mk is an event as the owner's stream carries it, read off the wire.
+	mk := func(typ, jobID, clientID string, data any) hub.Event {
+		b, _ := json.Marshal(map[string]any{"type": typ, "jobId": jobID, "clientId": clientID, "data": data})
+		var ev hub.Event
+		_ = json.Unmarshal(b, &ev)
+		return ev
+	}
 	tests := []struct {
 		name string
 		ev   hub.Event
 		want RunEvent
 		ok   bool
 	}{
-		{"a state the run entered", hub.Event{Type: hub.EventRunUpdate, JobID: "j1", Data: mk(job.Event{Session: "s1", Kind: job.EventState, State: job.StateStreaming})},
+		{"a state the run entered", mk(hub.EventRunUpdate, "j1", "", job.Event{Session: "s1", Kind: job.EventState, State: job.StateStreaming}),
 			RunEvent{JobID: "j1", Kind: "state", Session: "s1", State: "streaming"}, true},
-		{"the answer so far", hub.Event{Type: hub.EventRunPartial, JobID: "j1", Data: mk(job.Event{Session: "s1", Kind: job.EventPartial, Partial: &provider.Partial{Text: "Hello", Added: "lo"}})},
+		{"the answer so far", mk(hub.EventRunPartial, "j1", "", job.Event{Session: "s1", Kind: job.EventPartial, Partial: &provider.Partial{Text: "Hello", Added: "lo"}}),
 			RunEvent{JobID: "j1", Kind: "partial", Session: "s1", Text: "Hello"}, true},
-		{"the job's view at its end", hub.Event{Type: hub.EventRunUpdate, JobID: "j1", ClientID: "desktop", Data: mk(hub.Job{ID: "j1", Kind: hub.KindAsk, State: "done"})},
+		{"the job's view at its end", mk(hub.EventRunUpdate, "j1", "desktop", hub.Job{ID: "j1", Kind: hub.KindAsk, State: "done"}),
 			RunEvent{JobID: "j1", Kind: "ended", State: "done", RequestedBy: "desktop"}, true},
-		{"a reattach finding is not for the panel", hub.Event{Type: hub.EventRunUpdate, JobID: "j1", Data: mk(job.Event{Session: "s1", Kind: job.EventFinding})}, RunEvent{}, false},
-		{"garbage is dropped", hub.Event{Type: hub.EventRunUpdate, JobID: "j1", Data: json.RawMessage(`[1]`)}, RunEvent{}, false},
+		{"a reattach finding is not for the panel", mk(hub.EventRunUpdate, "j1", "", job.Event{Session: "s1", Kind: job.EventFinding}), RunEvent{}, false},
+		{"garbage is dropped", mk(hub.EventRunUpdate, "j1", "", json.RawMessage(`[1]`)), RunEvent{}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -19,17 +18,15 @@ func (h *HubBackend) emitRun(rec jobRecord, ev job.Event) {
 	if ev.Kind == job.EventPartial {
 		typ = hub.EventRunPartial
 	}
-	data, _ := json.Marshal(ev)
-	h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: data})
 	re := RunEventOf(ev)
+	h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: &hub.EventData{Run: &re}})
 	h.notify(service.JobEvent{Type: typ, JobID: rec.ID, Time: ev.At, Run: &re})
 }
 
 // emitEnd publishes the view of rec, which has just recorded its end.
 func (h *HubBackend) emitEnd(ctx context.Context, rec jobRecord) {
 	v := h.view(ctx, rec)
-	data, _ := json.Marshal(v)
-	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: data})
+	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: &hub.EventData{Job: &v}})
 	h.notify(service.JobEvent{Type: service.EventRunUpdate, JobID: rec.ID, Time: v.UpdatedAt, Job: &v})
 }
 

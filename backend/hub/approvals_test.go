@@ -2,7 +2,6 @@ package hub_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func isEvent(typ string) func(hub.WSMessage) bool {
@@ -56,8 +56,7 @@ func TestAgentJobsWaitForTheUsersApproval(t *testing.T) {
 	}
 	select {
 	case ev := <-notify:
-		var ap hub.Approval
-		json.Unmarshal(ev.Data, &ap)
+		ap, _ := ev.Approval()
 		if ev.Type != hub.EventApprovalRequested || ap.ClientName != "agent" || ap.Summary != "build the zip" {
 			t.Fatalf("notification %+v %+v", ev, ap)
 		}
@@ -80,7 +79,9 @@ func TestAgentJobsWaitForTheUsersApproval(t *testing.T) {
 	}
 	m := readUntil(t, agentWS, 5*time.Second, isEvent(hub.EventApprovalResolved))
 	var d hub.Decision
-	json.Unmarshal(m.Event.Data, &d)
+	if m.Event.Data != nil && m.Event.Data.Decision != nil {
+		d = *m.Event.Data.Decision
+	}
 	if !d.Approved || d.JobID != job.ID {
 		t.Fatalf("decision %+v", d)
 	}
@@ -158,10 +159,10 @@ func TestClientsSeeOnlyTheirOwnJobsAndEvents(t *testing.T) {
 	wsB, _, _ := th.dialWS(t, tokB, nil)
 	readWS(t, wsA, 5*time.Second)
 	readWS(t, wsB, 5*time.Second)
-	th.backend.events <- hub.Event{Type: hub.EventRunPartial, JobID: job.ID, ClientID: idA, Data: json.RawMessage(`{"text":"partial"}`)}
-	th.backend.events <- hub.Event{Type: hub.EventRunUpdate, JobID: "job-other", ClientID: "c_someoneelse", Data: json.RawMessage(`{}`)}
+	th.backend.events <- hub.Event{Type: hub.EventRunPartial, JobID: job.ID, ClientID: idA, Data: &hub.EventData{Run: &service.RunEvent{Kind: "partial", Partial: &service.Partial{Text: "partial"}}}}
+	th.backend.events <- hub.Event{Type: hub.EventRunUpdate, JobID: "job-other", ClientID: "c_someoneelse", Data: &hub.EventData{Run: &service.RunEvent{Kind: "state", State: "streaming"}}}
 	m := readUntil(t, wsA, 5*time.Second, isEvent(hub.EventRunPartial))
-	if m.Event.JobID != job.ID || string(m.Event.Data) != `{"text":"partial"}` || m.Event.Seq == 0 {
+	if m.Event.JobID != job.ID || m.Event.Data == nil || m.Event.Data.Run == nil || m.Event.Data.Run.Partial == nil || m.Event.Data.Run.Partial.Text != "partial" || m.Event.Seq == 0 {
 		t.Fatalf("a got %+v", m.Event)
 	}
 	// b must see neither event: a heartbeat-free stream stays silent.

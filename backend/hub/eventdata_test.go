@@ -9,7 +9,13 @@ import (
 )
 
 func TestEventPayloadsReadBackTyped(t *testing.T) {
-	raw := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	// wire is an event as a client reads it off the stream.
+	wire := func(typ, jobID string, data any) hub.Event {
+		b, _ := json.Marshal(map[string]any{"type": typ, "jobId": jobID, "data": data})
+		var ev hub.Event
+		_ = json.Unmarshal(b, &ev)
+		return ev
+	}
 	ended := hub.Job{ID: "job-1", Kind: hub.KindAsk, State: "done", Detail: &service.JobDetail{Ended: true, Session: "s1"}}
 	ap := hub.Approval{JobID: "job-2", ClientID: "c_a", ClientName: "agent", Kind: hub.KindAsk, Summary: "hello"}
 	cases := []struct {
@@ -20,11 +26,11 @@ func TestEventPayloadsReadBackTyped(t *testing.T) {
 		runKind    string
 		partialTxt string
 	}{
-		{"the job's view at its end is a job", hub.Event{Type: hub.EventRunUpdate, JobID: "job-1", Data: raw(ended)}, true, false, false, "", ""},
-		{"a state the run entered is a run event", hub.Event{Type: hub.EventRunUpdate, JobID: "job-1", Data: raw(service.RunEvent{Session: "s1", Kind: "state", State: "streaming"})}, false, true, false, "state", ""},
-		{"the answer so far is a run event with its text", hub.Event{Type: hub.EventRunPartial, JobID: "job-1", Data: raw(service.RunEvent{Session: "s1", Kind: "partial", Partial: &service.Partial{Text: "Hel"}})}, false, true, false, "partial", "Hel"},
-		{"garbage is neither", hub.Event{Type: hub.EventRunUpdate, JobID: "job-1", Data: json.RawMessage(`[1]`)}, false, false, false, "", ""},
-		{"an approval request is an approval, not a run event", hub.Event{Type: hub.EventApprovalRequested, JobID: "job-2", Data: raw(ap)}, false, false, true, "", ""},
+		{"the job's view at its end is a job", wire(hub.EventRunUpdate, "job-1", ended), true, false, false, "", ""},
+		{"a state the run entered is a run event", wire(hub.EventRunUpdate, "job-1", service.RunEvent{Session: "s1", Kind: "state", State: "streaming"}), false, true, false, "state", ""},
+		{"the answer so far is a run event with its text", wire(hub.EventRunPartial, "job-1", service.RunEvent{Session: "s1", Kind: "partial", Partial: &service.Partial{Text: "Hel"}}), false, true, false, "partial", "Hel"},
+		{"garbage is neither", wire(hub.EventRunUpdate, "job-1", json.RawMessage(`[1]`)), false, false, false, "", ""},
+		{"an approval request is an approval, not a run event", wire(hub.EventApprovalRequested, "job-2", ap), false, false, true, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,5 +49,28 @@ func TestEventPayloadsReadBackTyped(t *testing.T) {
 				t.Fatalf("Approval = %+v, %v", got, ok)
 			}
 		})
+	}
+}
+
+func TestEventPayloadsTravelAsTheirOwnJSON(t *testing.T) {
+	ap := hub.Approval{JobID: "job-2", ClientID: "c_a", ClientName: "agent", Kind: hub.KindAsk, Summary: "hello"}
+	ev := hub.Event{Seq: 7, Type: hub.EventApprovalRequested, JobID: "job-2", ClientID: "c_a", Data: &hub.EventData{Approval: &ap}}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct{ Data hub.Approval }
+	if err := json.Unmarshal(b, &m); err != nil || m.Data != ap {
+		t.Fatalf("the event's data on the wire is %s, want the approval itself", b)
+	}
+	var back hub.Event
+	if err := json.Unmarshal(b, &back); err != nil || back.Seq != 7 || back.Data == nil || back.Data.Approval == nil || *back.Data.Approval != ap {
+		t.Fatalf("read back %+v: %v", back, err)
+	}
+	if err := json.Unmarshal([]byte(`{"type":"approval.resolved","data":[1]}`), &back); err == nil {
+		t.Fatal("a decision that is not one was read without an error")
+	}
+	if err := json.Unmarshal([]byte(`{"type":"something.new","data":{"x":1}}`), &back); err != nil || back.Data != nil {
+		t.Fatalf("an event of a newer hub: %+v %v, want it read without its payload", back, err)
 	}
 }

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/coder/websocket"
@@ -66,8 +65,7 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 		RequestedAt: s.opt.now().UTC(),
 	}
 	s.approvals.add(ap)
-	data, _ := json.Marshal(ap)
-	s.bus.publish(Event{Type: EventApprovalRequested, JobID: job.ID, ClientID: caller.ClientID, Data: data})
+	s.bus.publish(Event{Type: EventApprovalRequested, JobID: job.ID, ClientID: caller.ClientID, Data: &EventData{Approval: &ap}})
 	return job, nil
 }
 
@@ -107,8 +105,7 @@ func (s *Server) Reject(ctx context.Context, jobID, reason string) (Job, error) 
 }
 
 func (s *Server) publishDecision(ap Approval, d Decision) {
-	data, _ := json.Marshal(d)
-	s.bus.publish(Event{Type: EventApprovalResolved, JobID: ap.JobID, ClientID: ap.ClientID, Data: data})
+	s.bus.publish(Event{Type: EventApprovalResolved, JobID: ap.JobID, ClientID: ap.ClientID, Data: &EventData{Decision: &d}})
 }
 
 // NewPairingCode issues a one-time code (valid for at most five minutes)
@@ -176,8 +173,8 @@ func (s *Server) Revoke(ctx context.Context, clientID string) (ClientInfo, error
 	}
 	s.closeClientConns(rec.ID, websocket.StatusPolicyViolation, "client token revoked")
 	s.limiter.forget(rec.ID)
-	data, _ := json.Marshal(rec.Info())
-	s.bus.publish(Event{Type: EventClientRevoked, ClientID: OwnerClientID, Data: data})
+	info := rec.Info()
+	s.bus.publish(Event{Type: EventClientRevoked, ClientID: OwnerClientID, Data: &EventData{Client: &info}})
 	s.log.Info("client revoked", "client", rec.ID)
 	return rec.Info(), nil
 }

@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/service"
@@ -74,12 +73,12 @@ const (
 // job the event concerns: a paired client sees only its own events, the
 // owner sees all. Seq is assigned by the hub and increases by one per event.
 type Event struct {
-	Seq      uint64          `json:"seq"`
-	Type     string          `json:"type"`
-	JobID    string          `json:"jobId,omitempty"`
-	ClientID string          `json:"clientId,omitempty"`
-	Time     time.Time       `json:"time"`
-	Data     json.RawMessage `json:"data,omitempty"`
+	Seq      uint64     `json:"seq"`
+	Type     string     `json:"type"`
+	JobID    string     `json:"jobId,omitempty"`
+	ClientID string     `json:"clientId,omitempty"`
+	Time     time.Time  `json:"time"`
+	Data     *EventData `json:"data,omitempty"`
 }
 
 // Decision is the outcome of an approval, as sent in approval.resolved.
