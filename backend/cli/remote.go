@@ -19,11 +19,11 @@ import (
 // the embedded ones and print through the same functions.
 //
 // Commands written once against service.Service (templates; sessions list,
-// show and export) choose their implementation in openService and have no
-// remote variant here. The commands that drive a browser use the owner's
-// (the app's, or ferry serve --browser-url) unless they name their own with
-// --browser-url; tabs, open and retrieve need no store and then simply run
-// embedded. Commands without a remote variant (version, help, doctor,
+// show and export; ask, code and retrieve) choose their implementation in
+// openService and have no remote variant here. The commands that drive a
+// browser use the owner's (the app's, or ferry serve --browser-url) unless
+// they name their own with --browser-url; tabs and open need no store and
+// then simply run embedded. Commands without a remote variant (version, help, doctor,
 // settings, verify, sim) never open the store.
 
 // remoteRuns are the commands that have a remote variant.
