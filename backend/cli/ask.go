@@ -9,14 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/job"
-	"github.com/ferrydesk/ferry/backend/provider"
-	_ "github.com/ferrydesk/ferry/backend/provider/all" // every adapter
-	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Stdin is where `ferry ask -` reads the prompt.
@@ -76,81 +71,22 @@ Cloudflare, rate limit, capability), 4 routing, 5 the answer failed, 6 timeout.`
 }
 
 func runAsk(ctx context.Context, inv *invocation) error {
-	in, err := askInputOf(inv)
+	req, err := askRequestOf(inv)
 	if err != nil {
 		return err
 	}
-	prompt, tmpl, vars, siteID, tabID, newChat, timeout, cooldown := in.prompt, in.template, in.vars, in.site, in.tab, in.newChat, in.timeout, in.cooldown
-	paths, err := core.ResolvePaths(inv.dataDir)
+	j, err := runJob(ctx, inv, req, fmt.Sprintf("no complete answer within %s", inv.flag("timeout").(time.Duration)))
 	if err != nil {
 		return err
 	}
-	bs, err := browserSpecOf(inv, paths, browserLaunch)
-	if err != nil {
-		return err
-	}
-	// Bad input fails before the store or the browser is touched.
-	reg, err := siteRegistry(paths)
-	if err != nil {
-		return err
-	}
-	if siteID != "" {
-		if _, err := reg.Get(siteID); err != nil {
-			return err
-		}
-	}
-	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "cli"})
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if tmpl != "" {
-		// A missing variable is bad input before the browser is touched.
-		if _, err := c.RenderTemplate(ctx, tmpl, vars); err != nil {
-			return err
-		}
-	}
-	req := core.AskRequest{Site: siteID, Model: inv.flag("model").(string), Prompt: prompt, Template: tmpl, Vars: vars, TargetID: tabID, NewChat: newChat,
-		Headless: bs.headless, Chromium: bs.chromium, BrowserArgs: bs.args, Timeout: timeout, RateLimitCooldown: cooldown, Origin: job.OriginCLI}
-	if bs.attaching() {
-		// Attach here, so that Ferry's own browser that is not running
-		// fails with the same clear message as in the other commands.
-		b, err := bs.open(ctx, paths)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			cctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-			defer cancel()
-			_ = b.Close(cctx)
-		}()
-		req.Browser = b
-	}
-	progress := isTerminal(inv.stderr) && !inv.json
-	if progress {
-		req.OnEvent = func(ev job.Event) {
-			switch {
-			case ev.Kind == job.EventState && ev.State == job.StateResolved:
-				fmt.Fprintf(inv.stderr, "session %s\n", ev.Session)
-			case ev.Kind == job.EventPartial:
-				if ev.Partial.Rewritten {
-					fmt.Fprint(inv.stderr, "\r\033[K")
-				}
-				fmt.Fprint(inv.stderr, ev.Partial.Added)
-			}
-		}
-	}
-	s, err := c.Ask(ctx, req)
-	if progress {
-		fmt.Fprintln(inv.stderr)
-	}
+	run, err := jobRun(j)
 	if err != nil {
 		return err
 	}
 	if inv.json {
-		return inv.printJSON(askJSON{Session: s.ID, Result: core.ResultOf(s), Policies: policiesOf(s)})
+		return inv.printJSON(askJSON{Session: run.ID, Result: run.Result(), Policies: run.Policies()})
 	}
-	_, err = fmt.Fprintln(inv.stdout, s.Answer)
+	_, err = fmt.Fprintln(inv.stdout, run.Answer)
 	return err
 }
 
@@ -158,22 +94,11 @@ func runAsk(ctx context.Context, inv *invocation) error {
 // the id of the session that recorded the run.
 type askJSON struct {
 	Session string `json:"session"`
-	provider.Result
+	service.Result
 	// Policies are the interstitial policies the run applied (the
 	// session's policy receipts: kind, trigger, action, cooldown_ms,
 	// retry_of, ...), in order; empty when the site never interfered.
 	Policies []map[string]string `json:"policies"`
-}
-
-// policiesOf returns the policy receipts of s.
-func policiesOf(s *job.Session) []map[string]string {
-	out := []map[string]string{}
-	for _, r := range s.Receipts {
-		if r.Layer == "policy" {
-			out = append(out, r.Data)
-		}
-	}
-	return out
 }
 
 // askPrompt takes the prompt from --prompt, --prompt-file, "-" (stdin) or the
@@ -223,20 +148,6 @@ func askPrompt(inv *invocation) (string, error) {
 	return text, nil
 }
 
-// siteRegistry is the built-in sites with the user's overrides from settings.
-func siteRegistry(paths config.Paths) (*site.Registry, error) {
-	s, err := config.Load(paths.SettingsFile())
-	if err != nil {
-		return nil, err
-	}
-	return core.SiteRegistry(s)
-}
-
-// resolveTab finds the tab to drive (see core.ResolveTab).
-func resolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
-	return core.ResolveTab(ctx, b, reg, siteID, tabID)
-}
-
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -246,39 +157,37 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// askInput is what `ferry ask` was asked, checked the same way embedded
-// and through an owner.
-type askInput struct {
-	prompt, template string
-	vars             map[string]string
-	site, tab        string
-	newChat          bool
-	timeout          time.Duration
-	cooldown         time.Duration // 0: the settings' run.rateLimitCooldown
-}
-
-// askInputOf reads and checks ask's flags before anything is opened.
-// Errors: BadInput for no site and no tab, --new-chat without a site or
-// with a tab, a timeout that is not positive, a --cooldown outside 1 s to
-// 1 h, and the prompt's and template's own input errors.
-func askInputOf(inv *invocation) (askInput, error) {
+// askRequestOf reads and checks ask's flags into the job they ask for,
+// before anything is opened. Errors: BadInput for no site and no tab,
+// --new-chat without a site or with a tab, a timeout that is not positive,
+// a --cooldown outside 1 s to 1 h, browser flags that contradict each
+// other, the prompt's and template's own input errors, and the request's
+// Validate.
+func askRequestOf(inv *invocation) (service.JobRequest, error) {
+	var none service.JobRequest
 	prompt, tmpl, vars, err := promptOrTemplate(inv)
 	if err != nil {
-		return askInput{}, err
+		return none, err
 	}
-	in := askInput{prompt: prompt, template: tmpl, vars: vars, site: inv.flag("site").(string), tab: inv.flag("tab").(string),
-		newChat: inv.flag("new-chat").(bool), timeout: inv.flag("timeout").(time.Duration), cooldown: inv.flag("cooldown").(time.Duration)}
+	siteID, tabID, newChat := inv.flag("site").(string), inv.flag("tab").(string), inv.flag("new-chat").(bool)
+	timeout, cooldown := inv.flag("timeout").(time.Duration), inv.flag("cooldown").(time.Duration)
 	switch {
-	case in.site == "" && in.tab == "":
-		return askInput{}, errs.New(errs.BadInput, "ferry ask needs --site SITE or --tab TARGETID").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
-	case in.newChat && (in.site == "" || in.tab != ""):
-		return askInput{}, errs.New(errs.BadInput, "--new-chat needs --site and no --tab: a new chat opens its own tab").
+	case siteID == "" && tabID == "":
+		return none, errs.New(errs.BadInput, "ferry ask needs --site SITE or --tab TARGETID").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
+	case newChat && (siteID == "" || tabID != ""):
+		return none, errs.New(errs.BadInput, "--new-chat needs --site and no --tab: a new chat opens its own tab").
 			WithHint("e.g. `ferry ask --site chatgpt --new-chat \"hello\"`")
-	case in.timeout <= 0:
-		return askInput{}, errs.New(errs.BadInput, "--timeout must be positive, got %s", in.timeout)
-	case in.cooldown != 0 && (in.cooldown < config.MinRateLimitCooldown || in.cooldown > config.MaxRateLimitCooldown):
-		return askInput{}, errs.New(errs.BadInput, "--cooldown must be between %s and %s, got %s", config.MinRateLimitCooldown, config.MaxRateLimitCooldown, in.cooldown).
+	case timeout <= 0:
+		return none, errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
+	case cooldown != 0 && (cooldown < config.MinRateLimitCooldown || cooldown > config.MaxRateLimitCooldown):
+		return none, errs.New(errs.BadInput, "--cooldown must be between %s and %s, got %s", config.MinRateLimitCooldown, config.MaxRateLimitCooldown, cooldown).
 			WithHint("e.g. --cooldown 90s; leave it out for the settings' run.rateLimitCooldown (default 5m)")
 	}
-	return in, nil
+	b, err := browserRequestOf(inv)
+	if err != nil {
+		return none, err
+	}
+	req := service.JobRequest{Kind: service.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string),
+		TabID: tabID, NewChat: newChat, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
+	return req, req.Validate()
 }

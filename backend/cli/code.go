@@ -3,17 +3,12 @@ package cli
 import (
 	"context"
 	"flag"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
-	"github.com/ferrydesk/ferry/backend/hub/client"
-	"github.com/ferrydesk/ferry/backend/job"
-	"github.com/ferrydesk/ferry/backend/prompt"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -78,7 +73,7 @@ failure (expired sandbox, refused download, damaged or unsafe zip).`,
 			fs.String("zip", "one", "delivery: one zip, or multi (one named zip per logical part)")
 			fs.Bool("multi-zip", false, "same as --zip multi")
 			fs.Bool("allow-inline", false, "when the answer has no zip, save its named code blocks as a zip")
-			fs.String("contract", string(prompt.ContractCode), "output contract: code, assess, plan, all or none")
+			fs.String("contract", "code", "output contract: code, assess, plan, all or none")
 			fs.Bool("architecture-authorized", false, "allow the plan and all contracts")
 			fs.Bool("goal-lock", false, "add the GOAL LOCK preamble and reminder, with the task as the goal")
 			fs.String("goal", "", "add the GOAL LOCK with this goal")
@@ -102,51 +97,32 @@ func runCode(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	paths, err := core.ResolvePaths(inv.dataDir)
+	j, err := runJob(ctx, inv, req, "no verified result within --timeout "+inv.flag("timeout").(time.Duration).String())
 	if err != nil {
 		return err
 	}
-	if req.OutDir == "" {
-		req.OutDir = paths.ArtifactsDir()
+	var runErr error
+	if j.Error != nil {
+		runErr = j.Error
 	}
-	if req.OutDir, err = filepath.Abs(req.OutDir); err != nil {
-		return errs.Wrap(err, errs.BadInput, "resolve --out: %v", err)
+	if j.Detail == nil || j.Detail.Receipt == nil {
+		if runErr != nil {
+			return runErr
+		}
+		return errs.New(errs.Internal, "code job %s ended %s without a receipt; is the owner an older Ferry?", j.ID, j.State)
 	}
-	if _, err := browserSpecOf(inv, paths, browserLaunch); err != nil {
-		return err
-	}
-	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "cli"})
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	// Bad input (authorization, sizes, templates) fails before the browser
-	// is touched.
-	if err := c.CheckCode(ctx, req); err != nil {
-		return err
-	}
-	b, err := openBrowser(ctx, inv, paths)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		cctx, stop := context.WithTimeout(context.Background(), 15*time.Second)
-		defer stop()
-		_ = b.Close(cctx)
-	}()
-	req.Browser = b
-	out, err := c.RunCode(ctx, req)
-	if out == nil || out.Receipt == nil {
-		return err
-	}
-	return printCode(inv, out.Receipt, err)
+	return printCode(inv, j.Detail.Receipt, runErr)
 }
 
-// codeRequestOf reads and checks the flags of `ferry code` (nothing is
-// opened): the task or template, the target, the delivery and the
-// contract. OutDir is --out as given.
-func codeRequestOf(inv *invocation) (core.CodeRequest, error) {
-	var none core.CodeRequest
+// codeRequestOf reads and checks the flags of `ferry code` into the job
+// they ask for (nothing is opened): the task or template, the target, the
+// delivery and the contract; --out (default: the data directory's
+// artifacts/) and --repo made absolute, as an owner runs elsewhere. The
+// Service checks the rest before the browser is touched (the contract and
+// its authorization, the conversation id, the site's sandbox, --repo with
+// --source, the template). Errors: BadInput.
+func codeRequestOf(inv *invocation) (service.JobRequest, error) {
+	var none service.JobRequest
 	task, tmpl, vars, err := promptOrTemplate(inv)
 	if err != nil {
 		return none, err
@@ -154,15 +130,6 @@ func codeRequestOf(inv *invocation) (core.CodeRequest, error) {
 	siteID, tabID, conv := inv.flag("site").(string), inv.flag("tab").(string), inv.flag("conv").(string)
 	if siteID == "" && tabID == "" && conv == "" {
 		return none, errs.New(errs.BadInput, "ferry code needs --site chatgpt, --tab TARGETID or --conv ID").WithHint("e.g. `ferry code --site chatgpt \"a CLI that greets\"`")
-	}
-	if conv != "" {
-		if err := checkConvID(conv); err != nil {
-			return none, err
-		}
-	}
-	if siteID != "" && siteID != core.CodeSite {
-		return none, errs.New(errs.CapabilityMissing, "code mode needs ChatGPT's sandbox; site %q has none", siteID).
-			WithEvidence("site", siteID).WithHint("use --site chatgpt")
 	}
 	multi := inv.flag("multi-zip").(bool)
 	switch z := inv.flag("zip").(string); z {
@@ -172,32 +139,42 @@ func codeRequestOf(inv *invocation) (core.CodeRequest, error) {
 	default:
 		return none, errs.New(errs.BadInput, "--zip %q is neither one nor multi", z).WithHint("use --zip one (default) or --zip multi")
 	}
-	contract, err := prompt.ParseContract(inv.flag("contract").(string))
-	if err != nil {
-		return none, err
-	}
 	timeout := inv.flag("timeout").(time.Duration)
 	if timeout <= 0 {
 		return none, errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
-	repo, sources := inv.flag("repo").(string), inv.flag("source").([]string)
-	if (repo == "") != (len(sources) == 0) {
-		return none, errs.New(errs.BadInput, "--repo and --source go together").WithHint("pass --repo DIR and one --source PATH per file or directory")
+	paths, err := config.ResolvePaths(inv.dataDir)
+	if err != nil {
+		return none, err
 	}
-	req := core.CodeRequest{
-		AskRequest: core.AskRequest{Site: siteID, Model: inv.flag("model").(string), Prompt: task, TargetID: tabID,
-			Template: tmpl, Vars: vars, Timeout: timeout, Origin: job.OriginCLI},
-		Conversation: conv, MultiZip: multi, AllowInline: inv.flag("allow-inline").(bool), OutDir: inv.flag("out").(string),
-		Contract: contract, ArchitectureAuthorized: inv.flag("architecture-authorized").(bool),
+	out := inv.flag("out").(string)
+	if out == "" {
+		out = paths.ArtifactsDir()
+	}
+	if out, err = filepath.Abs(out); err != nil {
+		return none, errs.Wrap(err, errs.BadInput, "resolve --out: %v", err)
+	}
+	repo := inv.flag("repo").(string)
+	if repo != "" {
+		if repo, err = filepath.Abs(repo); err != nil {
+			return none, errs.Wrap(err, errs.BadInput, "resolve --repo: %v", err)
+		}
+	}
+	b, err := browserRequestOf(inv)
+	if err != nil {
+		return none, err
+	}
+	req := service.JobRequest{Kind: service.KindCode, Prompt: task, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string),
+		TabID: tabID, Conversation: conv, MultiZip: multi, AllowInline: inv.flag("allow-inline").(bool),
+		Contract: inv.flag("contract").(string), ArchitectureAuthorized: inv.flag("architecture-authorized").(bool),
 		Goal: inv.flag("goal").(string), GoalLock: inv.flag("goal-lock").(bool), Research: inv.flag("research").(bool),
-		RepoRoot: repo, SourcePaths: sources,
-	}
-	return req, nil
+		OutDir: out, RepoRoot: repo, SourcePaths: inv.flag("source").([]string), TimeoutSeconds: timeoutSeconds(timeout), Browser: b}
+	return req, req.Validate()
 }
 
 // printCode prints a code run's receipt (with --json) or its zips in words,
 // and returns runErr (already printed with --json).
-func printCode(inv *invocation, rc *Receipt, runErr error) error {
+func printCode(inv *invocation, rc *service.CodeReceipt, runErr error) error {
 	if inv.json {
 		if err := inv.printJSON(rc); err != nil {
 			return err
@@ -209,105 +186,4 @@ func printCode(inv *invocation, rc *Receipt, runErr error) error {
 	}
 	printZips(inv, rc.Zips, rc.Warnings, rc.Path)
 	return runErr
-}
-
-func shortID(id string) string {
-	if id == "" {
-		return "noconv"
-	}
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
-}
-
-// codeGrace is how long a remote code run may take beyond its --timeout
-// before the client gives up: the owner writes the receipt after the
-// deadline cut the run short.
-const codeGrace = 30 * time.Second
-
-// remoteCode submits the code run as a job of the owner (the owner's jobs
-// need no approval), waits for it to end and prints its receipt exactly as
-// the embedded run does. Paths (--out, --repo) are made absolute here: the
-// owner runs in another directory.
-func remoteCode(ctx context.Context, inv *invocation, cl *client.Client) error {
-	req, err := codeRequestOf(inv)
-	if err != nil {
-		return err
-	}
-	paths, err := core.ResolvePaths(inv.dataDir)
-	if err != nil {
-		return err
-	}
-	if req.OutDir == "" {
-		req.OutDir = paths.ArtifactsDir()
-	}
-	if req.OutDir, err = filepath.Abs(req.OutDir); err != nil {
-		return errs.Wrap(err, errs.BadInput, "resolve --out: %v", err)
-	}
-	if req.RepoRoot != "" {
-		if req.RepoRoot, err = filepath.Abs(req.RepoRoot); err != nil {
-			return errs.Wrap(err, errs.BadInput, "resolve --repo: %v", err)
-		}
-	}
-	if inv.flag("browser-url").(string) != "" || inv.flag("chromium").(string) != "" || inv.flag("headless").(bool) {
-		fmt.Fprintf(inv.stderr, "note: a Ferry owner runs (%s); the run uses its browser, --browser-url/--chromium/--headless are ignored\n", cl.Endpoint())
-	}
-	spec := hub.JobSpec{Kind: hub.KindCode, Prompt: req.Prompt, Site: req.Site, Model: req.Model, TabID: req.TargetID,
-		Template: req.Template, Vars: req.Vars, Contract: string(req.Contract), Conversation: req.Conversation,
-		MultiZip: req.MultiZip, AllowInline: req.AllowInline, ArchitectureAuthorized: req.ArchitectureAuthorized,
-		Goal: req.Goal, GoalLock: req.GoalLock, Research: req.Research, OutDir: req.OutDir,
-		RepoRoot: req.RepoRoot, SourcePaths: req.SourcePaths, TimeoutSeconds: int((req.Timeout + time.Second - 1) / time.Second)}
-	j, err := cl.CreateJob(ctx, spec)
-	if err != nil {
-		return err
-	}
-	if j, err = waitRemote(ctx, cl, j, codeJobEnded, req.Timeout+codeGrace, "no verified result within --timeout "+req.Timeout.String()); err != nil {
-		return err
-	}
-	var d service.JobDetail
-	if j.Detail != nil {
-		d = *j.Detail
-	}
-	var runErr error
-	if j.Error != nil {
-		runErr = j.Error
-	}
-	if d.Receipt == nil {
-		if runErr != nil {
-			return runErr
-		}
-		return errs.New(errs.Internal, "code job %s ended %s without a receipt; is the owner an older Ferry?", j.ID, j.State)
-	}
-	return printCode(inv, core.ReceiptOf(d.Receipt), runErr)
-}
-
-// codeJobEnded reports whether the owner's run of a code job returned: its
-// receipt is written and kept with the job only then, after the last
-// session ended.
-func codeJobEnded(j hub.Job) bool { return j.Ended() }
-
-// waitRemote polls job j until ended says so, cancelling it when ctx ends
-// or after timeout (a Timeout envelope with message).
-func waitRemote(ctx context.Context, cl *client.Client, j hub.Job, ended func(hub.Job) bool, timeout time.Duration, message string) (hub.Job, error) {
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(askPoll)
-	defer tick.Stop()
-	var err error
-	for !ended(j) {
-		select {
-		case <-ctx.Done():
-			cancelRemote(cl, j.ID)
-			return j, errs.Wrap(ctx.Err(), errs.Cancelled, "the run was interrupted; job %s was cancelled", j.ID)
-		case <-deadline.C:
-			cancelRemote(cl, j.ID)
-			return j, errs.New(errs.Timeout, "%s", message).WithEvidence("job", j.ID)
-		case <-tick.C:
-		}
-		if j, err = cl.GetJob(ctx, j.ID); err != nil {
-			return j, err
-		}
-	}
-	return j, nil
 }

@@ -53,7 +53,7 @@ func TestCodeThroughTheHub(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if codeJobEnded(j) {
+			if j.Ended() {
 				return j
 			}
 			if ctx.Err() != nil {

@@ -19,8 +19,10 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/prompt"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // codeKillEnv makes the test binary play `ferry code` and SIGKILL itself
@@ -42,21 +44,16 @@ func init() {
 	os.Exit(Main(context.Background(), os.Args[1:]))
 }
 
-// runCodeKilledAt is runCode with one addition: the run's events kill the
-// process at state kill.
+// runCodeKilledAt is runCode run in this process with one addition: the
+// run's events kill the process at state kill (on the run's goroutine, so
+// that the side effect the state guards has not begun).
 func runCodeKilledAt(ctx context.Context, inv *invocation, kill job.State) error {
-	req, err := codeRequestOf(inv)
+	jr, err := codeRequestOf(inv)
 	if err != nil {
 		return err
 	}
 	paths, err := core.ResolvePaths(inv.dataDir)
 	if err != nil {
-		return err
-	}
-	if req.OutDir == "" {
-		req.OutDir = paths.ArtifactsDir()
-	}
-	if req.OutDir, err = filepath.Abs(req.OutDir); err != nil {
 		return err
 	}
 	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "cli"})
@@ -68,7 +65,13 @@ func runCodeKilledAt(ctx context.Context, inv *invocation, kill job.State) error
 	if err != nil {
 		return err
 	}
-	req.Browser = b
+	req := core.CodeRequest{
+		AskRequest: core.AskRequest{Site: jr.Site, Model: jr.Model, Prompt: jr.Prompt, TargetID: jr.TabID, Template: jr.Template,
+			Vars: jr.Vars, Timeout: jr.Timeout(), Origin: job.OriginCLI, Browser: b},
+		Conversation: jr.Conversation, MultiZip: jr.MultiZip, AllowInline: jr.AllowInline, OutDir: jr.OutDir,
+		Contract: prompt.Contract(jr.Contract), ArchitectureAuthorized: jr.ArchitectureAuthorized,
+		Goal: jr.Goal, GoalLock: jr.GoalLock, Research: jr.Research, RepoRoot: jr.RepoRoot, SourcePaths: jr.SourcePaths,
+	}
 	req.OnEvent = func(ev job.Event) {
 		if ev.Kind == job.EventState && ev.State == kill {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -79,7 +82,15 @@ func runCodeKilledAt(ctx context.Context, inv *invocation, kill job.State) error
 	if out == nil || out.Receipt == nil {
 		return err
 	}
-	return printCode(inv, out.Receipt, err)
+	raw, jerr := json.Marshal(out.Receipt)
+	var rc service.CodeReceipt
+	if jerr == nil {
+		jerr = json.Unmarshal(raw, &rc)
+	}
+	if jerr != nil {
+		return jerr
+	}
+	return printCode(inv, &rc, err)
 }
 
 // sessionOf returns the one run whose prompt holds task, with its journal.

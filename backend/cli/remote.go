@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/config"
@@ -21,17 +20,15 @@ import (
 // the embedded ones and print through the same functions.
 //
 // Commands written once against service.Service (templates; sessions list,
-// show and export) choose their implementation in openService and have no
-// remote variant here. The commands that drive a browser use the owner's
-// (the app's, or ferry serve --browser-url) unless they name their own with
-// --browser-url; tabs, open and retrieve need no store and then simply run
-// embedded. Commands without a remote variant (version, help, doctor,
+// show and export; ask, code and retrieve) choose their implementation in
+// openService and have no remote variant here. The commands that drive a
+// browser use the owner's (the app's, or ferry serve --browser-url) unless
+// they name their own with --browser-url; tabs and open need no store and
+// then simply run embedded. Commands without a remote variant (version, help, doctor,
 // settings, verify, sim) never open the store.
 
 // remoteRuns are the commands that have a remote variant.
 var remoteRuns = map[string]func(ctx context.Context, inv *invocation, cl *client.Client) error{
-	"ask":  remoteAsk,
-	"code": remoteCode,
 	"poll": remotePoll,
 	"watch": func(ctx context.Context, inv *invocation, cl *client.Client) error {
 		return remoteResume(ctx, inv, cl, true)
@@ -39,9 +36,8 @@ var remoteRuns = map[string]func(ctx context.Context, inv *invocation, cl *clien
 	"reattach": func(ctx context.Context, inv *invocation, cl *client.Client) error {
 		return remoteResume(ctx, inv, cl, false)
 	},
-	"tabs":     remoteTabs,
-	"open":     remoteOpen,
-	"retrieve": remoteRetrieve,
+	"tabs": remoteTabs,
+	"open": remoteOpen,
 }
 
 // dispatch runs cmd through the owner's hub when it has a remote variant
@@ -86,58 +82,8 @@ func needOwner(ctx context.Context, inv *invocation, what string) (*client.Clien
 	return cl, err
 }
 
-// askPoll is how often a remote ask reads its job's state.
+// askPoll is how often a remote command reads its job's state.
 const askPoll = 150 * time.Millisecond
-
-// remoteAsk submits the prompt as a job of the owner (the owner's jobs need
-// no approval) and waits for its run to end. The run uses the owner's
-// browser: --browser-url, --chromium and --headless are the owner's
-// settings then (ferry serve's flags), so they are ignored with a note.
-func remoteAsk(ctx context.Context, inv *invocation, cl *client.Client) error {
-	in, err := askInputOf(inv)
-	if err != nil {
-		return err
-	}
-	prompt, tmpl, vars, siteID, tabID, newChat, timeout, cooldown := in.prompt, in.template, in.vars, in.site, in.tab, in.newChat, in.timeout, in.cooldown
-	if inv.flag("browser-url").(string) != "" || inv.flag("chromium").(string) != "" || inv.flag("headless").(bool) {
-		fmt.Fprintf(inv.stderr, "note: a Ferry owner runs (%s); the run uses its browser, --browser-url/--chromium/--headless are ignored\n", cl.Endpoint())
-	}
-	j, err := cl.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string), TabID: tabID, NewChat: newChat,
-		TimeoutSeconds: int(timeout.Round(time.Second) / time.Second), CooldownSeconds: int(cooldown / time.Second)})
-	if err != nil {
-		return err
-	}
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(askPoll)
-	defer tick.Stop()
-	for !jobEnded(j) {
-		select {
-		case <-ctx.Done():
-			cancelRemote(cl, j.ID)
-			return errs.Wrap(ctx.Err(), errs.Cancelled, "ferry ask was interrupted; job %s was cancelled", j.ID)
-		case <-deadline.C:
-			cancelRemote(cl, j.ID)
-			return errs.New(errs.Timeout, "no complete answer within %s", timeout).WithEvidence("job", j.ID)
-		case <-tick.C:
-		}
-		if j, err = cl.GetJob(ctx, j.ID); err != nil {
-			return err
-		}
-	}
-	if j.Error != nil {
-		return j.Error
-	}
-	if j.Detail == nil || j.Detail.Run == nil {
-		return errs.New(errs.Internal, "job %s ended %s without a session", j.ID, j.State)
-	}
-	run := core.SessionOf(j.Detail.Run)
-	if inv.json {
-		return inv.printJSON(askJSON{Session: run.ID, Result: core.ResultOf(run), Policies: policiesOf(run)})
-	}
-	_, err = fmt.Fprintln(inv.stdout, run.Answer)
-	return err
-}
 
 // jobEnded reports whether a job will not change any more by itself: its
 // run ended (done, failed, cancelled), it went stale, or the owner's run of

@@ -309,39 +309,3 @@ func ownBrowserNamed(inv *invocation) bool {
 	f := inv.fs.Lookup("browser")
 	return f != nil && f.Value.String() != "" && f.Value.String() != browserAttach
 }
-
-// remoteRetrieve runs ferry retrieve in this process (it needs no store)
-// but in the owner's browser, attached by its DevTools address, instead of
-// launching a second browser on the profile the owner's browser holds: the
-// same as `ferry retrieve --browser-url <the owner's browser>`. A command
-// that names its browser or asks for a launch, and an owner without a
-// long-lived browser, run embedded as they are.
-func remoteRetrieve(ctx context.Context, inv *invocation, cl *client.Client) error {
-	if ownBrowserNamed(inv) || launchOptionsGiven(inv) {
-		return runRetrieve(ctx, inv)
-	}
-	info, err := cl.BrowserEndpoint(ctx)
-	if errs.Has(err, errs.BrowserDisconnected) {
-		return runRetrieve(ctx, inv)
-	}
-	if err != nil {
-		return err
-	}
-	if err := inv.fs.Set("browser-url", info.URL); err != nil {
-		return errs.Wrap(err, errs.Internal, "use the owner's browser: %v", err)
-	}
-	return runRetrieve(ctx, inv)
-}
-
-// launchOptionsGiven reports whether the command was given options that
-// only a launched browser takes (--chromium, --headless, --browser-arg).
-func launchOptionsGiven(inv *invocation) bool {
-	for _, name := range []string{"chromium", "headless", "browser-arg"} {
-		if f := inv.fs.Lookup(name); f != nil {
-			if v := f.Value.String(); v != "" && v != "false" && v != "[]" {
-				return true
-			}
-		}
-	}
-	return false
-}

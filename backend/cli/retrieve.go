@@ -8,13 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
-
-// RetrieveReceiptKind names the format of the receipt `ferry retrieve`
-// writes.
-const RetrieveReceiptKind = core.RetrieveReceiptKind
 
 func init() {
 	register(&command{
@@ -53,42 +49,59 @@ sandbox, a refused download, a damaged or unsafe zip.`,
 // RetrieveReceipt is the record `ferry retrieve` writes beside its outputs.
 // Like the code receipt it holds ids, hashes and local paths, never a token,
 // a cookie or a signed download URL.
-type RetrieveReceipt = core.RetrieveReceipt
-
-// checkConvID refuses a --conv that is not a ChatGPT conversation id.
-func checkConvID(id string) error { return core.CheckConvID(id) }
+type RetrieveReceipt = service.RetrieveReceipt
 
 func runRetrieve(ctx context.Context, inv *invocation) error {
-	if len(inv.args) > 0 {
-		return errs.New(errs.BadInput, "ferry retrieve takes no arguments, got %q", strings.Join(inv.args, " ")).
-			WithHint("e.g. `ferry retrieve --conv 67f0c1d2-… --out ./zips`")
-	}
-	conv, tabID := inv.flag("conv").(string), inv.flag("tab").(string)
-	if conv == "" {
-		return errs.New(errs.BadInput, "ferry retrieve needs --conv ID").
-			WithHint("pass the <id> of the conversation's address https://chatgpt.com/c/<id>")
-	}
-	if err := checkConvID(conv); err != nil {
-		return err
-	}
-	timeout := inv.flag("timeout").(time.Duration)
-	if timeout <= 0 {
-		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
-	}
-	paths, err := core.ResolvePaths(inv.dataDir)
+	req, err := retrieveRequestOf(inv)
 	if err != nil {
 		return err
 	}
-	spec, err := browserSpecOf(inv, paths, browserLaunch)
+	svc, done, err := openService(ctx, inv)
 	if err != nil {
 		return err
 	}
-	rc, runErr := core.Retrieve(ctx, core.RetrieveRequest{DataDir: inv.dataDir, Conversation: conv, TabID: tabID,
-		OutDir: inv.flag("out").(string), Timeout: timeout, OpenBrowser: spec.open})
+	defer done()
+	rc, runErr := svc.Retrieve(ctx, cliCaller, req)
 	if rc == nil {
 		return runErr
 	}
 	return printRetrieve(inv, rc, runErr)
+}
+
+// retrieveRequestOf reads and checks the flags of `ferry retrieve` into
+// its request (nothing is opened): --out made absolute, as an owner runs
+// elsewhere; no browser flag leaves the browser to the Service (an
+// owner's own, else Ferry's, launched). Errors: BadInput for arguments,
+// no --conv, a timeout that is not positive, browser flags that
+// contradict each other.
+func retrieveRequestOf(inv *invocation) (service.RetrieveRequest, error) {
+	var none service.RetrieveRequest
+	if len(inv.args) > 0 {
+		return none, errs.New(errs.BadInput, "ferry retrieve takes no arguments, got %q", strings.Join(inv.args, " ")).
+			WithHint("e.g. `ferry retrieve --conv 67f0c1d2-… --out ./zips`")
+	}
+	conv, timeout := inv.flag("conv").(string), inv.flag("timeout").(time.Duration)
+	if conv == "" {
+		return none, errs.New(errs.BadInput, "ferry retrieve needs --conv ID").
+			WithHint("pass the <id> of the conversation's address https://chatgpt.com/c/<id>")
+	}
+	if timeout <= 0 {
+		return none, errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
+	}
+	out := inv.flag("out").(string)
+	if out != "" {
+		var err error
+		if out, err = filepath.Abs(out); err != nil {
+			return none, errs.Wrap(err, errs.BadInput, "resolve --out: %v", err)
+		}
+	}
+	b, err := browserRequestOf(inv)
+	if err != nil {
+		return none, err
+	}
+	req := service.RetrieveRequest{Conversation: conv, TabID: inv.flag("tab").(string), OutDir: out,
+		TimeoutMs: timeout.Milliseconds(), Browser: b}
+	return req, req.Validate()
 }
 
 // printRetrieve prints the receipt (with --json) or the zips in words, and
@@ -109,7 +122,7 @@ func printRetrieve(inv *invocation, rc *RetrieveReceipt, runErr error) error {
 
 // printZips writes the outcome of each zip in words: saved paths on stdout,
 // the rest on stderr.
-func printZips(inv *invocation, zips []ZipReceipt, warnings []string, receipt string) {
+func printZips(inv *invocation, zips []service.ZipReceipt, warnings []string, receipt string) {
 	for _, z := range zips {
 		switch {
 		case z.Verified:

@@ -53,6 +53,12 @@ func Retrieve(ctx context.Context, req RetrieveRequest) (*RetrieveReceipt, error
 	if err != nil {
 		return nil, err
 	}
+	return retrieveIn(ctx, paths, req, creq)
+}
+
+// retrieveIn is Retrieve in the data directory of paths, for the checked
+// creq.
+func retrieveIn(ctx context.Context, paths config.Paths, req RetrieveRequest, creq codemode.RetrieveRequest) (*RetrieveReceipt, error) {
 	settings, err := config.Load(paths.SettingsFile())
 	if err != nil {
 		return nil, err

@@ -251,6 +251,9 @@ func SiteRegistry(s config.Settings) (*site.Registry, error) {
 // the data directory's profile.
 func (c *Core) openBrowser(ctx context.Context, req AskRequest) (*browser.Browser, error) {
 	if req.BrowserURL != "" {
+		if err := c.checkOwnProfile(req.BrowserURL); err != nil {
+			return nil, err
+		}
 		return browser.Attach(ctx, req.BrowserURL)
 	}
 	var opts []browser.Option

@@ -11,6 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/doctor"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/search"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -99,6 +100,8 @@ func TestServiceMirrorsKeepEveryField(t *testing.T) {
 	t.Run("a reattach finding", func(t *testing.T) { sameJSON[service.Finding](t, filled[job.Finding]()) })
 	t.Run("a run event", func(t *testing.T) { sameJSON[service.RunEvent](t, filled[job.Event]()) })
 	t.Run("a code receipt", func(t *testing.T) { sameJSON[service.CodeReceipt](t, filled[CodeReceipt]()) })
+	t.Run("a retrieve receipt", func(t *testing.T) { sameJSON[service.RetrieveReceipt](t, filled[RetrieveReceipt]()) })
+	t.Run("an answer with its proof", func(t *testing.T) { sameJSON[service.Result](t, filled[provider.Result]()) })
 	t.Run("a doctor verdict", func(t *testing.T) { sameJSON[service.DoctorReport](t, filled[DoctorReport]()) })
 	t.Run("an artifact of the library", func(t *testing.T) { sameJSON[service.ArtifactItem](t, filled[artifact.Item]()) })
 	t.Run("a tab with its readiness", func(t *testing.T) { sameJSON[service.TabState](t, filled[TabState]()) })
@@ -134,5 +137,29 @@ func TestServiceNamesThePipelinesStates(t *testing.T) {
 		if string(k) != name {
 			t.Errorf("event kind %s is %s in the service", k, name)
 		}
+	}
+}
+
+func TestARunsResultIsTheSessions(t *testing.T) {
+	full := filled[job.Session]()
+	full.Receipts = append(full.Receipts, job.Receipt{Layer: "policy", Data: map[string]string{"kind": "rate_limit"}})
+	bare := job.Session{ID: "run-bare", Site: "chatgpt"}
+	for name, s := range map[string]*job.Session{"a run with every proof": &full, "a run with none": &bare} {
+		t.Run(name, func(t *testing.T) {
+			want, _ := json.Marshal(s.Result())
+			got, _ := json.Marshal(RunOf(s).Result())
+			if !bytes.Equal(got, want) {
+				t.Fatalf("the service's result differs:\n got %s\nwant %s", got, want)
+			}
+			var policies []map[string]string
+			for _, r := range s.Receipts {
+				if r.Layer == "policy" {
+					policies = append(policies, r.Data)
+				}
+			}
+			if got := RunOf(s).Policies(); len(got) != len(policies) || (len(got) > 0 && !reflect.DeepEqual(got, policies)) || got == nil {
+				t.Fatalf("policies %v, want %v (never nil)", got, policies)
+			}
+		})
 	}
 }

@@ -76,6 +76,7 @@ func (s *Server) routes() *http.ServeMux {
 	})
 	add("/v1/templates/{name}/render", map[string]endpoint{http.MethodPost: {fn: s.handleRenderTemplate}})
 	add("/v1/browser", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleBrowser}})
+	add("/v1/retrieve", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleRetrieve}})
 	add("/v1/tabs", map[string]endpoint{
 		http.MethodGet:  {fn: s.handleListTabs},
 		http.MethodPost: {owner: true, fn: s.handleOpenTab},

@@ -28,6 +28,12 @@ type Service interface {
 	WatchJob(ctx context.Context, c Caller, req WatchRequest, on func(JobEvent)) (Job, error)
 	// CancelJob stops a job and returns its new state.
 	CancelJob(ctx context.Context, c Caller, req JobRef) (Job, error)
+	// Retrieve brings the verified zips of an existing ChatGPT
+	// conversation home, sending nothing (the owner's only: it writes
+	// local files). It returns the receipt written beside them, also when
+	// the run failed after it began (nil when it failed before), with the
+	// run's error.
+	Retrieve(ctx context.Context, c Caller, req RetrieveRequest) (*RetrieveReceipt, error)
 
 	// ListApprovals lists the jobs awaiting approval, oldest first.
 	ListApprovals(ctx context.Context, c Caller, req ListApprovalsRequest) ([]Approval, error)

@@ -117,3 +117,17 @@ var (
 	_ service.Service    = (*fakeBackend)(nil)
 	_ hub.ArtifactOpener = (*fakeBackend)(nil)
 )
+
+// Retrieve answers a receipt for conversation "conv-ok", with the error
+// of a run that failed after it began for "conv-failed", and BadInput
+// before any receipt otherwise.
+func (f *fakeBackend) Retrieve(_ context.Context, _ service.Caller, req service.RetrieveRequest) (*service.RetrieveReceipt, error) {
+	switch req.Conversation {
+	case "conv-ok":
+		return &service.RetrieveReceipt{Kind: "retrieve", OK: true, ConversationID: req.Conversation, Path: req.OutDir}, nil
+	case "conv-failed":
+		return &service.RetrieveReceipt{Kind: "retrieve", ConversationID: req.Conversation},
+			errs.New(errs.ArtifactNotFound, "no zip in conversation %s", req.Conversation)
+	}
+	return nil, errs.New(errs.BadInput, "--conv %q is not a ChatGPT conversation id", req.Conversation)
+}

@@ -50,12 +50,14 @@ func (s *Service) Hello(ctx context.Context, c service.Caller, req service.Hello
 }
 
 // SubmitJob creates a job on the owner; a reattach job resumes a run there
-// (the owner's token only). Errors: req.Validate's; the owner's envelopes
-// (errs.BadInput for a BrowserSpec: the owner runs jobs in its own).
+// (the owner's token only). The owner runs every job in its own browser,
+// so req.Browser is not sent: the job's spec comes back without it.
+// Errors: req.Validate's; the owner's envelopes.
 func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.JobRequest) (service.Job, error) {
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
+	req.Browser = nil
 	if req.Kind == service.KindReattach {
 		res, err := s.c.ReattachSession(ctx, hub.SessionCheck{Session: req.SessionID, TimeoutMs: req.Timeout().Milliseconds()})
 		return res.Job, err

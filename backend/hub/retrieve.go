@@ -1,0 +1,39 @@
+package hub
+
+import (
+	"net/http"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// handleRetrieve answers POST /v1/retrieve (owner only: it writes local
+// files): the retrieval runs in the owner, in its browser unless the
+// request names a loopback one, and the answer is the receipt with the
+// run's error (200), or the error alone when no receipt was begun.
+func (s *Server) handleRetrieve(w http.ResponseWriter, r *http.Request, c Caller) {
+	var req service.RetrieveRequest
+	if e := decodeJSON(w, r, 16<<10, &req); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return
+	}
+	if req.Browser != nil {
+		if e := checkBrowserURL(req.Browser.URL); e != nil {
+			writeEnvelope(w, http.StatusBadRequest, e)
+			return
+		}
+	}
+	rc, err := s.svc.Retrieve(r.Context(), c.service(), req)
+	if rc == nil {
+		if err == nil {
+			err = errs.New(errs.Internal, "the retrieval returned no receipt")
+		}
+		writeErr(w, err)
+		return
+	}
+	out := service.Retrieved{Receipt: rc}
+	if err != nil {
+		out.Error = errs.From(err)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
