@@ -19,27 +19,18 @@ import (
 // same exit code: the remote variants validate their arguments exactly as
 // the embedded ones and print through the same functions.
 //
-// Commands written once against service.Service (templates; sessions list,
-// show and export) choose their implementation in openService and have no
-// remote variant here. The commands that drive a browser use the owner's
-// (the app's, or ferry serve --browser-url) unless they name their own with
-// --browser-url; tabs, open and retrieve need no store and then simply run
-// embedded. Commands without a remote variant (version, help, doctor,
-// settings, verify, sim) never open the store.
+// Commands written once against service.Service (templates, sessions,
+// poll, watch, reattach, tabs, open) choose their implementation in
+// openService and have no remote variant here; through an owner they use
+// its browser (the app's, or ferry serve --browser-url) unless they name
+// another with --browser-url. Retrieve needs no store and runs embedded.
+// Commands without a remote variant (version, help, doctor, settings,
+// verify, sim) never open the store.
 
 // remoteRuns are the commands that have a remote variant.
 var remoteRuns = map[string]func(ctx context.Context, inv *invocation, cl *client.Client) error{
-	"ask":  remoteAsk,
-	"code": remoteCode,
-	"poll": remotePoll,
-	"watch": func(ctx context.Context, inv *invocation, cl *client.Client) error {
-		return remoteResume(ctx, inv, cl, true)
-	},
-	"reattach": func(ctx context.Context, inv *invocation, cl *client.Client) error {
-		return remoteResume(ctx, inv, cl, false)
-	},
-	"tabs":     remoteTabs,
-	"open":     remoteOpen,
+	"ask":      remoteAsk,
+	"code":     remoteCode,
 	"retrieve": remoteRetrieve,
 }
 

@@ -108,6 +108,8 @@ func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.Wa
 	tick := time.NewTicker(watchPoll)
 	defer tick.Stop()
 	j, err := s.c.GetJob(ctx, req.ID)
+	ran := err == nil && !j.Ended()
+	final := false // the job's last event came over the stream
 	for err == nil && !j.Ended() {
 		select {
 		case <-ctx.Done():
@@ -117,13 +119,44 @@ func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.Wa
 				on(ev)
 			}
 			if ev.Job != nil {
-				j = *ev.Job
+				j, final = *ev.Job, ev.Job.Ended()
 			}
 		case <-tick.C:
 			j, err = s.c.GetJob(ctx, req.ID)
 		}
 	}
+	if err == nil && ran && !final {
+		j = s.drainEnd(ctx, j, events, on)
+	}
 	return j, err
+}
+
+// finalWait is how long WatchJob waits, after polling saw the job end, for
+// the event stream to deliver the rest of its events (the last partial
+// text, the final state).
+const finalWait = 3 * time.Second
+
+// drainEnd hands on the events the stream still delivers for a job that
+// polling saw end, until its last event (the job, ended) or finalWait, and
+// returns the job's final view.
+func (s *Service) drainEnd(ctx context.Context, j service.Job, events <-chan service.JobEvent, on func(service.JobEvent)) service.Job {
+	wait := time.NewTimer(finalWait)
+	defer wait.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return j
+		case <-wait.C:
+			return j
+		case ev := <-events:
+			if on != nil {
+				on(ev)
+			}
+			if ev.Job != nil && ev.Job.Ended() {
+				return *ev.Job
+			}
+		}
+	}
 }
 
 // CancelJob cancels a job the token may see. Errors: errs.HubNotFound.
