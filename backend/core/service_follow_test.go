@@ -36,14 +36,8 @@ func TestServiceHonoursTheBrowserARequestNames(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
-	t.Run("an agent may list Ferry's own browser's tabs", func(t *testing.T) {
-		_, err := s.ListTabs(ctx, agent, service.ListTabsRequest{Browser: &service.BrowserSpec{Mode: service.BrowserOwn}})
-		if errs.Has(err, errs.HubForbidden) {
-			t.Fatalf("got %v", err)
-		}
-	})
 	t.Run("an agent may not make the owner launch or attach to a browser", func(t *testing.T) {
-		for _, b := range []service.BrowserSpec{{Mode: service.BrowserLaunch}, {Mode: service.BrowserAttach, URL: "ws://127.0.0.1:1/devtools/browser/x"}} {
+		for _, b := range []service.BrowserSpec{{Mode: service.BrowserOwn}, {Mode: service.BrowserLaunch}, {Mode: service.BrowserAttach, URL: "ws://127.0.0.1:1/devtools/browser/x"}} {
 			if _, err := s.ListTabs(ctx, agent, service.ListTabsRequest{Browser: &b}); !errs.Has(err, errs.HubForbidden) {
 				t.Fatalf("%s: got %v", b.Mode, err)
 			}

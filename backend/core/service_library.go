@@ -8,11 +8,12 @@ import (
 
 // ListTabs lists the tabs of the long-lived browser (none without one), or
 // of the browser req.Browser names (HubBackend.ListTabsIn). Errors:
-// errs.HubForbidden for an agent naming a browser other than Ferry's own;
+// errs.HubForbidden for an agent naming a browser (an agent sees the tabs
+// of the owner's long-lived browser only);
 // the browser's envelopes.
 func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.ListTabsRequest) ([]service.Tab, error) {
 	what := ""
-	if req.Browser != nil && req.Browser.Mode != service.BrowserOwn {
+	if req.Browser != nil {
 		what = "choose the browser"
 	}
 	if err := admit(c, what, req); err != nil {

@@ -22,8 +22,9 @@ type Tab struct {
 // long-lived browser (none: no tabs); BrowserOwn is that browser, else
 // Ferry's own running browser; BrowserAttach the browser at its address;
 // BrowserLaunch a browser launched for this request and quit after it.
-// With a Browser, each tab's site is the one whose address holds it, else
-// the one site whose login pages do, and its State says "login".
+// With a Browser (the owner's only), each tab's site is the one whose
+// address holds it, else the one site whose login pages do, and its State
+// says "login".
 type ListTabsRequest struct {
 	Browser *BrowserSpec `json:"browser,omitempty"`
 }

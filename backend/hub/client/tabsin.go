@@ -8,8 +8,8 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// ListTabsIn lists the tabs of the browser spec names (the owner's only,
-// unless spec is Ferry's own browser), each with its site and state.
+// ListTabsIn lists the tabs of the browser spec names (the owner's only),
+// each with its site and state.
 // Errors: the hub's envelopes.
 func (c *Client) ListTabsIn(ctx context.Context, spec service.BrowserSpec) ([]hub.Tab, error) {
 	var out []hub.Tab
