@@ -64,7 +64,7 @@ func runPoll(ctx context.Context, inv *invocation) error {
 // printPoll prints one check of a run.
 func printPoll(inv *invocation, s *service.Run, fresh bool) error {
 	if inv.json {
-		return inv.printJSON(map[string]any{"session": redactedRun(s), "fresh": fresh})
+		return inv.printJSON(map[string]any{"session": s.Redacted(), "fresh": fresh})
 	}
 	fmt.Fprintf(inv.stdout, "%s  %s  %s", s.ID, s.Site, s.State)
 	if fresh {
@@ -162,7 +162,7 @@ func printResumed(inv *invocation, s *service.Run, finding *service.Finding, run
 		return runErr
 	}
 	if inv.json {
-		return inv.printJSON(map[string]any{"session": redactedRun(s), "finding": findingRecord(finding)})
+		return inv.printJSON(map[string]any{"session": s.Redacted(), "finding": finding})
 	}
 	if finding != nil {
 		fmt.Fprintln(inv.stderr, "reattach:", finding.Detail)
