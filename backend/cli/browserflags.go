@@ -1,15 +1,11 @@
 package cli
 
 import (
-	"context"
 	"flag"
-	"os"
-	"path/filepath"
 
-	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // The browser flags, shared by every command that drives the browser (ask,
@@ -75,92 +71,26 @@ type browserSpec struct {
 	own bool
 }
 
-// browserSpecOf reads and checks the browser flags of inv. A command that
-// does not define some of them gets their zero values. Errors: BadInput for
-// an unknown --browser, or flags that contradict each other (--browser
-// launch with --browser-url; launch options when attaching).
+// browserSpecOf reads and checks the browser flags of inv
+// (browserSpecRequest), attaching without --browser-url to Ferry's own
+// browser on the data directory's profile. Errors: as browserSpecRequest.
 func browserSpecOf(inv *invocation, paths config.Paths, defaultMode string) (browserSpec, error) {
-	str := func(name string) string {
-		if f := inv.fs.Lookup(name); f != nil {
-			return f.Value.String()
-		}
-		return ""
+	req, err := browserSpecRequest(inv, defaultMode)
+	if err != nil {
+		return browserSpec{}, err
 	}
-	spec := browserSpec{mode: str("browser"), url: str("browser-url"), chromium: str("chromium"), headless: str("headless") == "true"}
-	if f := inv.fs.Lookup("browser-arg"); f != nil {
-		spec.args = f.Value.(flag.Getter).Get().([]string)
+	switch req.Mode {
+	case service.BrowserLaunch:
+		return browserSpec{mode: browserLaunch, chromium: req.Chromium, headless: req.Headless, args: req.Args}, nil
+	case service.BrowserOwn:
+		return browserSpec{mode: browserAttach, url: paths.ProfileDir(), own: true}, nil
 	}
-	switch spec.mode {
-	case "":
-		spec.mode = defaultMode
-		if spec.url != "" {
-			spec.mode = browserAttach
-		}
-	case browserLaunch:
-		if spec.url != "" {
-			return browserSpec{}, errs.New(errs.BadInput, "--browser launch and --browser-url contradict each other").
-				WithHint("drop --browser-url to launch Ferry's browser, or drop --browser launch to attach to the one at that address")
-		}
-	case browserAttach:
-	default:
-		return browserSpec{}, errs.New(errs.BadInput, "--browser must be launch or attach, got %q", spec.mode).
-			WithHint("launch starts Ferry's own browser; attach connects to --browser-url or to Ferry's running browser")
-	}
-	if spec.mode == browserAttach {
-		if spec.chromium != "" || spec.headless || len(spec.args) > 0 {
-			return browserSpec{}, errs.New(errs.BadInput, "--chromium, --headless and --browser-arg apply only when Ferry launches the browser, not when it attaches").
-				WithHint("drop them, or use --browser launch without --browser-url")
-		}
-		if spec.url == "" {
-			spec.url, spec.own = paths.ProfileDir(), true
-		}
-	}
-	return spec, nil
+	return browserSpec{mode: browserAttach, url: req.URL}, nil
 }
 
 // attaching reports whether the command connects to a running browser
 // rather than launching one.
 func (s browserSpec) attaching() bool { return s.mode == browserAttach }
-
-// open connects to the browser the spec names: it attaches, or launches
-// Ferry's own browser on the data directory's profile. Errors: the
-// browser's envelopes; BrowserDisconnected when attaching to Ferry's own
-// browser while it does not run.
-func (s browserSpec) open(ctx context.Context, paths config.Paths) (*browser.Browser, error) {
-	if s.attaching() {
-		if s.own {
-			if _, err := os.Stat(filepath.Join(s.url, "DevToolsActivePort")); err != nil {
-				return nil, errs.New(errs.BrowserDisconnected, "Ferry's browser is not running (its profile %s has no DevToolsActivePort)", s.url).
-					WithHint("start the Ferry app (it runs the browser), pass --browser-url for a browser started with --remote-debugging-port, or use --browser launch")
-			}
-		}
-		return browser.Attach(ctx, s.url)
-	}
-	if err := paths.EnsureDataDir(); err != nil {
-		return nil, err
-	}
-	var opts []browser.Option
-	if s.chromium != "" {
-		opts = append(opts, browser.WithBinary(s.chromium))
-	}
-	if s.headless {
-		opts = append(opts, browser.Headless())
-	}
-	if len(s.args) > 0 {
-		opts = append(opts, browser.WithArgs(s.args...))
-	}
-	return browser.Launch(ctx, paths.ProfileDir(), opts...)
-}
-
-// openBrowser opens the browser of inv's flags for a command that launches
-// by default (ask, code).
-func openBrowser(ctx context.Context, inv *invocation, paths config.Paths) (*browser.Browser, error) {
-	spec, err := browserSpecOf(inv, paths, browserLaunch)
-	if err != nil {
-		return nil, err
-	}
-	return spec.open(ctx, paths)
-}
 
 // registerAttachFlags defines --browser and --browser-url for the commands
 // that follow runs in flight (poll, watch, reattach): those runs live in the
@@ -168,38 +98,4 @@ func openBrowser(ctx context.Context, inv *invocation, paths config.Paths) (*bro
 func registerAttachFlags(fs *flag.FlagSet) {
 	fs.String("browser", "", "attach: use Ferry's own running browser (without --browser-url)")
 	fs.String("browser-url", "", "the browser holding the run's tab: ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
-}
-
-// wantsBrowser reports whether inv names a running browser to check runs
-// in: --browser-url, or --browser attach.
-func wantsBrowser(inv *invocation) bool {
-	for _, name := range []string{"browser-url", "browser"} {
-		if f := inv.fs.Lookup(name); f != nil && f.Value.String() != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// attach connects to the running browser of --browser-url, or of --browser
-// attach (Ferry's own). Errors: BadInput when neither is given or --browser
-// is not attach; the browser's envelopes.
-func attach(ctx context.Context, inv *invocation) (*browser.Browser, error) {
-	paths, err := core.ResolvePaths(inv.dataDir)
-	if err != nil {
-		return nil, err
-	}
-	if f := inv.fs.Lookup("browser"); f != nil && f.Value.String() == browserLaunch {
-		return nil, errs.New(errs.BadInput, "--browser launch cannot reach a run in flight: it lives in the tabs of a running browser").
-			WithHint("pass --browser-url, or --browser attach for Ferry's own browser")
-	}
-	if !wantsBrowser(inv) {
-		return nil, errs.New(errs.BadInput, "this needs the browser that holds the run's tab: pass --browser-url").
-			WithHint("give the ws://127.0.0.1:PORT/devtools/browser/ID address or the profile's DevToolsActivePort file, or --browser attach for Ferry's own browser")
-	}
-	spec, err := browserSpecOf(inv, paths, browserAttach)
-	if err != nil {
-		return nil, err
-	}
-	return spec.open(ctx, paths)
 }

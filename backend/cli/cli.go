@@ -139,7 +139,7 @@ func Run(ctx context.Context, args []string) error {
 		}
 		return errs.New(errs.BadInput, "ferry %s: %v", name, err).WithHint("run `ferry help %s` for its usage", name)
 	}
-	return dispatch(ctx, cmd, &invocation{globals: g, fs: cfs, args: positional, stdout: Stdout, stderr: Stderr})
+	return cmd.run(ctx, &invocation{globals: g, fs: cfs, args: positional, stdout: Stdout, stderr: Stderr})
 }
 
 // parseInterspersed parses flags wherever they stand among the positional

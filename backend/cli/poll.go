@@ -4,13 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/browser"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/job"
-	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func init() {
@@ -38,50 +36,35 @@ it is unknown whether the send happened it looks for the prompt in the conversat
 and says what it found; after the send it only collects the answer.`, runReattach)
 }
 
-// pickSession is the run --session names or, without it, the only active
-// run (core.PickSession: several active runs fail closed, listed).
-func pickSession(ctx context.Context, inv *invocation, repo *job.Repo) (*job.Session, error) {
-	return core.PickSession(ctx, repo, inv.flag("session").(string))
-}
-
-// freshness is the gate before poll, watch and reattach (core.CheckFresh).
-func freshness(ctx context.Context, b *browser.Browser, reg *site.Registry, s *job.Session) error {
-	return core.CheckFresh(ctx, b, reg, s)
-}
+// The commands that follow runs in flight, written once against
+// service.Service: through a running owner they use its browser unless
+// --browser-url names another; in-process the browser --browser-url or
+// --browser attach names.
 
 func runPoll(ctx context.Context, inv *invocation) error {
-	c, repo, err := openSessions(ctx, inv)
+	named, url, err := followBrowser(inv)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	s, err := pickSession(ctx, inv, repo)
+	svc, done, err := openService(ctx, inv)
 	if err != nil {
 		return err
 	}
-	fresh := false
-	if s.State.Active() && wantsBrowser(inv) {
-		reg, err := siteRegistry(c.Paths())
-		if err != nil {
-			return err
-		}
-		b, err := attach(ctx, inv)
-		if err != nil {
-			return err
-		}
-		defer b.Close(context.WithoutCancel(ctx))
-		if err := freshness(ctx, b, reg, s); err != nil {
-			return err
-		}
-		fresh = true
+	defer done()
+	res, err := svc.PollSession(ctx, cliCaller, service.PollRequest{Session: inv.flag("session").(string), Browser: named, BrowserURL: url})
+	if err != nil {
+		return err
 	}
-	return printPoll(inv, s, fresh)
+	if res.Session == nil || res.Session.ID == "" {
+		return errs.New(errs.Internal, "the poll answer carries no run record; is the owner an older Ferry?")
+	}
+	return printPoll(inv, res.Session, res.Fresh)
 }
 
-// printPoll prints one check of a run (embedded or through the hub alike).
-func printPoll(inv *invocation, s *job.Session, fresh bool) error {
+// printPoll prints one check of a run.
+func printPoll(inv *invocation, s *service.Run, fresh bool) error {
 	if inv.json {
-		return inv.printJSON(map[string]any{"session": job.Redacted(s), "fresh": fresh})
+		return inv.printJSON(map[string]any{"session": s.Redacted(), "fresh": fresh})
 	}
 	fmt.Fprintf(inv.stdout, "%s  %s  %s", s.ID, s.Site, s.State)
 	if fresh {
@@ -101,35 +84,69 @@ func runWatch(ctx context.Context, inv *invocation) error { return resume(ctx, i
 
 func runReattach(ctx context.Context, inv *invocation) error { return resume(ctx, inv, false) }
 
-// resume reattaches to a run after the freshness gate; watch also streams
-// partial text.
+// resumeMargin is how long after --timeout the command waits for the job
+// that the implementation ends at --timeout, so that its answer (with what
+// reattach found) arrives first.
+const resumeMargin = 30 * time.Second
+
+// resume is reattach and watch: the implementation resumes the run as a
+// job (or hands back the job that runs it now, never resuming it twice),
+// watch prints the job's events as they come, and the end is printed.
+// Interrupting the command cancels the job only when this command started
+// it (a run stopped after its send stays collectable).
 func resume(ctx context.Context, inv *invocation, stream bool) error {
 	timeout := inv.flag("timeout").(time.Duration)
 	if timeout <= 0 {
 		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	c, repo, err := openSessions(ctx, inv)
+	named, url, err := followBrowser(inv)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	s, err := pickSession(ctx, inv, repo)
+	svc, done, err := openService(ctx, inv)
 	if err != nil {
 		return err
 	}
-	var finding *job.Finding
-	if s.State.Active() {
-		s, finding, err = reattachWithBrowser(ctx, inv, c, repo, s, stream)
+	defer done()
+	res, err := svc.ReattachSession(ctx, cliCaller, service.ReattachRequest{Session: inv.flag("session").(string),
+		Browser: named, BrowserURL: url, TimeoutMs: timeout.Milliseconds()})
+	if err != nil {
+		return err
 	}
-	return printResumed(inv, s, finding, err)
+	j := res.Job
+	if !j.Ended() {
+		wctx, cancel := context.WithTimeout(ctx, timeout+resumeMargin)
+		defer cancel()
+		j, err = svc.WatchJob(wctx, cliCaller, service.WatchRequest{ID: j.ID}, watchPrinter(inv, stream))
+		if err != nil {
+			if res.Started {
+				cancelJob(ctx, svc, j.ID)
+			}
+			name := strings.TrimPrefix(inv.fs.Name(), "ferry ")
+			switch {
+			case ctx.Err() != nil:
+				return errs.Wrap(ctx.Err(), errs.Cancelled, "ferry %s was interrupted (job %s)", name, j.ID)
+			case wctx.Err() != nil:
+				return errs.New(errs.Timeout, "the run did not end within --timeout %s", timeout).WithEvidence("job", j.ID)
+			}
+			return err
+		}
+	}
+	d := j.Detail
+	if d == nil || d.Run == nil {
+		return errs.New(errs.Internal, "job %s ended %s without its run's record", j.ID, j.State)
+	}
+	var runErr error
+	if d.RunError != nil {
+		runErr = d.RunError
+	}
+	return printResumed(inv, d.Run, d.Finding, runErr)
 }
 
-// printResumed prints the end of a reattach or watch (embedded or through
-// the hub alike) and returns the error to exit with: runErr, the error the
-// reattach returned, else the run's own when it failed.
-func printResumed(inv *invocation, s *job.Session, finding *job.Finding, runErr error) error {
+// printResumed prints the end of a reattach or watch and returns the error
+// to exit with: runErr, the error the reattach returned, else the run's
+// own when it failed.
+func printResumed(inv *invocation, s *service.Run, finding *service.Finding, runErr error) error {
 	if runErr != nil {
 		if finding != nil && !inv.json {
 			fmt.Fprintln(inv.stderr, "reattach:", finding.Detail)
@@ -137,83 +154,49 @@ func printResumed(inv *invocation, s *job.Session, finding *job.Finding, runErr 
 		return runErr
 	}
 	if inv.json {
-		return inv.printJSON(map[string]any{"session": job.Redacted(s), "finding": finding})
+		return inv.printJSON(map[string]any{"session": s.Redacted(), "finding": finding})
 	}
 	if finding != nil {
 		fmt.Fprintln(inv.stderr, "reattach:", finding.Detail)
 	}
-	if s.Error != nil && s.State == job.StateFailed {
+	if s.Error != nil && s.State == service.RunFailed {
 		return s.Error
 	}
 	_, err := fmt.Fprintln(inv.stdout, s.Answer)
 	return err
 }
 
-func reattachWithBrowser(ctx context.Context, inv *invocation, c *core.Core, repo *job.Repo, s *job.Session, stream bool) (*job.Session, *job.Finding, error) {
-	reg, err := siteRegistry(c.Paths())
-	if err != nil {
-		return s, nil, err
-	}
-	b, err := attach(ctx, inv)
-	if err != nil {
-		return s, nil, err
-	}
-	defer b.Close(context.WithoutCancel(ctx))
-	return core.ReattachIn(ctx, b, reg, repo, s, watchPrinter(inv, stream))
-}
-
 // watchPrinter prints a run's progress for ferry watch (nil for reattach
 // and with --json): partial text as it grows, and each state reached.
-func watchPrinter(inv *invocation, stream bool) func(job.Event) {
+func watchPrinter(inv *invocation, stream bool) func(service.JobEvent) {
 	if !stream || inv.json {
 		return nil
 	}
-	return func(ev job.Event) {
+	return func(je service.JobEvent) {
+		ev := je.Run
+		if ev == nil {
+			return
+		}
 		switch ev.Kind {
-		case job.EventPartial:
+		case service.RunEventPartial:
+			if ev.Partial == nil {
+				return
+			}
 			if ev.Partial.Rewritten {
 				fmt.Fprint(inv.stderr, "\r\033[K")
 			}
 			fmt.Fprint(inv.stderr, ev.Partial.Added)
-		case job.EventState:
+		case service.RunEventState:
 			fmt.Fprintf(inv.stderr, "[%s]\n", ev.State)
 		}
 	}
 }
 
-// sessionsDoctor checks the tabs of the active runs; stale ones are marked
-// stale, and with --recover reopened from their conversation URL and
-// rebound (core.DoctorSessions).
-func sessionsDoctor(ctx context.Context, inv *invocation, repo *job.Repo) error {
-	var b *browser.Browser
-	var reg *site.Registry
-	if wantsBrowser(inv) {
-		var err error
-		if b, err = attach(ctx, inv); err != nil {
-			return err
-		}
-		defer b.Close(context.WithoutCancel(ctx))
-		paths, err := core.ResolvePaths(inv.dataDir)
-		if err != nil {
-			return err
-		}
-		if reg, err = siteRegistry(paths); err != nil {
-			return err
-		}
-	}
-	out, err := core.DoctorSessions(ctx, repo, b, reg, inv.flag("recover").(bool))
-	if err != nil {
-		return err
-	}
-	return printDoctor(inv, out)
-}
-
-// printDoctor prints the doctor's verdicts (embedded or through the hub
-// alike).
-func printDoctor(inv *invocation, out []core.DoctorReport) error {
+// printDoctor prints the doctor's verdicts.
+func printDoctor(inv *invocation, out []service.DoctorReport) error {
 	if inv.json {
 		if out == nil {
-			out = []core.DoctorReport{}
+			out = []service.DoctorReport{}
 		}
 		return inv.printJSON(map[string]any{"sessions": out})
 	}

@@ -9,10 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub/client"
-	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -41,25 +38,8 @@ doctor  [--browser-url URL] [--recover]: checks the tabs of active runs; a run w
 	})
 }
 
-// openSessions opens the data directory and its session repository; close
-// the Core when done.
-func openSessions(ctx context.Context, inv *invocation) (*core.Core, *job.Repo, error) {
-	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "cli"})
-	if err != nil {
-		return nil, nil, err
-	}
-	repo, err := c.Sessions(ctx)
-	if err != nil {
-		c.Close()
-		return nil, nil, err
-	}
-	return c, repo, nil
-}
-
-// runSessions is ferry sessions. list, show and export are written once
-// against service.Service (openService: through a running owner, else
-// in-process); doctor drives a browser and keeps its two paths
-// (sessionsDoctor, remoteDoctor).
+// runSessions is ferry sessions, written once against service.Service
+// (openService: through a running owner, else in-process).
 func runSessions(ctx context.Context, inv *invocation) error {
 	if len(inv.args) == 0 {
 		return errs.New(errs.BadInput, "ferry sessions needs one of list, show, export, doctor").WithHint("run `ferry help sessions`")
@@ -73,16 +53,19 @@ func runSessions(ctx context.Context, inv *invocation) error {
 	if len(rest) != n {
 		return errs.New(errs.BadInput, "ferry sessions %s takes %d argument(s), got %d", verb, n, len(rest)).WithHint("run `ferry help sessions`")
 	}
-	if verb == "doctor" {
-		return runSessionsDoctor(ctx, inv)
-	}
+	named, url := false, ""
 	switch verb {
+	case "doctor":
+		var err error
+		if named, url, err = followBrowser(inv); err != nil {
+			return err
+		}
 	case "list":
 		if limit := inv.flag("limit").(int); limit <= 0 || limit > 1000 {
 			return errs.New(errs.BadInput, "--limit must be between 1 and 1000, got %d", limit)
 		}
 	case "export":
-		if format := inv.flag("format").(string); format != job.FormatMarkdown && format != job.FormatJSON {
+		if format := inv.flag("format").(string); format != service.FormatMarkdown && format != service.FormatJSON {
 			return errs.New(errs.BadInput, "unknown export format %q", format).WithHint("use --format md or --format json")
 		}
 	}
@@ -94,40 +77,28 @@ func runSessions(ctx context.Context, inv *invocation) error {
 	switch verb {
 	case "list":
 		return sessionsList(ctx, inv, svc)
-	case "show":
-		s, err := svc.ShowSession(ctx, cliCaller, service.SessionRef{ID: rest[0]})
+	case "doctor":
+		out, err := svc.DoctorSessions(ctx, cliCaller, service.DoctorRequest{Browser: named, BrowserURL: url, Recover: inv.flag("recover").(bool)})
 		if err != nil {
 			return err
 		}
-		if s.Detail == nil || s.Detail.Session == nil {
-			return errs.New(errs.Internal, "the owner's answer for session %s carries no record; is it an older Ferry?", s.ID)
-		}
-		return printSessionShow(inv, core.SessionOf(s.Detail.Session), core.JournalOf(s.Detail.Journal))
+		return printDoctor(inv, out)
 	}
-	ex, err := svc.ExportSession(ctx, cliCaller, service.ExportRequest{ID: rest[0], Format: inv.flag("format").(string)})
+	// show is the export of the run: Markdown, or with --json its record and
+	// journal.
+	format := inv.flag("format").(string)
+	if verb == "show" {
+		format = service.FormatMarkdown
+		if inv.json {
+			format = service.FormatJSON
+		}
+	}
+	ex, err := svc.ExportSession(ctx, cliCaller, service.ExportRequest{ID: rest[0], Format: format})
 	if err != nil {
 		return err
 	}
 	_, err = io.WriteString(inv.stdout, ex.Body)
 	return err
-}
-
-// runSessionsDoctor is ferry sessions doctor through a running owner, else
-// embedded.
-func runSessionsDoctor(ctx context.Context, inv *invocation) error {
-	cl, err := ownerClient(ctx, inv)
-	if err == nil {
-		return remoteDoctor(ctx, inv, cl)
-	}
-	if !client.IsNoOwner(err) {
-		return err
-	}
-	c, repo, err := openSessions(ctx, inv)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	return sessionsDoctor(ctx, inv, repo)
 }
 
 func sessionsList(ctx context.Context, inv *invocation, svc service.Service) error {
@@ -136,31 +107,31 @@ func sessionsList(ctx context.Context, inv *invocation, svc service.Service) err
 	if err != nil {
 		return err
 	}
-	items := make([]job.Listed, 0, len(sums))
+	items := make([]service.Listed, 0, len(sums))
 	total := 0
 	for _, s := range sums {
 		x := s.Extra
 		if x == nil || x.Listed.Session == nil {
 			return errs.New(errs.Internal, "the owner's listing of session %s carries no record; is it an older Ferry?", s.ID)
 		}
-		items = append(items, core.ListedOf(x.Listed))
+		items = append(items, x.Listed)
 		total = x.Total
 	}
 	return printSessionList(inv, items, total)
 }
 
-// printSessionList prints a listing (embedded or through the hub alike).
-func printSessionList(inv *invocation, items []job.Listed, total int) error {
+// printSessionList prints a listing.
+func printSessionList(inv *invocation, items []service.Listed, total int) error {
 	if inv.json {
 		type row struct {
 			ID       string         `json:"id"`
 			Site     string         `json:"site"`
-			State    job.State      `json:"state"`
+			State    string         `json:"state"`
 			Created  time.Time      `json:"created"`
 			Prompt   string         `json:"prompt"`
 			Answer   string         `json:"answer,omitempty"`
 			Model    string         `json:"model,omitempty"`
-			Origin   job.Origin     `json:"origin,omitempty"`
+			Origin   string         `json:"origin,omitempty"`
 			Snippet  string         `json:"snippet,omitempty"`
 			Score    int            `json:"score,omitempty"`
 			Matches  any            `json:"matches,omitempty"`
@@ -200,18 +171,4 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
-}
-
-// printSessionShow prints one run with its journal (embedded or through the
-// hub alike).
-func printSessionShow(inv *invocation, s *job.Session, j []job.Entry) error {
-	if inv.json {
-		return inv.printJSON(map[string]any{"session": job.Redacted(s), "journal": j})
-	}
-	b, err := job.Export(s, j, job.FormatMarkdown)
-	if err != nil {
-		return err
-	}
-	_, err = inv.stdout.Write(b)
-	return err
 }

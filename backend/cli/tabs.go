@@ -9,10 +9,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/ferrydesk/ferry/backend/browser"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func init() {
@@ -56,67 +54,34 @@ type tabJSON struct {
 	URL   string `json:"url"`
 }
 
-// describeTab infers the site and state of a tab from its live address:
-// the registry's site whose address holds it, else the one site whose
-// login hosts do (the tab is then logged out, not lost).
-func describeTab(reg *site.Registry, t browser.Target) tabJSON {
-	out := tabJSON{ID: t.ID, Title: t.Title, URL: site.Redact(t.URL)}
-	if s, ok := reg.ForURL(t.URL); ok {
-		out.Site = s.ID
-		if s.IsLoginURL(t.URL) {
-			out.State = "login"
-		}
-		return out
-	}
-	var owners []string
-	for _, s := range reg.Sites() {
-		if s.IsLoginURL(t.URL) {
-			owners = append(owners, s.ID)
-		}
-	}
-	if len(owners) > 0 {
-		out.State = "login"
-	}
-	if len(owners) == 1 {
-		out.Site = owners[0]
-	}
-	return out
-}
-
+// runTabs lists the tabs of the browser the flags name: by default Ferry's
+// own running browser (through an owner, its browser).
 func runTabs(ctx context.Context, inv *invocation) error {
 	if len(inv.args) > 0 {
 		return errs.New(errs.BadInput, "ferry tabs takes no arguments, got %q", strings.Join(inv.args, " ")).WithHint("run `ferry help tabs`")
 	}
-	paths, err := core.ResolvePaths(inv.dataDir)
+	spec, err := browserSpecRequest(inv, browserAttach)
 	if err != nil {
 		return err
 	}
-	spec, err := browserSpecOf(inv, paths, browserAttach)
+	svc, done, err := openService(ctx, inv)
 	if err != nil {
 		return err
 	}
-	reg, err := siteRegistry(paths)
+	defer done()
+	list, err := svc.ListTabs(ctx, cliCaller, service.ListTabsRequest{Browser: &spec})
 	if err != nil {
 		return err
 	}
-	b, err := spec.open(ctx, paths)
-	if err != nil {
-		return err
-	}
-	defer closeBrowser(b)
-	targets, err := b.Targets(ctx, nil)
-	if err != nil {
-		return err
-	}
-	return printTabs(inv, reg, targets)
+	return printTabs(inv, list)
 }
 
 // printTabs prints the tabs with the site and state inferred from their
-// addresses (embedded or through the hub alike).
-func printTabs(inv *invocation, reg *site.Registry, targets []browser.Target) error {
-	tabs := make([]tabJSON, 0, len(targets))
-	for _, t := range targets {
-		tabs = append(tabs, describeTab(reg, t))
+// addresses.
+func printTabs(inv *invocation, list []service.Tab) error {
+	tabs := make([]tabJSON, 0, len(list))
+	for _, t := range list {
+		tabs = append(tabs, tabJSON{ID: t.TargetID, Site: t.Site, State: t.State, Title: t.Title, URL: t.URL})
 	}
 	if inv.json {
 		return inv.printJSON(tabs)
@@ -140,6 +105,9 @@ type openJSON struct {
 	URL  string `json:"url"`
 }
 
+// runOpen opens the site in a new background tab of the browser the flags
+// name: by default Ferry's own running browser (through an owner, its
+// browser).
 func runOpen(ctx context.Context, inv *invocation) error {
 	if len(inv.args) != 1 {
 		return errs.New(errs.BadInput, "ferry open takes one site id, got %d arguments", len(inv.args)).
@@ -149,57 +117,28 @@ func runOpen(ctx context.Context, inv *invocation) error {
 	if timeout <= 0 {
 		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
-	paths, err := core.ResolvePaths(inv.dataDir)
+	spec, err := browserSpecRequest(inv, browserAttach)
 	if err != nil {
 		return err
 	}
-	spec, err := browserSpecOf(inv, paths, browserAttach)
-	if err != nil {
-		return err
-	}
-	if !spec.attaching() {
+	if spec.Mode == service.BrowserLaunch {
 		return errs.New(errs.BadInput, "ferry open needs a browser that stays open: a browser launched for the command would close with it").
 			WithHint("start the Ferry app (its browser) or pass --browser-url; `ferry ask --site SITE` launches a browser for the run itself")
 	}
-	reg, err := siteRegistry(paths)
+	svc, done, err := openService(ctx, inv)
 	if err != nil {
 		return err
 	}
-	s, err := reg.Get(inv.args[0])
+	defer done()
+	tab, err := svc.OpenTab(ctx, cliCaller, service.OpenTabRequest{Site: inv.args[0], BrowserURL: spec.URL, TimeoutMs: timeout.Milliseconds()})
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	b, err := spec.open(ctx, paths)
-	if err != nil {
-		return err
-	}
-	defer closeBrowser(b)
-	p, _, err := core.OpenSiteTab(ctx, b, reg, s.ID)
-	if err != nil {
-		return err
-	}
-	info, err := p.Info(ctx)
-	if err != nil {
-		return err
-	}
-	dctx, dcancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer dcancel()
-	_ = p.Detach(dctx)
 	if inv.json {
-		return inv.printJSON(openJSON{ID: p.ID(), Site: s.ID, URL: site.Redact(info.URL)})
+		return inv.printJSON(openJSON{ID: tab.TargetID, Site: tab.Site, URL: tab.URL})
 	}
-	_, err = fmt.Fprintln(inv.stdout, p.ID())
+	_, err = fmt.Fprintln(inv.stdout, tab.TargetID)
 	return err
-}
-
-// closeBrowser ends the command's use of b: it disconnects from a browser
-// it attached to (which stays open) and quits one it launched.
-func closeBrowser(b *browser.Browser) {
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	_ = b.Close(ctx)
 }
 
 func dash(s string) string {

@@ -118,8 +118,10 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 // at once with its record. A run that a job of this owner is running now
 // (an ask of the app, of the CLI or of an agent, or another reattach) is
 // not resumed a second time: that job is returned, to be followed, with
-// Started false.
-// Errors: as PickSession; store failures.
+// Started false. An active run needs a browser: chk's (Browser or
+// BrowserURL), else the long-lived one.
+// Errors: as PickSession; errs.BadInput for an active run when neither
+// names a browser; store failures.
 func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, requestedBy string) (hub.ReattachResult, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
@@ -131,6 +133,10 @@ func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, 
 	}
 	if rec, ok := h.runningJobOf(s.ID); ok {
 		return hub.ReattachResult{Job: h.view(ctx, rec)}, nil
+	}
+	if s.State.Active() && !chk.Browser && chk.BrowserURL == "" && !h.HasBrowser() {
+		return hub.ReattachResult{}, errs.New(errs.BadInput, "this needs the browser that holds the run's tab: pass --browser-url").
+			WithHint("give the ws://127.0.0.1:PORT/devtools/browser/ID address or the profile's DevToolsActivePort file, or --browser attach for Ferry's own browser")
 	}
 	now := time.Now().UTC()
 	spec := hub.JobSpec{Kind: hub.KindReattach, SessionID: s.ID, RequestedBy: requestedBy}

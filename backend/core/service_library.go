@@ -6,11 +6,21 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// ListTabs lists the tabs of the long-lived browser (none without one).
-// Errors: the browser's envelopes.
+// ListTabs lists the tabs of the long-lived browser (none without one), or
+// of the browser req.Browser names (HubBackend.ListTabsIn). Errors:
+// errs.HubForbidden for an agent naming a browser (an agent sees the tabs
+// of the owner's long-lived browser only);
+// the browser's envelopes.
 func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.ListTabsRequest) ([]service.Tab, error) {
-	if err := admit(c, "", req); err != nil {
+	what := ""
+	if req.Browser != nil {
+		what = "choose the browser"
+	}
+	if err := admit(c, what, req); err != nil {
 		return nil, err
+	}
+	if req.Browser != nil {
+		return s.h.ListTabsIn(ctx, *req.Browser)
 	}
 	return s.h.ListTabs(ctx)
 }

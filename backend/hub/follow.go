@@ -28,7 +28,8 @@ type SessionCheck struct {
 	Session string `json:"session,omitempty"`
 	// Browser asks poll and doctor to check the run's tab in a browser:
 	// BrowserURL, else the owner's browser, else Ferry's own running
-	// browser. Reattach always needs one.
+	// browser. Reattach always needs one: for an active run without
+	// Browser or BrowserURL it is the owner's long-lived browser.
 	Browser bool `json:"browser,omitempty"`
 	// BrowserURL is a browser the owner attaches to for this request (a
 	// ws://127.0.0.1 DevTools address or a DevToolsActivePort path).
@@ -97,7 +98,7 @@ func (s *Server) handleReattachSession(w http.ResponseWriter, r *http.Request, c
 	if !ok {
 		return
 	}
-	res, err := s.svc.ReattachSession(r.Context(), c.service(), service.ReattachRequest{Session: chk.Session, BrowserURL: chk.BrowserURL, TimeoutMs: chk.TimeoutMs})
+	res, err := s.svc.ReattachSession(r.Context(), c.service(), service.ReattachRequest{Session: chk.Session, Browser: chk.Browser, BrowserURL: chk.BrowserURL, TimeoutMs: chk.TimeoutMs})
 	if err != nil {
 		writeErr(w, err)
 		return

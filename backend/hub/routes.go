@@ -285,7 +285,7 @@ func (s *Server) handleShowSession(w http.ResponseWriter, r *http.Request, c Cal
 }
 
 func (s *Server) handleListTabs(w http.ResponseWriter, r *http.Request, c Caller) {
-	tabs, err := s.svc.ListTabs(r.Context(), c.service(), service.ListTabsRequest{})
+	tabs, err := s.svc.ListTabs(r.Context(), c.service(), service.ListTabsRequest{Browser: TabsBrowserOf(r.URL.Query())})
 	if err != nil {
 		writeErr(w, err)
 		return

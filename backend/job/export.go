@@ -3,11 +3,11 @@ package job
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/redact"
 )
 
 // Export formats.
@@ -16,64 +16,31 @@ const (
 	FormatJSON     = "json"
 )
 
-// secretKeys are substrings of evidence keys whose values are never exported.
-var secretKeys = []string{"token", "cookie", "secret", "authorization", "password", "bearer", "session_key"}
-
 // Redacted returns a copy of s safe to show or export: the conversation URL
 // without query or fragment (where sites put one-off tokens), and evidence
 // values under secret-looking keys replaced by "[redacted]".
 func Redacted(s *Session) *Session {
 	c := *s
-	c.ConversationURL = redactURL(s.ConversationURL)
+	c.ConversationURL = redact.URL(s.ConversationURL)
 	if s.Error != nil {
 		e := *s.Error
-		e.Evidence = redactEvidence(s.Error.Evidence)
+		e.Evidence = redact.Evidence(s.Error.Evidence)
 		c.Error = &e
 	}
 	if s.Routing != nil {
 		r := *s.Routing
-		r.URL = redactURL(r.URL)
+		r.URL = redact.URL(r.URL)
 		c.Routing = &r
 	}
 	c.Receipts = make([]Receipt, len(s.Receipts))
 	for i, rc := range s.Receipts {
-		rc.Data = redactEvidence(rc.Data)
+		rc.Data = redact.Evidence(rc.Data)
 		c.Receipts[i] = rc
 	}
 	if len(c.Receipts) == 0 {
 		c.Receipts = nil
 	}
 	return &c
-}
-
-func redactURL(raw string) string {
-	if raw == "" {
-		return ""
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "[unparseable url]"
-	}
-	u.RawQuery, u.Fragment, u.User = "", "", nil
-	return u.String()
-}
-
-func redactEvidence(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		lk := strings.ToLower(k)
-		for _, s := range secretKeys {
-			if strings.Contains(lk, s) {
-				v = "[redacted]"
-				break
-			}
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // Export renders the redacted session (and its journal) as Markdown or

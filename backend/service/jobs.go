@@ -63,12 +63,17 @@ type BrowserSpec struct {
 }
 
 // Validate checks the spec. Errors: errs.BadInput for an unknown mode,
-// attach without a URL, or launch with one.
+// attach without a URL, or launch or own with one.
 func (b BrowserSpec) Validate() error {
 	switch b.Mode {
 	case BrowserLaunch:
 		if b.URL != "" {
 			return errs.New(errs.BadInput, "a launched browser takes no address, got %q", clip(b.URL, 120)).
+				WithHint("set mode \"attach\" to use the browser at that address, or drop the url")
+		}
+	case BrowserOwn:
+		if b.URL != "" {
+			return errs.New(errs.BadInput, "Ferry's own browser takes no address, got %q", clip(b.URL, 120)).
 				WithHint("set mode \"attach\" to use the browser at that address, or drop the url")
 		}
 	case BrowserAttach:
@@ -78,7 +83,7 @@ func (b BrowserSpec) Validate() error {
 		}
 	default:
 		return errs.New(errs.BadInput, "unknown browser mode %q", clip(string(b.Mode), 40)).
-			WithHint("set mode to \"launch\" or \"attach\"")
+			WithHint("set mode to \"launch\", \"attach\" or \"own\"")
 	}
 	return nil
 }

@@ -158,9 +158,12 @@ type PollResult struct {
 
 // ReattachRequest resumes an interrupted run (Session "" is the only active
 // run) in the browser at BrowserURL, else the implementation's, within
-// TimeoutMs (0: the default).
+// TimeoutMs (0: the default). Browser says the caller named a browser
+// (BrowserURL, or Ferry's own running browser): an implementation without
+// a long-lived browser of its own refuses an active run without one.
 type ReattachRequest struct {
 	Session    string `json:"session,omitempty"`
+	Browser    bool   `json:"browser,omitempty"`
 	BrowserURL string `json:"browserUrl,omitempty"`
 	TimeoutMs  int64  `json:"timeoutMs,omitempty"`
 }

@@ -73,59 +73,107 @@ func (s *Service) GetJob(ctx context.Context, c service.Caller, req service.JobR
 	return s.c.GetJob(ctx, req.ID)
 }
 
-// watchPoll is how often WatchJob reads the job besides its events.
-const watchPoll = 150 * time.Millisecond
+// How often WatchJob reads the job: watchPoll without the event stream
+// (no on, or the stream not connected yet), streamPoll while the stream is
+// connected and brings the job's end itself (polling then only guards
+// against a stream that dropped it): every read counts against the
+// owner's rate limit.
+const (
+	watchPoll  = 150 * time.Millisecond
+	streamPoll = time.Second
+)
 
 // WatchJob follows a job on the owner until it has ended: its run's events
 // come from the owner's event stream (partial text is lost, never the end,
-// when the stream is slow or down), its state from polling. Errors: as
-// GetJob; errs.Cancelled when ctx ends first.
+// when the stream is slow or down), its state from polling; with on nil it
+// only polls. Errors: as GetJob; errs.Cancelled when ctx ends first.
 func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.WatchRequest, on func(service.JobEvent)) (service.Job, error) {
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
 	ctx, stop := context.WithCancel(ctx)
-	events := make(chan service.JobEvent, 1024)
-	f := NewFollower(Static(s.c.Endpoint()), func(ev hub.Event) {
-		if ev.JobID != req.ID {
-			return
-		}
-		if je, ok := ev.JobEvent(); ok {
-			select {
-			case events <- je:
-			default:
-			}
-		}
-	})
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		_ = f.Run(ctx)
-	}()
 	defer func() {
 		stop()
 		wg.Wait() // the follower has stopped when WatchJob returns
 	}()
+	var events chan service.JobEvent
+	connected := make(chan struct{})
+	if on != nil {
+		events = make(chan service.JobEvent, 1024)
+		var once sync.Once
+		f := NewFollower(Static(s.c.Endpoint()), func(ev hub.Event) {
+			if ev.JobID != req.ID {
+				return
+			}
+			if je, ok := ev.JobEvent(); ok {
+				select {
+				case events <- je:
+				default:
+				}
+			}
+		}, WithStateHook(func(st State) {
+			if st == StateConnected {
+				once.Do(func() { close(connected) })
+			}
+		}))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = f.Run(ctx)
+		}()
+	}
 	tick := time.NewTicker(watchPoll)
 	defer tick.Stop()
 	j, err := s.c.GetJob(ctx, req.ID)
+	ran := err == nil && !j.Ended()
+	final := false // the job's last event came over the stream
 	for err == nil && !j.Ended() {
 		select {
 		case <-ctx.Done():
 			return j, errs.Wrap(ctx.Err(), errs.Cancelled, "stop watching job %s: %v", req.ID, ctx.Err())
+		case <-connected:
+			connected = nil
+			tick.Reset(streamPoll)
 		case ev := <-events:
-			if on != nil {
-				on(ev)
-			}
+			on(ev)
 			if ev.Job != nil {
-				j = *ev.Job
+				j, final = *ev.Job, ev.Job.Ended()
 			}
 		case <-tick.C:
 			j, err = s.c.GetJob(ctx, req.ID)
 		}
 	}
+	if err == nil && ran && !final && events != nil && connected == nil {
+		j = drainEnd(ctx, j, events, on)
+	}
 	return j, err
+}
+
+// finalWait is how long WatchJob waits, after polling saw the job end, for
+// the event stream to deliver the rest of its events (the last partial
+// text, the final state).
+const finalWait = 3 * time.Second
+
+// drainEnd hands on the events the stream still delivers for a job that
+// polling saw end, until its last event (the job, ended) or finalWait, and
+// returns the job's final view.
+func drainEnd(ctx context.Context, j service.Job, events <-chan service.JobEvent, on func(service.JobEvent)) service.Job {
+	wait := time.NewTimer(finalWait)
+	defer wait.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return j
+		case <-wait.C:
+			return j
+		case ev := <-events:
+			on(ev)
+			if ev.Job != nil && ev.Job.Ended() {
+				return *ev.Job
+			}
+		}
+	}
 }
 
 // CancelJob cancels a job the token may see. Errors: errs.HubNotFound.

@@ -54,7 +54,7 @@ func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req ser
 	if err := req.Validate(); err != nil {
 		return service.ReattachResult{}, err
 	}
-	return s.c.ReattachSession(ctx, hub.SessionCheck{Session: req.Session, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs})
+	return s.c.ReattachSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs})
 }
 
 // DoctorSessions checks the tabs of active and stale runs (owner only).
@@ -66,8 +66,15 @@ func (s *Service) DoctorSessions(ctx context.Context, c service.Caller, req serv
 	return res.Sessions, err
 }
 
-// ListTabs lists the tabs of the owner's browser.
+// ListTabs lists the tabs of the owner's browser, or of the browser
+// req.Browser names.
 func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.ListTabsRequest) ([]service.Tab, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if req.Browser != nil {
+		return s.c.ListTabsIn(ctx, *req.Browser)
+	}
 	return s.c.ListTabs(ctx)
 }
 

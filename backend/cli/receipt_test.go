@@ -4,8 +4,9 @@ import (
 	"github.com/ferrydesk/ferry/backend/core"
 )
 
-// The code receipt lives in package core, which writes it for every code
-// run (the CLI's and the hub's); these names keep the CLI's vocabulary.
+// The code receipt is written by code mode for every code run (the CLI's
+// and the hub's); the tests read the files `ferry code` writes in these
+// names.
 type (
 	// Receipt is the record `ferry code` writes beside its outputs.
 	Receipt = core.CodeReceipt
@@ -25,8 +26,3 @@ const ReceiptKind = core.ReceiptKind
 // ReceiptSuffix ends the name of the receipt `ferry code` writes beside its
 // outputs.
 const ReceiptSuffix = core.ReceiptSuffix
-
-// writeReceipt saves a receipt atomically (see core.WriteReceipt).
-func writeReceipt(path string, receipt any, runErr error) (warning string, err error) {
-	return core.WriteReceipt(path, receipt, runErr)
-}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The commands are written once against service.Service and reach the
+// backend through the service layer only: whichever implementation answers,
+// they cannot reach around it to the store, the browser or a site. Only the
+// choice of the remote implementation (owner.go, service.go) names
+// hub/client; what needs more is clihost's, which the binary links in.
+func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
+	const backend = "github.com/ferrydesk/ferry/backend/"
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checked int
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		checked++
+		allowed := map[string]bool{"service": true, "errs": true, "config": true, "version": true}
+		if file == "owner.go" || file == "service.go" || file == "clients.go" {
+			allowed["hub/client"] = true
+		}
+		t.Run(file+" imports only the service layer from the backend", func(t *testing.T) {
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, err := strconv.Unquote(imp.Path.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rest, ok := strings.CutPrefix(path, backend); ok && !allowed[rest] {
+					t.Errorf("%s imports %s", file, path)
+				}
+			}
+		})
+	}
+	if checked < 10 {
+		t.Fatalf("only %d files checked: the rule would prove nothing", checked)
+	}
+}
+
+// TestTheCLIDependsOnNoBrowserStoreOrSite is the same rule over everything
+// the package pulls in: the CLI links no browser, store, journal, artifact
+// code, site registry or vendor (the binary gets those from clihost).
+func TestTheCLIDependsOnNoBrowserStoreOrSite(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list found only %d packages: the check would prove nothing", len(deps))
+	}
+	const backend = "github.com/ferrydesk/ferry/backend/"
+	for _, d := range deps {
+		rest, ok := strings.CutPrefix(d, backend)
+		if !ok {
+			continue
+		}
+		for _, banned := range []string{"browser", "store", "job", "artifact", "site", "core", "codemode", "search", "stream", "interstitial", "provider", "doctor", "clihost"} {
+			if rest == banned || strings.HasPrefix(rest, banned+"/") {
+				t.Errorf("the cli depends on %s", d)
+			}
+		}
+	}
+}
