@@ -67,26 +67,8 @@ func journalOf(entries []job.Entry) []service.JournalEntry {
 	return out
 }
 
-// JournalOf is the pipeline's journal of entries.
-func JournalOf(entries []service.JournalEntry) []job.Entry {
-	out, err := mirror[[]job.Entry](entries)
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
-
 func hitOf(h search.Hit) service.Hit {
 	out, err := mirror[service.Hit](h)
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
-
-// ListedOf is the pipeline's listing entry of l: the record and its hit.
-func ListedOf(l service.Listed) job.Listed {
-	out, err := mirror[job.Listed](l)
 	if err != nil {
 		panic(err)
 	}
@@ -141,11 +123,3 @@ func RunEventOf(ev job.Event) service.RunEvent {
 	return out
 }
 
-// EventOf is the pipeline's run event of ev.
-func EventOf(ev service.RunEvent) job.Event {
-	out, err := mirror[job.Event](ev)
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
