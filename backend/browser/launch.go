@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	settings "github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -32,14 +33,6 @@ var baseFlags = []string{
 	"--disable-renderer-backgrounding",
 }
 
-// refusedArgs are flags a caller may not pass through WithArgs: they would
-// open DevTools beyond loopback or to any web origin, or point the browser at
-// another profile than the one Ferry manages.
-var refusedArgs = []string{
-	"--remote-allow-origins", "--remote-debugging-address", "--remote-debugging-port",
-	"--remote-debugging-pipe", "--user-data-dir",
-}
-
 // Launch starts Chromium on the persistent profile in profileDir (created
 // with mode 0700 if missing) and connects to it. The browser is headful
 // unless Headless is given; DevTools listens on a random loopback port and
@@ -57,11 +50,12 @@ func Launch(ctx context.Context, profileDir string, opts ...Option) (*Browser, e
 			WithHint("pass the directory of Ferry's browser profile (normally <data dir>/browser-profile)")
 	}
 	for _, a := range cfg.args {
-		for _, r := range refusedArgs {
-			if a == r || strings.HasPrefix(a, r+"=") {
-				return nil, errs.New(errs.BadInput, "the browser argument %q is not allowed", a).
-					WithHint("Ferry sets DevTools and the profile itself; remove %s from --browser-arg", r)
-			}
+		// A flag that opens DevTools beyond loopback or to other origins,
+		// points at another profile or weakens the sandbox is refused,
+		// however it is spelt (config.RefusedBrowserArg).
+		if r, refused := settings.RefusedBrowserArg(a); refused {
+			return nil, errs.New(errs.BadInput, "the browser argument %q is not allowed", a).
+				WithHint("Ferry sets DevTools and the profile itself and keeps the sandbox; remove %s from --browser-arg", r)
 		}
 	}
 	dir, err := filepath.Abs(profileDir)

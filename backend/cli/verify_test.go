@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -51,6 +53,22 @@ func TestVerify(t *testing.T) {
 		}
 		return r, v
 	}
+
+	t.Run("a FIFO is refused at once, without waiting for a writer", func(t *testing.T) {
+		fifo := filepath.Join(dir, "pipe.zip")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := ferry(t, nil, "verify", "--json", "--data-dir", dataDir, fifo)
+		var e errorJSON
+		if err := json.Unmarshal([]byte(r.stdout), &e); err != nil || r.code != 2 || e.Error.Code != errs.BadInput ||
+			!strings.Contains(e.Error.Message, "not a regular file") {
+			t.Fatalf("exit %d %s (%v)", r.code, r.stdout, err)
+		}
+		if r.took > 10*time.Second {
+			t.Fatalf("verify of a FIFO took %s", r.took)
+		}
+	})
 
 	t.Run("a good zip exits 0 with its entries and sha256", func(t *testing.T) {
 		p := scenarioZip(t, sim.ScenarioCodeZip)

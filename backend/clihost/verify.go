@@ -62,7 +62,15 @@ func runVerify(ctx context.Context, inv *cli.Invocation) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	// The file's type is checked before it is opened, and it is opened
+	// without blocking: opening a FIFO (or a device) for reading would wait
+	// for a writer that may never come, deaf to SIGINT and SIGTERM.
+	if st, err := os.Stat(path); err != nil {
+		return errs.Wrap(err, errs.BadInput, "open %s: %v", path, err).WithHint("pass the path of an existing zip file")
+	} else if !st.Mode().IsRegular() {
+		return errs.New(errs.BadInput, "%s is not a regular file", path).WithHint("pass the path of a zip file")
+	}
+	f, err := openNonBlocking(path)
 	if err != nil {
 		return errs.Wrap(err, errs.BadInput, "open %s: %v", path, err).WithHint("pass the path of an existing zip file")
 	}

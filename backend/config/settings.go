@@ -206,9 +206,32 @@ func (s Settings) check() *FieldError {
 	return nil
 }
 
-// Flags Ferry sets itself on the browsers it launches; overriding them would
-// expose the DevTools endpoint or break the connection.
-var reservedBrowserFlags = []string{"--remote-debugging-port", "--remote-debugging-address", "--remote-debugging-pipe", "--remote-allow-origins", "--user-data-dir"}
+// refusedBrowserFlags are the flags no one may add to a browser Ferry
+// launches: Ferry sets DevTools and the profile itself (overriding them
+// would open DevTools beyond loopback or to other origins, or point the
+// browser at another profile), and the rest weaken the sandbox or the
+// same-origin policy of a browser that holds the user's logged-in sessions.
+var refusedBrowserFlags = []string{
+	"remote-allow-origins", "remote-debugging-address", "remote-debugging-port", "remote-debugging-pipe",
+	"remote-debugging-io-pipes", "user-data-dir",
+	"no-sandbox", "disable-setuid-sandbox", "disable-gpu-sandbox", "no-zygote", "single-process",
+	"disable-web-security", "disable-site-isolation-trials",
+}
+
+// RefusedBrowserArg reports whether arg sets a flag Ferry refuses for the
+// browsers it launches, and that flag's canonical name. The flag is read
+// the way Chromium reads it: one or two leading dashes, any case, a value
+// after "=".
+func RefusedBrowserArg(arg string) (flag string, refused bool) {
+	name, _, _ := strings.Cut(strings.TrimLeft(strings.TrimSpace(arg), "-"), "=")
+	name = strings.ToLower(name)
+	for _, r := range refusedBrowserFlags {
+		if name == r {
+			return "--" + r, true
+		}
+	}
+	return "", false
+}
 
 func (b BrowserSettings) check() *FieldError {
 	bad := func(field, format string, args ...any) *FieldError {
@@ -222,11 +245,8 @@ func (b BrowserSettings) check() *FieldError {
 		if !strings.HasPrefix(arg, "-") {
 			return bad(field, "must be a command-line flag starting with '-' (got %q)", arg)
 		}
-		name, _, _ := strings.Cut(arg, "=")
-		for _, r := range reservedBrowserFlags {
-			if strings.EqualFold(name, r) {
-				return bad(field, "sets %s, which Ferry manages itself: remove it (use browser.attachURL to drive a browser you started)", r)
-			}
+		if r, refused := RefusedBrowserArg(arg); refused {
+			return bad(field, "sets %s, which Ferry manages itself or refuses (DevTools, the profile, the sandbox): remove it (use browser.attachURL to drive a browser you started)", r)
 		}
 	}
 	if b.AttachURL != "" {

@@ -239,6 +239,8 @@ func TestValidate(t *testing.T) {
 		{"a command name as binary is valid", func(s *config.Settings) { s.Browser.Binary = "chromium" }, ""},
 		{"a relative path as binary is invalid", func(s *config.Settings) { s.Browser.Binary = "bin/chromium" }, "browser.binary"},
 		{"an extra argument that is not a flag is invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"lang"} }, "browser.extraArgs[0]"},
+		{"a DevTools flag spelt with one dash is invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"-Remote-Debugging-Port=9222"} }, "browser.extraArgs[0]"},
+		{"a flag that turns off the sandbox is invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"--no-sandbox"} }, "browser.extraArgs[0]"},
 		{"a loopback attach URL is valid", func(s *config.Settings) { s.Browser.AttachURL = "http://127.0.0.1:9222" }, ""},
 		{"an attach file path is valid", func(s *config.Settings) { s.Browser.AttachURL = "/home/u/.config/chromium/DevToolsActivePort" }, ""},
 		{"an attach URL of another scheme is invalid", func(s *config.Settings) { s.Browser.AttachURL = "ftp://127.0.0.1/x" }, "browser.attachURL"},
