@@ -122,4 +122,3 @@ func RunEventOf(ev job.Event) service.RunEvent {
 	}
 	return out
 }
-

@@ -54,7 +54,7 @@ type OpenTabRequest struct {
 // negative timeout or a browser address that is not loopback.
 func (r OpenTabRequest) Validate() error {
 	if strings.TrimSpace(r.Site) == "" {
-		return errs.New(errs.BadInput, "opening a tab needs a site").WithHint("name the site, e.g. chatgpt (`ferry sites` lists them)")
+		return errs.New(errs.BadInput, "opening a tab needs a site").WithHint("name the site by its id, e.g. chatgpt, gemini, aistudio, grok, claude, kimi or deepseek")
 	}
 	if r.TimeoutMs < 0 {
 		return errs.New(errs.BadInput, "timeoutMs must be positive, got %d", r.TimeoutMs).WithHint("leave it out for no bound")
