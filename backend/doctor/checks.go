@@ -102,6 +102,14 @@ func DataDir(paths config.Paths) Check {
 		return c
 	}
 	c.Status, c.Detail = OK, "writable: "+paths.DataDir
+	// The directory holds the history (prompts and answers), the browser
+	// profile with the sites' cookies and the gateway's token file: other
+	// users of the machine must not read it.
+	if st, err := os.Stat(paths.DataDir); err == nil && runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
+		c.Status = Warn
+		c.Detail = fmt.Sprintf("writable, but other users can access %s (mode %04o): it holds your history, the browser profile's cookies and the gateway token", paths.DataDir, st.Mode().Perm())
+		c.Fix = fmt.Sprintf("chmod 700 %s", paths.DataDir)
+	}
 	return c
 }
 

@@ -157,3 +157,20 @@ func TestDisplayAndWebKitAreWarningsNotFailures(t *testing.T) {
 		t.Fatal("a warning must not fail the report")
 	}
 }
+
+func TestDataDirCheckWarnsWhenOthersCanAccessIt(t *testing.T) {
+	p := paths(t)
+	if err := os.Chmod(p.DataDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if c := DataDir(p); c.Status != OK {
+		t.Fatalf("a private data dir: %+v", c)
+	}
+	if err := os.Chmod(p.DataDir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	c := DataDir(p)
+	if c.Status != Warn || !strings.Contains(c.Detail, "0777") || c.Fix != "chmod 700 "+p.DataDir {
+		t.Fatalf("a data dir anyone can open: %+v, want a warning with the fix", c)
+	}
+}
