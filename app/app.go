@@ -23,6 +23,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -50,6 +51,7 @@ var (
 // envelope to stderr. A core that fails to open does not stop the window: the
 // UI shows why and offers the fix.
 func Run(assets fs.FS) int {
+	config.KeepFilesPrivate() // the data directory holds prompts, answers and cookies
 	return run(assets, os.Getenv, os.Stderr)
 }
 

@@ -57,7 +57,7 @@ func Adopt(ctx context.Context, path, sum string, prov Provenance, opts ...SaveO
 	if err != nil {
 		return nil, saveErr(err, "encode provenance of %s", path)
 	}
-	if err := WriteFileAtomic(path+SidecarSuffix, append(side, '\n'), 0o644); err != nil {
+	if err := WriteFileAtomic(path+SidecarSuffix, append(side, '\n'), 0o600); err != nil {
 		return nil, err
 	}
 	return &Saved{Path: path, SidecarPath: path + SidecarSuffix, Verdict: v}, nil

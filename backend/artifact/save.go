@@ -103,7 +103,7 @@ func Save(ctx context.Context, dir, name string, src io.Reader, prov Provenance,
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, saveErr(err, "create output directory %s", dir)
 	}
 	// What a killed save left here goes first; live saves keep theirs.
@@ -151,7 +151,7 @@ func Save(ctx context.Context, dir, name string, src io.Reader, prov Provenance,
 			return out, verr // corrupt: the deferred Remove deletes it
 		}
 		target = filepath.Join(dir, QuarantineDir)
-		if err := os.MkdirAll(target, 0o755); err != nil {
+		if err := os.MkdirAll(target, 0o700); err != nil {
 			return nil, saveErr(err, "create quarantine directory %s", target)
 		}
 		prov.Quarantined, prov.Reason = true, p.Reason
@@ -172,7 +172,7 @@ func Save(ctx context.Context, dir, name string, src io.Reader, prov Provenance,
 		os.Remove(final)
 		return nil, saveErr(err, "encode provenance of %s", final)
 	}
-	if err := WriteFileAtomic(final+SidecarSuffix, append(side, '\n'), 0o644); err != nil {
+	if err := WriteFileAtomic(final+SidecarSuffix, append(side, '\n'), 0o600); err != nil {
 		os.Remove(final) // a zip without its provenance is not a finished save
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,4 +116,46 @@ func TestTemplatesCommand(t *testing.T) {
 			t.Fatalf("delete review --json: exit %d %s", r.code, r.stdout)
 		}
 	})
+}
+
+// TestEverythingFerryWritesIsPrivate: the store's tables and logs, the
+// settings and every directory under the data directory are the user's
+// alone (the binary sets a 077 umask), whatever their writers ask for.
+func TestEverythingFerryWritesIsPrivate(t *testing.T) {
+	d := t.TempDir()
+	if err := os.Chmod(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(d, "data")
+	body := filepath.Join(d, "body.txt")
+	if err := os.WriteFile(body, []byte("Say hello to {{name}}."), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := ferry(t, nil, "templates", "save", "greet", "--file", body, "--vars", "name", "--data-dir", data); r.code != 0 {
+		t.Fatalf("templates save: exit %d %s", r.code, r.stderr)
+	}
+	if r := ferry(t, nil, "settings", "reset", "--data-dir", data); r.code != 0 {
+		t.Fatalf("settings reset: exit %d %s", r.code, r.stderr)
+	}
+	var n int
+	err := filepath.WalkDir(data, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := de.Info()
+		if err != nil {
+			return err
+		}
+		n++
+		if fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s has mode %04o: other users can access it", path, fi.Mode().Perm())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 5 {
+		t.Fatalf("only %d entries under the data directory: the store was not written", n)
+	}
 }

@@ -192,7 +192,7 @@ func WriteReceipt(path string, receipt any, runErr error) (warning string, err e
 	if err != nil {
 		return "", errs.Wrap(err, errs.Internal, "encode the receipt: %v", err)
 	}
-	if werr := artifact.WriteFileAtomic(path, append(b, '\n'), 0o644); werr != nil {
+	if werr := artifact.WriteFileAtomic(path, append(b, '\n'), 0o600); werr != nil {
 		if runErr == nil {
 			return "", werr
 		}

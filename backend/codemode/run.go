@@ -198,7 +198,7 @@ func OutDir(dir string, s config.Settings, artifactsDir string) (string, error) 
 	if err != nil {
 		return "", errs.Wrap(err, errs.BadInput, "resolve --out: %v", err)
 	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
+	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return "", errs.Wrap(err, errs.BadInput, "create the output directory %s: %v", abs, err).WithHint("pass --out with a writable directory")
 	}
 	return abs, nil

@@ -114,7 +114,7 @@ func WriteSourceProvenance(dir string, p *SourceProvenance) (string, error) {
 		return "", errs.Wrap(err, errs.Internal, "encode source provenance: %v", err)
 	}
 	path := filepath.Join(dir, SourceProvenanceFile)
-	if err := artifact.WriteFileAtomic(path, append(b, '\n'), 0o644); err != nil {
+	if err := artifact.WriteFileAtomic(path, append(b, '\n'), 0o600); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -11,9 +11,11 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/cli"
 	_ "github.com/ferrydesk/ferry/backend/clihost" // the in-process service, serve, sim, verify, doctor
+	"github.com/ferrydesk/ferry/backend/config"
 )
 
 func main() {
+	config.KeepFilesPrivate() // the data directory holds prompts, answers and cookies
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:])
 	stop()
