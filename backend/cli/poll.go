@@ -84,11 +84,6 @@ func runWatch(ctx context.Context, inv *invocation) error { return resume(ctx, i
 
 func runReattach(ctx context.Context, inv *invocation) error { return resume(ctx, inv, false) }
 
-// resumeMargin is how long after --timeout the command waits for the job
-// that the implementation ends at --timeout, so that its answer (with what
-// reattach found) arrives first.
-const resumeMargin = 30 * time.Second
-
 // resume is reattach and watch: the implementation resumes the run as a
 // job (or hands back the job that runs it now, never resuming it twice),
 // watch prints the job's events as they come, and the end is printed.
@@ -115,7 +110,7 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 	}
 	j := res.Job
 	if !j.Ended() {
-		wctx, cancel := context.WithTimeout(ctx, timeout+resumeMargin)
+		wctx, cancel := context.WithTimeout(ctx, timeout+jobGrace) // the job ends at --timeout by itself, then records what reattach found
 		defer cancel()
 		j, err = svc.WatchJob(wctx, cliCaller, service.WatchRequest{ID: j.ID}, watchPrinter(inv, stream))
 		if err != nil {
