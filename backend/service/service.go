@@ -85,6 +85,9 @@ type Service interface {
 	RevokeClient(ctx context.Context, c Caller, req ClientRef) (ClientInfo, error)
 	// SetAutoApprove sets whether a client's jobs skip the approval.
 	SetAutoApprove(ctx context.Context, c Caller, req AutoApproveRequest) (ClientInfo, error)
+	// GrantClient sets whether a client's jobs may name the user's
+	// existing tabs, conversations and runs (off for a new client).
+	GrantClient(ctx context.Context, c Caller, req GrantRequest) (ClientInfo, error)
 	// NewPairingCode draws a one-time pairing code (errs.HubNotRunning
 	// where no hub runs to redeem it).
 	NewPairingCode(ctx context.Context, c Caller, req PairingRequest) (PairingCode, error)
