@@ -223,6 +223,7 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		{"agent A's job", "GET", "/v1/jobs/" + aJob.ID, nil, [4]want{ok, ok, noJob, unauthorized}},
 		{"cancelling the owner's job", "POST", "/v1/jobs/" + ownerJob.ID + "/cancel", nil, [4]want{skip, noJob, noJob, unauthorized}},
 		{"an artifact of the owner's job", "GET", "/v1/jobs/" + ownerJob.ID + "/artifacts/a.zip", nil, [4]want{{http.StatusNotFound, errs.ArtifactNotFound}, noJob, noJob, unauthorized}},
+		{"the event stream without an upgrade", "GET", "/v1/events", nil, [4]want{{status: http.StatusUpgradeRequired}, {status: http.StatusUpgradeRequired}, {status: http.StatusUpgradeRequired}, unauthorized}},
 		{"the tabs", "GET", "/v1/tabs", nil, [4]want{ok, ok, ok, unauthorized}},
 		{"opening a tab", "POST", "/v1/tabs", service.OpenTabRequest{Site: "chatgpt"}, [4]want{skip, forbidden, forbidden, unauthorized}},
 		{"a job in the user's tab", "POST", "/v1/jobs", ask(func(r *service.JobRequest) { r.TabID = userTab.ID() }), [4]want{skip, forbidden, forbidden, unauthorized}},
@@ -385,6 +386,31 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		}
 		if d := ap.Describe(); d != "ask chatgpt (model gpt-5) in your existing conversation 'Tax questions', continuing it" {
 			t.Fatalf("described %q", d)
+		}
+		if _, err := svc.Reject(ctx, service.Owner(service.FaceCLI), service.RejectRequest{JobID: j.ID}); err != nil {
+			t.Fatal(err)
+		}
+		conv := ownerJob.Detail.Run.ConversationID
+		status, body = api.do(ctx, a, "POST", "/v1/jobs", service.JobRequest{Kind: service.KindCode, Prompt: "Zip it", Conversation: conv})
+		if status != http.StatusCreated || json.Unmarshal(body, &j) != nil {
+			t.Fatalf("code job in the owner's conversation with the grant: %d %s", status, body)
+		}
+		aps, err = svc.ListApprovals(ctx, service.Owner(service.FaceCLI), service.ListApprovalsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, ap := range aps {
+			if ap.JobID != j.ID {
+				continue
+			}
+			found = true
+			if ap.Site != "chatgpt" || !ap.Continues || !ap.Existing || !strings.HasPrefix(ap.Where, "your existing conversation '") {
+				t.Fatalf("approval of a code job continuing the owner's conversation %+v", ap)
+			}
+		}
+		if !found {
+			t.Fatalf("the code job is not listed: %+v", aps)
 		}
 		if _, err := svc.Reject(ctx, service.Owner(service.FaceCLI), service.RejectRequest{JobID: j.ID}); err != nil {
 			t.Fatal(err)
