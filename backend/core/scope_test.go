@@ -423,12 +423,18 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		}
 	})
 
-	t.Run("an agent cannot read or change the settings in-process either", func(t *testing.T) {
+	t.Run("in-process an agent cannot read the settings or grant itself, and an unknown or revoked one reads nothing", func(t *testing.T) {
 		if _, err := svc.Settings(ctx, service.Agent(a.id), service.SettingsRequest{}); !errs.Has(err, errs.HubForbidden) {
 			t.Fatalf("settings as agent A: %v", err)
 		}
 		if _, err := svc.GrantClient(ctx, service.Agent(a.id), service.GrantRequest{ID: a.id, ExistingConversations: true}); !errs.Has(err, errs.HubForbidden) {
 			t.Fatalf("agent A granting itself: %v", err)
+		}
+		if _, err := svc.ListSessions(ctx, service.Agent(revoked.id), service.SessionQuery{}); !errs.Has(err, errs.HubUnauthorized) {
+			t.Fatalf("runs of a revoked agent in-process: %v", err)
+		}
+		if _, err := svc.ListTabs(ctx, service.Agent("c_unknown"), service.ListTabsRequest{}); !errs.Has(err, errs.HubUnauthorized) {
+			t.Fatalf("tabs of an unknown agent in-process: %v", err)
 		}
 	})
 

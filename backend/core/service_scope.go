@@ -28,7 +28,7 @@ type scope struct {
 }
 
 // scopeOf reads what c owns. Errors: errs.HubUnauthorized for an unknown
-// client; errs.StoreCorrupt; store failures.
+// or revoked client; errs.StoreCorrupt; store failures.
 func (s *Service) scopeOf(ctx context.Context, c service.Caller) (scope, error) {
 	if c.IsOwner() {
 		return scope{owner: true}, nil
@@ -41,7 +41,10 @@ func (s *Service) scopeOf(ctx context.Context, c service.Caller) (scope, error) 
 	if err != nil {
 		return scope{}, err
 	}
-	sc.granted = rec.ExistingConversations && rec.RevokedAt == nil
+	if rec.RevokedAt != nil {
+		return scope{}, errs.New(errs.HubUnauthorized, "client %q was revoked", rec.ID).WithHint("pair the client again for a new token")
+	}
+	sc.granted = rec.ExistingConversations
 	recs, err := s.h.jobs.ByRequester(c.Client)
 	if err != nil {
 		return scope{}, err
