@@ -110,6 +110,19 @@ func (g *Gateway) Revoke(clientID string) (service.ClientInfo, error) {
 	return out, err
 }
 
+// GrantClient sets whether a client's jobs may use the user's existing
+// tabs, conversations and runs. Errors: hub_not_found; bad_input for a
+// revoked client.
+func (g *Gateway) GrantClient(clientID string, on bool) (service.ClientInfo, error) {
+	var out service.ClientInfo
+	err := g.call(func(ctx context.Context, svc service.Service) error {
+		var err error
+		out, err = svc.GrantClient(ctx, desktopCaller, service.GrantRequest{ID: clientID, ExistingConversations: on})
+		return err
+	})
+	return out, err
+}
+
 // SetAutoApprove sets whether a client's jobs run without asking. Errors:
 // hub_not_found; bad_input for a revoked client.
 func (g *Gateway) SetAutoApprove(clientID string, on bool) (service.ClientInfo, error) {

@@ -78,7 +78,7 @@ func TestGatewayApprovalsAndClients(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	})
-	t.Run("clients are listed, set to run without asking, and revoked", func(t *testing.T) {
+	t.Run("clients are listed, set to run without asking, granted the user's conversations, and revoked", func(t *testing.T) {
 		cs, err := g.Clients()
 		if err != nil || len(cs) != 1 || cs[0].ID != info.ID || cs[0].AutoApprove {
 			t.Fatalf("clients %+v, %v", cs, err)
@@ -86,11 +86,23 @@ func TestGatewayApprovalsAndClients(t *testing.T) {
 		if c, err := g.SetAutoApprove(info.ID, true); err != nil || !c.AutoApprove {
 			t.Fatalf("auto-approve: %+v, %v", c, err)
 		}
+		if cs[0].ExistingConversations {
+			t.Fatalf("a new client may use the user's conversations: %+v", cs[0])
+		}
+		if c, err := g.GrantClient(info.ID, true); err != nil || !c.ExistingConversations || !c.AutoApprove {
+			t.Fatalf("grant: %+v, %v", c, err)
+		}
+		if c, err := g.GrantClient(info.ID, false); err != nil || c.ExistingConversations {
+			t.Fatalf("grant taken back: %+v, %v", c, err)
+		}
 		if c, err := g.Revoke(info.ID); err != nil || c.RevokedAt == nil {
 			t.Fatalf("revoke: %+v, %v", c, err)
 		}
 		if _, err := g.SetAutoApprove(info.ID, false); !errs.Has(err, errs.BadInput) {
 			t.Errorf("auto-approve of a revoked client: %v", err)
+		}
+		if _, err := g.GrantClient(info.ID, true); !errs.Has(err, errs.BadInput) {
+			t.Errorf("grant to a revoked client: %v", err)
 		}
 		if _, err := g.Revoke("nobody"); !errs.Has(err, errs.HubNotFound) {
 			t.Errorf("revoke of an unknown client: %v", err)

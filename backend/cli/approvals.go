@@ -87,6 +87,8 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 	fmt.Fprintln(tw, "JOB\tCLIENT\tKIND\tSITE\tREQUESTED\tPROMPT")
 	for _, a := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.JobID, a.ClientName, a.Kind, a.Site, a.RequestedAt.Local().Format("2006-01-02 15:04:05"), oneLine(a.Summary, 60))
+		// A line without tabs is no column: the description does not widen them.
+		fmt.Fprintf(tw, "  %s\n", oneLine(a.Describe(), 200))
 	}
 	return tw.Flush()
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -22,9 +23,23 @@ its own token; the code is single use and expires within five minutes.`,
 	})
 	register(&command{
 		name:  "clients",
-		args:  "list | revoke ID",
-		short: "list or revoke the agents paired with the running owner",
-		run:   runClients,
+		args:  "list | revoke ID | grant ID --existing-conversations | grant ID --revoke",
+		short: "list, revoke or grant the agents paired with the running owner",
+		long: `These commands talk to the running owner (the Ferry app or ferry serve).
+
+list            the paired clients, revoked ones included
+revoke ID       revoke the client's token
+grant ID --existing-conversations
+                let the client's jobs use your existing tabs, conversations and runs
+                (off for a new client: an agent sees and names only what its own
+                jobs opened, and a job naming only a site asks in a new chat)
+grant ID --revoke
+                take that right back`,
+		flags: func(fs *flag.FlagSet) {
+			fs.Bool("existing-conversations", false, "grant: let the client use your existing tabs, conversations and runs")
+			fs.Bool("revoke", false, "grant: take the right back")
+		},
+		run: runClients,
 	})
 }
 
@@ -57,14 +72,37 @@ func runPair(ctx context.Context, inv *invocation) error {
 }
 
 func runClients(ctx context.Context, inv *invocation) error {
+	grantOn, grantOff := inv.flag("existing-conversations").(bool), inv.flag("revoke").(bool)
 	switch {
 	case len(inv.args) == 1 && inv.args[0] == "list":
 	case len(inv.args) == 2 && inv.args[0] == "revoke":
+	case len(inv.args) == 2 && inv.args[0] == "grant":
+		if grantOn == grantOff {
+			return errs.New(errs.BadInput, "ferry clients grant needs exactly one of --existing-conversations and --revoke").WithHint("run `ferry help clients`")
+		}
 	default:
-		return errs.New(errs.BadInput, "ferry clients needs list or revoke ID").WithHint("run `ferry help clients`")
+		return errs.New(errs.BadInput, "ferry clients needs list, revoke ID or grant ID").WithHint("run `ferry help clients`")
+	}
+	if inv.args[0] != "grant" && (grantOn || grantOff) {
+		return errs.New(errs.BadInput, "--existing-conversations and --revoke go with grant only").WithHint("run `ferry help clients`")
 	}
 	svc, err := ownerService(ctx, inv, "ferry clients")
 	if err != nil {
+		return err
+	}
+	if inv.args[0] == "grant" {
+		info, err := svc.GrantClient(ctx, cliCaller, service.GrantRequest{ID: inv.args[1], ExistingConversations: grantOn})
+		if err != nil {
+			return err
+		}
+		if inv.json {
+			return inv.printJSON(info)
+		}
+		what := "may now use your existing tabs, conversations and runs"
+		if !info.ExistingConversations {
+			what = "uses only the tabs and conversations its own jobs opened"
+		}
+		_, err = fmt.Fprintf(inv.stdout, "client %s (%s) %s\n", info.ID, info.Name, what)
 		return err
 	}
 	if inv.args[0] == "revoke" {
@@ -90,13 +128,13 @@ func runClients(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(inv.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tAUTO-APPROVE\tPAIRED\tREVOKED")
+	fmt.Fprintln(tw, "ID\tNAME\tAUTO-APPROVE\tEXISTING-CONVERSATIONS\tPAIRED\tREVOKED")
 	for _, c := range list {
 		revoked := "-"
 		if c.RevokedAt != nil {
 			revoked = c.RevokedAt.Local().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%t\t%s\t%s\n", c.ID, c.Name, c.AutoApprove, c.CreatedAt.Local().Format("2006-01-02 15:04"), revoked)
+		fmt.Fprintf(tw, "%s\t%s\t%t\t%t\t%s\t%s\n", c.ID, c.Name, c.AutoApprove, c.ExistingConversations, c.CreatedAt.Local().Format("2006-01-02 15:04"), revoked)
 	}
 	return tw.Flush()
 }

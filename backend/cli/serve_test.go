@@ -18,6 +18,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // serveInfo is what `ferry serve --json` prints once it listens.
@@ -301,6 +302,38 @@ func TestApprovalsPairingAndRevocation(t *testing.T) {
 	})
 
 	ep2, id2 := pair(t, "survivor")
+	t.Run("the owner grants a client the user's conversations and takes the grant back", func(t *testing.T) {
+		for _, bad := range [][]string{{"clients", "grant", id2, d}, {"clients", "grant", id2, "--existing-conversations", "--revoke", d}, {"clients", "list", "--revoke", d}} {
+			if r := ferry(t, nil, bad...); r.code != exitOf(errs.BadInput) {
+				t.Fatalf("%v: exit %d %s", bad, r.code, r.stderr)
+			}
+		}
+		var info service.ClientInfo
+		r := ferry(t, nil, "clients", "grant", id2, "--existing-conversations", "--json", d)
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &info) != nil || !info.ExistingConversations || info.ID != id2 {
+			t.Fatalf("grant: exit %d %s %s", r.code, r.stdout, r.stderr)
+		}
+		if r := ferry(t, nil, "clients", "list", d); r.code != 0 || !strings.Contains(r.stdout, "EXISTING-CONVERSATIONS") {
+			t.Fatalf("clients list: exit %d %s", r.code, r.stdout)
+		}
+		r = ferry(t, nil, "clients", "grant", id2, "--revoke", d)
+		if r.code != 0 || !strings.Contains(r.stdout, "uses only the tabs and conversations its own jobs opened") {
+			t.Fatalf("grant --revoke: exit %d %s %s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("the approvals list says where a job would run", func(t *testing.T) {
+		waiting, err := client.New(ep2).CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Model: "gpt-5", Prompt: "where do I run?"})
+		if err != nil || waiting.State != hub.StateAwaitingApproval {
+			t.Fatalf("job: %+v %v", waiting, err)
+		}
+		r := ferry(t, nil, "approvals", "list", d)
+		if r.code != 0 || !strings.Contains(r.stdout, "ask chatgpt (model gpt-5) in a new chat") {
+			t.Fatalf("approvals list: exit %d %s %s", r.code, r.stdout, r.stderr)
+		}
+		if r := ferry(t, nil, "approvals", "reject", waiting.ID, d); r.code != 0 {
+			t.Fatalf("reject: exit %d %s", r.code, r.stderr)
+		}
+	})
 	t.Run("revocation locks a client out at once", func(t *testing.T) {
 		r := ferry(t, nil, "clients", "revoke", agentID, d)
 		if r.code != 0 {

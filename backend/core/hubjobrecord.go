@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/store"
 )
 
@@ -43,6 +44,9 @@ type jobRecord struct {
 	CreatedAt   time.Time      `json:"createdAt"`
 	UpdatedAt   time.Time      `json:"updatedAt"`
 	Receipt     *CodeReceipt   `json:"receipt,omitempty"` // of a code job
+	// Target is where the job runs, resolved when it was submitted (what
+	// its approval shows).
+	Target *service.JobTarget `json:"target,omitempty"`
 }
 
 // hubJobRepo keeps hub jobs in the store. It does no locking of its own:
@@ -84,13 +88,18 @@ func (r hubJobRepo) Get(id string) (jobRecord, error) {
 // InState returns the stored jobs in state, oldest first. Errors:
 // errs.StoreCorrupt for a record that does not decode; store failures.
 func (r hubJobRepo) InState(state string) ([]jobRecord, error) {
+	return r.matching(func(rec jobRecord) bool { return rec.State == state })
+}
+
+// matching returns the stored jobs that keep holds, oldest first.
+func (r hubJobRepo) matching(keep func(jobRecord) bool) ([]jobRecord, error) {
 	var recs []jobRecord
 	err := r.st.Scan(store.PrefixHubJob, func(key, val []byte) error {
 		var rec jobRecord
 		if err := json.Unmarshal(val, &rec); err != nil {
 			return errs.Wrap(err, errs.StoreCorrupt, "decode job %q: %v", key, err).WithStage(errs.StageStore)
 		}
-		if rec.State == state {
+		if keep(rec) {
 			recs = append(recs, rec)
 		}
 		return nil
@@ -100,4 +109,10 @@ func (r hubJobRepo) InState(state string) ([]jobRecord, error) {
 	}
 	slices.SortFunc(recs, func(a, b jobRecord) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	return recs, nil
+}
+
+// ByRequester returns the stored jobs that requester asked for, oldest
+// first. Errors: as InState.
+func (r hubJobRepo) ByRequester(requester string) ([]jobRecord, error) {
+	return r.matching(func(rec jobRecord) bool { return rec.RequestedBy == requester })
 }

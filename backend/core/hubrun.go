@@ -11,6 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // CreateOptions are the decisions about a new job that are not the
@@ -19,6 +20,9 @@ type CreateOptions struct {
 	// AwaitApproval creates the job in hub.StateAwaitingApproval: nothing
 	// is done with it until ApproveJob.
 	AwaitApproval bool
+	// Target is where the job runs, as its approval shows it (nil: not
+	// resolved).
+	Target *service.JobTarget
 }
 
 // CreateJob stores a job for spec. With opts.AwaitApproval it stays in
@@ -32,7 +36,7 @@ func (h *HubBackend) CreateJob(ctx context.Context, spec hub.JobSpec, opts Creat
 	}
 	now := time.Now().UTC()
 	rec := jobRecord{ID: "job-" + job.NewID(now), Kind: spec.Kind, Spec: spec, RequestedBy: spec.RequestedBy,
-		CreatedAt: now, UpdatedAt: now, State: jobStateStarting, Approval: job.ApprovalNotRequired}
+		CreatedAt: now, UpdatedAt: now, State: jobStateStarting, Approval: job.ApprovalNotRequired, Target: opts.Target}
 	if opts.AwaitApproval {
 		rec.State, rec.Approval = hub.StateAwaitingApproval, job.ApprovalPending
 	}

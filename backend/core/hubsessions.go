@@ -2,10 +2,12 @@ package core
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/search"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -21,13 +23,24 @@ const (
 // exactly as `ferry sessions list` does. Errors: as job.Repo.List
 // (errs.BadInput for an unknown state).
 func (h *HubBackend) ListSessions(ctx context.Context, q hub.SessionQuery) ([]hub.SessionSummary, error) {
-	return h.list(ctx, job.Filter{Site: q.Site, State: job.State(q.State), Query: q.Query, Limit: q.Limit})
+	return h.listSessions(ctx, q, nil)
+}
+
+// listSessions is ListSessions of the runs keep holds for (all for nil).
+func (h *HubBackend) listSessions(ctx context.Context, q hub.SessionQuery, keep func(id string) bool) ([]hub.SessionSummary, error) {
+	return h.list(ctx, job.Filter{Site: q.Site, State: job.State(q.State), Query: q.Query, Limit: q.Limit}, keep)
 }
 
 // SearchSessions searches runs; see filterSite and filterState for the
 // filter words it understands. Errors: as job.Repo.List (errs.BadInput for
 // an unknown state).
 func (h *HubBackend) SearchSessions(ctx context.Context, query string, limit int) ([]hub.SessionSummary, error) {
+	return h.searchSessions(ctx, query, limit, nil)
+}
+
+// searchSessions is SearchSessions of the runs keep holds for (all for
+// nil).
+func (h *HubBackend) searchSessions(ctx context.Context, query string, limit int, keep func(id string) bool) ([]hub.SessionSummary, error) {
 	f := job.Filter{Limit: limit}
 	var text []string
 	for _, w := range strings.Fields(query) {
@@ -41,17 +54,31 @@ func (h *HubBackend) SearchSessions(ctx context.Context, query string, limit int
 		}
 	}
 	f.Query = strings.Join(text, " ")
-	return h.list(ctx, f)
+	return h.list(ctx, f, keep)
 }
 
-func (h *HubBackend) list(ctx context.Context, f job.Filter) ([]hub.SessionSummary, error) {
+// list lists the runs that pass f and keep (all for a nil keep). With keep,
+// the best search.MaxLimit matches are filtered, and the total counts the
+// kept runs only: a caller learns nothing of the others.
+func (h *HubBackend) list(ctx context.Context, f job.Filter, keep func(id string) bool) ([]hub.SessionSummary, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return nil, err
 	}
+	limit := f.Limit
+	if keep != nil {
+		f.Limit = search.MaxLimit
+	}
 	items, total, err := repo.List(ctx, f)
 	if err != nil {
 		return nil, err
+	}
+	if keep != nil {
+		items = slices.DeleteFunc(items, func(it job.Listed) bool { return !keep(it.Session.ID) })
+		total = len(items)
+		if limit > 0 && len(items) > limit {
+			items = items[:limit]
+		}
 	}
 	out := make([]hub.SessionSummary, 0, len(items))
 	for _, it := range items {

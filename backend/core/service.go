@@ -12,9 +12,11 @@ import (
 // Service is the in-process implementation of service.Service: every
 // operation runs here, over this core's store and browser, through the
 // HubBackend's jobs (which also feed a hub when one serves them). It
-// decides what a Caller may do as the hub's routes do: the owner's faces
-// may do everything; an agent submits and follows its own jobs, reads the
-// history, the tabs and the templates, and nothing else.
+// decides what a Caller may see and do, for every face: the owner's faces
+// may do everything; an agent submits and follows its own jobs, reads its
+// own runs, the tabs its jobs opened and the templates, and names the
+// user's tabs, conversations and runs only with the user's grant
+// (service_scope.go).
 //
 // Approvals and clients are decided on the store; a running hub keeps its
 // own approval queue and connections, so while one runs, decide through it:

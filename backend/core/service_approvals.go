@@ -7,7 +7,8 @@ import (
 )
 
 // ListApprovals lists the stored jobs awaiting approval, oldest first, each
-// named after its client (marked revoked when it was). Errors:
+// named after its client (marked revoked when it was), with the site, tab
+// or conversation and model it would use (service.ApprovalOf). Errors:
 // errs.HubForbidden for an agent; store failures.
 func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req service.ListApprovalsRequest) ([]service.Approval, error) {
 	if err := admit(c, "list approvals", req); err != nil {
@@ -32,8 +33,7 @@ func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req servi
 				name += " (revoked)"
 			}
 		}
-		out = append(out, service.Approval{JobID: p.Job.ID, ClientID: p.Spec.RequestedBy, ClientName: name,
-			Kind: p.Spec.Kind, Site: p.Spec.Site, Summary: p.Spec.Summary(), RequestedAt: p.Job.CreatedAt.UTC()})
+		out = append(out, service.ApprovalOf(p.Job, p.Spec, name))
 	}
 	return out, nil
 }

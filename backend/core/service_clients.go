@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -71,8 +72,30 @@ func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req serv
 		}
 		return srv.SetAutoApprove(ctx, req.ID, req.AutoApprove)
 	}
+	return s.editClient(ctx, req.ID, func(rec *hub.ClientRecord) { rec.AutoApprove = req.AutoApprove })
+}
+
+// GrantClient sets whether a client's jobs may name the user's existing
+// tabs, conversations and runs. Errors: as SetAutoApprove.
+func (s *Service) GrantClient(ctx context.Context, c service.Caller, req service.GrantRequest) (service.ClientInfo, error) {
+	if err := admit(c, "manage clients", req); err != nil {
+		return service.ClientInfo{}, err
+	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return service.ClientInfo{}, err
+		}
+		return srv.GrantExisting(ctx, req.ID, req.ExistingConversations)
+	}
+	return s.editClient(ctx, req.ID, func(rec *hub.ClientRecord) { rec.ExistingConversations = req.ExistingConversations })
+}
+
+// editClient applies edit to a paired client in the store that is not
+// revoked. Errors: errs.HubNotFound; errs.BadInput for a revoked client;
+// store failures.
+func (s *Service) editClient(ctx context.Context, id string, edit func(*hub.ClientRecord)) (service.ClientInfo, error) {
 	store := s.c.HubClients()
-	rec, err := store.Get(ctx, req.ID)
+	rec, err := store.Get(ctx, id)
 	if err != nil {
 		return service.ClientInfo{}, err
 	}
@@ -80,7 +103,7 @@ func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req serv
 		return service.ClientInfo{}, errs.New(errs.BadInput, "client %q was revoked; pair it again instead", rec.ID).
 			WithHint("pair the client again for a new token")
 	}
-	rec.AutoApprove = req.AutoApprove
+	edit(&rec)
 	if err := store.Put(ctx, rec); err != nil {
 		return service.ClientInfo{}, err
 	}

@@ -14,10 +14,13 @@ import (
 const watchPoll = 250 * time.Millisecond
 
 // SubmitJob creates a job for c. An agent's job waits for approval unless
-// the client is set to auto-approve; the owner's run at once. A reattach
-// job resumes a run (the owner's only). Errors: req.Validate's;
+// the client is set to auto-approve; the owner's run at once. An agent's
+// job names only tabs, conversations and runs of its own unless the user
+// granted the client the user's (without the grant, a job naming only a
+// site asks in a new chat); it keeps where it runs for its approval. A
+// reattach job resumes a run (the owner's only). Errors: req.Validate's;
 // errs.HubUnauthorized for an unknown or revoked client; errs.HubForbidden
-// for an agent's reattach; the HubBackend's (errs.BadInput for local paths
+// for an agent's reattach or a foreign tab, conversation or run; the HubBackend's (errs.BadInput for local paths
 // of an agent, errs.UnknownSite, store failures).
 func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.JobRequest) (service.Job, error) {
 	if err := admit(c, "", req); err != nil {
@@ -31,7 +34,7 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 		res, err := s.h.ReattachSession(ctx, hub.SessionCheck{Session: req.SessionID, TimeoutMs: req.Timeout().Milliseconds()}, req.RequestedBy)
 		return res.Job, err
 	}
-	await := false
+	opts := CreateOptions{}
 	if !c.IsOwner() {
 		rec, err := s.c.HubClients().Get(ctx, c.Client)
 		if errs.Has(err, errs.HubNotFound) {
@@ -43,9 +46,16 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 		if rec.RevokedAt != nil {
 			return service.Job{}, errs.New(errs.HubUnauthorized, "client %q was revoked", rec.ID)
 		}
-		await = !rec.AutoApprove
+		sc, err := s.scopeOf(ctx, c)
+		if err != nil {
+			return service.Job{}, err
+		}
+		if req, err = sc.checkNames(c, req); err != nil {
+			return service.Job{}, err
+		}
+		opts.AwaitApproval, opts.Target = !rec.AutoApprove, s.targetOf(ctx, sc, req)
 	}
-	return s.h.CreateJob(ctx, req, CreateOptions{AwaitApproval: await})
+	return s.h.CreateJob(ctx, req, opts)
 }
 
 // visibleJob is job id if c may see it: its own, or any for the owner. A

@@ -2,15 +2,16 @@ package core
 
 import (
 	"context"
+	"slices"
 
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // ListTabs lists the tabs of the long-lived browser (none without one), or
-// of the browser req.Browser names (HubBackend.ListTabsIn). Errors:
-// errs.HubForbidden for an agent naming a browser (an agent sees the tabs
-// of the owner's long-lived browser only);
-// the browser's envelopes.
+// of the browser req.Browser names (HubBackend.ListTabsIn). An agent sees
+// only the tabs its own jobs opened. Errors: errs.HubForbidden for an
+// agent naming a browser; errs.HubUnauthorized for an unknown client; the
+// browser's envelopes.
 func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.ListTabsRequest) ([]service.Tab, error) {
 	what := ""
 	if req.Browser != nil {
@@ -22,7 +23,15 @@ func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.Li
 	if req.Browser != nil {
 		return s.h.ListTabsIn(ctx, *req.Browser)
 	}
-	return s.h.ListTabs(ctx)
+	sc, err := s.scopeOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	tabs, err := s.h.ListTabs(ctx)
+	if err != nil || sc.owner {
+		return tabs, err
+	}
+	return slices.DeleteFunc(tabs, func(t service.Tab) bool { return !sc.tab(t.TargetID) }), nil
 }
 
 // OpenTab opens a site in a new background tab. Errors: errs.HubForbidden

@@ -14,8 +14,9 @@ const (
 	defaultSearchLimit = 20
 )
 
-// ListSessions lists runs newest first, or best match first with a query.
-// Errors: req.Validate's; errs.BadInput for an unknown state.
+// ListSessions lists runs newest first, or best match first with a query:
+// an agent's own runs only. Errors: req.Validate's; errs.BadInput for an
+// unknown state; errs.HubUnauthorized for an unknown client.
 func (s *Service) ListSessions(ctx context.Context, c service.Caller, req service.SessionQuery) ([]service.SessionSummary, error) {
 	if err := admit(c, "", req); err != nil {
 		return nil, err
@@ -23,11 +24,15 @@ func (s *Service) ListSessions(ctx context.Context, c service.Caller, req servic
 	if req.Limit == 0 {
 		req.Limit = defaultListLimit
 	}
-	return s.h.ListSessions(ctx, req)
+	sc, err := s.scopeOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return s.h.listSessions(ctx, req, sc.keep())
 }
 
-// SearchSessions searches runs (site: and state: words filter). Errors: as
-// ListSessions.
+// SearchSessions searches runs (site: and state: words filter): an
+// agent's own runs only. Errors: as ListSessions.
 func (s *Service) SearchSessions(ctx context.Context, c service.Caller, req service.SearchRequest) ([]service.SessionSummary, error) {
 	if err := admit(c, "", req); err != nil {
 		return nil, err
@@ -35,16 +40,26 @@ func (s *Service) SearchSessions(ctx context.Context, c service.Caller, req serv
 	if req.Limit == 0 {
 		req.Limit = defaultSearchLimit
 	}
-	return s.h.SearchSessions(ctx, req.Query, req.Limit)
+	sc, err := s.scopeOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return s.h.searchSessions(ctx, req.Query, req.Limit, sc.keep())
 }
 
-// ShowSession returns a run with its journal. Errors: req.Validate's;
-// errs.SessionNotFound, errs.SessionAmbiguous.
+// ShowSession returns a run with its journal; an agent's own runs only,
+// another run being reported as one that does not exist. Errors:
+// req.Validate's; errs.SessionNotFound, errs.SessionAmbiguous;
+// errs.HubUnauthorized for an unknown client.
 func (s *Service) ShowSession(ctx context.Context, c service.Caller, req service.SessionRef) (service.Session, error) {
 	if err := admit(c, "", req); err != nil {
 		return service.Session{}, err
 	}
-	return s.h.ShowSession(ctx, req.ID)
+	id, err := s.visibleRun(ctx, c, req.ID)
+	if err != nil {
+		return service.Session{}, err
+	}
+	return s.h.ShowSession(ctx, id)
 }
 
 // ExportSession renders a run as Markdown or JSON with its secrets
@@ -53,7 +68,24 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 	if err := admit(c, "", req); err != nil {
 		return service.Export{}, err
 	}
-	return s.h.ExportSession(ctx, req.ID, req.Format)
+	id, err := s.visibleRun(ctx, c, req.ID)
+	if err != nil {
+		return service.Export{}, err
+	}
+	return s.h.ExportSession(ctx, id, req.Format)
+}
+
+// visibleRun is ref as the owner gives it, or the run of an agent's own
+// that ref names. Errors: as scopeOf and scope.resolveRun.
+func (s *Service) visibleRun(ctx context.Context, c service.Caller, ref string) (string, error) {
+	if c.IsOwner() {
+		return ref, nil
+	}
+	sc, err := s.scopeOf(ctx, c)
+	if err != nil {
+		return "", err
+	}
+	return sc.resolveRun(ref)
 }
 
 // PollSession checks a run once. Errors: errs.HubForbidden for an agent; as

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // approvals holds the jobs that wait for the user's decision. The jobs
@@ -87,11 +89,7 @@ func (s *Server) restoreApprovals(ctx context.Context) error {
 				name += " (revoked)"
 			}
 		}
-		s.approvals.add(Approval{
-			JobID: p.Job.ID, ClientID: p.Spec.RequestedBy, ClientName: name,
-			Kind: p.Spec.Kind, Site: p.Spec.Site, Summary: p.Spec.Summary(),
-			RequestedAt: p.Job.CreatedAt.UTC(),
-		})
+		s.approvals.add(service.ApprovalOf(p.Job, p.Spec, name))
 	}
 	if len(jobs) > 0 {
 		s.log.Info("restored jobs awaiting approval", "count", len(jobs))

@@ -17,11 +17,16 @@ type ClientRecord struct {
 	AutoApprove bool       `json:"autoApprove"`
 	CreatedAt   time.Time  `json:"createdAt"`
 	RevokedAt   *time.Time `json:"revokedAt,omitempty"`
+	// ExistingConversations is the user's grant that the client's jobs may
+	// name the user's tabs, conversations and runs (off by default: an
+	// agent works in tabs and conversations its own jobs opened).
+	ExistingConversations bool `json:"existingConversations,omitempty"`
 }
 
 // Info is the record without its digest, as the API lists it.
 func (r ClientRecord) Info() ClientInfo {
-	return ClientInfo{ID: r.ID, Name: r.Name, AutoApprove: r.AutoApprove, CreatedAt: r.CreatedAt, RevokedAt: r.RevokedAt}
+	return ClientInfo{ID: r.ID, Name: r.Name, AutoApprove: r.AutoApprove, CreatedAt: r.CreatedAt, RevokedAt: r.RevokedAt,
+		ExistingConversations: r.ExistingConversations}
 }
 
 // ClientStore keeps paired clients. Implementations must be safe for

@@ -241,6 +241,10 @@ func (f *fakeBackend) SetAutoApprove(context.Context, service.Caller, service.Au
 	return hub.ClientInfo{}, cannot("change clients")
 }
 
+func (f *fakeBackend) GrantClient(context.Context, service.Caller, service.GrantRequest) (hub.ClientInfo, error) {
+	return hub.ClientInfo{}, cannot("change clients")
+}
+
 func (f *fakeBackend) NewPairingCode(context.Context, service.Caller, service.PairingRequest) (hub.PairingCode, error) {
 	return hub.PairingCode{}, cannot("pair clients")
 }

@@ -59,11 +59,8 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 		s.svc.CancelJob(context.WithoutCancel(ctx), ownerCaller, service.JobRef{ID: job.ID})
 		return Job{}, errs.New(errs.Internal, "job %s of client %s should wait for approval but is %q; it was cancelled", job.ID, caller.ClientID, job.State)
 	}
-	ap := Approval{
-		JobID: job.ID, ClientID: caller.ClientID, ClientName: clientName,
-		Kind: spec.Kind, Site: spec.Site, Summary: spec.Summary(),
-		RequestedAt: s.opt.now().UTC(),
-	}
+	ap := service.ApprovalOf(job, spec, clientName)
+	ap.ClientID, ap.RequestedAt = caller.ClientID, s.opt.now().UTC()
 	s.approvals.add(ap)
 	s.bus.publish(Event{Type: EventApprovalRequested, JobID: job.ID, ClientID: caller.ClientID, Data: &EventData{Approval: &ap}})
 	return job, nil
@@ -182,6 +179,17 @@ func (s *Server) Revoke(ctx context.Context, clientID string) (ClientInfo, error
 // SetAutoApprove sets whether a client's jobs run without the user's
 // approval. Errors: errs.HubNotFound, errs.BadInput for a revoked client.
 func (s *Server) SetAutoApprove(ctx context.Context, clientID string, on bool) (ClientInfo, error) {
+	return s.editClient(ctx, clientID, func(rec *ClientRecord) { rec.AutoApprove = on })
+}
+
+// GrantExisting sets whether a client's jobs may name the user's existing
+// tabs, conversations and runs. Errors: as SetAutoApprove.
+func (s *Server) GrantExisting(ctx context.Context, clientID string, on bool) (ClientInfo, error) {
+	return s.editClient(ctx, clientID, func(rec *ClientRecord) { rec.ExistingConversations = on })
+}
+
+// editClient applies edit to a paired client that is not revoked.
+func (s *Server) editClient(ctx context.Context, clientID string, edit func(*ClientRecord)) (ClientInfo, error) {
 	rec, err := s.clients.Get(ctx, clientID)
 	if err != nil {
 		return ClientInfo{}, err
@@ -189,7 +197,7 @@ func (s *Server) SetAutoApprove(ctx context.Context, clientID string, on bool) (
 	if rec.RevokedAt != nil {
 		return ClientInfo{}, errs.New(errs.BadInput, "client %q was revoked; pair it again instead", rec.ID)
 	}
-	rec.AutoApprove = on
+	edit(&rec)
 	if err := s.clients.Put(ctx, rec); err != nil {
 		return ClientInfo{}, err
 	}

@@ -362,8 +362,10 @@ func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request, c Caller) 
 }
 
 // ClientSettings is the body of POST /v1/clients/{id}/settings.
+// Each setting left out stays as it is.
 type ClientSettings struct {
-	AutoApprove *bool `json:"autoApprove"`
+	AutoApprove           *bool `json:"autoApprove,omitempty"`
+	ExistingConversations *bool `json:"existingConversations,omitempty"`
 }
 
 func (s *Server) handleClientSettings(w http.ResponseWriter, r *http.Request, c Caller) {
@@ -372,11 +374,20 @@ func (s *Server) handleClientSettings(w http.ResponseWriter, r *http.Request, c 
 		writeEnvelope(w, http.StatusBadRequest, e)
 		return
 	}
-	if req.AutoApprove == nil {
-		writeEnvelope(w, http.StatusBadRequest, errs.New(errs.BadInput, "the settings body names no setting; send {\"autoApprove\": true|false}"))
+	if req.AutoApprove == nil && req.ExistingConversations == nil {
+		writeEnvelope(w, http.StatusBadRequest, errs.New(errs.BadInput, "the settings body names no setting; send {\"autoApprove\": true|false} or {\"existingConversations\": true|false}"))
 		return
 	}
-	info, err := s.SetAutoApprove(r.Context(), r.PathValue("id"), *req.AutoApprove)
+	var (
+		info ClientInfo
+		err  error
+	)
+	if req.AutoApprove != nil {
+		info, err = s.SetAutoApprove(r.Context(), r.PathValue("id"), *req.AutoApprove)
+	}
+	if err == nil && req.ExistingConversations != nil {
+		info, err = s.GrantExisting(r.Context(), r.PathValue("id"), *req.ExistingConversations)
+	}
 	if err != nil {
 		writeErr(w, err)
 		return

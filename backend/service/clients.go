@@ -16,6 +16,62 @@ type Approval struct {
 	Site        string    `json:"site,omitempty"`
 	Summary     string    `json:"summary"`
 	RequestedAt time.Time `json:"requestedAt"`
+	// Model is the model the job asks for ("" is the site's default).
+	Model string `json:"model,omitempty"`
+	// Where says which tab or conversation the job would use, in words
+	// (JobTarget.Where).
+	Where string `json:"where,omitempty"`
+	// Continues says the job would go on in an existing conversation.
+	Continues bool `json:"continues"`
+	// Existing says the job would use a tab, conversation or run of the
+	// user's, which the client was granted.
+	Existing bool `json:"existing,omitempty"`
+}
+
+// ApprovalOf is the approval of j, a job awaiting it that client
+// clientName asked for with the request asked: the site (resolved from the
+// tab or conversation when the request named none), the tab or
+// conversation it would use, the model and the prompt's summary. The
+// request j keeps (its Detail's) is preferred over asked: the Service may
+// have narrowed it (an agent's site-only ask becomes a new chat).
+func ApprovalOf(j Job, asked JobRequest, clientName string) Approval {
+	spec := asked
+	if j.Detail != nil && j.Detail.Spec.Kind != "" {
+		spec = j.Detail.Spec
+	}
+	ap := Approval{JobID: j.ID, ClientID: spec.RequestedBy, ClientName: clientName, Kind: spec.Kind, Site: spec.Site,
+		Model: spec.Model, Summary: spec.Summary(), RequestedAt: j.CreatedAt.UTC()}
+	if j.Detail == nil || j.Detail.Target == nil {
+		return ap
+	}
+	t := j.Detail.Target
+	if ap.Site == "" {
+		ap.Site = t.Site
+	}
+	ap.Where, ap.Continues, ap.Existing = t.Where, t.Continues, t.Existing
+	return ap
+}
+
+// Describe says in one line what approving a would do, e.g. "ask chatgpt
+// (model gpt-5) in your existing conversation 'Tax questions', continuing
+// it".
+func (a Approval) Describe() string {
+	site := a.Site
+	if site == "" {
+		site = "an unresolved site"
+	}
+	model := "the site's default model"
+	if a.Model != "" {
+		model = "model " + a.Model
+	}
+	out := string(a.Kind) + " " + site + " (" + model + ")"
+	if a.Where != "" {
+		out += " in " + a.Where
+	}
+	if a.Continues {
+		out += ", continuing it"
+	}
+	return out
 }
 
 // ListApprovalsRequest lists the jobs that wait for approval.
@@ -48,6 +104,9 @@ type ClientInfo struct {
 	AutoApprove bool       `json:"autoApprove"`
 	CreatedAt   time.Time  `json:"createdAt"`
 	RevokedAt   *time.Time `json:"revokedAt,omitempty"`
+	// ExistingConversations says the user granted the client's jobs the
+	// use of the user's existing tabs, conversations and runs.
+	ExistingConversations bool `json:"existingConversations,omitempty"`
 }
 
 // ListClientsRequest lists the paired clients, oldest first.
@@ -78,6 +137,17 @@ type AutoApproveRequest struct {
 
 // Validate checks the request. Errors: as ClientRef.Validate.
 func (r AutoApproveRequest) Validate() error { return ClientRef{ID: r.ID}.Validate() }
+
+// GrantRequest grants client ID the use of the user's existing tabs,
+// conversations and runs in its jobs (ExistingConversations true), or
+// takes that right back (false).
+type GrantRequest struct {
+	ID                    string `json:"id"`
+	ExistingConversations bool   `json:"existingConversations"`
+}
+
+// Validate checks the request. Errors: as ClientRef.Validate.
+func (r GrantRequest) Validate() error { return ClientRef{ID: r.ID}.Validate() }
 
 // PairingRequest asks for a new one-time pairing code.
 type PairingRequest struct{}

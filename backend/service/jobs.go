@@ -247,6 +247,26 @@ type JobDetail struct {
 	// RunError is the error the job's run itself returned (the Job's Error
 	// also shows the run's recorded error when the run returned none).
 	RunError *errs.Envelope `json:"runError,omitempty"`
+	// Target is where the job runs, as resolved when it was submitted (nil
+	// for a job stored before targets were kept).
+	Target *JobTarget `json:"target,omitempty"`
+}
+
+// JobTarget is where a job runs, resolved when it is submitted: what its
+// approval shows the user.
+type JobTarget struct {
+	// Site is the site the job asks, resolved from its tab or conversation
+	// when the request named none ("" when it could not be resolved).
+	Site string `json:"site,omitempty"`
+	// Where says in words which tab or conversation the job uses: "a new
+	// chat", "its own conversation 'T'", "your existing conversation 'T'".
+	Where string `json:"where"`
+	// Continues says the job goes on in a conversation that exists already
+	// rather than starting one.
+	Continues bool `json:"continues"`
+	// Existing says the job uses a tab, conversation or run of the user's
+	// (not one its own client's jobs opened).
+	Existing bool `json:"existing,omitempty"`
 }
 
 // Ended reports whether j will not change any more by itself.

@@ -5,8 +5,10 @@ import "context"
 // Service is every operation a face of Ferry offers. Each method takes the
 // Caller of the request; implementations call the request's Validate first
 // and decide from the Caller what it may see and do (an agent sees its own
-// jobs only, and the owner alone decides approvals, manages clients and
-// drives sessions in flight). Every error is an errs envelope:
+// jobs, its own runs and the tabs its jobs opened only, names the user's
+// tabs, conversations and runs only when the user granted it, and the
+// owner alone decides approvals, manages clients and drives sessions in
+// flight). Every error is an errs envelope:
 // errs.BadInput from Validate, errs.HubForbidden for an operation the
 // caller may not do, errs.HubNotFound for a job the caller may not see (as
 // for one that does not exist), errs.VersionMismatch from a remote
@@ -85,6 +87,9 @@ type Service interface {
 	RevokeClient(ctx context.Context, c Caller, req ClientRef) (ClientInfo, error)
 	// SetAutoApprove sets whether a client's jobs skip the approval.
 	SetAutoApprove(ctx context.Context, c Caller, req AutoApproveRequest) (ClientInfo, error)
+	// GrantClient sets whether a client's jobs may name the user's
+	// existing tabs, conversations and runs (off for a new client).
+	GrantClient(ctx context.Context, c Caller, req GrantRequest) (ClientInfo, error)
 	// NewPairingCode draws a one-time pairing code (errs.HubNotRunning
 	// where no hub runs to redeem it).
 	NewPairingCode(ctx context.Context, c Caller, req PairingRequest) (PairingCode, error)

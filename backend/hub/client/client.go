@@ -323,6 +323,13 @@ func (c *Client) SetAutoApprove(ctx context.Context, clientID string, on bool) (
 	return out, c.do(ctx, http.MethodPost, "/v1/clients/"+url.PathEscape(clientID)+"/settings", hub.ClientSettings{AutoApprove: &on}, &out)
 }
 
+// GrantExisting sets whether a client's jobs may name the user's existing
+// tabs, conversations and runs (owner only).
+func (c *Client) GrantExisting(ctx context.Context, clientID string, on bool) (hub.ClientInfo, error) {
+	var out hub.ClientInfo
+	return out, c.do(ctx, http.MethodPost, "/v1/clients/"+url.PathEscape(clientID)+"/settings", hub.ClientSettings{ExistingConversations: &on}, &out)
+}
+
 // Pair exchanges a pairing code for a client token at the hub on port and
 // returns the client's endpoint and id. Errors: errs.PairingCodeInvalid,
 // errs.HubRateLimited (too many attempts), transport errors.

@@ -148,6 +148,15 @@ func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req serv
 	return s.c.SetAutoApprove(ctx, req.ID, req.AutoApprove)
 }
 
+// GrantClient sets whether a client's jobs may name the user's existing
+// tabs, conversations and runs (owner only).
+func (s *Service) GrantClient(ctx context.Context, c service.Caller, req service.GrantRequest) (service.ClientInfo, error) {
+	if err := req.Validate(); err != nil {
+		return service.ClientInfo{}, err
+	}
+	return s.c.GrantExisting(ctx, req.ID, req.ExistingConversations)
+}
+
 // NewPairingCode draws a pairing code on the owner's hub (owner only).
 func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req service.PairingRequest) (service.PairingCode, error) {
 	return s.c.NewPairingCode(ctx)

@@ -559,6 +559,10 @@ export namespace service {
 	    summary: string;
 	    // Go type: time
 	    requestedAt: any;
+	    model?: string;
+	    where?: string;
+	    continues: boolean;
+	    existing?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -573,6 +577,10 @@ export namespace service {
 	        this.site = source["site"];
 	        this.summary = source["summary"];
 	        this.requestedAt = this.convertValues(source["requestedAt"], null);
+	        this.model = source["model"];
+	        this.where = source["where"];
+	        this.continues = source["continues"];
+	        this.existing = source["existing"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -816,6 +824,7 @@ export namespace service {
 	    createdAt: any;
 	    // Go type: time
 	    revokedAt?: any;
+	    existingConversations?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ClientInfo(source);
@@ -828,6 +837,7 @@ export namespace service {
 	        this.autoApprove = source["autoApprove"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.revokedAt = this.convertValues(source["revokedAt"], null);
+	        this.existingConversations = source["existingConversations"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1395,6 +1405,24 @@ export namespace service {
 		    return a;
 		}
 	}
+	export class JobTarget {
+	    site?: string;
+	    where: string;
+	    continues: boolean;
+	    existing?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new JobTarget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.site = source["site"];
+	        this.where = source["where"];
+	        this.continues = source["continues"];
+	        this.existing = source["existing"];
+	    }
+	}
 	export class Receipt {
 	    layer: string;
 	    // Go type: time
@@ -1610,6 +1638,7 @@ export namespace service {
 	    receipt?: CodeReceipt;
 	    finding?: Finding;
 	    runError?: errs.Envelope;
+	    target?: JobTarget;
 	
 	    static createFrom(source: any = {}) {
 	        return new JobDetail(source);
@@ -1625,6 +1654,7 @@ export namespace service {
 	        this.receipt = this.convertValues(source["receipt"], CodeReceipt);
 	        this.finding = this.convertValues(source["finding"], Finding);
 	        this.runError = this.convertValues(source["runError"], errs.Envelope);
+	        this.target = this.convertValues(source["target"], JobTarget);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1691,6 +1721,7 @@ export namespace service {
 		    return a;
 		}
 	}
+	
 	
 	
 	export class JournalEntry {

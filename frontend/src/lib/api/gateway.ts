@@ -50,6 +50,9 @@ export const revoke = (id: string): Promise<ClientInfo> => call(() => Gateway.Re
 /** setAutoApprove sets whether a client's jobs run without asking. */
 export const setAutoApprove = (id: string, on: boolean): Promise<ClientInfo> => call(() => Gateway.SetAutoApprove(id, on));
 
+/** grantExisting sets whether a client's jobs may use the user's existing tabs, conversations and runs. */
+export const grantExisting = (id: string, on: boolean): Promise<ClientInfo> => call(() => Gateway.GrantClient(id, on));
+
 /** onHubEvent subscribes to approval and client events; returns the unsubscribe. */
 export function onHubEvent(fn: (e: HubEvent) => void): () => void {
   return connected() ? EventsOn(HUB_EVENT, fn) : () => {};

@@ -165,6 +165,15 @@ export class SettingsForm {
     }
     await this.loadClients();
   }
+
+  async grantExisting(id: string, on: boolean): Promise<void> {
+    try {
+      await gatewayApi.grantExisting(id, on);
+    } catch (e) {
+      toasts.error(e);
+    }
+    await this.loadClients();
+  }
 }
 
 /** markerOf places any sites refusal; one without a place goes at the top. */

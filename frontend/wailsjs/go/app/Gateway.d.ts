@@ -8,6 +8,8 @@ export function Approve(arg1:string):Promise<service.Job>;
 
 export function Clients():Promise<Array<service.ClientInfo>>;
 
+export function GrantClient(arg1:string,arg2:boolean):Promise<service.ClientInfo>;
+
 export function PairingCode():Promise<service.PairingCode>;
 
 export function Reject(arg1:string,arg2:string):Promise<service.Job>;

@@ -14,6 +14,10 @@ export function Clients() {
   return window['go']['app']['Gateway']['Clients']();
 }
 
+export function GrantClient(arg1, arg2) {
+  return window['go']['app']['Gateway']['GrantClient'](arg1, arg2);
+}
+
 export function PairingCode() {
   return window['go']['app']['Gateway']['PairingCode']();
 }
