@@ -33,7 +33,7 @@ func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req servi
 			}
 		}
 		out = append(out, service.Approval{JobID: p.Job.ID, ClientID: p.Spec.RequestedBy, ClientName: name,
-			Kind: p.Spec.Kind, Site: p.Spec.Site, Summary: p.Spec.Summary(), RequestedAt: p.Job.CreatedAt.UTC()})
+			Kind: p.Spec.Kind, Site: p.Spec.Site, Summary: p.Spec.Summary(), RequestedAt: p.Job.CreatedAt.UTC(), Prompt: p.Spec.Text()})
 	}
 	return out, nil
 }

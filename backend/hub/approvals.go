@@ -90,7 +90,7 @@ func (s *Server) restoreApprovals(ctx context.Context) error {
 		s.approvals.add(Approval{
 			JobID: p.Job.ID, ClientID: p.Spec.RequestedBy, ClientName: name,
 			Kind: p.Spec.Kind, Site: p.Spec.Site, Summary: p.Spec.Summary(),
-			RequestedAt: p.Job.CreatedAt.UTC(),
+			RequestedAt: p.Job.CreatedAt.UTC(), Prompt: p.Spec.Text(),
 		})
 	}
 	if len(jobs) > 0 {

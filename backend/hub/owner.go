@@ -62,7 +62,7 @@ func (s *Server) CreateJob(ctx context.Context, caller Caller, spec JobSpec) (Jo
 	ap := Approval{
 		JobID: job.ID, ClientID: caller.ClientID, ClientName: clientName,
 		Kind: spec.Kind, Site: spec.Site, Summary: spec.Summary(),
-		RequestedAt: s.opt.now().UTC(),
+		RequestedAt: s.opt.now().UTC(), Prompt: spec.Text(),
 	}
 	s.approvals.add(ap)
 	s.bus.publish(Event{Type: EventApprovalRequested, JobID: job.ID, ClientID: caller.ClientID, Data: &EventData{Approval: &ap}})

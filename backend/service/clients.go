@@ -16,6 +16,9 @@ type Approval struct {
 	Site        string    `json:"site,omitempty"`
 	Summary     string    `json:"summary"`
 	RequestedAt time.Time `json:"requestedAt"`
+	// Prompt is the whole of what the job would send (JobRequest.Text),
+	// never cut: Summary can leave a part out, the user decides on this.
+	Prompt string `json:"prompt"`
 }
 
 // ListApprovalsRequest lists the jobs that wait for approval.

@@ -559,6 +559,7 @@ export namespace service {
 	    summary: string;
 	    // Go type: time
 	    requestedAt: any;
+	    prompt: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -573,6 +574,7 @@ export namespace service {
 	        this.site = source["site"];
 	        this.summary = source["summary"];
 	        this.requestedAt = this.convertValues(source["requestedAt"], null);
+	        this.prompt = source["prompt"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
