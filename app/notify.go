@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -151,9 +153,15 @@ func (n *dbusNotifier) Notify(nt Notice) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
+	body := nt.Body
+	if n.readsMarkup(ctx) {
+		// A body holds an agent's prompt or a site's answer: on a server
+		// that reads markup, <img> or <a href> in it would be shown as such.
+		body = markupEscaper.Replace(body)
+	}
 	var id uint32
 	err := n.conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyInterface+".Notify", 0,
-		"Ferry", uint32(0), "ferry", nt.Summary, nt.Body, []string{defaultAction, "Open"}, hints, int32(-1)).Store(&id)
+		"Ferry", uint32(0), "ferry", nt.Summary, body, []string{defaultAction, "Open"}, hints, int32(-1)).Store(&id)
 	if err != nil {
 		n.failOnce.Do(func() {
 			n.log.Info("desktop notification not shown: no notification server answers", "err", err)
@@ -207,3 +215,18 @@ var (
 	_ notifier = nopNotifier{}
 	_ notifier = (*dbusNotifier)(nil)
 )
+
+// markupEscaper makes text literal in a notification body that the server
+// reads as markup (the specification's body-markup: a subset of XML).
+var markupEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// readsMarkup reports whether the notification server announces
+// body-markup; a server that does not answer is taken to show text as it
+// is.
+func (n *dbusNotifier) readsMarkup(ctx context.Context) bool {
+	var caps []string
+	if err := n.conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyInterface+".GetCapabilities", 0).Store(&caps); err != nil {
+		return false
+	}
+	return slices.Contains(caps, "body-markup")
+}

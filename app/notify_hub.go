@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -89,7 +90,9 @@ func approvalLine(ap service.Approval) string {
 	if ap.Kind == service.KindCode {
 		what = "a code job"
 	}
-	return fmt.Sprintf("%s asks to send %s%s: %s", who, what, where, oneLine(ap.Summary, 120))
+	// The agent chose the text: bidi overrides and controls show as
+	// escapes (safetext), they cannot reorder what the user reads.
+	return fmt.Sprintf("%s asks to send %s%s: %s", safetext.Line(who), what, safetext.Line(where), safetext.Line(oneLine(ap.Summary, 120)))
 }
 
 // oneLine folds whitespace and cuts s to n characters.

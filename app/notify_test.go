@@ -55,6 +55,7 @@ type fakeNotificationServer struct {
 	mu   sync.Mutex
 	got  []fakeNotification
 	next uint32
+	caps []string
 }
 
 type fakeNotification struct {
@@ -73,6 +74,18 @@ func (f *fakeNotificationServer) Notify(app string, _ uint32, _ string, summary,
 	u, _ := hints["urgency"].Value().(byte)
 	f.got = append(f.got, fakeNotification{ID: f.next, App: app, Summary: summary, Body: body, Actions: actions, Urgency: u})
 	return f.next, nil
+}
+
+func (f *fakeNotificationServer) GetCapabilities() ([]string, *dbus.Error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.caps, nil
+}
+
+func (f *fakeNotificationServer) setCaps(caps ...string) {
+	f.mu.Lock()
+	f.caps = caps
+	f.mu.Unlock()
 }
 
 func (f *fakeNotificationServer) notifications() []fakeNotification {
@@ -137,6 +150,26 @@ func TestNotificationsOverARealSessionBus(t *testing.T) {
 		}
 		if got[1].Urgency != 2 {
 			t.Errorf("an urgent notice has urgency %d, want 2 (critical)", got[1].Urgency)
+		}
+	})
+	t.Run("a server that reads markup gets an agent's or a site's markup as text", func(t *testing.T) {
+		body := `codex asks to send a prompt: <img src="x"> & <a href="https://evil.example">bank</a>`
+		server.setCaps("body", "body-markup")
+		defer server.setCaps()
+		if err := n.Notify(Notice{Summary: "Approval needed", Body: body}); err != nil {
+			t.Fatal(err)
+		}
+		server.setCaps("body")
+		if err := n.Notify(Notice{Summary: "Approval needed", Body: body}); err != nil {
+			t.Fatal(err)
+		}
+		got := server.notifications()
+		want := `codex asks to send a prompt: &lt;img src="x"&gt; &amp; &lt;a href="https://evil.example"&gt;bank&lt;/a&gt;`
+		if len(got) < 2 || got[len(got)-2].Body != want {
+			t.Errorf("with body-markup the server got %+v, want the body %q", got, want)
+		}
+		if len(got) < 2 || got[len(got)-1].Body != body {
+			t.Errorf("without body-markup the server got %+v, want the body as it is", got)
 		}
 	})
 	t.Run("a click on a notification calls back with its target", func(t *testing.T) {

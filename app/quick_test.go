@@ -229,6 +229,7 @@ func TestNoticesForHubEvents(t *testing.T) {
 		return wireEvent(hub.EventRunUpdate, "", job.Event{Session: session, Kind: job.EventState, State: job.State(state)})
 	}
 	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk, Site: "chatgpt", Summary: "refactor the parser"})
+	forged, _ := json.Marshal(hub.Approval{JobID: "j2", ClientName: "codex", Kind: hub.KindAsk, Site: "chatgpt", Summary: "pay\u202eredro\u202c now\u001b[8m hidden"})
 	cases := []struct {
 		name    string
 		ev      hub.Event
@@ -243,6 +244,7 @@ func TestNoticesForHubEvents(t *testing.T) {
 		{"a check on the site asks for the user", ended("check", "failed", nil), true, "Ferry needs you · chatgpt", "solve the check in the browser window", "check", true},
 		{"a run that failed before it had a session still says why", ended("", "failed", errs.New(errs.BrowserNotFound, "no browser answers at 127.0.0.1:1")), true, "Run failed · chatgpt", "no browser answers", "", false},
 		{"an approval asks for a decision", wireEvent(hub.EventApprovalRequested, "", json.RawMessage(apData)), true, "Approval needed", "codex asks to send a prompt on chatgpt: refactor the parser", "", true},
+		{"an approval's bidi override and escape show as escapes", wireEvent(hub.EventApprovalRequested, "", json.RawMessage(forged)), true, "Approval needed", `codex asks to send a prompt on chatgpt: pay\u202eredro\u202c now\x1b[8m hidden`, "", true},
 		{"a run still going says nothing", ended("done", "streaming", nil), false, "", "", "", false},
 		{"a cancelled run says nothing", ended("done", "cancelled", nil), false, "", "", "", false},
 		{"a job the user rejected says nothing", ended("", "failed", errs.New(errs.ApprovalRejected, "rejected")), false, "", "", "", false},

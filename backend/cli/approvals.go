@@ -7,19 +7,23 @@ import (
 	"text/tabwriter"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func init() {
 	register(&command{
 		name:  "approvals",
-		args:  "list | approve ID | reject ID [--reason R]",
+		args:  "list | show ID | approve ID | reject ID [--reason R]",
 		short: "decide on agents' jobs that wait for your approval",
 		long: `Jobs that paired agents submit wait until you approve them (unless the client is set
 to auto-approve). These commands talk to the running owner (the Ferry app or
 ferry serve).
 
-list            the waiting jobs, oldest first
+list            the waiting jobs, oldest first: each prompt's length and its head on
+                one line (control characters shown as \x1b, \u202e…)
+show ID         the whole prompt of a waiting job, escaped the same way, newlines kept:
+                read it before you approve a long one
 approve ID      let the job run
 reject ID       end it without running it (failed, approval_rejected); --reason is
                 passed to the agent`,
@@ -35,10 +39,10 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 	if len(inv.args) > 0 {
 		verb = inv.args[0]
 	}
-	need := map[string]int{"list": 1, "approve": 2, "reject": 2}
+	need := map[string]int{"list": 1, "show": 2, "approve": 2, "reject": 2}
 	n, ok := need[verb]
 	if !ok {
-		return errs.New(errs.BadInput, "ferry approvals needs one of list, approve ID, reject ID").WithHint("run `ferry help approvals`")
+		return errs.New(errs.BadInput, "ferry approvals needs one of list, show ID, approve ID, reject ID").WithHint("run `ferry help approvals`")
 	}
 	if len(inv.args) != n {
 		return errs.New(errs.BadInput, "ferry approvals %s takes %d argument(s), got %d", verb, n-1, len(inv.args)-1).WithHint("run `ferry help approvals`")
@@ -76,6 +80,9 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
+	if verb == "show" {
+		return showApproval(inv, list, inv.args[1])
+	}
 	if inv.json {
 		return inv.printJSON(map[string]any{"approvals": list})
 	}
@@ -84,11 +91,12 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(inv.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "JOB\tCLIENT\tKIND\tSITE\tREQUESTED\tPROMPT")
+	fmt.Fprintln(tw, "JOB\tCLIENT\tKIND\tSITE\tREQUESTED\tLENGTH\tPROMPT")
 	for _, a := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.JobID, a.ClientName, a.Kind, a.Site, a.RequestedAt.Local().Format("2006-01-02 15:04:05"), oneLine(a.Summary, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Line(a.JobID), safetext.Line(a.ClientName), safetext.Line(string(a.Kind)), safetext.Line(a.Site),
+			a.RequestedAt.Local().Format("2006-01-02 15:04:05"), promptLength(a.Prompt), promptHead(a.JobID, a.Prompt, 60))
 		// A line without tabs is no column: the description does not widen them.
-		fmt.Fprintf(tw, "  %s\n", oneLine(a.Describe(), 200))
+		fmt.Fprintf(tw, "  %s\n", safetext.Line(a.Describe()))
 	}
 	return tw.Flush()
 }

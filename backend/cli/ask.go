@@ -11,6 +11,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -86,7 +87,7 @@ func runAsk(ctx context.Context, inv *invocation) error {
 	if inv.json {
 		return inv.printJSON(askJSON{Session: run.ID, Result: run.Result(), Policies: run.Policies()})
 	}
-	_, err = fmt.Fprintln(inv.stdout, run.Answer)
+	_, err = fmt.Fprintln(inv.stdout, safetext.Block(run.Answer))
 	return err
 }
 

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 )
 
 // Stdout and Stderr receive everything the CLI prints.
@@ -180,7 +181,9 @@ func Main(ctx context.Context, args []string) int {
 		b, _ := json.Marshal(map[string]any{"error": env})
 		fmt.Fprintln(Stdout, string(b))
 	} else {
-		fmt.Fprintln(Stderr, env.Human())
+		// A message can quote a site or an agent (a file name, a site's
+		// error): escaped, newlines kept.
+		fmt.Fprintln(Stderr, safetext.Block(env.Human()))
 	}
 	return errs.ExitCode(env)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub/client"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -113,7 +114,7 @@ func runClients(ctx context.Context, inv *invocation) error {
 		if inv.json {
 			return inv.printJSON(info)
 		}
-		_, err = fmt.Fprintf(inv.stdout, "revoked client %s (%s)\n", info.ID, info.Name)
+		_, err = fmt.Fprintf(inv.stdout, "revoked client %s (%s)\n", safetext.Line(info.ID), safetext.Line(info.Name))
 		return err
 	}
 	list, err := svc.ListClients(ctx, cliCaller, service.ListClientsRequest{})
@@ -134,7 +135,7 @@ func runClients(ctx context.Context, inv *invocation) error {
 		if c.RevokedAt != nil {
 			revoked = c.RevokedAt.Local().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%t\t%t\t%s\t%s\n", c.ID, c.Name, c.AutoApprove, c.ExistingConversations, c.CreatedAt.Local().Format("2006-01-02 15:04"), revoked)
+		fmt.Fprintf(tw, "%s\t%s\t%t\t%t\t%s\t%s\n", safetext.Line(c.ID), safetext.Line(c.Name), c.AutoApprove, c.ExistingConversations, c.CreatedAt.Local().Format("2006-01-02 15:04"), revoked)
 	}
 	return tw.Flush()
 }

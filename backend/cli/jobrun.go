@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -78,7 +79,7 @@ func printProgress(inv *invocation, ev service.JobEvent) {
 		if r.Partial.Rewritten {
 			fmt.Fprint(inv.stderr, "\r\033[K")
 		}
-		fmt.Fprint(inv.stderr, r.Partial.Added)
+		fmt.Fprint(inv.stderr, safetext.Block(r.Partial.Added))
 	}
 }
 

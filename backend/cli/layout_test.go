@@ -15,6 +15,8 @@ import (
 // they cannot reach around it to the store, the browser or a site. Only the
 // choice of the remote implementation (owner.go, service.go) names
 // hub/client; what needs more is clihost's, which the binary links in.
+// safetext (what makes an agent's or a site's text safe for the terminal)
+// is a leaf that reaches nothing: TestSafetextIsALeaf holds it to that.
 func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 	const backend = "github.com/ferrydesk/ferry/backend/"
 	files, err := filepath.Glob("*.go")
@@ -27,7 +29,7 @@ func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 			continue
 		}
 		checked++
-		allowed := map[string]bool{"service": true, "errs": true, "config": true, "version": true}
+		allowed := map[string]bool{"service": true, "errs": true, "config": true, "version": true, "safetext": true}
 		if file == "owner.go" || file == "service.go" || file == "clients.go" {
 			allowed["hub/client"] = true
 		}
@@ -49,6 +51,24 @@ func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Fatalf("only %d files checked: the rule would prove nothing", checked)
+	}
+}
+
+// TestSafetextIsALeaf: the one package the commands may import beside the
+// service layer depends on no other package of Ferry.
+func TestSafetextIsALeaf(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../safetext").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 3 {
+		t.Fatalf("go list found only %d packages: the check would prove nothing", len(deps))
+	}
+	for _, d := range deps {
+		if strings.HasPrefix(d, "github.com/ferrydesk/ferry/") && d != "github.com/ferrydesk/ferry/backend/safetext" {
+			t.Errorf("safetext depends on %s", d)
+		}
 	}
 }
 

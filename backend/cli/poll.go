@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -72,10 +73,10 @@ func printPoll(inv *invocation, s *service.Run, fresh bool) error {
 	}
 	fmt.Fprintln(inv.stdout)
 	if s.Error != nil {
-		fmt.Fprintln(inv.stdout, s.Error.Human())
+		fmt.Fprintln(inv.stdout, safetext.Block(s.Error.Human()))
 	}
 	if s.Answer != "" {
-		fmt.Fprintln(inv.stdout, s.Answer)
+		fmt.Fprintln(inv.stdout, safetext.Block(s.Answer))
 	}
 	return nil
 }
@@ -144,7 +145,7 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 func printResumed(inv *invocation, s *service.Run, finding *service.Finding, runErr error) error {
 	if runErr != nil {
 		if finding != nil && !inv.json {
-			fmt.Fprintln(inv.stderr, "reattach:", finding.Detail)
+			fmt.Fprintln(inv.stderr, "reattach:", safetext.Line(finding.Detail))
 		}
 		return runErr
 	}
@@ -152,12 +153,12 @@ func printResumed(inv *invocation, s *service.Run, finding *service.Finding, run
 		return inv.printJSON(map[string]any{"session": s.Redacted(), "finding": finding})
 	}
 	if finding != nil {
-		fmt.Fprintln(inv.stderr, "reattach:", finding.Detail)
+		fmt.Fprintln(inv.stderr, "reattach:", safetext.Line(finding.Detail))
 	}
 	if s.Error != nil && s.State == service.RunFailed {
 		return s.Error
 	}
-	_, err := fmt.Fprintln(inv.stdout, s.Answer)
+	_, err := fmt.Fprintln(inv.stdout, safetext.Block(s.Answer))
 	return err
 }
 
@@ -180,7 +181,7 @@ func watchPrinter(inv *invocation, stream bool) func(service.JobEvent) {
 			if ev.Partial.Rewritten {
 				fmt.Fprint(inv.stderr, "\r\033[K")
 			}
-			fmt.Fprint(inv.stderr, ev.Partial.Added)
+			fmt.Fprint(inv.stderr, safetext.Block(ev.Partial.Added))
 		case service.RunEventState:
 			fmt.Fprintf(inv.stderr, "[%s]\n", ev.State)
 		}
@@ -202,10 +203,10 @@ func printDoctor(inv *invocation, out []service.DoctorReport) error {
 	for _, rp := range out {
 		fmt.Fprintf(inv.stdout, "%s  %s  %s  %s", rp.ID, rp.Site, rp.State, rp.Verdict)
 		if rp.Detail != "" {
-			fmt.Fprintf(inv.stdout, ": %s", rp.Detail)
+			fmt.Fprintf(inv.stdout, ": %s", safetext.Line(rp.Detail))
 		}
 		if rp.Candidates != "" {
-			fmt.Fprintf(inv.stdout, " (candidate tabs: %s)", rp.Candidates)
+			fmt.Fprintf(inv.stdout, " (candidate tabs: %s)", safetext.Line(rp.Candidates))
 		}
 		fmt.Fprintln(inv.stdout)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -126,16 +127,16 @@ func printZips(inv *invocation, zips []service.ZipReceipt, warnings []string, re
 	for _, z := range zips {
 		switch {
 		case z.Verified:
-			fmt.Fprintf(inv.stdout, "%s\n", z.SavedPath)
-			fmt.Fprintf(inv.stderr, "saved %s: %d files, %d bytes, sha256 %s\n", filepath.Base(z.SavedPath), z.Files, z.Size, z.SHA256)
+			fmt.Fprintf(inv.stdout, "%s\n", safetext.Line(z.SavedPath))
+			fmt.Fprintf(inv.stderr, "saved %s: %d files, %d bytes, sha256 %s\n", safetext.Line(filepath.Base(z.SavedPath)), z.Files, z.Size, z.SHA256)
 		case z.Quarantined:
-			fmt.Fprintf(inv.stderr, "quarantined %s as %s (%s)\n", z.SandboxPath, z.SavedPath, z.Error.Code)
+			fmt.Fprintf(inv.stderr, "quarantined %s as %s (%s)\n", safetext.Line(z.SandboxPath), safetext.Line(z.SavedPath), z.Error.Code)
 		case z.Error != nil:
-			fmt.Fprintf(inv.stderr, "not saved %s (%s)\n", z.SandboxPath, z.Error.Code)
+			fmt.Fprintf(inv.stderr, "not saved %s (%s)\n", safetext.Line(z.SandboxPath), z.Error.Code)
 		}
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(inv.stderr, "warning: %s\n", w)
+		fmt.Fprintf(inv.stderr, "warning: %s\n", safetext.Line(w))
 	}
 	if receipt != "" {
 		fmt.Fprintf(inv.stderr, "receipt %s\n", receipt)

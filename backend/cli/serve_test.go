@@ -30,9 +30,10 @@ type serveInfo struct {
 
 // served is a `ferry serve` child process.
 type served struct {
-	cmd  *exec.Cmd
-	info serveInfo
-	done chan error
+	cmd    *exec.Cmd
+	info   serveInfo
+	done   chan error
+	stderr *lockedBuffer
 }
 
 // startServe runs `ferry serve --json` on dataDir and waits until it
@@ -45,12 +46,12 @@ func startServe(t *testing.T, dataDir string, extra ...string) *served {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &served{cmd: cmd, done: make(chan error, 1)}
+	s := &served{cmd: cmd, done: make(chan error, 1), stderr: stderr}
 	line := make(chan string, 1)
 	go func() {
 		r := bufio.NewReader(out)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -97,7 +98,13 @@ func runSessions(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(inv.stdout, ex.Body)
+	body := ex.Body
+	if verb == "show" && !inv.json {
+		// A terminal reads it: what the site and the prompt hold is
+		// escaped, newlines kept. export stays the exact record.
+		body = safetext.Block(body)
+	}
+	_, err = io.WriteString(inv.stdout, body)
 	return err
 }
 
@@ -165,10 +172,8 @@ func printSessionList(inv *invocation, items []service.Listed, total int) error 
 	return nil
 }
 
+// oneLine is s with its whitespace folded and every control and format
+// character escaped, cut to at most n characters of s with "…".
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return printable(strings.Join(strings.Fields(s), " "), n)
 }

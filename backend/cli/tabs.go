@@ -7,9 +7,9 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -93,7 +93,7 @@ func printTabs(inv *invocation, list []service.Tab) error {
 	w := tabwriter.NewWriter(inv.stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "TARGETID\tSITE\tSTATE\tTITLE\tURL")
 	for _, t := range tabs {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", t.ID, dash(t.Site), dash(t.State), dash(printable(t.Title, 50)), t.URL)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", t.ID, dash(t.Site), dash(t.State), dash(printable(t.Title, 50)), safetext.Line(t.URL))
 	}
 	return w.Flush()
 }
@@ -148,17 +148,14 @@ func dash(s string) string {
 	return s
 }
 
-// printable is s with control characters (a title can hold any) turned
-// into spaces, cut to at most n runes.
+// printable is s (a title, a URL, a file name: a site or an agent chose
+// it) on one line with every control and format character escaped
+// visibly, cut to at most n characters of s with "…".
 func printable(s string, n int) string {
-	r := []rune(strings.Map(func(c rune) rune {
-		if unicode.IsControl(c) {
-			return ' '
-		}
-		return c
-	}, s))
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
+	head, rest := safetext.Head(s, n)
+	if rest > 0 {
+		head, _ = safetext.Head(s, n-1)
+		return head + "…"
 	}
-	return string(r)
+	return head
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -92,7 +93,7 @@ func runTemplates(ctx context.Context, inv *invocation) error {
 		if inv.json {
 			return inv.printJSON(t)
 		}
-		fmt.Fprintf(inv.stdout, "saved template %s (variables: %s)\n", t.Name, orNone(t.Variables))
+		fmt.Fprintf(inv.stdout, "saved template %s (variables: %s)\n", safetext.Line(t.Name), safetext.Line(orNone(t.Variables)))
 		return nil
 	}
 	if _, err := svc.DeleteTemplate(ctx, cliCaller, service.TemplateRef{Name: rest[0]}); err != nil {
@@ -147,15 +148,15 @@ func printTemplate(inv *invocation, t service.Template) error {
 	if t.BuiltIn {
 		kind = "built-in"
 	}
-	fmt.Fprintf(inv.stdout, "name:        %s (%s)\n", t.Name, kind)
+	fmt.Fprintf(inv.stdout, "name:        %s (%s)\n", safetext.Line(t.Name), kind)
 	if t.Description != "" {
-		fmt.Fprintf(inv.stdout, "description: %s\n", t.Description)
+		fmt.Fprintf(inv.stdout, "description: %s\n", safetext.Line(t.Description))
 	}
-	fmt.Fprintf(inv.stdout, "variables:   %s\n", orNone(t.Variables))
+	fmt.Fprintf(inv.stdout, "variables:   %s\n", safetext.Line(orNone(t.Variables)))
 	if !t.UpdatedAt.IsZero() {
 		fmt.Fprintf(inv.stdout, "updated:     %s\n", t.UpdatedAt.Format("2006-01-02 15:04:05Z07:00"))
 	}
-	fmt.Fprintf(inv.stdout, "\n%s\n", strings.TrimRight(t.Body, "\n"))
+	fmt.Fprintf(inv.stdout, "\n%s\n", safetext.Block(strings.TrimRight(t.Body, "\n")))
 	return nil
 }
 
@@ -225,7 +226,7 @@ func printTemplateList(inv *invocation, list []service.Template) error {
 		if t.BuiltIn {
 			kind = "built-in"
 		}
-		fmt.Fprintf(inv.stdout, "%-24s %-8s %s\n", t.Name, kind, t.Description)
+		fmt.Fprintf(inv.stdout, "%-24s %-8s %s\n", safetext.Line(t.Name), kind, safetext.Line(t.Description))
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/safetext"
 )
 
 func init() {
@@ -117,7 +118,10 @@ func announceApprovals(ctx context.Context, srv *hub.Server, inv *cli.Invocation
 		if !ok {
 			continue
 		}
+		// Everything of an agent's is escaped (%q, safetext): a raw ESC[8m
+		// would hide the rest of the prompt, ESC[2K ESC[1A draw a fake line.
 		fmt.Fprintf(inv.Stderr(), "approval needed: job %s from %q (%s on %s): %s\n  ferry approvals approve %s | ferry approvals reject %s\n",
-			ap.JobID, ap.ClientName, ap.Kind, ap.Site, ap.Summary, ap.JobID, ap.JobID)
+			safetext.Line(ap.JobID), ap.ClientName, safetext.Line(string(ap.Kind)), safetext.Line(ap.Site),
+			cli.ApprovalHead(ap, 60), safetext.Line(ap.JobID), safetext.Line(ap.JobID))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/safetext"
 )
 
 func init() {
@@ -140,7 +141,7 @@ func printVerdict(inv *cli.Invocation, path string, v *artifact.Verdict) {
 	if !v.OK {
 		status = "REFUSED"
 	}
-	fmt.Fprintf(w, "%s: %s\n", path, status)
+	fmt.Fprintf(w, "%s: %s\n", safetext.Line(path), status)
 	fmt.Fprintf(w, "  size      %d bytes\n", v.Size)
 	if v.SHA256 != "" {
 		fmt.Fprintf(w, "  sha256    %s\n", v.SHA256)

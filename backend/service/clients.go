@@ -26,6 +26,9 @@ type Approval struct {
 	// Existing says the job would use a tab, conversation or run of the
 	// user's, which the client was granted.
 	Existing bool `json:"existing,omitempty"`
+	// Prompt is the whole of what the job would send (JobRequest.Text),
+	// never cut: Summary can leave a part out, the user decides on this.
+	Prompt string `json:"prompt"`
 }
 
 // ApprovalOf is the approval of j, a job awaiting it that client
@@ -40,7 +43,7 @@ func ApprovalOf(j Job, asked JobRequest, clientName string) Approval {
 		spec = j.Detail.Spec
 	}
 	ap := Approval{JobID: j.ID, ClientID: spec.RequestedBy, ClientName: clientName, Kind: spec.Kind, Site: spec.Site,
-		Model: spec.Model, Summary: spec.Summary(), RequestedAt: j.CreatedAt.UTC()}
+		Model: spec.Model, Summary: spec.Summary(), RequestedAt: j.CreatedAt.UTC(), Prompt: spec.Text()}
 	if j.Detail == nil || j.Detail.Target == nil {
 		return ap
 	}

@@ -563,6 +563,7 @@ export namespace service {
 	    where?: string;
 	    continues: boolean;
 	    existing?: boolean;
+	    prompt: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -581,6 +582,7 @@ export namespace service {
 	        this.where = source["where"];
 	        this.continues = source["continues"];
 	        this.existing = source["existing"];
+	        this.prompt = source["prompt"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
