@@ -55,3 +55,12 @@ func lostHint(env *errs.Envelope, s *Session) *errs.Envelope {
 	}
 	return env.WithHint("nothing was sent: it is safe to run the prompt again once the browser runs")
 }
+
+// LostItsTab reports whether the run stopped because its tab or browser
+// went away after the prompt was sent (or while it was being sent) and its
+// conversation's address is recorded: its answer is collected by opening
+// that conversation in a new tab, in whatever browser runs now.
+func (s *Session) LostItsTab() bool {
+	return s.Error != nil && tabEnded(s.Error.Code) && s.ConversationURL != "" &&
+		(s.State.Sent() || s.State == StateSubmitting) && s.State.Active()
+}
