@@ -45,15 +45,23 @@ func tabEnded(code errs.Code) bool {
 
 // lostHint is what a run whose tab ended in state s tells its user: after
 // the send the site very likely finished the answer, which reattach
-// collects without sending again; before it nothing left the browser.
+// collects from the journaled conversation without sending again (without
+// a journaled conversation the user must look in the site's history);
+// before it nothing left the browser.
 func lostHint(env *errs.Envelope, s *Session) *errs.Envelope {
 	switch {
-	case s.State.Sent():
+	case s.State.Sent() && s.ConversationURL != "":
 		return env.WithHint("the prompt was sent and the site has very likely finished the answer: run `ferry reattach --session %s` to open the conversation and collect it without sending the prompt again", s.ID)
-	case s.State == StateSubmitting:
+	case s.State.Sent():
+		return env.WithHint("the prompt was sent and the site has very likely finished the answer, but Ferry did not learn the conversation's address: find the answer in the site's history rather than sending the prompt again (`ferry reattach --session %s` collects it from a tab that shows it)", s.ID)
+	case s.State == StateSubmitting && s.ConversationURL != "":
 		return env.WithHint("the browser was lost while the prompt was being sent: run `ferry reattach --session %s`, which looks for the prompt in the conversation and never sends it twice", s.ID)
+	case s.State == StateSubmitting:
+		return env.WithHint("the browser was lost while the prompt was being sent, so it may have left: check the site's history for it before running it again (`ferry reattach --session %s` looks for it in a tab that shows the conversation)", s.ID)
+	case env.Code == errs.BrowserDisconnected:
+		return env.WithHint("nothing was sent: it is safe to run the prompt again once the browser runs")
 	}
-	return env.WithHint("nothing was sent: it is safe to run the prompt again once the browser runs")
+	return env.WithHint("nothing was sent: it is safe to run the prompt again")
 }
 
 // LostItsTab reports whether the run stopped because its tab or browser

@@ -64,16 +64,20 @@ var (
 )
 
 func TestALostBrowserIsBrowserDisconnectedAndKeepsASentRunCollectable(t *testing.T) {
+	const conv = "https://chatgpt.com/c/lost-conv"
 	cases := []struct {
 		name      string
+		conv      string // the conversation the run continues ("" = a new chat whose address was never learnt)
 		at        State
 		failWith  errs.Code
 		wantState State
 		wantHint  string
 	}{
-		{"a browser killed while the answer streams leaves the run streaming, to be reattached", StateStreaming, errs.GenerationError, StateStreaming, "ferry reattach --session"},
-		{"a browser killed during the send leaves the run at submitting, to be looked for", StateSubmitted, errs.Internal, StateSubmitting, "never sends it twice"},
-		{"a browser killed before the send fails the run and says nothing was sent", StateComposed, errs.ComposerNotFound, StateFailed, "nothing was sent"},
+		{"a browser killed while the answer streams leaves the run streaming, to be reattached from its conversation", conv, StateStreaming, errs.GenerationError, StateStreaming, "open the conversation and collect it without sending the prompt again"},
+		{"a run lost mid-answer without a known conversation points at the site's history", "", StateStreaming, errs.GenerationError, StateStreaming, "find the answer in the site's history"},
+		{"a browser killed during the send leaves the run at submitting, to be looked for in its conversation", conv, StateSubmitted, errs.Internal, StateSubmitting, "never sends it twice"},
+		{"a browser killed during a new chat's send says the prompt may have left", "", StateSubmitted, errs.Internal, StateSubmitting, "may have left"},
+		{"a browser killed before the send fails the run and says nothing was sent", conv, StateComposed, errs.ComposerNotFound, StateFailed, "nothing was sent"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,7 +85,7 @@ func TestALostBrowserIsBrowserDisconnectedAndKeepsASentRunCollectable(t *testing
 			repo, st := openRepo(t, t.TempDir())
 			defer st.Close()
 			r := NewRunner(repo)
-			s, err := r.Create(ctx, Spec{Site: "chatgpt", TargetID: "tab-1", Prompt: "a question", Deadline: time.Now().Add(time.Minute)})
+			s, err := r.Create(ctx, Spec{Site: "chatgpt", TargetID: "tab-1", Prompt: "a question", ConversationURL: tc.conv, Deadline: time.Now().Add(time.Minute)})
 			if err != nil {
 				t.Fatal(err)
 			}
