@@ -255,3 +255,36 @@ func decodeBase64(s string) ([]byte, error) { return base64.StdEncoding.DecodeSt
 func errorsIsDeadline(ctx context.Context) bool {
 	return errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
+
+// Lost reports why the page can no longer be used, waiting at most grace
+// for it to end: nil while it stays usable, else the envelope that ended it.
+// A browser that goes away takes its tabs with it, and its tabs may report
+// their own end (crashed, detached) a moment before the connection drops:
+// a tab that ended so is given a further 300 ms for the browser's end,
+// which then wins (BrowserDisconnected), so that the caller tells a lost
+// browser from a lost tab. It returns early when ctx ends.
+func (p *Page) Lost(ctx context.Context, grace time.Duration) error {
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.life.Done():
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	cause := context.Cause(p.life)
+	if cause == nil {
+		return nil
+	}
+	if gone := context.Cause(p.b.life); gone != nil {
+		return gone
+	}
+	bt := time.NewTimer(300 * time.Millisecond)
+	defer bt.Stop()
+	select {
+	case <-p.b.life.Done():
+		return context.Cause(p.b.life)
+	case <-bt.C:
+	case <-ctx.Done():
+	}
+	return cause
+}

@@ -162,3 +162,41 @@ func TestAKilledBrowserFailsCallsWithBrowserDisconnected(t *testing.T) {
 		t.Fatal("Done is still open after the browser died")
 	}
 }
+
+// Lost tells a tab that still works (nil, after its grace), a crashed tab
+// (target_crashed) and a killed browser (browser_disconnected, also for a
+// tab whose own end it reports).
+func TestLostTellsAWorkingTabACrashedTabAndAKilledBrowser(t *testing.T) {
+	ctx := testCtx(t, 30*time.Second)
+	b, err := Launch(ctx, t.TempDir(), WithBinary(testBinary), Headless())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	alive, err := b.OpenTab(ctx, "about:blank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashed, err := b.OpenTab(ctx, "about:blank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := alive.Lost(ctx, 200*time.Millisecond); err != nil || time.Since(start) < 200*time.Millisecond {
+		t.Fatalf("a working tab: %v after %s, want nil after the grace", err, time.Since(start))
+	}
+	crash(t, crashed)
+	if err := crashed.Lost(ctx, 0); !errs.Has(err, errs.TargetCrashed) {
+		t.Fatalf("a crashed tab: %v, want target_crashed", err)
+	}
+	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	if err := alive.Lost(ctx, 5*time.Second); !errs.Has(err, errs.BrowserDisconnected) || time.Since(start) > 3*time.Second {
+		t.Fatalf("a killed browser: %v after %s, want browser_disconnected at once", err, time.Since(start))
+	}
+	if err := crashed.Lost(ctx, 0); !errs.Has(err, errs.BrowserDisconnected) {
+		t.Fatalf("the crashed tab of a killed browser: %v, want browser_disconnected", err)
+	}
+}

@@ -99,3 +99,39 @@ func registerAttachFlags(fs *flag.FlagSet) {
 	fs.String("browser", "", "attach: use Ferry's own running browser (without --browser-url)")
 	fs.String("browser-url", "", "the browser holding the run's tab: ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
 }
+
+// registerRelaunchFlags defines --chromium, --headless and --browser-arg for
+// the commands that resume a run (watch, reattach): they apply only when
+// the run lost its browser and Ferry launches its own to collect it.
+func registerRelaunchFlags(fs *flag.FlagSet) {
+	fs.String("chromium", "", "Chromium or Chrome executable to launch when the run lost its browser (default: found in PATH)")
+	fs.Bool("headless", false, "launch that browser without a window")
+	fs.Var(&stringList{}, "browser-arg", "an extra command-line argument for that browser (repeatable)")
+}
+
+// relaunchSpec is the launch spec the relaunch flags of inv give (nil when
+// none is given). Errors: errs.BadInput when they come with a named browser
+// (--browser-url, --browser attach): an attached browser is not launched.
+func relaunchSpec(inv *invocation, named bool) (*service.BrowserSpec, error) {
+	spec := service.BrowserSpec{Mode: service.BrowserLaunch}
+	given := false
+	if f := inv.fs.Lookup("chromium"); f != nil && f.Value.String() != "" {
+		spec.Chromium, given = f.Value.String(), true
+	}
+	if f := inv.fs.Lookup("headless"); f != nil && f.Value.String() == "true" {
+		spec.Headless, given = true, true
+	}
+	if f := inv.fs.Lookup("browser-arg"); f != nil {
+		if args := f.Value.(flag.Getter).Get().([]string); len(args) > 0 {
+			spec.Args, given = args, true
+		}
+	}
+	if !given {
+		return nil, nil
+	}
+	if named {
+		return nil, errs.New(errs.BadInput, "--chromium, --headless and --browser-arg apply only when Ferry launches the browser, not when it attaches").
+			WithHint("drop them, or drop --browser-url and --browser attach")
+	}
+	return &spec, nil
+}

@@ -13,12 +13,19 @@ import (
 )
 
 func init() {
-	follow := func(name, short, long string, run func(context.Context, *invocation) error) {
+	follow := func(name, short, long string, run func(context.Context, *invocation) error, resumes bool) {
+		args := "[--session ID] [--browser-url URL | --browser attach]"
+		if resumes {
+			args += " [--chromium PATH] [--headless] [--browser-arg ARG ...]"
+		}
 		register(&command{
-			name: name, args: "[--session ID] [--browser-url URL | --browser attach]", short: short, long: long,
+			name: name, args: args, short: short, long: long,
 			flags: func(fs *flag.FlagSet) {
 				fs.String("session", "", "the run (an unambiguous id prefix is enough); default: the only active run")
 				registerAttachFlags(fs)
+				if resumes {
+					registerRelaunchFlags(fs)
+				}
 				fs.Duration("timeout", 10*time.Minute, "give up collecting after this long (the run stays collectable)")
 			},
 			run: run,
@@ -27,14 +34,21 @@ func init() {
 	follow("poll", "check a run once: its state, and whether its tab is still fresh",
 		`Prints the run's state (and its answer once extracted). With --browser-url an
 active run also passes the freshness gate: its tab must still be open on its site,
-else session_stale with the candidate tabs.`, runPoll)
+else session_stale with the candidate tabs.`, runPoll, false)
 	follow("watch", "follow a run to its end, streaming the answer as it grows",
 		`Reattaches to the run (never sending its prompt again) and prints the answer's
-partial text as it grows, then the answer. Needs --browser-url for an active run.`, runWatch)
+partial text as it grows, then the answer. Needs --browser-url for an active run,
+unless the run lost its browser (as reattach).`, runWatch, true)
 	follow("reattach", "resume an interrupted run without sending its prompt again",
 		`Resumes the run from its journaled state: before the send it starts over; when
 it is unknown whether the send happened it looks for the prompt in the conversation
-and says what it found; after the send it only collects the answer.`, runReattach)
+and says what it found; after the send it only collects the answer.
+
+A run whose browser was lost after the send (browser_disconnected) is collected
+in the browser that runs now (--browser-url, the owner's, or Ferry's own), or in
+Ferry's browser launched for it (--chromium, --headless and --browser-arg apply):
+its journaled conversation is opened in a new tab and the answer the site
+finished is collected, without sending the prompt again.`, runReattach, true)
 }
 
 // The commands that follow runs in flight, written once against
@@ -104,8 +118,12 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 		return err
 	}
 	defer done()
+	launch, err := relaunchSpec(inv, named)
+	if err != nil {
+		return err
+	}
 	res, err := svc.ReattachSession(ctx, cliCaller, service.ReattachRequest{Session: inv.flag("session").(string),
-		Browser: named, BrowserURL: url, TimeoutMs: timeout.Milliseconds()})
+		Browser: named, BrowserURL: url, TimeoutMs: timeout.Milliseconds(), Launch: launch})
 	if err != nil {
 		return err
 	}

@@ -253,6 +253,7 @@ func TestBrowserFlagsAreCheckedBeforeTheBrowser(t *testing.T) {
 		{"open refuses a browser that would close with it", []string{"open", "deepseek", "--browser", "launch"}, errs.BadInput, "stays open"},
 		{"open an unknown site", []string{"open", "nosuchsite", "--browser-url", "ws://127.0.0.1:9/devtools/browser/x"}, errs.UnknownSite, "nosuchsite"},
 		{"attaching to Ferry's browser when it does not run says so", []string{"tabs"}, errs.BrowserDisconnected, "not running"},
+		{"reattach's launch options with an attached browser are refused", []string{"reattach", "--session", "x", "--browser-url", "ws://127.0.0.1:9/devtools/browser/x", "--headless"}, errs.BadInput, "--headless"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -102,7 +102,10 @@ func hostOf(raw string) string {
 }
 
 // ReattachIn resumes run s in browser b after the freshness gate, never
-// sending its prompt again once it was sent (job.Runner.Reattach). onEvent,
+// sending its prompt again once it was sent (job.Runner.Reattach). A run
+// that lost its tab or browser after the send (job.Session.LostItsTab) and
+// whose tab is not in b is first rebound to a new tab showing its
+// journaled conversation. onEvent,
 // when set, gets the run's events (state changes and partial text). A code
 // step (`ferry code`) also finishes its artifact step from what its session
 // recorded: the zips of its turn not yet saved are fetched, verified and
@@ -110,6 +113,10 @@ func hostOf(raw string) string {
 // reattach found, also when it fails. Errors: the gate's, the adapter's and
 // the runner's envelopes (for a code step, as RunCode words them).
 func ReattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, repo *job.Repo, s *job.Session, onEvent func(job.Event)) (*job.Session, *job.Finding, error) {
+	s, err := reopenConversation(ctx, b, repo, s)
+	if err != nil {
+		return s, nil, err
+	}
 	if err := CheckFresh(ctx, b, reg, s); err != nil {
 		return s, nil, err
 	}

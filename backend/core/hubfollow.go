@@ -134,7 +134,7 @@ func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, 
 	if rec, ok := h.runningJobOf(s.ID); ok {
 		return hub.ReattachResult{Job: h.view(ctx, rec)}, nil
 	}
-	if s.State.Active() && !chk.Browser && chk.BrowserURL == "" && !h.HasBrowser() {
+	if s.State.Active() && !chk.Browser && chk.BrowserURL == "" && !h.HasBrowser() && !s.LostItsTab() {
 		return hub.ReattachResult{}, errs.New(errs.BadInput, "this needs the browser that holds the run's tab: pass --browser-url").
 			WithHint("give the ws://127.0.0.1:PORT/devtools/browser/ID address or the profile's DevToolsActivePort file, or --browser attach for Ferry's own browser")
 	}
@@ -203,7 +203,7 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 		}
 		h.emitRun(rec, ev)
 	}
-	finding, err := h.reattachRun(ctx, rec.Session, chk.BrowserURL, onEvent)
+	finding, err := h.reattachRun(ctx, rec.Session, chk, onEvent)
 	wctx := context.WithoutCancel(ctx)
 	h.mu.Lock()
 	cur, gerr := h.jobs.Get(rec.ID)
@@ -220,7 +220,7 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 	h.emitEnd(wctx, cur)
 }
 
-func (h *HubBackend) reattachRun(ctx context.Context, sessionID, browserURL string, onEvent func(job.Event)) (*job.Finding, error) {
+func (h *HubBackend) reattachRun(ctx context.Context, sessionID string, chk hub.SessionCheck, onEvent func(job.Event)) (*job.Finding, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return nil, err
@@ -233,7 +233,7 @@ func (h *HubBackend) reattachRun(ctx context.Context, sessionID, browserURL stri
 	if err != nil {
 		return nil, err
 	}
-	b, done, err := h.requestBrowser(ctx, browserURL)
+	b, done, err := h.reattachBrowser(ctx, s, chk)
 	if err != nil {
 		return nil, err
 	}

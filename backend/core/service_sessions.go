@@ -108,7 +108,7 @@ func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req ser
 	if err := admit(c, "resume a run", req); err != nil {
 		return service.ReattachResult{}, err
 	}
-	return s.h.ReattachSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs}, c.Requester())
+	return s.h.ReattachSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs, Launch: req.Launch}, c.Requester())
 }
 
 // DoctorSessions checks the tabs of active and stale runs. Errors:

@@ -38,6 +38,10 @@ type SessionCheck struct {
 	Recover bool `json:"recover,omitempty"`
 	// TimeoutMs bounds a reattach (0: the owner's default).
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// Launch is how an in-process reattach starts Ferry's browser for a run
+	// that lost its own (service.ReattachRequest.Launch); the hub's route
+	// never fills it.
+	Launch *service.BrowserSpec `json:"launch,omitempty"`
 }
 
 // PollResult answers POST /v1/sessions/poll: the run's record and whether

@@ -267,18 +267,28 @@ func (r *Runner) deadline(ctx context.Context, s *Session) (context.Context, con
 	return context.WithDeadline(ctx, s.Deadline)
 }
 
-// stop journals a failure. A run whose prompt was sent stays in its state
-// when the failure is only the end of ctx (the answer may still be
-// collected); otherwise it becomes failed, or cancelled when ctx was
-// cancelled.
+// stop journals a failure. A run whose prompt was sent (or was being
+// sent) stays in its state when the failure is only the end of ctx, or the
+// loss of its tab or browser (BrowserDisconnected, TargetCrashed,
+// TargetNotFound): the site goes on answering, and Reattach collects the
+// answer; otherwise it becomes failed, or cancelled when ctx was cancelled.
+// A lost browser before the send fails the run, saying that nothing was
+// sent.
 func (r *Runner) stop(ctx context.Context, s *Session, cause error) (*Session, error) {
 	env := errs.From(cause)
 	wctx := context.WithoutCancel(ctx)
 	ctxEnded := ctx.Err() != nil && (env.Code == errs.Cancelled || env.Code == errs.Timeout)
-	if ctxEnded && (s.State.Sent() || s.State == StateSubmitting) {
+	lost := !ctxEnded && tabEnded(env.Code)
+	if lost {
+		env = lostHint(env, s)
+	}
+	if (ctxEnded || lost) && (s.State.Sent() || s.State == StateSubmitting) {
 		out, err := r.repo.Update(wctx, s.ID, "", func(x *Session) error { x.Error = env; return nil })
 		if err != nil {
 			return s, errors.Join(cause, err)
+		}
+		if lost {
+			return out, env
 		}
 		return out, env.WithHint("the prompt was sent: run `ferry reattach --session %s` to collect the answer", s.ID)
 	}
@@ -312,7 +322,7 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 		return r.stop(ctx, s, err)
 	}
 	if err := a.Ready(ctx); err != nil {
-		return r.stop(ctx, s, err)
+		return r.stop(ctx, s, lostTab(ctx, a, err))
 	}
 	clk.ready = r.now()
 	if s, err = r.move(ctx, s.ID, StatePreflighted, "ready, logged in, no interstitial", func(x *Session) {
@@ -332,12 +342,12 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	if ms, ok := a.(provider.ModelSelector); ok && s.ModelRequested != "" && !strings.EqualFold(s.ModelRequested, site.DefaultModel) {
 		label, err := ms.SelectModel(ctx, m)
 		if err != nil {
-			return r.stop(ctx, s, err)
+			return r.stop(ctx, s, lostTab(ctx, a, err))
 		}
 		s.Model.Selected = label
 	}
 	if err := a.Compose(ctx, s.Prompt); err != nil {
-		return r.stop(ctx, s, err)
+		return r.stop(ctx, s, lostTab(ctx, a, err))
 	}
 	clk.composed = r.now()
 	if s, err = r.move(ctx, s.ID, StateComposed, "prompt typed and read back", func(x *Session) {
@@ -355,6 +365,7 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	}
 	turn, err := a.Submit(ctx, s.Prompt)
 	if err != nil {
+		err = lostTab(ctx, a, err)
 		if errs.Has(err, errs.SendUnconfirmed) {
 			// Unknown whether it left: stay at submitting for reattach.
 			out, uerr := r.repo.Update(context.WithoutCancel(ctx), s.ID, "", func(x *Session) error { x.Error = errs.From(err); return nil })
@@ -422,7 +433,7 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 		})
 		if err != nil {
 			// A rate limit or a conversation too long gets its one retry.
-			return r.sendFailed(ctx, s, a, err, clk)
+			return r.sendFailed(ctx, s, a, lostTab(ctx, a, err), clk)
 		}
 		tr := turn.Transport(partials)
 		conv := ""
@@ -451,7 +462,7 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 		// Extract reads what Wait left on the turn: wait again (the turn is
 		// complete, so this returns as soon as the page proves it).
 		if err := a.Wait(ctx, turn, nil); err != nil {
-			return r.stop(ctx, s, err)
+			return r.stop(ctx, s, lostTab(ctx, a, err))
 		}
 	}
 	if clk != nil {
@@ -459,7 +470,7 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 	}
 	ans, err := a.Extract(ctx, turn)
 	if err != nil {
-		return r.stop(ctx, s, err)
+		return r.stop(ctx, s, lostTab(ctx, a, err))
 	}
 	model, err := a.Site().Model(s.ModelRequested)
 	if err != nil {

@@ -39,6 +39,9 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 	for tick := 0; ; tick++ {
 		ss := t.snapshot()
 		if ss.res.Err != nil {
+			if lost := w.Page.Lost(ctx, 0); lost != nil {
+				return lost
+			}
 			return w.streamErr(ctx, ss.res.Err)
 		}
 		if ss.started {
@@ -70,6 +73,12 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				// timed-out run is that, not a cut stream.
 				if ctx.Err() != nil {
 					return ctxErr(ctx, "waiting for the answer")
+				}
+				// A capture also ends with its tab or browser: a killed
+				// browser is not the site's error, and the site goes on
+				// answering without it.
+				if lost := w.Page.Lost(ctx, streamLossGrace); lost != nil {
+					return lost
 				}
 				if r, err := w.Interstitial(ctx); err == nil && r.Code != "" && r.Code != errs.GenerationError {
 					return r.Err()
@@ -125,6 +134,16 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 		}
 	}
 }
+
+// streamLossGrace is how long a cut stream waits for its tab or browser to
+// report its end: the capture can see the response fail a moment before
+// the DevTools connection drops.
+const streamLossGrace = time.Second
+
+// TabLost implements job.TabWatcher: nil while the tab is usable, else the
+// envelope that ended it (BrowserDisconnected when the browser went away,
+// TargetCrashed, TargetNotFound).
+func (w *Web) TabLost(ctx context.Context) error { return w.Page.Lost(ctx, 0) }
 
 // settle gives the page a moment (at most 3 s) to render the turn the
 // stream completed, so that the DOM's text and model attribute can serve as

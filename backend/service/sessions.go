@@ -161,18 +161,35 @@ type PollResult struct {
 // TimeoutMs (0: the default). Browser says the caller named a browser
 // (BrowserURL, or Ferry's own running browser): an implementation without
 // a long-lived browser of its own refuses an active run without one.
+//
+// Launch is how to start Ferry's own browser when the run lost its browser
+// (its record says browser_disconnected or a lost tab after the send) and
+// neither a named browser, the implementation's, nor Ferry's running one
+// is there: the reattach then opens the run's conversation in it. Nil uses
+// the implementation's defaults. Only an in-process implementation honours
+// it: an owner launches with its own settings.
 type ReattachRequest struct {
-	Session    string `json:"session,omitempty"`
-	Browser    bool   `json:"browser,omitempty"`
-	BrowserURL string `json:"browserUrl,omitempty"`
-	TimeoutMs  int64  `json:"timeoutMs,omitempty"`
+	Session    string       `json:"session,omitempty"`
+	Browser    bool         `json:"browser,omitempty"`
+	BrowserURL string       `json:"browserUrl,omitempty"`
+	TimeoutMs  int64        `json:"timeoutMs,omitempty"`
+	Launch     *BrowserSpec `json:"launch,omitempty"`
 }
 
 // Validate checks the request. Errors: errs.BadInput for a negative
-// timeout or a browser address that is not loopback.
+// timeout, a browser address that is not loopback, or a Launch that is not
+// a valid launch spec.
 func (r ReattachRequest) Validate() error {
 	if r.TimeoutMs < 0 {
 		return errs.New(errs.BadInput, "timeoutMs must be positive, got %d", r.TimeoutMs).WithHint("leave it out for the default")
+	}
+	if r.Launch != nil {
+		if r.Launch.Mode != BrowserLaunch {
+			return errs.New(errs.BadInput, "launch must be a launch spec, got mode %q", r.Launch.Mode)
+		}
+		if err := r.Launch.Validate(); err != nil {
+			return err
+		}
 	}
 	return CheckBrowserURL(r.BrowserURL)
 }

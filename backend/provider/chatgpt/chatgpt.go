@@ -73,12 +73,21 @@ func (a *Adapter) Ready(ctx context.Context) error {
 	return err
 }
 
-// Extract implements provider.Adapter: the stream's answer replaced by the
-// conversation's canonical text when the conversation can be read.
+// Extract implements provider.Adapter with one extraction for every turn,
+// whether the run saw its stream or a reattach found it in the page: the
+// conversation's canonical answer (its text with citation spans removed,
+// code blocks from its fences), read by the conversation id the stream
+// named or, for a turn the page completed, the one the tab's address names.
+// Only when the conversation cannot be read is the stream's or the page's
+// text returned, with a warning, cleaned alike (cleanAnswer).
 func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answer, error) {
 	ans, err := a.Web.Extract(ctx, t)
 	if err != nil {
 		return nil, err
+	}
+	ans.Text = cleanAnswer(ans.Text)
+	if ans.ConversationID == "" {
+		ans.ConversationID = a.conversationInTab(ctx)
 	}
 	if ans.ConversationID == "" {
 		ans.Warnings = append(ans.Warnings, "no conversation id: the answer is the "+ans.Source+" text, not the conversation's canonical one")
@@ -98,7 +107,7 @@ func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answ
 		ans.Warnings = append(ans.Warnings, "the conversation's current answer is not the streamed message")
 		return ans, nil
 	}
-	if m.text() != ans.Text {
+	if ans.Source == "stream" && m.text() != ans.Text {
 		ans.Warnings = append(ans.Warnings, "the streamed text differs from the conversation's canonical text; the canonical text is returned")
 	}
 	ans.Text, ans.Source = m.text(), "conversation_api"
@@ -111,6 +120,16 @@ func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answ
 		ans.Model.Slug, ans.Model.Source = slug, "conversation_api:metadata.model_slug"
 	}
 	return ans, nil
+}
+
+// conversationInTab is the id of the conversation the tab shows
+// (https://chatgpt.com/c/<id>), or "" when it shows none or cannot be read.
+func (a *Adapter) conversationInTab(ctx context.Context) string {
+	u, err := a.ConversationURL(ctx)
+	if err != nil || u == "" {
+		return ""
+	}
+	return conversationIDOf(u)
 }
 
 // Interface guards.

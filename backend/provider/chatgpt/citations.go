@@ -1,6 +1,9 @@
 package chatgpt
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // ChatGPT marks citations with private-use sentinels: U+E200 opens a span
 // such as "\ue200cite\ue202turn0search2\ue201", U+E201 closes it, and
@@ -39,3 +42,23 @@ func stripCitations(s string) string {
 }
 
 func isCiteRune(r rune) bool { return r >= citeOpen && r <= citeLast }
+
+// cleanAnswer is the one cleanup of an answer's text, whatever read it (the
+// stream, the page, the conversation): citation spans removed.
+func cleanAnswer(s string) string { return stripCitations(s) }
+
+// conversationIDOf is the conversation id of a ChatGPT conversation address
+// (the segment after /c/), or "".
+func conversationIDOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i := 0; i+1 < len(parts); i++ {
+		if parts[i] == "c" && parts[i+1] != "" {
+			return parts[i+1]
+		}
+	}
+	return ""
+}

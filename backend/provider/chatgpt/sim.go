@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -77,7 +78,11 @@ var simScript []byte
 //     thoughts (analysis), commentary text, reasoning_recap, final; citations
 //     U+E200…U+E202 around cite markers (scenario thinking).
 //   - completion: status finished_successfully, end_turn, finish_details stop;
-//     stop_conversation endpoint; an aborted stream is stored as interrupted.
+//     stop_conversation endpoint: a stopped stream is stored as interrupted;
+//     a stream whose reader went away without stopping it (a closed tab, a
+//     killed browser) is finished server-side at its pace and stored whole,
+//     and a page opening the conversation meanwhile shows the answer
+//     in progress until it is.
 //     Stream handoff to a websocket: GAP.
 //   - stream errors: {"message":null,…,"error":…,"error_code":"conversation_too_large"}
 //     (the {"type":"error",…} variant: GAP); "Something went wrong…" frame.
@@ -149,18 +154,20 @@ func SimSite() sim.Site {
 // it keeps for one server: conversations and minted estuary files.
 type simServer struct {
 	*sim.Server
-	mu    sync.Mutex
-	convs map[string]*simConversation // by id
-	files map[string]*simFileRef      // estuary file id -> file
+	mu      sync.Mutex
+	convs   map[string]*simConversation // by id
+	files   map[string]*simFileRef      // estuary file id -> file
+	stopped map[string]bool             // conversations whose turn stop_conversation stopped
 }
 
 func newSimServer(s *sim.Server) *simServer {
-	st := &simServer{Server: s, convs: map[string]*simConversation{}, files: map[string]*simFileRef{}}
+	st := &simServer{Server: s, convs: map[string]*simConversation{}, files: map[string]*simFileRef{}, stopped: map[string]bool{}}
 	s.OnReset(func() {
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		st.convs = map[string]*simConversation{}
 		st.files = map[string]*simFileRef{}
+		st.stopped = map[string]bool{}
 	})
 	return st
 }
@@ -182,6 +189,14 @@ func (s *simServer) routes() http.Handler {
 	mux.HandleFunc("GET /backend-api/conversation/{id}/interpreter/download", s.chatgptBearer(s.chatgptInterpreterDownload))
 	mux.HandleFunc("GET /backend-api/estuary/content", s.chatgptEstuary)
 	mux.HandleFunc("POST /backend-api/stop_conversation", s.chatgptBearer(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ConversationID string `json:"conversation_id"`
+		}
+		if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&req) == nil && req.ConversationID != "" {
+			s.mu.Lock()
+			s.stopped[req.ConversationID] = true
+			s.mu.Unlock()
+		}
 		sim.WriteJSON(w, http.StatusOK, sim.O("success", true))
 	}))
 	mux.HandleFunc("GET /auth/login", s.LoginPage(ID))
@@ -414,4 +429,14 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// takeStop reports whether stop_conversation stopped the turn of
+// conversation id since the last call, and forgets it.
+func (s *simServer) takeStop(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stopped := s.stopped[id]
+	delete(s.stopped, id)
+	return stopped
 }

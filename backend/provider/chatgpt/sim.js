@@ -399,11 +399,27 @@
         t.msg.setAttribute('data-message-id', m.id);
         t.text = m.content.parts.join('');
         renderAnswer(t);
-        finishTurn(t, m.metadata.model_slug);
+        if (m.status === 'in_progress') followAnswer(id, t, m.id);
+        else finishTurn(t, m.metadata.model_slug);
       }
     }
     parentId = c.current_node;
     addHistory(c.title);
+  }
+
+  // An answer still being generated (its stream's reader went away) is
+  // shown in progress and read again until the site stores it finished.
+  async function followAnswer(id, t, mid) {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 400));
+      const r = await fetch('/backend-api/conversation/' + id, { credentials: 'include', headers: authHeaders() });
+      if (!r.ok) continue;
+      const m = ((await r.json()).mapping[mid] || {}).message;
+      if (!m) continue;
+      t.text = m.content.parts.join('');
+      renderAnswer(t);
+      if (m.status !== 'in_progress') { finishTurn(t, m.metadata.model_slug); return; }
+    }
   }
 
   // Code mode: clicking a sandbox link mints a download URL and fetches the

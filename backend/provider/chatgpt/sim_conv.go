@@ -59,6 +59,13 @@ func newConversation(id string) *simConversation {
 
 func (c *simConversation) add(parent string, msg sim.Obj) {
 	id := msg[0].V.(string)
+	if n, ok := c.Nodes[id]; ok {
+		// The same message again (an answer finished after its reader
+		// left): it replaces the stored one in place.
+		n.Message = msg
+		c.Updated = time.Now()
+		return
+	}
 	if _, ok := c.Nodes[parent]; !ok {
 		parent = c.Current
 	}

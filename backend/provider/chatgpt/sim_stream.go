@@ -228,15 +228,23 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	}
 	sent, ok := d.streamText(ctx, "/message/content/parts/0", a.Text, pace, finishOps("finished_successfully", "stop"), cut)
 	if !ok {
-		status := "in_progress"
-		finish := any(nil)
-		if ctx.Err() != nil {
-			status = "finished_successfully"
-			finish = sim.O("type", "interrupted")
-		}
-		store(parent, chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{sent}), status, nil, meta("finish_details", finish), "all", ch))
+		store(parent, chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{sent}), "in_progress", nil, meta(), "all", ch))
 		switch {
 		case ctx.Err() != nil:
+			// The reader went away (a closed tab, a killed browser): as on
+			// chatgpt.com the answer goes on being generated and is stored
+			// finished, unless stop_conversation stopped the turn, which
+			// stores what was streamed as interrupted.
+			left := len(sim.Chunks(a.Text, pace.Chunk)) - len(sim.Chunks(sent, pace.Chunk))
+			go func() {
+				time.Sleep(max(time.Duration(left)*pace.Interval, 300*time.Millisecond))
+				if s.takeStop(cid) {
+					store(parent, chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{sent}), "finished_successfully", nil,
+						meta("finish_details", sim.O("type", "interrupted")), "all", ch))
+					return
+				}
+				s.recordAnswer(t, parent, aid, ch, a, model, meta, mentionIDs)
+			}()
 			return
 		case t.sc.Name == sim.ScenarioError:
 			d.data(sim.O("message", nil, "conversation_id", cid, "error", "Something went wrong. If this issue persists please contact us through our help center at help.openai.com.", "error_code", nil))
@@ -246,7 +254,22 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 			sim.AbortStream()
 		}
 	}
+	first, title := s.recordAnswer(t, parent, aid, ch, a, model, meta, mentionIDs)
+
+	d.data(sim.O("type", "server_ste_metadata", "metadata", sim.O("conduit_prewarmed", false, "model_slug", "i-mini", "did_auto_switch_to_reasoning", false, "is_first_turn", first), "conversation_id", cid))
+	d.data(sim.O("type", "message_stream_complete", "conversation_id", cid))
+	if first {
+		d.data(sim.O("type", "title_generation", "title", title, "conversation_id", cid))
+	}
+	f.Write("data: [DONE]\n\n")
+}
+
+// recordAnswer stores the finished answer aid of turn t (whether its reader
+// stayed to the end or not) and reports whether it was the conversation's
+// first turn, and the conversation's title.
+func (s *simServer) recordAnswer(t chatgptTurn, parent, aid string, ch any, a sim.Answer, model string, meta func(...any) sim.Obj, mentionIDs []string) (bool, string) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	t.conv.add(parent, chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{a.Text}), "finished_successfully", true,
 		meta("finish_details", sim.O("type", "stop", "stop_tokens", []any{200002}), "is_complete", true), "all", ch))
 	t.conv.Model = model
@@ -260,13 +283,5 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	if first {
 		t.conv.Title = "Sim: " + sim.PromptTopic(t.prompt)
 	}
-	title := t.conv.Title
-	s.mu.Unlock()
-
-	d.data(sim.O("type", "server_ste_metadata", "metadata", sim.O("conduit_prewarmed", false, "model_slug", "i-mini", "did_auto_switch_to_reasoning", false, "is_first_turn", first), "conversation_id", cid))
-	d.data(sim.O("type", "message_stream_complete", "conversation_id", cid))
-	if first {
-		d.data(sim.O("type", "title_generation", "title", title, "conversation_id", cid))
-	}
-	f.Write("data: [DONE]\n\n")
+	return first, t.conv.Title
 }

@@ -63,6 +63,16 @@ func inlineCodeText(prompt string) string {
 	return fmt.Sprintf("Here is code for “%s”.\n\n```python\n%s\n```\n\nAnd to run the tests:\n\n```bash\n%s\n```\n\nNo files were written.", PromptTopic(prompt), inlinePython, inlineShell)
 }
 
+// citedCodeText is the cited_code answer: sentences with citation markers
+// (on sites whose answers carry them) around a fenced code block.
+func citedCodeText(site, prompt string) string {
+	cite := func(ref string) string { return "" }
+	if st, _ := lookup(site); st.Citations {
+		cite = func(ref string) string { return citeOpen + "cite" + citeSep + ref + citeClose }
+	}
+	return fmt.Sprintf("About “%s”, the documented way%s:\n\n```python\n%s\n```\n\nIt prints the greeting.%s", PromptTopic(prompt), cite("turn0search1"), inlinePython, cite("turn0search3"))
+}
+
 // AnswerFor builds the answer of site to prompt under scenario sc.
 func AnswerFor(site string, sc Scenario, prompt string) Answer {
 	a := Answer{Model: defaultModel(site)}
@@ -71,6 +81,8 @@ func AnswerFor(site string, sc Scenario, prompt string) Answer {
 		a.Text = longText(prompt, sc.Size("size", 110<<10))
 	case ScenarioInlineCode:
 		a.Text = inlineCodeText(prompt)
+	case ScenarioCitedCode:
+		a.Text = citedCodeText(site, prompt)
 	case ScenarioThinking:
 		a.Model = thinkingModel(site)
 		a.Thoughts = []string{"Considering what the user asks about " + PromptTopic(prompt) + ".", "Checking a source before answering."}

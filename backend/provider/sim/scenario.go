@@ -24,6 +24,7 @@ const (
 	ScenarioLong                = "long"
 	ScenarioThinking            = "thinking"
 	ScenarioInlineCode          = "inline_code"
+	ScenarioCitedCode           = "cited_code"
 	ScenarioCodeZip             = "code_zip"
 	ScenarioMultiZip            = "multi_zip"
 	ScenarioSandboxExpired      = "sandbox_expired"
@@ -63,6 +64,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioLong, false, nil, "an answer of at least 100 KB (param size, default 110KiB)"},
 	{ScenarioThinking, false, []string{}, "a thinking model: ChatGPT thoughts/commentary/analysis channels and citations; THINK fragments, isThinking tokens, model-thoughts elsewhere"},
 	{ScenarioInlineCode, false, nil, "no zip: the answer holds fenced code blocks"},
+	{ScenarioCitedCode, false, nil, "a fenced code block between sentences with citation markers (U+E200…U+E202, on the sites whose answers carry them): what every extraction path must clean alike"},
 	{ScenarioCodeZip, false, []string{}, "code mode: the python tool writes one zip to /mnt/data (param zip_size, e.g. 5MiB, up to 200MiB)"},
 	{ScenarioMultiZip, false, []string{}, "code mode with several zips (param zips, default 3)"},
 	{ScenarioSandboxExpired, false, []string{}, "code mode whose interpreter/download answers ace_pod_expired (404)"},
