@@ -1,0 +1,88 @@
+// Package spacetest gives tests a small disk of their own: a tmpfs mounted
+// under the test's temporary directory, and a ballast file that fills it to a
+// chosen free space. Mounting needs root (CI runs as root); elsewhere the
+// tests that need it are skipped with the reason.
+package spacetest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// Mount mounts a tmpfs of size bytes (mode 0700) on a new directory under
+// t.TempDir(), unmounts it when the test ends (lazily when something still
+// holds it open), and returns its path. It skips t, saying why, when the
+// process is not root or the mount fails.
+func Mount(t testing.TB, size uint64) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipped: mounting a small tmpfs to fill the disk needs root (CI runs as root)")
+	}
+	dir := filepath.Join(t.TempDir(), "disk")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	opts := fmt.Sprintf("size=%d,mode=0700", size)
+	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		t.Skipf("skipped: cannot mount a tmpfs on %s (%v): the full-disk tests need a mountable tmpfs", dir, err)
+	}
+	t.Cleanup(func() {
+		if err := unix.Unmount(dir, 0); err != nil {
+			_ = unix.Unmount(dir, unix.MNT_DETACH)
+		}
+	})
+	return dir
+}
+
+// Free is the number of bytes an unprivileged writer may still write on the
+// file system holding dir.
+func Free(t testing.TB, dir string) uint64 {
+	t.Helper()
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Bavail * uint64(st.Bsize)
+}
+
+// Fill writes a ballast file into dir so that about leave bytes stay free
+// (0: the disk is full), and returns a function that removes it. The ballast
+// is removed when the test ends in any case.
+func Fill(t testing.TB, dir string, leave uint64) (release func()) {
+	t.Helper()
+	f, err := os.CreateTemp(dir, ".ballast-*")
+	if err != nil {
+		t.Fatalf("create ballast: %v", err)
+	}
+	name := f.Name()
+	released := false
+	release = func() {
+		if !released {
+			released = true
+			os.Remove(name)
+		}
+	}
+	t.Cleanup(release)
+	defer f.Close()
+	free := Free(t, dir)
+	if free > leave {
+		if err := unix.Fallocate(int(f.Fd()), 0, 0, int64(free-leave)); err != nil {
+			t.Fatalf("fill %s: %v", dir, err)
+		}
+	}
+	if leave == 0 {
+		// Whatever fallocate left over (rounding) is written until the disk
+		// refuses.
+		buf := make([]byte, 4096)
+		for {
+			if _, err := f.Write(buf); err != nil {
+				break
+			}
+		}
+	}
+	return release
+}
