@@ -7,8 +7,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -122,17 +120,6 @@ func checkOpenSpace(dir string) error {
 // memtable log, and the value log for a large value).
 func txBytes(size, entries int) uint64 {
 	return 2 * uint64(size+entries*entryOverhead)
-}
-
-// freeSpace is the number of bytes an unprivileged process may still write
-// on the file system holding dir. The blocks reserved for root are not
-// counted, although Ferry may run as root: they are the system's reserve.
-func freeSpace(dir string) (uint64, error) {
-	var st unix.Statfs_t
-	if err := unix.Statfs(dir, &st); err != nil {
-		return 0, fmt.Errorf("statfs %s: %w", dir, err)
-	}
-	return st.Bavail * uint64(st.Bsize), nil
 }
 
 // diskFullError is the envelope of a refused write.

@@ -19,9 +19,7 @@ import (
 // process is not root or the mount fails.
 func Mount(t testing.TB, size uint64) string {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("skipped: mounting a small tmpfs to fill the disk needs root (CI runs as root)")
-	}
+	Require(t)
 	dir := filepath.Join(t.TempDir(), "disk")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -36,6 +34,15 @@ func Mount(t testing.TB, size uint64) string {
 		}
 	})
 	return dir
+}
+
+// Require skips t, saying why, when this process cannot mount a tmpfs (it
+// is not root): call it first in a test that sets up more than its disks.
+func Require(t testing.TB) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipped: mounting a small tmpfs to fill the disk needs root (CI runs as root)")
+	}
 }
 
 // Free is the number of bytes an unprivileged writer may still write on the
