@@ -324,7 +324,7 @@ func saveErr(err error, format string, args ...any) error {
 		if errors.As(err, &pe) {
 			dir = filepath.Dir(pe.Path)
 		}
-		e := errs.Wrap(err, errs.DiskFull, "%s: the disk is full (%v); nothing was saved", what, err)
+		e := errs.Wrap(err, errs.DiskFull, "%s: the disk is full (%v); nothing was saved", what, err).WithStage(errs.StageArtifact)
 		if dir != "" {
 			e = e.WithEvidence("dir", dir).
 				WithHint("free space on the disk that holds %s (`df -h %s` shows it), or save to another directory (--out, or the settings' artifacts.outputDir), then run again", dir, dir)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -61,24 +62,34 @@ func Free(t testing.TB, dir string) uint64 {
 // is removed when the test ends in any case.
 func Fill(t testing.TB, dir string, leave uint64) (release func()) {
 	t.Helper()
-	f, err := os.CreateTemp(dir, ".ballast-*")
+	release, err := FillNow(dir, leave)
 	if err != nil {
-		t.Fatalf("create ballast: %v", err)
-	}
-	name := f.Name()
-	released := false
-	release = func() {
-		if !released {
-			released = true
-			os.Remove(name)
-		}
+		t.Fatal(err)
 	}
 	t.Cleanup(release)
+	return release
+}
+
+// FillNow is Fill for a goroutine other than the test's: it returns its
+// error instead of failing the test, and the caller removes the ballast.
+func FillNow(dir string, leave uint64) (release func(), err error) {
+	f, err := os.CreateTemp(dir, ".ballast-*")
+	if err != nil {
+		return nil, fmt.Errorf("create ballast: %w", err)
+	}
+	name := f.Name()
+	var once sync.Once
+	release = func() { once.Do(func() { os.Remove(name) }) }
 	defer f.Close()
-	free := Free(t, dir)
-	if free > leave {
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		release()
+		return nil, err
+	}
+	if free := st.Bavail * uint64(st.Bsize); free > leave {
 		if err := unix.Fallocate(int(f.Fd()), 0, 0, int64(free-leave)); err != nil {
-			t.Fatalf("fill %s: %v", dir, err)
+			release()
+			return nil, fmt.Errorf("fill %s: %w", dir, err)
 		}
 	}
 	if leave == 0 {
@@ -91,5 +102,5 @@ func Fill(t testing.TB, dir string, leave uint64) (release func()) {
 			}
 		}
 	}
-	return release
+	return release, nil
 }
