@@ -142,6 +142,9 @@ func TestAFullDiskStopsARunBeforeTheSendAndNeverLosesAnAnswerAfterIt(t *testing.
 		if gerr != nil || shown.State != StateDone || shown.Answer != out.Answer {
 			t.Fatalf("the repository shows %+v, %v: want the held answer", shown, gerr)
 		}
+		if active, err := g.repo.Active(ctx); err != nil || len(active) != 0 {
+			t.Fatalf("active runs %v, %v: a run done in memory is not in flight", active, err)
+		}
 		want := []State{StateResolved, StatePreflighted, StateComposed, StateSubmitting, StateSubmitted, StateStreaming,
 			StateCompleted, StateExtracted, StateDone}
 		if got := journalStates(t, g.repo, s.ID); !slices.Equal(got, want) {

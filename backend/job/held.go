@@ -163,3 +163,12 @@ func (r *Runner) settle(ctx context.Context, s *Session, err error) (*Session, e
 	}
 	return s, env.WithEvidence("session", s.ID).WithEvidence("journaled_state", string(journaled))
 }
+
+// readTx is getTx that shows the held version of a run first, for the
+// readers that go through the search index (List, Active).
+func (r *Repo) readTx(tx *store.Tx, id string) (*Session, error) {
+	if s := r.heldGet(id); s != nil {
+		return s, nil
+	}
+	return getTx(tx, id)
+}

@@ -443,7 +443,7 @@ func (r *Repo) List(ctx context.Context, f Filter) ([]Listed, int, error) {
 	out := make([]Listed, 0, len(hits))
 	err = r.st.View(func(tx *store.Tx) error {
 		for _, h := range hits {
-			s, err := getTx(tx, h.ID)
+			s, err := r.readTx(tx, h.ID)
 			if errs.Has(err, errs.SessionNotFound) {
 				continue // removed between the search and the read
 			}
@@ -507,7 +507,7 @@ func (r *Repo) Active(ctx context.Context) ([]*Session, error) {
 	out := make([]*Session, 0, len(hits))
 	err := r.st.View(func(tx *store.Tx) error {
 		for _, h := range hits {
-			s, err := getTx(tx, h.ID)
+			s, err := r.readTx(tx, h.ID)
 			if errs.Has(err, errs.SessionNotFound) {
 				continue
 			}
