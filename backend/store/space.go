@@ -133,10 +133,9 @@ func diskFullError(dir string, free, need uint64) *errs.Envelope {
 			byteSize(need-min(need, free)), dir, dir)
 }
 
-// IsNoSpace reports whether err is the operating system's "no space left on
-// device" (or a quota exceeded), for writers outside the store that map it
-// to errs.DiskFull.
-func IsNoSpace(err error) bool {
+// isNoSpace reports whether err is the operating system's "no space left on
+// device" (or a quota exceeded).
+func isNoSpace(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }
 

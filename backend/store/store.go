@@ -80,7 +80,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 		return nil, errs.Wrap(err, errs.Internal, "store migrations: %v", err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		if IsNoSpace(err) {
+		if isNoSpace(err) {
 			return nil, diskFullError(dir, 0, SpaceMargin)
 		}
 		return nil, errs.Wrap(err, errs.DataDirUnwritable, "create store directory %s: %v", dir, rootCause(err)).
