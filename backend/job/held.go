@@ -50,9 +50,10 @@ func cloneSession(s *Session) *Session {
 	return &out
 }
 
-// heldBase is the held version of run id for an update, or nil. Called with
-// r.mu held.
-func (r *Repo) heldBase(id string) *Session {
+// heldGet is the held version of run id, or nil.
+func (r *Repo) heldGet(id string) *Session {
+	r.heldMu.Lock()
+	defer r.heldMu.Unlock()
 	if h := r.held[id]; h != nil {
 		return cloneSession(h.s)
 	}
@@ -62,11 +63,7 @@ func (r *Repo) heldBase(id string) *Session {
 // putHeldEntries writes the journal entries held for run id, in the
 // transaction that writes the run's next version.
 func (r *Repo) putHeldEntries(tx *store.Tx, id string) error {
-	h := r.held[id]
-	if h == nil {
-		return nil
-	}
-	for _, e := range h.pending {
+	for _, e := range r.heldEntries(id) {
 		val, err := json.Marshal(e)
 		if err != nil {
 			return err
@@ -81,11 +78,13 @@ func (r *Repo) putHeldEntries(tx *store.Tx, id string) error {
 // hold keeps s (and its new journal entry e, if any) in memory after the
 // store refused to write them with err, and reports whether it did: only
 // for a disk_full refusal of a run whose prompt was sent (from, the state
-// before the update). Called with r.mu held.
+// before the update).
 func (r *Repo) hold(from State, s *Session, e *Entry, err error) bool {
 	if s == nil || !errs.Has(err, errs.DiskFull) || !mayHold(from) {
 		return false
 	}
+	r.heldMu.Lock()
+	defer r.heldMu.Unlock()
 	h := r.held[s.ID]
 	if h == nil {
 		h = &heldRun{refusal: errs.From(err), lastSeen: from}
@@ -106,8 +105,8 @@ func (r *Repo) hold(from State, s *Session, e *Entry, err error) bool {
 // errs.DiskFull envelope naming the directory and the space) and the last
 // state the store holds for the run.
 func (r *Repo) Held(id string) (refusal *errs.Envelope, journaled State, ok bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.heldMu.Lock()
+	defer r.heldMu.Unlock()
 	h := r.held[id]
 	if h == nil {
 		return nil, "", false
@@ -115,17 +114,17 @@ func (r *Repo) Held(id string) (refusal *errs.Envelope, journaled State, ok bool
 	return h.refusal, h.lastSeen, true
 }
 
-// heldGet is the held version of run id, or nil.
-func (r *Repo) heldGet(id string) *Session {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.heldBase(id)
+// unhold forgets run id once the store holds all of it.
+func (r *Repo) unhold(id string) {
+	r.heldMu.Lock()
+	defer r.heldMu.Unlock()
+	delete(r.held, id)
 }
 
 // heldEntries are the journal entries of run id not yet written.
 func (r *Repo) heldEntries(id string) []Entry {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.heldMu.Lock()
+	defer r.heldMu.Unlock()
 	if h := r.held[id]; h != nil {
 		return append([]Entry(nil), h.pending...)
 	}

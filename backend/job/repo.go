@@ -27,9 +27,11 @@ type Repo struct {
 	idx *search.Index
 	now func() time.Time
 
-	mu    sync.Mutex          // serializes writes: store commit then index update
-	built bool                // the index holds every stored session (under mu)
-	held  map[string]*heldRun // runs sent whose writes a full disk refused (under mu), see held.go
+	mu    sync.Mutex // serializes writes: store commit then index update
+	built bool       // the index holds every stored session (under mu)
+
+	heldMu sync.Mutex
+	held   map[string]*heldRun // runs sent whose writes a full disk refused (under heldMu), see held.go
 }
 
 // RepoOption configures OpenRepo.
@@ -321,7 +323,7 @@ func (r *Repo) Update(ctx context.Context, id, note string, fn func(s *Session) 
 	)
 	err := r.st.Update(func(tx *store.Tx) error {
 		out, e = nil, nil
-		s := r.heldBase(id)
+		s := r.heldGet(id)
 		if s == nil {
 			var err error
 			if s, err = getTx(tx, id); err != nil {
@@ -358,7 +360,7 @@ func (r *Repo) Update(ctx context.Context, id, note string, fn func(s *Session) 
 	})
 	switch {
 	case err == nil:
-		delete(r.held, id)
+		r.unhold(id)
 	case r.hold(from, out, e, err):
 	default:
 		return nil, err
