@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -106,6 +107,28 @@ func TestAFullDisk(t *testing.T) {
 		}
 	})
 
+	t.Run("a run in Ferry's own browser whose disk fills gives the answer with its error in JSON and closes the browser", func(t *testing.T) {
+		disk, dataDir := smallDisk(t)
+		prompt := "Answer in JSON although the disk fills"
+		args := []string{"ask", "--site", "chatgpt", "--headless", "--chromium", providertest.ChromiumBin, "--data-dir", dataDir, "--timeout", "60s", "--json"}
+		for _, f := range h.Server.ChromiumFlags() {
+			args = append(args, "--browser-arg="+f)
+		}
+		fillOnSend(t, disk)
+		r := ferry(t, nil, append(args, prompt)...)
+		var out askJSON
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatalf("stdout is not one JSON result (%v):\n%s\nstderr %s", err, r.stdout, r.stderr)
+		}
+		if r.code != diskFull || out.Answer != providertest.NormalAnswer(prompt) || out.Error == nil || out.Error.Code != errs.DiskFull || out.Session == "" {
+			t.Fatalf("exit %d, result %+v: want the answer, its session and the disk_full error", r.code, out)
+		}
+		profile := filepath.Join(dataDir, "browser-profile")
+		for _, p := range processesNaming(t, profile) {
+			t.Errorf("a browser on the data directory's profile outlived ferry: %s", p)
+		}
+	})
+
 	t.Run("the owner stays up on a full disk and answers with the envelope", func(t *testing.T) {
 		disk, dataDir := smallDisk(t)
 		owner := startServe(t, dataDir, "--browser-url", url)
@@ -160,4 +183,22 @@ func TestAFullDisk(t *testing.T) {
 			t.Errorf("the refused save left %s", f)
 		}
 	})
+}
+
+// processesNaming lists the command lines of the processes whose command
+// line holds s.
+func processesNaming(t *testing.T, s string) []string {
+	t.Helper()
+	var out []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err != nil {
+			continue
+		}
+		if line := strings.ReplaceAll(string(b), "\x00", " "); strings.Contains(line, s) {
+			out = append(out, line)
+		}
+	}
+	return out
 }

@@ -81,13 +81,25 @@ func FillNow(dir string, leave uint64) (release func(), err error) {
 	var once sync.Once
 	release = func() { once.Do(func() { os.Remove(name) }) }
 	defer f.Close()
-	var st unix.Statfs_t
-	if err := unix.Statfs(dir, &st); err != nil {
-		release()
-		return nil, err
-	}
-	if free := st.Bavail * uint64(st.Bsize); free > leave {
-		if err := unix.Fallocate(int(f.Fd()), 0, 0, int64(free-leave)); err != nil {
+	// Another process (a browser writing its profile) may take space
+	// between the reading and the allocation: read again and retry.
+	var size int64
+	for try := 0; ; try++ {
+		var st unix.Statfs_t
+		if err := unix.Statfs(dir, &st); err != nil {
+			release()
+			return nil, err
+		}
+		free := st.Bavail * uint64(st.Bsize)
+		if free <= leave {
+			break
+		}
+		err := unix.Fallocate(int(f.Fd()), 0, size, int64(free-leave))
+		if err == nil {
+			size += int64(free - leave)
+			continue
+		}
+		if err != unix.ENOSPC || try == 50 {
 			release()
 			return nil, fmt.Errorf("fill %s: %w", dir, err)
 		}
