@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -96,8 +97,9 @@ func WithFerryVersion(v string) SaveOption { return func(c *saveConfig) { c.vers
 //
 // No final file is ever half-written; the temporary file is removed on every
 // path, and one left by a killed process is removed by the next Save into
-// dir (SweepDeadTemps). I/O failures are ArtifactSaveFailed envelopes; a cancelled ctx
-// returns ctx's error.
+// dir (SweepDeadTemps). I/O failures are ArtifactSaveFailed envelopes
+// (errs.DiskFull when the disk is full); a cancelled ctx returns ctx's
+// error.
 func Save(ctx context.Context, dir, name string, src io.Reader, prov Provenance, opts ...SaveOption) (*Saved, error) {
 	cfg := saveConfig{now: time.Now, version: "dev"}
 	for _, o := range opts {
@@ -265,7 +267,7 @@ func linkUnique(tmp, dir, name string) (string, error) {
 // WriteFileAtomic writes data to path through a synced temporary file in
 // the same directory and a rename, then syncs the directory: readers see
 // the old file or the new one, never a part. Failures are
-// ArtifactSaveFailed envelopes.
+// ArtifactSaveFailed envelopes, errs.DiskFull when the disk is full.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, release, err := createLockedTemp(dir, ".ferry-*.tmp")
@@ -312,8 +314,24 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
+// saveErr is the envelope of a failed file operation: errs.DiskFull
+// (naming the directory) when the disk is full, else ArtifactSaveFailed.
 func saveErr(err error, format string, args ...any) error {
-	return errs.Wrap(err, errs.ArtifactSaveFailed, "%s: %v", fmt.Sprintf(format, args...), err)
+	what := fmt.Sprintf(format, args...)
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		dir := ""
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			dir = filepath.Dir(pe.Path)
+		}
+		e := errs.Wrap(err, errs.DiskFull, "%s: the disk is full (%v); nothing was saved", what, err).WithStage(errs.StageArtifact)
+		if dir != "" {
+			e = e.WithEvidence("dir", dir).
+				WithHint("free space on the disk that holds %s (`df -h %s` shows it), or save to another directory (--out, or the settings' artifacts.outputDir), then run again", dir, dir)
+		}
+		return e
+	}
+	return errs.Wrap(err, errs.ArtifactSaveFailed, "%s: %v", what, err)
 }
 
 type ctxReader struct {

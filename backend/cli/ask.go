@@ -54,7 +54,9 @@ With --json the result is one object: session (the run's id), answer, codeBlocks
 where it was read), routing (requested and controlled tab, tab_was_created),
 transport (stream or DOM and why the turn counts as complete), content (sha256,
 length), timings, warnings and policies (the interstitial policies applied). Exit codes: 0 ok, 2 bad input, 3 blocked before send (login,
-Cloudflare, rate limit, capability), 4 routing, 5 the answer failed, 6 timeout.`,
+Cloudflare, rate limit, capability), 4 routing, 5 the answer failed, 6 timeout,
+9 disk full (before the send: nothing was sent; after it: the answer is printed
+and the error says it could not be journaled).`,
 		flags: func(fs *flag.FlagSet) {
 			fs.String("site", "", "site id (chatgpt, deepseek, ...; see the site registry)")
 			fs.String("tab", "", "CDP TargetID of the tab to use (exactly that tab)")
@@ -82,12 +84,34 @@ func runAsk(ctx context.Context, inv *invocation) error {
 	}
 	run, err := jobRun(j)
 	if err != nil {
-		return err
+		return answerUnjournaled(inv, j, err)
 	}
 	if inv.json {
 		return inv.printJSON(askJSON{Session: run.ID, Result: run.Result(), Policies: run.Policies()})
 	}
 	_, err = fmt.Fprintln(inv.stdout, safetext.Block(run.Answer))
+	return err
+}
+
+// answerUnjournaled prints the answer of a run that came after the send
+// while the disk was full, before its errs.DiskFull (which says that the
+// answer could not be journaled, and sets the exit code): an answer the
+// site gave is never withheld. With --json the answer's object carries the
+// error. Any other err is returned as is.
+func answerUnjournaled(inv *invocation, j service.Job, err error) error {
+	if !errs.Has(err, errs.DiskFull) || j.Detail == nil || j.Detail.Run == nil || j.Detail.Run.Answer == "" {
+		return err
+	}
+	run := j.Detail.Run
+	if inv.json {
+		if perr := inv.printJSON(askJSON{Session: run.ID, Result: run.Result(), Policies: run.Policies(), Error: errs.From(err)}); perr != nil {
+			return perr
+		}
+		return errReported{err}
+	}
+	if _, perr := fmt.Fprintln(inv.stdout, run.Answer); perr != nil {
+		return perr
+	}
 	return err
 }
 
@@ -100,6 +124,9 @@ type askJSON struct {
 	// session's policy receipts: kind, trigger, action, cooldown_ms,
 	// retry_of, ...), in order; empty when the site never interfered.
 	Policies []map[string]string `json:"policies"`
+	// Error is set when the answer came but could not be journaled
+	// (disk_full); the exit code is then disk full's.
+	Error *errs.Envelope `json:"error,omitempty"`
 }
 
 // askPrompt takes the prompt from --prompt, --prompt-file, "-" (stdin) or the

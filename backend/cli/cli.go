@@ -250,7 +250,8 @@ func writeOverview(w io.Writer) error {
 	b.WriteString("                  the browser to drive, for the commands that drive one (`ferry help ask`)\n")
 	b.WriteString("\nRun `ferry help <command>` for a command's flags.\n")
 	b.WriteString("Exit codes: 0 ok, 1 internal, 2 bad input, 3 blocked before send, 4 routing failure,\n")
-	b.WriteString("            5 deliverable missing, 6 timeout, 7 artifact failure, 8 cancelled.\n")
+	b.WriteString("            5 deliverable missing, 6 timeout, 7 artifact failure, 8 cancelled,\n")
+	b.WriteString("            9 disk full.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -61,7 +61,8 @@ download URLs are never written anywhere.
 Exit codes: 0 a verified zip was saved (or, with --allow-inline and no zip, the
 answer's named code blocks were saved as a verified zip); 2 bad input; 3 blocked
 before send; 4 routing; 5 the deliverable is missing (code_artifact_missing: the answer has no zip); 6 timeout; 7 an artifact
-failure (expired sandbox, refused download, damaged or unsafe zip).`,
+failure (expired sandbox, refused download, damaged or unsafe zip); 9 disk full (the
+data directory's or the output directory's disk has no room: no half-written file is left).`,
 		flags: func(fs *flag.FlagSet) {
 			fs.String("site", "", "site id (only chatgpt has a sandbox)")
 			fs.String("tab", "", "CDP TargetID of the tab to use (exactly that tab)")

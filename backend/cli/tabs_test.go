@@ -298,8 +298,8 @@ func TestHelpExitCodesIsTheCatalog(t *testing.T) {
 			t.Errorf("code %s is under exit %d (listed %v), want %d", s.Code, exit, ok, s.Class.ExitCode())
 		}
 	}
-	if len(classes) != 9 || classes[2].Class != "bad input" || classes[8].Class != "cancelled" {
-		t.Fatalf("classes %+v, want the nine from ok to cancelled", classes)
+	if len(classes) != 10 || classes[2].Class != "bad input" || classes[8].Class != "cancelled" || classes[9].Class != "disk full" {
+		t.Fatalf("classes %+v, want the ten from ok to disk full", classes)
 	}
 
 	text := ferry(t, nil, "help", "exit-codes")

@@ -62,6 +62,8 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 }
 
 // Close releases the store. It is safe to call once; later calls are no-ops.
+// Errors: errs.StoreIO; errs.DiskFull when the disk has no room for the
+// store's last flush (nothing acknowledged is lost, see store.Close).
 func (c *Core) Close() error {
 	c.hist.stop() // before the store it reads goes away
 	c.mu.Lock()
@@ -71,6 +73,11 @@ func (c *Core) Close() error {
 	}
 	err := c.store.Close()
 	c.store = nil
+	if errs.Has(err, errs.DiskFull) {
+		// The store stays open until the process ends; its log keeps the
+		// history for the next open.
+		return err
+	}
 	if err != nil {
 		return errs.Wrap(err, errs.StoreIO, "close store %s: %v", c.paths.StoreDir(), err)
 	}

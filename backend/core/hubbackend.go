@@ -75,7 +75,7 @@ var (
 // hub restores its approval list from it at Start) and runs only once
 // approved. The run history is opened on first need. Errors: none.
 func (c *Core) HubBackend(ctx context.Context, opts ...HubOption) (*HubBackend, error) {
-	h := &HubBackend{c: c, jobs: hubJobRepo{st: c.Store()}, running: map[string]context.CancelFunc{}, subs: map[chan hub.Event]struct{}{},
+	h := &HubBackend{c: c, jobs: hubJobRepo{st: c.Store(), held: &heldJobs{}}, running: map[string]context.CancelFunc{}, subs: map[chan hub.Event]struct{}{},
 		watches: map[chan service.JobEvent]string{}}
 	for _, o := range opts {
 		o(h)

@@ -51,17 +51,26 @@ type jobRecord struct {
 
 // hubJobRepo keeps hub jobs in the store. It does no locking of its own:
 // HubBackend serialises read-modify-write under its mutex.
-type hubJobRepo struct{ st *store.Store }
+type hubJobRepo struct {
+	st   *store.Store
+	held *heldJobs // updates a full disk refused, see hubjobheld.go
+}
 
-// Put creates or replaces rec. Errors: store failures.
+// Put creates or replaces rec. An update of an existing job that the store
+// refuses for a full disk is held in memory (Get returns it) and Put
+// returns nil. Errors: store failures, errs.DiskFull for a new job.
 func (r hubJobRepo) Put(rec jobRecord) error {
 	val, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("encode job %s: %w", rec.ID, err)
 	}
 	if err := r.st.Put(store.HubJobKey(rec.ID), val); err != nil {
+		if r.holdRefused(rec, err) {
+			return nil
+		}
 		return fmt.Errorf("store job %s: %w", rec.ID, err)
 	}
+	r.held.drop(rec.ID)
 	return nil
 }
 
@@ -70,6 +79,9 @@ func (r hubJobRepo) Put(rec jobRecord) error {
 func (r hubJobRepo) Get(id string) (jobRecord, error) {
 	if store.ValidID(id) != nil {
 		return jobRecord{}, errs.New(errs.HubNotFound, "no job %q", clipText(id, 80))
+	}
+	if rec, ok := r.held.get(id); ok {
+		return rec, nil
 	}
 	val, err := r.st.Get(store.HubJobKey(id))
 	if errors.Is(err, store.ErrNotFound) {

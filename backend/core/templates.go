@@ -108,7 +108,8 @@ func (r TemplateRepo) Get(ctx context.Context, name string) (TemplateInfo, error
 // an empty body, a body that does not parse, a variable used in the body
 // but not declared in Variables (named with its line and column), a
 // declared variable the body never uses, or one declared twice; BadInput
-// for the name of a built-in template; StoreIO.
+// for the name of a built-in template; StoreIO; DiskFull (the store's,
+// naming the directory and the space) when the disk has no room.
 func (r TemplateRepo) Save(ctx context.Context, t TemplateInfo) (TemplateInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return TemplateInfo{}, err
@@ -137,6 +138,9 @@ func (r TemplateRepo) Save(ctx context.Context, t TemplateInfo) (TemplateInfo, e
 		if errors.Is(err, store.ErrValueTooLarge) {
 			return TemplateInfo{}, errs.Wrap(err, errs.BadInput, "store template %q: %v", t.Name, err).
 				WithHint("shorten the template body")
+		}
+		if errs.Has(err, errs.DiskFull) {
+			return TemplateInfo{}, err // names the directory and the space; nothing was written
 		}
 		return TemplateInfo{}, errs.Wrap(err, errs.StoreIO, "store template %q: %v", t.Name, err)
 	}

@@ -25,6 +25,7 @@ const (
 	ClassTimeout                  // 6: the deadline passed
 	ClassArtifact                 // 7: an artifact could not be retrieved or verified
 	ClassCancelled                // 8: the user cancelled
+	ClassDiskFull                 // 9: the disk holding Ferry's data is (nearly) full
 )
 
 var classNames = map[Class]string{
@@ -32,6 +33,7 @@ var classNames = map[Class]string{
 	ClassBlocked: "blocked before send", ClassRouting: "routing failure",
 	ClassDeliverable: "deliverable missing", ClassTimeout: "timeout",
 	ClassArtifact: "artifact failure", ClassCancelled: "cancelled",
+	ClassDiskFull: "disk full",
 }
 
 func (c Class) String() string { return classNames[c] }
@@ -69,6 +71,7 @@ const (
 	StoreSchemaNewer  Code = "store_schema_newer"
 	StoreIO           Code = "store_io"
 	DataDirUnwritable Code = "data_dir_unwritable"
+	DiskFull          Code = "disk_full"
 
 	BrowserNotFound     Code = "browser_not_found"
 	BrowserLaunchFailed Code = "browser_launch_failed"
@@ -157,6 +160,7 @@ func init() {
 	def(StoreSchemaNewer, StageStore, ClassBlocked, false, "this data directory was written by a newer Ferry: upgrade Ferry, or pass a different --data-dir")
 	def(StoreIO, StageStore, ClassInternal, true, "check free disk space and permissions of the data directory")
 	def(DataDirUnwritable, StageStore, ClassBlocked, false, "make the data directory writable, or pass another one with --data-dir or FERRY_DATA_DIR")
+	def(DiskFull, StageStore, ClassDiskFull, true, "free space on the disk that holds the directory named in the message (`df -h DIR` shows it), or move the data directory to a larger disk with --data-dir or FERRY_DATA_DIR, then run again")
 
 	def(BrowserNotFound, StageBrowser, ClassBlocked, false, "install Chromium (apt-get install chromium) or pass --browser PATH, or attach with --browser-url")
 	def(BrowserLaunchFailed, StageBrowser, ClassBlocked, true, "close other browsers using Ferry's profile and run again; `ferry doctor` checks the browser")

@@ -78,6 +78,7 @@ func TestExitCodesAreDistinctPerClassAndStable(t *testing.T) {
 	want := map[Class]int{
 		ClassOK: 0, ClassInternal: 1, ClassBadInput: 2, ClassBlocked: 3, ClassRouting: 4,
 		ClassDeliverable: 5, ClassTimeout: 6, ClassArtifact: 7, ClassCancelled: 8,
+		ClassDiskFull: 9,
 	}
 	for class, code := range want {
 		if class.ExitCode() != code {
@@ -87,7 +88,7 @@ func TestExitCodesAreDistinctPerClassAndStable(t *testing.T) {
 	if ExitCode(nil) != 0 || ExitCode(New(BadInput, "x")) != 2 || ExitCode(errors.New("x")) != 1 ||
 		ExitCode(New(LoginRequired, "x")) != 3 || ExitCode(New(SessionStale, "x")) != 4 ||
 		ExitCode(New(DeliverableMissing, "x")) != 5 || ExitCode(context.DeadlineExceeded) != 6 ||
-		ExitCode(New(ArtifactCorrupt, "x")) != 7 {
+		ExitCode(New(ArtifactCorrupt, "x")) != 7 || ExitCode(New(DiskFull, "x")) != 9 {
 		t.Fatal("exit code mapping changed")
 	}
 }

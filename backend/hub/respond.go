@@ -77,6 +77,8 @@ func StatusFor(code errs.Code) int {
 		return http.StatusNotFound
 	case errs.StoreBusy:
 		return http.StatusServiceUnavailable
+	case errs.DiskFull:
+		return http.StatusInsufficientStorage
 	}
 	switch spec, _ := errs.Lookup(code); spec.Class {
 	case errs.ClassBadInput:

@@ -29,6 +29,9 @@ type Repo struct {
 
 	mu    sync.Mutex // serializes writes: store commit then index update
 	built bool       // the index holds every stored session (under mu)
+
+	heldMu sync.Mutex
+	held   map[string]*heldRun // runs sent whose writes a full disk refused (under heldMu), see held.go
 }
 
 // RepoOption configures OpenRepo.
@@ -234,6 +237,9 @@ func (r *Repo) Get(ctx context.Context, id string) (*Session, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, errs.From(err)
 	}
+	if s := r.heldGet(id); s != nil {
+		return s, nil
+	}
 	var s *Session
 	err := r.st.View(func(tx *store.Tx) error {
 		var err error
@@ -301,27 +307,37 @@ var errStop = errors.New("stop scan")
 // acknowledged before Update returns: callers rely on that to persist a
 // state before the side effect it guards. Errors: errs.SessionNotFound;
 // ErrIllegalTransition (wrapped) for a refused move; fn's error unchanged;
-// store failures.
+// store failures: errs.DiskFull for a run not yet sent. A run whose prompt
+// was sent is held in memory when the disk is full (see held.go): Update
+// then returns the new version and nil, and Held reports it.
 func (r *Repo) Update(ctx context.Context, id, note string, fn func(s *Session) error) (*Session, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, errs.From(err)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out *Session
+	var (
+		out  *Session
+		e    *Entry
+		from State
+	)
 	err := r.st.Update(func(tx *store.Tx) error {
-		s, err := getTx(tx, id)
-		if err != nil {
-			return err
+		out, e = nil, nil
+		s := r.heldGet(id)
+		if s == nil {
+			var err error
+			if s, err = getTx(tx, id); err != nil {
+				return err
+			}
 		}
-		from, created := s.State, s.Created
+		var created time.Time
+		from, created = s.State, s.Created
 		if err := fn(s); err != nil {
 			return err
 		}
 		s.ID, s.Created = id, created
 		now := r.now().UTC()
 		s.Updated = now
-		var e *Entry
 		if s.State != from {
 			if err := checkTransition(from, s.State); err != nil {
 				return err
@@ -337,9 +353,16 @@ func (r *Repo) Update(ctx context.Context, id, note string, fn func(s *Session) 
 			}
 		}
 		out = s
+		if err := r.putHeldEntries(tx, id); err != nil {
+			return err
+		}
 		return putSession(tx, s, e)
 	})
-	if err != nil {
+	switch {
+	case err == nil:
+		r.unhold(id)
+	case r.hold(from, out, e, err):
+	default:
 		return nil, err
 	}
 	if !r.built {
@@ -391,7 +414,7 @@ func (r *Repo) Journal(ctx context.Context, id string) ([]Entry, error) {
 		out = append(out, e)
 		return nil
 	})
-	return out, err
+	return append(out, r.heldEntries(id)...), err
 }
 
 // Filter selects sessions for List. Zero values mean no constraint.
@@ -422,7 +445,7 @@ func (r *Repo) List(ctx context.Context, f Filter) ([]Listed, int, error) {
 	out := make([]Listed, 0, len(hits))
 	err = r.st.View(func(tx *store.Tx) error {
 		for _, h := range hits {
-			s, err := getTx(tx, h.ID)
+			s, err := r.readTx(tx, h.ID)
 			if errs.Has(err, errs.SessionNotFound) {
 				continue // removed between the search and the read
 			}
@@ -486,7 +509,7 @@ func (r *Repo) Active(ctx context.Context) ([]*Session, error) {
 	out := make([]*Session, 0, len(hits))
 	err := r.st.View(func(tx *store.Tx) error {
 		for _, h := range hits {
-			s, err := getTx(tx, h.ID)
+			s, err := r.readTx(tx, h.ID)
 			if errs.Has(err, errs.SessionNotFound) {
 				continue
 			}

@@ -117,6 +117,12 @@ func (r *Runner) Create(ctx context.Context, sp Spec) (*Session, error) {
 // an errs envelope and is journaled (failed, or cancelled when ctx was
 // cancelled before the prompt was sent). A deadline or cancellation after
 // the send leaves the run in its state, still collectable by Reattach.
+//
+// A full disk: a write refused before the send stops the run with the
+// store's errs.DiskFull (nothing is sent); once the prompt was sent the run
+// goes on in memory (see Repo.Held), returns its record with the answer,
+// and its error is errs.DiskFull saying up to which state it was journaled
+// (unless the run failed of its own, whose error then stands).
 func (r *Runner) Run(ctx context.Context, id string, a provider.Adapter) (*Session, error) {
 	s, err := r.repo.Get(ctx, id)
 	if err != nil {
@@ -125,7 +131,8 @@ func (r *Runner) Run(ctx context.Context, id string, a provider.Adapter) (*Sessi
 	if s.State != StateResolved {
 		return s, errs.New(errs.BadInput, "session %s is %s, not resolved: use Reattach to resume it", id, s.State)
 	}
-	return r.drive(ctx, s, a, nil)
+	out, err := r.drive(ctx, s, a, nil)
+	return r.settle(ctx, out, err)
 }
 
 // ReattachOption configures Reattach.
@@ -148,6 +155,12 @@ func WithTurnFinder(f TurnFinder) ReattachOption { return func(c *reattachConfig
 // when a code-mode run stopped at artifacts_retrieved and the Runner has no
 // Deliverable (see resumeDelivery); and the run's own failures as in Run.
 func (r *Runner) Reattach(ctx context.Context, id string, a provider.Adapter, opts ...ReattachOption) (*Session, *Finding, error) {
+	s, f, err := r.reattach(ctx, id, a, opts...)
+	s, err = r.settle(ctx, s, err)
+	return s, f, err
+}
+
+func (r *Runner) reattach(ctx context.Context, id string, a provider.Adapter, opts ...ReattachOption) (*Session, *Finding, error) {
 	var c reattachConfig
 	if f, ok := a.(TurnFinder); ok {
 		c.finder = f

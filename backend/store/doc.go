@@ -54,4 +54,15 @@
 // its write-ahead log. A process killed at any point (SIGKILL) loses no
 // acknowledged write; SyncWrites (the default) also fsyncs each commit so an
 // acknowledged write survives power loss.
+//
+// # Free space
+//
+// badger writes through memory-mapped files it never pre-allocates, so on a
+// full disk a write is a SIGBUS that kills the process. Every write (Update,
+// Put, Delete, the value-log GC) is admitted only while the disk keeps
+// SpaceMargin free beyond it, Open refuses a disk with less than that, and
+// Close refuses to flush into a disk without room for the memtable; each
+// refusal is an errs.DiskFull envelope naming the directory and the space.
+// space.go says how the margin was measured and why a cached free-space
+// reading never admits a write into a hole.
 package store

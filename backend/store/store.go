@@ -38,6 +38,8 @@ type Store struct {
 	dir    string
 	schema int
 
+	space spaceGuard
+
 	closeOnce sync.Once
 	closeErr  error
 	stopGC    chan struct{}
@@ -46,6 +48,11 @@ type Store struct {
 
 // Open opens (creating it if needed) the store in dir, records this process
 // as its owner in dir/OWNER, and brings its schema up to date.
+//
+// Every write (Put, Delete, Update, the value-log GC) is admitted only while
+// the disk holding dir keeps a margin free for badger (see space.go); Open
+// refuses with errs.DiskFull (naming dir, the free and the needed space)
+// when the disk has less than that margin free.
 //
 // Errors, all envelopes: errs.StoreBusy at once when another process or
 // Store holds dir, naming the holder ("data directory /x is in use by ferry
@@ -73,6 +80,9 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 		return nil, errs.Wrap(err, errs.Internal, "store migrations: %v", err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		if isNoSpace(err) {
+			return nil, diskFullError(dir, 0, SpaceMargin)
+		}
 		return nil, errs.Wrap(err, errs.DataDirUnwritable, "create store directory %s: %v", dir, rootCause(err)).
 			WithEvidence("dir", dir)
 	}
@@ -82,6 +92,9 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 		if locked, err := dirLocked(dir); err == nil && locked {
 			return nil, busyError(dir)
 		}
+	}
+	if err := checkOpenSpace(dir); err != nil {
+		return nil, err
 	}
 
 	var db *badger.DB
@@ -101,7 +114,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	s = &Store{db: db, dir: dir, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
+	s = &Store{db: db, dir: dir, space: spaceGuard{dir: dir}, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			_ = removeOwner(dir)
@@ -186,7 +199,16 @@ func (s *Store) SchemaVersion() int { return s.schema }
 
 // Close flushes and closes the store and removes the OWNER sidecar. It is
 // safe to call more than once; later calls return the first call's result.
+//
+// The flush writes the memtable into a new table through a memory map: when
+// the disk lacks the room for it, Close returns errs.DiskFull and leaves the
+// store open (a write into a hole would be SIGBUS). Nothing acknowledged is
+// lost: free space and call Close again, or let the process end, and the
+// next Open reads the writes back from the store's log.
 func (s *Store) Close() error {
+	if err := s.closeSpace(); err != nil {
+		return err
+	}
 	s.closeOnce.Do(func() {
 		close(s.stopGC)
 		<-s.gcDone
@@ -216,7 +238,8 @@ func (s *Store) gcLoop(every time.Duration) {
 		case <-s.stopGC:
 			return
 		case <-t.C:
-			for s.db.RunValueLogGC(0.5) == nil {
+			// GC rewrites live values into a new value-log file.
+			for s.space.admit(valueLogFileSize) == nil && s.db.RunValueLogGC(0.5) == nil {
 				select {
 				case <-s.stopGC:
 					return
@@ -238,7 +261,7 @@ func (s *Store) Get(key []byte) (val []byte, err error) {
 
 // Put stores val under key. When it returns nil the write is committed and
 // survives a crash of this process. Errors: ErrValueTooLarge, ErrEmptyKey,
-// ErrClosed, or an errs.StoreIO envelope.
+// ErrClosed, or an errs.StoreIO or errs.DiskFull envelope.
 func (s *Store) Put(key, val []byte) error {
 	return s.Update(func(tx *Tx) error { return tx.Put(key, val) })
 }
@@ -256,14 +279,21 @@ const maxConflictRetries = 20
 // with a concurrent transaction (both read and wrote the same keys) it runs
 // fn again on fresh data, so fn must not have side effects outside tx. An
 // error returned by fn aborts the transaction and is returned unchanged.
-// Commit failures are ErrClosed, ErrTxnTooBig or errs.StoreIO envelopes.
+// Commit failures are ErrClosed, ErrTxnTooBig or errs.StoreIO envelopes;
+// errs.DiskFull (nothing written) when the disk lacks the room for the
+// transaction plus the store's margin.
 func (s *Store) Update(fn func(tx *Tx) error) error {
 	if s.db.IsClosed() {
 		return ErrClosed
 	}
 	for attempt := 0; ; attempt++ {
 		txn := s.db.NewTransaction(true)
-		if err := fn(&Tx{txn: txn}); err != nil {
+		tx := &Tx{txn: txn}
+		if err := fn(tx); err != nil {
+			txn.Discard()
+			return err
+		}
+		if err := s.space.admit(txBytes(tx.size, tx.entries)); err != nil {
 			txn.Discard()
 			return err
 		}

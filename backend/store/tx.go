@@ -12,6 +12,9 @@ import (
 // valid only inside that call and must not be used from other goroutines.
 type Tx struct {
 	txn *badger.Txn
+	// size and entries add up what the transaction will write, for the
+	// free-space check before its commit.
+	size, entries int
 }
 
 // Get returns a copy of the value of key, or ErrNotFound.
@@ -63,6 +66,7 @@ func (tx *Tx) Put(key, val []byte) error {
 	if err := tx.txn.Set(k, v); err != nil {
 		return fmt.Errorf("put %s: %w", keyText(key), err)
 	}
+	tx.size, tx.entries = tx.size+len(k)+len(v), tx.entries+1
 	return nil
 }
 
@@ -74,6 +78,7 @@ func (tx *Tx) Delete(key []byte) error {
 	if err := tx.txn.Delete(bytes.Clone(key)); err != nil {
 		return fmt.Errorf("delete %s: %w", keyText(key), err)
 	}
+	tx.size, tx.entries = tx.size+len(key), tx.entries+1
 	return nil
 }
 

@@ -1,0 +1,122 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/store"
+	"github.com/ferrydesk/ferry/backend/store/spacetest"
+)
+
+// smallDisk is a tmpfs with room for the store's margin and 24 MB of
+// history: less than two margins, so every write reads the free space afresh.
+const smallDisk = store.SpaceMargin + 24<<20
+
+func wantDiskFull(t *testing.T, what string, err error, dir string) {
+	t.Helper()
+	var e *errs.Envelope
+	if !errors.As(err, &e) || e.Code != errs.DiskFull {
+		t.Fatalf("%s: got %v, want a disk_full envelope", what, err)
+	}
+	if e.Evidence["dir"] != dir || e.Evidence["needed_bytes"] == "" || e.Evidence["free_bytes"] == "" {
+		t.Fatalf("%s: evidence %v, want the directory %s and the free and needed bytes", what, e.Evidence, dir)
+	}
+	if errs.ExitCode(err) != errs.ClassDiskFull.ExitCode() {
+		t.Fatalf("%s: exit code %d, want disk full's %d", what, errs.ExitCode(err), errs.ClassDiskFull.ExitCode())
+	}
+}
+
+func TestOpenOnADiskWithoutTheMarginIsRefusedBeforeBadgerWrites(t *testing.T) {
+	disk := spacetest.Mount(t, store.SpaceMargin/2)
+	dir := filepath.Join(disk, "db")
+	s, err := store.Open(context.Background(), dir, store.WithRole("test"))
+	if err == nil {
+		s.Close()
+		t.Fatal("Open succeeded on a disk with less than the margin free")
+	}
+	wantDiskFull(t, "open", err, dir)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		t.Errorf("Open left %s behind in the refused directory", e.Name())
+	}
+}
+
+func TestAFullDiskRefusesEveryWriteWithoutSIGBUSAndWritesResumeOnceFreed(t *testing.T) {
+	disk := spacetest.Mount(t, smallDisk)
+	dir := filepath.Join(disk, "db")
+	s, err := store.Open(context.Background(), dir, store.WithRole("test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Put([]byte("kept"), []byte("before the disk filled")); err != nil {
+		t.Fatal(err)
+	}
+
+	// Without the check, the next commit writes into a hole of badger's
+	// memory-mapped log on a disk with no block left: SIGBUS ends this test
+	// binary.
+	release := spacetest.Fill(t, disk, 0)
+	big := bytes.Repeat([]byte("v"), 1<<20)
+	writes := map[string]func() error{
+		"Put":               func() error { return s.Put([]byte("new"), []byte("x")) },
+		"Put a large value": func() error { return s.Put([]byte("big"), big) },
+		"Delete":            func() error { return s.Delete([]byte("kept")) },
+		"Update":            func() error { return s.Update(func(tx *store.Tx) error { return tx.Put([]byte("u"), []byte("y")) }) },
+	}
+	for name, write := range writes {
+		wantDiskFull(t, name, write(), dir)
+	}
+	if v, err := s.Get([]byte("kept")); err != nil || string(v) != "before the disk filled" {
+		t.Fatalf("reading on a full disk: %q, %v", v, err)
+	}
+	if _, err := s.Get([]byte("new")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a refused Put was written: %v", err)
+	}
+	wantDiskFull(t, "Close on a full disk", s.Close(), dir)
+
+	// Short of the margin by a little is still refused.
+	release()
+	release = spacetest.Fill(t, disk, store.SpaceMargin-1<<20)
+	wantDiskFull(t, "Put 1 MB short of the margin", s.Put([]byte("new"), []byte("x")), dir)
+
+	release()
+	for name, write := range writes {
+		if err := write(); err != nil {
+			t.Fatalf("%s after the disk was freed: %v", name, err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close after the disk was freed: %v", err)
+	}
+	s2, err := store.Open(context.Background(), dir, store.WithRole("test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if v, err := s2.Get([]byte("big")); err != nil || len(v) != len(big) {
+		t.Fatalf("the write after the disk was freed did not survive a reopen: %d bytes, %v", len(v), err)
+	}
+}
+
+func TestTheDiskFullMessageNamesTheDirectoryAndTheSpace(t *testing.T) {
+	disk := spacetest.Mount(t, store.SpaceMargin/2)
+	dir := filepath.Join(disk, "db")
+	_, err := store.Open(context.Background(), dir, store.WithRole("test"))
+	e := errs.From(err)
+	for _, want := range []string{dir, "MB free", "64.0 MB"} {
+		if !bytes.Contains([]byte(e.Message), []byte(want)) {
+			t.Errorf("message %q lacks %q", e.Message, want)
+		}
+	}
+	for _, want := range []string{"df -h " + dir, "--data-dir"} {
+		if !bytes.Contains([]byte(e.RetryHint), []byte(want)) {
+			t.Errorf("hint %q lacks %q", e.RetryHint, want)
+		}
+	}
+}
