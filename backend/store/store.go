@@ -54,7 +54,9 @@ type Store struct {
 // "since"); errs.StoreSchemaNewer
 // when a newer Ferry wrote it; errs.DataDirUnwritable when dir cannot be
 // created or written; errs.StoreCorrupt naming dir when badger cannot read
-// its files; errs.Cancelled when ctx ends first.
+// its files, or naming the damaged file (evidence "file") when Verify finds
+// one — a table failing its checksum, a MANIFEST missing beside table files
+// (nothing is opened or deleted then); errs.Cancelled when ctx ends first.
 func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, errs.From(err)
@@ -77,11 +79,15 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 			WithEvidence("dir", dir)
 	}
 	// Probe first so that a busy directory is reported without badger
-	// touching anything in it.
-	if canProbeLock {
-		if locked, err := dirLocked(dir); err == nil && locked {
-			return nil, busyError(dir)
-		}
+	// touching anything in it, and verify the files before badger opens
+	// them: badger skips a table that fails its checksum at open and
+	// deletes every table when the MANIFEST is missing.
+	held, err := verifyUnheld(dir)
+	if held {
+		return nil, busyError(dir)
+	}
+	if err != nil {
+		return nil, err
 	}
 
 	var db *badger.DB

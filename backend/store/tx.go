@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	badger "github.com/dgraph-io/badger/v4"
+
+	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // Tx is a transaction given to Update (read-write) or View (read-only). It is
@@ -28,7 +30,7 @@ func (tx *Tx) Get(key []byte) ([]byte, error) {
 	}
 	val, err := item.ValueCopy(nil)
 	if err != nil {
-		return nil, fmt.Errorf("read value of %s: %w", keyText(key), err)
+		return nil, valueError(key, err)
 	}
 	return val, nil
 }
@@ -117,13 +119,22 @@ func (tx *Tx) scan(prefix []byte, reverse bool, fn func(key, val []byte) error) 
 		key := item.KeyCopy(nil)
 		val, err := item.ValueCopy(nil)
 		if err != nil {
-			return fmt.Errorf("read value of %s: %w", keyText(key), err)
+			return valueError(key, err)
 		}
 		if err := fn(key, val); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// valueError is a value that cannot be read back: with value checksums
+// verified, a damaged value-log entry. Errors: errs.StoreCorrupt naming the
+// key.
+func valueError(key []byte, err error) error {
+	return errs.Wrap(err, errs.StoreCorrupt, "read value of %s: %v", keyText(key), err).
+		WithEvidence("key", keyText(key)).
+		WithHint(corruptHint)
 }
 
 // prefixEnd is the smallest key greater than every key with prefix, or nil
