@@ -65,3 +65,25 @@ func verifyUnheld(dir string) (held bool, err error) {
 	_, err = Verify(dir)
 	return false, err
 }
+
+// holdDir takes badger's flock on dir for a change that no opener may see
+// half done (Restore's swap of directories). It reports held=true when
+// another process holds it; release undoes it.
+func holdDir(dir string) (release func(), held bool, err error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, false, fmt.Errorf("open store directory: %w", err)
+	}
+	switch err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); {
+	case errors.Is(err, unix.EWOULDBLOCK):
+		f.Close()
+		return nil, true, nil
+	case err != nil:
+		f.Close()
+		return nil, false, fmt.Errorf("probe store lock: %w", err)
+	}
+	return func() {
+		_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		f.Close()
+	}, false, nil
+}
