@@ -129,7 +129,9 @@ func Settings(paths config.Paths) Check {
 	return c
 }
 
-// Store checks that the history store opens. A store held by another
+// Store checks that the history store opens, which verifies the checksum of
+// every block of its tables (store.Verify), and names a damaged file with
+// the backup that `ferry sessions restore` would bring back. A store held by another
 // process fails with the holder named: the CLI cannot run embedded while
 // another process owns the data directory.
 func Store(ctx context.Context, paths config.Paths) Check {
@@ -160,15 +162,41 @@ func Store(ctx context.Context, paths config.Paths) Check {
 			}
 		}
 		c.Status, c.Detail, c.Fix = Fail, e.Message, e.RetryHint
+		if e.Code == errs.StoreCorrupt {
+			c.Fix = restoreFix(paths)
+		}
 		return c
 	}
-	v := s.SchemaVersion()
+	v, verified := s.SchemaVersion(), s.Verified()
 	if err := s.Close(); err != nil {
 		c.Status, c.Detail = Fail, fmt.Sprintf("close store: %v", err)
 		return c
 	}
-	c.Status, c.Detail = OK, fmt.Sprintf("opens (schema %d): %s", v, paths.StoreDir())
+	c.Status, c.Detail = OK, fmt.Sprintf("opens (schema %d), every block of its %d table(s) (%d KB) passed its checksum; %s: %s",
+		v, verified.Tables, (verified.Bytes+1023)>>10, backupsText(paths), paths.StoreDir())
 	return c
+}
+
+// backupsText says how old the newest backup of the history is.
+func backupsText(paths config.Paths) string {
+	have, err := store.Backups(paths.BackupsDir())
+	switch {
+	case err != nil:
+		return "backups unreadable: " + errs.From(err).Message
+	case len(have) == 0:
+		return "no backup yet (the app and ferry serve write one when they close)"
+	}
+	return fmt.Sprintf("newest backup %s old (%d kept)", time.Since(have[0].Taken).Round(time.Minute), len(have))
+}
+
+// restoreFix is the fix for a damaged store: the restore command with the
+// backup it would use.
+func restoreFix(paths config.Paths) string {
+	have, err := store.Backups(paths.BackupsDir())
+	if err != nil || len(have) == 0 {
+		return fmt.Sprintf("no backup in %s: move %s aside (it holds what is left of the history) and run again", paths.BackupsDir(), paths.StoreDir())
+	}
+	return fmt.Sprintf("run `ferry sessions restore` to restore the newest backup (%s, %s old); the damaged store is kept aside", filepath.Base(have[0].Path), time.Since(have[0].Taken).Round(time.Minute))
 }
 
 // Run runs every check in order.

@@ -49,21 +49,21 @@ func processAlive(pid int) bool {
 // verifyUnheld runs Verify on dir while holding badger's flock on it, so
 // that no other process writes the store during the check. It reports
 // held=true, without verifying, when another process holds the lock.
-func verifyUnheld(dir string) (held bool, err error) {
+func verifyUnheld(dir string) (v Verification, held bool, err error) {
 	f, err := os.Open(dir)
 	if err != nil {
-		return false, errs.Wrap(err, errs.DataDirUnwritable, "open store directory %s: %v", dir, rootCause(err)).WithEvidence("dir", dir)
+		return v, false, errs.Wrap(err, errs.DataDirUnwritable, "open store directory %s: %v", dir, rootCause(err)).WithEvidence("dir", dir)
 	}
 	defer f.Close()
 	switch err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); {
 	case errors.Is(err, unix.EWOULDBLOCK):
-		return true, nil
+		return v, true, nil
 	case err != nil:
-		return false, errs.Wrap(err, errs.StoreIO, "probe store lock of %s: %v", dir, err).WithEvidence("dir", dir)
+		return v, false, errs.Wrap(err, errs.StoreIO, "probe store lock of %s: %v", dir, err).WithEvidence("dir", dir)
 	}
 	defer unix.Flock(int(f.Fd()), unix.LOCK_UN)
-	_, err = Verify(dir)
-	return false, err
+	v, err = Verify(dir)
+	return v, false, err
 }
 
 // holdDir takes badger's flock on dir for a change that no opener may see

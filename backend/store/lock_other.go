@@ -20,9 +20,9 @@ func processAlive(pid int) bool { return pid > 0 }
 // taking it the way badger does, so a store being compacted by another
 // process at that instant can be reported damaged; badger then refuses the
 // second opener anyway.
-func verifyUnheld(dir string) (held bool, err error) {
-	_, err = Verify(dir)
-	return false, err
+func verifyUnheld(dir string) (v Verification, held bool, err error) {
+	v, err = Verify(dir)
+	return v, false, err
 }
 
 // holdDir reports held=true when an OWNER sidecar names a holder; nothing

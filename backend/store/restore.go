@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -61,7 +62,7 @@ func Restore(ctx context.Context, storeDir, backup string, opts ...Option) (Rest
 	}
 
 	stamp := time.Now().UTC().Format("20060102T150405Z")
-	fresh := storeDir + ".restoring-" + stamp
+	fresh := unusedName(storeDir + ".restoring-" + stamp)
 	if err := loadBackup(fresh, backup); err != nil {
 		_ = os.RemoveAll(fresh) // only what this call created
 		return r, err
@@ -81,7 +82,7 @@ func Restore(ctx context.Context, storeDir, backup string, opts ...Option) (Rest
 			_ = os.RemoveAll(fresh)
 			return r, busyError(storeDir)
 		}
-		r.DamagedDir = storeDir + ".damaged-" + stamp
+		r.DamagedDir = unusedName(storeDir + ".damaged-" + stamp)
 		err = os.Rename(storeDir, r.DamagedDir)
 		release()
 		if err != nil {
@@ -100,6 +101,20 @@ func Restore(ctx context.Context, storeDir, backup string, opts ...Option) (Rest
 	}
 	r.Sessions, r.Keys = counts.sessions, counts.keys
 	return r, nil
+}
+
+// unusedName is name, or name-2, name-3 … when name exists: two restores
+// in one second keep both stores they replaced.
+func unusedName(name string) string {
+	for i := 1; ; i++ {
+		try := name
+		if i > 1 {
+			try = fmt.Sprintf("%s-%d", name, i)
+		}
+		if _, err := os.Lstat(try); errors.Is(err, fs.ErrNotExist) {
+			return try
+		}
+	}
 }
 
 // loadBackup creates dir as a new badger store and loads the backup into it.

@@ -34,9 +34,10 @@ var (
 
 // Store is an open badger store. It is safe for concurrent use.
 type Store struct {
-	db     *badger.DB
-	dir    string
-	schema int
+	db       *badger.DB
+	dir      string
+	schema   int
+	verified Verification // what Open's Verify checked
 
 	closeOnce sync.Once
 	closeErr  error
@@ -82,7 +83,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 	// touching anything in it, and verify the files before badger opens
 	// them: badger skips a table that fails its checksum at open and
 	// deletes every table when the MANIFEST is missing.
-	held, err := verifyUnheld(dir)
+	verified, held, err := verifyUnheld(dir)
 	if held {
 		return nil, busyError(dir)
 	}
@@ -107,7 +108,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	s = &Store{db: db, dir: dir, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
+	s = &Store{db: db, dir: dir, verified: verified, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			_ = removeOwner(dir)
@@ -186,6 +187,10 @@ func rootCause(err error) error {
 
 // Dir is the absolute store directory.
 func (s *Store) Dir() string { return s.dir }
+
+// Verified is what Open verified before opening: the tables whose every
+// block passed its checksum.
+func (s *Store) Verified() Verification { return s.verified }
 
 // SchemaVersion is the schema version of the open store.
 func (s *Store) SchemaVersion() int { return s.schema }
