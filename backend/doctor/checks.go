@@ -186,7 +186,7 @@ func backupsText(paths config.Paths) string {
 	case len(have) == 0:
 		return "no backup yet (the app and ferry serve write one when they close)"
 	}
-	return fmt.Sprintf("newest backup %s old (%d kept)", time.Since(have[0].Taken).Round(time.Minute), len(have))
+	return fmt.Sprintf("newest backup %s old (%d kept)", ageText(time.Since(have[0].Taken)), len(have))
 }
 
 // restoreFix is the fix for a damaged store: the restore command with the
@@ -196,7 +196,21 @@ func restoreFix(paths config.Paths) string {
 	if err != nil || len(have) == 0 {
 		return fmt.Sprintf("no backup in %s: move %s aside (it holds what is left of the history) and run again", paths.BackupsDir(), paths.StoreDir())
 	}
-	return fmt.Sprintf("run `ferry sessions restore` to restore the newest backup (%s, %s old); the damaged store is kept aside", filepath.Base(have[0].Path), time.Since(have[0].Taken).Round(time.Minute))
+	return fmt.Sprintf("run `ferry sessions restore` to restore the newest backup (%s, %s old); the damaged store is kept aside", filepath.Base(have[0].Path), ageText(time.Since(have[0].Taken)))
+}
+
+// ageText shows an age in the largest whole unit: "under a minute",
+// "12 min", "5 h", "3 days".
+func ageText(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "under a minute"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
 }
 
 // Run runs every check in order.
