@@ -164,3 +164,35 @@ func sameFiles(a, b map[string][]byte) bool {
 	}
 	return true
 }
+
+func TestADamagedValueInTheValueLogIsStoreCorrupt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	s := openT(t, dir)
+	big := bytes.Repeat([]byte("a large artifact descriptor "), 8<<10) // above the value threshold: kept in the value log
+	if err := s.Put([]byte("artifact/big"), big); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.vlog"))
+	var damaged string
+	for _, f := range logs {
+		if st, err := os.Stat(f); err == nil && st.Size() > int64(len(big)) {
+			damaged = f
+		}
+	}
+	if damaged == "" {
+		t.Fatalf("no value log holds the value: %v", logs)
+	}
+	overwrite(t, damaged, 1<<10)
+	s = openT(t, dir)
+	_, err := s.Get([]byte("artifact/big"))
+	if e := errs.From(err); e.Code != errs.StoreCorrupt || !strings.Contains(e.Message, "artifact/big") {
+		t.Fatalf("get of a damaged value: %#v", e)
+	}
+	err = s.Scan([]byte("artifact/"), func(_, _ []byte) error { return nil })
+	if !errs.Has(err, errs.StoreCorrupt) {
+		t.Fatalf("scan over a damaged value: %v", err)
+	}
+}

@@ -28,7 +28,7 @@ func (tx *Tx) Get(key []byte) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("get %s: %w", keyText(key), err)
 	}
-	val, err := item.ValueCopy(nil)
+	val, err := readValue(item)
 	if err != nil {
 		return nil, valueError(key, err)
 	}
@@ -117,7 +117,7 @@ func (tx *Tx) scan(prefix []byte, reverse bool, fn func(key, val []byte) error) 
 	for ; it.ValidForPrefix(prefix); it.Next() {
 		item := it.Item()
 		key := item.KeyCopy(nil)
-		val, err := item.ValueCopy(nil)
+		val, err := readValue(item)
 		if err != nil {
 			return valueError(key, err)
 		}
@@ -126,6 +126,25 @@ func (tx *Tx) scan(prefix []byte, reverse bool, fn func(key, val []byte) error) 
 		}
 	}
 	return nil
+}
+
+// errValueUnreadable: badger read nothing for a value it says is there.
+var errValueUnreadable = errors.New("the value log entry fails its checksum or cannot be read")
+
+// readValue is a copy of item's value. badger does not return an error
+// when a value in the value log fails its checksum: it logs it and yields
+// an empty value. Values in the value log are never empty (they are above
+// the value threshold), so an empty copy of a value badger sizes above
+// zero is that failure.
+func readValue(item *badger.Item) ([]byte, error) {
+	val, err := item.ValueCopy(nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(val) == 0 && item.ValueSize() > 0 {
+		return nil, errValueUnreadable
+	}
+	return val, nil
 }
 
 // valueError is a value that cannot be read back: with value checksums
