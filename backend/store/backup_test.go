@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -200,6 +201,27 @@ func TestRestoreBringsTheSessionsBackAndKeepsTheDamagedStore(t *testing.T) {
 		matches, _ := filepath.Glob(storeDir + ".*")
 		if len(matches) != 0 {
 			t.Fatalf("a failed restore left %v", matches)
+		}
+	})
+	t.Run("a file that is no backup is refused without loading it", func(t *testing.T) {
+		storeDir, _, _ := setup(t, 10)
+		before := snapshot(t, storeDir)
+		for name, content := range map[string][]byte{
+			"empty":          {},
+			"a huge length":  bytes.Repeat([]byte{0xff}, 64),
+			"a short header": {1, 2, 3},
+		} {
+			file := filepath.Join(t.TempDir(), "not.backup")
+			if err := os.WriteFile(file, content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := store.Restore(ctx, storeDir, file, store.WithRole("test"))
+			if e := errs.From(err); e.Code != errs.StoreCorrupt || e.Evidence["file"] != file {
+				t.Fatalf("%s: got %#v", name, e)
+			}
+		}
+		if !sameFiles(snapshot(t, storeDir), before) {
+			t.Fatal("a refused restore changed the store")
 		}
 	})
 	t.Run("a store held by another process is refused and nothing moves", func(t *testing.T) {

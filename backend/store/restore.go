@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -117,8 +118,52 @@ func unusedName(name string) string {
 	}
 }
 
+// checkFraming walks the records of a backup file (each an 8-byte
+// little-endian length and that many bytes) without reading them: badger's
+// Load would allocate whatever length a file that is not a backup states.
+// Errors: errs.StoreCorrupt (evidence "file") for an empty file or a record
+// running past the end; errs.BadInput when the file cannot be read.
+func checkFraming(backup string) error {
+	f, err := os.Open(backup)
+	if err != nil {
+		return errs.Wrap(err, errs.BadInput, "read backup %s: %v", backup, rootCause(err)).WithEvidence("file", backup)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return errs.Wrap(err, errs.BadInput, "read backup %s: %v", backup, rootCause(err)).WithEvidence("file", backup)
+	}
+	bad := func(format string, args ...any) error {
+		return errs.New(errs.StoreCorrupt, "%s is not a complete backup of Ferry's history: %s", backup, fmt.Sprintf(format, args...)).
+			WithEvidence("file", backup).
+			WithHint("pick another backup from the backups directory (`ferry sessions restore FILE`)")
+	}
+	size := st.Size()
+	if size == 0 {
+		return bad("it is empty")
+	}
+	var hdr [8]byte
+	for off := int64(0); off < size; {
+		if size-off < int64(len(hdr)) {
+			return bad("it ends inside a record header at byte %d", off)
+		}
+		if _, err := f.ReadAt(hdr[:], off); err != nil {
+			return errs.Wrap(err, errs.BadInput, "read backup %s: %v", backup, rootCause(err)).WithEvidence("file", backup)
+		}
+		n := binary.LittleEndian.Uint64(hdr[:])
+		if n > uint64(size-off-int64(len(hdr))) {
+			return bad("the record at byte %d is %d bytes long, past the end of the file", off, n)
+		}
+		off += int64(len(hdr)) + int64(n)
+	}
+	return nil
+}
+
 // loadBackup creates dir as a new badger store and loads the backup into it.
 func loadBackup(dir, backup string) error {
+	if err := checkFraming(backup); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return errs.Wrap(err, errs.DataDirUnwritable, "create %s: %v", dir, rootCause(err)).WithEvidence("dir", dir)
 	}
