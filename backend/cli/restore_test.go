@@ -78,7 +78,7 @@ func TestADamagedHistoryIsReportedAndRestored(t *testing.T) {
 	t.Run("restore is refused while ferry serve owns the data directory, and a clean stop writes one backup", func(t *testing.T) {
 		srv := startServe(t, dd)
 		r := ferry(t, nil, "sessions", "restore", d)
-		if r.code != exitOf(errs.StoreBusy) || !strings.Contains(r.stderr, "store_busy") {
+		if r.code != exitOf(errs.StoreBusy) || !strings.Contains(r.stderr, "store_busy") || !strings.Contains(r.stderr, "stop `ferry serve`") {
 			t.Fatalf("restore under a running owner: exit %d\n%s", r.code, r.stderr)
 		}
 		if m, _ := filepath.Glob(filepath.Join(dd, "db.*")); len(m) != 0 {

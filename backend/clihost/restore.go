@@ -45,6 +45,9 @@ func restoreSessions(ctx context.Context, inv *cli.Invocation, file string) erro
 	}
 	r, err := store.Restore(ctx, paths.StoreDir(), file, store.WithRole("ferry sessions restore"))
 	if err != nil {
+		if e := errs.From(err); e.Code == errs.StoreBusy {
+			return e.WithHint("close the app or stop `ferry serve`, then run `ferry sessions restore` again: the store cannot be replaced while it is open")
+		}
 		return err
 	}
 	out := restored{From: r.From, StoreDir: r.StoreDir, Sessions: r.Sessions, Keys: r.Keys, DamagedDir: r.DamagedDir}
