@@ -157,7 +157,7 @@ func Store(ctx context.Context, paths config.Paths) Check {
 				return c
 			}
 			if derr == nil {
-				c.Status, c.Detail = OK, fmt.Sprintf("owned by a running Ferry (%s): CLI commands go through it", ep)
+				c.Status, c.Detail = OK, fmt.Sprintf("owned by a running Ferry (%s): CLI commands go through it; %s", ep, backupsText(paths))
 				return c
 			}
 		}
