@@ -34,7 +34,7 @@ type owner struct {
 // the window through emit. Errors: core.Open's (the window shows them);
 // a runner or gateway that does not start is logged, not returned.
 func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*owner, error) {
-	c, err := core.Open(ctx, core.Options{Role: "desktop"})
+	c, err := core.Open(ctx, core.Options{Role: "desktop", Owner: true})
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,8 @@ func (o *owner) subscribe(ctx context.Context, buf int) (events <-chan ownerEven
 
 // close stops the gateway (removing its hub file) and the running jobs
 // before the store closes, quits the browser if Ferry launched it, and
-// closes the core. Safe on nil.
+// closes the core, which backs the history up (core.Options.Owner). Safe
+// on nil.
 func (o *owner) close(log *slog.Logger) {
 	if o == nil {
 		return

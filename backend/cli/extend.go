@@ -96,3 +96,13 @@ func openLocal(ctx context.Context, dataDir, role string) (service.Service, func
 	}
 	return local(ctx, dataDir, role)
 }
+
+// Restorer is `ferry sessions restore [FILE]`: it replaces the history
+// store with a backup (the newest when file is ""), which touches the store
+// directly, so the package that builds the binary supplies it.
+type Restorer func(ctx context.Context, inv *Invocation, file string) error
+
+var restorer Restorer
+
+// SetRestore installs `ferry sessions restore`.
+func SetRestore(r Restorer) { restorer = r }

@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:  "sessions",
-		args:  "list|show ID|export ID|doctor",
+		args:  "list|show ID|export ID|doctor|restore [FILE]",
 		short: "list, search, show, export and check the history of runs",
 		long: `list    [--query Q] [--site S] [--state S] [--limit N]: runs newest first, or best
         match first with --query (fuzzy over prompts, answers, site, model, files).
@@ -25,7 +25,11 @@ show    ID: one run with its journal (an unambiguous id prefix is enough).
 export  ID --format md|json: the run as Markdown or JSON, with secrets redacted.
 doctor  [--browser-url URL] [--recover]: checks the tabs of active runs; a run whose
         tab is gone or left its site is stale. --recover reopens its conversation in
-        a new tab and rebinds the run to it.`,
+        a new tab and rebinds the run to it.
+restore [FILE]: replaces the history with a backup (the newest in the data
+        directory's backups/ when no FILE is given); the store it replaces is
+        moved aside as db.damaged-<time>, never deleted. Refused while the app
+        or ferry serve owns the data directory.`,
 		flags: func(fs *flag.FlagSet) {
 			fs.String("query", "", "fuzzy search text")
 			fs.String("site", "", "only runs on this site")
@@ -43,13 +47,16 @@ doctor  [--browser-url URL] [--recover]: checks the tabs of active runs; a run w
 // (openService: through a running owner, else in-process).
 func runSessions(ctx context.Context, inv *invocation) error {
 	if len(inv.args) == 0 {
-		return errs.New(errs.BadInput, "ferry sessions needs one of list, show, export, doctor").WithHint("run `ferry help sessions`")
+		return errs.New(errs.BadInput, "ferry sessions needs one of list, show, export, doctor, restore").WithHint("run `ferry help sessions`")
 	}
 	verb, rest := inv.args[0], inv.args[1:]
+	if verb == "restore" {
+		return runRestore(ctx, inv, rest)
+	}
 	need := map[string]int{"list": 0, "show": 1, "export": 1, "doctor": 0}
 	n, ok := need[verb]
 	if !ok {
-		return errs.New(errs.BadInput, "unknown sessions command %q", verb).WithHint("use list, show, export or doctor")
+		return errs.New(errs.BadInput, "unknown sessions command %q", verb).WithHint("use list, show, export, doctor or restore")
 	}
 	if len(rest) != n {
 		return errs.New(errs.BadInput, "ferry sessions %s takes %d argument(s), got %d", verb, n, len(rest)).WithHint("run `ferry help sessions`")
@@ -106,6 +113,24 @@ func runSessions(ctx context.Context, inv *invocation) error {
 	}
 	_, err = io.WriteString(inv.stdout, body)
 	return err
+}
+
+// runRestore is ferry sessions restore [FILE], through the installed
+// Restorer. Errors: errs.BadInput for more than one FILE; errs.Internal for
+// a binary built without a Restorer; the Restorer's.
+func runRestore(ctx context.Context, inv *invocation, rest []string) error {
+	if len(rest) > 1 {
+		return errs.New(errs.BadInput, "ferry sessions restore takes at most one FILE, got %d arguments", len(rest)).WithHint("run `ferry help sessions`")
+	}
+	if restorer == nil {
+		return errs.New(errs.Internal, "this ferry binary cannot restore the history itself").
+			WithHint("build ferry from backend/cmd/ferry, which links it")
+	}
+	file := ""
+	if len(rest) == 1 {
+		file = rest[0]
+	}
+	return restorer(ctx, inv, file)
 }
 
 func sessionsList(ctx context.Context, inv *invocation, svc service.Service) error {

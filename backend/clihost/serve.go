@@ -50,11 +50,18 @@ type serveInfo struct {
 func runServe(ctx context.Context, inv *cli.Invocation) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := core.Open(ctx, core.Options{DataDir: inv.DataDir(), Role: "serve"})
+	c, err := core.Open(ctx, core.Options{DataDir: inv.DataDir(), Role: "serve", Owner: true})
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer func() {
+		// A clean stop backs the history up (core.Options.Owner).
+		if err := c.Close(); err != nil {
+			fmt.Fprintf(inv.Stderr(), "ferry serve: %v\n", err)
+		} else if b := c.LastBackup(); b.Path != "" {
+			fmt.Fprintf(inv.Stderr(), "ferry serve: history backed up to %s\n", b.Path)
+		}
+	}()
 	opts := []core.HubOption{core.WithHubAskDefaults(core.AskRequest{
 		Headless: inv.Flag("headless").(bool), Chromium: inv.Flag("chromium").(string)})}
 	if u := inv.Flag("browser-url").(string); u != "" {

@@ -182,6 +182,10 @@ func (p Paths) ProfileDir() string { return filepath.Join(p.DataDir, "browser-pr
 // ArtifactsDir is DataDir/artifacts, the default output of verified files.
 func (p Paths) ArtifactsDir() string { return filepath.Join(p.DataDir, "artifacts") }
 
+// BackupsDir is DataDir/backups, the rolling backups of the history
+// (package store: history-<UTC time>.backup, the newest three).
+func (p Paths) BackupsDir() string { return filepath.Join(p.DataDir, "backups") }
+
 // HubFile is DataDir/hub.json, where a running owner publishes its local
 // API's port and token (mode 0600).
 func (p Paths) HubFile() string { return filepath.Join(p.DataDir, "hub.json") }

@@ -21,6 +21,11 @@ type Options struct {
 	// Role names the opener ("desktop", "cli", "serve"); a second process
 	// that finds the store busy is told this role.
 	Role string
+	// Owner marks a process that holds the data directory for long (the
+	// desktop app, ferry serve): it backs the history up while it runs,
+	// when the newest backup is older than store.BackupEvery, and once
+	// more when it closes cleanly (see backups.go).
+	Owner bool
 }
 
 // Core owns one data directory: its settings and its store.
@@ -28,6 +33,7 @@ type Core struct {
 	paths config.Paths
 	store *store.Store
 	hist  history // the one session repository, see History
+	bk    backups // the owner's rolling backups, see backups.go
 
 	mu       sync.RWMutex
 	settings config.Settings
@@ -58,19 +64,28 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Core{paths: paths, store: st, settings: settings}, nil
+	c := &Core{paths: paths, store: st, settings: settings}
+	if opts.Owner {
+		c.startBackups()
+	}
+	return c, nil
 }
 
-// Close releases the store. It is safe to call once; later calls are no-ops.
-// Errors: errs.StoreIO; errs.DiskFull when the disk has no room for the
-// store's last flush (nothing acknowledged is lost, see store.Close).
+// Close releases the store; an owner (Options.Owner) first writes a backup
+// of the history. It is safe to call once; later calls are no-ops. Errors:
+// errs.StoreIO when the store does not close; errs.DiskFull when the disk
+// has no room for the store's last flush (nothing acknowledged is lost, see
+// store.Close); the backup's error, after the store closed, when only the
+// backup failed.
 func (c *Core) Close() error {
-	c.hist.stop() // before the store it reads goes away
+	c.stopBackups() // before the store they read goes away
+	c.hist.stop()   // likewise
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.store == nil {
 		return nil
 	}
+	berr := c.closingBackup()
 	err := c.store.Close()
 	c.store = nil
 	if errs.Has(err, errs.DiskFull) {
@@ -81,7 +96,7 @@ func (c *Core) Close() error {
 	if err != nil {
 		return errs.Wrap(err, errs.StoreIO, "close store %s: %v", c.paths.StoreDir(), err)
 	}
-	return nil
+	return berr
 }
 
 // Paths returns the resolved directories.

@@ -129,7 +129,9 @@ func Settings(paths config.Paths) Check {
 	return c
 }
 
-// Store checks that the history store opens. A store held by another
+// Store checks that the history store opens, which verifies the checksum of
+// every block of its tables (store.Verify), and names a damaged file with
+// the backup that `ferry sessions restore` would bring back. A store held by another
 // process fails with the holder named: the CLI cannot run embedded while
 // another process owns the data directory.
 func Store(ctx context.Context, paths config.Paths) Check {
@@ -155,20 +157,60 @@ func Store(ctx context.Context, paths config.Paths) Check {
 				return c
 			}
 			if derr == nil {
-				c.Status, c.Detail = OK, fmt.Sprintf("owned by a running Ferry (%s): CLI commands go through it", ep)
+				c.Status, c.Detail = OK, fmt.Sprintf("owned by a running Ferry (%s): CLI commands go through it; %s", ep, backupsText(paths))
 				return c
 			}
 		}
 		c.Status, c.Detail, c.Fix = Fail, e.Message, e.RetryHint
+		if e.Code == errs.StoreCorrupt {
+			c.Fix = restoreFix(paths)
+		}
 		return c
 	}
-	v := s.SchemaVersion()
+	v, verified := s.SchemaVersion(), s.Verified()
 	if err := s.Close(); err != nil {
 		c.Status, c.Detail = Fail, fmt.Sprintf("close store: %v", err)
 		return c
 	}
-	c.Status, c.Detail = OK, fmt.Sprintf("opens (schema %d): %s", v, paths.StoreDir())
+	c.Status, c.Detail = OK, fmt.Sprintf("opens (schema %d), every block of its %d table(s) (%d KB) passed its checksum; %s: %s",
+		v, verified.Tables, (verified.Bytes+1023)>>10, backupsText(paths), paths.StoreDir())
 	return c
+}
+
+// backupsText says how old the newest backup of the history is.
+func backupsText(paths config.Paths) string {
+	have, err := store.Backups(paths.BackupsDir())
+	switch {
+	case err != nil:
+		return "backups unreadable: " + errs.From(err).Message
+	case len(have) == 0:
+		return "no backup yet (the app and ferry serve write one when they close)"
+	}
+	return fmt.Sprintf("newest backup %s old (%d kept)", ageText(time.Since(have[0].Taken)), len(have))
+}
+
+// restoreFix is the fix for a damaged store: the restore command with the
+// backup it would use.
+func restoreFix(paths config.Paths) string {
+	have, err := store.Backups(paths.BackupsDir())
+	if err != nil || len(have) == 0 {
+		return fmt.Sprintf("no backup in %s: move %s aside (it holds what is left of the history) and run again", paths.BackupsDir(), paths.StoreDir())
+	}
+	return fmt.Sprintf("run `ferry sessions restore` to restore the newest backup (%s, %s old); the damaged store is kept aside", filepath.Base(have[0].Path), ageText(time.Since(have[0].Taken)))
+}
+
+// ageText shows an age in the largest whole unit: "under a minute",
+// "12 min", "5 h", "3 days".
+func ageText(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "under a minute"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
 }
 
 // Run runs every check in order.

@@ -156,7 +156,7 @@ func init() {
 	def(SiteIncomplete, StageInput, ClassBadInput, false, "give every selector role the message lists for the custom site")
 
 	def(StoreBusy, StageStore, ClassBlocked, true, "another Ferry process owns this data directory: use it (the CLI talks to a running app), close it, or pass a different --data-dir")
-	def(StoreCorrupt, StageStore, ClassInternal, false, "move the data directory aside and run again; the history in it can be recovered from the moved copy")
+	def(StoreCorrupt, StageStore, ClassInternal, false, "run `ferry doctor` to see what is damaged; `ferry sessions restore` brings back the newest backup and keeps the damaged store aside")
 	def(StoreSchemaNewer, StageStore, ClassBlocked, false, "this data directory was written by a newer Ferry: upgrade Ferry, or pass a different --data-dir")
 	def(StoreIO, StageStore, ClassInternal, true, "check free disk space and permissions of the data directory")
 	def(DataDirUnwritable, StageStore, ClassBlocked, false, "make the data directory writable, or pass another one with --data-dir or FERRY_DATA_DIR")

@@ -9,6 +9,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // canProbeLock is true: the flock badger takes can be probed without harm.
@@ -42,4 +44,46 @@ func processAlive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// verifyUnheld runs Verify on dir while holding badger's flock on it, so
+// that no other process writes the store during the check. It reports
+// held=true, without verifying, when another process holds the lock.
+func verifyUnheld(dir string) (v Verification, held bool, err error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return v, false, errs.Wrap(err, errs.DataDirUnwritable, "open store directory %s: %v", dir, rootCause(err)).WithEvidence("dir", dir)
+	}
+	defer f.Close()
+	switch err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); {
+	case errors.Is(err, unix.EWOULDBLOCK):
+		return v, true, nil
+	case err != nil:
+		return v, false, errs.Wrap(err, errs.StoreIO, "probe store lock of %s: %v", dir, err).WithEvidence("dir", dir)
+	}
+	defer unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	v, err = Verify(dir)
+	return v, false, err
+}
+
+// holdDir takes badger's flock on dir for a change that no opener may see
+// half done (Restore's swap of directories). It reports held=true when
+// another process holds it; release undoes it.
+func holdDir(dir string) (release func(), held bool, err error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, false, fmt.Errorf("open store directory: %w", err)
+	}
+	switch err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); {
+	case errors.Is(err, unix.EWOULDBLOCK):
+		f.Close()
+		return nil, true, nil
+	case err != nil:
+		f.Close()
+		return nil, false, fmt.Errorf("probe store lock: %w", err)
+	}
+	return func() {
+		_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		f.Close()
+	}, false, nil
 }

@@ -15,3 +15,21 @@ func dirLocked(dir string) (bool, error) {
 
 // processAlive cannot tell on this platform; it assumes the process runs.
 func processAlive(pid int) bool { return pid > 0 }
+
+// verifyUnheld runs Verify on dir. The lock cannot be held here without
+// taking it the way badger does, so a store being compacted by another
+// process at that instant can be reported damaged; badger then refuses the
+// second opener anyway.
+func verifyUnheld(dir string) (v Verification, held bool, err error) {
+	v, err = Verify(dir)
+	return v, false, err
+}
+
+// holdDir reports held=true when an OWNER sidecar names a holder; nothing
+// is locked here.
+func holdDir(dir string) (release func(), held bool, err error) {
+	if locked, _ := dirLocked(dir); locked {
+		return nil, true, nil
+	}
+	return func() {}, false, nil
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 )
 
 // Option configures Open.
@@ -115,6 +116,11 @@ func badgerOptions(dir string, c config) badger.Options {
 		WithNumCompactors(2).
 		WithMetricsEnabled(false).
 		WithSyncWrites(c.syncWrites).
+		// Every block is checked against its checksum when it is read, and
+		// every value read from the value log; Open has verified every
+		// table before (see Verify).
+		WithChecksumVerificationMode(options.OnBlockRead).
+		WithVerifyValueChecksum(true).
 		WithLogger(nil)
 	if c.logger != nil {
 		opts = opts.WithLogger(writerLogger{w: c.logger})

@@ -18,3 +18,13 @@ func freeSpace(dir string) (uint64, error) {
 	}
 	return uint64(st.Bavail) * uint64(st.Bsize), nil
 }
+
+// allocated is the disk space path's blocks take (less than its size when
+// it is sparse, as badger's preallocated files are).
+func allocated(path string) (uint64, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return 0, fmt.Errorf("stat %s: %w", path, err)
+	}
+	return uint64(st.Blocks) * 512, nil
+}

@@ -120,3 +120,43 @@ func TestTheDiskFullMessageNamesTheDirectoryAndTheSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestABackupNeverEatsTheMargin: a backup is written on the store's disk;
+// when the history's copy would leave less than the margin, it is refused
+// with disk_full before a byte is written, and the store goes on.
+func TestABackupNeverEatsTheMargin(t *testing.T) {
+	disk := spacetest.Mount(t, smallDisk)
+	dir := filepath.Join(disk, "db")
+	s, err := store.Open(context.Background(), dir, store.WithRole("test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	val := bytes.Repeat([]byte("h"), 200<<10)
+	for i := 0; i < 20; i++ {
+		if err := s.Put([]byte{'k', byte(i)}, val); err != nil {
+			t.Fatal(err)
+		}
+	}
+	backups := filepath.Join(disk, "backups")
+	if _, err := s.Backup(context.Background(), backups); err != nil {
+		t.Fatalf("a backup with room to spare: %v", err)
+	}
+	// Leave the margin and a little more: enough for a commit, not for a
+	// second copy of the history.
+	release := spacetest.Fill(t, disk, store.SpaceMargin+1<<20)
+	defer release()
+	before, _ := store.Backups(backups)
+	_, err = s.Backup(context.Background(), backups)
+	wantDiskFull(t, "Backup on a nearly full disk", err, dir)
+	after, _ := store.Backups(backups)
+	if len(after) != len(before) {
+		t.Fatalf("the refused backup left a file: %d backups before, %d after", len(before), len(after))
+	}
+	if left, _ := filepath.Glob(filepath.Join(backups, "*.tmp*")); len(left) > 0 {
+		t.Fatalf("the refused backup left %v", left)
+	}
+	if err := s.Put([]byte("after"), []byte("the refused backup")); err != nil {
+		t.Fatalf("a commit after the refused backup: %v", err)
+	}
+}

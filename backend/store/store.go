@@ -34,9 +34,10 @@ var (
 
 // Store is an open badger store. It is safe for concurrent use.
 type Store struct {
-	db     *badger.DB
-	dir    string
-	schema int
+	db       *badger.DB
+	dir      string
+	schema   int
+	verified Verification // what Open's Verify checked
 
 	space spaceGuard
 
@@ -61,7 +62,9 @@ type Store struct {
 // "since"); errs.StoreSchemaNewer
 // when a newer Ferry wrote it; errs.DataDirUnwritable when dir cannot be
 // created or written; errs.StoreCorrupt naming dir when badger cannot read
-// its files; errs.Cancelled when ctx ends first.
+// its files, or naming the damaged file (evidence "file") when Verify finds
+// one — a table failing its checksum, a MANIFEST missing beside table files
+// (nothing is opened or deleted then); errs.Cancelled when ctx ends first.
 func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, errs.From(err)
@@ -87,11 +90,15 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 			WithEvidence("dir", dir)
 	}
 	// Probe first so that a busy directory is reported without badger
-	// touching anything in it.
-	if canProbeLock {
-		if locked, err := dirLocked(dir); err == nil && locked {
-			return nil, busyError(dir)
-		}
+	// touching anything in it, and verify the files before badger opens
+	// them: badger skips a table that fails its checksum at open and
+	// deletes every table when the MANIFEST is missing.
+	verified, held, err := verifyUnheld(dir)
+	if held {
+		return nil, busyError(dir)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if err := checkOpenSpace(dir); err != nil {
 		return nil, err
@@ -114,7 +121,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	s = &Store{db: db, dir: dir, space: spaceGuard{dir: dir}, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
+	s = &Store{db: db, dir: dir, verified: verified, space: spaceGuard{dir: dir}, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			_ = removeOwner(dir)
@@ -193,6 +200,10 @@ func rootCause(err error) error {
 
 // Dir is the absolute store directory.
 func (s *Store) Dir() string { return s.dir }
+
+// Verified is what Open verified before opening: the tables whose every
+// block passed its checksum.
+func (s *Store) Verified() Verification { return s.verified }
 
 // SchemaVersion is the schema version of the open store.
 func (s *Store) SchemaVersion() int { return s.schema }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	badger "github.com/dgraph-io/badger/v4"
+
+	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // Tx is a transaction given to Update (read-write) or View (read-only). It is
@@ -29,9 +31,9 @@ func (tx *Tx) Get(key []byte) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("get %s: %w", keyText(key), err)
 	}
-	val, err := item.ValueCopy(nil)
+	val, err := readValue(item)
 	if err != nil {
-		return nil, fmt.Errorf("read value of %s: %w", keyText(key), err)
+		return nil, valueError(key, err)
 	}
 	return val, nil
 }
@@ -120,15 +122,43 @@ func (tx *Tx) scan(prefix []byte, reverse bool, fn func(key, val []byte) error) 
 	for ; it.ValidForPrefix(prefix); it.Next() {
 		item := it.Item()
 		key := item.KeyCopy(nil)
-		val, err := item.ValueCopy(nil)
+		val, err := readValue(item)
 		if err != nil {
-			return fmt.Errorf("read value of %s: %w", keyText(key), err)
+			return valueError(key, err)
 		}
 		if err := fn(key, val); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// errValueUnreadable: badger read nothing for a value it says is there.
+var errValueUnreadable = errors.New("the value log entry fails its checksum or cannot be read")
+
+// readValue is a copy of item's value. badger does not return an error
+// when a value in the value log fails its checksum: it logs it and yields
+// an empty value. Values in the value log are never empty (they are above
+// the value threshold), so an empty copy of a value badger sizes above
+// zero is that failure.
+func readValue(item *badger.Item) ([]byte, error) {
+	val, err := item.ValueCopy(nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(val) == 0 && item.ValueSize() > 0 {
+		return nil, errValueUnreadable
+	}
+	return val, nil
+}
+
+// valueError is a value that cannot be read back: with value checksums
+// verified, a damaged value-log entry. Errors: errs.StoreCorrupt naming the
+// key.
+func valueError(key []byte, err error) error {
+	return errs.Wrap(err, errs.StoreCorrupt, "read value of %s: %v", keyText(key), err).
+		WithEvidence("key", keyText(key)).
+		WithHint(corruptHint)
 }
 
 // prefixEnd is the smallest key greater than every key with prefix, or nil
