@@ -102,7 +102,7 @@ type child struct {
 	stdin io.WriteCloser
 }
 
-func startChild(t *testing.T, role, dir string, env ...string) *child {
+func startChild(t testing.TB, role, dir string, env ...string) *child {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
