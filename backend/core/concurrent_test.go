@@ -128,4 +128,49 @@ func TestTwoAsksAtOnceThroughTheOwner(t *testing.T) {
 			t.Fatalf("open ChatGPT tabs %v, want only the user's %s", ids, mine.ID())
 		}
 	})
+
+	t.Run("two asks naming the same tab take turns, the second shown queued for it", func(t *testing.T) {
+		ectx, stop := context.WithCancel(ctx)
+		defer stop()
+		events, err := o.hb.Events(ectx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var waits, views []string
+		seen := make(chan struct{})
+		go func() {
+			defer close(seen)
+			for ev := range events {
+				if je, ok := ev.JobEvent(); ok && je.Run != nil && je.Run.State == service.StateQueued {
+					waits = append(waits, ev.JobID+" "+je.Run.Note)
+					// The job itself says so while it waits (the first
+					// answer streams for seconds).
+					if j, err := remote.GetJob(ctx, service.Owner(service.FaceCLI), service.JobRef{ID: ev.JobID}); err != nil ||
+						j.State != service.StateQueued || j.Detail == nil || j.Detail.Waiting != "the ChatGPT tab" {
+						views = append(views, fmt.Sprintf("%+v %v", j, err))
+					}
+				}
+			}
+		}()
+		named := make([]service.JobRequest, 2)
+		for i := range named {
+			named[i] = service.JobRequest{Kind: service.KindAsk, Site: sim.ChatGPT, TabID: mine.ID(), Prompt: fmt.Sprintf("Tell me about the tab's ferry %d", i+1)}
+		}
+		jobs, errs := askAll(ctx, remote, named)
+		stop()
+		<-seen
+		checkAnswered(t, h.Server, named, jobs, errs)
+		for _, j := range jobs {
+			if j.Detail.Run.TargetID != mine.ID() {
+				t.Fatalf("job %s ran in tab %s, not the named %s", j.ID, j.Detail.Run.TargetID, mine.ID())
+			}
+		}
+		const note = " waiting for the ChatGPT tab, which another run drives"
+		if len(waits) != 1 || (waits[0] != jobs[0].ID+note && waits[0] != jobs[1].ID+note) {
+			t.Fatalf("queued events %q, want one job queued for the ChatGPT tab", waits)
+		}
+		if len(views) > 0 {
+			t.Fatalf("a queued job's view does not say it waits for the ChatGPT tab: %s", views)
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/store"
 )
 
@@ -26,6 +27,9 @@ const (
 	// The run has ended and the job is recording what it found, its error
 	// or its receipt; the job's end follows at once.
 	jobStateFinishing = "finishing"
+	// The run waits for its tab, which another run drives; Waiting says
+	// which.
+	jobStateQueued = service.StateQueued
 )
 
 // jobRecord is a hub job as stored.
@@ -43,6 +47,7 @@ type jobRecord struct {
 	CreatedAt   time.Time      `json:"createdAt"`
 	UpdatedAt   time.Time      `json:"updatedAt"`
 	Receipt     *CodeReceipt   `json:"receipt,omitempty"` // of a code job
+	Waiting     string         `json:"waiting,omitempty"` // what a queued job waits for
 }
 
 // hubJobRepo keeps hub jobs in the store. It does no locking of its own:

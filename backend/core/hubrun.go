@@ -11,6 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // CreateOptions are the decisions about a new job that are not the
@@ -145,6 +146,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		}
 		h.emitRun(rec, ev)
 	}
+	ctx = WithQueueNotice(ctx, func(waitingFor string) { h.queued(rec, waitingFor) })
 	var s *job.Session
 	var receipt *CodeReceipt
 	b, err := h.browserFor(ctx)
@@ -176,7 +178,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 			}
 		}
 	}
-	cur.UpdatedAt, cur.Ended = time.Now().UTC(), true
+	cur.UpdatedAt, cur.Ended, cur.Waiting = time.Now().UTC(), true, ""
 	_ = h.jobs.Put(cur)
 	h.mu.Unlock()
 	h.emitEnd(wctx, cur)
@@ -191,4 +193,30 @@ func (h *HubBackend) link(jobID, sessionID string) {
 	}
 	rec.Session, rec.UpdatedAt = sessionID, time.Now().UTC()
 	_ = h.jobs.Put(rec)
+}
+
+// queued records that job rec waits for waitingFor (its tab, which
+// another run drives), or with "" that it has it and starts, and reports
+// it as a state event of the run: "queued", then "starting".
+func (h *HubBackend) queued(rec jobRecord, waitingFor string) {
+	h.mu.Lock()
+	cur, err := h.jobs.Get(rec.ID)
+	if err != nil || cur.Ended {
+		h.mu.Unlock()
+		return
+	}
+	now := time.Now().UTC()
+	cur.State, cur.Waiting, cur.UpdatedAt = jobStateQueued, waitingFor, now
+	ev := service.RunEvent{Kind: service.RunEventState, At: now, State: jobStateQueued, Note: "waiting for " + waitingFor + ", which another run drives"}
+	if waitingFor == "" {
+		cur.State = jobStateStarting
+		ev.State, ev.Note = jobStateStarting, "the tab is free"
+	}
+	err = h.jobs.Put(cur)
+	h.mu.Unlock()
+	if err != nil {
+		return
+	}
+	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Time: now, Data: &hub.EventData{Run: &ev}})
+	h.notify(service.JobEvent{Type: service.EventRunUpdate, JobID: rec.ID, Time: now, Run: &ev})
 }

@@ -37,6 +37,9 @@ const (
 	// StateFinishing: the run has ended and the job is recording what it
 	// found; its end follows at once.
 	StateFinishing = "finishing"
+	// StateQueued: the run waits for its tab, which another run drives
+	// (JobDetail.Waiting says which); it starts when that run is done.
+	StateQueued = "queued"
 )
 
 // BrowserMode says how a run finds its browser.
@@ -247,6 +250,8 @@ type JobDetail struct {
 	// RunError is the error the job's run itself returned (the Job's Error
 	// also shows the run's recorded error when the run returned none).
 	RunError *errs.Envelope `json:"runError,omitempty"`
+	// Waiting is what a queued job waits for ("the ChatGPT tab").
+	Waiting string `json:"waiting,omitempty"`
 }
 
 // Ended reports whether j will not change any more by itself.
