@@ -16,8 +16,9 @@ import (
 )
 
 // askAll submits every request through svc at once, as many `ferry ask`
-// would, and watches each job to its end. The jobs come back in the order
-// of reqs.
+// would, and watches each job to its end with a listener (as `ferry ask`
+// in a terminal does: the end comes over the event stream). The jobs come
+// back in the order of reqs.
 func askAll(ctx context.Context, svc service.Service, reqs []service.JobRequest) ([]service.Job, []error) {
 	owner := service.Owner(service.FaceCLI)
 	out, errs := make([]service.Job, len(reqs)), make([]error, len(reqs))
@@ -31,7 +32,7 @@ func askAll(ctx context.Context, svc service.Service, reqs []service.JobRequest)
 				errs[i] = err
 				return
 			}
-			out[i], errs[i] = svc.WatchJob(ctx, owner, service.WatchRequest{ID: j.ID}, nil)
+			out[i], errs[i] = svc.WatchJob(ctx, owner, service.WatchRequest{ID: j.ID}, func(service.JobEvent) {})
 		}()
 	}
 	wg.Wait()
