@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -131,47 +132,74 @@ func TestTwoAsksAtOnceThroughTheOwner(t *testing.T) {
 	})
 
 	t.Run("two asks naming the same tab take turns, the second shown queued for it", func(t *testing.T) {
-		ectx, stop := context.WithCancel(ctx)
-		defer stop()
-		events, err := o.hb.Events(ectx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var waits, views []string
-		seen := make(chan struct{})
-		go func() {
-			defer close(seen)
-			for ev := range events {
-				if je, ok := ev.JobEvent(); ok && je.Run != nil && je.Run.State == service.StateQueued {
-					waits = append(waits, ev.JobID+" "+je.Run.Note)
-					// The job itself says so while it waits (the first
-					// answer streams for seconds).
-					if j, err := remote.GetJob(ctx, service.Owner(service.FaceCLI), service.JobRef{ID: ev.JobID}); err != nil ||
-						j.State != service.StateQueued || j.Detail == nil || j.Detail.Waiting != "the ChatGPT tab" {
-						views = append(views, fmt.Sprintf("%+v %v", j, err))
-					}
-				}
-			}
-		}()
 		named := make([]service.JobRequest, 2)
 		for i := range named {
 			named[i] = service.JobRequest{Kind: service.KindAsk, Site: sim.ChatGPT, TabID: mine.ID(), Prompt: fmt.Sprintf("Tell me about the tab's ferry %d", i+1)}
 		}
-		jobs, errs := askAll(ctx, remote, named)
-		stop()
-		<-seen
-		checkAnswered(t, h.Server, named, jobs, errs)
-		for _, j := range jobs {
-			if j.Detail.Run.TargetID != mine.ID() {
-				t.Fatalf("job %s ran in tab %s, not the named %s", j.ID, j.Detail.Run.TargetID, mine.ID())
+		askInTurns(t, ctx, o, remote, h.Server, mine.ID(), named, "the ChatGPT tab, which another run drives")
+	})
+
+	t.Run("two asks on a site that takes one run at a time take turns in its tab", func(t *testing.T) {
+		st := o.c.Settings()
+		st.Sites = []json.RawMessage{json.RawMessage(`{"id":"chatgpt","oneRunAtATime":true}`)}
+		if err := o.c.SaveSettings(st); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			st.Sites = nil
+			if err := o.c.SaveSettings(st); err != nil {
+				t.Error(err)
+			}
+		}()
+		reqs := make([]service.JobRequest, 2)
+		for i := range reqs {
+			reqs[i] = service.JobRequest{Kind: service.KindAsk, Site: sim.ChatGPT, Prompt: fmt.Sprintf("Tell me about the single ferry %d", i+1)}
+		}
+		askInTurns(t, ctx, o, remote, h.Server, mine.ID(), reqs, "the ChatGPT run going on (ChatGPT takes one run at a time)")
+	})
+}
+
+// askInTurns submits reqs at once through remote and wants them all
+// answered in tab, one of them queued meanwhile for waiting, as the event
+// stream and the job's own view say.
+func askInTurns(t *testing.T, ctx context.Context, o *owner, remote service.Service, srv *sim.Server, tab string, reqs []service.JobRequest, waiting string) {
+	t.Helper()
+	ectx, stop := context.WithCancel(ctx)
+	defer stop()
+	events, err := o.hb.Events(ectx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waits, views []string
+	seen := make(chan struct{})
+	go func() {
+		defer close(seen)
+		for ev := range events {
+			if je, ok := ev.JobEvent(); ok && je.Run != nil && je.Run.State == service.StateQueued {
+				waits = append(waits, ev.JobID+" "+je.Run.Note)
+				// The job itself says so while it waits (the first answer
+				// streams for seconds).
+				if j, err := remote.GetJob(ctx, service.Owner(service.FaceCLI), service.JobRef{ID: ev.JobID}); err != nil ||
+					j.State != service.StateQueued || j.Detail == nil || j.Detail.Waiting != waiting {
+					views = append(views, fmt.Sprintf("%+v %v", j, err))
+				}
 			}
 		}
-		const note = " waiting for the ChatGPT tab, which another run drives"
-		if len(waits) != 1 || (waits[0] != jobs[0].ID+note && waits[0] != jobs[1].ID+note) {
-			t.Fatalf("queued events %q, want one job queued for the ChatGPT tab", waits)
+	}()
+	jobs, errs := askAll(ctx, remote, reqs)
+	stop()
+	<-seen
+	checkAnswered(t, srv, reqs, jobs, errs)
+	for _, j := range jobs {
+		if j.Detail.Run.TargetID != tab {
+			t.Fatalf("job %s ran in tab %s, not %s", j.ID, j.Detail.Run.TargetID, tab)
 		}
-		if len(views) > 0 {
-			t.Fatalf("a queued job's view does not say it waits for the ChatGPT tab: %s", views)
-		}
-	})
+	}
+	note := " waiting for " + waiting
+	if len(waits) != 1 || (waits[0] != jobs[0].ID+note && waits[0] != jobs[1].ID+note) {
+		t.Fatalf("queued events %q, want one job%s", waits, note)
+	}
+	if len(views) > 0 {
+		t.Fatalf("a queued job's view does not say it waits for %s: %s", waiting, views)
+	}
 }

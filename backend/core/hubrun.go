@@ -196,8 +196,9 @@ func (h *HubBackend) link(jobID, sessionID string) {
 }
 
 // queued records that job rec waits for waitingFor (its tab, which
-// another run drives), or with "" that it has it and starts, and reports
-// it as a state event of the run: "queued", then "starting".
+// another run drives, or the run going on on a site that takes one at a
+// time), or with "" that its wait is over, and reports it as a state event
+// of the run: "queued", then "starting".
 func (h *HubBackend) queued(rec jobRecord, waitingFor string) {
 	h.mu.Lock()
 	cur, err := h.jobs.Get(rec.ID)
@@ -207,7 +208,7 @@ func (h *HubBackend) queued(rec jobRecord, waitingFor string) {
 	}
 	now := time.Now().UTC()
 	cur.State, cur.Waiting, cur.UpdatedAt = jobStateQueued, waitingFor, now
-	ev := service.RunEvent{Kind: service.RunEventState, At: now, State: jobStateQueued, Note: "waiting for " + waitingFor + ", which another run drives"}
+	ev := service.RunEvent{Kind: service.RunEventState, At: now, State: jobStateQueued, Note: "waiting for " + waitingFor}
 	if waitingFor == "" {
 		cur.State = jobStateStarting
 		ev.State, ev.Note = jobStateStarting, "the tab is free"

@@ -26,7 +26,7 @@ func OpenSiteTab(ctx context.Context, b *browser.Browser, reg *site.Registry, si
 	leases.mu.Lock()
 	p, err := b.OpenTab(ctx, "about:blank")
 	if err == nil {
-		leases.hold(b, p, tabLease{site: s.ID})
+		leases.hold(ctx, b, p, tabLease{site: s.ID})
 	}
 	leases.mu.Unlock()
 	if err != nil {
@@ -67,6 +67,10 @@ func navigateNew(ctx context.Context, p *browser.Page, s site.Site) error {
 // no known site; TabAmbiguous listing several free open tabs of the site;
 // UnknownSite; the browser's envelopes (TargetNotFound for a tab that is
 // gone); Timeout or Cancelled when ctx ends while waiting.
+//
+// A site that takes one run at a time (site.Site.OneRunAtATime) never gets
+// a tab of its own for a run: the run waits, queued, while another run of
+// the site goes on.
 func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
 	if tabID != "" {
 		p, s, err := resolveNamedTab(ctx, b, reg, siteID, tabID)
@@ -76,7 +80,14 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}
-	leases.mu.Lock()
+	queued, err := lockSite(ctx, b, reg, s)
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	if queued {
+		// Said once the lock is let go, whatever the outcome.
+		defer queueNotice(ctx)("")
+	}
 	targets, err := b.Targets(ctx, func(host string) string {
 		if hs, ok := reg.ForHost(host); ok {
 			return hs.ID
@@ -102,7 +113,7 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		spare := len(open) > 0 || len(leases.ofSite(b, s.ID)) > 0
 		p, err := b.OpenTab(ctx, "about:blank")
 		if err == nil {
-			leases.hold(b, p, tabLease{site: s.ID, spare: spare})
+			leases.hold(ctx, b, p, tabLease{site: s.ID, spare: spare})
 		}
 		leases.mu.Unlock()
 		if err != nil {
@@ -115,7 +126,7 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 	case 1:
 		p, err := b.Page(ctx, free[0].ID)
 		if err == nil {
-			leases.hold(b, p, tabLease{site: s.ID})
+			leases.hold(ctx, b, p, tabLease{site: s.ID})
 		}
 		leases.mu.Unlock()
 		return p, s, false, err
@@ -127,6 +138,29 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 	}
 	return nil, site.Site{}, false, errs.New(errs.TabAmbiguous, "%d %s tabs are open", len(free), s.Name).
 		WithEvidence("tabs", strings.Join(list, "; "))
+}
+
+// lockSite takes leases.mu for a run of site s, once no other run of s
+// goes on when s takes one run at a time (the context's queue notice says
+// so while it waits). queued reports a wait. Errors: Timeout or Cancelled
+// when ctx ends while waiting (leases.mu is not held then).
+func lockSite(ctx context.Context, b *browser.Browser, reg *site.Registry, s site.Site) (queued bool, err error) {
+	for {
+		leases.mu.Lock()
+		if !s.OneRunAtATime || len(leases.ofSite(b, s.ID)) == 0 {
+			return queued, nil
+		}
+		freed := leases.freed
+		leases.mu.Unlock()
+		if !queued {
+			queued = true
+			queueNotice(ctx)("the " + s.Name + " run going on (" + s.Name + " takes one run at a time)")
+		}
+		if err := wait(ctx, freed); err != nil {
+			return queued, errs.Wrap(err, errs.From(err).Code, "wait for the %s run going on (%s takes one at a time)", s.Name, s.Name).
+				WithEvidence("site", s.ID)
+		}
+	}
 }
 
 // resolveNamedTab is ResolveTab for tab tabID: once no other run drives
@@ -173,7 +207,7 @@ func holdTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID
 	}
 	p, err := b.Page(ctx, tabID)
 	if err == nil {
-		leases.hold(b, p, tabLease{site: siteID})
+		leases.hold(ctx, b, p, tabLease{site: siteID})
 	}
 	leases.mu.Unlock()
 	if queued {
@@ -182,13 +216,13 @@ func holdTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID
 	return p, err
 }
 
-// waitingFor names what a run waits for: "the ChatGPT tab", or the tab's
-// id when its site is not known.
+// waitingFor says what a run waits for: "the ChatGPT tab, which another
+// run drives", naming the tab by its id when its site is not known.
 func waitingFor(reg *site.Registry, siteID, tabID string) string {
 	if s, err := reg.Get(siteID); siteID != "" && err == nil {
-		return "the " + s.Name + " tab"
+		return "the " + s.Name + " tab, which another run drives"
 	}
-	return "tab " + tabID
+	return "tab " + tabID + ", which another run drives"
 }
 
 // namedTabSite is the site of p, the tab tabID a run names: the site of its

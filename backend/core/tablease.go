@@ -9,12 +9,13 @@ import (
 
 // Runs going on at once in one process (the owner's jobs) share its
 // browser connection, and a connection has one *browser.Page per tab: a
-// run that detaches from a tab ends it for every other user of that
-// tab. So a tab is driven by one run at a time. A run holds a lease on
-// its tab from the moment it chooses it until Ferry's use of the page
-// ends (Page.Done: detached, closed, crashed, or the browser gone); while
-// the lease is held no other run chooses that tab: a run for the same
-// site gets a tab of its own, and a run that names the tab waits its turn.
+// run that detaches from a tab ends it for every other user of that tab.
+// So a tab is driven by one run at a time. A run holds a lease on its tab
+// from the moment it chooses it until Ferry's use of the page ends
+// (Page.Done: detached, closed, crashed, or the browser gone) or the run's
+// context does; while the lease is held no other run chooses that tab: a
+// run for the same site gets a tab of its own, and a run that names the
+// tab waits its turn.
 
 // tabLease is one held tab: the site it was chosen for (its address may
 // still be about:blank) and whether it was opened because every tab of
@@ -54,16 +55,20 @@ func (l *tabLeases) ofSite(b *browser.Browser, siteID string) []string {
 	return out
 }
 
-// hold records the lease of p's tab until Ferry's use of p ends. l.mu
-// must be held.
-func (l *tabLeases) hold(b *browser.Browser, p *browser.Page, t tabLease) {
+// hold records the lease of p's tab until Ferry's use of p ends, or ctx
+// (the run's) does: a run that forgot to detach does not keep its tab busy
+// for good. l.mu must be held.
+func (l *tabLeases) hold(ctx context.Context, b *browser.Browser, p *browser.Page, t tabLease) {
 	if l.held[b] == nil {
 		l.held[b] = map[string]tabLease{}
 	}
 	t.page = p
 	l.held[b][p.ID()] = t
 	go func() {
-		<-p.Done()
+		select {
+		case <-p.Done():
+		case <-ctx.Done():
+		}
 		l.mu.Lock()
 		if l.held[b][p.ID()].page == p {
 			delete(l.held[b], p.ID())

@@ -37,7 +37,8 @@ const (
 	// StateFinishing: the run has ended and the job is recording what it
 	// found; its end follows at once.
 	StateFinishing = "finishing"
-	// StateQueued: the run waits for its tab, which another run drives
+	// StateQueued: the run waits for its tab, which another run drives,
+	// or for the run going on on a site that takes one at a time
 	// (JobDetail.Waiting says which); it starts when that run is done.
 	StateQueued = "queued"
 )
@@ -250,7 +251,8 @@ type JobDetail struct {
 	// RunError is the error the job's run itself returned (the Job's Error
 	// also shows the run's recorded error when the run returned none).
 	RunError *errs.Envelope `json:"runError,omitempty"`
-	// Waiting is what a queued job waits for ("the ChatGPT tab").
+	// Waiting is what a queued job waits for ("the ChatGPT tab, which
+	// another run drives").
 	Waiting string `json:"waiting,omitempty"`
 }
 
