@@ -1610,6 +1610,7 @@ export namespace service {
 	    receipt?: CodeReceipt;
 	    finding?: Finding;
 	    runError?: errs.Envelope;
+	    waiting?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new JobDetail(source);
@@ -1625,6 +1626,7 @@ export namespace service {
 	        this.receipt = this.convertValues(source["receipt"], CodeReceipt);
 	        this.finding = this.convertValues(source["finding"], Finding);
 	        this.runError = this.convertValues(source["runError"], errs.Envelope);
+	        this.waiting = source["waiting"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
