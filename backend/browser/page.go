@@ -49,6 +49,10 @@ func (p *Page) ID() string { return string(p.id) }
 // Err is nil while the page is usable, then the envelope that ended it.
 func (p *Page) Err() error { return context.Cause(p.life) }
 
+// Done is closed when Ferry's use of the tab ends: it was detached or
+// closed, it crashed, or the browser went away (Err says which).
+func (p *Page) Done() <-chan struct{} { return p.life.Done() }
+
 // do runs fn with a session client whose context ends with the caller's ctx
 // or the page's life, whichever is first, and classifies its error.
 func (p *Page) do(ctx context.Context, op string, fn func(s session) error) error {

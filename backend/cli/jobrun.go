@@ -67,12 +67,15 @@ func cancelJob(ctx context.Context, svc service.Service, id string) {
 	_, _ = svc.CancelJob(cctx, cliCaller, service.JobRef{ID: id})
 }
 
-// printProgress writes a run's progress to stderr: its session once
-// resolved, then the answer as it grows (a rewrite clears the line).
+// printProgress writes a run's progress to stderr: that it waits for its
+// tab while another run drives it, its session once resolved, then the
+// answer as it grows (a rewrite clears the line).
 func printProgress(inv *invocation, ev service.JobEvent) {
 	r := ev.Run
 	switch {
 	case r == nil:
+	case r.Kind == service.RunEventState && r.State == service.StateQueued:
+		fmt.Fprintf(inv.stderr, "queued: %s\n", r.Note)
 	case r.Kind == service.RunEventState && r.State == service.RunResolved:
 		fmt.Fprintf(inv.stderr, "session %s\n", r.Session)
 	case r.Kind == service.RunEventPartial && r.Partial != nil:

@@ -46,7 +46,8 @@ func sourceOf(page *browser.Page, s site.Site, reg *site.Registry) (provider.Ada
 // it is exactly that tab, which must show the conversation unless anyTab.
 // Otherwise: the tab that shows the conversation (several are
 // TabAmbiguous), else with anyTab the first open ChatGPT tab, else a new
-// background tab navigated to the conversation (created is true). Errors:
+// background tab navigated to the conversation (created is true). The tab
+// comes from tabs.ResolveTab, so that it is this run's alone. Errors:
 // BadInput for a tab on another conversation; the envelopes of
 // tabs.ResolveTab and of the browser.
 func ConversationTab(ctx context.Context, tabs Tabs, b *browser.Browser, reg *site.Registry, conv, tabID string, anyTab bool) (*browser.Page, site.Site, bool, error) {
@@ -104,8 +105,10 @@ func ConversationTab(ctx context.Context, tabs Tabs, b *browser.Browser, reg *si
 	}
 	// A tab listed a moment ago may be closing (Chromium lists a closed
 	// target for a while): one that is gone is passed over, not an error.
+	// tabs.ResolveTab makes the tab this run's alone (waiting while
+	// another run drives it).
 	for _, t := range candidates {
-		p, err := b.Page(ctx, t.ID)
+		p, _, _, err := tabs.ResolveTab(ctx, b, reg, SiteID, t.ID)
 		if errs.CodeOf(err) == errs.TargetNotFound {
 			continue
 		}
@@ -115,7 +118,11 @@ func ConversationTab(ctx context.Context, tabs Tabs, b *browser.Browser, reg *si
 	if err != nil || u.Host == "" {
 		return nil, site.Site{}, false, errs.New(errs.ConfigInvalid, "the %s site's address %q is not a URL", SiteID, s.Address)
 	}
-	p, err := b.OpenTab(ctx, "about:blank")
+	blank, err := b.OpenTab(ctx, "about:blank")
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	p, _, _, err := tabs.ResolveTab(ctx, b, reg, SiteID, blank.ID())
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}

@@ -124,7 +124,7 @@ func ReattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, rep
 	if err != nil {
 		return s, nil, err
 	}
-	page, err := b.Page(ctx, s.TargetID)
+	page, err := holdTab(ctx, b, reg, s.Site, s.TargetID)
 	if err != nil {
 		return s, nil, err
 	}

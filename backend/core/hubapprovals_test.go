@@ -21,7 +21,7 @@ type owner struct {
 	srv *hub.Server
 }
 
-func startOwner(t *testing.T, ctx context.Context, dir string, opts ...HubOption) *owner {
+func startOwner(t testing.TB, ctx context.Context, dir string, opts ...HubOption) *owner {
 	t.Helper()
 	c := openTestCore(t, dir)
 	hb, err := c.HubBackend(ctx, opts...)
@@ -39,7 +39,7 @@ func startOwner(t *testing.T, ctx context.Context, dir string, opts ...HubOption
 	return &owner{c: c, hb: hb, srv: srv}
 }
 
-func (o *owner) stop(t *testing.T) {
+func (o *owner) stop(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -17,7 +17,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 )
 
-func openTestCore(t *testing.T, dir string) *Core {
+func openTestCore(t testing.TB, dir string) *Core {
 	t.Helper()
 	c, err := Open(context.Background(), Options{DataDir: dir, Role: "serve"})
 	if err != nil {

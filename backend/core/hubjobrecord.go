@@ -27,6 +27,9 @@ const (
 	// The run has ended and the job is recording what it found, its error
 	// or its receipt; the job's end follows at once.
 	jobStateFinishing = "finishing"
+	// The run waits for its tab, which another run drives; Waiting says
+	// which.
+	jobStateQueued = service.StateQueued
 )
 
 // jobRecord is a hub job as stored.
@@ -46,7 +49,8 @@ type jobRecord struct {
 	Receipt     *CodeReceipt   `json:"receipt,omitempty"` // of a code job
 	// Target is where the job runs, resolved when it was submitted (what
 	// its approval shows).
-	Target *service.JobTarget `json:"target,omitempty"`
+	Target  *service.JobTarget `json:"target,omitempty"`
+	Waiting string             `json:"waiting,omitempty"` // what a queued job waits for
 }
 
 // hubJobRepo keeps hub jobs in the store. It does no locking of its own:

@@ -20,7 +20,7 @@ import (
 // with h.mu held.
 func (h *HubBackend) view(ctx context.Context, rec jobRecord) hub.Job {
 	d := &service.JobDetail{Session: rec.Session, Approval: string(rec.Approval), Spec: rec.Spec, Ended: rec.Ended,
-		Finding: findingOf(rec.Finding), RunError: rec.Error, Receipt: receiptOf(rec.Receipt), Target: rec.Target}
+		Finding: findingOf(rec.Finding), RunError: rec.Error, Receipt: receiptOf(rec.Receipt), Target: rec.Target, Waiting: rec.Waiting}
 	out := hub.Job{ID: rec.ID, Kind: rec.Kind, State: rec.State, RequestedBy: rec.RequestedBy,
 		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt, Error: rec.Error}
 	if rec.Session != "" {

@@ -149,6 +149,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		}
 		h.emitRun(rec, ev)
 	}
+	ctx = WithQueueNotice(ctx, func(waitingFor string) { h.queued(rec, waitingFor) })
 	var s *job.Session
 	var receipt *CodeReceipt
 	b, err := h.browserFor(ctx)
@@ -180,7 +181,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 			}
 		}
 	}
-	cur.UpdatedAt, cur.Ended = time.Now().UTC(), true
+	cur.UpdatedAt, cur.Ended, cur.Waiting = time.Now().UTC(), true, ""
 	_ = h.jobs.Put(cur)
 	h.mu.Unlock()
 	h.emitEnd(wctx, cur)
@@ -195,4 +196,31 @@ func (h *HubBackend) link(jobID, sessionID string) {
 	}
 	rec.Session, rec.UpdatedAt = sessionID, time.Now().UTC()
 	_ = h.jobs.Put(rec)
+}
+
+// queued records that job rec waits for waitingFor (its tab, which
+// another run drives, or the run going on on a site that takes one at a
+// time), or with "" that its wait is over, and reports it as a state event
+// of the run: "queued", then "starting".
+func (h *HubBackend) queued(rec jobRecord, waitingFor string) {
+	h.mu.Lock()
+	cur, err := h.jobs.Get(rec.ID)
+	if err != nil || cur.Ended {
+		h.mu.Unlock()
+		return
+	}
+	now := time.Now().UTC()
+	cur.State, cur.Waiting, cur.UpdatedAt = jobStateQueued, waitingFor, now
+	ev := service.RunEvent{Kind: service.RunEventState, At: now, State: jobStateQueued, Note: "waiting for " + waitingFor}
+	if waitingFor == "" {
+		cur.State = jobStateStarting
+		ev.State, ev.Note = jobStateStarting, "the tab is free"
+	}
+	err = h.jobs.Put(cur)
+	h.mu.Unlock()
+	if err != nil {
+		return
+	}
+	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Time: now, Data: &hub.EventData{Run: &ev}})
+	h.notify(service.JobEvent{Type: service.EventRunUpdate, JobID: rec.ID, Time: now, Run: &ev})
 }

@@ -156,9 +156,17 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	var finished bool
 	defer func() {
 		cctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
 		defer stop()
+		// A tab opened because the site's tabs were busy with other runs
+		// is closed once its run is done: left open, it would make the
+		// site's next run ambiguous (TabAmbiguous).
+		if finished && leases.spare(b, page.ID()) {
+			_ = page.Close(cctx)
+			return
+		}
 		_ = page.Detach(cctx)
 	}()
 	a, err := provider.New(provider.Env{Page: page, Site: st, Sites: reg})
@@ -204,6 +212,7 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if out == nil {
 		out = s
 	}
+	finished = err == nil && out.State == job.StateDone
 	if err == nil {
 		return out, nil
 	}
@@ -267,86 +276,4 @@ func (c *Core) openBrowser(ctx context.Context, req AskRequest) (*browser.Browse
 		opts = append(opts, browser.WithArgs(req.BrowserArgs...))
 	}
 	return browser.Launch(ctx, c.paths.ProfileDir(), opts...)
-}
-
-// ResolveTab finds the tab a run drives: exactly tabID when given (its site
-// inferred from its live address, or siteID for a tab on its site's login
-// page); else the one open tab of siteID, or a new tab on the site's
-// new-chat address. created reports a new tab. Errors: BadInput when the
-// tab shows another site than siteID; NavigatedAway for a tab on no known
-// site; TabAmbiguous listing several open tabs of the site; UnknownSite;
-// the browser's envelopes (TargetNotFound for a tab that is gone).
-func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
-	if tabID != "" {
-		p, err := b.Page(ctx, tabID)
-		if err != nil {
-			return nil, site.Site{}, false, err
-		}
-		info, err := p.Info(ctx)
-		if err != nil {
-			return nil, site.Site{}, false, err
-		}
-		s, ok := reg.ForURL(info.URL)
-		switch {
-		case siteID != "" && (!ok || !strings.EqualFold(s.ID, siteID)):
-			// A tab on the site's login page, say: the adapter reports it.
-			want, err := reg.Get(siteID)
-			if err != nil {
-				return nil, site.Site{}, false, err
-			}
-			if ok {
-				return nil, site.Site{}, false, errs.New(errs.BadInput, "tab %s shows %s, not %s", tabID, s.Name, want.Name).
-					WithEvidence("tab", tabID).WithEvidence("url", site.Redact(info.URL))
-			}
-			return p, want, false, nil
-		case !ok:
-			return nil, site.Site{}, false, errs.New(errs.NavigatedAway, "tab %s is not on a known chat site", tabID).
-				WithEvidence("tab", tabID).WithEvidence("url", site.Redact(info.URL)).
-				WithHint("bring the tab back to its site, or pass --site to say which site it belongs to")
-		}
-		return p, s, false, nil
-	}
-	s, err := reg.Get(siteID)
-	if err != nil {
-		return nil, site.Site{}, false, err
-	}
-	targets, err := b.Targets(ctx, func(host string) string {
-		if hs, ok := reg.ForHost(host); ok {
-			return hs.ID
-		}
-		return ""
-	})
-	if err != nil {
-		return nil, site.Site{}, false, err
-	}
-	var mine []browser.Target
-	for _, t := range targets {
-		if t.Site == s.ID && s.Allows(t.URL) {
-			mine = append(mine, t)
-		}
-	}
-	switch len(mine) {
-	case 0:
-		p, err := b.OpenTab(ctx, "about:blank")
-		if err != nil {
-			return nil, site.Site{}, false, err
-		}
-		start := s.NewChat
-		if start == "" {
-			start = s.Address
-		}
-		if err := p.Navigate(ctx, start); err != nil {
-			return nil, site.Site{}, false, err
-		}
-		return p, s, true, nil
-	case 1:
-		p, err := b.Page(ctx, mine[0].ID)
-		return p, s, false, err
-	}
-	var list []string
-	for _, t := range mine {
-		list = append(list, t.ID+" "+site.Redact(t.URL))
-	}
-	return nil, site.Site{}, false, errs.New(errs.TabAmbiguous, "%d %s tabs are open", len(mine), s.Name).
-		WithEvidence("tabs", strings.Join(list, "; "))
 }

@@ -37,6 +37,10 @@ const (
 	// StateFinishing: the run has ended and the job is recording what it
 	// found; its end follows at once.
 	StateFinishing = "finishing"
+	// StateQueued: the run waits for its tab, which another run drives,
+	// or for the run going on on a site that takes one at a time
+	// (JobDetail.Waiting says which); it starts when that run is done.
+	StateQueued = "queued"
 )
 
 // BrowserMode says how a run finds its browser.
@@ -250,6 +254,9 @@ type JobDetail struct {
 	// Target is where the job runs, as resolved when it was submitted (nil
 	// for a job stored before targets were kept).
 	Target *JobTarget `json:"target,omitempty"`
+	// Waiting is what a queued job waits for ("the ChatGPT tab, which
+	// another run drives").
+	Waiting string `json:"waiting,omitempty"`
 }
 
 // JobTarget is where a job runs, resolved when it is submitted: what its

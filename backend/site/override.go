@@ -15,21 +15,22 @@ import (
 // (or, without an id, whose name) matches no site defines a custom site,
 // which must then be complete.
 type Override struct {
-	ID           string            `json:"id,omitempty"`
-	Name         string            `json:"name,omitempty"`
-	Address      string            `json:"address,omitempty"`
-	NewChat      string            `json:"newChat,omitempty"`
-	LoginHosts   []string          `json:"loginHosts,omitempty"`
-	LoginPaths   []string          `json:"loginPaths,omitempty"`
-	Selectors    map[Role][]string `json:"selectors,omitempty"`
-	Texts        map[Role][]string `json:"texts,omitempty"`
-	BusyTexts    []string          `json:"busyTexts,omitempty"`
-	Typing       []Typing          `json:"typing,omitempty"`
-	NoExtraInput *bool             `json:"noExtraInput,omitempty"`
-	Send         SendMethod        `json:"send,omitempty"`
-	Stream       *StreamOverride   `json:"stream,omitempty"`
-	Features     []Feature         `json:"features,omitempty"`
-	Models       []Model           `json:"models,omitempty"`
+	ID            string            `json:"id,omitempty"`
+	Name          string            `json:"name,omitempty"`
+	Address       string            `json:"address,omitempty"`
+	NewChat       string            `json:"newChat,omitempty"`
+	LoginHosts    []string          `json:"loginHosts,omitempty"`
+	LoginPaths    []string          `json:"loginPaths,omitempty"`
+	Selectors     map[Role][]string `json:"selectors,omitempty"`
+	Texts         map[Role][]string `json:"texts,omitempty"`
+	BusyTexts     []string          `json:"busyTexts,omitempty"`
+	Typing        []Typing          `json:"typing,omitempty"`
+	NoExtraInput  *bool             `json:"noExtraInput,omitempty"`
+	OneRunAtATime *bool             `json:"oneRunAtATime,omitempty"`
+	Send          SendMethod        `json:"send,omitempty"`
+	Stream        *StreamOverride   `json:"stream,omitempty"`
+	Features      []Feature         `json:"features,omitempty"`
+	Models        []Model           `json:"models,omitempty"`
 }
 
 // StreamOverride changes a site's stream capture field by field; Disabled
@@ -153,6 +154,9 @@ func apply(s Site, o Override) Site {
 	}
 	if o.NoExtraInput != nil {
 		s.NoExtraInput = *o.NoExtraInput
+	}
+	if o.OneRunAtATime != nil {
+		s.OneRunAtATime = *o.OneRunAtATime
 	}
 	if o.Send != "" {
 		s.Send = o.Send

@@ -165,11 +165,15 @@ type Site struct {
 	Typing []Typing `json:"typing"`
 	// NoExtraInput forbids dispatching an input event after execCommand
 	// (Lexical treats a second one as new text).
-	NoExtraInput bool           `json:"noExtraInput,omitempty"`
-	Send         SendMethod     `json:"send"`
-	Stream       *StreamCapture `json:"stream,omitempty"`
-	Features     []Feature      `json:"features"`
-	Models       []Model        `json:"models,omitempty"`
+	NoExtraInput bool `json:"noExtraInput,omitempty"`
+	// OneRunAtATime says the site answers one prompt at a time per
+	// account: a run of the site waits (queued) while another goes on,
+	// instead of opening a tab of its own.
+	OneRunAtATime bool           `json:"oneRunAtATime,omitempty"`
+	Send          SendMethod     `json:"send"`
+	Stream        *StreamCapture `json:"stream,omitempty"`
+	Features      []Feature      `json:"features"`
+	Models        []Model        `json:"models,omitempty"`
 	// Builtin is true for the sites that ship with Ferry.
 	Builtin bool `json:"builtin"`
 }

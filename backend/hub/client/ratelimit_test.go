@@ -8,6 +8,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func TestTheClientWaitsOutTheRateLimit(t *testing.T) {
@@ -42,4 +43,49 @@ func TestTheClientWaitsOutTheRateLimit(t *testing.T) {
 			t.Fatalf("10 quick requests at 3 per second: %v", err)
 		}
 	})
+}
+
+// TestAWatchOutlastsTheRateLimit: several commands of the owner share its
+// rate limit (eight `ferry ask` at once); a watch whose poll the limit
+// refuses skips it and still sees the job's end.
+func TestAWatchOutlastsTheRateLimit(t *testing.T) {
+	path := hubPath(t)
+	srv, fake := startHub(t, path, hub.WithRateLimit(4, time.Second))
+	defer closeHub(srv)
+	ep := discover(t, path)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	owner := service.Owner(service.FaceCLI)
+	svc := client.NewService(client.New(ep, client.WithRetries(0)))
+	j, err := svc.SubmitJob(ctx, owner, service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", Prompt: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type watched struct {
+		j   service.Job
+		err error
+	}
+	done := make(chan watched, 1)
+	go func() {
+		w, err := svc.WatchJob(ctx, owner, service.WatchRequest{ID: j.ID}, nil)
+		done <- watched{w, err}
+	}()
+	other, limited := client.New(ep, client.WithRetries(0)), 0
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if _, err := other.ListTabs(ctx); errs.Has(err, errs.HubRateLimited) {
+			limited++
+		}
+	}
+	if limited == 0 {
+		t.Fatal("the other commands never met the limit: the test proves nothing")
+	}
+	fake.mu.Lock()
+	ended := fake.jobs[j.ID]
+	ended.State, ended.Detail = "done", &service.JobDetail{Ended: true}
+	fake.jobs[j.ID] = ended
+	fake.mu.Unlock()
+	w := <-done
+	if w.err != nil || !w.j.Ended() || w.j.State != "done" {
+		t.Fatalf("WatchJob = %+v, %v; want the job's end", w.j, w.err)
+	}
 }

@@ -86,7 +86,9 @@ const (
 // WatchJob follows a job on the owner until it has ended: its run's events
 // come from the owner's event stream (partial text is lost, never the end,
 // when the stream is slow or down), its state from polling; with on nil it
-// only polls. Errors: as GetJob; errs.Cancelled when ctx ends first.
+// only polls, more and more slowly (at most streamPoll apart). A poll the
+// owner's rate limit refuses is skipped. Errors: as GetJob (but
+// errs.HubRateLimited); errs.Cancelled when ctx ends first.
 func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.WatchRequest, on func(service.JobEvent)) (service.Job, error) {
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
@@ -123,7 +125,8 @@ func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.Wa
 			_ = f.Run(ctx)
 		}()
 	}
-	tick := time.NewTicker(watchPoll)
+	poll := watchPoll
+	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	j, err := s.c.GetJob(ctx, req.ID)
 	ran := err == nil && !j.Ended()
@@ -134,14 +137,25 @@ func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.Wa
 			return j, errs.Wrap(ctx.Err(), errs.Cancelled, "stop watching job %s: %v", req.ID, ctx.Err())
 		case <-connected:
 			connected = nil
-			tick.Reset(streamPoll)
+			poll = streamPoll
+			tick.Reset(poll)
 		case ev := <-events:
 			on(ev)
 			if ev.Job != nil {
 				j, final = *ev.Job, ev.Job.Ended()
 			}
 		case <-tick.C:
-			j, err = s.c.GetJob(ctx, req.ID)
+			// Every command of the owner shares its rate limit (several
+			// `ferry ask` at once): polling slows down to streamPoll, and
+			// a poll the limit refused is skipped, the job going on.
+			if poll < streamPoll {
+				poll = min(2*poll, streamPoll)
+				tick.Reset(poll)
+			}
+			next, perr := s.c.GetJob(ctx, req.ID)
+			if !errs.Has(perr, errs.HubRateLimited) {
+				j, err = next, perr
+			}
 		}
 	}
 	if err == nil && ran && !final && events != nil && connected == nil {

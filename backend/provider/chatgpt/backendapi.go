@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
 )
 
 // session reads /api/auth/session in the page and keeps the access token.
@@ -17,7 +18,7 @@ import (
 func (a *Adapter) session(ctx context.Context) (string, error) {
 	resp, err := a.Page.Fetch(ctx, a.origin()+"/api/auth/session", fetchOpts(""))
 	if err != nil {
-		return "", errs.Wrap(err, errs.LoginRequired, "read the ChatGPT session: %v", errs.CodeOf(err)).WithStage(errs.StageSession)
+		return "", provider.SessionCheckFailed(err, "the ChatGPT session")
 	}
 	if resp.Status == 403 && resp.Headers["cf-mitigated"] != "" {
 		return "", errs.New(errs.CloudflareChallenge, "ChatGPT's session endpoint is behind a Cloudflare check").WithEvidence("status", "403")

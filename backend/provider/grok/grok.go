@@ -72,7 +72,7 @@ func (a *Adapter) Ready(ctx context.Context) error {
 	}
 	resp, err := a.Page.Fetch(ctx, a.origin()+"/rest/user-settings", browser.FetchOptions{Headers: map[string]string{"accept": "application/json"}})
 	if err != nil {
-		return errs.Wrap(err, errs.LoginRequired, "read the Grok user settings: %v", errs.CodeOf(err)).WithStage(errs.StageSession)
+		return provider.SessionCheckFailed(err, "the Grok user settings")
 	}
 	switch {
 	case resp.Status == 403 && resp.Headers["cf-mitigated"] != "":

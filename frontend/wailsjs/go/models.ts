@@ -1641,6 +1641,7 @@ export namespace service {
 	    finding?: Finding;
 	    runError?: errs.Envelope;
 	    target?: JobTarget;
+	    waiting?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new JobDetail(source);
@@ -1657,6 +1658,7 @@ export namespace service {
 	        this.finding = this.convertValues(source["finding"], Finding);
 	        this.runError = this.convertValues(source["runError"], errs.Envelope);
 	        this.target = this.convertValues(source["target"], JobTarget);
+	        this.waiting = source["waiting"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

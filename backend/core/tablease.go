@@ -1,0 +1,130 @@
+package core
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+)
+
+// Runs going on at once in one process (the owner's jobs) share its
+// browser connection, and a connection has one *browser.Page per tab: a
+// run that detaches from a tab ends it for every other user of that tab.
+// So a tab is driven by one run at a time. A run holds a lease on its tab
+// from the moment it chooses it until Ferry's use of the page ends
+// (Page.Done: detached, closed, crashed, or the browser gone) or the run's
+// context does; while the lease is held no other run chooses that tab: a
+// run for the same site gets a tab of its own, and a run that names the
+// tab waits its turn.
+
+// tabLease is one held tab: the site it was chosen for (its address may
+// still be about:blank) and whether it was opened because every tab of
+// its site was busy.
+type tabLease struct {
+	site  string
+	spare bool
+	page  *browser.Page
+}
+
+// tabLeases are the leases of every browser connection of the process.
+type tabLeases struct {
+	mu   sync.Mutex
+	held map[*browser.Browser]map[string]tabLease
+	// freed is closed, and replaced, whenever a lease ends.
+	freed chan struct{}
+}
+
+// leases is the process's table: a *browser.Browser is shared by every
+// Core of the process that was handed it.
+var leases = &tabLeases{held: map[*browser.Browser]map[string]tabLease{}, freed: make(chan struct{})}
+
+// busy reports whether a run holds tab id of b. l.mu must be held.
+func (l *tabLeases) busy(b *browser.Browser, id string) bool {
+	_, ok := l.held[b][id]
+	return ok
+}
+
+// ofSite lists the tabs of b held for site siteID. l.mu must be held.
+func (l *tabLeases) ofSite(b *browser.Browser, siteID string) []string {
+	var out []string
+	for id, t := range l.held[b] {
+		if t.site == siteID {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// hold records the lease of p's tab until Ferry's use of p ends, or ctx
+// (the run's) does: a run that forgot to detach does not keep its tab busy
+// for good. l.mu must be held.
+func (l *tabLeases) hold(ctx context.Context, b *browser.Browser, p *browser.Page, t tabLease) {
+	if l.held[b] == nil {
+		l.held[b] = map[string]tabLease{}
+	}
+	t.page = p
+	l.held[b][p.ID()] = t
+	go func() {
+		select {
+		case <-p.Done():
+		case <-ctx.Done():
+		}
+		l.mu.Lock()
+		if l.held[b][p.ID()].page == p {
+			delete(l.held[b], p.ID())
+		}
+		if len(l.held[b]) == 0 {
+			delete(l.held, b)
+		}
+		close(l.freed)
+		l.freed = make(chan struct{})
+		l.mu.Unlock()
+	}()
+}
+
+// setSite records that tab id of b, held, shows site siteID.
+func (l *tabLeases) setSite(b *browser.Browser, id, siteID string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if t, ok := l.held[b][id]; ok {
+		t.site = siteID
+		l.held[b][id] = t
+	}
+}
+
+// spare reports whether tab id of b was opened for a run because every
+// tab of its site was busy.
+func (l *tabLeases) spare(b *browser.Browser, id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.held[b][id].spare
+}
+
+// wait returns when a lease ends after l.mu was released by the caller
+// (it must take freed under l.mu), or with ctx's error.
+func wait(ctx context.Context, freed <-chan struct{}) error {
+	select {
+	case <-freed:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+type queueNoticeKey struct{}
+
+// WithQueueNotice returns ctx carrying notice, which a run's tab
+// resolution calls with what it waits for ("the ChatGPT tab") when the
+// tab it needs is busy with another run, and with "" once it has its
+// tab. The owner shows the job queued meanwhile.
+func WithQueueNotice(ctx context.Context, notice func(waitingFor string)) context.Context {
+	return context.WithValue(ctx, queueNoticeKey{}, notice)
+}
+
+// queueNotice is the notice of ctx, or one that does nothing.
+func queueNotice(ctx context.Context) func(string) {
+	if f, ok := ctx.Value(queueNoticeKey{}).(func(string)); ok && f != nil {
+		return f
+	}
+	return func(string) {}
+}
