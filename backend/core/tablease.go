@@ -24,6 +24,22 @@ type tabLease struct {
 	site  string
 	spare bool
 	page  *browser.Page
+	run   <-chan struct{} // the run's context's Done
+}
+
+// live reports whether the lease still holds: neither Ferry's use of the
+// page nor the run ended. The goroutine hold starts deletes an ended
+// lease, but a run that starts just after another detached must not find
+// the tab busy meanwhile (and open a spare tab of the site for nothing).
+func (t tabLease) live() bool {
+	select {
+	case <-t.page.Done():
+		return false
+	case <-t.run:
+		return false
+	default:
+		return true
+	}
 }
 
 // tabLeases are the leases of every browser connection of the process.
@@ -40,15 +56,15 @@ var leases = &tabLeases{held: map[*browser.Browser]map[string]tabLease{}, freed:
 
 // busy reports whether a run holds tab id of b. l.mu must be held.
 func (l *tabLeases) busy(b *browser.Browser, id string) bool {
-	_, ok := l.held[b][id]
-	return ok
+	t, ok := l.held[b][id]
+	return ok && t.live()
 }
 
 // ofSite lists the tabs of b held for site siteID. l.mu must be held.
 func (l *tabLeases) ofSite(b *browser.Browser, siteID string) []string {
 	var out []string
 	for id, t := range l.held[b] {
-		if t.site == siteID {
+		if t.site == siteID && t.live() {
 			out = append(out, id)
 		}
 	}
@@ -62,7 +78,7 @@ func (l *tabLeases) hold(ctx context.Context, b *browser.Browser, p *browser.Pag
 	if l.held[b] == nil {
 		l.held[b] = map[string]tabLease{}
 	}
-	t.page = p
+	t.page, t.run = p, ctx.Done()
 	l.held[b][p.ID()] = t
 	go func() {
 		select {
