@@ -178,7 +178,7 @@ func isVendor(pkg string) bool {
 
 // TestTheAppIsAFaceOfTheService enforces that the desktop app is a thin
 // face: its files import from the backend only the service layer, errs,
-// config and version, and the one file that builds what the app is a face
+// config, version and safetext, and the one file that builds what the app is a face
 // of (appOwnerFile) may import core and hub as well. Every build of the
 // app is checked (the desktop binary's tags, the dev binary's, the
 // default); test files are not.
