@@ -3,6 +3,7 @@ package clihost
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/ferrydesk/ferry/backend/cli"
 	"github.com/ferrydesk/ferry/backend/config"
@@ -19,6 +20,9 @@ type restored struct {
 	Sessions   int    `json:"sessions"`
 	Keys       int    `json:"keys"`
 	DamagedDir string `json:"damagedDir,omitempty"`
+	// Checksummed says the backup matched the SHA-256 recorded when it was
+	// taken (false: none was recorded beside it).
+	Checksummed bool `json:"checksummed"`
 }
 
 // restoreSessions is `ferry sessions restore [FILE]`: store.Restore of FILE,
@@ -50,12 +54,17 @@ func restoreSessions(ctx context.Context, inv *cli.Invocation, file string) erro
 		}
 		return err
 	}
-	out := restored{From: r.From, StoreDir: r.StoreDir, Sessions: r.Sessions, Keys: r.Keys, DamagedDir: r.DamagedDir}
+	out := restored{From: r.From, StoreDir: r.StoreDir, Sessions: r.Sessions, Keys: r.Keys, DamagedDir: r.DamagedDir, Checksummed: r.Checksummed}
 	if inv.JSON() {
 		return inv.PrintJSON(out)
 	}
 	w := inv.Stdout()
 	fmt.Fprintf(w, "restored %d sessions (%d records) from %s into %s\n", out.Sessions, out.Keys, out.From, out.StoreDir)
+	if out.Checksummed {
+		fmt.Fprintln(w, "the backup matched the SHA-256 recorded when it was taken")
+	} else {
+		fmt.Fprintf(w, "no SHA-256 was recorded beside the backup (%s): it was loaded without that check\n", filepath.Base(out.From)+store.ChecksumSuffix)
+	}
 	if out.DamagedDir != "" {
 		fmt.Fprintf(w, "the store it replaced is kept at %s (delete it yourself once the history is as you want it)\n", out.DamagedDir)
 	}

@@ -3,8 +3,11 @@ package store
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,8 +23,9 @@ import (
 // Rolling backups of the store: badger's backup stream (every key's newest
 // value) in one file per backup, in a backups directory beside the store.
 //
-//	backups/history-20261201T183015.123Z.backup    one backup, named for when it was taken (UTC)
-//	backups/.history-*.tmp                          a backup being written; renamed when complete
+//	backups/history-20261201T183015.123Z.backup         one backup, named for when it was taken (UTC)
+//	backups/history-20261201T183015.123Z.backup.sha256  its SHA-256 (hex), checked before a restore
+//	backups/.history-*.tmp                               a backup being written; renamed when complete
 const (
 	// KeepBackups is how many backups a rotation keeps, newest first.
 	KeepBackups = 3
@@ -33,6 +37,8 @@ const (
 	backupSuffix  = ".backup"
 	backupStamp   = "20060102T150405.000Z"
 	backupTmpGlob = ".history-*.tmp"
+	// ChecksumSuffix names the file beside a backup holding its SHA-256.
+	ChecksumSuffix = ".sha256"
 )
 
 // BackupFile is one complete backup.
@@ -125,7 +131,8 @@ func (s *Store) Backup(ctx context.Context, dir string) (BackupFile, error) {
 		return BackupFile{}, ioErr(err, "write backup")
 	}
 	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	w := bufio.NewWriterSize(tmp, 256<<10)
+	sum := sha256.New()
+	w := bufio.NewWriterSize(io.MultiWriter(tmp, sum), 256<<10)
 	if _, err := s.db.Backup(w, 0); err != nil {
 		tmp.Close()
 		return BackupFile{}, ioErr(err, "write backup")
@@ -147,7 +154,12 @@ func (s *Store) Backup(ctx context.Context, dir string) (BackupFile, error) {
 		return BackupFile{}, ioErr(err, "write backup")
 	}
 	final := filepath.Join(dir, BackupName(taken))
+	// The checksum first: a listed backup always has it.
+	if err := writeChecksum(dir, final+ChecksumSuffix, hex.EncodeToString(sum.Sum(nil))); err != nil {
+		return BackupFile{}, ioErr(err, "write backup checksum")
+	}
 	if err := os.Rename(tmp.Name(), final); err != nil {
+		_ = os.Remove(final + ChecksumSuffix)
 		return BackupFile{}, ioErr(err, "write backup")
 	}
 	syncDir(dir)
@@ -182,6 +194,7 @@ func rotateBackups(dir string, keep int) error {
 		if err := os.Remove(b.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return errs.Wrap(err, errs.StoreIO, "remove old backup %s: %v", b.Path, rootCause(err)).WithEvidence("dir", dir)
 		}
+		_ = os.Remove(b.Path + ChecksumSuffix)
 	}
 	return nil
 }
@@ -229,4 +242,55 @@ func (s *Store) historyBytes() uint64 {
 		}
 	}
 	return n
+}
+
+// writeChecksum writes sum (and a newline) to path through a temporary
+// file in dir, synced and renamed.
+func writeChecksum(dir, path, sum string) error {
+	tmp, err := os.CreateTemp(dir, backupTmpGlob)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, a no-op
+	if _, err := tmp.WriteString(sum + "\n"); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// checkChecksum compares backup with the SHA-256 its checksum file holds.
+// It reports whether there was one to check. Errors: errs.StoreCorrupt
+// (evidence "file") when they differ or the checksum file is not one;
+// errs.BadInput when a file cannot be read.
+func checkChecksum(backup string) (bool, error) {
+	want, err := os.ReadFile(backup + ChecksumSuffix)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, errs.Wrap(err, errs.BadInput, "read backup checksum %s: %v", backup+ChecksumSuffix, rootCause(err)).WithEvidence("file", backup+ChecksumSuffix)
+	}
+	f, err := os.Open(backup)
+	if err != nil {
+		return false, errs.Wrap(err, errs.BadInput, "read backup %s: %v", backup, rootCause(err)).WithEvidence("file", backup)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return false, errs.Wrap(err, errs.BadInput, "read backup %s: %v", backup, rootCause(err)).WithEvidence("file", backup)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != strings.TrimSpace(string(want)) {
+		return false, errs.New(errs.StoreCorrupt, "the backup %s was damaged after it was written: its SHA-256 is not the one recorded in %s", backup, backup+ChecksumSuffix).
+			WithEvidence("file", backup).
+			WithHint("pick another backup from the backups directory (`ferry sessions restore FILE`)")
+	}
+	return true, nil
 }

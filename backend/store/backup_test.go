@@ -21,6 +21,9 @@ func backdate(t *testing.T, b store.BackupFile, age time.Duration) store.BackupF
 	if err := os.Rename(b.Path, to); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Rename(b.Path+store.ChecksumSuffix, to+store.ChecksumSuffix); err != nil {
+		t.Fatal(err)
+	}
 	b.Path, b.Taken = to, taken
 	return b
 }
@@ -42,6 +45,9 @@ func TestBackupsRotateAndRespectTheDailyRule(t *testing.T) {
 		st, err := os.Stat(b.Path)
 		if err != nil || st.Mode().Perm() != 0o600 || st.Size() == 0 || st.Size() != b.Size {
 			t.Fatalf("backup %s: %v, %v", b.Path, st, err)
+		}
+		if cst, err := os.Stat(b.Path + store.ChecksumSuffix); err != nil || cst.Mode().Perm() != 0o600 || cst.Size() != 65 {
+			t.Fatalf("the backup's checksum file: %v, %v", cst, err)
 		}
 		if dst, err := os.Stat(backups); err != nil || dst.Mode().Perm() != 0o700 {
 			t.Fatalf("backups directory: %v, %v", dst, err)
@@ -168,6 +174,32 @@ func TestRestoreBringsTheSessionsBackAndKeepsTheDamagedStore(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(t, r, storeDir, damagedSessions, before)
+		if !r.Checksummed {
+			t.Fatal("the backup was restored without checking the SHA-256 written beside it")
+		}
+	})
+	t.Run("a backup damaged after it was written is refused before anything moves", func(t *testing.T) {
+		storeDir, _, b := setup(t, damagedSessions)
+		before := snapshot(t, storeDir)
+		data, err := os.ReadFile(b.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// One bit in the middle: the framing still holds, the content does not.
+		data[len(data)/2] ^= 0x01
+		if err := os.WriteFile(b.Path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err = store.Restore(ctx, storeDir, b.Path, store.WithRole("test"))
+		if !errs.Has(err, errs.StoreCorrupt) || errs.From(err).Evidence["file"] != b.Path {
+			t.Fatalf("restore of a damaged backup: %v, want store_corrupt naming it", err)
+		}
+		if !sameFiles(snapshot(t, storeDir), before) {
+			t.Fatal("the refused restore changed the store")
+		}
+		if left, _ := filepath.Glob(storeDir + ".*"); len(left) > 0 {
+			t.Fatalf("the refused restore left %v", left)
+		}
 	})
 	t.Run("from a named file outside the backups directory", func(t *testing.T) {
 		storeDir, _, b := setup(t, damagedSessions)

@@ -15,11 +15,12 @@ import (
 
 // Restored is what Restore did.
 type Restored struct {
-	From       string // the backup file read
-	StoreDir   string // the store directory, now holding the restored store
-	Sessions   int    // session records in the restored store
-	Keys       int    // all keys in the restored store
-	DamagedDir string // where the previous store directory was moved; "" when there was none
+	From        string // the backup file read
+	StoreDir    string // the store directory, now holding the restored store
+	Sessions    int    // session records in the restored store
+	Keys        int    // all keys in the restored store
+	DamagedDir  string // where the previous store directory was moved; "" when there was none
+	Checksummed bool   // the backup matched the SHA-256 recorded beside it (false: none was recorded)
 }
 
 // Restore replaces the store in storeDir with the content of the backup
@@ -30,9 +31,13 @@ type Restored struct {
 // store in its place, and opens it once more to count what it holds. The
 // store is not touched until the backup has loaded; opts are Open's.
 //
+// A backup with its checksum file beside it (backup + ChecksumSuffix, as
+// Backup writes it) must match it before anything is loaded.
+//
 // Errors: errs.BadInput when backup is not a readable file; errs.StoreBusy
 // while another process holds storeDir (nothing is moved); errs.StoreCorrupt
-// (evidence "file") when the backup does not load; Open's errors for the
+// (evidence "file") when the backup does not match its checksum or does
+// not load; Open's errors for the
 // restored store; errs.StoreIO when a directory cannot be moved.
 func Restore(ctx context.Context, storeDir, backup string, opts ...Option) (Restored, error) {
 	var r Restored
@@ -60,6 +65,10 @@ func Restore(ctx context.Context, storeDir, backup string, opts ...Option) (Rest
 	}
 	if err := ctx.Err(); err != nil {
 		return r, errs.From(err)
+	}
+
+	if r.Checksummed, err = checkChecksum(backup); err != nil {
+		return r, err
 	}
 
 	stamp := time.Now().UTC().Format("20060102T150405Z")
