@@ -15,6 +15,8 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/mcp"
 	"github.com/ferrydesk/ferry/backend/mcp/mcptest"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -27,6 +29,8 @@ import (
 type ownerCore struct {
 	svc *core.Service
 	sim *sim.Server
+	c   *core.Core
+	hb  *core.HubBackend
 }
 
 func startCore(t *testing.T, ctx context.Context) ownerCore {
@@ -53,8 +57,12 @@ func startCore(t *testing.T, ctx context.Context) ownerCore {
 		hb.Close(cctx)
 		c.Close()
 	})
-	return ownerCore{svc: core.NewService(c, hb), sim: h.Server}
+	return ownerCore{svc: core.NewService(c, hb), sim: h.Server, c: c, hb: hb}
 }
+
+// slow is an answer that streams for several seconds at the harness's
+// pace.
+var slow = sim.Scenario{Name: sim.ScenarioLong, Params: map[string]string{"size": "6000"}}
 
 // jobOf decodes a job result, failing t on an error result.
 func jobOf(t *testing.T, res *mcpsdk.CallToolResult) mcp.JobResult {
@@ -142,7 +150,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 	})
 
 	t.Run("a short wait returns running, then job follows it to its end with progress", func(t *testing.T) {
-		oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioLong})
+		oc.sim.SetScenario(sim.ChatGPT, slow)
 		defer oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
 		start := time.Now()
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Tell me a long story", "new_chat": true, "wait_s": 1}))
@@ -172,7 +180,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 	})
 
 	t.Run("cancel stops a job", func(t *testing.T) {
-		oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioLong})
+		oc.sim.SetScenario(sim.ChatGPT, slow)
 		defer oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Cancel me", "new_chat": true, "wait_s": 0}))
 		if r.Done {
@@ -308,5 +316,64 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 				t.Fatalf("%d prompts sent to a blocked site", n-before)
 			}
 		})
+	}
+}
+
+// TestMCPThroughTheGateway: with an owner running, the MCP server works as
+// a client of its gateway holding the owner's token: it acts as its agent
+// client (the job waits for the user's approval, listed under the agent's
+// name), the owner approves, the job tool follows it to the answer, and
+// the site registry comes over the wire.
+func TestMCPThroughTheGateway(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	oc := startCore(t, ctx)
+	gw, err := hub.New(oc.svc, hub.WithHubFile(oc.c.Paths().HubFile()), hub.WithClientStore(oc.c.HubClients()), hub.WithEventSource(oc.hb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		gw.Close(cctx)
+	})
+	ep, err := client.Discover(ctx, oc.c.Paths().HubFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote := client.NewService(client.New(ep))
+	cs := mcptest.Connect(t, mcp.New(remote, mcp.Options{}).SDK(), "claude-code", nil)
+
+	var sites mcp.SitesResult
+	mcptest.Decode(t, mcptest.Call(t, ctx, cs, "sites", nil), &sites)
+	found := false
+	for _, s := range sites.Sites {
+		found = found || (s.ID == sim.ChatGPT && s.Code)
+	}
+	if !found {
+		t.Fatalf("sites %+v lack chatgpt with code zips", sites.Sites)
+	}
+
+	before := oc.sim.SubmissionCount(sim.ChatGPT)
+	r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Through the gateway", "new_chat": true}))
+	if !r.AwaitingApproval {
+		t.Fatalf("ask through the gateway: %+v, want it awaiting approval", r)
+	}
+	owner := service.Owner(service.FaceCLI)
+	aps, err := remote.ListApprovals(ctx, owner, service.ListApprovalsRequest{})
+	if err != nil || len(aps) != 1 || aps[0].JobID != r.JobID || aps[0].ClientName != "claude-code" {
+		t.Fatalf("approvals %+v, %v; want the job under the agent's name", aps, err)
+	}
+	if n := oc.sim.SubmissionCount(sim.ChatGPT); n != before {
+		t.Fatalf("%d prompts sent before the approval", n-before)
+	}
+	if _, err := remote.Approve(ctx, owner, service.ApprovalRef{JobID: r.JobID}); err != nil {
+		t.Fatal(err)
+	}
+	if done := untilDone(t, ctx, cs, r.JobID); done.State != service.RunDone || done.Answer == "" {
+		t.Fatalf("approved job: %+v", done)
 	}
 }
