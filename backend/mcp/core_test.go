@@ -104,6 +104,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		if !r.Done || r.State != service.RunDone || r.Answer == "" || r.Session == "" {
 			t.Fatalf("ask: %+v", r)
 		}
+		mcptest.CheckOutput(t, ctx, cs, "ask", res)
 		if !strings.Contains(mcptest.Text(res), r.Answer) {
 			t.Fatalf("the text content lacks the answer: %s", mcptest.Text(res))
 		}
@@ -159,7 +160,9 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioCodeZip})
 		defer oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
 		out := filepath.Join(root, "zips")
-		r := jobOf(t, mcptest.Call(t, ctx, cs, "code", map[string]any{"task": "Write hello.py", "zip": "one", "out_dir": out, "wait_s": 240}))
+		res := mcptest.Call(t, ctx, cs, "code", map[string]any{"task": "Write hello.py", "zip": "one", "out_dir": out, "wait_s": 240})
+		r := jobOf(t, res)
+		mcptest.CheckOutput(t, ctx, cs, "code", res)
 		if !r.Done || r.Receipt == nil || !r.Receipt.OK || len(r.Zips) != 1 {
 			t.Fatalf("code: %+v", r)
 		}
@@ -194,6 +197,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		}
 		var r mcp.RetrieveResult
 		mcptest.Decode(t, res, &r)
+		mcptest.CheckOutput(t, ctx, cs, "retrieve", res)
 		if !r.OK || len(r.Zips) == 0 || !r.Zips[0].Verified || r.Zips[0].SHA256 != zip.SHA256 {
 			t.Fatalf("retrieve: %+v", r)
 		}
@@ -216,7 +220,9 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 			t.Fatalf("owner's job: %+v, %v", oj, err)
 		}
 		var list mcp.SessionsResult
-		mcptest.Decode(t, mcptest.Call(t, ctx, cs, "sessions", map[string]any{"limit": 100}), &list)
+		listed := mcptest.Call(t, ctx, cs, "sessions", map[string]any{"limit": 100})
+		mcptest.Decode(t, listed, &list)
+		mcptest.CheckOutput(t, ctx, cs, "sessions", listed)
 		seen := map[string]bool{}
 		for _, s := range list.Sessions {
 			seen[s.ID] = true
@@ -227,6 +233,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		res := mcptest.Call(t, ctx, cs, "session", map[string]any{"id": askRun})
 		var one mcp.SessionResult
 		mcptest.Decode(t, res, &one)
+		mcptest.CheckOutput(t, ctx, cs, "session", res)
 		if one.ID != askRun || !strings.Contains(one.Markdown, "What is a ferry?") || one.Session == nil || one.Session.Session == nil {
 			t.Fatalf("session: %+v", one)
 		}
@@ -309,7 +316,10 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	cs := mcptest.Connect(t, mcp.New(remote, mcp.Options{}).SDK(), "claude-code", nil)
 
 	var sites mcp.SitesResult
-	mcptest.Decode(t, mcptest.Call(t, ctx, cs, "sites", nil), &sites)
+	res := mcptest.Call(t, ctx, cs, "sites", nil)
+	mcptest.Decode(t, res, &sites)
+	mcptest.CheckOutput(t, ctx, cs, "sites", res)
+	mcptest.CheckOutput(t, ctx, cs, "templates", mcptest.Call(t, ctx, cs, "templates", nil))
 	found := false
 	for _, s := range sites.Sites {
 		found = found || (s.ID == sim.ChatGPT && s.Code)
