@@ -111,6 +111,17 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		askRun = r.Session
 	})
 
+	t.Run("ask with session continues that run's conversation", func(t *testing.T) {
+		first, err := oc.Service.ShowSession(ctx, service.Owner(service.FaceCLI), service.SessionRef{ID: askRun})
+		if err != nil || first.Detail == nil || first.Detail.Session.ConversationURL == "" {
+			t.Fatalf("the first run: %+v, %v", first, err)
+		}
+		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "And a follow-up?", "session": askRun, "wait_s": 120}))
+		if !r.Done || r.State != service.RunDone || r.Conversation != first.Detail.Session.ConversationURL {
+			t.Fatalf("follow-up %+v, want it done in %s", r, first.Detail.Session.ConversationURL)
+		}
+	})
+
 	t.Run("a short wait returns running, then job follows it to its end with progress", func(t *testing.T) {
 		oc.Sim.SetScenario(sim.ChatGPT, slow)
 		defer oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
