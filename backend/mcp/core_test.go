@@ -358,4 +358,17 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	if done := untilDone(t, ctx, cs, r.JobID); done.State != service.RunDone || done.Answer == "" {
 		t.Fatalf("approved job: %+v", done)
 	}
+
+	if _, err := remote.SetAutoApprove(ctx, owner, service.AutoApproveRequest{ID: aps[0].ClientID, AutoApprove: true}); err != nil {
+		t.Fatal(err)
+	}
+	oc.Sim.SetScenario(sim.ChatGPT, slow)
+	defer oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
+	r = jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Slowly, through the gateway", "new_chat": true, "wait_s": 1}))
+	if r.State != mcp.StateRunning || r.AwaitingApproval {
+		t.Fatalf("auto-approved ask with wait_s 1: %+v", r)
+	}
+	if done := untilDone(t, ctx, cs, r.JobID); done.State != service.RunDone || done.Answer == "" {
+		t.Fatalf("job through the gateway: %+v", done)
+	}
 }
