@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +31,10 @@ func (s stubService) EnsureAgent(_ context.Context, c service.Caller, req servic
 		info.RevokedAt = &now
 	}
 	return info, nil
+}
+
+func (stubService) ListTemplates(context.Context, service.Caller, service.ListTemplatesRequest) ([]service.Template, error) {
+	return []service.Template{}, nil
 }
 
 func TestToolsHaveValidSchemas(t *testing.T) {
@@ -115,6 +120,33 @@ func TestOutDirOutsideRootsIsRefused(t *testing.T) {
 		res := mcptest.Call(t, ctx, cs, "code", map[string]any{"task": "x", "zip": "one", "out_dir": dir})
 		if e := mcptest.Envelope(t, res); e.Code != errs.BadInput {
 			t.Fatalf("out_dir %s: code %s, want bad_input", dir, e.Code)
+		}
+	}
+}
+
+// namedService records the agent names the server asks for.
+type namedService struct {
+	stubService
+	names chan string
+}
+
+func (s namedService) EnsureAgent(ctx context.Context, c service.Caller, req service.EnsureAgentRequest) (service.ClientInfo, error) {
+	s.names <- req.Name
+	return s.stubService.EnsureAgent(ctx, c, req)
+}
+
+func TestTheAgentIsNamedAfterTheClient(t *testing.T) {
+	ctx := context.Background()
+	for client, want := range map[string]string{
+		"claude-code":            "claude-code",
+		"bad\x00name\n":          "badname",
+		strings.Repeat("é", 100): strings.Repeat("é", 64),
+	} {
+		svc := namedService{names: make(chan string, 1)}
+		cs := mcptest.Connect(t, mcp.New(svc, mcp.Options{}).SDK(), client, nil)
+		mcptest.Call(t, ctx, cs, "templates", nil)
+		if got := <-svc.names; got != want {
+			t.Errorf("client %q made agent %q, want %q", client, got, want)
 		}
 	}
 }

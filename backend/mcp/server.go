@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
+	"unicode"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -87,8 +89,10 @@ func (s *Server) SDK() *mcpsdk.Server { return s.sdk }
 func (s *Server) caller(ctx context.Context, ss *mcpsdk.ServerSession) (service.Caller, service.ClientInfo, error) {
 	name := fallbackName
 	if ss != nil {
-		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
-			name = p.ClientInfo.Name
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+			if n := agentName(p.ClientInfo.Name); n != "" {
+				name = n
+			}
 		}
 	}
 	info, err := s.svc.EnsureAgent(ctx, service.Owner(service.FaceMCP), service.EnsureAgentRequest{Name: name, Kind: service.AgentKindMCP})
@@ -100,4 +104,22 @@ func (s *Server) caller(ctx context.Context, ss *mcpsdk.ServerSession) (service.
 			WithHint("the user revoked this agent in Ferry; nothing is sent for it until the user allows it again")
 	}
 	return service.Agent(info.ID), info, nil
+}
+
+// maxName is the longest client name Ferry keeps.
+const maxName = 64
+
+// agentName is a clientInfo.name as a client name: its printable
+// characters, at most maxName of them.
+func agentName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsPrint(r) {
+			return r
+		}
+		return -1
+	}, name)
+	if r := []rune(strings.TrimSpace(name)); len(r) > maxName {
+		name = string(r[:maxName])
+	}
+	return strings.TrimSpace(name)
 }
