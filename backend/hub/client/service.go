@@ -17,8 +17,11 @@ import (
 // calls; a request the token may not make fails with the owner's
 // errs.HubForbidden. Every request carries the version handshake: an owner
 // of another wire revision answers errs.VersionMismatch. The operations of
-// the owner's window (settings, sites, the owner's browser…) are not on the
-// wire: they answer service.InProcessOnly (see service.LocalOnly).
+// the owner's window (settings, the owner's browser…) are not on the wire:
+// they answer service.InProcessOnly (see service.LocalOnly); the site
+// registry and the tabs' states are (sites.go), for the MCP face. Called
+// with service.Agent(id), a request carries hub.ActAsHeader: the owner's
+// token acts as that agent client (actas.go).
 type Service struct {
 	service.LocalOnly
 	c *Client
@@ -35,6 +38,7 @@ func (s *Service) Client() *Client { return s.c }
 // Hello asks the owner who answers and who it takes the token for.
 // Errors: the transport's; errs.HubUnauthorized.
 func (s *Service) Hello(ctx context.Context, c service.Caller, req service.HelloRequest) (service.Hello, error) {
+	ctx = actingAs(ctx, c)
 	who, err := s.c.WhoAmI(ctx)
 	if err != nil {
 		return service.Hello{}, err
@@ -54,6 +58,7 @@ func (s *Service) Hello(ctx context.Context, c service.Caller, req service.Hello
 // so req.Browser is not sent: the job's spec comes back without it.
 // Errors: req.Validate's; the owner's envelopes.
 func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.JobRequest) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -67,6 +72,7 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 
 // GetJob returns a job the token may see. Errors: errs.HubNotFound.
 func (s *Service) GetJob(ctx context.Context, c service.Caller, req service.JobRef) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -90,6 +96,7 @@ const (
 // owner's rate limit refuses is skipped. Errors: as GetJob (but
 // errs.HubRateLimited); errs.Cancelled when ctx ends first.
 func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.WatchRequest, on func(service.JobEvent)) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -192,6 +199,7 @@ func drainEnd(ctx context.Context, j service.Job, events <-chan service.JobEvent
 
 // CancelJob cancels a job the token may see. Errors: errs.HubNotFound.
 func (s *Service) CancelJob(ctx context.Context, c service.Caller, req service.JobRef) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -200,11 +208,13 @@ func (s *Service) CancelJob(ctx context.Context, c service.Caller, req service.J
 
 // ListApprovals lists the jobs awaiting approval (owner only).
 func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req service.ListApprovalsRequest) ([]service.Approval, error) {
+	ctx = actingAs(ctx, c)
 	return s.c.Approvals(ctx)
 }
 
 // Approve starts a job awaiting approval (owner only).
 func (s *Service) Approve(ctx context.Context, c service.Caller, req service.ApprovalRef) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -213,6 +223,7 @@ func (s *Service) Approve(ctx context.Context, c service.Caller, req service.App
 
 // Reject ends a job awaiting approval (owner only).
 func (s *Service) Reject(ctx context.Context, c service.Caller, req service.RejectRequest) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
