@@ -23,7 +23,7 @@ that agent, with the absolute path of this ferry binary:
 Merge it into the file: an existing "mcpServers" object (or [mcp_servers]
 table) keeps its other servers. With --json it prints the agent, the file, the
 command, its arguments and the snippet.`,
-		Run:   runMCP,
+		Run: runMCP,
 	})
 }
 
