@@ -215,6 +215,30 @@ export namespace app {
 	        this.hubFile = source["hubFile"];
 	    }
 	}
+	export class MCPConfig {
+	    name: string;
+	    title: string;
+	    file: string;
+	    format: string;
+	    snippet: string;
+	    binary: string;
+	    found: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.file = source["file"];
+	        this.format = source["format"];
+	        this.snippet = source["snippet"];
+	        this.binary = source["binary"];
+	        this.found = source["found"];
+	    }
+	}
 	export class ResetResult {
 	    backup: string;
 	
