@@ -126,3 +126,20 @@ func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req serv
 	return service.PairingCode{}, errs.New(errs.HubNotRunning, "pairing needs a running Ferry owner: its hub redeems the code").
 		WithHint("start the Ferry app or `ferry serve`, then ask for a pairing code")
 }
+
+// EnsureAgent returns the agent client of req's name and kind, creating it
+// without a token the first time (hub.EnsureAgent); through the window's
+// gateway when it runs one. Errors: errs.HubForbidden for an agent;
+// req.Validate's; store failures.
+func (s *Service) EnsureAgent(ctx context.Context, c service.Caller, req service.EnsureAgentRequest) (service.ClientInfo, error) {
+	if err := admit(c, "manage clients", req); err != nil {
+		return service.ClientInfo{}, err
+	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return service.ClientInfo{}, err
+		}
+		return srv.EnsureAgent(ctx, req)
+	}
+	return hub.EnsureAgent(ctx, s.c.HubClients(), req, time.Now())
+}

@@ -21,12 +21,15 @@ type ClientRecord struct {
 	// name the user's tabs, conversations and runs (off by default: an
 	// agent works in tabs and conversations its own jobs opened).
 	ExistingConversations bool `json:"existingConversations,omitempty"`
+	// Kind is the kind of an agent client made by EnsureAgent (no token:
+	// the owner's token acts as it); "" for a paired client.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Info is the record without its digest, as the API lists it.
 func (r ClientRecord) Info() ClientInfo {
 	return ClientInfo{ID: r.ID, Name: r.Name, AutoApprove: r.AutoApprove, CreatedAt: r.CreatedAt, RevokedAt: r.RevokedAt,
-		ExistingConversations: r.ExistingConversations}
+		ExistingConversations: r.ExistingConversations, Kind: r.Kind}
 }
 
 // ClientStore keeps paired clients. Implementations must be safe for

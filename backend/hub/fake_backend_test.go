@@ -313,3 +313,7 @@ func (f *fakeBackend) Retrieve(_ context.Context, _ service.Caller, req service.
 	}
 	return nil, errs.New(errs.BadInput, "--conv %q is not a ChatGPT conversation id", req.Conversation)
 }
+
+func (f *fakeBackend) EnsureAgent(context.Context, service.Caller, service.EnsureAgentRequest) (hub.ClientInfo, error) {
+	return hub.ClientInfo{}, cannot("change clients")
+}

@@ -62,6 +62,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c, e := s.authenticate(r)
 	if e == nil {
+		c, e = s.actAs(r, c)
+	}
+	if e == nil {
 		e = checkWire(r)
 	}
 	if e != nil {

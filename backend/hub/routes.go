@@ -87,6 +87,7 @@ func (s *Server) routes() *http.ServeMux {
 	add("/v1/approvals/{id}/reject", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleReject}})
 	add("/v1/pairing", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleNewPairingCode}})
 	add("/v1/clients", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleListClients}})
+	add("/v1/clients/agents", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleEnsureAgent}})
 	add("/v1/clients/{id}", map[string]endpoint{http.MethodDelete: {owner: true, fn: s.handleRevoke}})
 	add("/v1/clients/{id}/settings", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleClientSettings}})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -110,6 +110,9 @@ type ClientInfo struct {
 	// ExistingConversations says the user granted the client's jobs the
 	// use of the user's existing tabs, conversations and runs.
 	ExistingConversations bool `json:"existingConversations,omitempty"`
+	// Kind is the kind of an agent client a face of the user's acts as
+	// (AgentKindMCP); "" for a client paired with a code.
+	Kind string `json:"kind,omitempty"`
 }
 
 // ListClientsRequest lists the paired clients, oldest first.
@@ -162,4 +165,28 @@ func (PairingRequest) Validate() error { return nil }
 type PairingCode struct {
 	Code      string    `json:"code"`
 	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// AgentKindMCP is the kind of the agent client an MCP face acts as.
+const AgentKindMCP = "mcp"
+
+// EnsureAgentRequest asks for the stable agent client of a face the user
+// runs on their own account (an MCP server named after its agent): one
+// client per Name and Kind, created on the first request, never with a
+// token (the face acts as it with the owner's token).
+type EnsureAgentRequest struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+}
+
+// Validate checks the request. Errors: errs.BadInput for a blank name or
+// an unknown kind.
+func (r EnsureAgentRequest) Validate() error {
+	if strings.TrimSpace(r.Name) == "" {
+		return errs.New(errs.BadInput, "an agent client needs a name").WithHint("name the agent, e.g. its clientInfo.name")
+	}
+	if r.Kind != AgentKindMCP {
+		return errs.New(errs.BadInput, "unknown agent kind %q", clip(r.Kind, 40)).WithHint("set kind to \"mcp\"")
+	}
+	return nil
 }

@@ -90,6 +90,11 @@ type Service interface {
 	// GrantClient sets whether a client's jobs may name the user's
 	// existing tabs, conversations and runs (off for a new client).
 	GrantClient(ctx context.Context, c Caller, req GrantRequest) (ClientInfo, error)
+	// EnsureAgent returns the agent client of req.Name and req.Kind,
+	// creating it (without a token) the first time, so that a face the
+	// user runs as an agent keeps one identity across its processes; a
+	// revoked one comes back revoked (the owner's only).
+	EnsureAgent(ctx context.Context, c Caller, req EnsureAgentRequest) (ClientInfo, error)
 	// NewPairingCode draws a one-time pairing code (errs.HubNotRunning
 	// where no hub runs to redeem it).
 	NewPairingCode(ctx context.Context, c Caller, req PairingRequest) (PairingCode, error)

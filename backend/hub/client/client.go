@@ -107,6 +107,7 @@ func (c *Client) send(ctx context.Context, method, path string, in any) (*http.R
 			return nil, errs.Wrap(err, errs.BadInput, "build request %s %s: %v", method, path, err)
 		}
 		c.ep.authorize(req.Header)
+		setActAs(ctx, req.Header)
 		statePeer(req.Header, c.peer)
 		req.Header.Set("Accept", "application/json")
 		if body != nil {

@@ -35,6 +35,7 @@ func (s *Service) Client() *Client { return s.c }
 // Hello asks the owner who answers and who it takes the token for.
 // Errors: the transport's; errs.HubUnauthorized.
 func (s *Service) Hello(ctx context.Context, c service.Caller, req service.HelloRequest) (service.Hello, error) {
+	ctx = actingAs(ctx, c)
 	who, err := s.c.WhoAmI(ctx)
 	if err != nil {
 		return service.Hello{}, err
@@ -54,6 +55,7 @@ func (s *Service) Hello(ctx context.Context, c service.Caller, req service.Hello
 // so req.Browser is not sent: the job's spec comes back without it.
 // Errors: req.Validate's; the owner's envelopes.
 func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.JobRequest) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -67,6 +69,7 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 
 // GetJob returns a job the token may see. Errors: errs.HubNotFound.
 func (s *Service) GetJob(ctx context.Context, c service.Caller, req service.JobRef) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -90,6 +93,7 @@ const (
 // owner's rate limit refuses is skipped. Errors: as GetJob (but
 // errs.HubRateLimited); errs.Cancelled when ctx ends first.
 func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.WatchRequest, on func(service.JobEvent)) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -192,6 +196,7 @@ func drainEnd(ctx context.Context, j service.Job, events <-chan service.JobEvent
 
 // CancelJob cancels a job the token may see. Errors: errs.HubNotFound.
 func (s *Service) CancelJob(ctx context.Context, c service.Caller, req service.JobRef) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -200,11 +205,13 @@ func (s *Service) CancelJob(ctx context.Context, c service.Caller, req service.J
 
 // ListApprovals lists the jobs awaiting approval (owner only).
 func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req service.ListApprovalsRequest) ([]service.Approval, error) {
+	ctx = actingAs(ctx, c)
 	return s.c.Approvals(ctx)
 }
 
 // Approve starts a job awaiting approval (owner only).
 func (s *Service) Approve(ctx context.Context, c service.Caller, req service.ApprovalRef) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}
@@ -213,6 +220,7 @@ func (s *Service) Approve(ctx context.Context, c service.Caller, req service.App
 
 // Reject ends a job awaiting approval (owner only).
 func (s *Service) Reject(ctx context.Context, c service.Caller, req service.RejectRequest) (service.Job, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Job{}, err
 	}

@@ -12,6 +12,7 @@ import (
 // after the run began, with the run's error. Errors: req.Validate's; the
 // owner's envelopes (errs.HubForbidden for an agent's token).
 func (s *Service) Retrieve(ctx context.Context, c service.Caller, req service.RetrieveRequest) (*service.RetrieveReceipt, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}

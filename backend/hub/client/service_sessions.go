@@ -10,6 +10,7 @@ import (
 // ListSessions lists runs on the owner. Errors: req.Validate's; the
 // owner's (errs.BadInput for an unknown state).
 func (s *Service) ListSessions(ctx context.Context, c service.Caller, req service.SessionQuery) ([]service.SessionSummary, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -18,6 +19,7 @@ func (s *Service) ListSessions(ctx context.Context, c service.Caller, req servic
 
 // SearchSessions searches runs on the owner. Errors: as ListSessions.
 func (s *Service) SearchSessions(ctx context.Context, c service.Caller, req service.SearchRequest) ([]service.SessionSummary, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -27,6 +29,7 @@ func (s *Service) SearchSessions(ctx context.Context, c service.Caller, req serv
 // ShowSession returns a run with its journal. Errors: errs.SessionNotFound,
 // errs.SessionAmbiguous.
 func (s *Service) ShowSession(ctx context.Context, c service.Caller, req service.SessionRef) (service.Session, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Session{}, err
 	}
@@ -35,6 +38,7 @@ func (s *Service) ShowSession(ctx context.Context, c service.Caller, req service
 
 // ExportSession renders a run on the owner. Errors: as ShowSession.
 func (s *Service) ExportSession(ctx context.Context, c service.Caller, req service.ExportRequest) (service.Export, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Export{}, err
 	}
@@ -43,6 +47,7 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 
 // PollSession checks a run once (owner only).
 func (s *Service) PollSession(ctx context.Context, c service.Caller, req service.PollRequest) (service.PollResult, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.PollResult{}, err
 	}
@@ -51,6 +56,7 @@ func (s *Service) PollSession(ctx context.Context, c service.Caller, req service
 
 // ReattachSession resumes a run as a job (owner only).
 func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req service.ReattachRequest) (service.ReattachResult, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.ReattachResult{}, err
 	}
@@ -59,6 +65,7 @@ func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req ser
 
 // DoctorSessions checks the tabs of active and stale runs (owner only).
 func (s *Service) DoctorSessions(ctx context.Context, c service.Caller, req service.DoctorRequest) ([]service.DoctorReport, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -69,6 +76,7 @@ func (s *Service) DoctorSessions(ctx context.Context, c service.Caller, req serv
 // ListTabs lists the tabs of the owner's browser, or of the browser
 // req.Browser names.
 func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.ListTabsRequest) ([]service.Tab, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -80,6 +88,7 @@ func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.Li
 
 // OpenTab opens a site in a new tab of the owner's browser (owner only).
 func (s *Service) OpenTab(ctx context.Context, c service.Caller, req service.OpenTabRequest) (service.Tab, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Tab{}, err
 	}
@@ -88,11 +97,13 @@ func (s *Service) OpenTab(ctx context.Context, c service.Caller, req service.Ope
 
 // ListTemplates lists the owner's templates.
 func (s *Service) ListTemplates(ctx context.Context, c service.Caller, req service.ListTemplatesRequest) ([]service.Template, error) {
+	ctx = actingAs(ctx, c)
 	return s.c.Templates(ctx)
 }
 
 // GetTemplate returns one template. Errors: errs.TemplateNotFound.
 func (s *Service) GetTemplate(ctx context.Context, c service.Caller, req service.TemplateRef) (service.Template, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Template{}, err
 	}
@@ -101,6 +112,7 @@ func (s *Service) GetTemplate(ctx context.Context, c service.Caller, req service
 
 // SaveTemplate saves one of the user's templates (owner only).
 func (s *Service) SaveTemplate(ctx context.Context, c service.Caller, req service.Template) (service.Template, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Template{}, err
 	}
@@ -109,6 +121,7 @@ func (s *Service) SaveTemplate(ctx context.Context, c service.Caller, req servic
 
 // DeleteTemplate deletes one of the user's templates (owner only).
 func (s *Service) DeleteTemplate(ctx context.Context, c service.Caller, req service.TemplateRef) (service.DeletedTemplate, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.DeletedTemplate{}, err
 	}
@@ -120,6 +133,7 @@ func (s *Service) DeleteTemplate(ctx context.Context, c service.Caller, req serv
 
 // RenderTemplate fills a template on the owner.
 func (s *Service) RenderTemplate(ctx context.Context, c service.Caller, req service.RenderRequest) (service.Rendered, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.Rendered{}, err
 	}
@@ -128,11 +142,13 @@ func (s *Service) RenderTemplate(ctx context.Context, c service.Caller, req serv
 
 // ListClients lists the paired clients (owner only).
 func (s *Service) ListClients(ctx context.Context, c service.Caller, req service.ListClientsRequest) ([]service.ClientInfo, error) {
+	ctx = actingAs(ctx, c)
 	return s.c.Clients(ctx)
 }
 
 // RevokeClient revokes a client (owner only).
 func (s *Service) RevokeClient(ctx context.Context, c service.Caller, req service.ClientRef) (service.ClientInfo, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.ClientInfo{}, err
 	}
@@ -142,6 +158,7 @@ func (s *Service) RevokeClient(ctx context.Context, c service.Caller, req servic
 // SetAutoApprove sets whether a client's jobs skip the approval (owner
 // only).
 func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req service.AutoApproveRequest) (service.ClientInfo, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.ClientInfo{}, err
 	}
@@ -151,6 +168,7 @@ func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req serv
 // GrantClient sets whether a client's jobs may name the user's existing
 // tabs, conversations and runs (owner only).
 func (s *Service) GrantClient(ctx context.Context, c service.Caller, req service.GrantRequest) (service.ClientInfo, error) {
+	ctx = actingAs(ctx, c)
 	if err := req.Validate(); err != nil {
 		return service.ClientInfo{}, err
 	}
@@ -159,5 +177,6 @@ func (s *Service) GrantClient(ctx context.Context, c service.Caller, req service
 
 // NewPairingCode draws a pairing code on the owner's hub (owner only).
 func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req service.PairingRequest) (service.PairingCode, error) {
+	ctx = actingAs(ctx, c)
 	return s.c.NewPairingCode(ctx)
 }

@@ -1,0 +1,181 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// AskInput is the ask tool's input.
+type AskInput struct {
+	Site    string `json:"site" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them)"`
+	Prompt  string `json:"prompt" jsonschema:"the prompt, sent as is"`
+	Model   string `json:"model,omitempty" jsonschema:"the model alias; the site's default when left out"`
+	NewChat bool   `json:"new_chat,omitempty" jsonschema:"ask in a fresh chat rather than in the conversation this agent used last on the site"`
+	Session string `json:"session,omitempty" jsonschema:"continue the conversation of this run (a run id from sessions or a job's session)"`
+	WaitS   *int   `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the answer, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
+}
+
+// CodeInput is the code tool's input.
+type CodeInput struct {
+	Task        string `json:"task" jsonschema:"what to build or change; the site answers with zips that Ferry verifies"`
+	Zip         string `json:"zip" jsonschema:"one: a single zip; multi: one zip per part"`
+	Site        string `json:"site,omitempty" jsonschema:"the site to ask (default chatgpt: code mode needs a site that makes sandbox zips)"`
+	Contract    string `json:"contract,omitempty" jsonschema:"the output contract of the answer (default code)"`
+	AllowInline bool   `json:"allow_inline,omitempty" jsonschema:"accept files given inline in the answer when no zip comes"`
+	Goal        string `json:"goal,omitempty" jsonschema:"the goal the answer must meet, stated to the site"`
+	Research    bool   `json:"research,omitempty" jsonschema:"let the site research before it answers"`
+	OutDir      string `json:"out_dir,omitempty"`
+	WaitS       *int   `json:"wait_s,omitempty" jsonschema:"how long the call may wait, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
+}
+
+// JobInput is the job tool's input.
+type JobInput struct {
+	JobID string `json:"job_id" jsonschema:"the job's id, as ask or code returned it"`
+	WaitS *int   `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the job to end, 0 to 300 seconds (default 50)"`
+}
+
+// CancelInput is the cancel tool's input.
+type CancelInput struct {
+	JobID string `json:"job_id" jsonschema:"the job to stop"`
+}
+
+// JobResult is a job as the ask, code, job and cancel tools return it.
+type JobResult struct {
+	JobID string `json:"job_id" jsonschema:"the job's id: pass it to the job tool"`
+	Kind  string `json:"kind" jsonschema:"ask or code"`
+	State string `json:"state" jsonschema:"running, awaiting_approval, queued, done, failed or cancelled"`
+	Done  bool   `json:"done" jsonschema:"the job has ended and will not change"`
+	// RunState is the run's own journal state.
+	RunState string `json:"run_state,omitempty" jsonschema:"the run's journal state (submitted, streaming, extracted…)"`
+	// AwaitingApproval says the user must approve the job in Ferry first.
+	AwaitingApproval bool   `json:"awaiting_approval,omitempty" jsonschema:"the user must approve the job in Ferry before anything is sent"`
+	Waiting          string `json:"waiting,omitempty" jsonschema:"what a queued job waits for"`
+	Session          string `json:"session,omitempty" jsonschema:"the run's id (for session, and for ask's session to continue its conversation)"`
+	Site             string `json:"site,omitempty"`
+	Model            string `json:"model,omitempty" jsonschema:"the model that answered, as the site showed it"`
+	Conversation     string `json:"conversation_url,omitempty"`
+	Answer           string `json:"answer,omitempty" jsonschema:"the final answer, or the answer so far while partial is true"`
+	Partial          bool   `json:"partial,omitempty" jsonschema:"answer is the answer so far, not the final one"`
+	Zips             []Zip  `json:"zips,omitempty" jsonschema:"a code job's zips, each with its verdict"`
+	// Receipt is a code job's receipt.
+	Receipt *service.CodeReceipt `json:"receipt,omitempty" jsonschema:"a code job's receipt: the proof layers, steps and zips"`
+	Error   *errs.Envelope       `json:"error,omitempty" jsonschema:"why the job failed"`
+}
+
+// Zip is one zip of a code job or a retrieval.
+type Zip struct {
+	Path     string `json:"path,omitempty" jsonschema:"where the zip was saved"`
+	SHA256   string `json:"sha256,omitempty"`
+	Verified bool   `json:"verified" jsonschema:"Ferry's verifier passed the zip"`
+	Verdict  string `json:"verdict" jsonschema:"verified, quarantined or failed"`
+	Files    int    `json:"files,omitempty"`
+	Size     int64  `json:"size,omitempty"`
+	Resource string `json:"resource,omitempty" jsonschema:"the ferry://artifact/{sha256} resource with its file list and provenance"`
+	Error    string `json:"error,omitempty"`
+}
+
+// The tools' state words for a job still going on.
+const (
+	StateRunning = "running"
+)
+
+func (s *Server) addJobTools() {
+	addTool(s, &mcpsdk.Tool{Name: "ask", Title: "Ask a chat site",
+		Description: "Send a prompt to one of the user's logged-in AI chat sites in their browser and return the answer. " +
+			"Returns within wait_s: state running means poll the job tool with job_id; awaiting_approval means the user must approve it in Ferry first. " +
+			"A site that is logged out or behind a check fails at once with what the user must do; nothing is sent then."},
+		s.ask)
+	addTool(s, &mcpsdk.Tool{Name: "code", Title: "Ask for verified code zips",
+		Description: "Ask ChatGPT (code mode) for a task's result as zips, which Ferry retrieves and verifies; returns the zips' saved paths, sha256, verdicts and the receipt. " +
+			s.outDirRule() + " Returns within wait_s like ask."},
+		s.code)
+	addTool(s, &mcpsdk.Tool{Name: "job", Title: "Follow a job",
+		Description: "Read a job started by ask or code (also by an earlier Ferry MCP process): its state, the answer so far or the final answer, its zips and its error. Waits up to wait_s for it to end."},
+		s.job)
+	addTool(s, &mcpsdk.Tool{Name: "cancel", Title: "Cancel a job",
+		Description: "Stop a job of this agent and return its new state."},
+		s.cancel)
+}
+
+func (s *Server) ask(ctx context.Context, c call, in AskInput) (JobResult, string, error) {
+	wait, err := waitFor(in.WaitS)
+	if err != nil {
+		return JobResult{}, "", err
+	}
+	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, NewChat: in.NewChat}
+	if in.Session != "" {
+		run, err := s.svc.ShowSession(ctx, c.caller, service.SessionRef{ID: in.Session})
+		if err != nil {
+			return JobResult{}, "", err
+		}
+		if run.Detail == nil || run.Detail.Session == nil || run.Detail.Session.TargetID == "" {
+			return JobResult{}, "", errs.New(errs.BadInput, "run %s has no tab to continue its conversation in", run.ID).
+				WithHint("leave session out to ask in a new chat")
+		}
+		req.TabID, req.NewChat = run.Detail.Session.TargetID, false
+		if req.Site == "" {
+			req.Site = run.Site
+		}
+	}
+	j, err := s.svc.SubmitJob(ctx, c.caller, req)
+	if err != nil {
+		return JobResult{}, "", err
+	}
+	return s.follow(ctx, c, j, wait)
+}
+
+func (s *Server) code(ctx context.Context, c call, in CodeInput) (JobResult, string, error) {
+	wait, err := waitFor(in.WaitS)
+	if err != nil {
+		return JobResult{}, "", err
+	}
+	if in.Zip != "one" && in.Zip != "multi" {
+		return JobResult{}, "", errs.New(errs.BadInput, "zip must be one or multi, got %q", in.Zip).WithHint("set zip to \"one\" or \"multi\"")
+	}
+	out, err := s.checkOutDir(in.OutDir)
+	if err != nil {
+		return JobResult{}, "", err
+	}
+	site := strings.TrimSpace(in.Site)
+	if site == "" {
+		site = "chatgpt"
+	}
+	req := service.JobRequest{Kind: service.KindCode, Site: site, Prompt: in.Task, Contract: in.Contract, MultiZip: in.Zip == "multi",
+		AllowInline: in.AllowInline, Goal: in.Goal, Research: in.Research, NewChat: true}
+	j, err := s.svc.SubmitJob(ctx, c.caller, req)
+	if err != nil {
+		return JobResult{}, "", err
+	}
+	if out != "" {
+		s.mu.Lock()
+		s.outDirs[j.ID] = out
+		s.mu.Unlock()
+	}
+	return s.follow(ctx, c, j, wait)
+}
+
+func (s *Server) job(ctx context.Context, c call, in JobInput) (JobResult, string, error) {
+	wait, err := waitFor(in.WaitS)
+	if err != nil {
+		return JobResult{}, "", err
+	}
+	j, err := s.svc.GetJob(ctx, c.caller, service.JobRef{ID: in.JobID})
+	if err != nil {
+		return JobResult{}, "", err
+	}
+	return s.follow(ctx, c, j, wait)
+}
+
+func (s *Server) cancel(ctx context.Context, c call, in CancelInput) (JobResult, string, error) {
+	j, err := s.svc.CancelJob(ctx, c.caller, service.JobRef{ID: in.JobID})
+	if err != nil {
+		return JobResult{}, "", err
+	}
+	r := s.result(j)
+	return r, describe(r), nil
+}

@@ -1,0 +1,85 @@
+// Package mcptest connects an MCP client to Ferry's MCP server in memory
+// and reads tool results, for the tests of the MCP face.
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// Connect runs srv on one end of an in-memory transport and returns a
+// client session on the other, initialized as clientName; both are closed
+// when t ends.
+func Connect(t testing.TB, srv *mcpsdk.Server, clientName string, opts *mcpsdk.ClientOptions) *mcpsdk.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	st, ct := mcpsdk.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		cancel()
+		t.Fatalf("connect the server: %v", err)
+	}
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: clientName, Version: "test"}, opts).Connect(ctx, ct, nil)
+	if err != nil {
+		cancel()
+		t.Fatalf("connect the client: %v", err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Close()
+		cancel()
+	})
+	return cs
+}
+
+// Call calls tool name with args and returns its result. A protocol error
+// fails t.
+func Call(t testing.TB, ctx context.Context, cs *mcpsdk.ClientSession, name string, args map[string]any) *mcpsdk.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("call %s: %v", name, err)
+	}
+	return res
+}
+
+// Decode decodes res's structured content into out.
+func Decode(t testing.TB, res *mcpsdk.CallToolResult, out any) {
+	t.Helper()
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatalf("encode structured content: %v", err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatalf("decode structured content %s: %v", raw, err)
+	}
+}
+
+// Envelope is the error envelope of an isError result; it fails t when
+// res is not an error.
+func Envelope(t testing.TB, res *mcpsdk.CallToolResult) errs.Envelope {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("want an isError result, got %s", Text(res))
+	}
+	var e errs.Envelope
+	Decode(t, res, &e)
+	return e
+}
+
+// Text is the text content of res.
+func Text(res *mcpsdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcpsdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}

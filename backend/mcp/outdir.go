@@ -1,0 +1,138 @@
+package mcp
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// roots are the directories an out_dir may lie in, cleaned; none when the
+// server was given none.
+func (s *Server) roots() []string {
+	if s.opts.OutRoots == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range s.opts.OutRoots() {
+		if filepath.IsAbs(r) {
+			out = append(out, filepath.Clean(r))
+		}
+	}
+	return out
+}
+
+// outDirRule says in a tool's description which out_dir is accepted.
+func (s *Server) outDirRule() string {
+	roots := s.roots()
+	if len(roots) == 0 {
+		return "out_dir is not accepted here: an agent's zips stay in Ferry's artifacts directory (their paths are returned)."
+	}
+	return "The zips are saved in Ferry's artifacts directory; out_dir, an absolute path, also receives a copy of each verified zip and must lie inside " +
+		strings.Join(roots, " or ") + " (nothing outside these roots is written)."
+}
+
+// checkOutDir returns out_dir cleaned ("" for none). Errors: errs.BadInput
+// for a relative path, or one outside every root (or any when there are
+// none).
+func (s *Server) checkOutDir(dir string) (string, error) {
+	if strings.TrimSpace(dir) == "" {
+		return "", nil
+	}
+	if !filepath.IsAbs(dir) {
+		return "", errs.New(errs.BadInput, "out_dir must be an absolute path, got %q", dir).WithHint("give an absolute directory")
+	}
+	dir = filepath.Clean(dir)
+	roots := s.roots()
+	if len(roots) == 0 {
+		return "", errs.New(errs.BadInput, "out_dir is not accepted from an agent here: the zips stay in Ferry's artifacts directory").
+			WithHint("leave out_dir out and use the returned paths")
+	}
+	real := resolved(dir)
+	for _, r := range roots {
+		if within(real, resolved(r)) {
+			return dir, nil
+		}
+	}
+	return "", errs.New(errs.BadInput, "out_dir %s is outside the allowed roots (%s)", dir, strings.Join(roots, ", ")).
+		WithHint("choose a directory inside %s", strings.Join(roots, " or "))
+}
+
+// resolved is p with its existing part's symbolic links resolved, so that a
+// link inside a root cannot lead out of it.
+func resolved(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// within reports whether p is root or lies under it.
+func within(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// copyOut copies the verified zips of a code job this process started with
+// an out_dir there once, and points the result's paths at the copies; a
+// copy that fails is said in the zip's error.
+func (s *Server) copyOut(r *JobResult) {
+	s.mu.Lock()
+	dir, ok := s.outDirs[r.JobID]
+	delete(s.outDirs, r.JobID)
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	for i, z := range r.Zips {
+		if !z.Verified || z.Path == "" {
+			continue
+		}
+		dst := filepath.Join(dir, filepath.Base(z.Path))
+		if err := copyFile(z.Path, dst); err != nil {
+			r.Zips[i].Error = err.Error()
+			continue
+		}
+		r.Zips[i].Path = dst
+	}
+}
+
+func copyFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("create out_dir: %w", err)
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("open zip: %w", err)
+	}
+	defer in.Close()
+	tmp := dst + ".part"
+	out, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("create copy: %w", err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("copy zip: %w", err)
+	}
+	if err := out.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("close copy: %w", err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		return fmt.Errorf("place copy: %w", err)
+	}
+	return nil
+}
