@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -58,7 +59,7 @@ func runServe(ctx context.Context, inv *cli.Invocation) error {
 			fmt.Fprintln(inv.Stdout(), "no browser attached (--browser-url): each job launches Ferry's browser; the tab list is empty")
 		}
 	}
-	go announceApprovals(ctx, srv, inv)
+	go announceApprovals(ctx, srv, inv.Stderr())
 	<-ctx.Done()
 	fmt.Fprintln(inv.Stderr(), "ferry serve: stopping")
 	return o.stop(inv.Stderr(), "ferry serve")
@@ -66,7 +67,7 @@ func runServe(ctx context.Context, inv *cli.Invocation) error {
 
 // announceApprovals tells the user at the terminal that a job waits for
 // them (the desktop app shows a notification instead).
-func announceApprovals(ctx context.Context, srv *hub.Server, inv *cli.Invocation) {
+func announceApprovals(ctx context.Context, srv *hub.Server, w io.Writer) {
 	for ev := range srv.Subscribe(ctx, 64) {
 		if ev.Type != hub.EventApprovalRequested {
 			continue
@@ -77,7 +78,7 @@ func announceApprovals(ctx context.Context, srv *hub.Server, inv *cli.Invocation
 		}
 		// Everything of an agent's is escaped (%q, safetext): a raw ESC[8m
 		// would hide the rest of the prompt, ESC[2K ESC[1A draw a fake line.
-		fmt.Fprintf(inv.Stderr(), "approval needed: job %s from %q (%s on %s): %s\n  ferry approvals approve %s | ferry approvals reject %s\n",
+		fmt.Fprintf(w, "approval needed: job %s from %q (%s on %s): %s\n  ferry approvals approve %s | ferry approvals reject %s\n",
 			safetext.Line(ap.JobID), ap.ClientName, safetext.Line(string(ap.Kind)), safetext.Line(ap.Site),
 			cli.ApprovalHead(ap, 60), safetext.Line(ap.JobID), safetext.Line(ap.JobID))
 	}
