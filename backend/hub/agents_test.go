@@ -121,3 +121,18 @@ func TestRemoteServiceActsAsTheAgentItIsCalledWith(t *testing.T) {
 		t.Fatalf("an agent ensured a client: %v", err)
 	}
 }
+
+func TestSitesAndTabStatesAreTheOwnersOnly(t *testing.T) {
+	th := startHub(t)
+	_, tok := th.pairClient(t, "agent")
+	for _, path := range []string{"/v1/sites", "/v1/tabs/states"} {
+		if r := th.do(t, req{path: path, token: tok}); r.status != 403 || r.envelope(t).Code != errs.HubForbidden {
+			t.Fatalf("an agent read %s: %d %s", path, r.status, r.body)
+		}
+		// The fake backend is no owner process: it answers what a remote
+		// implementation would, and the hub passes that on unchanged.
+		if r := th.do(t, req{path: path, token: th.file.Token}); r.envelope(t).Code != errs.CapabilityMissing {
+			t.Fatalf("the owner read %s: %d %s", path, r.status, r.body)
+		}
+	}
+}

@@ -7,9 +7,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
-	"github.com/ferrydesk/ferry/backend/site"
 )
 
 // SitesResult is the site registry.
@@ -51,14 +49,11 @@ func (s *Server) addRegistryTools() {
 }
 
 // sites reads the registry and the tabs' states as the user's MCP face
-// (the registry is no one's data; an owner reached remotely does not serve
-// them, and the built-in registry stands in, with unknown login states).
+// (the registry and the login states are no run's data); a login state it
+// cannot read is unknown.
 func (s *Server) sites(ctx context.Context, c call, _ noInput) (SitesResult, string, error) {
 	owner := service.Owner(service.FaceMCP)
 	infos, err := s.svc.ListSites(ctx, owner, service.ListSitesRequest{})
-	if errs.Has(err, errs.CapabilityMissing) {
-		infos, err = builtinSites(), nil
-	}
 	if err != nil {
 		return SitesResult{}, "", err
 	}
@@ -86,15 +81,6 @@ func (s *Server) sites(ctx context.Context, c call, _ noInput) (SitesResult, str
 		b.WriteString("\n")
 	}
 	return out, strings.TrimSpace(b.String()), nil
-}
-
-// builtinSites is the built-in registry as ListSites shows it.
-func builtinSites() []service.SiteInfo {
-	var out []service.SiteInfo
-	for _, st := range site.Builtin().Sites() {
-		out = append(out, service.SiteInfo{ID: st.ID, Name: st.Name, Address: st.Address, Code: st.Has(site.FeatureCodeArtifacts), Builtin: true})
-	}
-	return out
 }
 
 func (s *Server) templates(ctx context.Context, c call, _ noInput) (TemplatesResult, string, error) {

@@ -17,8 +17,11 @@ import (
 // calls; a request the token may not make fails with the owner's
 // errs.HubForbidden. Every request carries the version handshake: an owner
 // of another wire revision answers errs.VersionMismatch. The operations of
-// the owner's window (settings, sites, the owner's browser…) are not on the
-// wire: they answer service.InProcessOnly (see service.LocalOnly).
+// the owner's window (settings, the owner's browser…) are not on the wire:
+// they answer service.InProcessOnly (see service.LocalOnly); the site
+// registry and the tabs' states are (sites.go), for the MCP face. Called
+// with service.Agent(id), a request carries hub.ActAsHeader: the owner's
+// token acts as that agent client (actas.go).
 type Service struct {
 	service.LocalOnly
 	c *Client

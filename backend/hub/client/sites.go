@@ -1,0 +1,24 @@
+package client
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// ListSites lists the owner's site registry (owner only). Errors: the
+// owner's envelopes.
+func (s *Service) ListSites(ctx context.Context, c service.Caller, req service.ListSitesRequest) ([]service.SiteInfo, error) {
+	ctx = actingAs(ctx, c)
+	var out []service.SiteInfo
+	return out, s.c.do(ctx, http.MethodGet, "/v1/sites", nil, &out)
+}
+
+// TabStates lists the tabs of the owner's browser with what a run would
+// meet in each (owner only). Errors: the owner's envelopes.
+func (s *Service) TabStates(ctx context.Context, c service.Caller, req service.TabStatesRequest) ([]service.TabState, error) {
+	ctx = actingAs(ctx, c)
+	var out []service.TabState
+	return out, s.c.do(ctx, http.MethodGet, "/v1/tabs/states", nil, &out)
+}

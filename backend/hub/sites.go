@@ -1,0 +1,29 @@
+package hub
+
+import (
+	"net/http"
+
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// handleListSites serves GET /v1/sites: the site registry (owner only,
+// for a face the user runs remotely, such as the MCP server).
+func (s *Server) handleListSites(w http.ResponseWriter, r *http.Request, c Caller) {
+	out, err := s.svc.ListSites(r.Context(), c.service(), service.ListSitesRequest{})
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+// handleTabStates serves GET /v1/tabs/states: the owner's tabs with what a
+// run would meet in each (owner only).
+func (s *Server) handleTabStates(w http.ResponseWriter, r *http.Request, c Caller) {
+	out, err := s.svc.TabStates(r.Context(), c.service(), service.TabStatesRequest{})
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, nonNil(out))
+}
