@@ -851,6 +851,7 @@ export namespace service {
 	    // Go type: time
 	    revokedAt?: any;
 	    existingConversations?: boolean;
+	    kind?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ClientInfo(source);
@@ -864,6 +865,7 @@ export namespace service {
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.revokedAt = this.convertValues(source["revokedAt"], null);
 	        this.existingConversations = source["existingConversations"];
+	        this.kind = source["kind"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
