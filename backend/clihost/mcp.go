@@ -114,16 +114,19 @@ func mcpService(ctx context.Context, inv *cli.Invocation, log *slog.Logger) (ser
 		if err != nil {
 			return nil, err
 		}
-		log.Info("mcp: working through the running owner", "hubFile", paths.HubFile())
 		return client.NewService(client.New(ep)), nil
 	}
 	if svc, err := remote(); err == nil || !client.IsNoOwner(err) {
+		if err == nil {
+			log.Info("mcp: working through the running owner", "hubFile", paths.HubFile())
+		}
 		return svc, func() error { return nil }, err
 	}
 	o, err := startOwner(ctx, inv, "mcp", log)
 	if errs.Has(err, errs.StoreBusy) {
 		// An owner that started a moment ago may serve its API by now.
 		if svc, rerr := remote(); rerr == nil {
+			log.Info("mcp: working through the running owner", "hubFile", paths.HubFile())
 			return svc, func() error { return nil }, nil
 		}
 	}
