@@ -14,7 +14,7 @@ import (
 // ActAsHeader names the agent client an owner-token request acts as: a face
 // the user runs as an agent (the MCP server) holds the owner's token and
 // names the agent client EnsureAgent made for it. Only the owner's token may
-// send it.
+// name another client than its own.
 const ActAsHeader = "Ferry-Act-As"
 
 // ensureMu makes EnsureAgent's look-up and creation one step within the
@@ -63,12 +63,12 @@ func (s *Server) EnsureAgent(ctx context.Context, req service.EnsureAgentRequest
 }
 
 // actAs turns an owner-token request carrying ActAsHeader into a request of
-// that agent client. Errors: errs.HubForbidden for the header on a token
-// other than the owner's; errs.HubUnauthorized for an unknown or revoked
-// client.
+// that agent client; a paired client's request naming itself is its own.
+// Errors: errs.HubForbidden for a paired client's token naming another
+// client; errs.HubUnauthorized for an unknown or revoked client.
 func (s *Server) actAs(r *http.Request, c Caller) (Caller, *errs.Envelope) {
 	id := strings.TrimSpace(r.Header.Get(ActAsHeader))
-	if id == "" {
+	if id == "" || (!c.Owner && id == c.ClientID) {
 		return c, nil
 	}
 	if !c.Owner {

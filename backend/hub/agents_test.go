@@ -73,7 +73,10 @@ func TestOwnerTokenActsAsAnAgentClient(t *testing.T) {
 		t.Fatalf("job %+v, want awaiting approval, requested by %s", job, info.ID)
 	}
 
-	_, tok := th.pairClient(t, "agent")
+	selfID, tok := th.pairClient(t, "agent")
+	if r := th.do(t, req{path: "/v1/whoami", token: tok, header: map[string]string{hub.ActAsHeader: selfID}}); r.status != 200 {
+		t.Fatalf("a paired client naming itself: %d %s", r.status, r.body)
+	}
 	if r := th.do(t, req{path: "/v1/whoami", token: tok, header: as}); r.status != 403 || r.envelope(t).Code != errs.HubForbidden {
 		t.Fatalf("an agent token acted as another client: %d %s", r.status, r.body)
 	}

@@ -12,53 +12,14 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/mcp"
 	"github.com/ferrydesk/ferry/backend/mcp/mcptest"
-	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/service"
 )
-
-// ownerCore is a real core over the simulator's browser, served in
-// process.
-type ownerCore struct {
-	svc *core.Service
-	sim *sim.Server
-	c   *core.Core
-	hb  *core.HubBackend
-}
-
-func startCore(t *testing.T, ctx context.Context) ownerCore {
-	t.Helper()
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
-	h, err := providertest.Start(providertest.DefaultSimOptions...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
-	c, err := core.Open(ctx, core.Options{DataDir: t.TempDir(), Role: "serve"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hb, err := c.HubBackend(ctx, core.WithHubBrowser(h.Browser))
-	if err != nil {
-		c.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		hb.Close(cctx)
-		c.Close()
-	})
-	return ownerCore{svc: core.NewService(c, hb), sim: h.Server, c: c, hb: hb}
-}
 
 // slow is an answer that streams for several seconds at the harness's
 // pace.
@@ -97,10 +58,10 @@ func untilDone(t *testing.T, ctx context.Context, cs *mcpsdk.ClientSession, id s
 func TestMCPAgainstTheSimulator(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	oc := startCore(t, ctx)
+	oc := mcptest.StartOwner(t, ctx)
 	owner := service.Owner(service.FaceCLI)
 	root := t.TempDir()
-	srv := mcp.New(oc.svc, mcp.Options{Version: "test", OutRoots: func() []string { return []string{root} }})
+	srv := mcp.New(oc.Service, mcp.Options{Version: "test", OutRoots: func() []string { return []string{root} }})
 	var progress atomic.Int64
 	cs := mcptest.Connect(t, srv.SDK(), "claude-code", &mcpsdk.ClientOptions{
 		ProgressNotificationHandler: func(context.Context, *mcpsdk.ProgressNotificationClientRequest) { progress.Add(1) },
@@ -108,7 +69,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 
 	var agentID string
 	t.Run("an agent's job waits for the user's approval, then runs", func(t *testing.T) {
-		before := oc.sim.SubmissionCount(sim.ChatGPT)
+		before := oc.Sim.SubmissionCount(sim.ChatGPT)
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Approve me first"}))
 		if r.State != service.StateAwaitingApproval || !r.AwaitingApproval || r.Done {
 			t.Fatalf("ask before approval: %+v", r)
@@ -116,22 +77,22 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		if again := jobOf(t, mcptest.Call(t, ctx, cs, "job", map[string]any{"job_id": r.JobID, "wait_s": 0})); !again.AwaitingApproval {
 			t.Fatalf("job before approval: %+v", again)
 		}
-		if n := oc.sim.SubmissionCount(sim.ChatGPT); n != before {
+		if n := oc.Sim.SubmissionCount(sim.ChatGPT); n != before {
 			t.Fatalf("%d prompts sent before the approval", n-before)
 		}
-		clients, err := oc.svc.ListClients(ctx, owner, service.ListClientsRequest{})
+		clients, err := oc.Service.ListClients(ctx, owner, service.ListClientsRequest{})
 		if err != nil || len(clients) != 1 || clients[0].Name != "claude-code" || clients[0].Kind != service.AgentKindMCP {
 			t.Fatalf("clients %+v, %v; want the one mcp agent claude-code", clients, err)
 		}
 		agentID = clients[0].ID
-		if _, err := oc.svc.Approve(ctx, owner, service.ApprovalRef{JobID: r.JobID}); err != nil {
+		if _, err := oc.Service.Approve(ctx, owner, service.ApprovalRef{JobID: r.JobID}); err != nil {
 			t.Fatal(err)
 		}
 		done := untilDone(t, ctx, cs, r.JobID)
 		if done.State != service.RunDone || done.Answer == "" {
 			t.Fatalf("approved job: %+v", done)
 		}
-		if _, err := oc.svc.SetAutoApprove(ctx, owner, service.AutoApproveRequest{ID: agentID, AutoApprove: true}); err != nil {
+		if _, err := oc.Service.SetAutoApprove(ctx, owner, service.AutoApproveRequest{ID: agentID, AutoApprove: true}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -143,15 +104,27 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		if !r.Done || r.State != service.RunDone || r.Answer == "" || r.Session == "" {
 			t.Fatalf("ask: %+v", r)
 		}
+		mcptest.CheckOutput(t, ctx, cs, "ask", res)
 		if !strings.Contains(mcptest.Text(res), r.Answer) {
 			t.Fatalf("the text content lacks the answer: %s", mcptest.Text(res))
 		}
 		askRun = r.Session
 	})
 
+	t.Run("ask with session continues that run's conversation", func(t *testing.T) {
+		first, err := oc.Service.ShowSession(ctx, service.Owner(service.FaceCLI), service.SessionRef{ID: askRun})
+		if err != nil || first.Detail == nil || first.Detail.Session.ConversationURL == "" {
+			t.Fatalf("the first run: %+v, %v", first, err)
+		}
+		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "And a follow-up?", "session": askRun, "wait_s": 120}))
+		if !r.Done || r.State != service.RunDone || r.Conversation != first.Detail.Session.ConversationURL {
+			t.Fatalf("follow-up %+v, want it done in %s", r, first.Detail.Session.ConversationURL)
+		}
+	})
+
 	t.Run("a short wait returns running, then job follows it to its end with progress", func(t *testing.T) {
-		oc.sim.SetScenario(sim.ChatGPT, slow)
-		defer oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
+		oc.Sim.SetScenario(sim.ChatGPT, slow)
+		defer oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
 		start := time.Now()
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Tell me a long story", "new_chat": true, "wait_s": 1}))
 		if r.State != mcp.StateRunning || r.Done || r.JobID == "" {
@@ -180,8 +153,8 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 	})
 
 	t.Run("cancel stops a job", func(t *testing.T) {
-		oc.sim.SetScenario(sim.ChatGPT, slow)
-		defer oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
+		oc.Sim.SetScenario(sim.ChatGPT, slow)
+		defer oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Cancel me", "new_chat": true, "wait_s": 0}))
 		if r.Done {
 			t.Fatalf("ask with wait_s 0 ended: %+v", r)
@@ -195,10 +168,12 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 	var zip mcp.Zip
 	var conv string
 	t.Run("code returns a verified zip, copied into out_dir", func(t *testing.T) {
-		oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioCodeZip})
-		defer oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
+		oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioCodeZip})
+		defer oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
 		out := filepath.Join(root, "zips")
-		r := jobOf(t, mcptest.Call(t, ctx, cs, "code", map[string]any{"task": "Write hello.py", "zip": "one", "out_dir": out, "wait_s": 240}))
+		res := mcptest.Call(t, ctx, cs, "code", map[string]any{"task": "Write hello.py", "zip": "one", "out_dir": out, "wait_s": 240})
+		r := jobOf(t, res)
+		mcptest.CheckOutput(t, ctx, cs, "code", res)
 		if !r.Done || r.Receipt == nil || !r.Receipt.OK || len(r.Zips) != 1 {
 			t.Fatalf("code: %+v", r)
 		}
@@ -226,17 +201,18 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		if conv == "" {
 			t.Skip("no conversation from the code job")
 		}
-		before := oc.sim.SubmissionCount(sim.ChatGPT)
+		before := oc.Sim.SubmissionCount(sim.ChatGPT)
 		res := mcptest.Call(t, ctx, cs, "retrieve", map[string]any{"conversation": conv, "out_dir": filepath.Join(root, "again")})
 		if res.IsError {
 			t.Fatalf("retrieve: %s", mcptest.Text(res))
 		}
 		var r mcp.RetrieveResult
 		mcptest.Decode(t, res, &r)
+		mcptest.CheckOutput(t, ctx, cs, "retrieve", res)
 		if !r.OK || len(r.Zips) == 0 || !r.Zips[0].Verified || r.Zips[0].SHA256 != zip.SHA256 {
 			t.Fatalf("retrieve: %+v", r)
 		}
-		if n := oc.sim.SubmissionCount(sim.ChatGPT); n != before {
+		if n := oc.Sim.SubmissionCount(sim.ChatGPT); n != before {
 			t.Fatalf("retrieve sent %d prompts", n-before)
 		}
 		other := mcptest.Connect(t, srv.SDK(), "another-agent", nil)
@@ -246,16 +222,18 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 	})
 
 	t.Run("sessions and session show the agent's own runs only", func(t *testing.T) {
-		oj, err := oc.svc.SubmitJob(ctx, owner, service.JobRequest{Kind: service.KindAsk, Site: sim.ChatGPT, Prompt: "The owner's own question", NewChat: true})
+		oj, err := oc.Service.SubmitJob(ctx, owner, service.JobRequest{Kind: service.KindAsk, Site: sim.ChatGPT, Prompt: "The owner's own question", NewChat: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		oj, err = oc.svc.WatchJob(ctx, owner, service.WatchRequest{ID: oj.ID}, nil)
+		oj, err = oc.Service.WatchJob(ctx, owner, service.WatchRequest{ID: oj.ID}, nil)
 		if err != nil || oj.Detail == nil || oj.Detail.Session == "" {
 			t.Fatalf("owner's job: %+v, %v", oj, err)
 		}
 		var list mcp.SessionsResult
-		mcptest.Decode(t, mcptest.Call(t, ctx, cs, "sessions", map[string]any{"limit": 100}), &list)
+		listed := mcptest.Call(t, ctx, cs, "sessions", map[string]any{"limit": 100})
+		mcptest.Decode(t, listed, &list)
+		mcptest.CheckOutput(t, ctx, cs, "sessions", listed)
 		seen := map[string]bool{}
 		for _, s := range list.Sessions {
 			seen[s.ID] = true
@@ -266,6 +244,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		res := mcptest.Call(t, ctx, cs, "session", map[string]any{"id": askRun})
 		var one mcp.SessionResult
 		mcptest.Decode(t, res, &one)
+		mcptest.CheckOutput(t, ctx, cs, "session", res)
 		if one.ID != askRun || !strings.Contains(one.Markdown, "What is a ferry?") || one.Session == nil || one.Session.Session == nil {
 			t.Fatalf("session: %+v", one)
 		}
@@ -286,11 +265,11 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 
 	t.Run("a job is read by the next MCP server of the same agent", func(t *testing.T) {
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Read me later", "new_chat": true, "wait_s": 0}))
-		next := mcptest.Connect(t, mcp.New(oc.svc, mcp.Options{}).SDK(), "claude-code", nil)
+		next := mcptest.Connect(t, mcp.New(oc.Service, mcp.Options{}).SDK(), "claude-code", nil)
 		if done := untilDone(t, ctx, next, r.JobID); done.State != service.RunDone || done.Answer == "" {
 			t.Fatalf("job read by the next server: %+v", done)
 		}
-		other := mcptest.Connect(t, mcp.New(oc.svc, mcp.Options{}).SDK(), "gemini-cli", nil)
+		other := mcptest.Connect(t, mcp.New(oc.Service, mcp.Options{}).SDK(), "gemini-cli", nil)
 		if e := mcptest.Envelope(t, mcptest.Call(t, ctx, other, "job", map[string]any{"job_id": r.JobID})); e.Code != errs.HubNotFound {
 			t.Fatalf("another agent read the job: %+v", e)
 		}
@@ -301,9 +280,9 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		code     errs.Code
 	}{{sim.ScenarioLoggedOut, errs.LoginRequired}, {sim.ScenarioCloudflare, errs.CloudflareChallenge}} {
 		t.Run("a blocked site is an error result with nothing sent: "+blocked.scenario, func(t *testing.T) {
-			oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: blocked.scenario})
-			defer oc.sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
-			before := oc.sim.SubmissionCount(sim.ChatGPT)
+			oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: blocked.scenario})
+			defer oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
+			before := oc.Sim.SubmissionCount(sim.ChatGPT)
 			res := mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Blocked?", "new_chat": true, "wait_s": 120})
 			e := mcptest.Envelope(t, res)
 			if e.Code != blocked.code || e.Evidence["job_id"] == "" {
@@ -312,7 +291,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 			if !strings.Contains(mcptest.Text(res), string(blocked.code)) {
 				t.Fatalf("text %q does not name the code", mcptest.Text(res))
 			}
-			if n := oc.sim.SubmissionCount(sim.ChatGPT); n != before {
+			if n := oc.Sim.SubmissionCount(sim.ChatGPT); n != before {
 				t.Fatalf("%d prompts sent to a blocked site", n-before)
 			}
 		})
@@ -327,8 +306,8 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 func TestMCPThroughTheGateway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	oc := startCore(t, ctx)
-	gw, err := hub.New(oc.svc, hub.WithHubFile(oc.c.Paths().HubFile()), hub.WithClientStore(oc.c.HubClients()), hub.WithEventSource(oc.hb))
+	oc := mcptest.StartOwner(t, ctx)
+	gw, err := hub.New(oc.Service, hub.WithHubFile(oc.Core.Paths().HubFile()), hub.WithClientStore(oc.Core.HubClients()), hub.WithEventSource(oc.Backend))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +319,7 @@ func TestMCPThroughTheGateway(t *testing.T) {
 		defer cancel()
 		gw.Close(cctx)
 	})
-	ep, err := client.Discover(ctx, oc.c.Paths().HubFile())
+	ep, err := client.Discover(ctx, oc.Core.Paths().HubFile())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +327,10 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	cs := mcptest.Connect(t, mcp.New(remote, mcp.Options{}).SDK(), "claude-code", nil)
 
 	var sites mcp.SitesResult
-	mcptest.Decode(t, mcptest.Call(t, ctx, cs, "sites", nil), &sites)
+	res := mcptest.Call(t, ctx, cs, "sites", nil)
+	mcptest.Decode(t, res, &sites)
+	mcptest.CheckOutput(t, ctx, cs, "sites", res)
+	mcptest.CheckOutput(t, ctx, cs, "templates", mcptest.Call(t, ctx, cs, "templates", nil))
 	found := false
 	for _, s := range sites.Sites {
 		found = found || (s.ID == sim.ChatGPT && s.Code)
@@ -357,7 +339,7 @@ func TestMCPThroughTheGateway(t *testing.T) {
 		t.Fatalf("sites %+v lack chatgpt with code zips", sites.Sites)
 	}
 
-	before := oc.sim.SubmissionCount(sim.ChatGPT)
+	before := oc.Sim.SubmissionCount(sim.ChatGPT)
 	r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Through the gateway", "new_chat": true}))
 	if !r.AwaitingApproval {
 		t.Fatalf("ask through the gateway: %+v, want it awaiting approval", r)
@@ -367,7 +349,7 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	if err != nil || len(aps) != 1 || aps[0].JobID != r.JobID || aps[0].ClientName != "claude-code" {
 		t.Fatalf("approvals %+v, %v; want the job under the agent's name", aps, err)
 	}
-	if n := oc.sim.SubmissionCount(sim.ChatGPT); n != before {
+	if n := oc.Sim.SubmissionCount(sim.ChatGPT); n != before {
 		t.Fatalf("%d prompts sent before the approval", n-before)
 	}
 	if _, err := remote.Approve(ctx, owner, service.ApprovalRef{JobID: r.JobID}); err != nil {
@@ -375,5 +357,18 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	}
 	if done := untilDone(t, ctx, cs, r.JobID); done.State != service.RunDone || done.Answer == "" {
 		t.Fatalf("approved job: %+v", done)
+	}
+
+	if _, err := remote.SetAutoApprove(ctx, owner, service.AutoApproveRequest{ID: aps[0].ClientID, AutoApprove: true}); err != nil {
+		t.Fatal(err)
+	}
+	oc.Sim.SetScenario(sim.ChatGPT, slow)
+	defer oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
+	r = jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Slowly, through the gateway", "new_chat": true, "wait_s": 1}))
+	if r.State != mcp.StateRunning || r.AwaitingApproval {
+		t.Fatalf("auto-approved ask with wait_s 1: %+v", r)
+	}
+	if done := untilDone(t, ctx, cs, r.JobID); done.State != service.RunDone || done.Answer == "" {
+		t.Fatalf("job through the gateway: %+v", done)
 	}
 }

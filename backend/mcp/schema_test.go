@@ -72,14 +72,19 @@ func TestToolsHaveValidSchemas(t *testing.T) {
 	}
 }
 
-func TestWaitOutOfBoundsIsAnErrorResult(t *testing.T) {
+func TestArgumentsOutsideTheSchemaAreProtocolErrors(t *testing.T) {
 	ctx := context.Background()
 	cs := mcptest.Connect(t, mcp.New(stubService{}, mcp.Options{}).SDK(), "wait-test", nil)
 	for _, w := range []int{-1, mcp.MaxWaitS + 1} {
-		res := mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "hi", "wait_s": w})
-		if e := mcptest.Envelope(t, res); e.Code != errs.BadInput {
-			t.Fatalf("wait_s %d: code %s, want bad_input", w, e.Code)
+		if _, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "ask", Arguments: map[string]any{"site": "chatgpt", "prompt": "hi", "wait_s": w}}); err == nil {
+			t.Fatalf("wait_s %d was accepted", w)
 		}
+	}
+	if _, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "code", Arguments: map[string]any{"task": "x", "zip": "two"}}); err == nil {
+		t.Fatal("zip \"two\" was accepted")
+	}
+	if _, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "ask", Arguments: map[string]any{"site": "chatgpt"}}); err == nil {
+		t.Fatal("ask without a prompt was accepted")
 	}
 }
 

@@ -97,7 +97,7 @@ func (s *Server) caller(ctx context.Context, ss *mcpsdk.ServerSession) (service.
 	}
 	if info.RevokedAt != nil {
 		return service.Caller{}, info, errs.New(errs.HubUnauthorized, "the agent %q (%s) was revoked in Ferry", info.Name, info.ID).
-			WithHint("ask the user to allow this agent again in Ferry's Settings → Agents")
+			WithHint("the user revoked this agent in Ferry; nothing is sent for it until the user allows it again")
 	}
 	return service.Agent(info.ID), info, nil
 }

@@ -38,6 +38,7 @@ func addTool[In, Out any](s *Server, t *mcpsdk.Tool, h handler[In, Out]) {
 	if err != nil {
 		panic(fmt.Sprintf("mcp: input schema of %s: %v", t.Name, err))
 	}
+	tuneInput(in)
 	out, err := jsonschema.For[Out](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcp: output schema of %s: %v", t.Name, err))
@@ -63,6 +64,18 @@ func addTool[In, Out any](s *Server, t *mcpsdk.Tool, h handler[In, Out]) {
 		}
 		return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: text}}, StructuredContent: res}, nil
 	})
+}
+
+// tuneInput adds to an inferred input schema what a Go type cannot say: the
+// bounds of wait_s and the values of zip.
+func tuneInput(in *jsonschema.Schema) {
+	if p := in.Properties["wait_s"]; p != nil {
+		lo, hi := 0.0, float64(MaxWaitS)
+		p.Minimum, p.Maximum, p.Default = &lo, &hi, json.RawMessage(fmt.Sprint(DefaultWaitS))
+	}
+	if p := in.Properties["zip"]; p != nil {
+		p.Enum = []any{"one", "multi"}
+	}
 }
 
 // decodeArgs checks raw against the input schema and decodes it. Errors: a

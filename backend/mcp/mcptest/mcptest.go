@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -82,4 +83,44 @@ func Text(res *mcpsdk.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// CheckOutput fails t unless res's structured content is valid for the
+// output schema tool lists.
+func CheckOutput(t testing.TB, ctx context.Context, cs *mcpsdk.ClientSession, tool string, res *mcpsdk.CallToolResult) {
+	t.Helper()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatalf("list tools: %v", err)
+	}
+	for _, tl := range list.Tools {
+		if tl.Name != tool {
+			continue
+		}
+		raw, err := json.Marshal(tl.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s jsonschema.Schema
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatalf("%s output schema: %v", tool, err)
+		}
+		rs, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s output schema: %v", tool, err)
+		}
+		out, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(out, &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := rs.Validate(v); err != nil {
+			t.Fatalf("%s's structured content does not match its output schema: %v\n%s", tool, err, out)
+		}
+		return
+	}
+	t.Fatalf("no tool %s", tool)
 }
