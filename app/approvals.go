@@ -12,8 +12,9 @@ import (
 const gatewayTimeout = 15 * time.Second
 
 // Gateway is the frontend's API for the local gateway (the hub) this app
-// serves: the approvals agents wait for, and the paired clients. Every
-// method fails with hub_not_running when the gateway is not up (the core
+// serves: the approvals agents wait for, the paired clients, and the
+// snippets that register Ferry's MCP server in a coding agent. Every
+// method but MCPConfigs fails with hub_not_running when the gateway is not up (the core
 // did not open, or the hub could not start; the log says why).
 type Gateway struct {
 	sh *shell

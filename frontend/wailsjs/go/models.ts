@@ -215,6 +215,30 @@ export namespace app {
 	        this.hubFile = source["hubFile"];
 	    }
 	}
+	export class MCPConfig {
+	    name: string;
+	    title: string;
+	    file: string;
+	    format: string;
+	    snippet: string;
+	    binary: string;
+	    found: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.file = source["file"];
+	        this.format = source["format"];
+	        this.snippet = source["snippet"];
+	        this.binary = source["binary"];
+	        this.found = source["found"];
+	    }
+	}
 	export class ResetResult {
 	    backup: string;
 	
@@ -827,6 +851,7 @@ export namespace service {
 	    // Go type: time
 	    revokedAt?: any;
 	    existingConversations?: boolean;
+	    kind?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ClientInfo(source);
@@ -840,6 +865,7 @@ export namespace service {
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.revokedAt = this.convertValues(source["revokedAt"], null);
 	        this.existingConversations = source["existingConversations"];
+	        this.kind = source["kind"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

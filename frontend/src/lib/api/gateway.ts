@@ -4,13 +4,14 @@
 
 import * as Gateway from '../../../wailsjs/go/app/Gateway';
 import { EventsOn } from '../../../wailsjs/runtime/runtime';
-import type { service } from '../../../wailsjs/go/models';
+import type { app, service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type Approval = service.Approval;
 export type Job = service.Job;
 export type ClientInfo = service.ClientInfo;
 export type PairingCode = service.PairingCode;
+export type MCPConfig = app.MCPConfig;
 
 /** HUB_EVENT is app.EventHub. */
 export const HUB_EVENT = 'hub:event';
@@ -52,6 +53,9 @@ export const setAutoApprove = (id: string, on: boolean): Promise<ClientInfo> => 
 
 /** grantExisting sets whether a client's jobs may use the user's existing tabs, conversations and runs. */
 export const grantExisting = (id: string, on: boolean): Promise<ClientInfo> => call(() => Gateway.GrantClient(id, on));
+
+/** mcpConfigs gives each coding agent's snippet registering the ferry CLI as its MCP server. */
+export const mcpConfigs = (): Promise<MCPConfig[]> => call(() => Gateway.MCPConfigs());
 
 /** onHubEvent subscribes to approval and client events; returns the unsubscribe. */
 export function onHubEvent(fn: (e: HubEvent) => void): () => void {

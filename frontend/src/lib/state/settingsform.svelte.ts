@@ -29,6 +29,8 @@ export class SettingsForm {
   clients = $state.raw<gatewayApi.ClientInfo[]>([]);
   clientsProblem = $state.raw<Envelope | null>(null);
   pairing = $state.raw<gatewayApi.PairingCode | null>(null);
+  mcpConfigs = $state.raw<gatewayApi.MCPConfig[]>([]);
+  mcpConfigsProblem = $state.raw<Envelope | null>(null);
 
   #timer: ReturnType<typeof setTimeout> | undefined;
   #seq = 0;
@@ -40,6 +42,7 @@ export class SettingsForm {
     if (loc.status === 'fulfilled') this.locations = loc.value;
     if (ex.status === 'fulfilled') this.extras = ex.value;
     await this.loadClients();
+    await this.loadMCPConfigs();
   }
 
   /** set saves the settings with one change; a refusal lands on the field it names. */
@@ -135,6 +138,15 @@ export class SettingsForm {
       this.clientsProblem = null;
     } catch (e) {
       this.clientsProblem = toEnvelope(e);
+    }
+  }
+
+  async loadMCPConfigs(): Promise<void> {
+    try {
+      this.mcpConfigs = (await gatewayApi.mcpConfigs()) ?? [];
+      this.mcpConfigsProblem = null;
+    } catch (e) {
+      this.mcpConfigsProblem = toEnvelope(e);
     }
   }
 

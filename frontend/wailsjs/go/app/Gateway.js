@@ -18,6 +18,10 @@ export function GrantClient(arg1, arg2) {
   return window['go']['app']['Gateway']['GrantClient'](arg1, arg2);
 }
 
+export function MCPConfigs() {
+  return window['go']['app']['Gateway']['MCPConfigs']();
+}
+
 export function PairingCode() {
   return window['go']['app']['Gateway']['PairingCode']();
 }
