@@ -462,3 +462,41 @@ func TestMCPOwnsTheDataDirectoryWhenNoOwnerRuns(t *testing.T) {
 	assertOnlyJSONRPC(t, first.out.String())
 	assertOnlyJSONRPC(t, second.out.String())
 }
+
+// TestMCPCarriesOnWhenItsOwnerStops: the owner a `ferry mcp` works through
+// stops (the app quits, serve ends); the next call does not fail with a
+// refused connection: ferry mcp becomes the owner itself and the agent's
+// jobs carry over.
+func TestMCPCarriesOnWhenItsOwnerStops(t *testing.T) {
+	h, err := providertest.Start(providertest.DefaultSimOptions...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	dataDir := t.TempDir()
+	srv := startServe(t, dataDir, "--browser-url", h.Browser.Endpoint())
+	p := startMCP(t, dataDir, "codex")
+	p.call(t, "sites", map[string]any{}, nil)
+	autoApprove(t, dataDir, "codex")
+	prompt := "Before the owner stops"
+	var asked mcpJob
+	p.call(t, "ask", map[string]any{"site": "chatgpt", "prompt": prompt, "wait_s": 120}, &asked)
+	if !asked.Done || asked.Answer != providertest.NormalAnswer(prompt) {
+		t.Fatalf("ask through serve: %+v", asked)
+	}
+	srv.stop(t)
+
+	var got mcpJob
+	res := p.call(t, "job", map[string]any{"job_id": asked.JobID}, &got)
+	if res.IsError || !got.Done || got.Answer != providertest.NormalAnswer(prompt) {
+		t.Fatalf("job after its owner stopped: error %v %+v; stderr %s", res.IsError, got, p.stderr.String())
+	}
+	if !strings.Contains(p.stderr.String(), "owning the data directory") {
+		t.Fatalf("ferry mcp did not become the owner; stderr %s", p.stderr.String())
+	}
+	if r := ferry(t, nil, "approvals", "list", "--json", "--data-dir", dataDir); r.code != 0 {
+		t.Fatalf("ferry approvals list against the ferry mcp that took over: %+v", r)
+	}
+	p.close(t)
+	assertOnlyJSONRPC(t, p.out.String())
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -103,48 +104,72 @@ func serveMCP(ctx context.Context, inv *cli.Invocation) error {
 // mcpService is the owner-level Service the MCP server works through: the
 // running owner's over its local API, else that of an owner this process
 // starts (owning the data directory until done), reached the same way.
-// Errors: as serveMCP's.
+// When the owner it works through goes away (the app quits, serve stops),
+// the next call finds the one that took over, or starts one, and goes on:
+// jobs live in the data directory, so the agent's jobs carry over. Errors:
+// as serveMCP's.
 func mcpService(ctx context.Context, inv *cli.Invocation, log *slog.Logger) (service.Service, func() error, error) {
 	paths, err := config.ResolvePaths(inv.DataDir())
 	if err != nil {
 		return nil, nil, err
 	}
-	remote := func() (service.Service, error) {
+	var (
+		mu   sync.Mutex
+		mine *owner // the owner this process started, if any
+	)
+	// own finds the owner serving the data directory, starting one when
+	// none does.
+	own := func() (client.Endpoint, error) {
 		ep, err := client.Discover(ctx, paths.HubFile())
+		if err == nil || !client.IsNoOwner(err) {
+			if err == nil {
+				log.Info("mcp: working through the running owner", "hubFile", paths.HubFile())
+			}
+			return ep, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if mine != nil {
+			return client.Endpoint{}, errs.New(errs.HubNotRunning, "the owner this ferry mcp started stopped serving its API").
+				WithHint("restart the agent's MCP server (it runs `ferry mcp`)")
+		}
+		o, err := startOwner(ctx, inv, "mcp", log)
+		if errs.Has(err, errs.StoreBusy) {
+			// An owner that started a moment ago may serve its API by now.
+			if ep, rerr := client.Discover(ctx, paths.HubFile()); rerr == nil {
+				log.Info("mcp: working through the running owner", "hubFile", paths.HubFile())
+				return ep, nil
+			}
+		}
 		if err != nil {
-			return nil, err
+			return client.Endpoint{}, err
 		}
-		return client.NewService(client.New(ep)), nil
+		mine = o
+		log.Info("mcp: owning the data directory", "port", o.hub.Port(), "hubFile", paths.HubFile())
+		go announceApprovals(ctx, o.hub, inv.Stderr())
+		// The server is a client of its own gateway, as of any owner's: the
+		// gateway's approval queue holds its jobs (so `ferry approvals`
+		// decides them) and one path serves both cases.
+		return client.Discover(ctx, paths.HubFile())
 	}
-	if svc, err := remote(); err == nil || !client.IsNoOwner(err) {
-		if err == nil {
-			log.Info("mcp: working through the running owner", "hubFile", paths.HubFile())
+	done := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if mine == nil {
+			return nil
 		}
-		return svc, func() error { return nil }, err
+		return mine.stop(inv.Stderr(), "ferry mcp")
 	}
-	o, err := startOwner(ctx, inv, "mcp", log)
-	if errs.Has(err, errs.StoreBusy) {
-		// An owner that started a moment ago may serve its API by now.
-		if svc, rerr := remote(); rerr == nil {
-			log.Info("mcp: working through the running owner", "hubFile", paths.HubFile())
-			return svc, func() error { return nil }, nil
-		}
-	}
+	ep, err := own()
 	if err != nil {
+		_ = done()
 		return nil, nil, err
 	}
-	log.Info("mcp: owning the data directory", "port", o.hub.Port(), "hubFile", paths.HubFile())
-	stopOwner := func() error { return o.stop(inv.Stderr(), "ferry mcp") }
-	// The server is a client of its own gateway, as of any owner's: the
-	// gateway's approval queue holds its jobs (so `ferry approvals` decides
-	// them) and one path serves both cases.
-	svc, err := remote()
-	if err != nil {
-		_ = stopOwner()
-		return nil, nil, err
-	}
-	go announceApprovals(ctx, o.hub, inv.Stderr())
-	return svc, stopOwner, nil
+	failover := client.WithFailover(func(context.Context) (client.Endpoint, error) {
+		log.Info("mcp: the owner stopped answering; finding the one serving now")
+		return own()
+	})
+	return client.NewService(client.New(ep, failover)), done, nil
 }
 
 // outRoots are the directories an out_dir may lie in: those given, else the

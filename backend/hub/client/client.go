@@ -6,12 +6,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -23,7 +26,10 @@ import (
 
 // Client calls a hub's HTTP API. It is safe for concurrent use.
 type Client struct {
-	ep      Endpoint
+	mu       sync.RWMutex
+	ep       Endpoint
+	failover func(ctx context.Context) (Endpoint, error)
+
 	http    *http.Client
 	retries int
 	newID   func() string
@@ -42,6 +48,16 @@ func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = 
 // request refused by the rate limit is sent again after the wait the hub
 // asks for (at most 15 s) (default 2 each).
 func WithRetries(n int) Option { return func(c *Client) { c.retries = max(n, 0) } }
+
+// WithFailover lets the client find an owner again when the one it calls
+// stops listening (its connection is refused: the request was not
+// delivered, so sending it elsewhere runs it once). find returns the
+// endpoint of the owner that serves the data directory now: one that took
+// over, or one the caller starts. The request is sent there once; without
+// failover, or when find fails, the refusal is errs.HubNotRunning.
+func WithFailover(find func(ctx context.Context) (Endpoint, error)) Option {
+	return func(c *Client) { c.failover = find }
+}
 
 // newTransport talks to loopback only: no proxy from the environment.
 func newTransport() *http.Transport {
@@ -64,7 +80,31 @@ func New(ep Endpoint, opts ...Option) *Client {
 }
 
 // Endpoint returns the endpoint the client calls.
-func (c *Client) Endpoint() Endpoint { return c.ep }
+func (c *Client) Endpoint() Endpoint {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.ep
+}
+
+// failOver asks the failover for the owner serving now, once per request,
+// and calls it from then on. It reports whether it found one.
+func (c *Client) failOver(ctx context.Context, gone Endpoint) (bool, error) {
+	if c.failover == nil {
+		return false, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ep.BaseURL() != gone.BaseURL() {
+		// Another request found the new owner meanwhile.
+		return true, nil
+	}
+	ep, err := c.failover(ctx)
+	if err != nil {
+		return false, err
+	}
+	c.ep = ep
+	return true, nil
+}
 
 // do sends one request. POST and DELETE carry a fresh message id, reused on
 // the transport retries so that the hub executes the request once.
@@ -100,13 +140,14 @@ func (c *Client) send(ctx context.Context, method, path string, in any) (*http.R
 		msgID = c.newID()
 	}
 	var lastErr error
-	failures, limited := 0, 0
+	failures, limited, failedOver := 0, 0, false
 	for {
-		req, err := http.NewRequestWithContext(ctx, method, c.ep.BaseURL()+path, bytes.NewReader(body))
+		ep := c.Endpoint()
+		req, err := http.NewRequestWithContext(ctx, method, ep.BaseURL()+path, bytes.NewReader(body))
 		if err != nil {
 			return nil, errs.Wrap(err, errs.BadInput, "build request %s %s: %v", method, path, err)
 		}
-		c.ep.authorize(req.Header)
+		ep.authorize(req.Header)
 		setActAs(ctx, req.Header)
 		statePeer(req.Header, c.peer)
 		req.Header.Set("Accept", "application/json")
@@ -138,6 +179,20 @@ func (c *Client) send(ctx context.Context, method, path string, in any) (*http.R
 			return resp, nil
 		}
 		lastErr = err
+		if errors.Is(err, syscall.ECONNREFUSED) && ctx.Err() == nil {
+			if failedOver {
+				break
+			}
+			failedOver = true
+			found, ferr := c.failOver(ctx, ep)
+			if found {
+				continue
+			}
+			if ferr != nil {
+				return nil, ferr
+			}
+			break
+		}
 		failures++
 		if ctx.Err() != nil || failures > c.retries {
 			break
@@ -145,6 +200,9 @@ func (c *Client) send(ctx context.Context, method, path string, in any) (*http.R
 		if err := sleep(ctx, time.Duration(failures)*150*time.Millisecond); err != nil {
 			return nil, err
 		}
+	}
+	if errors.Is(lastErr, syscall.ECONNREFUSED) {
+		return nil, errs.Wrap(lastErr, errs.HubNotRunning, "the Ferry owner at %s stopped answering (%s %s): nothing listens there any more", c.Endpoint().BaseURL(), method, path)
 	}
 	return nil, fmt.Errorf("call ferry hub %s %s: %w", method, path, lastErr)
 }
