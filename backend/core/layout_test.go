@@ -38,9 +38,16 @@ func TestAdaptersStayOutOfTheStoreAndTheJournal(t *testing.T) {
 	deps := listDeps(t, "./backend/...")
 	const prefix = "github.com/ferrydesk/ferry/backend/provider/"
 	for pkg, ds := range deps {
+		if isTestHelper(pkg) {
+			// A helper package for tests (mcptest, spacetest) may use the
+			// suite; no other package may depend on the helper (below).
+			continue
+		}
 		for _, d := range ds {
 			if d == prefix+"providertest" {
 				t.Errorf("%s depends on %s: only tests may use the conformance suite", pkg, d)
+			} else if isTestHelper(d) {
+				t.Errorf("%s depends on %s: only tests may use a test helper package", pkg, d)
 			}
 		}
 		if !strings.HasPrefix(pkg, prefix) || pkg == prefix+"providertest" {
@@ -52,6 +59,12 @@ func TestAdaptersStayOutOfTheStoreAndTheJournal(t *testing.T) {
 			}
 		}
 	}
+}
+
+// isTestHelper reports whether pkg is one of Ferry's packages of helpers
+// for tests: its name ends in "test" (providertest, mcptest, spacetest).
+func isTestHelper(pkg string) bool {
+	return strings.HasPrefix(pkg, "github.com/ferrydesk/ferry/") && strings.HasSuffix(pkg[strings.LastIndex(pkg, "/")+1:], "test")
 }
 
 // TestArtifactImportsNoProvider enforces that the verifier, the save and
