@@ -140,6 +140,7 @@ type mcpJob struct {
 	Done             bool           `json:"done"`
 	AwaitingApproval bool           `json:"awaiting_approval"`
 	Answer           string         `json:"answer"`
+	Session          string         `json:"session"`
 	Error            *errs.Envelope `json:"error"`
 }
 
@@ -336,6 +337,14 @@ func TestMCPJobsSurviveTheMCPProcessUnderAnOwner(t *testing.T) {
 	}
 	if n := h.Server.SubmissionCount(sim.ChatGPT); n != 1 {
 		t.Fatalf("%d submissions, want 1", n)
+	}
+	// The user reads the agent's run with the CLI as any other.
+	if got.Session == "" {
+		t.Fatalf("the job names no run: %+v", got)
+	}
+	r := ferry(t, nil, "poll", "--session", got.Session, "--data-dir", dataDir)
+	if r.code != 0 || !strings.Contains(r.stdout, providertest.NormalAnswer(prompt)) {
+		t.Fatalf("ferry poll of the agent's run: %+v", r)
 	}
 }
 
