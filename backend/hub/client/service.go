@@ -91,9 +91,10 @@ const (
 
 // WatchJob follows a job on the owner until it has ended: its run's events
 // come from the owner's event stream (partial text is lost, never the end,
-// when the stream is slow or down), its state from polling; with on nil it
-// only polls, more and more slowly (at most streamPoll apart). A poll the
-// owner's rate limit refuses is skipped. Errors: as GetJob (but
+// when the stream is slow or down), its state from polling too, more and
+// more slowly (at most streamPoll apart) once the stream is connected. With
+// on nil the stream still brings the job's end the moment it comes. A poll
+// the owner's rate limit refuses is skipped. Errors: as GetJob (but
 // errs.HubRateLimited); errs.Cancelled when ctx ends first.
 func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.WatchRequest, on func(service.JobEvent)) (service.Job, error) {
 	ctx = actingAs(ctx, c)
@@ -106,32 +107,32 @@ func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.Wa
 		stop()
 		wg.Wait() // the follower has stopped when WatchJob returns
 	}()
-	var events chan service.JobEvent
-	connected := make(chan struct{})
-	if on != nil {
-		events = make(chan service.JobEvent, 1024)
-		var once sync.Once
-		f := NewFollower(Static(s.c.Endpoint()), func(ev hub.Event) {
-			if ev.JobID != req.ID {
-				return
-			}
-			if je, ok := ev.JobEvent(); ok {
-				select {
-				case events <- je:
-				default:
-				}
-			}
-		}, WithStateHook(func(st State) {
-			if st == StateConnected {
-				once.Do(func() { close(connected) })
-			}
-		}))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = f.Run(ctx)
-		}()
+	if on == nil {
+		on = func(service.JobEvent) {}
 	}
+	connected := make(chan struct{})
+	events := make(chan service.JobEvent, 1024)
+	var once sync.Once
+	f := NewFollower(Static(s.c.Endpoint()), func(ev hub.Event) {
+		if ev.JobID != req.ID {
+			return
+		}
+		if je, ok := ev.JobEvent(); ok {
+			select {
+			case events <- je:
+			default:
+			}
+		}
+	}, WithStateHook(func(st State) {
+		if st == StateConnected {
+			once.Do(func() { close(connected) })
+		}
+	}))
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_ = f.Run(ctx)
+	}()
 	poll := watchPoll
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
