@@ -500,8 +500,14 @@ func TestMCPCarriesOnWhenItsOwnerStops(t *testing.T) {
 	if res.IsError || !got.Done || got.Answer != providertest.NormalAnswer(prompt) {
 		t.Fatalf("job after its owner stopped: error %v %+v; stderr %s", res.IsError, got, p.stderr.String())
 	}
-	if !strings.Contains(p.stderr.String(), "owning the data directory") {
-		t.Fatalf("ferry mcp did not become the owner; stderr %s", p.stderr.String())
+	// stderr reaches the buffer through a pipe copied by another goroutine:
+	// the line written before the answer may come a moment after it.
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(p.stderr.String(), "owning the data directory") {
+		if time.Now().After(deadline) {
+			t.Fatalf("ferry mcp did not become the owner; stderr %s", p.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	if r := ferry(t, nil, "approvals", "list", "--json", "--data-dir", dataDir); r.code != 0 {
 		t.Fatalf("ferry approvals list against the ferry mcp that took over: %+v", r)
