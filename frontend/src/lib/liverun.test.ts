@@ -19,6 +19,17 @@ describe('a live run', () => {
     expect(r.state).toBe('streaming');
   });
 
+  it('is streaming once its text comes, even when the state event is late or lost', () => {
+    let r = applyEvent(fromInfo(info), { jobId: 'job-1', kind: 'state', state: 'submitted', at: 't1' });
+    r = applyEvent(r, { jobId: 'job-1', kind: 'partial', text: 'Hel', at: 't2' });
+    expect(r.state).toBe('streaming');
+    r = applyEvent(r, { jobId: 'job-1', kind: 'state', state: 'streaming', at: 't3' });
+    expect(r.timeline.map((e) => e.state)).toEqual(['submitted', 'streaming']);
+    r = applyEvent(r, { jobId: 'job-1', kind: 'state', state: 'completed', at: 't4' });
+    r = applyEvent(r, { jobId: 'job-1', kind: 'partial', text: 'Hello', at: 't5' });
+    expect(r.state).toBe('completed');
+  });
+
   it('ignores events of other runs', () => {
     const r = fromInfo(info);
     expect(applyEvent(r, { jobId: 'job-2', kind: 'partial', text: 'x', at: '' })).toBe(r);

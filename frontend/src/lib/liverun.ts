@@ -96,6 +96,9 @@ export function fromInfo(info: RunInfoLike, prev?: LiveRun): LiveRun {
   };
 }
 
+/** The states of a run before its answer streams. */
+const beforeStreaming = new Set(['', 'starting', 'queued', 'resolved', 'preflighted', 'composed', 'submitting', 'submitted']);
+
 /** applyEvent returns the run after ev (events of other runs leave it as is). */
 export function applyEvent(run: LiveRun, ev: RunEventLike): LiveRun {
   if (ev.jobId !== run.id || run.ended && ev.kind !== 'ended') return run;
@@ -104,6 +107,13 @@ export function applyEvent(run: LiveRun, ev: RunEventLike): LiveRun {
     case 'partial':
       next.text = ev.text ?? run.text;
       next.partials = run.partials + 1;
+      // Text comes only while the answer streams: a run still shown before
+      // that (its state event late, or dropped for a slow window) is
+      // streaming now.
+      if (beforeStreaming.has(run.state)) {
+        next.state = 'streaming';
+        next.timeline = [...run.timeline, { state: 'streaming', at: ev.at }];
+      }
       return next;
     case 'state': {
       if (!ev.state) return next;
