@@ -84,12 +84,17 @@ func serveMCP(ctx context.Context, inv *cli.Invocation) error {
 	defer func() { os.Stdout = protocol }()
 	log := slog.New(slog.NewTextHandler(inv.Stderr(), &slog.HandlerOptions{Level: slog.LevelInfo}))
 
+	paths, err := config.ResolvePaths(inv.DataDir())
+	if err != nil {
+		return err
+	}
 	svc, done, err := mcpService(ctx, inv, log)
 	if err != nil {
 		return err
 	}
 	roots := outRoots(inv.Flag("out-root").([]string))
-	srv := mcp.New(svc, mcp.Options{Version: version.Get().Version, Logger: log, OutRoots: func() []string { return roots }})
+	srv := mcp.New(svc, mcp.Options{Version: version.Get().Version, Logger: log, OutRoots: func() []string { return roots },
+		PendingDir: paths.MCPPendingDir()})
 	out := &syncWriter{w: protocol}
 	err = srv.Run(ctx, &mcpsdk.IOTransport{Reader: newJSONLines(os.Stdin, out), Writer: out})
 	derr := done()

@@ -105,9 +105,10 @@ type Tabs interface {
 	// else the one open tab of siteID, or a new one (created). Errors:
 	// BadInput, NavigatedAway, TabAmbiguous, UnknownSite, the browser's.
 	ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (page *browser.Page, s site.Site, created bool, err error)
-	// OpenSiteTab opens a new tab on the site's new-chat address. Errors:
-	// UnknownSite, the browser's.
-	OpenSiteTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, error)
+	// NewChatTab is a tab on the site's new-chat address: a new one
+	// (created), or a free one of the requester's own navigated there.
+	// Errors: UnknownSite, the browser's.
+	NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (page *browser.Page, s site.Site, created bool, err error)
 }
 
 // Host is what a code run takes from the application that wires it.

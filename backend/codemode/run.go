@@ -103,8 +103,7 @@ func Run(ctx context.Context, h Host, req Request) (*Outcome, error) {
 	case req.Conversation != "":
 		page, st, r.created, err = ConversationTab(ctx, h, b, reg, req.Conversation, req.TargetID, false)
 	case req.NewChat:
-		page, st, err = h.OpenSiteTab(ctx, b, reg, SiteID)
-		r.created = true
+		page, st, r.created, err = h.NewChatTab(ctx, b, reg, SiteID)
 	default:
 		page, st, r.created, err = h.ResolveTab(ctx, b, reg, SiteID, req.TargetID)
 	}

@@ -186,6 +186,11 @@ func (p Paths) ArtifactsDir() string { return filepath.Join(p.DataDir, "artifact
 // (package store: history-<UTC time>.backup, the newest three).
 func (p Paths) BackupsDir() string { return filepath.Join(p.DataDir, "backups") }
 
+// MCPPendingDir is where `ferry mcp` keeps the out_dir of each code job it
+// started until the job's zips were copied there, so that the next `ferry
+// mcp` copies them when the one that started the job is gone.
+func (p Paths) MCPPendingDir() string { return filepath.Join(p.DataDir, "mcp-pending") }
+
 // HubFile is DataDir/hub.json, where a running owner publishes its local
 // API's port and token (mode 0600).
 func (p Paths) HubFile() string { return filepath.Join(p.DataDir, "hub.json") }

@@ -31,9 +31,9 @@ func (tabs) ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Regist
 	return ResolveTab(ctx, b, reg, siteID, tabID)
 }
 
-// OpenSiteTab implements codemode.Tabs with OpenSiteTab.
-func (tabs) OpenSiteTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, error) {
-	return OpenSiteTab(ctx, b, reg, siteID)
+// NewChatTab implements codemode.Tabs with NewChatTab.
+func (tabs) NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, bool, error) {
+	return NewChatTab(ctx, b, reg, siteID)
 }
 
 // codeHost is codemode.Host over the Core: its settings, history,

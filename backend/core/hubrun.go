@@ -60,8 +60,8 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 	if strings.TrimSpace(spec.Prompt) == "" && spec.Template == "" {
 		return errs.New(errs.BadInput, "the job has an empty prompt")
 	}
-	if spec.Site == "" && spec.TabID == "" {
-		return errs.New(errs.BadInput, "an ask job needs a site or a tab").WithHint("set \"site\" (e.g. chatgpt) or \"tabId\"")
+	if spec.Site == "" && spec.TabID == "" && spec.SessionID == "" {
+		return errs.New(errs.BadInput, "an ask job needs a site, a tab or a run to continue").WithHint("set \"site\" (e.g. chatgpt), \"tabId\" or \"sessionId\"")
 	}
 	if spec.NewChat && (spec.Site == "" || spec.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab")
@@ -73,9 +73,14 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 		return errs.New(errs.BadInput, "cooldownSeconds must be between %d and %d, got %d",
 			int(config.MinRateLimitCooldown.Seconds()), int(config.MaxRateLimitCooldown.Seconds()), spec.CooldownSeconds)
 	}
-	if spec.Contract != "" || spec.SessionID != "" {
-		return errs.New(errs.BadInput, "contract and sessionId are not supported on ask jobs through the hub yet").
+	if spec.Contract != "" {
+		return errs.New(errs.BadInput, "contract is not supported on ask jobs").
 			WithHint("submit a code job for a contract")
+	}
+	if spec.SessionID != "" {
+		if _, err := h.followed(context.Background(), spec.SessionID, spec.Site); err != nil {
+			return err
+		}
 	}
 	if spec.Template != "" {
 		if _, err := h.c.RenderTemplate(context.Background(), spec.Template, spec.Vars); err != nil {
@@ -150,9 +155,22 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		h.emitRun(rec, ev)
 	}
 	ctx = WithQueueNotice(ctx, func(waitingFor string) { h.queued(rec, waitingFor) })
+	if origin == job.OriginAgent {
+		// An agent's new chat or follow-up takes one of its own free tabs
+		// when it has one (NewChatTab, ContinueTab); without the list (the
+		// store failed) it opens a tab. Its tabs are claimed for it.
+		hd, err := h.holdings(ctx, rec.RequestedBy)
+		if err != nil {
+			hd = holdings{}
+		}
+		ctx = withRequester(ctx, rec.RequestedBy, hd.tabs)
+	}
 	var s *job.Session
 	var receipt *CodeReceipt
 	b, err := h.browserFor(ctx)
+	if err == nil && rec.Kind == hub.KindAsk && rec.Spec.SessionID != "" {
+		err = h.followUp(ctx, rec.Spec.SessionID, &req)
+	}
 	if err == nil {
 		req.Browser = b
 		if rec.Kind == hub.KindCode {
@@ -185,6 +203,41 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	_ = h.jobs.Put(cur)
 	h.mu.Unlock()
 	h.emitEnd(wctx, cur)
+}
+
+// followUp makes req continue the conversation of run ref: its site, its
+// conversation address, its tab preferred. Errors: as followed.
+func (h *HubBackend) followUp(ctx context.Context, ref string, req *AskRequest) error {
+	run, err := h.followed(ctx, ref, req.Site)
+	if err != nil {
+		return err
+	}
+	req.Site, req.Continue, req.TargetID, req.NewChat = run.Site, run.ConversationURL, run.TargetID, false
+	return nil
+}
+
+// followed is run ref, which a follow-up on siteID ("": the run's)
+// continues. Errors: errs.SessionNotFound, errs.SessionAmbiguous;
+// errs.BadInput for a run with no conversation address (it failed before
+// the site gave one) or on another site; store failures.
+func (h *HubBackend) followed(ctx context.Context, ref, siteID string) (*job.Session, error) {
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	run, err := repo.Resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if run.ConversationURL == "" {
+		return nil, errs.New(errs.BadInput, "run %s has no conversation to continue", run.ID).
+			WithHint("ask in a new chat, or continue a run that got an answer")
+	}
+	if siteID != "" && siteID != run.Site {
+		return nil, errs.New(errs.BadInput, "run %s is a %s conversation, not %s", run.ID, run.Site, siteID).
+			WithHint("leave the site out to continue the run where it is")
+	}
+	return run, nil
 }
 
 func (h *HubBackend) link(jobID, sessionID string) {

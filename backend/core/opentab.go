@@ -58,7 +58,8 @@ func navigateNew(ctx context.Context, p *browser.Page, s site.Site) error {
 // ResolveTab finds the tab a run drives: exactly tabID when given (its site
 // inferred from its live address, or siteID for a tab on its site's login
 // page); else the one open tab of siteID that no other run of this process
-// drives, or a new tab on the site's new-chat address when there is none
+// drives and that is not claimed for another agent (owntabs.go), or a new
+// tab on the site's new-chat address when there is none
 // (every open tab of the site busy with another run included). created
 // reports a new tab. The tab is the caller's alone until it detaches from
 // it (see tablease.go): a named tab another run drives is waited for, the
@@ -80,6 +81,7 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}
+	claimOwn(ctx, b)
 	queued, err := lockSite(ctx, b, reg, s)
 	if err != nil {
 		return nil, site.Site{}, false, err
@@ -98,8 +100,15 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		leases.mu.Unlock()
 		return nil, site.Site{}, false, err
 	}
+	// The tabs claimed for an agent are for its runs alone (owntabs.go).
+	me := requesterOf(ctx).client
+	listed := map[string]bool{}
 	var open, free []browser.Target
 	for _, t := range targets {
+		listed[t.ID] = true
+		if c := leases.claimedBy(b, t.ID); c != "" && c != me {
+			continue
+		}
 		if t.Site == s.ID && s.Allows(t.URL) {
 			open = append(open, t)
 			if !leases.busy(b, t.ID) {
@@ -107,6 +116,7 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 			}
 		}
 	}
+	leases.forget(b, listed)
 	switch len(free) {
 	case 0:
 		// A tab of the site another run is still loading counts as open.
@@ -114,6 +124,9 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		p, err := b.OpenTab(ctx, "about:blank")
 		if err == nil {
 			leases.hold(ctx, b, p, tabLease{site: s.ID, spare: spare})
+			if me != "" {
+				leases.claim(b, p.ID(), me)
+			}
 		}
 		leases.mu.Unlock()
 		if err != nil {

@@ -38,9 +38,15 @@ type AskRequest struct {
 	// tabs fail with TabAmbiguous listing them.
 	TargetID string
 	// NewChat runs the prompt in a fresh chat: a new tab on the site's
-	// new-chat address, whatever tabs of the site are open. It needs Site
+	// new-chat address, whatever tabs of the site are open (for an agent,
+	// one of its own free tabs navigated there: NewChatTab). It needs Site
 	// and excludes TargetID.
 	NewChat bool
+	// Continue is the address of a conversation of Site to go on with (a
+	// follow-up): the run takes a tab that shows it, else one navigated to
+	// it (ContinueTab); TargetID is then only the tab preferred. It needs
+	// Site and excludes NewChat.
+	Continue string
 
 	// Browser is a connected browser to use (the owner's long-lived one);
 	// Ask does not close it. When nil, Ask attaches to BrowserURL or,
@@ -100,6 +106,9 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if req.NewChat && (req.Site == "" || req.TargetID != "") {
 		return nil, errs.New(errs.BadInput, "a new chat needs a site and no tab").WithHint("give the site id without a TargetID: a new chat opens its own tab")
 	}
+	if req.Continue != "" && (req.Site == "" || req.NewChat) {
+		return nil, errs.New(errs.BadInput, "a follow-up needs the conversation's site and no new chat").WithHint("give the site id of the conversation")
+	}
 	text, err := c.taskOf(ctx, req.Prompt, req.Template, req.Vars)
 	if err != nil {
 		return nil, err
@@ -147,10 +156,15 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		st      site.Site
 		created bool
 	)
-	if req.NewChat {
-		page, st, err = OpenSiteTab(ctx, b, reg, req.Site)
-		created = true
-	} else {
+	requested := req.TargetID
+	switch {
+	case req.NewChat:
+		page, st, created, err = NewChatTab(ctx, b, reg, req.Site)
+	case req.Continue != "":
+		// The request named a conversation; its tab was only a preference.
+		page, st, created, err = ContinueTab(ctx, b, reg, req.Site, req.Continue, req.TargetID)
+		requested = ""
+	default:
 		page, st, created, err = ResolveTab(ctx, b, reg, req.Site, req.TargetID)
 	}
 	if err != nil {
@@ -204,7 +218,7 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		defer r.Subscribe(req.OnEvent)()
 	}
 	s, err := r.Create(ctx, job.Spec{Site: st.ID, Model: req.Model, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
-		Deadline: deadline, Origin: req.Origin, RequestedTab: req.TargetID, TabWasCreated: created})
+		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created})
 	if err != nil {
 		return nil, err
 	}

@@ -229,7 +229,7 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		{"a job in the user's tab", "POST", "/v1/jobs", ask(func(r *service.JobRequest) { r.TabID = userTab.ID() }), [4]want{skip, forbidden, forbidden, unauthorized}},
 		{"a job in agent A's tab", "POST", "/v1/jobs", ask(func(r *service.JobRequest) { r.TabID = aTab }), [4]want{skip, created, forbidden, unauthorized}},
 		{"a code job in the user's conversation", "POST", "/v1/jobs", service.JobRequest{Kind: service.KindCode, Prompt: "Zip it", Conversation: "tax-questions-1"}, [4]want{skip, forbidden, forbidden, unauthorized}},
-		{"a job naming the owner's run", "POST", "/v1/jobs", ask(func(r *service.JobRequest) { r.Site, r.SessionID = "chatgpt", ownerRun }), [4]want{{http.StatusBadRequest, errs.BadInput}, forbidden, forbidden, unauthorized}},
+		{"a follow-up of the owner's run", "POST", "/v1/jobs", ask(func(r *service.JobRequest) { r.Site, r.SessionID = "chatgpt", ownerRun }), [4]want{skip, forbidden, forbidden, unauthorized}},
 		{"a job naming only a site", "POST", "/v1/jobs", ask(func(r *service.JobRequest) { r.Site = "chatgpt" }), [4]want{skip, created, created, unauthorized}},
 		{"the approvals", "GET", "/v1/approvals", nil, [4]want{ok, forbidden, forbidden, unauthorized}},
 		{"approving", "POST", "/v1/approvals/job-none/approve", nil, [4]want{noJob, forbidden, forbidden, unauthorized}},

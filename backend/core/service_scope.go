@@ -33,7 +33,7 @@ func (s *Service) scopeOf(ctx context.Context, c service.Caller) (scope, error) 
 	if c.IsOwner() {
 		return scope{owner: true}, nil
 	}
-	sc := scope{runs: map[string]bool{}, tabs: map[string]bool{}, convs: map[string]bool{}}
+	sc := scope{tabs: map[string]bool{}}
 	rec, err := s.c.HubClients().Get(ctx, c.Client)
 	if errs.Has(err, errs.HubNotFound) {
 		return scope{}, errs.New(errs.HubUnauthorized, "no paired client has id %q", clipText(c.Client, 80)).WithHint("pair the client first")
@@ -45,34 +45,58 @@ func (s *Service) scopeOf(ctx context.Context, c service.Caller) (scope, error) 
 		return scope{}, errs.New(errs.HubUnauthorized, "client %q was revoked", rec.ID).WithHint("pair the client again for a new token")
 	}
 	sc.granted = rec.ExistingConversations
-	recs, err := s.h.jobs.ByRequester(c.Client)
+	hd, err := s.h.holdings(ctx, c.Client)
 	if err != nil {
 		return scope{}, err
 	}
-	repo, err := s.h.sessions(ctx)
-	if err != nil {
-		return scope{}, err
+	sc.runs, sc.convs = hd.runs, hd.convs
+	for _, id := range hd.tabs {
+		sc.tabs[id] = true
 	}
-	for _, jr := range recs {
+	return sc, nil
+}
+
+// holdings is what the jobs of one client made: its runs, the tabs they
+// opened (newest first) and their conversations.
+type holdings struct {
+	runs  map[string]bool
+	tabs  []string
+	convs map[string]bool
+}
+
+// holdings reads from the store what the jobs of client made. Errors:
+// errs.StoreCorrupt; store failures.
+func (h *HubBackend) holdings(ctx context.Context, client string) (holdings, error) {
+	hd := holdings{runs: map[string]bool{}, convs: map[string]bool{}}
+	recs, err := h.jobs.ByRequester(client)
+	if err != nil {
+		return holdings{}, err
+	}
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return holdings{}, err
+	}
+	for i := len(recs) - 1; i >= 0; i-- {
+		jr := recs[i]
 		if jr.Session == "" {
 			continue
 		}
-		sc.runs[jr.Session] = true
+		hd.runs[jr.Session] = true
 		run, err := repo.Get(ctx, jr.Session)
 		if errs.Has(err, errs.SessionNotFound) {
 			continue
 		}
 		if err != nil {
-			return scope{}, err
+			return holdings{}, err
 		}
 		if run.Routing != nil && run.Routing.TabWasCreated && run.Routing.ControlledTabID != "" {
-			sc.tabs[run.Routing.ControlledTabID] = true
+			hd.tabs = append(hd.tabs, run.Routing.ControlledTabID)
 		}
 		if run.ConversationID != "" {
-			sc.convs[run.ConversationID] = true
+			hd.convs[run.ConversationID] = true
 		}
 	}
-	return sc, nil
+	return hd, nil
 }
 
 // keep is the filter of the runs the scope holds: nil (all) for the
@@ -144,11 +168,17 @@ func (sc scope) checkNames(c service.Caller, req service.JobRequest) (service.Jo
 	case req.Conversation != "" && !sc.conversation(req.Conversation):
 		return req, grantHint(errs.New(errs.HubForbidden, "conversation %q is not one of this client's runs", clipText(req.Conversation, 80)), c.Client)
 	case req.SessionID != "":
-		if _, err := sc.resolveRun(req.SessionID); err != nil {
+		id, err := sc.resolveRun(req.SessionID)
+		if errs.Has(err, errs.SessionAmbiguous) {
+			return req, err
+		}
+		if err != nil {
 			return req, grantHint(errs.New(errs.HubForbidden, "run %q is not one of this client's runs", clipText(req.SessionID, 80)), c.Client)
 		}
+		// The full id: a prefix must not reach a run outside the scope.
+		req.SessionID = id
 	}
-	if req.TabID == "" && req.Conversation == "" && req.Site != "" {
+	if req.TabID == "" && req.Conversation == "" && req.SessionID == "" && req.Site != "" {
 		req.NewChat = true
 	}
 	return req, nil

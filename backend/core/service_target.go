@@ -46,6 +46,15 @@ func (s *Service) targetOf(ctx context.Context, sc scope, req service.JobRequest
 			title = summaryOf(run).Title
 		}
 		t.Where, t.Continues, t.Existing = whose(own)+" conversation '"+clipText(title, maxTitle)+"'", true, !own
+	case req.SessionID != "" && req.Kind == service.KindAsk:
+		run, err := s.h.followed(ctx, req.SessionID, req.Site)
+		if err != nil {
+			t.Where = "run " + clipText(req.SessionID, 40) + ", which cannot be continued"
+			return t
+		}
+		own := sc.run(run.ID) && !sc.owner
+		t.Site = run.Site
+		t.Where, t.Continues, t.Existing = whose(own)+" conversation '"+clipText(summaryOf(run).Title, maxTitle)+"'", true, !own
 	case req.NewChat:
 		t.Where = "a new chat"
 	default:

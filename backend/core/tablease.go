@@ -46,13 +46,41 @@ func (t tabLease) live() bool {
 type tabLeases struct {
 	mu   sync.Mutex
 	held map[*browser.Browser]map[string]tabLease
+	// claimed maps the tabs agents' runs opened or took to the agent's
+	// client id (see owntabs.go); it outlives the leases.
+	claimed map[*browser.Browser]map[string]string
 	// freed is closed, and replaced, whenever a lease ends.
 	freed chan struct{}
 }
 
 // leases is the process's table: a *browser.Browser is shared by every
 // Core of the process that was handed it.
-var leases = &tabLeases{held: map[*browser.Browser]map[string]tabLease{}, freed: make(chan struct{})}
+var leases = &tabLeases{held: map[*browser.Browser]map[string]tabLease{}, claimed: map[*browser.Browser]map[string]string{},
+	freed: make(chan struct{})}
+
+// claim records that tab id of b is agent client's (a tab its runs
+// opened or took): a run of anyone else that names no tab never chooses
+// it. l.mu must be held.
+func (l *tabLeases) claim(b *browser.Browser, id, client string) {
+	if l.claimed[b] == nil {
+		l.claimed[b] = map[string]string{}
+	}
+	l.claimed[b][id] = client
+}
+
+// claimedBy is the agent whose tab id of b is ("" for none). l.mu must be
+// held.
+func (l *tabLeases) claimedBy(b *browser.Browser, id string) string { return l.claimed[b][id] }
+
+// forget drops the claims on the tabs of b not in open (closed since).
+// l.mu must be held.
+func (l *tabLeases) forget(b *browser.Browser, open map[string]bool) {
+	for id := range l.claimed[b] {
+		if !open[id] {
+			delete(l.claimed[b], id)
+		}
+	}
+}
 
 // busy reports whether a run holds tab id of b. l.mu must be held.
 func (l *tabLeases) busy(b *browser.Browser, id string) bool {

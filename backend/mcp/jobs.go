@@ -12,10 +12,10 @@ import (
 
 // AskInput is the ask tool's input.
 type AskInput struct {
-	Site    string `json:"site" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them)"`
+	Site    string `json:"site,omitempty" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them); needed unless session is given"`
 	Prompt  string `json:"prompt" jsonschema:"the prompt, sent as is"`
 	Model   string `json:"model,omitempty" jsonschema:"the model alias; the site's default when left out"`
-	NewChat bool   `json:"new_chat,omitempty" jsonschema:"ask in a fresh chat rather than in the conversation this agent used last on the site"`
+	NewChat bool   `json:"new_chat,omitempty" jsonschema:"ask in a fresh chat (always the case without session unless the user let this agent use their open tabs)"`
 	Session string `json:"session,omitempty" jsonschema:"continue the conversation of this run (a run id from sessions or a job's session)"`
 	WaitS   *int   `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the answer, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
 }
@@ -108,20 +108,9 @@ func (s *Server) ask(ctx context.Context, c call, in AskInput) (JobResult, strin
 		return JobResult{}, "", err
 	}
 	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, NewChat: in.NewChat}
-	if in.Session != "" {
-		run, err := s.svc.ShowSession(ctx, c.caller, service.SessionRef{ID: in.Session})
-		if err != nil {
-			return JobResult{}, "", err
-		}
-		if run.Detail == nil || run.Detail.Session == nil || run.Detail.Session.TargetID == "" {
-			return JobResult{}, "", errs.New(errs.BadInput, "run %s has no tab to continue its conversation in", run.ID).
-				WithHint("leave session out to ask in a new chat")
-		}
-		req.TabID, req.NewChat = run.Detail.Session.TargetID, false
-		if req.Site == "" {
-			req.Site = run.Site
-		}
-	}
+	// A follow-up: the run's site and conversation, in the tab that shows
+	// it or one navigated to it.
+	req.SessionID = strings.TrimSpace(in.Session)
 	j, err := s.svc.SubmitJob(ctx, c.caller, req)
 	if err != nil {
 		return JobResult{}, "", err
@@ -152,9 +141,7 @@ func (s *Server) code(ctx context.Context, c call, in CodeInput) (JobResult, str
 		return JobResult{}, "", err
 	}
 	if out != "" {
-		s.mu.Lock()
-		s.outDirs[j.ID] = out
-		s.mu.Unlock()
+		s.remember(j.ID, out)
 	}
 	return s.follow(ctx, c, j, wait)
 }

@@ -1,10 +1,13 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -84,14 +87,81 @@ func within(p, root string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// copyOut copies the verified zips of a code job this process started with
-// an out_dir there once, and points the result's paths at the copies; a
-// copy that fails is said in the zip's error.
-func (s *Server) copyOut(r *JobResult) {
+// remember keeps dir as the out_dir of job id: in memory, and in the
+// pending directory for a later server (a failure to write there is
+// logged: this server still copies the zips).
+func (s *Server) remember(id, dir string) {
 	s.mu.Lock()
-	dir, ok := s.outDirs[r.JobID]
-	delete(s.outDirs, r.JobID)
+	s.outDirs[id] = dir
 	s.mu.Unlock()
+	if f := s.pendingFile(id); f != "" {
+		if err := writePending(f, dir); err != nil {
+			s.log.Warn("mcp: keep out_dir for a later server", "job", id, "err", err)
+		}
+	}
+}
+
+// pendingFile is where job id's out_dir is kept ("" without a pending
+// directory or for an id that is not a file name).
+func (s *Server) pendingFile(id string) string {
+	if s.opts.PendingDir == "" || !jobIDRe.MatchString(id) {
+		return ""
+	}
+	return filepath.Join(s.opts.PendingDir, id+".outdir")
+}
+
+// jobIDRe is the shape of a job id that may name a pending file.
+var jobIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
+
+func writePending(file, dir string) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return fmt.Errorf("create pending directory: %w", err)
+	}
+	tmp := file + ".part"
+	if err := os.WriteFile(tmp, []byte(dir), 0o600); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write pending out_dir: %w", err)
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("place pending out_dir: %w", err)
+	}
+	return nil
+}
+
+// outDirOf is job id's out_dir: this server's, else one a server before it
+// kept, checked again against this server's roots (a kept path outside
+// them is dropped). ok is false for none.
+func (s *Server) outDirOf(id string) (dir string, ok bool) {
+	s.mu.Lock()
+	dir, ok = s.outDirs[id]
+	delete(s.outDirs, id)
+	s.mu.Unlock()
+	f := s.pendingFile(id)
+	if f == "" {
+		return dir, ok
+	}
+	if !ok {
+		raw, err := os.ReadFile(f)
+		if err == nil {
+			if checked, err := s.checkOutDir(string(raw)); err == nil && checked != "" {
+				dir, ok = checked, true
+			} else {
+				s.log.Warn("mcp: a kept out_dir is no longer allowed", "job", id)
+			}
+		}
+	}
+	if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.log.Warn("mcp: remove a kept out_dir", "job", id, "err", err)
+	}
+	return dir, ok
+}
+
+// copyOut copies the verified zips of a code job started with an out_dir
+// (by this server or one before it) there once, and points the result's
+// paths at the copies; a copy that fails is said in the zip's error.
+func (s *Server) copyOut(r *JobResult) {
+	dir, ok := s.outDirOf(r.JobID)
 	if !ok {
 		return
 	}

@@ -27,6 +27,10 @@ type Options struct {
 	// absolute); nil or empty refuses every out_dir, and the zips stay in
 	// Ferry's artifacts directory.
 	OutRoots func() []string
+	// PendingDir keeps the out_dir of each code job this server started
+	// until its zips were copied there, so that a later server copies them
+	// when this one is gone ("": only in memory).
+	PendingDir string
 }
 
 // Server is Ferry's MCP server over a service.Service.

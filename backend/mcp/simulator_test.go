@@ -116,9 +116,18 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		if err != nil || first.Detail == nil || first.Detail.Session.ConversationURL == "" {
 			t.Fatalf("the first run: %+v, %v", first, err)
 		}
-		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "And a follow-up?", "session": askRun, "wait_s": 120}))
+		// A new chat in between takes the agent's free tab, which then
+		// shows another conversation: the follow-up goes back to its own.
+		other := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Something else entirely", "wait_s": 120}))
+		if !other.Done || other.Conversation == "" || other.Conversation == first.Detail.Session.ConversationURL {
+			t.Fatalf("the new chat in between: %+v", other)
+		}
+		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"prompt": "And a follow-up?", "session": askRun, "wait_s": 120}))
 		if !r.Done || r.State != service.RunDone || r.Conversation != first.Detail.Session.ConversationURL {
 			t.Fatalf("follow-up %+v, want it done in %s", r, first.Detail.Session.ConversationURL)
+		}
+		if e := mcptest.Envelope(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"prompt": "Both?", "session": askRun, "new_chat": true})); e.Code != errs.BadInput {
+			t.Fatalf("session with new_chat: %+v, want bad_input", e)
 		}
 	})
 
@@ -272,6 +281,29 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		other := mcptest.Connect(t, mcp.New(oc.Service, mcp.Options{}).SDK(), "gemini-cli", nil)
 		if e := mcptest.Envelope(t, mcptest.Call(t, ctx, other, "job", map[string]any{"job_id": r.JobID})); e.Code != errs.HubNotFound {
 			t.Fatalf("another agent read the job: %+v", e)
+		}
+	})
+
+	t.Run("a code job's out_dir is filled by the next server when the first is gone", func(t *testing.T) {
+		oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioCodeZip})
+		defer oc.Sim.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
+		pending, out := t.TempDir(), filepath.Join(root, "later")
+		opts := mcp.Options{OutRoots: func() []string { return []string{root} }, PendingDir: pending}
+		first := mcptest.Connect(t, mcp.New(oc.Service, opts).SDK(), "claude-code", nil)
+		r := jobOf(t, mcptest.Call(t, ctx, first, "code", map[string]any{"task": "Write later.py", "zip": "one", "out_dir": out, "wait_s": 0}))
+		if r.Done || r.JobID == "" {
+			t.Fatalf("code with wait_s 0: %+v", r)
+		}
+		next := mcptest.Connect(t, mcp.New(oc.Service, opts).SDK(), "claude-code", nil)
+		done := untilDone(t, ctx, next, r.JobID)
+		if len(done.Zips) != 1 || !done.Zips[0].Verified || filepath.Dir(done.Zips[0].Path) != out {
+			t.Fatalf("the job read by the next server: %+v, want its zip copied into %s", done, out)
+		}
+		if _, err := os.Stat(done.Zips[0].Path); err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := os.ReadDir(pending); len(left) != 0 {
+			t.Fatalf("pending out_dirs left behind: %v", left)
 		}
 	})
 

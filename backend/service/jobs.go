@@ -106,8 +106,10 @@ type JobRequest struct {
 	Vars     map[string]string `json:"vars,omitempty"`
 	// Contract is a code job's output contract ("" is code).
 	Contract string `json:"contract,omitempty"`
-	// SessionID names the run a reattach job resumes (an unambiguous id
-	// prefix is enough).
+	// SessionID names the run a reattach job resumes, or the run whose
+	// conversation an ask job continues (a follow-up: the run's site and
+	// conversation, in the tab that shows it or one navigated to it); an
+	// unambiguous id prefix is enough.
 	SessionID string `json:"sessionId,omitempty"`
 	// TabID pins the run to exactly that tab (a CDP TargetID).
 	TabID string `json:"tabId,omitempty"`
@@ -142,7 +144,7 @@ type JobRequest struct {
 // Validate checks what every implementation needs before it looks at the
 // store or the browser. Errors: errs.BadInput with a hint naming the
 // field to fix: an unknown kind, an empty prompt, an ask job with no site
-// and no tab, newChat with no site or with a tab, a reattach with no
+// and no tab, newChat with no site or with a tab, sessionId on an ask with a tab or newChat, a reattach with no
 // session, a negative timeout, a cooldown outside 1 s to 1 h, an invalid
 // browser.
 func (r JobRequest) Validate() error {
@@ -161,8 +163,12 @@ func (r JobRequest) Validate() error {
 		return errs.New(errs.BadInput, "unknown job kind %q", clip(string(r.Kind), 40)).
 			WithHint("set \"kind\" to ask, code or reattach")
 	}
-	if r.Kind == KindAsk && r.Site == "" && r.TabID == "" {
-		return errs.New(errs.BadInput, "an ask job needs a site or a tab").WithHint("set \"site\" (e.g. chatgpt) or \"tabId\"")
+	if r.Kind == KindAsk && r.Site == "" && r.TabID == "" && r.SessionID == "" {
+		return errs.New(errs.BadInput, "an ask job needs a site, a tab or a run to continue").WithHint("set \"site\" (e.g. chatgpt), \"tabId\" or \"sessionId\"")
+	}
+	if r.Kind == KindAsk && r.SessionID != "" && (r.TabID != "" || r.NewChat) {
+		return errs.New(errs.BadInput, "sessionId continues that run's conversation: it takes no tabId and no newChat").
+			WithHint("drop tabId and newChat, or drop sessionId")
 	}
 	if r.NewChat && (r.Site == "" || r.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab").

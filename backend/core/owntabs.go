@@ -1,0 +1,227 @@
+package core
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// An agent without the right to use the user's tabs asks every site-only
+// prompt in a new chat (see service_scope.go). Opening a tab for each
+// would leave one tab per ask behind; a new chat instead takes one of the
+// tabs the agent's earlier runs opened when it is free, and navigates it
+// to the site's new-chat address. The agent so keeps one tab of a site per
+// run it has going on at once, and never gets one of the user's. The other
+// way round, the tabs of an agent are claimed for it (tablease.go): a run
+// of the user or of another agent that names no tab never chooses one, so
+// the user's next site-only ask finds the user's own tab, not a choice
+// between it and the agent's.
+
+// requester is who a run is for: an agent's client id and the tabs its
+// earlier runs opened (newest first); the zero value is the owner.
+type requester struct {
+	client string
+	own    []string
+}
+
+type requesterKey struct{}
+
+// withRequester returns ctx carrying that the run is agent client's, whose
+// earlier runs opened the tabs own (newest first).
+func withRequester(ctx context.Context, client string, own []string) context.Context {
+	return context.WithValue(ctx, requesterKey{}, requester{client: client, own: own})
+}
+
+// requesterOf is who the run of ctx is for (the zero value: the owner).
+func requesterOf(ctx context.Context) requester {
+	r, _ := ctx.Value(requesterKey{}).(requester)
+	return r
+}
+
+// claimOwn claims for the agent ctx's run is for the tabs its earlier runs
+// opened (after a restart of the owner the claims are made again so).
+func claimOwn(ctx context.Context, b *browser.Browser) {
+	r := requesterOf(ctx)
+	if r.client == "" {
+		return
+	}
+	leases.mu.Lock()
+	defer leases.mu.Unlock()
+	for _, id := range r.own {
+		leases.claim(b, id, r.client)
+	}
+}
+
+// claimFor records p's tab as the tab of the agent ctx's run is for, if
+// any.
+func claimFor(ctx context.Context, b *browser.Browser, p *browser.Page) {
+	if r := requesterOf(ctx); r.client != "" {
+		leases.mu.Lock()
+		leases.claim(b, p.ID(), r.client)
+		leases.mu.Unlock()
+	}
+}
+
+// NewChatTab is the tab of a run asked for a new chat on site siteID: the
+// first of the requester's own tabs (withRequester) that is open on the site
+// and that no run drives, navigated to the site's new-chat address; else a
+// new background tab (OpenSiteTab). created reports a new tab. The tab is
+// the caller's alone until it detaches (see tablease.go). Errors:
+// UnknownSite; the browser's envelopes (NavigationAborted, Timeout when
+// ctx ends first, BrowserDisconnected).
+func NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, bool, error) {
+	claimOwn(ctx, b)
+	s, err := reg.Get(siteID)
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	p, err := takeOwnTab(ctx, b, reg, s)
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	if p != nil {
+		if err := navigateNew(ctx, p, s); err != nil {
+			return nil, site.Site{}, false, err
+		}
+		return p, s, false, nil
+	}
+	p, s, err = OpenSiteTab(ctx, b, reg, siteID)
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	claimFor(ctx, b, p)
+	return p, s, true, nil
+}
+
+// ContinueTab is the tab of a run that continues the conversation at
+// address conv on site siteID: a tab that shows it (prefer first, the tab
+// of the run it follows, when it still does; one another run drives is
+// waited for), else one of the requester's own free tabs (withRequester) or
+// a new background tab, navigated to conv. created reports a new tab.
+// Errors: UnknownSite; BadInput when conv is not an address of the site;
+// the browser's envelopes.
+func ContinueTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, conv, prefer string) (*browser.Page, site.Site, bool, error) {
+	claimOwn(ctx, b)
+	s, err := reg.Get(siteID)
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	if !s.Allows(conv) {
+		return nil, site.Site{}, false, errs.New(errs.BadInput, "%q is not a %s conversation address", site.Redact(conv), s.Name).
+			WithHint("continue a run that has a conversation address")
+	}
+	targets, err := siteTargets(ctx, b, reg, s)
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	var on []string
+	for _, t := range targets {
+		if sameConversation(t.URL, conv) {
+			if t.ID == prefer {
+				on = append([]string{t.ID}, on...)
+			} else {
+				on = append(on, t.ID)
+			}
+		}
+	}
+	for _, id := range on {
+		p, _, err := resolveNamedTab(ctx, b, reg, s.ID, id)
+		if errs.CodeOf(err) == errs.TargetNotFound {
+			continue
+		}
+		if err != nil {
+			return nil, site.Site{}, false, err
+		}
+		return p, s, false, nil
+	}
+	p, err := takeOwnTab(ctx, b, reg, s)
+	created := false
+	if err == nil && p == nil {
+		leases.mu.Lock()
+		p, err = b.OpenTab(ctx, "about:blank")
+		if err == nil {
+			leases.hold(ctx, b, p, tabLease{site: s.ID})
+			if r := requesterOf(ctx); r.client != "" {
+				leases.claim(b, p.ID(), r.client)
+			}
+		}
+		leases.mu.Unlock()
+		created = true
+	}
+	if err != nil {
+		return nil, site.Site{}, false, err
+	}
+	if err := p.Navigate(ctx, conv); err != nil {
+		dctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = p.Detach(dctx)
+		return nil, site.Site{}, false, err
+	}
+	return p, s, created, nil
+}
+
+// sameConversation reports whether the tab address raw shows the
+// conversation at conv: the same host and path, whatever the query.
+func sameConversation(raw, conv string) bool {
+	a, err1 := url.Parse(raw)
+	c, err2 := url.Parse(conv)
+	return err1 == nil && err2 == nil && a.Host == c.Host && strings.TrimSuffix(a.Path, "/") == strings.TrimSuffix(c.Path, "/")
+}
+
+// siteTargets lists the open tabs of b on site s.
+func siteTargets(ctx context.Context, b *browser.Browser, reg *site.Registry, s site.Site) ([]browser.Target, error) {
+	targets, err := b.Targets(ctx, func(host string) string {
+		if hs, ok := reg.ForHost(host); ok {
+			return hs.ID
+		}
+		return ""
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []browser.Target
+	for _, t := range targets {
+		if t.Site == s.ID && s.Allows(t.URL) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// takeOwnTab leases the first of the requester's own tabs (withRequester)
+// that is open on site s and free, or returns nil when none is. Errors:
+// the browser's envelopes.
+func takeOwnTab(ctx context.Context, b *browser.Browser, reg *site.Registry, s site.Site) (*browser.Page, error) {
+	own := requesterOf(ctx).own
+	if len(own) == 0 {
+		return nil, nil
+	}
+	targets, err := siteTargets(ctx, b, reg, s)
+	if err != nil {
+		return nil, err
+	}
+	open := map[string]bool{}
+	for _, t := range targets {
+		open[t.ID] = true
+	}
+	leases.mu.Lock()
+	defer leases.mu.Unlock()
+	for _, id := range own {
+		if !open[id] || leases.busy(b, id) {
+			continue
+		}
+		p, err := b.Page(ctx, id)
+		if err != nil {
+			// Closed since the listing: the next one, or a new tab.
+			continue
+		}
+		leases.hold(ctx, b, p, tabLease{site: s.ID})
+		return p, nil
+	}
+	return nil, nil
+}
