@@ -25,7 +25,7 @@ const maxPrompt = 4 << 20
 func init() {
 	register(&command{
 		name:  "ask",
-		args:  "(--site SITE [--new-chat] | --tab TARGETID) [--model M] [--timeout D] (PROMPT | --prompt TEXT | --prompt-file FILE | - | --template NAME [--var K=V ...])",
+		args:  "(--site SITE [--new-chat] | --tab TARGETID | --session RUN | --conv URL) [--model M] [--timeout D] (PROMPT | --prompt TEXT | --prompt-file FILE | - | --template NAME [--var K=V ...])",
 		short: "send a prompt to a chat site in the browser and print the answer",
 		long: `Types PROMPT into the site's tab, sends it once, waits for the complete answer and
 prints it as Markdown. --template NAME renders a built-in or saved template (see
@@ -37,7 +37,15 @@ attach without it uses Ferry's own running browser.
 The tab: --tab TARGETID uses exactly that tab (never another); otherwise the one
 open tab of --site, or a new tab when there is none. Several open tabs of the
 site fail with tab_ambiguous listing their ids; --new-chat opens a fresh tab of the
-site instead, whatever is open. Progress (the answer as it grows) goes to stderr
+site instead, whatever is open.
+
+Follow-ups: --session RUN continues the conversation of that run (an id or an
+unambiguous prefix, see ferry sessions list): the same site and conversation, in
+the tab that shows it, else in a new background tab opened on it (routing says
+which: tab_was_created). The new run records RUN as its parent, and ferry
+sessions show lists the thread of runs. --conv URL does the same for a
+conversation Ferry did not start (its address as the browser shows it). A
+conversation at its maximum length gets a new chat, as below. Progress (the answer as it grows) goes to stderr
 when stderr is a terminal; stdout gets only the answer.
 
 Every run is recorded as a session (see ferry sessions): its state is journaled
@@ -65,6 +73,8 @@ and the error says it could not be journaled).`,
 			fs.String("prompt-file", "", "read the prompt from this file")
 			registerTemplateFlags(fs)
 			fs.Bool("new-chat", false, "ask in a fresh chat: a new tab of --site, whatever tabs of it are open")
+			fs.String("session", "", "follow up that run: continue its conversation (an id or an unambiguous prefix)")
+			fs.String("conv", "", "continue the conversation at this address (one Ferry did not start)")
 			registerBrowserFlags(fs, browserLaunch)
 			fs.Duration("timeout", 20*time.Minute, "give up after this long")
 			fs.Duration("cooldown", 0, "after a rate limit, wait this long before the one retry (1s to 1h; default: settings run.rateLimitCooldown, else 5m)")
@@ -186,8 +196,9 @@ func isTerminal(w io.Writer) bool {
 }
 
 // askRequestOf reads and checks ask's flags into the job they ask for,
-// before anything is opened. Errors: BadInput for no site and no tab,
-// --new-chat without a site or with a tab, a timeout that is not positive,
+// before anything is opened. Errors: BadInput for no site, tab, run or
+// conversation, --new-chat without a site or with a tab, --session or
+// --conv with a tab or --new-chat, a timeout that is not positive,
 // a --cooldown outside 1 s to 1 h, browser flags that contradict each
 // other, the prompt's and template's own input errors, and the request's
 // Validate.
@@ -198,10 +209,17 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 		return none, err
 	}
 	siteID, tabID, newChat := inv.flag("site").(string), inv.flag("tab").(string), inv.flag("new-chat").(bool)
+	follow, conv := strings.TrimSpace(inv.flag("session").(string)), strings.TrimSpace(inv.flag("conv").(string))
 	timeout, cooldown := inv.flag("timeout").(time.Duration), inv.flag("cooldown").(time.Duration)
 	switch {
-	case siteID == "" && tabID == "":
-		return none, errs.New(errs.BadInput, "ferry ask needs --site SITE or --tab TARGETID").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
+	case siteID == "" && tabID == "" && follow == "" && conv == "":
+		return none, errs.New(errs.BadInput, "ferry ask needs --site SITE, --tab TARGETID, --session RUN or --conv URL").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
+	case follow != "" && (tabID != "" || newChat || conv != ""):
+		return none, errs.New(errs.BadInput, "--session continues that run's conversation: it takes no --tab, --new-chat or --conv").
+			WithHint("e.g. `ferry ask --session 20261201-2130 \"and then?\"`")
+	case conv != "" && (tabID != "" || newChat):
+		return none, errs.New(errs.BadInput, "--conv continues that conversation: it takes no --tab and no --new-chat").
+			WithHint("e.g. `ferry ask --conv https://chatgpt.com/c/<id> \"and then?\"`")
 	case newChat && (siteID == "" || tabID != ""):
 		return none, errs.New(errs.BadInput, "--new-chat needs --site and no --tab: a new chat opens its own tab").
 			WithHint("e.g. `ferry ask --site chatgpt --new-chat \"hello\"`")
@@ -216,6 +234,6 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 		return none, err
 	}
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string),
-		TabID: tabID, NewChat: newChat, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
+		TabID: tabID, NewChat: newChat, SessionID: follow, Conversation: conv, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
 	return req, req.Validate()
 }

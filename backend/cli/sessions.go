@@ -110,9 +110,38 @@ func runSessions(ctx context.Context, inv *invocation) error {
 		// A terminal reads it: what the site and the prompt hold is
 		// escaped, newlines kept. export stays the exact record.
 		body = safetext.Block(body)
+		one, err := svc.ShowSession(ctx, cliCaller, service.SessionRef{ID: ex.ID})
+		if err != nil {
+			return err
+		}
+		if one.Detail != nil {
+			body += threadText(ex.ID, one.Detail.Thread)
+		}
 	}
 	_, err = io.WriteString(inv.stdout, body)
 	return err
+}
+
+// threadText is the thread of run id as `sessions show` ends with it: one
+// line per run, oldest first, id's marked ("" for a run in no thread).
+func threadText(id string, thread []service.SessionSummary) string {
+	if len(thread) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## Thread (%d runs in this conversation)\n\n", len(thread))
+	for _, t := range thread {
+		mark := " "
+		if t.ID == id {
+			mark = "*"
+		}
+		title, rest := safetext.Head(t.Title, 70)
+		if rest > 0 {
+			title += "…"
+		}
+		fmt.Fprintf(&b, "%s %s  %s  %s\n", mark, t.ID, t.UpdatedAt.Local().Format("2006-01-02 15:04"), safetext.Line(title))
+	}
+	return b.String()
 }
 
 // runRestore is ferry sessions restore [FILE], through the installed

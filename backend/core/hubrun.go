@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/site"
 )
 
 // CreateOptions are the decisions about a new job that are not the
@@ -60,8 +62,9 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 	if strings.TrimSpace(spec.Prompt) == "" && spec.Template == "" {
 		return errs.New(errs.BadInput, "the job has an empty prompt")
 	}
-	if spec.Site == "" && spec.TabID == "" && spec.SessionID == "" {
-		return errs.New(errs.BadInput, "an ask job needs a site, a tab or a run to continue").WithHint("set \"site\" (e.g. chatgpt), \"tabId\" or \"sessionId\"")
+	if spec.Site == "" && spec.TabID == "" && spec.SessionID == "" && spec.Conversation == "" {
+		return errs.New(errs.BadInput, "an ask job needs a site, a tab, a run or a conversation to continue").
+			WithHint("set \"site\" (e.g. chatgpt), \"tabId\", \"sessionId\" or \"conversation\"")
 	}
 	if spec.NewChat && (spec.Site == "" || spec.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab")
@@ -79,6 +82,11 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 	}
 	if spec.SessionID != "" {
 		if _, err := h.followed(context.Background(), spec.SessionID, spec.Site); err != nil {
+			return err
+		}
+	}
+	if spec.Conversation != "" {
+		if _, err := h.conversationSite(spec.Conversation, spec.Site); err != nil {
 			return err
 		}
 	}
@@ -168,8 +176,14 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	var s *job.Session
 	var receipt *CodeReceipt
 	b, err := h.browserFor(ctx)
-	if err == nil && rec.Kind == hub.KindAsk && rec.Spec.SessionID != "" {
-		err = h.followUp(ctx, rec.Spec.SessionID, &req)
+	if err == nil && rec.Kind == hub.KindAsk {
+		switch {
+		case rec.Spec.SessionID != "":
+			err = h.followUp(ctx, rec.Spec.SessionID, &req)
+		case rec.Spec.Conversation != "":
+			req.Site, err = h.conversationSite(rec.Spec.Conversation, req.Site)
+			req.Continue = rec.Spec.Conversation
+		}
 	}
 	if err == nil {
 		req.Browser = b
@@ -212,8 +226,32 @@ func (h *HubBackend) followUp(ctx context.Context, ref string, req *AskRequest) 
 	if err != nil {
 		return err
 	}
-	req.Site, req.Continue, req.TargetID, req.NewChat = run.Site, run.ConversationURL, run.TargetID, false
+	req.Site, req.Continue, req.TargetID, req.NewChat, req.Parent = run.Site, run.ConversationURL, run.TargetID, false, run
 	return nil
+}
+
+// conversationSite is the site of the conversation address conv, which
+// must be siteID's when siteID is given. Errors: errs.BadInput for an
+// address of no known site or of another site; errs.UnknownSite.
+func (h *HubBackend) conversationSite(conv, siteID string) (string, error) {
+	reg, err := h.c.Sites()
+	if err != nil {
+		return "", err
+	}
+	u, err := url.Parse(conv)
+	if err != nil {
+		return "", errs.New(errs.BadInput, "conversation %q is not an address", clipText(conv, 80))
+	}
+	s, ok := reg.ForHost(u.Hostname())
+	if !ok || !s.Allows(conv) {
+		return "", errs.New(errs.BadInput, "%s is the address of no known chat site", site.Redact(conv)).
+			WithHint("give the address of a conversation on a site of `ferry sites`")
+	}
+	if siteID != "" && siteID != s.ID {
+		return "", errs.New(errs.BadInput, "%s is a %s conversation, not %s", site.Redact(conv), s.Name, siteID).
+			WithHint("leave the site out to continue the conversation where it is")
+	}
+	return s.ID, nil
 }
 
 // followed is run ref, which a follow-up on siteID ("": the run's)

@@ -104,7 +104,15 @@ func (h *HubBackend) ShowSession(ctx context.Context, id string) (hub.Session, e
 	if err != nil {
 		return hub.Session{}, err
 	}
-	return sessionView(s, j), nil
+	v := sessionView(s, j)
+	thread, err := repo.Thread(ctx, s.ID)
+	if err != nil {
+		return hub.Session{}, err
+	}
+	for _, t := range thread {
+		v.Detail.Thread = append(v.Detail.Thread, summaryOf(t))
+	}
+	return v, nil
 }
 
 // sessionView is a run with its journal as the service shows it.

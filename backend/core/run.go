@@ -47,6 +47,9 @@ type AskRequest struct {
 	// it (ContinueTab); TargetID is then only the tab preferred. It needs
 	// Site and excludes NewChat.
 	Continue string
+	// Parent is the run this one follows up (with Continue): the new run
+	// records it, and the thread of runs it belongs to.
+	Parent *job.Session
 
 	// Browser is a connected browser to use (the owner's long-lived one);
 	// Ask does not close it. When nil, Ask attaches to BrowserURL or,
@@ -217,8 +220,15 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if req.OnEvent != nil {
 		defer r.Subscribe(req.OnEvent)()
 	}
-	s, err := r.Create(ctx, job.Spec{Site: st.ID, Model: req.Model, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
-		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created})
+	spec := job.Spec{Site: st.ID, Model: req.Model, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
+		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created}
+	if p := req.Parent; p != nil {
+		spec.Parent, spec.Thread = p.ID, p.Thread
+		if spec.Thread == "" {
+			spec.Thread = p.ID
+		}
+	}
+	s, err := r.Create(ctx, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -55,11 +55,33 @@ func (s *Service) ShowSession(ctx context.Context, c service.Caller, req service
 	if err := admit(c, "", req); err != nil {
 		return service.Session{}, err
 	}
-	id, err := s.visibleRun(ctx, c, req.ID)
+	if c.IsOwner() {
+		return s.h.ShowSession(ctx, req.ID)
+	}
+	sc, err := s.scopeOf(ctx, c)
 	if err != nil {
 		return service.Session{}, err
 	}
-	return s.h.ShowSession(ctx, id)
+	id, err := sc.resolveRun(req.ID)
+	if err != nil {
+		return service.Session{}, err
+	}
+	v, err := s.h.ShowSession(ctx, id)
+	if err != nil || v.Detail == nil {
+		return v, err
+	}
+	// An agent sees the runs of the thread that are its own.
+	var thread []service.SessionSummary
+	for _, t := range v.Detail.Thread {
+		if sc.run(t.ID) {
+			thread = append(thread, t)
+		}
+	}
+	if len(thread) < 2 {
+		thread = nil
+	}
+	v.Detail.Thread = thread
+	return v, nil
 }
 
 // ExportSession renders a run as Markdown or JSON with its secrets

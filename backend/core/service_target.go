@@ -34,6 +34,11 @@ func (s *Service) targetOf(ctx context.Context, sc scope, req service.JobRequest
 			return t
 		}
 		s.describeTab(t, tab, own)
+	case req.Conversation != "" && req.Kind == service.KindAsk:
+		if id, err := s.h.conversationSite(req.Conversation, req.Site); err == nil {
+			t.Site = id
+		}
+		t.Where, t.Continues, t.Existing = "your existing conversation "+site.Redact(req.Conversation), true, true
 	case req.Conversation != "":
 		own := sc.convs[req.Conversation]
 		if t.Site == "" {

@@ -29,6 +29,9 @@ type Repo struct {
 
 	mu    sync.Mutex // serializes writes: store commit then index update
 	built bool       // the index holds every stored session (under mu)
+	// threads maps the first run of each thread to its follow-ups, oldest
+	// first (under mu, built with the index).
+	threads map[string][]string
 
 	heldMu sync.Mutex
 	held   map[string]*heldRun // runs sent whose writes a full disk refused (under heldMu), see held.go
@@ -46,7 +49,7 @@ func WithClock(now func() time.Time) RepoOption { return func(r *Repo) { r.now =
 // errs.StoreCorrupt envelope naming its key; store failures as the store
 // returns them; errs.Cancelled when ctx ends first.
 func OpenRepo(ctx context.Context, st *store.Store, opts ...RepoOption) (*Repo, error) {
-	r := &Repo{st: st, idx: search.New(), now: time.Now}
+	r := &Repo{st: st, idx: search.New(), now: time.Now, threads: map[string][]string{}}
 	for _, o := range opts {
 		o(r)
 	}
@@ -75,6 +78,7 @@ func (r *Repo) ensureIndex(ctx context.Context) error {
 		return err
 	}
 	n := 0
+	threads := threadIndex{}
 	err := st.Scan(store.PrefixSession, func(key, val []byte) error {
 		if n++; n%1024 == 0 && ctx.Err() != nil {
 			return errs.From(ctx.Err())
@@ -84,6 +88,7 @@ func (r *Repo) ensureIndex(ctx context.Context) error {
 			return errs.Wrap(err, errs.StoreCorrupt, "decode session record %s: %v", key, err).WithStage(errs.StageStore)
 		}
 		docs = append(docs, docOf(&s))
+		threads.add(&s)
 		if len(docs) == batch {
 			return flush()
 		}
@@ -99,6 +104,7 @@ func (r *Repo) ensureIndex(ctx context.Context) error {
 		return fmt.Errorf("rebuild the session index: %w", err)
 	}
 	r.built = true
+	r.threads = threads.sorted()
 	return nil
 }
 
@@ -204,6 +210,9 @@ func (r *Repo) Create(ctx context.Context, s *Session) (*Session, error) {
 	}
 	if err := r.idx.Add(docOf(&c)); err != nil {
 		return nil, fmt.Errorf("index session %s: %w", c.ID, err)
+	}
+	if c.Thread != "" {
+		r.threads[c.Thread] = append(r.threads[c.Thread], c.ID)
 	}
 	return &c, nil
 }

@@ -73,6 +73,9 @@ type Spec struct {
 	// RequestedTab and TabWasCreated feed the routing proof.
 	RequestedTab  string
 	TabWasCreated bool
+	// Parent and Thread: the run this one follows up and its thread's
+	// first run (see Session).
+	Parent, Thread string
 }
 
 // Runner drives runs through the pipeline and reports their events.
@@ -103,6 +106,7 @@ func (r *Runner) Create(ctx context.Context, sp Spec) (*Session, error) {
 		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
 		Prompt: sp.Prompt, Template: sp.Template, Contract: sp.Contract, Deadline: sp.Deadline,
 		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, State: StateResolved,
+		Parent: sp.Parent, Thread: sp.Thread,
 		Routing: &provider.Routing{RequestedTabID: sp.RequestedTab, ControlledTabID: sp.TargetID, TabWasCreated: sp.TabWasCreated},
 	}
 	out, err := r.repo.Create(ctx, s)

@@ -90,7 +90,12 @@ type Session struct {
 	Prompt          string              `json:"prompt"`
 	Template        string              `json:"template,omitempty"`
 	Contract        string              `json:"contract,omitempty"`
-	Created         time.Time           `json:"created"`
+	// Parent is the run this one follows up (its conversation continued);
+	// Thread is the first run of that conversation's thread (both empty
+	// for a run that follows none).
+	Parent  string    `json:"parent,omitempty"`
+	Thread  string    `json:"thread,omitempty"`
+	Created time.Time `json:"created"`
 	Updated         time.Time           `json:"updated"`
 	Deadline        time.Time           `json:"deadline,omitzero"`
 	State           State               `json:"state"`

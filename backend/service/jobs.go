@@ -1,6 +1,7 @@
 package service
 
 import (
+	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -116,9 +117,13 @@ type JobRequest struct {
 	// NewChat asks in a fresh chat: a new tab of Site, whatever tabs of it
 	// are open (needs Site and no TabID).
 	NewChat bool `json:"newChat,omitempty"`
+	// Conversation is, for a code job, the ChatGPT conversation id to
+	// continue; for an ask job, the address of a conversation to go on
+	// with (one Ferry did not start: its site is the address's), in the
+	// tab that shows it or one opened on it.
+	Conversation string `json:"conversation,omitempty"`
 	// Code jobs: the code-mode options. OutDir, RepoRoot and SourcePaths
 	// name local paths and are accepted from the owner only.
-	Conversation           string   `json:"conversation,omitempty"`
 	MultiZip               bool     `json:"multiZip,omitempty"`
 	AllowInline            bool     `json:"allowInline,omitempty"`
 	ArchitectureAuthorized bool     `json:"architectureAuthorized,omitempty"`
@@ -163,12 +168,10 @@ func (r JobRequest) Validate() error {
 		return errs.New(errs.BadInput, "unknown job kind %q", clip(string(r.Kind), 40)).
 			WithHint("set \"kind\" to ask, code or reattach")
 	}
-	if r.Kind == KindAsk && r.Site == "" && r.TabID == "" && r.SessionID == "" {
-		return errs.New(errs.BadInput, "an ask job needs a site, a tab or a run to continue").WithHint("set \"site\" (e.g. chatgpt), \"tabId\" or \"sessionId\"")
-	}
-	if r.Kind == KindAsk && r.SessionID != "" && (r.TabID != "" || r.NewChat) {
-		return errs.New(errs.BadInput, "sessionId continues that run's conversation: it takes no tabId and no newChat").
-			WithHint("drop tabId and newChat, or drop sessionId")
+	if r.Kind == KindAsk {
+		if err := r.validateAskTarget(); err != nil {
+			return err
+		}
 	}
 	if r.NewChat && (r.Site == "" || r.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab").
@@ -185,6 +188,29 @@ func (r JobRequest) Validate() error {
 	}
 	if r.Browser != nil {
 		return r.Browser.Validate()
+	}
+	return nil
+}
+
+// validateAskTarget checks where an ask job runs: a site, a tab, a run to
+// follow up or a conversation address, and no two that contradict.
+func (r JobRequest) validateAskTarget() error {
+	switch {
+	case r.Site == "" && r.TabID == "" && r.SessionID == "" && r.Conversation == "":
+		return errs.New(errs.BadInput, "an ask job needs a site, a tab, a run or a conversation to continue").
+			WithHint("set \"site\" (e.g. chatgpt), \"tabId\", \"sessionId\" or \"conversation\"")
+	case r.SessionID != "" && (r.TabID != "" || r.NewChat || r.Conversation != ""):
+		return errs.New(errs.BadInput, "sessionId continues that run's conversation: it takes no tabId, newChat or conversation").
+			WithHint("drop tabId, newChat and conversation, or drop sessionId")
+	case r.Conversation != "" && (r.TabID != "" || r.NewChat):
+		return errs.New(errs.BadInput, "conversation continues that conversation: it takes no tabId and no newChat").
+			WithHint("drop tabId and newChat, or drop conversation")
+	case r.Conversation != "":
+		u, err := url.Parse(r.Conversation)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return errs.New(errs.BadInput, "conversation %q is not a conversation's address", clip(r.Conversation, 80)).
+				WithHint("give the full address the browser shows, e.g. https://chatgpt.com/c/<id>")
+		}
 	}
 	return nil
 }

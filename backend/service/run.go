@@ -25,6 +25,8 @@ type Run struct {
 	Prompt          string         `json:"prompt"`
 	Template        string         `json:"template,omitempty"`
 	Contract        string         `json:"contract,omitempty"`
+	Parent          string         `json:"parent,omitempty"`
+	Thread          string         `json:"thread,omitempty"`
 	Created         time.Time      `json:"created"`
 	Updated         time.Time      `json:"updated"`
 	Deadline        time.Time      `json:"deadline,omitzero"`

@@ -96,6 +96,11 @@ type Session struct {
 type SessionDetail struct {
 	Session *Run           `json:"session"`
 	Journal []JournalEntry `json:"journal"`
+	// Thread lists the runs of the run's conversation thread (the first,
+	// then its follow-ups, oldest first, this run included) that the
+	// caller may see; absent for a run that is no one's follow-up and has
+	// none.
+	Thread []SessionSummary `json:"thread,omitempty"`
 }
 
 // The export formats.
