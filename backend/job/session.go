@@ -93,12 +93,12 @@ type Session struct {
 	// Parent is the run this one follows up (its conversation continued);
 	// Thread is the first run of that conversation's thread (both empty
 	// for a run that follows none).
-	Parent  string    `json:"parent,omitempty"`
-	Thread  string    `json:"thread,omitempty"`
-	Created time.Time `json:"created"`
-	Updated         time.Time           `json:"updated"`
-	Deadline        time.Time           `json:"deadline,omitzero"`
-	State           State               `json:"state"`
+	Parent   string    `json:"parent,omitempty"`
+	Thread   string    `json:"thread,omitempty"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+	Deadline time.Time `json:"deadline,omitzero"`
+	State    State     `json:"state"`
 	// StateBefore is the state a failed, cancelled or stale run was in when
 	// it stopped (what a rebind restores).
 	StateBefore  State                `json:"stateBefore,omitempty"`
