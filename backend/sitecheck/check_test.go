@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
@@ -125,5 +126,53 @@ func TestAnInterstitialIsReported(t *testing.T) {
 	}
 	if n := providertest.Shared(t).Server.SubmissionCount(sim.ChatGPT); n != 0 {
 		t.Fatalf("the check sent %d prompt(s)", n)
+	}
+}
+
+func TestAStreamThePatternMissesIsReportedWithTheOverrideThatCatchesIt(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	f, err := provider.Lookup(sim.Claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := providertest.Open(t, ctx, sim.Claude, f, providertest.Setup{})
+	if _, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Which ferry streams?"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := tab.Sites.Get(sim.Claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	rep := sitecheck.Check(ctx, tab.Page, s, tab.Sites)
+	if !rep.OK || rep.Stream == nil || rep.Stream.Status != sitecheck.StreamOK {
+		t.Fatalf("the site's own pattern: ok %v, stream %+v, problems %v", rep.OK, rep.Stream, rep.Problems)
+	}
+
+	// The site moved its stream: the built-in pattern no longer matches.
+	moved, err := tab.Sites.Merge(site.Override{ID: sim.Claude, Stream: &site.StreamOverride{PathPattern: `^/api/v9/append_message$`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := moved.Get(sim.Claude)
+	rep = sitecheck.Check(ctx, tab.Page, ms, moved)
+	if rep.OK || rep.Stream == nil || rep.Stream.Status != sitecheck.StreamMissed || !strings.Contains(rep.Stream.Detail, "stream not captured on the last turn") {
+		t.Fatalf("a missed stream: ok %v, stream %+v", rep.OK, rep.Stream)
+	}
+	o, err := site.ParseOverrides([]byte("[" + rep.Stream.Override + "]"))
+	if err != nil {
+		t.Fatalf("the stream override %s: %v", rep.Stream.Override, err)
+	}
+	fixed, err := moved.Merge(o...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _ := fixed.Get(sim.Claude)
+	if rep = sitecheck.Check(ctx, tab.Page, fs, fixed); !rep.OK || rep.Stream.Status != sitecheck.StreamOK {
+		t.Fatalf("with the override: ok %v, stream %+v, problems %v", rep.OK, rep.Stream, rep.Problems)
+	}
+	if n := tab.H.Server.SubmissionCount(sim.Claude); n != 1 {
+		t.Fatalf("%d submissions, want the ask's 1", n)
 	}
 }
