@@ -62,9 +62,14 @@ func checkSiteLive(ctx context.Context, b *browser.Browser, reg *site.Registry, 
 	}
 	rep := sitecheck.Check(ctx, p, s, reg)
 	rep.Opened = opened
+	if !opened {
+		// The session with a tab the check found is shared with whoever
+		// else drives it (a run): detaching would end theirs too.
+		return rep
+	}
 	dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer dcancel()
-	if opened && rep.OK {
+	if rep.OK {
 		_ = p.Close(dctx)
 		return rep
 	}
