@@ -16,8 +16,8 @@ import (
 // TestSitesCheck drives Settings → Sites → "Check sites now" against the
 // simulator's drifted Claude page (its send control renamed): the site is
 // shown not ok with an override for the send role; "Apply this override"
-// saves it to the sites setting and checks again, and the site is ok. The
-// check sends nothing.
+// saves it to the sites setting and checks again, and the site is ok; a
+// run on the same page then answers. The check sends nothing.
 func TestSitesCheck(t *testing.T) {
 	requireDisplay(t)
 	requireFrontendBuilt(t)
@@ -61,6 +61,22 @@ func TestSitesCheck(t *testing.T) {
 	}
 	if n := srv.SubmissionCount(sim.Claude); n != 0 {
 		t.Errorf("the check sent %d prompt(s)", n)
+	}
+
+	// A run on the drifted page now sends through the overridden control.
+	id := page.MustEval(`async () => (await window.go.app.Runs.Start({kind: 'ask', site: 'claude', prompt: 'Which ferry crosses the drift?'})).id`).Str()
+	state := page.Timeout(90*time.Second).MustEval(`async (id) => {
+		for (;;) {
+			const r = await window.go.app.Runs.Get(id);
+			if (r.ended) return r.state;
+			await new Promise((ok) => setTimeout(ok, 200));
+		}
+	}`, id).Str()
+	if state != "done" {
+		t.Fatalf("the run on the drifted page ended %s", state)
+	}
+	if n := srv.SubmissionCount(sim.Claude); n != 1 {
+		t.Errorf("%d submissions, want the run's 1", n)
 	}
 }
 
