@@ -55,7 +55,7 @@ func Judge(s site.Site, pg Page, r interstitial.Result) SiteReport {
 	}
 	if s.IsLoginURL(pg.URL) || r.Kind == interstitial.LoginWall || r.Kind == interstitial.SessionExpired {
 		rep.LoggedIn = false
-		rep.Login = fmt.Sprintf("log in to %s at %s in this browser's tab (Ferry's own browser: `ferry open --site %s`, or the Tabs view), then check again", s.Name, s.Address, s.ID)
+		rep.Login = fmt.Sprintf("log in to %s at %s in this browser (its tab stays open for that; `ferry open %s` opens another), then check again", s.Name, s.Address, s.ID)
 		rep.Problems = append(rep.Problems, s.Name+" shows no logged-in user")
 		return rep
 	}
