@@ -145,6 +145,40 @@ func (s *Settings) SaveSites(text string) (config.Settings, error) {
 	return s.Save(cur)
 }
 
+// CheckSitesLive checks the sites live and read-only in the owner's
+// browser (ids; none: every site the user uses): login, interstitial,
+// every selector role with candidates and overrides for a missing one, and
+// the stream of the last turn. Errors: the browser's envelopes (it is
+// connected for this when it is not), errs.UnknownSite.
+func (s *Settings) CheckSitesLive(ids []string) (service.SitesReport, error) {
+	var out service.SitesReport
+	err := s.sh.withService(func(svc service.Service) error {
+		var err error
+		out, err = svc.DoctorSites(context.Background(), desktopCaller, service.SitesDoctorRequest{Sites: ids})
+		return err
+	})
+	return out, err
+}
+
+// ApplySiteOverride adds override (a "sites" entry from CheckSitesLive)
+// to the "sites" setting, checked as CheckSites checks it, and saves it;
+// the new settings are in force and returned. Errors: as CheckSites
+// (nothing is saved).
+func (s *Settings) ApplySiteOverride(override string) (config.Settings, error) {
+	var out config.Settings
+	err := s.sh.withService(func(svc service.Service) error {
+		var err error
+		out, err = svc.ApplySiteOverride(context.Background(), desktopCaller, service.ApplySiteOverrideRequest{Override: override})
+		return err
+	})
+	if err != nil {
+		return config.Settings{}, err
+	}
+	s.sh.emitter().Emit(EventSettingsChanged, out)
+	s.ex.settingsChanged(out)
+	return out, nil
+}
+
 // Locations are where this window's data lives, for the Settings view.
 type Locations struct {
 	DataDir      string `json:"dataDir"`

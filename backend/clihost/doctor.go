@@ -2,6 +2,7 @@ package clihost
 
 import (
 	"context"
+
 	"github.com/ferrydesk/ferry/backend/cli"
 
 	"github.com/ferrydesk/ferry/backend/core"
@@ -17,8 +18,30 @@ app needs, WebKitGTK, the data directory, the settings file and the history stor
 (every table's checksums; a damaged file is named with the backup to restore).
 Each check prints its status and, when it is not ok, the fix. The exit code is 3
 when a required check fails, 0 otherwise. With --json the report is one JSON object
-{"ok": bool, "version": "...", "checks": [{"id","title","status","detail","fix","required"}]}.`,
+{"ok": bool, "version": "...", "checks": [{"id","title","status","detail","fix","required"}]}.
+
+--sites checks the chat sites live and read-only in your browser (the owner's when the
+Ferry app or ferry serve runs, else Ferry's own running browser, or --browser-url):
+for each site (--site ID, repeatable; default every site you use: those of the open
+tabs and of the history) it reuses an open tab of the site or opens one in the
+background, and reports whether you are logged in (and how to log in), the
+interstitial in the way if any, and for every selector role of the site (composer,
+send, stop, model picker, turns, answer body, finished marker, file input, ...)
+whether it resolves and which selector of the list matched. For a role that resolves
+nowhere it lists the elements of the page that look like it, each with a ready-to-paste
+entry for the "sites" setting that would fix it. It checks the stream capture
+passively on the tab's last turn ("stream not captured on the last turn", with the
+override that fixes it). It never types, clicks or changes the page. The exit code is
+3 when a site is not ok, 0 otherwise; --json prints the typed report
+{"ok": bool, "sites": [{"site","ok","loggedIn","interstitial","roles","stream","problems",...}]}.`,
+		Flags: cli.SitesDoctorFlags,
 		Run: func(ctx context.Context, inv *cli.Invocation) error {
+			if inv.Flag("sites").(bool) {
+				return cli.DoctorSites(ctx, inv)
+			}
+			if len(inv.Flag("site").([]string)) > 0 || inv.Flag("browser-url").(string) != "" {
+				return errs.New(errs.BadInput, "--site and --browser-url go with --sites").WithHint("run `ferry doctor --sites --site ID`")
+			}
 			r := core.Doctor(ctx, core.DoctorOptions{DataDir: inv.DataDir()})
 			var err error
 			if inv.JSON() {

@@ -89,6 +89,13 @@ func TestTheRemoteServiceAnswersAsTheInProcessOne(t *testing.T) {
 			return s.RenderTemplate(ctx, owner, service.RenderRequest{Name: "ask-about", Vars: map[string]string{"topic": "rivers"}})
 		}},
 		{"the tabs", func(s service.Service) (any, error) { return s.ListTabs(ctx, owner, service.ListTabsRequest{}) }},
+		{"a live check of the sites", func(s service.Service) (any, error) {
+			rep, err := s.DoctorSites(ctx, owner, service.SitesDoctorRequest{Sites: []string{"chatgpt"}})
+			if err == nil && (!rep.OK || len(rep.Sites) != 1 || rep.Sites[0].Opened) {
+				t.Errorf("the check of the job's tab: %+v", rep)
+			}
+			return rep, err
+		}},
 	}
 	for _, tc := range same {
 		t.Run(tc.name+" is the same either way", func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/search"
 	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/sitecheck"
 )
 
 // fill sets every field reachable from v to a value that is not its zero,
@@ -106,6 +107,7 @@ func TestServiceMirrorsKeepEveryField(t *testing.T) {
 	t.Run("an artifact of the library", func(t *testing.T) { sameJSON[service.ArtifactItem](t, filled[artifact.Item]()) })
 	t.Run("a tab with its readiness", func(t *testing.T) { sameJSON[service.TabState](t, filled[TabState]()) })
 	t.Run("a setup report", func(t *testing.T) { sameJSON[service.SetupReport](t, filled[doctor.Report]()) })
+	t.Run("a live check of the sites", func(t *testing.T) { sameJSON[service.SitesReport](t, filled[sitecheck.Report]()) })
 }
 
 func TestConversionsRoundTrip(t *testing.T) {

@@ -2,6 +2,8 @@ package hub_test
 
 import (
 	"context"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -137,5 +139,18 @@ func TestSitesAndTabStatesAreTheOwnersOnly(t *testing.T) {
 		if r := th.do(t, req{path: path, token: th.file.Token}); r.envelope(t).Code != errs.CapabilityMissing {
 			t.Fatalf("the owner read %s: %d %s", path, r.status, r.body)
 		}
+	}
+}
+
+func TestTheLiveCheckOfTheSitesIsTheOwnersOnly(t *testing.T) {
+	th := startHub(t)
+	_, tok := th.pairClient(t, "agent")
+	body := service.SitesDoctorRequest{Sites: []string{"chatgpt"}}
+	if r := th.do(t, req{method: http.MethodPost, path: "/v1/sites/doctor", token: tok, body: body}); r.status != 403 || r.envelope(t).Code != errs.HubForbidden {
+		t.Fatalf("an agent checked the sites: %d %s", r.status, r.body)
+	}
+	// The owner's request reaches the backend, whose answer is passed on.
+	if r := th.do(t, req{method: http.MethodPost, path: "/v1/sites/doctor", token: th.file.Token, body: body}); r.envelope(t).Code != errs.BadInput || !strings.Contains(r.envelope(t).Message, "check the sites") {
+		t.Fatalf("the owner checked the sites: %d %s", r.status, r.body)
 	}
 }

@@ -201,6 +201,10 @@ func (f *fakeBackend) DoctorSessions(context.Context, service.Caller, service.Do
 	return nil, cannot("follow runs in flight")
 }
 
+func (f *fakeBackend) DoctorSites(context.Context, service.Caller, service.SitesDoctorRequest) (service.SitesReport, error) {
+	return service.SitesReport{}, cannot("check the sites")
+}
+
 func (f *fakeBackend) ListTabs(context.Context, service.Caller, service.ListTabsRequest) ([]hub.Tab, error) {
 	return f.tabs, nil
 }

@@ -27,3 +27,19 @@ func (s *Server) handleTabStates(w http.ResponseWriter, r *http.Request, c Calle
 	}
 	writeJSON(w, http.StatusOK, nonNil(out))
 }
+
+// handleDoctorSites serves POST /v1/sites/doctor: the live check of the
+// sites in the owner's browser (owner only).
+func (s *Server) handleDoctorSites(w http.ResponseWriter, r *http.Request, c Caller) {
+	var req service.SitesDoctorRequest
+	if e := decodeJSON(w, r, 16<<10, &req); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return
+	}
+	out, err := s.svc.DoctorSites(r.Context(), c.service(), req)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}

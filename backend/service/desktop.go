@@ -27,6 +27,10 @@ type Desktop interface {
 	// CheckSites checks a "sites" setting's text without saving it: its
 	// JSON, each entry, and the sites they make over the built-in ones.
 	CheckSites(ctx context.Context, c Caller, req CheckSitesRequest) (SitesSetting, error)
+	// ApplySiteOverride adds a "sites" entry (a site check's override) to
+	// the settings, checked as SaveSettings checks them, and returns the
+	// settings in force (errs.ConfigInvalid changes nothing).
+	ApplySiteOverride(ctx context.Context, c Caller, req ApplySiteOverrideRequest) (config.Settings, error)
 
 	// ListSites lists the site registry, built-in and the user's, by id.
 	ListSites(ctx context.Context, c Caller, req ListSitesRequest) ([]SiteInfo, error)

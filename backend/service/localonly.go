@@ -29,6 +29,11 @@ func (LocalOnly) CheckSites(context.Context, Caller, CheckSitesRequest) (SitesSe
 	return SitesSetting{}, InProcessOnly("checking the sites setting")
 }
 
+// ApplySiteOverride answers InProcessOnly.
+func (LocalOnly) ApplySiteOverride(context.Context, Caller, ApplySiteOverrideRequest) (config.Settings, error) {
+	return config.Settings{}, InProcessOnly("applying a site override")
+}
+
 // ListSites answers InProcessOnly.
 func (LocalOnly) ListSites(context.Context, Caller, ListSitesRequest) ([]SiteInfo, error) {
 	return nil, InProcessOnly("listing the sites")

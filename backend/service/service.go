@@ -63,6 +63,12 @@ type Service interface {
 	ReattachSession(ctx context.Context, c Caller, req ReattachRequest) (ReattachResult, error)
 	// DoctorSessions checks the tabs of active and stale runs.
 	DoctorSessions(ctx context.Context, c Caller, req DoctorRequest) ([]DoctorReport, error)
+	// DoctorSites checks the sites live and read-only in the browser, each
+	// in an open tab of it or one opened in the background: login,
+	// interstitial, every selector role, the stream of the last turn (the
+	// owner's only). A site it cannot look at is a report with an Error;
+	// the error is for the request as a whole (no browser).
+	DoctorSites(ctx context.Context, c Caller, req SitesDoctorRequest) (SitesReport, error)
 
 	// ListTabs lists the tabs of the implementation's browser (none when it
 	// has no long-lived browser).

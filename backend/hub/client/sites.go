@@ -22,3 +22,14 @@ func (s *Service) TabStates(ctx context.Context, c service.Caller, req service.T
 	var out []service.TabState
 	return out, s.c.do(ctx, http.MethodGet, "/v1/tabs/states", nil, &out)
 }
+
+// DoctorSites checks the sites live in the owner's browser (owner only).
+// Errors: the owner's envelopes.
+func (s *Service) DoctorSites(ctx context.Context, c service.Caller, req service.SitesDoctorRequest) (service.SitesReport, error) {
+	if err := req.Validate(); err != nil {
+		return service.SitesReport{}, err
+	}
+	ctx = actingAs(ctx, c)
+	var out service.SitesReport
+	return out, s.c.do(ctx, http.MethodPost, "/v1/sites/doctor", req, &out)
+}

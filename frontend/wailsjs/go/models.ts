@@ -1939,6 +1939,34 @@ export namespace service {
 		    return a;
 		}
 	}
+	export class SiteCandidate {
+	    selector: string;
+	    matches: number;
+	    score: number;
+	    tag: string;
+	    role?: string;
+	    label?: string;
+	    testId?: string;
+	    text?: string;
+	    override: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SiteCandidate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.selector = source["selector"];
+	        this.matches = source["matches"];
+	        this.score = source["score"];
+	        this.tag = source["tag"];
+	        this.role = source["role"];
+	        this.label = source["label"];
+	        this.testId = source["testId"];
+	        this.text = source["text"];
+	        this.override = source["override"];
+	    }
+	}
 	export class SiteInfo {
 	    id: string;
 	    name: string;
@@ -1958,6 +1986,180 @@ export namespace service {
 	        this.code = source["code"];
 	        this.builtin = source["builtin"];
 	    }
+	}
+	export class SiteInterstitial {
+	    kind: string;
+	    code?: string;
+	    message?: string;
+	    blocking: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SiteInterstitial(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.code = source["code"];
+	        this.message = source["message"];
+	        this.blocking = source["blocking"];
+	    }
+	}
+	export class SiteStreamCheck {
+	    status: string;
+	    pattern?: string;
+	    matched?: string;
+	    seen?: string[];
+	    detail: string;
+	    override?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SiteStreamCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.pattern = source["pattern"];
+	        this.matched = source["matched"];
+	        this.seen = source["seen"];
+	        this.detail = source["detail"];
+	        this.override = source["override"];
+	    }
+	}
+	export class SiteRoleCheck {
+	    role: string;
+	    status: string;
+	    selectors: string[];
+	    matched: number;
+	    matchedSelector?: string;
+	    count?: number;
+	    invalid?: string[];
+	    note?: string;
+	    candidates?: SiteCandidate[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SiteRoleCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.status = source["status"];
+	        this.selectors = source["selectors"];
+	        this.matched = source["matched"];
+	        this.matchedSelector = source["matchedSelector"];
+	        this.count = source["count"];
+	        this.invalid = source["invalid"];
+	        this.note = source["note"];
+	        this.candidates = this.convertValues(source["candidates"], SiteCandidate);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SiteReport {
+	    site: string;
+	    name: string;
+	    ok: boolean;
+	    targetId?: string;
+	    opened?: boolean;
+	    url?: string;
+	    loggedIn: boolean;
+	    login?: string;
+	    interstitial?: SiteInterstitial;
+	    roles?: SiteRoleCheck[];
+	    stream?: SiteStreamCheck;
+	    problems?: string[];
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new SiteReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.site = source["site"];
+	        this.name = source["name"];
+	        this.ok = source["ok"];
+	        this.targetId = source["targetId"];
+	        this.opened = source["opened"];
+	        this.url = source["url"];
+	        this.loggedIn = source["loggedIn"];
+	        this.login = source["login"];
+	        this.interstitial = this.convertValues(source["interstitial"], SiteInterstitial);
+	        this.roles = this.convertValues(source["roles"], SiteRoleCheck);
+	        this.stream = this.convertValues(source["stream"], SiteStreamCheck);
+	        this.problems = source["problems"];
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	export class SitesReport {
+	    ok: boolean;
+	    sites: SiteReport[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SitesReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.sites = this.convertValues(source["sites"], SiteReport);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 	export class TabState {

@@ -1,7 +1,7 @@
 // The Settings bound struct (app/settings.go).
 
 import * as Settings from '../../../wailsjs/go/app/Settings';
-import type { app, config } from '../../../wailsjs/go/models';
+import type { app, config, service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type SettingsData = config.Settings;
@@ -26,3 +26,12 @@ export type Locations = app.Locations;
 
 /** locations returns where the data lives (data dir, profile, artifacts, hub file…). */
 export const locations = (): Promise<Locations> => call(() => Settings.Locations());
+
+export type SitesReport = service.SitesReport;
+export type SiteReport = service.SiteReport;
+
+/** checkSitesLive checks the sites live and read-only in the owner's browser (none: every site in use). */
+export const checkSitesLive = (ids: string[]): Promise<SitesReport> => call(() => Settings.CheckSitesLive(ids));
+
+/** applySiteOverride adds a check's override to the "sites" setting (checked as the editor checks it) and saves it. */
+export const applySiteOverride = (override: string): Promise<SettingsData> => call(() => Settings.ApplySiteOverride(override));

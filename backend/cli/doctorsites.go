@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// siteList is a repeatable --site flag.
+type siteList []string
+
+func (l *siteList) String() string { return strings.Join(*l, ",") }
+
+// Set adds one site id, or several separated by commas.
+func (l *siteList) Set(s string) error {
+	for _, id := range strings.Split(s, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			*l = append(*l, id)
+		}
+	}
+	return nil
+}
+
+// Get returns the ids given.
+func (l *siteList) Get() any { return []string(*l) }
+
+// SitesDoctorFlags defines the flags of `ferry doctor --sites`: --sites,
+// --site ID (repeatable) and --browser-url.
+func SitesDoctorFlags(fs *flag.FlagSet) {
+	fs.Bool("sites", false, "check the sites live in the browser, read-only: login, interstitial, every selector role, the stream")
+	fs.Var(&siteList{}, "site", "with --sites: check this site (repeatable; default: every site you use)")
+	fs.String("browser-url", "", "with --sites: the browser to check in: ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path (default: the owner's, or Ferry's own running browser)")
+}
+
+// DoctorSites is `ferry doctor --sites`: the live check of the sites
+// through the owner when one runs, else in-process against Ferry's running
+// browser or --browser-url. It prints the report (JSON with --json) and
+// returns a Reported errs.EnvironmentNotReady when a site is not ok.
+func DoctorSites(ctx context.Context, inv *Invocation) error {
+	svc, done, err := openService(ctx, inv)
+	if err != nil {
+		return err
+	}
+	defer done()
+	rep, err := svc.DoctorSites(ctx, cliCaller, service.SitesDoctorRequest{
+		Sites: inv.flag("site").([]string), BrowserURL: inv.flag("browser-url").(string),
+	})
+	if err != nil {
+		return err
+	}
+	if inv.json {
+		err = inv.printJSON(rep)
+	} else {
+		err = WriteSitesReport(inv.stdout, rep)
+	}
+	if err != nil {
+		return err
+	}
+	if !rep.OK {
+		var bad []string
+		for _, s := range rep.Sites {
+			if !s.OK {
+				bad = append(bad, s.Site)
+			}
+		}
+		return Reported(errs.New(errs.EnvironmentNotReady, "%d site(s) not ready: %s", len(bad), strings.Join(bad, ", ")).
+			WithHint("apply the overrides `ferry doctor --sites` prints to the \"sites\" setting, or log in, then check again"))
+	}
+	return nil
+}
+
+// WriteSitesReport renders a live check of the sites for a terminal: per
+// site its verdict, login and interstitial, one line per role (with the
+// candidates and the override for a missing one), and the stream.
+func WriteSitesReport(w io.Writer, rep service.SitesReport) error {
+	var b strings.Builder
+	for _, s := range rep.Sites {
+		verdict := "ok"
+		if !s.OK {
+			verdict = "NOT OK"
+		}
+		fmt.Fprintf(&b, "%s (%s): %s\n", s.Name, s.Site, verdict)
+		if s.TargetID != "" {
+			opened := ""
+			if s.Opened {
+				opened = ", opened in the background"
+			}
+			fmt.Fprintf(&b, "  tab %s%s: %s\n", s.TargetID, opened, printable(s.URL, 200))
+		}
+		if s.Error != nil {
+			fmt.Fprintf(&b, "  could not look at the page: %s [%s]\n", printable(s.Error.Message, 300), s.Error.Code)
+			continue
+		}
+		if !s.LoggedIn {
+			fmt.Fprintf(&b, "  not logged in: %s\n", s.Login)
+		} else {
+			fmt.Fprintf(&b, "  logged in\n")
+		}
+		if i := s.Interstitial; i != nil {
+			fmt.Fprintf(&b, "  interstitial %s: %s\n", i.Kind, printable(i.Message, 300))
+		}
+		for _, r := range s.Roles {
+			writeRole(&b, r)
+		}
+		if st := s.Stream; st != nil {
+			fmt.Fprintf(&b, "  %-9s %-15s %s\n", streamMark(st.Status), "stream", printable(st.Detail, 400))
+			if st.Override != "" {
+				fmt.Fprintf(&b, "            override: %s\n", st.Override)
+			}
+		}
+	}
+	if rep.OK {
+		fmt.Fprintf(&b, "all %d site(s) ok\n", len(rep.Sites))
+	} else {
+		n := 0
+		for _, s := range rep.Sites {
+			if !s.OK {
+				n++
+			}
+		}
+		fmt.Fprintf(&b, "%d site(s) not ok: add an override to the \"sites\" setting (Settings → Sites), or log in, then check again\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeRole(b *strings.Builder, r service.SiteRoleCheck) {
+	switch r.Status {
+	case service.RoleOK:
+		fmt.Fprintf(b, "  %-9s %-15s %s (selector %d of %d, %d match(es))\n", "ok", r.Role, printable(r.MatchedSelector, 200), r.Matched+1, len(r.Selectors), r.Count)
+	case service.RoleNotShown:
+		fmt.Fprintf(b, "  %-9s %-15s not on the page: %s\n", "-", r.Role, r.Note)
+	case service.RoleMissing:
+		fmt.Fprintf(b, "  %-9s %-15s resolves nowhere; tried %s\n", "MISSING", r.Role, printable(strings.Join(r.Selectors, " | "), 400))
+		if len(r.Candidates) == 0 {
+			fmt.Fprintf(b, "            nothing on the page looks like it\n")
+		}
+		for i, c := range r.Candidates {
+			fmt.Fprintf(b, "            candidate %d: %s (%d match(es)%s)\n", i+1, printable(c.Selector, 200), c.Matches, describe(c))
+			fmt.Fprintf(b, "            override:    %s\n", c.Override)
+		}
+	}
+	for _, sel := range r.Invalid {
+		fmt.Fprintf(b, "            the browser cannot parse %s\n", printable(sel, 200))
+	}
+}
+
+func describe(c service.SiteCandidate) string {
+	var parts []string
+	if c.Label != "" {
+		parts = append(parts, "aria-label "+printable(c.Label, 60))
+	}
+	if c.Text != "" {
+		parts = append(parts, "text "+printable(c.Text, 40))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(parts, ", ")
+}
+
+func streamMark(status string) string {
+	switch status {
+	case service.StreamOK:
+		return "ok"
+	case service.StreamMissed:
+		return "MISSED"
+	}
+	return "-"
+}

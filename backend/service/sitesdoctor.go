@@ -1,0 +1,134 @@
+package service
+
+import (
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// SitesDoctorRequest asks for the live, read-only check of the sites
+// (`ferry doctor --sites`): Sites are the site ids to check (none: every
+// site the user uses, those of the open tabs and of the history, or every
+// site when there are none); BrowserURL attaches to that browser (none:
+// the owner's, or Ferry's own running one).
+type SitesDoctorRequest struct {
+	Sites      []string `json:"sites,omitempty"`
+	BrowserURL string   `json:"browserUrl,omitempty"`
+}
+
+// Validate checks the browser address and that no site id is blank.
+// Errors: errs.BadInput.
+func (r SitesDoctorRequest) Validate() error {
+	for _, id := range r.Sites {
+		if strings.TrimSpace(id) == "" {
+			return errs.New(errs.BadInput, "a site to check has an empty id").WithHint("name sites by id, as `ferry sites` lists them")
+		}
+	}
+	return CheckBrowserURL(r.BrowserURL)
+}
+
+// The verdicts on a selector role, as SiteRoleCheck.Status.
+const (
+	RoleOK        = "ok"        // a selector of the list matches
+	RoleMissing   = "missing"   // the page should show it and no selector matches
+	RoleNotShown  = "not_shown" // nothing matches and the page need not show it now
+	RoleUndefined = "undefined" // the site has no selector for it
+)
+
+// The verdicts on the stream capture, as SiteStreamCheck.Status.
+const (
+	StreamOK     = "ok"     // a request of the page matches the stream pattern
+	StreamMissed = "missed" // the last turn streamed over a request the pattern misses
+	StreamUnseen = "unseen" // no turn answered in the tab since it loaded
+	StreamNone   = "none"   // the site captures no stream
+)
+
+// SitesReport is the live check of the sites: OK when every site is.
+type SitesReport struct {
+	OK    bool         `json:"ok"`
+	Sites []SiteReport `json:"sites"`
+}
+
+// SiteReport is the check of one site in one tab.
+type SiteReport struct {
+	Site     string `json:"site"`
+	Name     string `json:"name"`
+	OK       bool   `json:"ok"`
+	TargetID string `json:"targetId,omitempty"`
+	// Opened says the check opened the tab (in the background).
+	Opened bool `json:"opened,omitempty"`
+	// URL is the tab's address without query, fragment or userinfo.
+	URL      string `json:"url,omitempty"`
+	LoggedIn bool   `json:"loggedIn"`
+	// Login says how to log in, when no user is.
+	Login        string            `json:"login,omitempty"`
+	Interstitial *SiteInterstitial `json:"interstitial,omitempty"`
+	Roles        []SiteRoleCheck   `json:"roles,omitempty"`
+	Stream       *SiteStreamCheck  `json:"stream,omitempty"`
+	Problems     []string          `json:"problems,omitempty"`
+	Error        *errs.Envelope    `json:"error,omitempty"`
+}
+
+// SiteInterstitial is what stands in the way on a site's page.
+type SiteInterstitial struct {
+	Kind     string    `json:"kind"`
+	Code     errs.Code `json:"code,omitempty"`
+	Message  string    `json:"message,omitempty"`
+	Blocking bool      `json:"blocking"`
+}
+
+// SiteRoleCheck is one selector role of a site on its page: the selector
+// of the list that matched (Matched is its index, -1 for none) or, for a
+// role that resolves nowhere, the elements that look like it.
+type SiteRoleCheck struct {
+	Role            string          `json:"role"`
+	Status          string          `json:"status"`
+	Selectors       []string        `json:"selectors"`
+	Matched         int             `json:"matched"`
+	MatchedSelector string          `json:"matchedSelector,omitempty"`
+	Count           int             `json:"count,omitempty"`
+	Invalid         []string        `json:"invalid,omitempty"`
+	Note            string          `json:"note,omitempty"`
+	Candidates      []SiteCandidate `json:"candidates,omitempty"`
+}
+
+// SiteCandidate is an element that looks like a role that resolves
+// nowhere: its selector and Override, the "sites" settings entry (JSON)
+// that makes the role use it.
+type SiteCandidate struct {
+	Selector string `json:"selector"`
+	Matches  int    `json:"matches"`
+	Score    int    `json:"score"`
+	Tag      string `json:"tag"`
+	Role     string `json:"role,omitempty"`
+	Label    string `json:"label,omitempty"`
+	TestID   string `json:"testId,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Override string `json:"override"`
+}
+
+// SiteStreamCheck is the passive check of the stream capture on the last
+// turn; Override (a "sites" settings entry) fixes a missed stream.
+type SiteStreamCheck struct {
+	Status   string   `json:"status"`
+	Pattern  string   `json:"pattern,omitempty"`
+	Matched  string   `json:"matched,omitempty"`
+	Seen     []string `json:"seen,omitempty"`
+	Detail   string   `json:"detail"`
+	Override string   `json:"override,omitempty"`
+}
+
+// ApplySiteOverrideRequest adds Override, one "sites" settings entry (as a
+// SiteCandidate's), to the settings: merged into the entry of the same
+// site, or appended.
+type ApplySiteOverrideRequest struct {
+	Override string `json:"override"`
+}
+
+// Validate checks that there is an override. Errors: errs.BadInput.
+func (r ApplySiteOverrideRequest) Validate() error {
+	if strings.TrimSpace(r.Override) == "" {
+		return errs.New(errs.BadInput, "no override to apply")
+	}
+	return nil
+}
