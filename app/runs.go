@@ -48,6 +48,10 @@ type RunSpec struct {
 	Vars     map[string]string `json:"vars"`
 	// NewChat opens a fresh chat in a new tab of Site.
 	NewChat bool `json:"newChat"`
+	// FollowUp is the id of a run whose conversation this one continues
+	// (its site and conversation, in the tab that shows it or a tab opened
+	// on it); Site and TabID then stay empty.
+	FollowUp string `json:"followUp"`
 
 	// Code mode: Zips is "one" or "several", AllowInline saves the
 	// answer's code blocks as a verified zip when no zip comes, Contract is
@@ -128,7 +132,7 @@ func (r *Runs) Start(spec RunSpec) (RunInfo, error) {
 func jobRequestOf(spec RunSpec) (service.JobRequest, error) {
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: spec.Prompt, Site: strings.TrimSpace(spec.Site),
 		Model: strings.TrimSpace(spec.Model), TabID: strings.TrimSpace(spec.TabID), NewChat: spec.NewChat,
-		RequestedBy: service.DesktopRequester}
+		SessionID: strings.TrimSpace(spec.FollowUp), RequestedBy: service.DesktopRequester}
 	if name := strings.TrimSpace(spec.Template); name != "" {
 		if strings.TrimSpace(spec.Prompt) != "" {
 			return service.JobRequest{}, errs.New(errs.BadInput, "the run has both a prompt and template %s", name).

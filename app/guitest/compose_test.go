@@ -179,6 +179,43 @@ func TestComposeAndRun(t *testing.T) {
 		}
 	})
 
+	t.Run("Follow up in History continues the conversation from Compose, and History shows the thread", func(t *testing.T) {
+		page.MustElement(`[data-testid=history-list] [role=option][data-id="` + sessionID + `"]`).MustClick()
+		page.MustElement(`[data-testid=follow-up]`).MustClick()
+		waitTitle(t, page, "Compose")
+		if chip := page.MustElement(`[data-testid=follow-up]`).MustText(); !strings.Contains(chip, "Follow up") || !strings.Contains(chip, "ChatGPT") {
+			t.Fatalf("the composer's follow-up reads %q", chip)
+		}
+		first := evalJSON(t, page, `(id) => window.go.app.Sessions.Show(id)`, sessionID)
+		conv := str(first["session"].(map[string]any)["conversationId"])
+		follow := "And which of them kept a logbook?"
+		page.MustElement(`[data-testid=prompt]`).MustSelectAllText().MustInput(follow)
+		page.KeyActions().Press(input.ControlLeft).Type(input.Enter).MustDo()
+		page.MustWait(`(p) => [...document.querySelectorAll('[data-testid=live-run]')].some(r => r.textContent.includes(p) || r.dataset.ended === 'true')`, follow)
+		if states := waitRunEnded(t, page, 1, 60*time.Second); states[0] != "done" {
+			t.Fatalf("the follow-up ended %s", states[0])
+		}
+		if n := srv.ConversationSubmissions(sim.ChatGPT, conv); conv == "" || n != 2 {
+			t.Fatalf("%d user turns in conversation %q, want 2", n, conv)
+		}
+		got := evalJSON(t, page, `() => window.go.app.Runs.Get(document.querySelector('[data-testid=live-run]').dataset.run)`)
+		sess, _ := got["session"].(map[string]any)
+		if sess == nil || sess["parent"] != sessionID || sess["conversationId"] != conv {
+			t.Fatalf("the follow-up's session %v, want parent %s in conversation %s", sess, sessionID, conv)
+		}
+		page.MustElement(`[role=tab][data-view=history]`).MustClick()
+		waitTitle(t, page, "History")
+		page.MustElement(`[data-testid=history-search]`).MustSelectAllText().MustInput("logbook")
+		page.MustElement(`[data-testid=history-list] [role=option][data-id="` + str(sess["id"]) + `"]`).MustClick()
+		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`(first) => {
+			const items = [...document.querySelectorAll('[data-testid=thread] li')];
+			return items.length === 2 && !!items[0].querySelector('[data-id="' + first + '"]');
+		}`, sessionID)); err != nil {
+			t.Fatalf("History does not show the thread of two runs: %v\n%s", err, page.MustElement(`[data-testid=history-detail]`).MustText())
+		}
+		page.MustElement(`[data-testid=history-search]`).MustSelectAllText().MustInput("")
+	})
+
 	var chatTab string
 	t.Run("Tabs shows the launched browser and the run's tab, and opens another site", func(t *testing.T) {
 		page.MustElement(`[role=tab][data-view=tabs]`).MustClick()

@@ -105,14 +105,24 @@ func (h *HubBackend) ShowSession(ctx context.Context, id string) (hub.Session, e
 		return hub.Session{}, err
 	}
 	v := sessionView(s, j)
-	thread, err := repo.Thread(ctx, s.ID)
-	if err != nil {
+	if v.Detail.Thread, err = threadOf(ctx, repo, s.ID); err != nil {
 		return hub.Session{}, err
 	}
-	for _, t := range thread {
-		v.Detail.Thread = append(v.Detail.Thread, summaryOf(t))
-	}
 	return v, nil
+}
+
+// threadOf is the thread of run id as the service shows it (nil for a run
+// in none). Errors: as job.Repo.Thread.
+func threadOf(ctx context.Context, repo *job.Repo, id string) ([]service.SessionSummary, error) {
+	thread, err := repo.Thread(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []service.SessionSummary
+	for _, t := range thread {
+		out = append(out, summaryOf(t))
+	}
+	return out, nil
 }
 
 // sessionView is a run with its journal as the service shows it.

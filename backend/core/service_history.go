@@ -22,7 +22,11 @@ func (s *Service) ViewSession(ctx context.Context, c service.Caller, req service
 	if err != nil {
 		return service.SessionDetail{}, err
 	}
-	return service.SessionDetail{Session: RunOf(job.Redacted(sess)), Journal: journalOf(journal)}, nil
+	thread, err := threadOf(ctx, repo, sess.ID)
+	if err != nil {
+		return service.SessionDetail{}, err
+	}
+	return service.SessionDetail{Session: RunOf(job.Redacted(sess)), Journal: journalOf(journal), Thread: thread}, nil
 }
 
 // SearchHistory searches the core's shared history (its index is built

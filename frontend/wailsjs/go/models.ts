@@ -330,6 +330,7 @@ export namespace app {
 	    template: string;
 	    vars: {[key: string]: string};
 	    newChat: boolean;
+	    followUp: string;
 	    zips: string;
 	    allowInline: boolean;
 	    contract: string;
@@ -350,6 +351,7 @@ export namespace app {
 	        this.template = source["template"];
 	        this.vars = source["vars"];
 	        this.newChat = source["newChat"];
+	        this.followUp = source["followUp"];
 	        this.zips = source["zips"];
 	        this.allowInline = source["allowInline"];
 	        this.contract = source["contract"];
@@ -1498,6 +1500,8 @@ export namespace service {
 	    prompt: string;
 	    template?: string;
 	    contract?: string;
+	    parent?: string;
+	    thread?: string;
 	    // Go type: time
 	    created: any;
 	    // Go type: time
@@ -1540,6 +1544,8 @@ export namespace service {
 	        this.prompt = source["prompt"];
 	        this.template = source["template"];
 	        this.contract = source["contract"];
+	        this.parent = source["parent"];
+	        this.thread = source["thread"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.updated = this.convertValues(source["updated"], null);
 	        this.deadline = this.convertValues(source["deadline"], null);
@@ -1795,6 +1801,38 @@ export namespace service {
 		    return a;
 		}
 	}
+	export class Listed {
+	    session?: Run;
+	    hit: Hit;
+	
+	    static createFrom(source: any = {}) {
+	        return new Listed(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], Run);
+	        this.hit = this.convertValues(source["hit"], Hit);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class ModelInfo {
 	    alias: string;
@@ -1851,18 +1889,18 @@ export namespace service {
 	
 	
 	
-	export class SessionDetail {
-	    session?: Run;
-	    journal: JournalEntry[];
+	export class SessionExtra {
+	    listed: Listed;
+	    total: number;
 	
 	    static createFrom(source: any = {}) {
-	        return new SessionDetail(source);
+	        return new SessionExtra(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session = this.convertValues(source["session"], Run);
-	        this.journal = this.convertValues(source["journal"], JournalEntry);
+	        this.listed = this.convertValues(source["listed"], Listed);
+	        this.total = source["total"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1883,6 +1921,81 @@ export namespace service {
 		    return a;
 		}
 	}
+	export class SessionSummary {
+	    id: string;
+	    site: string;
+	    title: string;
+	    // Go type: time
+	    updatedAt: any;
+	    extra?: SessionExtra;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.site = source["site"];
+	        this.title = source["title"];
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.extra = this.convertValues(source["extra"], SessionExtra);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionDetail {
+	    session?: Run;
+	    journal: JournalEntry[];
+	    thread?: SessionSummary[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], Run);
+	        this.journal = this.convertValues(source["journal"], JournalEntry);
+	        this.thread = this.convertValues(source["thread"], SessionSummary);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 	export class SetupCheck {
 	    id: string;
 	    title: string;

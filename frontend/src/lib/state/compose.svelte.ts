@@ -10,12 +10,22 @@ import { toasts } from './toasts.svelte';
 
 export type RunsApi = Pick<typeof api, 'start' | 'broadcast' | 'cancel' | 'retry' | 'get' | 'sites' | 'models' | 'templates' | 'renderTemplate'>;
 
+/** FollowUp names the run a follow-up continues, as the composer shows it. */
+export interface FollowUp {
+  id: string;
+  site: string;
+  siteName: string;
+  title: string;
+}
+
 export const CONTRACTS = ['', 'assess', 'plan', 'code', 'all', 'none'] as const;
 
 export class ComposeState {
   sites = $state.raw<api.SiteInfo[]>([]);
-  /** target says whether the run goes to a site or to one bound tab. */
-  target = $state<'site' | 'tab'>('site');
+  /** target says whether the run goes to a site, to one bound tab, or follows up a run's conversation. */
+  target = $state<'site' | 'tab' | 'follow'>('site');
+  /** followUp is the run whose conversation the next send continues (target 'follow'). */
+  followUp = $state.raw<FollowUp | null>(null);
   site = $state('chatgpt');
   tab = $state.raw<TabState | null>(null);
   newChat = $state(false);
@@ -88,6 +98,7 @@ export class ComposeState {
 
   /** codeAllowed: code mode needs a site that produces sandbox zips. */
   get codeAllowed(): boolean {
+    if (this.target === 'follow') return false; // a follow-up is an ask
     const id = this.target === 'tab' ? this.tab?.site : this.site;
     return this.sites.find((s) => s.id === id)?.code ?? false;
   }
@@ -99,7 +110,7 @@ export class ComposeState {
   }
 
   async loadModels(): Promise<void> {
-    const id = this.target === 'tab' ? this.tab?.site : this.site;
+    const id = this.target === 'tab' ? this.tab?.site : this.target === 'follow' ? this.followUp?.site : this.site;
     if (!id) {
       this.models = [];
       return;
@@ -125,7 +136,20 @@ export class ComposeState {
 
   async unbindTab(): Promise<void> {
     this.tab = null;
+    this.followUp = null;
     this.target = 'site';
+    await this.loadModels();
+  }
+
+  /** follow makes the composer's next send a follow-up in run f's conversation. */
+  async follow(f: FollowUp): Promise<void> {
+    this.followUp = f;
+    this.target = 'follow';
+    this.focusPrompt = true;
+    this.broadcast = false;
+    this.newChat = false;
+    this.kind = 'ask';
+    this.model = 'default';
     await this.loadModels();
   }
 
@@ -162,6 +186,7 @@ export class ComposeState {
   get canSend(): boolean {
     if (this.sending || this.prompt.trim() === '') return false;
     if (this.broadcast) return this.broadcastSites.length > 0;
+    if (this.target === 'follow') return !!this.followUp;
     return this.target === 'tab' ? !!this.tab : !!this.site;
   }
 
@@ -189,13 +214,15 @@ export class ComposeState {
   /** spec is the RunSpec the composer would send now (one run). */
   spec(): api.RunSpec {
     const onTab = this.target === 'tab' && this.tab;
+    const follow = this.target === 'follow' && this.followUp ? this.followUp.id : '';
     return {
-      kind: this.kind,
-      site: onTab ? '' : this.site,
+      kind: follow ? 'ask' : this.kind,
+      site: onTab || follow ? '' : this.site,
       tabId: onTab ? this.tab!.targetId : '',
+      followUp: follow,
       model: this.model === 'default' ? '' : this.model,
       ...this.textOrTemplate(),
-      newChat: !onTab && this.kind === 'ask' && this.newChat,
+      newChat: !onTab && !follow && this.kind === 'ask' && this.newChat,
       zips: this.kind === 'code' ? this.zips : '',
       allowInline: this.kind === 'code' && this.allowInline,
       contract: this.kind === 'code' ? this.contract : '',

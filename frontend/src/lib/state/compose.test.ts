@@ -51,6 +51,23 @@ describe('ComposeState', () => {
     expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ site: '', tabId: 'T1', newChat: false }));
   });
 
+  it('follows up a run as an ask in its conversation, on no site or tab, until unbound', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.kind = 'code';
+    c.newChat = true;
+    await c.follow({ id: 'run-1', site: 'claude', siteName: 'Claude', title: 'Tax questions' });
+    expect(c.codeAllowed).toBe(false);
+    expect(a.models).toHaveBeenLastCalledWith('claude');
+    c.prompt = 'and then?';
+    await c.send();
+    expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ kind: 'ask', followUp: 'run-1', site: '', tabId: '', newChat: false }));
+    await c.unbindTab();
+    await c.send();
+    expect((a.start as ReturnType<typeof vi.fn>).mock.calls[1][0]).toMatchObject({ followUp: '', site: 'chatgpt' });
+  });
+
   it('sends nothing without a prompt', async () => {
     const a = fakeApi();
     const c = new ComposeState(a);
