@@ -110,8 +110,8 @@ var (
 	// Claude messages", above a blocked composer): whole sentences, so that
 	// a chat title in the sidebar does not count.
 	reCapBanner = regexp.MustCompile(`(?i)you(?:'|’| ha)ve (?:hit|reached) (?:your|the)\b[^.\n]{0,60}\blimit\b|limits? (?:will )?resets? (?:at|after|in|on)\b|your free messages return at`)
-	reGeneric     = regexp.MustCompile(`(?i)something went wrong|a network error occurred|message delivery timed out|an error occurred while|an internal error has occurred|network error\. please try again`)
-	reTransient   = regexp.MustCompile(`(?i)connection interrupted|waiting for the complete answer`)
+	reGeneric   = regexp.MustCompile(`(?i)something went wrong|a network error occurred|message delivery timed out|an error occurred while|an internal error has occurred|network error\. please try again`)
+	reTransient = regexp.MustCompile(`(?i)connection interrupted|waiting for the complete answer`)
 	// Google's account pages serve several sites (Gemini, AI Studio), so
 	// they are the detector's own signs, not one site's rules.
 	loginHosts      = []string{"accounts.google.com"}

@@ -3,10 +3,12 @@
 // extra input event (Lexical reads a second data-bearing event as more
 // text). Send and stop are one div, .send-button-container, told apart by
 // class (.stop, .loading, .disabled). The answer is decoded from the Connect
-// stream of POST /apiv2/kimi.gateway.chat.v1.ChatService/Chat (stream
-// "kimi": [flags u8][length u32 BE][json] frames, op set/append, done);
-// without it the DOM rule completes the turn: the assistant actions bar
-// visible, stop gone and the text stable. The model is proven by the
+// stream of POST /apiv2/kimi.chat.v1.ChatService/Chat (older pages:
+// kimi.gateway.chat.v1; both match) (stream "kimi": [flags u8][length u32
+// BE][json] frames, op set/append, done; think blocks are never the
+// answer); without it the DOM rule completes the turn: the assistant
+// actions bar visible, stop gone and the text stable, the answer being the
+// first .markdown outside .thinking-container (the thinking renders first). The model is proven by the
 // stream's scenario (Kimi's model family), else by the page's current-model
 // label.
 //
