@@ -37,7 +37,9 @@ var simScript []byte
 // a 429 whose error message is JSON {"type":"exceeded_limit","resetsAt":…},
 // then (and on load for an account at the cap) the banner "You’ve hit your
 // limit for Claude messages. Limits will reset at …" without a role, the
-// composer blocked (no request goes out).
+// composer blocked (no request goes out). GAP: the cap a refused send
+// shows lasts until the page reloads (the real site keeps it across
+// reloads: usage_cap_on_load is that page).
 // GAP: "This response reached its tool use limit." with Continue.
 func SimSite() sim.Site {
 	return sim.Site{

@@ -5,10 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/kimi"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/site"
 )
 
 func TestMain(m *testing.M) { providertest.Main(m) }
@@ -44,5 +46,24 @@ func TestBothStreamAddressesAreCaptured(t *testing.T) {
 				t.Fatalf("%d submissions, want 1", n)
 			}
 		})
+	}
+}
+
+// Logged out, Kimi opens a login dialog on send and sends nothing. Even
+// when the page's logged-out marker is not recognised (here overridden
+// away), that dialog is login_required, not something covering the send
+// control.
+func TestTheLoginDialogOnSendIsALoginWall(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	defer cancel()
+	blind := site.Override{ID: kimi.ID, Selectors: map[site.Role][]string{
+		site.RoleLoggedOut: {`.no-such-marker`}, site.RoleLoggedIn: {`.current-model`}}}
+	tab := providertest.Open(t, ctx, kimi.ID, factory, providertest.Setup{Scenario: sim.ScenarioLoggedOut, Overrides: []site.Override{blind}})
+	_, err := tab.Ask(t, ctx, providertest.Request{Prompt: "hello"})
+	if got := errs.CodeOf(err); got != errs.LoginRequired {
+		t.Fatalf("got %s (%v), want login_required", got, err)
+	}
+	if n := tab.H.Server.SubmissionCount(kimi.ID); n != 0 {
+		t.Fatalf("%d submissions while logged out, want 0", n)
 	}
 }
