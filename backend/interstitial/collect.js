@@ -73,11 +73,16 @@ function (cfg) {
   const parts = [];
   let size = 0;
   if (document.body) {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    // Turns, the composer and scripts are skipped whole (a long thread is
+    // never walked text node by text node).
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+      acceptNode: (n) => n.nodeType !== 1 ? NodeFilter.FILTER_ACCEPT
+        : (/^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(n.tagName) || (inside && n.matches(inside))) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP,
+    });
     for (let n = walker.nextNode(); n && size < 8000; n = walker.nextNode()) {
       const el = n.parentElement;
       const t = (n.nodeValue || '').trim();
-      if (!t || !el || /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(el.tagName) || isInside(el)) continue;
+      if (!t || !el) continue;
       if (el.checkVisibility ? !el.checkVisibility() : !visible(el)) continue;
       parts.push(t);
       size += t.length + 1;
