@@ -56,7 +56,13 @@ Interstitials: a "Too many requests" refusal is answered ("Got it"), waited out 
 --cooldown (default: the settings' run.rateLimitCooldown, else 5m) and the prompt
 is sent once more on the same tab; a conversation at its maximum length gets a new
 chat and the prompt once more. Each is recorded in the result (policies, warnings);
-a second refusal ends the run (exit 3 for a rate limit).
+a second refusal ends the run (exit 3 for a rate limit). The same policy holds on
+every site. A usage cap (the plan's limit, "You’ve hit your limit…", Claude's
+exceeded_limit) is not a rate limit: seen on the page before typing, or as the
+answer after the send, it ends the run at once with usage_cap (exit 3) and the reset
+time when the site gives one (evidence resets_at); it is never cooled down and resent.
+A page with a login wall and no usable composer is login_required (exit 3) before
+anything is typed.
 
 With --json the result is one object: session (the run's id), answer, codeBlocks, model (the slug and
 where it was read), routing (requested and controlled tab, tab_was_created),

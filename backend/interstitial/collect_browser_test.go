@@ -2,6 +2,7 @@ package interstitial
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,6 +80,28 @@ func TestTheCollectorReadsRealPages(t *testing.T) {
 			None, func(t *testing.T, s Snapshot) {
 				if len(s.Dialogs) != 0 {
 					t.Errorf("hidden dialog collected: %q", s.Dialogs)
+				}
+			}},
+		{"a cap banner without a role, above the composer, is a usage cap with its reset time",
+			`<title>Claude</title>` + chat + `<div class="banner"><span>You’ve hit your limit for Claude messages. Limits will reset at </span><time datetime="2026-11-30T06:00:00Z">6:00 AM</time></div>`,
+			UsageCap, func(t *testing.T, s Snapshot) {
+				r := Detect(s)
+				if !r.ResetAt.Equal(time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)) || r.Evidence["signal"] != "banner" {
+					t.Errorf("verdict = %+v", r)
+				}
+			}},
+		{"the thread's turns stay out of the text outside them",
+			`<title>ChatGPT</title>` + chat + `<div data-message-author-role="assistant">You’ve hit your limit for Claude messages. Limits will reset at 6 AM.</div>`,
+			None, func(t *testing.T, s Snapshot) {
+				if strings.Contains(s.Outside, "hit your limit") || strings.Contains(s.Outside, "429") || !strings.Contains(s.Outside, "Me") {
+					t.Errorf("outside = %q", s.Outside)
+				}
+			}},
+		{"a landing page with Sign in and no composer is a login wall",
+			`<title>Grok</title><header><a href="/sign-in">Sign in</a><a href="/sign-up">Sign up</a></header><main><h1>Grok</h1></main>`,
+			LoginWall, func(t *testing.T, s Snapshot) {
+				if !s.has(FlagLoginControl) || s.ComposerPresent {
+					t.Errorf("snapshot = %+v", s)
 				}
 			}},
 		{"an error text in the thread is read",

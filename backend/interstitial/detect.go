@@ -104,9 +104,14 @@ var (
 	reSession     = regexp.MustCompile(`(?i)your session has expired`)
 	reTooLong     = regexp.MustCompile(`(?i)(reached|hit) the maximum (length|conversation length) for this conversation|maximum length for this conversation`)
 	reTooMany     = regexp.MustCompile(`(?i)too many requests|making requests too quickly|sending messages too (?:frequently|fast)|requests are too frequent`)
-	reCap         = regexp.MustCompile(`(?i)usage limit|message limit|rate limit|hit the [^.]{0,40}limit|you(?:'|’| ha)ve reached|out of (?:free )?messages|limit resets|your free messages return at|exceeded your (?:current )?quota`)
-	reGeneric     = regexp.MustCompile(`(?i)something went wrong|a network error occurred|message delivery timed out|an error occurred while|an internal error has occurred|network error\. please try again`)
-	reTransient   = regexp.MustCompile(`(?i)connection interrupted|waiting for the complete answer`)
+	reCap         = regexp.MustCompile(`(?i)usage limit|message limit|rate limit|hit the [^.]{0,40}limit|you(?:'|’| ha)ve (?:reached|hit)|out of (?:free )?messages|limits? (?:resets?|will reset)|your free messages return at|exceeded your (?:current )?quota`)
+	// reCapBanner is the stricter wording of a usage cap that a site shows
+	// outside any dialog or alert (Claude's "You’ve hit your limit for
+	// Claude messages", above a blocked composer): whole sentences, so that
+	// a chat title in the sidebar does not count.
+	reCapBanner = regexp.MustCompile(`(?i)you(?:'|’| ha)ve (?:hit|reached) (?:your|the)\b[^.\n]{0,60}\blimit\b|limits? (?:will )?resets? (?:at|after|in|on)\b|your free messages return at`)
+	reGeneric   = regexp.MustCompile(`(?i)something went wrong|a network error occurred|message delivery timed out|an error occurred while|an internal error has occurred|network error\. please try again`)
+	reTransient = regexp.MustCompile(`(?i)connection interrupted|waiting for the complete answer`)
 	// Google's account pages serve several sites (Gemini, AI Studio), so
 	// they are the detector's own signs, not one site's rules.
 	loginHosts      = []string{"accounts.google.com"}
@@ -257,12 +262,21 @@ func detect(s Snapshot, opts ...Option) Result {
 		{HeavyUsage, nil},
 		{UsageCap, func() (Result, bool) {
 			sig, t, ok := find(reCap)
+			times := s
+			if !ok && s.Outside != "" {
+				// A banner without a role (Claude's, over a blocked
+				// composer): its time elements are outside the notices.
+				if m := reCapBanner.FindStringIndex(s.Outside); m != nil {
+					sig, t, ok = "banner", bannerAround(s.Outside, m), true
+					times.Times = s.OutsideTimes
+				}
+			}
 			if !ok {
 				return Result{}, false
 			}
 			r := Result{Kind: UsageCap, Code: errs.UsageCap, Terminal: true,
 				Message: "the plan's usage limit is reached", Evidence: ev(sig, t)}
-			if at, ok := resetTime(s, t); ok {
+			if at, ok := resetTime(times, t); ok {
 				r.ResetAt = at
 			}
 			return r, true
@@ -320,12 +334,30 @@ func cloudflare(s Snapshot, page string, ev func(string, string) map[string]stri
 		Message: "a Cloudflare check stands in front of the site", Evidence: ev(signal, text)}, true
 }
 
+// bannerAround returns the lines of text around the match m of a banner
+// pattern: the notice's own words, not the whole page.
+func bannerAround(text string, m []int) string {
+	start := strings.LastIndexByte(text[:m[0]], '\n') + 1
+	end := len(text)
+	if i := strings.IndexByte(text[m[1]:], '\n'); i >= 0 {
+		end = m[1] + i
+		// The reset time often sits on the next line.
+		if j := strings.IndexByte(text[end+1:], '\n'); j >= 0 {
+			end = end + 1 + j
+		} else {
+			end = len(text)
+		}
+	}
+	return text[start:end]
+}
+
 func humanCheck(evidence map[string]string) Result {
 	return Result{Kind: HumanCheck, Code: errs.CloudflareChallenge, Terminal: true,
 		Message: "the site wants to check that a human is there (unusual traffic)", Evidence: evidence}
 }
 
-// loginWall: a login page, or a logged-out marker without a logged-in one.
+// loginWall: a login page, a logged-out marker without a logged-in one, or
+// a "Sign in" control on a page without a composer.
 // A site that answers logged-out users (ChatGPT, Gemini) is still a wall for
 // a user who expects their account.
 func loginWall(s Snapshot, ev func(string, string) map[string]string) (Result, bool) {
@@ -344,6 +376,11 @@ func loginWall(s Snapshot, ev func(string, string) map[string]string) (Result, b
 		r.Evidence = ev("url", "")
 	case s.has(FlagLoggedOut) && !s.has(FlagLoggedIn):
 		r.Evidence = ev("flag:"+FlagLoggedOut, "")
+	case s.has(FlagLoginControl) && !s.ComposerPresent && !s.has(FlagLoggedIn):
+		// A landing page with "Sign in" and no composer (Grok logged
+		// out): nothing can be typed, and waiting for a composer would
+		// blame the selectors.
+		r.Evidence = ev("flag:"+FlagLoginControl, "")
 	default:
 		return Result{}, false
 	}
@@ -385,4 +422,16 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// CapErr is the envelope of a usage cap that a site reported outside the
+// page (in its answer stream or the body of a refused send): code
+// UsageCap, evidence interstitial=usage_cap, and the reset time with its
+// hint when resetAt is not zero. A cap is never cooled down and resent.
+func CapErr(message string, resetAt time.Time) *errs.Envelope {
+	r := Result{Kind: UsageCap, Code: errs.UsageCap, Terminal: true, Message: message}
+	if !resetAt.IsZero() {
+		r.ResetAt = resetAt.UTC()
+	}
+	return errs.From(r.Err())
 }

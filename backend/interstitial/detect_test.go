@@ -76,6 +76,15 @@ func TestDetectRecognisesEverySignature(t *testing.T) {
 				s.Dialogs = []string{"You’ve hit the Free plan limit for GPT-5. Responses will use another model until your limit resets after 8:53 PM.\nNew chat\nUpgrade"}
 			}),
 			UsageCap, errs.UsageCap, "", true},
+		{"Claude's cap banner above a blocked composer (no role) is a usage cap",
+			Snapshot{URL: "https://claude.ai/new", ComposerPresent: true, BodyLength: 9000, Now: now,
+				Outside: "New chat\nChats\nYou’ve hit your limit for Claude messages. Limits will reset at\n11:00 PM\nSim User"},
+			UsageCap, errs.UsageCap, "", true},
+		{"Claude's cap notice in an alert is a usage cap",
+			with(chatPage(), func(s *Snapshot) {
+				s.Dialogs = []string{"You’ve hit your limit for Claude messages. Limits will reset at 11:00 PM."}
+			}),
+			UsageCap, errs.UsageCap, "", true},
 		{"AI Studio's exceeded quota is a usage cap",
 			with(chatPage(), func(s *Snapshot) { s.Dialogs = []string{"You exceeded your current quota. Try again at 17:30"} }),
 			UsageCap, errs.UsageCap, "", true},
@@ -106,6 +115,9 @@ func TestDetectRecognisesEverySignature(t *testing.T) {
 			LoginWall, errs.LoginRequired, "", true},
 		{"ChatGPT answering logged out (composer and Log in button) is a login wall",
 			Snapshot{URL: "https://chatgpt.com/", Title: "ChatGPT", Body: "Log in\nSign up for free\nWhat can I help with?", ComposerPresent: true, Flags: []string{FlagLoggedOut}},
+			LoginWall, errs.LoginRequired, "", true},
+		{"Grok's logged-out landing page (Sign in, no composer) is a login wall",
+			Snapshot{URL: "https://grok.com/", Title: "Grok", Body: "Sign in\nSign up\nGrok\nUnderstand the universe.", Flags: []string{FlagLoginControl}},
 			LoginWall, errs.LoginRequired, "", true},
 		{"a caller that knows the site's login page is believed",
 			Snapshot{URL: "https://claude.ai/login", OnLoginPage: true},
@@ -200,12 +212,16 @@ func TestDetectIgnoresTheTraps(t *testing.T) {
 			Snapshot{URL: "https://gemini.google.com/app/1", ComposerPresent: true, Body: "Please verify your email, then verify you are human on the form.", LastAnswer: "Please verify your email."}},
 		{"a long logged-out article page is no challenge",
 			Snapshot{URL: "https://chatgpt.com/", Title: "Docs", Body: strings.Repeat("Cloudflare is checking your browser in this tutorial. ", 60), BodyLength: 3300, Flags: []string{FlagLoggedIn}}},
+		{"an anonymous session's Sign in control beside a composer is no login wall by itself",
+			Snapshot{URL: "https://grok.com/", ComposerPresent: true, Flags: []string{FlagLoginControl}}},
 		{"a Log in link next to the account menu is no login wall",
 			with(chatPage(), func(s *Snapshot) { s.Flags = append(s.Flags, FlagLoggedOut) })},
 		{"a long answer that begins with 'Sorry, something went wrong' is no error",
 			with(chatPage(), func(s *Snapshot) {
 				s.LastAnswer = "Sorry, something went wrong in your code: " + strings.Repeat("the loop never ends. ", 20)
 			})},
+		{"a sidebar chat titled after usage limits is no usage cap",
+			with(chatPage(), func(s *Snapshot) { s.Outside = "Chats\nRate limit vs usage limit\nWhy limits reset\nSim User" })},
 		{"a /login path on another site's docs is not confused with a wall when logged in", Snapshot{URL: "https://chatgpt.com/c/1", ComposerPresent: true, Flags: []string{FlagLoggedIn}, Body: "How do I build a /login page?"}},
 	}
 	for _, c := range cases {
@@ -244,6 +260,17 @@ func TestUsageCapResetTimesAreRead(t *testing.T) {
 		{"Claude's 'until' wording without minutes",
 			notice("You are out of free messages until 5 PM"),
 			time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC)},
+		{"a banner's clock time on the next line, in the page's zone",
+			with(chatPage(), func(s *Snapshot) {
+				s.Outside = "Chats\nYou’ve hit your limit for Claude messages. Limits will reset at\n8:53 PM\nSim User"
+			}),
+			time.Date(2026, 11, 30, 1, 53, 0, 0, time.UTC)},
+		{"a banner's time element outside the thread",
+			with(chatPage(), func(s *Snapshot) {
+				s.Outside = "You’ve hit your limit for Claude messages. Limits will reset at\n8:53 PM"
+				s.OutsideTimes = []string{"2026-11-30T03:00:00Z"}
+			}),
+			time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)},
 		{"a time element wins over the text",
 			notice("Your limit resets after 8:53 PM.", "2026-11-30T06:00:00Z"),
 			time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)},

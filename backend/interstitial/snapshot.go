@@ -28,6 +28,7 @@ const (
 	FlagRegenerateError  = "regenerate_error"     // ChatGPT's regenerate-after-error button
 	FlagLoggedIn         = "logged_in"            // one of the site's logged-in markers is visible
 	FlagLoggedOut        = "logged_out"           // one of the site's logged-out markers is visible
+	FlagLoginControl     = "login_control"        // a visible "Sign in" / "Log in" control on a loaded page
 )
 
 // Snapshot is what the detector knows about a page at one moment.
@@ -43,6 +44,14 @@ type Snapshot struct {
 	Dialogs []string `json:"dialogs"`
 	// ErrorTexts are the visible texts of the site's error_text selectors.
 	ErrorTexts []string `json:"errorTexts"`
+	// Outside is the start of the visible text outside the thread's turns
+	// and the composer: where a site puts a notice that has no dialog or
+	// alert role (a banner over a blocked composer). Only the strict
+	// wording of a usage cap counts there.
+	Outside string `json:"outside,omitempty"`
+	// OutsideTimes are the datetime attributes of time elements outside
+	// the thread's turns.
+	OutsideTimes []string `json:"outsideTimes,omitempty"`
 	// LastAnswer is the start of the last assistant turn's text.
 	LastAnswer string `json:"lastAnswer"`
 	// ComposerPresent is true when the site's composer is visible.
@@ -78,6 +87,10 @@ type Probe struct {
 	LoggedOut     []string `json:"loggedOut"`
 	ErrorText     []string `json:"errorText"`
 	AssistantTurn []string `json:"assistantTurn"`
+	// UserTurn and Thoughts are left out of Outside (with AssistantTurn
+	// and Composer); Thoughts are left out of LastAnswer too.
+	UserTurn []string `json:"userTurn,omitempty"`
+	Thoughts []string `json:"thoughts,omitempty"`
 }
 
 // Script returns a JavaScript expression that evaluates, in a page, to the

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
 )
@@ -27,6 +28,7 @@ type Turn struct {
 	ended       bool
 	endErr      error
 	bytes       int
+	refused     []byte // the body of a response with an error status, up to maxRefusal
 	notify      chan struct{}
 
 	source         string // "stream" or "dom" once complete
@@ -95,6 +97,9 @@ func (t *Turn) sink(s site.Site) browser.Sink {
 			if ev.RequestID == t.reqID {
 				t.bytes += len(ev.Data)
 				_, _ = t.dec.Write(ev.Data)
+				if t.status >= 400 && len(t.refused) < maxRefusal {
+					t.refused = append(t.refused, ev.Data[:min(len(ev.Data), maxRefusal-len(t.refused))]...)
+				}
 			}
 		case browser.StreamEnd:
 			if ev.RequestID == t.reqID && !t.ended {
@@ -105,12 +110,17 @@ func (t *Turn) sink(s site.Site) browser.Sink {
 	}
 }
 
+// maxRefusal bounds the body of a refused send that a turn keeps: an error
+// body is short, and a decoder reads it whole.
+const maxRefusal = 64 << 10
+
 type streamState struct {
 	res     stream.Result
 	started bool
 	ended   bool
 	status  int
 	endErr  error
+	refusal *errs.Envelope // what the decoder read from a refused send's whole body
 }
 
 func (t *Turn) snapshot() streamState {
@@ -119,6 +129,9 @@ func (t *Turn) snapshot() streamState {
 	st := streamState{started: t.started, ended: t.ended, status: t.status, endErr: t.endErr}
 	if t.dec != nil {
 		st.res = t.dec.Result()
+		if rr, ok := t.dec.(stream.RefusalReader); ok && t.ended && t.status >= 400 {
+			st.refusal = rr.Refusal(t.status, t.refused)
+		}
 	}
 	return st
 }

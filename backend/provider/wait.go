@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
 )
@@ -57,8 +58,12 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				return nil
 			}
 			if ss.status >= 400 {
-				// A refused send: the page shows why (rate limit, usage cap,
-				// expired session). Give it a moment to render.
+				// A refused send: the body may say why (Claude's usage cap
+				// with its reset time), else the page shows it (rate limit,
+				// usage cap, expired session): give it a moment to render.
+				if ss.refusal != nil {
+					return ss.refusal
+				}
 				if refusedAt.IsZero() {
 					refusedAt = time.Now()
 				}
@@ -189,6 +194,9 @@ func disagree(s site.Site, streamText, domText string) error {
 // cap, conversation too long) over a generic error the stream reported,
 // giving the page a moment to render it.
 func (w *Web) streamErr(ctx context.Context, e *errs.Envelope) error {
+	if e.Code == errs.UsageCap && e.Evidence["resets_at"] == "" {
+		return w.capReset(ctx, e)
+	}
 	if e.Code != errs.GenerationError {
 		return e
 	}
@@ -196,6 +204,25 @@ func (w *Web) streamErr(ctx context.Context, e *errs.Envelope) error {
 	for time.Now().Before(deadline) {
 		if r, err := w.Interstitial(ctx); err == nil && r.Code != "" && r.Code != errs.GenerationError {
 			return r.Err()
+		}
+		select {
+		case <-ctx.Done():
+			return e
+		case <-time.After(w.Poll):
+		}
+	}
+	return e
+}
+
+// capReset completes a usage cap the stream reported without a reset time
+// with the one the page's notice names, giving the page a moment (at most
+// 1.5 s) to render it; else the stream's envelope stands. A cap is never
+// retried either way.
+func (w *Web) capReset(ctx context.Context, e *errs.Envelope) error {
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		if r, err := w.Interstitial(ctx); err == nil && r.Kind == interstitial.UsageCap && !r.ResetAt.IsZero() {
+			return errs.From(r.Err()).WithEvidence("stream_error", e.Message)
 		}
 		select {
 		case <-ctx.Done():

@@ -119,7 +119,16 @@ const stateJS = `(spec) => {
     out.lastUserText = (lastU.innerText || '').slice(0, 4096);
   }
   if (turn) {
-    const body = q('answer_body', turn)[0];
+    // Thinking, reasoning and tool blocks are never the answer: a body
+    // inside one (Kimi renders its thinking first, as a .markdown inside
+    // .thinking-container) is skipped for the next.
+    const thoughtSels = spec.sel.thoughts || [];
+    const inThoughts = (el) => thoughtSels.some((s) => { try { const t = el.closest(s); return !!t && turn.contains(t); } catch (e) { return false; } });
+    let body = null;
+    for (const s of spec.sel.answer_body || []) {
+      body = match([s], turn).find((el) => !inThoughts(el)) || null;
+      if (body) break;
+    }
     if (body) {
       let text = body.innerText || '';
       for (const th of q('thoughts', body)) text = text.replace(th.innerText || '', '');
@@ -138,9 +147,11 @@ const codeBlocksJS = `(spec) => {
   const turns = document.querySelectorAll((spec.sel.assistant_turn || []).join(',') || '#none');
   const turn = turns[turns.length - 1];
   if (!turn) return [];
+  const thoughtSels = spec.sel.thoughts || [];
+  const inThoughts = (el) => thoughtSels.some((s) => { try { const t = el.closest(s); return !!t && turn.contains(t); } catch (e) { return false; } });
   let els = [];
   for (const s of spec.sel.code_block || []) {
-    try { els = Array.from(turn.querySelectorAll(s)); } catch (e) { continue; }
+    try { els = Array.from(turn.querySelectorAll(s)).filter((el) => !inThoughts(el)); } catch (e) { continue; }
     if (els.length) break;
   }
   return els.map((el) => {
@@ -172,6 +183,7 @@ func (w *Web) Interstitial(ctx context.Context) (interstitial.Result, error) {
 	probe := interstitial.Probe{
 		Composer: s.Selector(site.RoleComposer), LoggedIn: s.Selector(site.RoleLoggedIn), LoggedOut: s.Selector(site.RoleLoggedOut),
 		ErrorText: s.Selector(site.RoleErrorText), AssistantTurn: s.Selector(site.RoleAssistantTurn),
+		UserTurn: s.Selector(site.RoleUserTurn), Thoughts: s.Selector(site.RoleThoughts),
 	}
 	var raw string
 	if err := w.Page.EvalInto(ctx, &raw, "() => "+interstitial.Script(probe)); err != nil {

@@ -263,6 +263,8 @@ func TestStreamCaptureMatchesOnlyTheAnswerRequest(t *testing.T) {
 		{"claude", "POST", "https://claude.ai/api/organizations/o1/chat_conversations/c1/completion", true},
 		{"deepseek", "POST", "https://chat.deepseek.com/api/v0/chat/completion", true},
 		{"kimi", "POST", "https://www.kimi.com/apiv2/kimi.gateway.chat.v1.ChatService/Chat", true},
+		{"kimi", "POST", "https://www.kimi.com/apiv2/kimi.chat.v1.ChatService/Chat", true},
+		{"kimi", "POST", "https://www.kimi.com/apiv2/kimi.other.v1.ChatService/Chat", false},
 		{"aistudio", "POST", "https://aistudio.google.com/anything", false},
 	}
 	for _, c := range cases {

@@ -52,6 +52,7 @@
             h('button', { type: 'button', iconname: 'thumb_down', 'aria-label': 'Bad response' }, 'thumb_down'))), 50);
         },
         error(msg, retry) { turn.appendChild(h('div', { class: 'model-error', role: 'alert' }, msg)); if (retry) turn.appendChild(h('button', { type: 'button', onclick: retry }, 'Retry')); },
+        remove() { turn.remove(); },
       };
     },
     async send(prompt, turn, signal) {
@@ -59,8 +60,9 @@
         body: JSON.stringify({ prompt, model, chat: location.pathname }) });
       if (resp.status === 429) {
         const j = await resp.json();
+        if (/rate limit/i.test(j.error.message)) { turn.remove(); Sim.toast(j.error.message); return; }
         turn.error(j.error.message, null);
-        Sim.toast(j.error.message + ' Try again at ').appendChild(Sim.resetTime(Date.now() + 3600e3));
+        Sim.toast(j.error.message + ' Try again at ').appendChild(Sim.resetTime(Date.now() + 3 * 3600e3));
         return;
       }
       let text = '', th = '', fin = null, err = null;
@@ -76,6 +78,7 @@
       turn.done(fin.modelVersion);
     },
   });
+  if (Sim.capOnLoad()) Sim.capBanner('You exceeded your current quota. Try again at ', cfg.capResetAt, 'alert');
   Sim.afterHydration(eng.hydrate);
   eng.changed();
 })();

@@ -135,7 +135,7 @@ func SimSite() sim.Site {
 		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
 		DefaultModel: "gpt-5-2", ThinkingModel: "gpt-5-6-thinking", CodeModel: "gpt-5-6-thinking",
 		Citations: true, SessionCookie: SimSessionCookie, DeviceCookie: SimDeviceCookie,
-		Scenarios: []string{sim.ScenarioThinking, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
+		Scenarios: []string{sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired},
 		Drift: map[string]string{
@@ -306,10 +306,10 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 		sim.WriteJSON(w, http.StatusTooManyRequests, sim.O("detail", "Too many requests. You're making requests too quickly. We've temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again."))
 		return
 	}
-	if sc.Name == sim.ScenarioUsageCap {
+	if sc.Name == sim.ScenarioUsageCap || s.PageScenario(ID).Name == sim.ScenarioUsageCapOnLoad {
 		sub.Refused = true
 		s.Record(sub)
-		reset := time.Now().Add(sc.Duration("reset", 3*time.Hour))
+		reset := s.CapReset(ID, sc)
 		sim.WriteJSON(w, http.StatusTooManyRequests, sim.O("detail", sim.O("code", "model_cap_exceeded",
 			"message", "You’ve hit the Free plan limit for GPT-5. Responses will use another model until your limit resets after "+reset.Format("3:04 PM")+".",
 			"clears_in", int(time.Until(reset).Seconds()), "reset_at", reset.UTC().Format(time.RFC3339))))

@@ -9,7 +9,7 @@
   // Drifted DOM: the selectors an adapter hard-codes no longer match.
   const T = drift
     ? { composer: 'composer-editor', send: 'composer-send', stop: 'composer-halt', turn: 'chat-turn-', markdown: 'prose-answer', sendLabel: 'Submit message', copy: 'turn-copy' }
-    : { composer: 'prompt-textarea', send: 'send-button', stop: 'stop-button', turn: 'conversation-turn-', markdown: 'markdown', sendLabel: 'Send prompt', copy: 'copy-turn-action-button' };
+    : { composer: 'prompt-textarea', send: cfg.scenario === 'renamed_send' ? 'composer-submit-button' : 'send-button', stop: 'stop-button', turn: 'conversation-turn-', markdown: 'markdown', sendLabel: 'Send prompt', copy: 'copy-turn-action-button' };
   const MOUNTED = 6; // turns kept in the DOM: the thread is virtualised
 
   let hydrated = false;
@@ -363,10 +363,12 @@
       } }]);
   }
 
-  function usageCap(detail) {
+  // The cap notice; banner (an account already at its cap, on load) has
+  // no role or test id, only its words above the composer.
+  function usageCap(detail, banner) {
     const reset = new Date(detail.reset_at);
     const label = reset.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
-    const box = h('div', { role: 'alert', 'data-testid': 'rate-limit-notice', class: 'notice' },
+    const box = h('div', banner ? { class: 'notice cap-banner' } : { role: 'alert', 'data-testid': 'rate-limit-notice', class: 'notice' },
       'You\u2019ve hit the Free plan limit for GPT-5. Responses will use another model until your limit resets after ',
       h('time', { datetime: detail.reset_at }, label), '.',
       h('a', { href: '/', class: 'btn' }, 'New chat'), h('button', { type: 'button', class: 'btn' }, 'Upgrade'));
@@ -443,6 +445,7 @@
 
   build();
   if (cfg.scenario === 'session_expired') Sim.afterHydration(sessionExpired);
+  if (Sim.capOnLoad()) usageCap({ reset_at: new Date(cfg.capResetAt).toISOString() }, true);
   Sim.afterHydration(() => {
     editor.attach();
     hydrated = true;

@@ -31,7 +31,15 @@ var simScript []byte
 // on assistant rows; model-selector-dropdown → [role="menuitemradio"];
 // input#chat-input-file-upload-onpage; POST …/chat_conversations then
 // …/completion SSE (message_start, content_block_delta text_delta,
-// message_stop); "Claude hit the maximum length for this conversation…".
+// message_stop; with thinking, a thinking block of thinking_summary_delta
+// first, rendered inside .font-claude-response outside .standard-markdown);
+// "Claude hit the maximum length for this conversation…"; the usage cap:
+// a 429 whose error message is JSON {"type":"exceeded_limit","resetsAt":…},
+// then (and on load for an account at the cap) the banner "You’ve hit your
+// limit for Claude messages. Limits will reset at …" without a role, the
+// composer blocked (no request goes out). GAP: the cap a refused send
+// shows lasts until the page reloads (the real site keeps it across
+// reloads: usage_cap_on_load is that page).
 // GAP: "This response reached its tool use limit." with Continue.
 func SimSite() sim.Site {
 	return sim.Site{
@@ -40,7 +48,7 @@ func SimSite() sim.Site {
 		Title:        "Claude",
 		Script:       simScript,
 		DefaultModel: "claude-sonnet-4-6",
-		Scenarios:    []string{sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired},
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioRenamedSend},
 		Drift: map[string]string{
 			"composer": "[contenteditable=\"true\"][data-testid=\"composer-input\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
@@ -93,14 +101,16 @@ func (s simServer) claudeCompletion(w http.ResponseWriter, r *http.Request) {
 		Model  string `json:"model"`
 	}
 	_ = json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20)).Decode(&req)
-	errBody := func(status int, typ, msg string) sim.Refusal {
-		return sim.Refusal{Status: status, ContentType: "application/json", Body: func(_ sim.Turn, until time.Time) string {
-			return sim.CompactJSON(sim.O("type", "error", "error", sim.O("type", typ, "message", msg, "resets_at", until.Unix())))
-		}}
-	}
-	t, ok := s.BeginTurn(w, ID, r.PathValue("id"), req.Prompt,
-		errBody(429, "rate_limit_error", "Too many requests. Please slow down."),
-		errBody(429, "rate_limit_error", "You've reached your usage limit."))
+	rate := sim.Refusal{Status: 429, ContentType: "application/json", Body: func(sim.Turn, time.Time) string {
+		return sim.CompactJSON(sim.O("type", "error", "error", sim.O("type", "rate_limit_error", "message", "Too many requests. Please slow down.")))
+	}}
+	// At the usage cap the error's message is itself JSON: exceeded_limit
+	// with resetsAt (unix seconds), hours away.
+	usage := sim.Refusal{Status: 429, ContentType: "application/json", Body: func(_ sim.Turn, until time.Time) string {
+		limit := sim.CompactJSON(sim.O("type", "exceeded_limit", "resetsAt", until.Unix(), "remaining", 0, "perModelLimit", false))
+		return sim.CompactJSON(sim.O("type", "error", "error", sim.O("type", "rate_limit_error", "message", limit)))
+	}}
+	t, ok := s.BeginTurn(w, ID, r.PathValue("id"), req.Prompt, rate, usage)
 	if !ok {
 		return
 	}
@@ -116,9 +126,23 @@ func (s simServer) claudeCompletion(w http.ResponseWriter, r *http.Request) {
 		sseEvent(f, "error", sim.O("type", "error", "error", sim.O("type", "invalid_request_error", "message", "prompt is too long")))
 		return
 	}
-	sseEvent(f, "content_block_start", sim.O("type", "content_block_start", "index", 0, "content_block", sim.O("type", "text", "text", "")))
+	text := 0
+	if len(t.Answer.Thoughts) > 0 {
+		// Extended thinking: a thinking block whose summary deltas come
+		// first; never part of the answer.
+		sseEvent(f, "content_block_start", sim.O("type", "content_block_start", "index", 0, "content_block", sim.O("type", "thinking", "thinking", "")))
+		for _, th := range t.Answer.Thoughts {
+			sseEvent(f, "content_block_delta", sim.O("type", "content_block_delta", "index", 0, "delta", sim.O("type", "thinking_summary_delta", "summary", sim.O("summary", th))))
+			if !sim.Sleep(r.Context(), t.Pace.Interval) {
+				return
+			}
+		}
+		sseEvent(f, "content_block_stop", sim.O("type", "content_block_stop", "index", 0))
+		text = 1
+	}
+	sseEvent(f, "content_block_start", sim.O("type", "content_block_start", "index", text, "content_block", sim.O("type", "text", "text", "")))
 	done := t.Pieces(r.Context(), t.Answer.Text, func(p, _ string) {
-		sseEvent(f, "content_block_delta", sim.O("type", "content_block_delta", "index", 0, "delta", sim.O("type", "text_delta", "text", p)))
+		sseEvent(f, "content_block_delta", sim.O("type", "content_block_delta", "index", text, "delta", sim.O("type", "text_delta", "text", p)))
 	})
 	if !done {
 		if t.Scenario.Name == sim.ScenarioError {
@@ -127,7 +151,7 @@ func (s simServer) claudeCompletion(w http.ResponseWriter, r *http.Request) {
 		}
 		sim.AbortStream()
 	}
-	sseEvent(f, "content_block_stop", sim.O("type", "content_block_stop", "index", 0))
+	sseEvent(f, "content_block_stop", sim.O("type", "content_block_stop", "index", text))
 	sseEvent(f, "message_delta", sim.O("type", "message_delta", "delta", sim.O("stop_reason", "end_turn", "stop_sequence", nil)))
 	sseEvent(f, "message_limit", sim.O("type", "message_limit", "message_limit", sim.O("type", "within_limit")))
 	sseEvent(f, "message_stop", sim.O("type", "message_stop"))

@@ -6,7 +6,16 @@
   const { h, cfg } = Sim;
   const D = cfg.drift;
   const T = D ? { input: 'composer-input', send: 'composer-send', sendLabel: 'Send', copy: 'turn-copy' }
-    : { input: 'chat-input', send: 'chat-input-send', sendLabel: 'Send message', copy: 'action-bar-copy' };
+    : { input: 'chat-input', send: cfg.scenario === 'renamed_send' ? 'composer-send-button' : 'chat-input-send', sendLabel: 'Send message', copy: 'action-bar-copy' };
+  // At the usage cap the page shows a banner without a role and blocks the
+  // composer: no request goes out until the reset, reloads included.
+  let capped = false;
+  const capBanner = (until) => {
+    if (capped) return;
+    capped = true;
+    Sim.capBanner('You\u2019ve hit your limit for Claude messages. Limits will reset at ', until);
+    eng.changed();
+  };
   const org = '8f3e2b1c-sim0-4c7d-9a1e-000000000001';
   let conv = cfg.conversation || '';
   let model = 'claude-sonnet-4-6';
@@ -30,25 +39,35 @@
   }
   const eng = Sim.chat({
     editor: () => editor,
+    blocked: () => capped,
     submitOn: (e) => e.key === 'Enter' && !e.shiftKey && !e.isComposing,
     renderControls(state) {
       controls.innerHTML = '';
       if (state === 'busy') { controls.appendChild(h('button', { type: 'button', 'aria-label': 'Stop response', onclick: () => eng.stop() }, '■')); return; }
-      controls.appendChild(h('button', { type: 'button', 'aria-label': T.sendLabel, 'data-testid': T.send, disabled: state !== 'ready', onclick: () => eng.submit() }, '↑'));
+      controls.appendChild(h('button', { type: 'button', 'aria-label': T.sendLabel, 'data-testid': T.send, disabled: state !== 'ready' || capped, onclick: () => eng.submit() }, '↑'));
     },
     userTurn(text) {
       thread.appendChild(h('div', { class: 'user-row' }, h('div', { 'data-testid': 'user-message' }, h('p', { class: 'whitespace-pre-wrap', text })),
         h('button', { type: 'button', 'data-testid': T.copy }, 'Copy')));
     },
     assistantTurn() {
-      const body = h('div', { class: 'font-claude-response grid-cols-1' });
+      const md = h('div', { class: 'standard-markdown grid-cols-1' });
+      const body = h('div', { class: 'font-claude-response' }, md);
+      let summary = null;
       const box = h('div', { 'data-is-streaming': 'true', class: 'group relative' }, body);
       const row = h('div', { class: 'assistant-row' }, box);
       thread.appendChild(row);
       const opts = { code: (lang, code) => h('div', { class: 'code-block' }, h('div', { class: 'code-lang' }, lang), h('pre', {}, h('code', { class: 'language-' + lang, text: code }))) };
       const end = () => box.setAttribute('data-is-streaming', 'false');
       return {
-        update(text) { body.innerHTML = ''; body.appendChild(Sim.markdown(text, opts)); },
+        update(text) { md.innerHTML = ''; md.appendChild(Sim.markdown(text, opts)); },
+        // The thinking summary renders inside .font-claude-response, before
+        // and outside the answer's .standard-markdown.
+        think(th) {
+          if (!summary) { summary = h('div', { class: 'thinking-summary transition-all' }, h('div', { class: 'text-sm' })); body.insertBefore(summary, md); }
+          summary.firstChild.appendChild(h('p', { text: th }));
+        },
+        remove() { row.remove(); },
         done() {
           end();
           row.appendChild(h('div', { class: 'action-bar' }, h('button', { type: 'button', 'data-testid': T.copy }, 'Copy'),
@@ -72,15 +91,18 @@
         body: JSON.stringify({ prompt, model, timezone: 'UTC', attachments: [], files: [], rendering_mode: 'messages' }) });
       if (resp.status === 429) {
         const j = await resp.json();
-        turn.error(j.error.message, null);
-        const t = Sim.toast(j.error.message.includes('usage') ? 'You\u2019ve reached your usage limit. Your limit resets at ' : 'Too many requests. ');
-        t.appendChild(Sim.resetTime(j.error.resets_at * 1000));
+        let limit = null;
+        try { limit = JSON.parse(j.error.message); } catch (e) { limit = null; }
+        if (limit && limit.type === 'exceeded_limit') { turn.remove(); capBanner(limit.resetsAt * 1000); return; }
+        turn.remove();
+        Sim.toast('Too many requests. Please wait a moment before trying again.');
         return;
       }
       let text = '', stopped = false, err = null;
       await Sim.readBody(resp, Sim.sse(({ event, data }) => {
         const f = JSON.parse(data);
-        if (f.type === 'content_block_delta') { text += f.delta.text; turn.update(text); }
+        if (f.type === 'content_block_delta' && f.delta.type === 'text_delta') { text += f.delta.text; turn.update(text); }
+        if (f.type === 'content_block_delta' && f.delta.type === 'thinking_summary_delta') turn.think(f.delta.summary.summary);
         if (f.type === 'message_stop') stopped = true;
         if (f.type === 'error') err = f.error;
       }));
@@ -91,6 +113,7 @@
     },
   });
   if (cfg.scenario === 'session_expired') Sim.dialog('Session expired', 'Your session has expired. Please log in again.', [{ label: 'Log in', onclick: () => { location.href = '/login'; } }]);
+  if (Sim.capOnLoad()) capBanner(cfg.capResetAt);
   Sim.afterHydration(eng.hydrate);
   eng.changed();
 })();

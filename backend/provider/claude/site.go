@@ -22,8 +22,10 @@ func Site() site.Site {
 			site.RoleBusy:          {`div[data-is-streaming="true"]`},
 			site.RoleUserTurn:      {`[data-testid="user-message"]`},
 			site.RoleAssistantTurn: {`div[data-is-streaming]`},
-			site.RoleAnswerBody:    {`div[class*="font-claude-response"]`},
-			site.RoleCodeBlock:     {`pre code`},
+			// The thinking summary renders inside font-claude-response but
+			// outside the answer's .standard-markdown.
+			site.RoleAnswerBody: {`div[class*="font-claude-response"] .standard-markdown`, `div[class*="font-claude-response"]`},
+			site.RoleCodeBlock:  {`pre code`},
 			// action-bar-copy sits under both roles; retry only under answers.
 			site.RoleFinished:    {`[data-testid="action-bar-retry"]`, `[data-testid="action-bar-copy"]`},
 			site.RoleModelPicker: {`[data-testid="model-selector-dropdown"]`},

@@ -3,9 +3,12 @@ package claude
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/stream"
 )
 
@@ -123,10 +126,7 @@ func (d *Decoder) frame(event string, data []byte) {
 		}
 	case "message_limit":
 		if stream.Str(stream.Get(f, "message_limit", "type")) == "exceeded_limit" && d.err == nil {
-			d.err = errs.New(errs.UsageCap, "Claude says the usage limit is reached")
-			if at := stream.Scalar(stream.Get(f, "message_limit", "resetsAt")); at != "" {
-				d.err.WithEvidence("resets_at", at)
-			}
+			d.err = capErr(stream.Get(f, "message_limit", "resetsAt"))
 		}
 	case "error":
 		d.fail(f["error"])
@@ -160,6 +160,36 @@ func (d *Decoder) fail(e any) {
 	}
 }
 
+// Refusal implements stream.RefusalReader: a refused completion answers
+// {"type":"error","error":{"type":"rate_limit_error","message":"…"}}, and
+// when the account is at its usage cap the message is itself JSON,
+// {"type":"exceeded_limit","resetsAt":<unix s>,…}: a usage cap with its
+// reset time, never a short rate limit. Other error bodies read as the
+// stream's error events do; a body that is not Claude's error is nil.
+func (d *Decoder) Refusal(status int, body []byte) *errs.Envelope {
+	var f map[string]any
+	if json.Unmarshal(body, &f) != nil || f["error"] == nil {
+		return nil
+	}
+	var limit map[string]any
+	if msg := stream.Str(stream.Get(f, "error", "message")); json.Unmarshal([]byte(msg), &limit) == nil && stream.Str(limit["type"]) == "exceeded_limit" {
+		return capErr(limit["resetsAt"]).WithEvidence("status", strconv.Itoa(status))
+	}
+	probe := &Decoder{}
+	probe.fail(f["error"])
+	return probe.err.WithEvidence("status", strconv.Itoa(status))
+}
+
+// capErr is the usage cap envelope, with the reset time when resetsAt
+// (unix seconds) is given.
+func capErr(resetsAt any) *errs.Envelope {
+	var at time.Time
+	if secs, err := strconv.ParseFloat(stream.Scalar(resetsAt), 64); err == nil && secs > 0 {
+		at = time.Unix(int64(secs), 0)
+	}
+	return interstitial.CapErr("Claude says the account hit its usage limit for messages", at)
+}
+
 // Result implements Decoder.
 func (d *Decoder) Result() stream.Result {
 	r := stream.Result{
@@ -186,4 +216,7 @@ func (d *Decoder) Result() stream.Result {
 	return r
 }
 
-var _ stream.Decoder = (*Decoder)(nil)
+var (
+	_ stream.Decoder       = (*Decoder)(nil)
+	_ stream.RefusalReader = (*Decoder)(nil)
+)

@@ -39,6 +39,7 @@
         update(text, th) { if (th) { think.hidden = false; think.textContent = th; } md.innerHTML = ''; md.appendChild(Sim.markdown(text, opts)); },
         done() { item.appendChild(h('div', { class: 'ds-flex actions' }, h('div', { role: 'button', 'aria-label': 'Copy', class: 'ds-icon-button' }, '⧉'), h('div', { role: 'button', 'aria-label': 'Read aloud', class: 'ds-icon-button' }, '🔊'))); },
         error(msg, retry) { item.appendChild(h('div', { class: 'ds-error', role: 'alert' }, msg)); if (retry) item.appendChild(h('div', { role: 'button', class: 'ds-button retry', onclick: retry }, 'Retry')); },
+        remove() { item.remove(); },
       };
     },
     async send(prompt, turn, signal) {
@@ -76,14 +77,17 @@
       }));
       if (err) {
         const busy = err.includes('busy');
+        // Sending too frequently: a toast that goes away; the cap stays.
+        if (err.includes('too frequently')) { turn.remove(); Sim.toast(err); return; }
         turn.error(busy ? 'The server is busy. Please try again later.' : err, busy ? () => eng.submit(prompt) : null);
-        if (!busy) Sim.toast(err + ' ').appendChild(Sim.resetTime(Date.now() + 3600e3));
+        if (!busy) Sim.toast(err + ' ').appendChild(Sim.resetTime(Date.now() + 3 * 3600e3));
         return;
       }
       if (status !== 'FINISHED') throw new Error('stream ended early');
       turn.done(modelType);
     },
   });
+  if (Sim.capOnLoad()) Sim.capBanner('You have reached the daily usage limit. It resets at ', cfg.capResetAt, 'alert');
   Sim.afterHydration(eng.hydrate);
   eng.changed();
 })();

@@ -44,7 +44,7 @@ func SimSite() sim.Site {
 		Title:        "Google Gemini",
 		Script:       simScript,
 		DefaultModel: "gemini-3-flash",
-		Scenarios:    []string{sim.ScenarioThinking},
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioRenamedSend},
 		Drift: map[string]string{
 			"composer": "rich-textarea .input-editor[contenteditable=\"true\"]",
 			"send":     "button.submit-button[aria-label=\"Submit\"]",

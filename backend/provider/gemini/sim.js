@@ -5,7 +5,7 @@
   const { h, cfg } = Sim;
   const D = cfg.drift;
   const T = D ? { editor: 'input-editor', send: 'submit-button', sendLabel: 'Submit', markdown: 'response-markdown', footer: 'turn-footer' }
-    : { editor: 'ql-editor', send: 'send-button', sendLabel: 'Send message', markdown: 'markdown', footer: 'response-footer' };
+    : { editor: 'ql-editor', send: cfg.scenario === 'renamed_send' ? 'submit-button' : 'send-button', sendLabel: 'Send message', markdown: 'markdown', footer: 'response-footer' };
   window.WIZ_global_data = { SNlM0e: 'AJvLN6M' + Math.random().toString(36).slice(2) };
   let cid = cfg.conversation || '', rid = '', rcid = '';
   let model = 'Flash';
@@ -112,5 +112,6 @@
       turn.done(mdl);
     },
   });
+  if (Sim.capOnLoad()) Sim.capBanner('You\u2019ve reached your limit for now. Your limit resets at ', cfg.capResetAt, 'alert');
   Sim.afterHydration(eng.hydrate);
 })();

@@ -28,8 +28,10 @@ var simScript []byte
 // select"] → [role="menuitem"]; GET /rest/user-settings 200/401; POST
 // /rest/app-chat/conversations/new and /{id}/responses NDJSON (conversation,
 // token with isThinking, isSoftStop, finalMetadata, modelResponse); a listing
-// GET follows each turn. "under heavy usage", "Too many requests". GAP: "not
-// available in your region".
+// GET follows each turn. "under heavy usage"; a refused send is HTTP 429
+// {"code":8,"message":"Too many requests","details":[]} (a usage cap: the
+// same code, other words). Logged out: a landing page with "Sign in" /
+// "Sign up" and no composer, REST 401. GAP: "not available in your region".
 func SimSite() sim.Site {
 	return sim.Site{
 		ID:            ID,
@@ -38,7 +40,7 @@ func SimSite() sim.Site {
 		Script:        simScript,
 		DefaultModel:  "grok-4",
 		ThinkingModel: "grok-4-thinking",
-		Scenarios:     []string{sim.ScenarioThinking},
+		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioRenamedSend},
 		Drift: map[string]string{
 			"composer": "div.editor-surface[contenteditable=\"true\"][aria-label=\"Message Grok\"]",
 			"send":     "[data-testid=\"composer-submit\"]:not([disabled])",
@@ -85,9 +87,11 @@ func (s simServer) grokSend(w http.ResponseWriter, r *http.Request, conv string)
 	if conv == "" {
 		conv = sim.NewUUID()
 	}
+	// A refused send answers its gRPC status as JSON: code 8
+	// (RESOURCE_EXHAUSTED) for a short rate limit and a usage cap alike.
 	jsonErr := func(status int, msg string) sim.Refusal {
 		return sim.Refusal{Status: status, ContentType: "application/json", Body: func(sim.Turn, time.Time) string {
-			return sim.CompactJSON(sim.O("error", sim.O("code", 8, "message", msg, "details", []any{})))
+			return sim.CompactJSON(sim.O("code", 8, "message", msg, "details", []any{}))
 		}}
 	}
 	t, ok := s.BeginTurn(w, ID, conv, req.Message, jsonErr(429, "Too many requests"), jsonErr(429, "You've reached your limit. Please try again later or upgrade."))

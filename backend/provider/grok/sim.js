@@ -5,7 +5,15 @@
   'use strict';
   const { h, cfg } = Sim;
   const D = cfg.drift;
-  const T = D ? { submit: 'composer-submit', stop: 'composer-stop', md: 'answer-markdown' } : { submit: 'chat-submit', stop: 'chat-stop', md: 'response-content-markdown' };
+  const T = D ? { submit: 'composer-submit', stop: 'composer-stop', md: 'answer-markdown' }
+    : { submit: cfg.scenario === 'renamed_send' ? 'composer-send' : 'chat-submit', stop: 'chat-stop', md: 'response-content-markdown' };
+  if (!cfg.loggedIn) {
+    // Logged out: a landing page with Sign in / Sign up and no composer.
+    document.getElementById('app').append(h('header', {}, h('a', { href: 'https://accounts.x.ai/sign-in', class: 'btn' }, 'Sign in'),
+      h('a', { href: 'https://accounts.x.ai/sign-up', class: 'btn btn-primary' }, 'Sign up')),
+    h('main', { class: 'landing' }, h('h1', {}, 'Grok'), h('p', {}, 'Understand the universe.')));
+    return;
+  }
   let conv = cfg.conversation || '';
   let model = 'grok-4';
   const app = document.getElementById('app');
@@ -45,6 +53,7 @@
         update(text, th) { md.innerHTML = ''; if (th && !text) md.appendChild(h('div', { class: 'thinking' }, 'Thinking…')); md.appendChild(Sim.markdown(text, opts)); },
         done() { row.appendChild(h('div', { class: 'action-buttons' }, h('button', { type: 'button', 'aria-label': 'Copy' }, 'Copy'), h('button', { type: 'button', 'aria-label': 'Regenerate' }, 'Regenerate'))); },
         error(msg, retry) { row.appendChild(h('div', { class: 'error', role: 'alert' }, msg)); if (retry) row.appendChild(h('button', { type: 'button', onclick: retry }, 'Retry')); },
+        remove() { row.remove(); },
       };
     },
     async send(prompt, turn, signal) {
@@ -52,10 +61,12 @@
       const resp = await fetch(url, { method: 'POST', credentials: 'include', signal, headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ message: prompt, modelName: model, temporary: false, fileAttachments: [], disableSearch: false }) });
       if (resp.status === 429) {
+        // {"code":8,"message":…,"details":[]}: RESOURCE_EXHAUSTED for a short
+        // rate limit and for the plan's cap alike; the words tell them apart.
         const j = await resp.json();
-        turn.error(j.error.message, null);
-        const t = Sim.toast(j.error.message.includes('limit') ? 'You\u2019ve reached your limit. Resets at ' : 'Too many requests. Try again at ');
-        t.appendChild(Sim.resetTime(Date.now() + parseInt(resp.headers.get('retry-after') || '5', 10) * 1000));
+        turn.remove();
+        if (j.message.includes('limit')) capNotice(Date.now() + 3 * 3600e3);
+        else Sim.toast('Too many requests. Please slow down.');
         return;
       }
       let text = '', thoughts = '', soft = false, full = null, err = null;
@@ -75,6 +86,8 @@
       turn.done(full.model);
     },
   });
+  function capNotice(until) { Sim.capBanner('You\u2019ve reached your limit of messages. Resets at ', until, 'alert'); }
+  if (Sim.capOnLoad()) capNotice(cfg.capResetAt);
   Sim.afterHydration(eng.hydrate);
   eng.changed();
 })();

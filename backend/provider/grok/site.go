@@ -16,7 +16,9 @@ func Site() site.Site {
 				`div.tiptap.ProseMirror[contenteditable="true"]`,
 				`[contenteditable="true"][aria-label="Ask Grok anything"]`,
 			},
-			site.RoleSend: {`[data-testid="chat-submit"]`},
+			// A second selector from public facts: one renamed test id is
+			// not an outage.
+			site.RoleSend: {`[data-testid="chat-submit"]`, `button[type="submit"][aria-label="Submit"]`},
 			site.RoleStop: {`[data-testid="chat-stop"]`, `button[aria-label*="Stop" i]`},
 			// Both roles use .message-bubble; the newest is the last.
 			site.RoleAssistantTurn: {`.message-bubble`},

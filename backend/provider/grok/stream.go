@@ -3,9 +3,12 @@ package grok
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/stream"
 )
 
@@ -150,7 +153,7 @@ func (d *Decoder) fail(e any) {
 	case (code == "8" || code == "429") && grokCapRE.MatchString(msg):
 		// RESOURCE_EXHAUSTED covers both limits; only the words tell a
 		// plan's usage cap from a short rate limit.
-		d.err = errs.New(errs.UsageCap, "Grok says the plan's usage limit is reached")
+		d.err = interstitial.CapErr("Grok says the plan's usage limit is reached", time.Time{})
 	case code == "8" || code == "429":
 		d.err = errs.New(errs.RateLimited, "Grok says there are too many requests")
 	default:
@@ -162,6 +165,27 @@ func (d *Decoder) fail(e any) {
 	if msg != "" {
 		d.err.WithEvidence("site_message", stream.Clip(msg, 300))
 	}
+}
+
+// Refusal implements stream.RefusalReader: a refused send answers a gRPC
+// status as JSON, {"code":8,"message":"Too many requests","details":[]}
+// (also wrapped as {"error":{…}}); code 8 is a short rate limit or, by its
+// words, a usage cap. A body without a code is nil.
+func (d *Decoder) Refusal(status int, body []byte) *errs.Envelope {
+	var f map[string]any
+	if json.Unmarshal(body, &f) != nil {
+		return nil
+	}
+	e := any(f)
+	if inner, ok := f["error"].(map[string]any); ok {
+		e = inner
+	}
+	if stream.Scalar(stream.Get(e, "code")) == "" {
+		return nil
+	}
+	probe := &Decoder{}
+	probe.fail(e)
+	return probe.err.WithEvidence("status", strconv.Itoa(status))
 }
 
 // Result implements Decoder.
@@ -187,4 +211,7 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-var _ stream.Decoder = (*Decoder)(nil)
+var (
+	_ stream.Decoder       = (*Decoder)(nil)
+	_ stream.RefusalReader = (*Decoder)(nil)
+)

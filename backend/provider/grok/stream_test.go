@@ -71,3 +71,24 @@ func TestGarbageIsCountedNotFatal(t *testing.T) {
 		streamtest.CheckGarbage(t, DecoderName, "<html>\n"+`{"result":{"response":{"isSoftStop":true}}}`+"\n")
 	})
 }
+
+func TestARefusedSendIsReadFromItsGRPCStatus(t *testing.T) {
+	cases := []struct {
+		name, body string
+		code       errs.Code
+	}{
+		{"code 8 Too many requests is a short rate limit", `{"code":8,"message":"Too many requests","details":[]}`, errs.RateLimited},
+		{"code 8 with a plan's limit is a usage cap", `{"code":8,"message":"You've reached your limit. Please try again later or upgrade.","details":[]}`, errs.UsageCap},
+		{"the same status wrapped in error", `{"error":{"code":8,"message":"Too many requests","details":[]}}`, errs.RateLimited},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if e := NewDecoder().Refusal(429, []byte(c.body)); e == nil || e.Code != c.code || e.Evidence["status"] != "429" {
+				t.Fatalf("Refusal = %+v, want %s", e, c.code)
+			}
+		})
+	}
+	if e := NewDecoder().Refusal(429, []byte(`{"detail":"nope"}`)); e != nil {
+		t.Fatalf("a body without a code read as %+v", e)
+	}
+}

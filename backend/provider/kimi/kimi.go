@@ -3,18 +3,20 @@
 // extra input event (Lexical reads a second data-bearing event as more
 // text). Send and stop are one div, .send-button-container, told apart by
 // class (.stop, .loading, .disabled). The answer is decoded from the Connect
-// stream of POST /apiv2/kimi.gateway.chat.v1.ChatService/Chat (stream
-// "kimi": [flags u8][length u32 BE][json] frames, op set/append, done);
-// without it the DOM rule completes the turn: the assistant actions bar
-// visible, stop gone and the text stable. The model is proven by the
-// stream's scenario (Kimi's model family), else by the page's current-model
-// label.
+// stream of POST /apiv2/kimi.chat.v1.ChatService/Chat (older pages:
+// kimi.gateway.chat.v1; both match) (stream "kimi": [flags u8][length u32
+// BE][json] frames, op set/append, done; think blocks are never the
+// answer); without it the DOM rule completes the turn: the assistant
+// actions bar visible, stop gone and the text stable, the answer being the
+// first .markdown outside .thinking-container (the thinking renders
+// first). The model is proven by the stream's scenario (Kimi's model
+// family), else by the page's current-model label.
 //
 // This folder holds everything Ferry knows about Kimi: site.go (its registry
 // entry), stream.go (decoder "kimi-connect"), sim.go and sim.js (its
 // simulator stand-in and page, with the fidelity notes against the providers
-// reference) and this adapter, with its captures under testdata; Kimi has no
-// interstitial sign of its own. Its init registers each part with its
+// reference), rules.go (its login dialog, a login wall) and this adapter,
+// with its captures under testdata. Its init registers each part with its
 // registry (stream, site, interstitial, sim, provider); provider/all links it
 // in.
 package kimi
@@ -24,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
@@ -36,6 +39,9 @@ const ID = "kimi"
 func init() {
 	stream.Register(DecoderName, func() stream.Decoder { return NewDecoder() })
 	site.Register(Site())
+	for _, r := range Rules() {
+		interstitial.Register(r)
+	}
 	sim.Register(SimSite())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }

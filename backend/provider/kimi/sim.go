@@ -26,9 +26,14 @@ var simScript []byte
 // [data-lexical-editor="true"] (execCommand works, an extra input event
 // duplicates); one div .send-button-container with .disabled/.stop/.loading;
 // .chat-content-item-assistant .markdown; .segment-assistant-actions;
-// .current-model; Connect POST /apiv2/kimi.gateway.chat.v1.ChatService/Chat
+// .current-model; Connect POST /apiv2/kimi.chat.v1.ChatService/Chat (the
+// newest capture; legacy_stream posts to kimi.gateway.chat.v1)
 // (application/connect+json, [flags][len BE][json] both ways; op set/append,
-// block.text.content, done, end-of-stream flag 2).
+// block.text.content, block.think first for a thinking model, rendered as
+// a .markdown inside .thinking-container before the answer's; done,
+// end-of-stream flag 2). Logged out: a .user-info-no-login "Log In"
+// control; send opens a login dialog and sends nothing.
+// GAP: Kimi's usage-cap wording (not public): a notice with role alert.
 func SimSite() sim.Site {
 	return sim.Site{
 		ID:           ID,
@@ -36,6 +41,7 @@ func SimSite() sim.Site {
 		Title:        "Kimi AI - Kimi K2",
 		Script:       simScript,
 		DefaultModel: "kimi-k2",
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioLegacyStream},
 		Drift: map[string]string{
 			"composer": ".prompt-editor[contenteditable=\"true\"]",
 			"send":     ".submit-wrapper:not(.stop):not(.loading):not(.disabled)",
@@ -54,6 +60,7 @@ func (s simServer) routes() http.Handler {
 	page := func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, r.PathValue("id")) }
 	mux.HandleFunc("GET /{$}", page)
 	mux.HandleFunc("GET /chat/{id}", page)
+	mux.HandleFunc("POST /apiv2/kimi.chat.v1.ChatService/Chat", s.kimiChat)
 	mux.HandleFunc("POST /apiv2/kimi.gateway.chat.v1.ChatService/Chat", s.kimiChat)
 	return s.Gate(ID, mux)
 }
@@ -113,6 +120,16 @@ func (s simServer) kimiChat(w http.ResponseWriter, r *http.Request) {
 	frame := func(v sim.Obj) { f.WriteBytes(connectFrame(0, []byte(sim.CompactJSON(v)))) }
 	frame(sim.O("op", "set", "mask", "chat", "chat", sim.O("id", conv, "name", "Sim: "+sim.PromptTopic(prompt))))
 	frame(sim.O("op", "set", "mask", "message", "message", sim.O("id", sim.NewUUID(), "role", "assistant", "status", "MESSAGE_STATUS_GENERATING", "scenario", "SCENARIO_K2")))
+	if len(t.Answer.Thoughts) > 0 {
+		// A thinking model: think blocks first, never the answer.
+		frame(sim.O("op", "set", "mask", "block.think", "block", sim.O("id", "think", "think", sim.O("content", ""))))
+		for _, th := range t.Answer.Thoughts {
+			frame(sim.O("op", "append", "mask", "block.think.content", "block", sim.O("id", "think", "think", sim.O("content", th+" "))))
+			if !sim.Sleep(r.Context(), t.Pace.Interval) {
+				return
+			}
+		}
+	}
 	frame(sim.O("op", "set", "mask", "block.text", "block", sim.O("id", "0", "text", sim.O("content", ""))))
 	done := t.Pieces(r.Context(), t.Answer.Text, func(p, _ string) {
 		frame(sim.O("op", "append", "mask", "block.text.content", "block", sim.O("id", "0", "text", sim.O("content", p))))

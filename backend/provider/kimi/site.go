@@ -24,14 +24,19 @@ func Site() site.Site {
 			site.RoleFinished:      {`.segment-assistant-actions`},
 			site.RoleReady:         {`.current-model`},
 			site.RoleLoggedIn:      {`.user-info`, `[class*="user-avatar"]`},
-			site.RoleLoggedOut:     {`.login-button`},
+			site.RoleLoggedOut:     {`.user-info-no-login`, `.login-button`},
+			// The thinking of a thinking model renders first, as a
+			// .markdown inside .thinking-container: never the answer.
+			site.RoleThoughts: {`.thinking-container`},
 		},
 		Typing:       []site.Typing{site.TypingExecCommand},
 		NoExtraInput: true,
 		Send:         site.SendClick,
 		Stream: &site.StreamCapture{
-			Method:      "POST",
-			PathPattern: `^/apiv2/kimi\.gateway\.chat\.v1\.ChatService/Chat$`,
+			Method: "POST",
+			// The newest capture posts to kimi.chat.v1, older ones to
+			// kimi.gateway.chat.v1: match both.
+			PathPattern: `^/apiv2/kimi\.(?:gateway\.)?chat\.v1\.ChatService/Chat$`,
 			Decoder:     DecoderName,
 		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureStreamCapture},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -26,6 +27,10 @@ type Request struct {
 	TargetID string
 	// OnPartial receives the answer as it grows.
 	OnPartial func(provider.Partial)
+	// Cooldown, when set, turns the interstitial policies on, as a user's
+	// run has them: a rate limit is cooled down this long and sent once
+	// more. Zero runs with the policies off (job.WithoutRetry).
+	Cooldown time.Duration
 }
 
 // doneJournal is the journal of a run that went straight to done.
@@ -61,7 +66,11 @@ func Ask(t testing.TB, ctx context.Context, a provider.Adapter, req Request) (*p
 		target = a.TargetID()
 	}
 	deadline, _ := ctx.Deadline()
-	r := job.NewRunner(repo, job.WithoutRetry())
+	policy := job.WithoutRetry()
+	if req.Cooldown > 0 {
+		policy = job.WithRateLimitCooldown(req.Cooldown)
+	}
+	r := job.NewRunner(repo, policy)
 	s, err := r.Create(ctx, job.Spec{Site: a.Site().ID, Model: req.Model, TargetID: target, Prompt: req.Prompt,
 		Deadline: deadline, Origin: job.OriginCLI, CodeMode: req.CodeMode})
 	if err != nil {
@@ -75,7 +84,7 @@ func Ask(t testing.TB, ctx context.Context, a provider.Adapter, req Request) (*p
 		})()
 	}
 	out, runErr := r.Run(ctx, s.ID, a)
-	checkJournal(t, repo, s.ID, runErr)
+	checkJournal(t, repo, s.ID, runErr, req.Cooldown > 0)
 	if runErr != nil {
 		return nil, runErr
 	}
@@ -93,8 +102,9 @@ func (tab *Tab) Ask(t testing.TB, ctx context.Context, req Request) (*provider.R
 }
 
 // checkJournal fails t unless the record and the journal of session id
-// agree with runErr, the run's outcome.
-func checkJournal(t testing.TB, repo *job.Repo, id string, runErr error) {
+// agree with runErr, the run's outcome. A run with the policies on
+// (retried) may have journaled its one retry before done.
+func checkJournal(t testing.TB, repo *job.Repo, id string, runErr error, retried bool) {
 	t.Helper()
 	ctx := context.Background()
 	s, err := repo.Get(ctx, id)
@@ -113,7 +123,11 @@ func checkJournal(t testing.TB, repo *job.Repo, id string, runErr error) {
 		t.Fatalf("the journal %v does not end in the record's state %s", states, s.State)
 	}
 	if runErr == nil {
-		if !slices.Equal(states, doneJournal) {
+		if retried && !slices.Equal(states, doneJournal) {
+			if len(states) <= len(doneJournal) || !slices.Equal(states[:4], doneJournal[:4]) || !slices.Equal(states[len(states)-5:], doneJournal[4:]) {
+				t.Fatalf("an answered run with a retry journaled %v, want %v around its retry", states, doneJournal)
+			}
+		} else if !slices.Equal(states, doneJournal) {
 			t.Fatalf("an answered run journaled %v, want %v", states, doneJournal)
 		}
 		if fp := s.Fingerprint; fp == nil || !fp.Confirmed || fp.ConfirmedBy != "submit" {

@@ -74,6 +74,14 @@ func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
 		t.Logf("model selection does not apply to %s: the adapter's Config names no model alias to select and prove", siteID)
 	}
 	t.Run("interstitials come back as envelopes, not hangs or answers", c.interstitials)
+	t.Run("a usage cap ends the run at once with its reset time and is never resent", c.usageCaps)
+	t.Run("a short rate limit is cooled down and sent once more", c.rateLimitRetry)
+	if implements(sim.ScenarioThinking, siteID) {
+		t.Run("thinking is never the answer, on the stream and on the page", c.thinking)
+	}
+	if implements(sim.ScenarioRenamedSend, siteID) {
+		t.Run("a renamed send test id still sends once", c.renamedSend)
+	}
 	t.Run("a drifted page fails clearly and works with a settings override", c.drift)
 	t.Run("a tab that navigated away pauses until it returns", c.navigatedAway)
 	t.Run("a capability refusal types nothing", c.capability)
@@ -123,7 +131,13 @@ func (c *suite) ready(t *testing.T) {
 
 func (c *suite) loggedOut(t *testing.T) {
 	tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioLoggedOut})
+	start := time.Now()
 	wantCode(t, tab.Adapter.Ready(ctx), errs.LoginRequired)
+	// The login probe runs before the composer is looked for: a login
+	// wall is named at once, not after the wait for a composer.
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("login_required took %s: the page's login wall was not seen before the wait for a composer", d)
+	}
 	_, err := tab.Ask(t, ctx, Request{Prompt: "hello"})
 	wantCode(t, err, errs.LoginRequired)
 	if n := c.submissions(tab); n != 0 {
@@ -337,6 +351,137 @@ func (c *suite) interstitials(t *testing.T) {
 			}
 			t.Logf("%s -> %s in %d ms", name, errs.CodeOf(err), time.Since(start).Milliseconds())
 		})
+	}
+}
+
+// usageCaps: a site's usage cap, on the page before the send or as the
+// answer after it, ends the run at once as usage_cap with the reset time
+// the site gave, with the interstitial policies on: never cooled down and
+// resent.
+func (c *suite) usageCaps(t *testing.T) {
+	cases := []struct {
+		name, page, turn string
+		sends            int
+	}{
+		{"on the page before the send, nothing is typed or sent", sim.ScenarioUsageCapOnLoad, "", 0},
+		{"as the answer after the send, the one submission stays the only one", "", sim.ScenarioUsageCap, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, ctx := c.open(t, Setup{Scenario: tc.page})
+			prompt := "Tell me something"
+			if tc.turn != "" {
+				prompt += " " + sim.Directive(tc.turn)
+			}
+			start := time.Now()
+			res, err := tab.Ask(t, ctx, Request{Prompt: prompt, Cooldown: time.Second})
+			if res != nil {
+				t.Fatalf("got an answer %q at the usage cap, want usage_cap", res.Answer)
+			}
+			wantCode(t, err, errs.UsageCap)
+			took := time.Since(start)
+			if n := c.submissions(tab); n != tc.sends {
+				t.Fatalf("%d submissions, want %d", n, tc.sends)
+			}
+			e := errs.From(err)
+			if r := e.Evidence["retried"]; r != "" {
+				t.Fatalf("the cap was retried (%s): %+v", r, e)
+			}
+			at, perr := time.Parse(time.RFC3339, e.Evidence["resets_at"])
+			if perr != nil {
+				t.Fatalf("the envelope names no reset time (evidence %v): %v", e.Evidence, perr)
+			}
+			// The simulator's caps reset 3 h after the refusal.
+			if want := time.Now().Add(3 * time.Hour); at.Before(want.Add(-2*time.Minute)) || at.After(want.Add(2*time.Minute)) {
+				t.Fatalf("reset time %s, want about %s", at, want.UTC().Format(time.RFC3339))
+			}
+			if !strings.Contains(e.RetryHint, e.Evidence["resets_at"]) {
+				t.Fatalf("hint %q does not name the reset time", e.RetryHint)
+			}
+			if took > 10*time.Second {
+				t.Fatalf("usage_cap took %s, want it at once", took)
+			}
+			t.Logf("usage cap (%s) -> %s in %d ms, resets at %s", tc.name, errs.CodeOf(err), took.Milliseconds(), e.Evidence["resets_at"])
+		})
+	}
+}
+
+// rateLimitRetry: a short rate limit (the site's 429 "Too many requests")
+// follows one policy on every site, the one `ferry help ask` documents:
+// cool down, then send once more on the same tab.
+func (c *suite) rateLimitRetry(t *testing.T) {
+	tab, ctx := c.open(t, Setup{})
+	tab.H.Server.Lock(c.site, time.Second)
+	prompt := "Try again later"
+	// The sites' toasts go after 4 s: the cooldown outlasts them.
+	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, Cooldown: 5 * time.Second})
+	if d, ok := c.cfg.Deviations[sim.ScenarioRateLimit]; ok {
+		t.Logf("%s deviates on a rate limit: want %s, sent once, because %s", c.site, d.Code, d.Why)
+		wantCode(t, err, d.Code)
+		if n := c.submissions(tab); n != 1 {
+			t.Fatalf("%d submissions, want 1", n)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Ask under a short rate limit with the policy on: %v", err)
+	}
+	if collapse(res.Answer) != collapse(NormalAnswer(prompt)) {
+		t.Fatalf("answer %q after the retry, want %q", res.Answer, NormalAnswer(prompt))
+	}
+	subs := tab.H.Server.Submissions(c.site)
+	if len(subs) != 2 || !subs[0].Refused || subs[1].Refused {
+		t.Fatalf("submissions %+v, want one refused and one answered", subs)
+	}
+	if len(res.Warnings) == 0 || !strings.Contains(strings.Join(res.Warnings, " "), "too many requests") {
+		t.Fatalf("warnings %q do not say the prompt was sent again after a rate limit", res.Warnings)
+	}
+}
+
+// thinking: the thoughts of a thinking model are never the answer, read
+// from the stream or (stream disabled) from the page, where some sites
+// render the thinking first, in the same markup as the answer.
+func (c *suite) thinking(t *testing.T) {
+	for _, path := range []string{"stream", "dom"} {
+		t.Run("on the "+path+" path", func(t *testing.T) {
+			setup := Setup{}
+			if path == "dom" {
+				setup.Overrides = []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}
+			}
+			tab, ctx := c.open(t, setup)
+			res, err := tab.Ask(t, ctx, Request{Prompt: "Think about it " + sim.Directive(sim.ScenarioThinking)})
+			if err != nil {
+				t.Fatalf("Ask: %v", err)
+			}
+			if !strings.HasPrefix(res.Answer, "After thinking it over: the answer is 42.") || !strings.HasSuffix(res.Answer, "Thinking text never belongs in the answer.") {
+				t.Fatalf("answer %q, want the answer after the thinking", res.Answer)
+			}
+			for _, thought := range []string{"Considering what the user asks", "Checking a source"} {
+				if strings.Contains(res.Answer, thought) {
+					t.Fatalf("the thinking %q is in the answer %q", thought, res.Answer)
+				}
+			}
+			if path == "dom" && res.Transport.Source != "dom" {
+				t.Fatalf("transport %+v, want the page", res.Transport)
+			}
+		})
+	}
+}
+
+// renamedSend: the send control's test id (or class) renamed, its
+// aria-label or type kept: the second selector sends the prompt once.
+func (c *suite) renamedSend(t *testing.T) {
+	tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioRenamedSend})
+	prompt := "Send me once"
+	res, err := tab.Ask(t, ctx, Request{Prompt: prompt})
+	if err != nil {
+		t.Fatalf("Ask with the send control's test id renamed: %v", err)
+	}
+	if res.Answer != NormalAnswer(prompt) {
+		t.Fatalf("answer %q, want %q", res.Answer, NormalAnswer(prompt))
+	}
+	if n := c.submissions(tab); n != 1 {
+		t.Fatalf("%d submissions, want 1", n)
 	}
 }
 

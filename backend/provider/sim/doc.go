@@ -92,6 +92,9 @@
 // Every site: cloudflare, logged_out, slow_hydration (typing before hydration
 // is wiped), drifted_dom (Drift lists the changed selectors), error,
 // stream_cut (connection reset mid-answer), rate_limit and usage_cap (a
-// [role="alert"] with time[datetime]), thinking where the site has it,
-// inline_code and long.
+// [role="alert"] with time[datetime]; Claude: the 429 exceeded_limit body
+// and a banner without a role), usage_cap_on_load (the cap notice on the
+// page at load, every send refused), thinking where the site has it,
+// inline_code and long. Toasts go away after 4 s, as sonner's do; renamed_send
+// and legacy_stream where the site has them.
 package sim

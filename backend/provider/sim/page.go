@@ -24,6 +24,9 @@ type pageConfig struct {
 	Conversation string            `json:"conversation,omitempty"`
 	Model        string            `json:"model"`
 	Path         string            `json:"path"`
+	// CapResetAt is when the usage cap of the usage_cap_on_load scenario
+	// resets (Unix ms).
+	CapResetAt int64 `json:"capResetAt,omitempty"`
 }
 
 // title is the <title> of site's app page.
@@ -39,6 +42,9 @@ func (s *Server) ServePage(w http.ResponseWriter, r *http.Request, site, conv st
 	loggedIn := s.ensureSession(w, r, site)
 	cfg := pageConfig{Site: site, Scenario: sc.Name, Params: sc.Params, LoggedIn: loggedIn, Conversation: conv,
 		Model: defaultModel(site), Path: r.URL.Path, Drift: sc.Name == ScenarioDriftedDOM}
+	if sc.Name == ScenarioUsageCapOnLoad {
+		cfg.CapResetAt = s.CapReset(site, sc).UnixMilli()
+	}
 	if sc.Name == ScenarioSlowHydration {
 		cfg.HydrateMs = sc.Duration("hydrate", 3*time.Second).Milliseconds()
 	}

@@ -24,7 +24,7 @@ func TestTheSiteRegistry(t *testing.T) {
 	})
 	t.Run("the catalog names the sites that implement a site-specific scenario", func(t *testing.T) {
 		want := map[string][]string{
-			sim.ScenarioThinking:            {sim.AIStudio, sim.ChatGPT, sim.DeepSeek, sim.Gemini, sim.Grok},
+			sim.ScenarioThinking:            {sim.AIStudio, sim.ChatGPT, sim.Claude, sim.DeepSeek, sim.Gemini, sim.Grok, sim.Kimi},
 			sim.ScenarioCodeZip:             {sim.ChatGPT},
 			sim.ScenarioZipSymlink:          {sim.ChatGPT},
 			sim.ScenarioConversationTooLong: {sim.ChatGPT, sim.Claude},

@@ -45,6 +45,15 @@ const (
 	ScenarioSessionExpired = "session_expired"
 	ScenarioSlowHydration  = "slow_hydration"
 	ScenarioDriftedDOM     = "drifted_dom"
+	// ScenarioUsageCapOnLoad is an account already at its usage cap: the
+	// page shows the site's cap notice on load and every send is refused.
+	ScenarioUsageCapOnLoad = "usage_cap_on_load"
+	// ScenarioRenamedSend renames the send control's test id (or class),
+	// keeping its aria-label and type: one renamed id must not stop a send.
+	ScenarioRenamedSend = "renamed_send"
+	// ScenarioLegacyStream makes the page post its answer request to the
+	// site's older stream address (Kimi: kimi.gateway.chat.v1).
+	ScenarioLegacyStream = "legacy_stream"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -88,6 +97,9 @@ var Catalog = []ScenarioInfo{
 	{ScenarioSessionExpired, true, []string{}, "\"Your session has expired. Please log in again\"; the access token is expired"},
 	{ScenarioSlowHydration, true, nil, "the composer and send control hydrate late (param hydrate, default 3s): input before that is wiped"},
 	{ScenarioDriftedDOM, true, nil, "the selectors changed (see Drift): tests user overrides"},
+	{ScenarioUsageCapOnLoad, true, nil, "the account is already at its usage cap: the site's cap notice is on the page at load (a banner without a role on Claude and ChatGPT) with its reset time, and every send is refused as a cap; param reset"},
+	{ScenarioRenamedSend, true, []string{}, "the send control's test id (or class) is renamed; its aria-label and type stay"},
+	{ScenarioLegacyStream, true, []string{}, "the page posts its answer request to the site's older stream address (Kimi: kimi.gateway.chat.v1)"},
 }
 
 func scenarioInfo(name string) (ScenarioInfo, bool) {

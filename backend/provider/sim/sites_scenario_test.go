@@ -82,6 +82,13 @@ func TestEachSiteTurnScenariosAreObservable(t *testing.T) {
 			askSite(t, p, ui, "cap\n"+sim.Directive("usage_cap"))
 			waitExists(t, p, `time[datetime]`, 5*time.Second)
 			count(5)
+			if ui.site == sim.Claude {
+				// Claude blocks its composer at the cap: the simulator
+				// keeps a refused turn's cap in the page until a reload.
+				if err := p.Reload(); err != nil {
+					t.Fatal(err)
+				}
+			}
 			idle()
 
 			askSite(t, p, ui, "limit\n"+sim.Directive("rate_limit", "lock", "2s"))

@@ -48,10 +48,10 @@ func (s *Server) BeginTurn(w http.ResponseWriter, site, conv, prompt string, rat
 		w.WriteHeader(rate.Status)
 		_, _ = w.Write([]byte(rate.Body(t, until)))
 		return t, false
-	case sc.Name == ScenarioUsageCap:
+	case sc.Name == ScenarioUsageCap || s.PageScenario(site).Name == ScenarioUsageCapOnLoad:
 		sub.Refused = true
 		s.Record(sub)
-		reset := time.Now().Add(sc.Duration("reset", 3*time.Hour))
+		reset := s.CapReset(site, sc)
 		w.Header().Set("Content-Type", usage.ContentType)
 		w.WriteHeader(usage.Status)
 		_, _ = w.Write([]byte(usage.Body(t, reset)))
@@ -59,6 +59,16 @@ func (s *Server) BeginTurn(w http.ResponseWriter, site, conv, prompt string, rat
 	}
 	s.Record(sub)
 	return t, true
+}
+
+// CapReset is when the usage cap of site resets: the reset parameter of
+// the usage_cap_on_load page scenario, else of the turn scenario sc
+// (default 3 h from now).
+func (s *Server) CapReset(site string, sc Scenario) time.Time {
+	if ps := s.PageScenario(site); ps.Name == ScenarioUsageCapOnLoad {
+		sc = ps
+	}
+	return time.Now().Add(sc.Duration("reset", 3*time.Hour)).Truncate(time.Second)
 }
 
 // Pieces streams text in paced chunks through emit, stopping at the cut

@@ -36,6 +36,7 @@
           turn.appendChild(h('div', { class: 'ts-error', role: 'alert' }, msg));
           if (retry) turn.appendChild(h('button', { type: 'button', onclick: retry }, 'Retry'));
         },
+        remove() { turn.remove(); },
       };
     },
     async send(prompt, turn, signal) {
@@ -43,7 +44,9 @@
         headers: { 'content-type': 'application/json' }, body: JSON.stringify({ conversation: conv, prompt }) });
       if (resp.status === 429) {
         const j = await resp.json();
-        turn.error(j.error.message, null);
+        // A usage cap stays in the thread; a rate limit is a toast that goes.
+        if (j.error.code === 'usage_cap') { turn.error(j.error.message, null); capNotice(Date.now() + 3 * 3600e3); return; }
+        turn.remove();
         Sim.toast(j.error.message + '. Try again at ').appendChild(Sim.resetTime(Date.now() + parseInt(resp.headers.get('retry-after') || '5', 10) * 1000));
         return;
       }
@@ -61,6 +64,8 @@
       turn.done(model);
     },
   });
+  function capNotice(until) { Sim.capBanner('You\u2019ve reached your usage limit. It resets at ', until, 'alert'); }
+  if (Sim.capOnLoad()) capNotice(cfg.capResetAt);
   Sim.afterHydration(eng.hydrate);
   eng.changed();
 })();

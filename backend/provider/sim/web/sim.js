@@ -361,9 +361,11 @@ Sim.connectEnvelope = function (obj) {
   return out;
 };
 
+// Sim.toast shows a toast that goes away after 4 s, as sonner's do.
 Sim.toast = function (text, attrs) {
   const el = Sim.h('div', Object.assign({ role: 'alert', class: 'toast', 'data-sonner-toast': '' }, attrs || {}), text);
   document.body.appendChild(el);
+  setTimeout(() => el.remove(), 4000);
   return el;
 };
 
@@ -371,3 +373,20 @@ Sim.resetTime = function (until) {
   const d = new Date(until);
   return Sim.h('time', { datetime: d.toISOString() }, d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }));
 };
+
+// Sim.capBanner shows a usage-cap notice: text, then the reset time. With
+// role (say 'alert') it is a notice a detector looks for by role; without,
+// a banner as Claude shows over its blocked composer. It goes above the
+// app's first child.
+Sim.capBanner = function (text, until, role) {
+  const attrs = { class: 'cap-banner', 'data-sim': 'usage-cap' };
+  if (role) attrs.role = role;
+  const el = Sim.h('div', attrs, Sim.h('span', { text }), Sim.resetTime(until));
+  const app = document.getElementById('app') || document.body;
+  app.insertBefore(el, app.firstChild);
+  return el;
+};
+
+// Sim.capOnLoad is true when the page loads for an account at its cap
+// (usage_cap_on_load); Sim.cfg.capResetAt says when it resets.
+Sim.capOnLoad = () => Sim.cfg.scenario === 'usage_cap_on_load';
