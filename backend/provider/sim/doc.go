@@ -94,4 +94,10 @@
 // stream_cut (connection reset mid-answer), rate_limit and usage_cap (a
 // [role="alert"] with time[datetime]), thinking where the site has it,
 // inline_code and long.
+//
+// Every site, for the end of an answer (providers.md, cross-cutting
+// "Completion"): stable_i, pause_mid_answer and tool_phase hold the answer
+// still for a while (param pause) and thinking pause=… holds it between the
+// thinking and the answer; the page keeps its stop control and streaming
+// marker meanwhile, and shows its finished-action bar only at the end.
 package sim
