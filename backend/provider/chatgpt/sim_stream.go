@@ -217,7 +217,9 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 		store(parent, tm)
 		parent = toolID
 		mentionIDs = append(mentionIDs, codeID, toolID)
-		if !sim.Sleep(ctx, pace.Interval) {
+		// The interpreter's result, then the model's quiet moment before
+		// the final answer (param pause: a long one, the page still busy).
+		if !sim.Sleep(ctx, max(pace.Interval, t.sc.Duration("pause", 0))) {
 			return
 		}
 	}

@@ -100,6 +100,34 @@ func (c *suite) noEarlyEnd(t *testing.T) {
 			t.Logf("%s: wait %d ms (%s), %d samples, %d with the stop control", g.scenario.Name, res.Timings.WaitMS, res.Transport.CompleteReason, len(samples), generating)
 		})
 	}
+	t.Run("a page whose finished bar never matches ends by the quiet window, not at a pause", c.quietFallback)
+}
+
+// quietFallback: with the finished-action bar's selector drifted (it
+// matches nothing), the DOM rules fall back to the quiet window, which
+// still never ends a turn at a pause while the stop control shows.
+func (c *suite) quietFallback(t *testing.T) {
+	tab, ctx := c.open(t, Setup{Overrides: []site.Override{{
+		ID:        c.site,
+		Stream:    &site.StreamOverride{Disabled: true},
+		Selectors: map[site.Role][]string{site.RoleFinished: {`[data-ferry-test="no-such-bar"]`}},
+	}}})
+	sc := sim.Scenario{Name: sim.ScenarioPauseMidAnswer, Params: map[string]string{"pause": "2s"}}
+	prompt := "Guard the end without a bar\n" + sim.Directive(sc.Name, "pause", "2s")
+	res, err := tab.Ask(t, ctx, Request{Prompt: prompt})
+	if err != nil {
+		t.Fatalf("Ask: %v", err)
+	}
+	if want := sim.AnswerFor(c.site, sc, prompt).Text; collapse(res.Answer) != collapse(want) {
+		t.Fatalf("answer %q, want %q: the turn ended early", res.Answer, want)
+	}
+	if res.Transport.Source != "dom" || res.Transport.CompleteReason != "dom:stop_gone+quiet_1200ms" {
+		t.Fatalf("transport %+v, want the quiet window of the DOM rules", res.Transport)
+	}
+	if n := c.submissions(tab); n != 1 {
+		t.Fatalf("%d submissions, want 1", n)
+	}
+	t.Logf("wait %d ms (%s)", res.Timings.WaitMS, res.Transport.CompleteReason)
 }
 
 // pageCount is one sample of the page: visible stop controls and visible
