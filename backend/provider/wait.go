@@ -108,16 +108,19 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				emit(st.Text, "dom")
 			}
 			switch reason := rule.sample(st, time.Since(domChanged)); {
-			case reason == quietReason:
-				// No finished bar to prove the end: a notice the page shows
-				// in its place (an error, a limit) is the turn's outcome.
-				if r, err := w.Interstitial(ctx); err != nil {
+			case reason != "":
+				// A failed turn can look finished (a retry control under
+				// its partial text): the site's notice is the outcome.
+				r, err := w.Interstitial(ctx)
+				if err != nil {
 					return err
-				} else if r.Code != "" {
+				}
+				if r.Code != "" && (r.Terminal || reason == quietReason) {
 					return r.Err()
 				}
-				fallthrough
-			case reason != "":
+				if err := w.turnFailed(ctx); err != nil {
+					return err
+				}
 				t.source, t.completeReason = "dom", reason
 				t.domText, t.domSlug = st.Text, st.Slug
 				return nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
 )
@@ -101,6 +102,30 @@ func (c *suite) noEarlyEnd(t *testing.T) {
 		})
 	}
 	t.Run("a page whose finished bar never matches ends by the quiet window, not at a pause", c.quietFallback)
+	t.Run("a turn that failed after a partial answer is an error on the DOM path, never that partial text", c.domFailure)
+}
+
+// domFailure: a turn that fails after part of its answer (the site's error
+// notice, or the connection cut) shows no finished bar and no stop
+// control; on the DOM path it must come back as the site's error, never
+// as the partial text the quiet window would otherwise take.
+func (c *suite) domFailure(t *testing.T) {
+	for _, name := range []string{sim.ScenarioError, sim.ScenarioStreamCut} {
+		t.Run(name, func(t *testing.T) {
+			tab, ctx := c.open(t, Setup{Overrides: []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}})
+			res, err := tab.Ask(t, ctx, Request{Prompt: "Tell me something " + sim.Directive(name)})
+			if res != nil {
+				t.Fatalf("got the answer %q (%s) from a failed turn, want an envelope", res.Answer, res.Transport.CompleteReason)
+			}
+			if err == nil || ctx.Err() != nil {
+				t.Fatalf("got %v with the test's deadline passed: the adapter hung", err)
+			}
+			if n := c.submissions(tab); n != 1 {
+				t.Fatalf("%d submissions, want 1", n)
+			}
+			t.Logf("%s on the DOM path -> %s", name, errs.CodeOf(err))
+		})
+	}
 }
 
 // quietFallback: with the finished-action bar's selector drifted (it
