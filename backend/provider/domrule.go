@@ -39,9 +39,10 @@ type domRule struct {
 //     finishedSamples consecutive samples;
 //   - quietReason (the fallback): no finished bar, but the page was seen
 //     generating on this turn and now shows neither a stop control nor a
-//     busy marker, and the text has been unchanged for quietWindow. The
-//     caller checks the page for a notice (an error, a limit) before it
-//     takes that for an answer.
+//     busy marker, and the text has been unchanged for quietWindow.
+//
+// Either way the caller checks the page for a notice (an error, a limit)
+// before it takes the text for an answer.
 func (r *domRule) sample(st pageState, quiet time.Duration) string {
 	if st.Stop || st.Busy {
 		r.generating = true

@@ -16,7 +16,9 @@ import (
 // decoder proves it; without one (or when no stream response appears), by
 // the DOM rules (see domRule): the site's positive signals of a finished
 // turn confirmed over a few samples, or, on a page that never shows its
-// finished-action bar, the quiet window.
+// finished-action bar, the quiet window; either way a notice the page shows
+// after the prompt (an error, a limit) makes the turn that notice's
+// envelope, never its partial text an answer.
 func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error {
 	prev, prevSource := "", ""
 	emit := func(text, source string) {
