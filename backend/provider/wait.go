@@ -15,10 +15,12 @@ import (
 
 // Wait implements Adapter. With a stream the turn completes when the
 // decoder proves it; without one (or when no stream response appears), by
-// the DOM rule: stop control gone, no busy marker, the finished-action bar
-// present for 3 consecutive polls and the text unchanged for 1.2 s.
+// the DOM rules (see domRule): the site's positive signals of a finished
+// turn confirmed over a few samples, or, on a page that never shows its
+// finished-action bar, the quiet window; either way a notice the page shows
+// after the prompt (an error, a limit) makes the turn that notice's
+// envelope, never its partial text an answer.
 func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error {
-	const stable = 1200 * time.Millisecond
 	prev, prevSource := "", ""
 	emit := func(text, source string) {
 		if text == prev || text == "" {
@@ -34,7 +36,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 		}
 	}
 	expectStream := t.dec != nil && !w.Env.Site.Stream.Optional
-	finishedPolls := 0
+	var rule domRule
 	domText, domChanged := "", time.Now()
 	refusedAt := time.Time{}
 	for tick := 0; ; tick++ {
@@ -107,19 +109,30 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 		if st.Text != domText {
 			domText, domChanged = st.Text, time.Now()
 		}
+		next := w.Poll
 		if useDOM {
 			if st.HasTurn {
 				emit(st.Text, "dom")
 			}
-			if st.HasTurn && !st.Stop && !st.Busy && st.Finished && st.Text != "" {
-				finishedPolls++
-			} else {
-				finishedPolls = 0
-			}
-			if finishedPolls >= 3 && time.Since(domChanged) >= stable {
-				t.source, t.completeReason = "dom", "dom:stop_gone+action_bar_x3+stable_1200ms"
+			switch reason := rule.sample(st, time.Since(domChanged)); {
+			case reason != "":
+				// A failed turn can look finished (a retry control under
+				// its partial text): the site's notice is the outcome.
+				r, err := w.Interstitial(ctx)
+				if err != nil {
+					return err
+				}
+				if r.Code != "" && (r.Terminal || reason == quietReason) {
+					return r.Err()
+				}
+				if err := w.turnFailed(ctx); err != nil {
+					return err
+				}
+				t.source, t.completeReason = "dom", reason
 				t.domText, t.domSlug = st.Text, st.Slug
 				return nil
+			case rule.confirming():
+				next = min(next, confirmEvery)
 			}
 		}
 		if tick%3 == 0 {
@@ -135,7 +148,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 		case <-ctx.Done():
 			return ctxErr(ctx, "waiting for the answer")
 		case <-t.notify:
-		case <-time.After(w.Poll):
+		case <-time.After(next):
 		}
 	}
 }

@@ -16,6 +16,9 @@ type deltaEncoder struct {
 	lastP   string
 	lastO   string
 	started bool
+
+	sc     sim.Scenario // the turn's scenario, for its pause (sim.Pause)
+	answer string       // the turn's answer text, the one that pauses
 }
 
 func (d *deltaEncoder) op(p, op string, v any, channel int) {
@@ -37,10 +40,16 @@ func (d *deltaEncoder) data(v any) { d.f.Write("data: " + sim.PyJSON(v) + "\n\n"
 // the closing patch together with tail ops. It returns the text actually
 // sent and whether the stream may continue (false on cut or cancel).
 func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace sim.Pace, tail []sim.Obj, cutAt int) (string, bool) {
-	parts := sim.Chunks(text, pace.Chunk)
+	parts, pause := sim.Chunks(text, pace.Chunk), sim.Pause{Before: -1}
+	if text == d.answer {
+		parts, pause = sim.PausedChunks(d.sc, text, pace.Chunk)
+	}
 	sent := ""
 	for i, part := range parts {
 		if cutAt > 0 && i == cutAt {
+			return sent, false
+		}
+		if i == pause.Before && !sim.Sleep(ctx, pause.For) {
 			return sent, false
 		}
 		if i == len(parts)-1 {
@@ -97,6 +106,7 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	cid := t.conv.ID
 	pace := s.PaceFor(t.sc)
 	a := sim.AnswerFor(ID, t.sc, t.prompt)
+	d.sc, d.answer = t.sc, a.Text
 	model := t.model
 	if model == "" || model == "auto" {
 		model = a.Model
@@ -207,7 +217,9 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 		store(parent, tm)
 		parent = toolID
 		mentionIDs = append(mentionIDs, codeID, toolID)
-		if !sim.Sleep(ctx, pace.Interval) {
+		// The interpreter's result, then the model's quiet moment before
+		// the final answer (param pause: a long one, the page still busy).
+		if !sim.Sleep(ctx, max(pace.Interval, t.sc.Duration("pause", 0))) {
 			return
 		}
 	}

@@ -67,6 +67,7 @@ func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
 	t.Run("compose types the prompt, reads it back and sends nothing", c.compose)
 	t.Run("a prompt is sent exactly once and its streamed answer is returned with proof", c.normal)
 	t.Run("with the stream disabled the DOM rules complete the turn", c.domOnly)
+	t.Run("with the stream disabled no pause, thinking or tool phase ends the turn early", c.noEarlyEnd)
 	t.Run("code blocks are extracted", c.codeBlocks)
 	if cfg.Model != "" {
 		t.Run("the selected model is proven", c.model)

@@ -81,6 +81,10 @@ func AnswerFor(site string, sc Scenario, prompt string) Answer {
 		a.Text = longText(prompt, sc.Size("size", 110<<10))
 	case ScenarioInlineCode:
 		a.Text = inlineCodeText(prompt)
+	case ScenarioStableI:
+		a.Text = stableIText(prompt)
+	case ScenarioToolPhase:
+		a.Text = toolPreamble + normalText(prompt)
 	case ScenarioCitedCode:
 		a.Text = citedCodeText(site, prompt)
 	case ScenarioThinking:

@@ -97,4 +97,10 @@
 // page at load, every send refused), thinking where the site has it,
 // inline_code and long. Toasts go away after 4 s, as sonner's do; renamed_send
 // and legacy_stream where the site has them.
+//
+// Every site, for the end of an answer (providers.md, cross-cutting
+// "Completion"): stable_i, pause_mid_answer and tool_phase hold the answer
+// still for a while (param pause) and thinking pause=… holds it between the
+// thinking and the answer; the page keeps its stop control and streaming
+// marker meanwhile, and shows its finished-action bar only at the end.
 package sim

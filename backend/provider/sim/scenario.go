@@ -39,6 +39,9 @@ const (
 	ScenarioUsageCap            = "usage_cap"
 	ScenarioError               = "error"
 	ScenarioStreamCut           = "stream_cut"
+	ScenarioStableI             = "stable_i"
+	ScenarioPauseMidAnswer      = "pause_mid_answer"
+	ScenarioToolPhase           = "tool_phase"
 
 	ScenarioCloudflare     = "cloudflare"
 	ScenarioLoggedOut      = "logged_out"
@@ -92,6 +95,9 @@ var Catalog = []ScenarioInfo{
 	{ScenarioAssessNoRuling, false, nil, "as assess, but the assess answer has no ruling"},
 	{ScenarioPlan, false, nil, "the same answers as assess (a TASK_PLAN to a plan prompt)"},
 	{ScenarioPlanNoProof, false, nil, "as plan, but the TASK_PLAN's steps have no Proof: line"},
+	{ScenarioStableI, false, nil, "the answer's first word, \"I\", stays alone for a while (param pause, default 2s), the page still generating, then the rest streams"},
+	{ScenarioPauseMidAnswer, false, nil, "half the answer (param at, a fraction) streams, then nothing for a while (param pause, default 2s), the page still generating, then the rest"},
+	{ScenarioToolPhase, false, nil, "a preamble (\"Let me look that up.\"), a tool phase without text (param pause, default 2s), the page still generating, then the answer"},
 	{ScenarioCloudflare, true, nil, "every page is a Cloudflare \"Just a moment...\" challenge (403, cf-mitigated: challenge) until the checkbox is clicked"},
 	{ScenarioLoggedOut, true, nil, "the user is logged out: login links, no account markers, /api/auth/session without user"},
 	{ScenarioSessionExpired, true, []string{}, "\"Your session has expired. Please log in again\"; the access token is expired"},

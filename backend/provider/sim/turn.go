@@ -72,9 +72,14 @@ func (s *Server) CapReset(site string, sc Scenario) time.Time {
 }
 
 // Pieces streams text in paced chunks through emit, stopping at the cut
-// point of stream_cut/error scenarios. It reports whether all was sent.
+// point of stream_cut/error scenarios and, for the turn's answer text,
+// holding still at the scenario's pause (see Pause). It reports whether
+// all was sent.
 func (t Turn) Pieces(ctx context.Context, text string, emit func(piece, soFar string)) bool {
-	parts := Chunks(text, t.Pace.Chunk)
+	parts, pause := Chunks(text, t.Pace.Chunk), Pause{Before: -1}
+	if text == t.Answer.Text {
+		parts, pause = PausedChunks(t.Scenario, text, t.Pace.Chunk)
+	}
 	cut := -1
 	if t.Scenario.Name == ScenarioStreamCut || t.Scenario.Name == ScenarioError {
 		cut = CutIndex(t.Scenario, len(parts))
@@ -82,6 +87,9 @@ func (t Turn) Pieces(ctx context.Context, text string, emit func(piece, soFar st
 	so := ""
 	for i, p := range parts {
 		if i == cut {
+			return false
+		}
+		if i == pause.Before && !Sleep(ctx, pause.For) {
 			return false
 		}
 		so += p

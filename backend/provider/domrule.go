@@ -1,0 +1,70 @@
+package provider
+
+import "time"
+
+// The DOM rules' timing. A site marks a finished turn by positive signals:
+// its finished-action bar under the turn (copy, feedback, read aloud), its
+// stop control gone and its streaming marker (data-is-streaming,
+// aria-busy, a loading class: the busy role) flipped off. Those are
+// confirmed over finishedSamples consecutive samples taken confirmEvery
+// apart, the answer text the same in all of them, so that one frame of a
+// re-render cannot end a turn. The quiet window is only the fallback for a
+// page that never shows the bar (a drifted selector).
+const (
+	finishedSamples = 3
+	confirmEvery    = 40 * time.Millisecond
+	quietWindow     = 1200 * time.Millisecond
+
+	finishedReason = "dom:action_bar+stop_gone_x3"
+	quietReason    = "dom:stop_gone+quiet_1200ms"
+)
+
+// domRule decides the end of a turn from the page alone, one sample at a
+// time. What it never takes for an end: text that merely stopped changing
+// while the page still shows a stop control or a busy marker (a lone "I"
+// before the model goes on, a thinking phase before the answer, a tool or
+// code-interpreter phase between two parts of it), a finished bar beside a
+// stop control, and an empty answer.
+type domRule struct {
+	confirmed  int    // consecutive samples showing the turn finished
+	text       string // the answer text of those samples
+	generating bool   // a stop control or busy marker was seen on this turn
+}
+
+// sample takes one poll of the page and how long its answer text has been
+// unchanged. It returns the completion reason once the turn is over, ""
+// while it is not:
+//   - finishedReason: the turn's finished-action bar present, no stop
+//     control, no busy marker and the same non-empty text in
+//     finishedSamples consecutive samples;
+//   - quietReason (the fallback): no finished bar, but the page was seen
+//     generating on this turn and now shows neither a stop control nor a
+//     busy marker, and the text has been unchanged for quietWindow.
+//
+// Either way the caller checks the page for a notice (an error, a limit)
+// before it takes the text for an answer.
+func (r *domRule) sample(st pageState, quiet time.Duration) string {
+	if st.Stop || st.Busy {
+		r.generating = true
+	}
+	over := st.HasTurn && !st.Stop && !st.Busy && st.Text != ""
+	switch {
+	case over && st.Finished && r.confirmed > 0 && st.Text == r.text:
+		r.confirmed++
+	case over && st.Finished:
+		r.confirmed, r.text = 1, st.Text
+	default:
+		r.confirmed, r.text = 0, ""
+	}
+	switch {
+	case r.confirmed >= finishedSamples:
+		return finishedReason
+	case over && !st.Finished && r.generating && quiet >= quietWindow:
+		return quietReason
+	}
+	return ""
+}
+
+// confirming reports whether the last sample showed the turn finished and
+// more samples are needed to confirm it.
+func (r *domRule) confirming() bool { return r.confirmed > 0 && r.confirmed < finishedSamples }
