@@ -9,7 +9,7 @@ LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
 DESKTOP_TAGS := desktop,production,webkit2_41
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session --
 
-.PHONY: run test setup system frontend build cli app vet tidy test-go test-frontend test-gui bindings clean
+.PHONY: run test setup system frontend build cli app vet tidy test-go test-frontend test-gui test-package package bindings clean
 
 ## run: all set-up, then the desktop app
 run:
@@ -22,7 +22,7 @@ run:
 	./build/bin/ferry-desktop
 
 ## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under Xvfb)
-test: setup vet test-go test-frontend test-gui
+test: setup vet test-go test-frontend test-gui test-package
 
 setup: system build
 
@@ -42,12 +42,13 @@ cli:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o build/bin/ferry ./backend/cmd/ferry
 
 app: frontend
-	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/ferry-desktop .
+	$(GO) build -buildmode=pie -tags $(DESKTOP_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/ferry-desktop .
 
 vet: frontend tidy
 	$(GO) vet ./...
 	$(GO) vet -tags $(DESKTOP_TAGS) . ./app/...
 	$(GO) vet -tags gui ./app/guitest/ ./backend/browser/ ./backend/provider/ ./backend/cli/
+	$(GO) vet -tags package ./build/packagetest/
 
 ## tidy: fail when `go mod tidy` would change go.mod or go.sum
 tidy:
@@ -63,6 +64,15 @@ test-gui: frontend
 	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui ./app/guitest/
 	# Headful Chromium: input to background tabs (focus emulation), all sites.
 	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui -run Headful ./backend/browser/ ./backend/provider/ ./backend/cli/
+
+## package: the .deb and the portable .tar.gz in build/dist/
+package: build
+	scripts/package.sh
+
+## test-package: build the packages, check them (desktop-file-validate,
+## appstreamcli, lintian), install the .deb, run it, remove it
+test-package: package
+	$(XVFB) $(GO) test -count=1 -timeout 10m -tags package ./build/packagetest/
 
 ## bindings: regenerate frontend/wailsjs from the bound Go structs
 bindings:

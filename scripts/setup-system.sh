@@ -9,6 +9,7 @@ pkgs=(
   chromium                                            # the browser Ferry drives (and tests drive)
   xvfb xauth xdotool imagemagick dbus-daemon dbus-x11 # headless display, GUI tests, screenshots, session bus
   git ca-certificates
+  dpkg-dev desktop-file-utils appstream lintian librsvg2-bin # packages: shlibdeps, validators, icons
 )
 
 missing=()

@@ -178,7 +178,9 @@ func (c *suite) compose(t *testing.T) {
 
 func (c *suite) normal(t *testing.T) {
 	tab, ctx := c.open(t, Setup{})
-	prompt := "What is the capital of France?"
+	// A pace of 60 ms a piece: however loaded the machine, the answer
+	// reaches the page in several DevTools events.
+	prompt := "What is the capital of France?\n" + sim.Directive(sim.ScenarioNormal, "chunk", "8", "interval", "60ms")
 	var partials []provider.Partial
 	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, OnPartial: func(p provider.Partial) { partials = append(partials, p) }})
 	if err != nil {
