@@ -94,4 +94,8 @@
 // stream_cut (connection reset mid-answer), rate_limit and usage_cap (a
 // [role="alert"] with time[datetime]), thinking where the site has it,
 // inline_code and long.
+//
+// DeepSeek also has two layouts for input that must not miss: tall_send (a
+// tall send control whose centre is below the fold of a short window) and
+// covered_send (a floating banner over the send control).
 package sim

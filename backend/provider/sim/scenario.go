@@ -45,6 +45,8 @@ const (
 	ScenarioSessionExpired = "session_expired"
 	ScenarioSlowHydration  = "slow_hydration"
 	ScenarioDriftedDOM     = "drifted_dom"
+	ScenarioTallSend       = "tall_send"
+	ScenarioCoveredSend    = "covered_send"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -88,6 +90,8 @@ var Catalog = []ScenarioInfo{
 	{ScenarioSessionExpired, true, []string{}, "\"Your session has expired. Please log in again\"; the access token is expired"},
 	{ScenarioSlowHydration, true, nil, "the composer and send control hydrate late (param hydrate, default 3s): input before that is wiped"},
 	{ScenarioDriftedDOM, true, nil, "the selectors changed (see Drift): tests user overrides"},
+	{ScenarioTallSend, true, []string{}, "the page is taller than the window and the send control (marked data-sim-tall) is tall: its top shows above the fold, its centre below it (open it in a short window, 780x437 as Ferry's headless one)"},
+	{ScenarioCoveredSend, true, []string{}, "a floating app banner (not an interstitial) (marked data-sim-cover) covers the send control: nothing may be clicked and the failure names the banner"},
 }
 
 func scenarioInfo(name string) (ScenarioInfo, bool) {
