@@ -29,7 +29,9 @@ var (
 // JSON Web Tokens, secret-looking name=value pairs (cookies among them),
 // e-mail addresses, the query and fragment of addresses, long opaque
 // tokens, and every occurrence of each literal (the prompt of a run, its
-// lines; literals shorter than 4 characters are ignored). It keeps
+// lines; literals shorter than 4 characters are ignored) and of any three
+// words in a row of one (a note that quotes part of the prompt), compared
+// without case. It keeps
 // everything else, so that the shape of a page or a log stays readable.
 func Text(s string, literals ...string) string {
 	lits := make([]string, 0, len(literals))
@@ -44,6 +46,7 @@ func Text(s string, literals ...string) string {
 	for _, l := range lits {
 		s = strings.ReplaceAll(s, l, "[redacted text]")
 	}
+	s = fragments(s, lits)
 	s = bearerRE.ReplaceAllString(s, "$1 [redacted token]")
 	s = jwtRE.ReplaceAllString(s, "[redacted token]")
 	s = pairRE.ReplaceAllString(s, "$1$2[redacted]")
@@ -64,4 +67,60 @@ func Literals(text string) []string {
 		}
 	}
 	return out
+}
+
+// wordRE finds the words fragments compares.
+var wordRE = regexp.MustCompile(`[\p{L}\p{N}]+`)
+
+// shingle is the number of words in a row that fragments matches.
+const shingle = 3
+
+// fragments replaces in s every run of words that holds shingle words in a
+// row of one of lits.
+func fragments(s string, lits []string) string {
+	seen := map[string]bool{}
+	for _, l := range lits {
+		w := wordRE.FindAllString(strings.ToLower(l), -1)
+		for i := 0; i+shingle <= len(w); i++ {
+			seen[strings.Join(w[i:i+shingle], " ")] = true
+		}
+	}
+	if len(seen) == 0 {
+		return s
+	}
+	spans := wordRE.FindAllStringIndex(s, -1)
+	hit := make([]bool, len(spans))
+	found := false
+	for i := 0; i+shingle <= len(spans); i++ {
+		parts := make([]string, shingle)
+		for j := range parts {
+			parts[j] = strings.ToLower(s[spans[i+j][0]:spans[i+j][1]])
+		}
+		if seen[strings.Join(parts, " ")] {
+			for j := 0; j < shingle; j++ {
+				hit[i+j] = true
+			}
+			found = true
+		}
+	}
+	if !found {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(spans); i++ {
+		if !hit[i] {
+			continue
+		}
+		j := i
+		for j+1 < len(spans) && hit[j+1] {
+			j++
+		}
+		b.WriteString(s[last:spans[i][0]])
+		b.WriteString("[redacted text]")
+		last = spans[j][1]
+		i = j
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -27,6 +27,10 @@ func TestTextRemovesWhatMayBeASecretAndKeepsTheRest(t *testing.T) {
 			[]string{"secret project Bluebird"}, []string{"You:"}, Literals("Tell me about my secret project Bluebird\nplan it")},
 		{"an address's path stays", "https://chatgpt.com/c/ff9b7918-b262-4827-819a-e1b0d240643e/more",
 			nil, []string{"https://chatgpt.com/c/ff9b7918-b262-4827-819a-e1b0d240643e/more"}, nil},
+		{"three words of the prompt in a row go, wherever they are quoted", "failed: send_unconfirmed: about Operation Wren, then nothing",
+			[]string{"Operation Wren"}, []string{"failed: send_unconfirmed:", ", then nothing"}, Literals("Tell nobody about operation wren today")},
+		{"two words of the prompt stay", "the Operation went fine",
+			nil, []string{"the Operation went fine"}, Literals("Tell nobody about operation wren today")},
 		{"a control's label stays", `<button aria-label="Send message" data-testid="send-button">Send</button>`,
 			nil, []string{`aria-label="Send message"`, `data-testid="send-button"`, ">Send<"}, nil},
 	}
