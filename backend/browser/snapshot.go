@@ -103,11 +103,12 @@ func clipLine(s string, n int) string {
 }
 
 // shotAttempt bounds one screenshot request. A tab in the background
-// answers a capture only once it draws a frame, and then and again it
-// draws that frame only for the next request (measured with headless
-// Chromium 156: every other capture of a background tab waited forever,
-// the one after it answered in under 100 ms), so a capture that does not
-// answer in time is asked again.
+// answers a capture only once it draws a frame, and at times it draws that
+// frame only for a later request (measured with headless Chromium 156 on a
+// simulated site's tab after a run: the first capture waited forever, a
+// second one sent after 1.5 s answered in under 100 ms; sent after 0.75 s,
+// three in a row waited), so a capture that does not answer in time is
+// asked again.
 const shotAttempt = 1500 * time.Millisecond
 
 // Screenshot returns a JPEG of the tab's viewport at quality 60, or nil
