@@ -179,6 +179,23 @@ func (s *Sessions) SaveExport(id, format string) (string, error) {
 	return s.desk.SaveFile("Export the run", "ferry-"+id+ext, []byte(text))
 }
 
+// SaveReport asks where to save the failure report of run id (one zip, see
+// `ferry report`) and writes it there; it returns the path, or "" when the
+// user cancelled. Errors: as Show; bad_input for a run that did not fail or
+// a folder that cannot be written.
+func (s *Sessions) SaveReport(id string) (string, error) {
+	var rep service.Report
+	err := s.sh.withService(func(svc service.Service) error {
+		var err error
+		rep, err = svc.ReportSession(context.Background(), desktopCaller, service.ReportRequest{ID: id})
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return s.desk.SaveFile("Save the failure report", rep.Name, rep.Zip)
+}
+
 func (s *Sessions) export(id, format string) (string, error) {
 	var out string
 	err := s.sh.withService(func(svc service.Service) error {

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"syscall"
@@ -26,6 +27,26 @@ var (
 // centre of the one to click, such as a modal backdrop. Nothing was clicked:
 // the caller should look for an interstitial before trying again.
 var ErrObscured = errors.New("element is covered by another element")
+
+// ErrNotDelivered is returned (wrapped) by Click when the press reached the
+// page neither time it was sent (a tab that draws no frames drops mouse
+// input): nothing was clicked.
+var ErrNotDelivered = errors.New("the press did not reach the page")
+
+// ObscuredError is Click's error when something covers the element: By
+// names what covers it (tag, id, classes, role, aria-label, test id, text
+// head) for the envelope's evidence. It matches ErrObscured.
+type ObscuredError struct {
+	Selector string
+	By       string
+}
+
+func (e *ObscuredError) Error() string {
+	return fmt.Sprintf("click %s: covered by %s: %v", e.Selector, e.By, ErrObscured)
+}
+
+// Is makes errors.Is(err, ErrObscured) hold.
+func (e *ObscuredError) Is(target error) bool { return target == ErrObscured }
 
 // ScriptError is a JavaScript exception thrown by code Ferry evaluated in a
 // page. It is a bug or a site change, not a browser failure.

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"unicode"
 
@@ -134,20 +135,12 @@ func (p *Page) typeInsertText(ctx context.Context, sel, text string) error {
 }
 
 func (p *Page) clickAndInsert(ctx context.Context, sel, text string) error {
-	l, err := p.locate(ctx, sel)
-	if err != nil {
-		return err
-	}
-	if !l.Found {
-		return notFound(sel)
-	}
 	// ProseMirror and React only take text after a real pointer
 	// interaction; a covered composer is clicked anyway only if what covers
 	// it is inside it (locate checks), so a modal is never dismissed here.
-	if !l.Covered {
-		if err := p.clickAt(ctx, Point{l.X, l.Y}); err != nil {
-			return err
-		}
+	// A press that never reached the page is made up for by the focus below.
+	if _, _, err := p.pressAimed(ctx, sel); err != nil && !errors.Is(err, ErrNotDelivered) {
+		return err
 	}
 	var r typeResult
 	if err := p.EvalInto(ctx, &r, focusEndJS, sel); err != nil {

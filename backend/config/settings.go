@@ -52,6 +52,10 @@ type RunSettings struct {
 	// RateLimitCooldown is the wait after a "Too many requests" refusal
 	// before the one retry (Go duration; "" is the default, 300 s).
 	RateLimitCooldown string `json:"rateLimitCooldown,omitempty"`
+	// NoFailureScreenshot leaves the screenshot out of the snapshot a
+	// failed run keeps for `ferry report` (the page is redacted, a picture
+	// of it cannot be).
+	NoFailureScreenshot bool `json:"noFailureScreenshot,omitempty"`
 }
 
 // ArtifactSettings limit what Ferry accepts as an artifact.

@@ -216,7 +216,11 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		fresh = p
 		return provider.New(provider.Env{Page: p, Site: fs, Sites: reg})
 	}
-	r := job.NewRunner(repo, job.WithRateLimitCooldown(cooldown), job.WithFreshTab(freshTab))
+	ropts := []job.RunnerOption{job.WithRateLimitCooldown(cooldown), job.WithFreshTab(freshTab)}
+	if c.Settings().Run.NoFailureScreenshot {
+		ropts = append(ropts, job.WithoutFailureScreenshots())
+	}
+	r := job.NewRunner(repo, ropts...)
 	if req.OnEvent != nil {
 		defer r.Subscribe(req.OnEvent)()
 	}

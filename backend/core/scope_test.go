@@ -193,6 +193,7 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 	noRun := want{http.StatusNotFound, errs.SessionNotFound}
 	noRoute := want{http.StatusNotFound, errs.HubNotFound}
 	notAllowed := want{http.StatusMethodNotAllowed, errs.BadInput}
+	notFailed := want{http.StatusBadRequest, errs.BadInput}
 	skip := want{} // not sent: the owner's side effect is covered elsewhere
 
 	ask := func(extra func(*service.JobRequest)) service.JobRequest {
@@ -215,6 +216,10 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		{"a run that does not exist", "GET", "/v1/sessions/20000101-000000-000000", nil, [4]want{noRun, noRun, noRun, unauthorized}},
 		{"the owner's run exported", "GET", "/v1/sessions/" + ownerRun + "/export?format=md", nil, [4]want{ok, noRun, noRun, unauthorized}},
 		{"agent A's run exported", "GET", "/v1/sessions/" + aRun + "/export?format=json", nil, [4]want{ok, ok, noRun, unauthorized}},
+		// A report is for a failed run: a done one that the caller may see
+		// is refused as bad input, one it may not see is not found.
+		{"the owner's run reported", "GET", "/v1/sessions/" + ownerRun + "/report", nil, [4]want{notFailed, noRun, noRun, unauthorized}},
+		{"agent A's run reported", "GET", "/v1/sessions/" + aRun + "/report", nil, [4]want{notFailed, notFailed, noRun, unauthorized}},
 		{"a poll", "POST", "/v1/sessions/poll", service.PollRequest{Session: aRun}, [4]want{ok, forbidden, forbidden, unauthorized}},
 		{"a reattach", "POST", "/v1/sessions/reattach", service.ReattachRequest{Session: ownerRun}, [4]want{skip, forbidden, forbidden, unauthorized}},
 		{"a sessions doctor", "POST", "/v1/sessions/doctor", map[string]any{}, [4]want{skip, forbidden, forbidden, unauthorized}},

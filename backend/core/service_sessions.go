@@ -97,6 +97,20 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 	return s.h.ExportSession(ctx, id, req.Format)
 }
 
+// ReportSession builds the failure report of a failed run (see
+// HubBackend.ReportSession); an agent reports only on its own runs.
+// Errors: as ShowSession; errs.BadInput for a run that did not fail.
+func (s *Service) ReportSession(ctx context.Context, c service.Caller, req service.ReportRequest) (service.Report, error) {
+	if err := admit(c, "", req); err != nil {
+		return service.Report{}, err
+	}
+	id, err := s.visibleRun(ctx, c, req.ID)
+	if err != nil {
+		return service.Report{}, err
+	}
+	return s.h.ReportSession(ctx, id)
+}
+
 // visibleRun is ref as the owner gives it, or the run of an agent's own
 // that ref names. Errors: as scopeOf and scope.resolveRun.
 func (s *Service) visibleRun(ctx context.Context, c service.Caller, ref string) (string, error) {

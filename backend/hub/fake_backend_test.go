@@ -189,6 +189,10 @@ func (f *fakeBackend) ExportSession(context.Context, service.Caller, service.Exp
 	return service.Export{}, cannot("export runs")
 }
 
+func (f *fakeBackend) ReportSession(context.Context, service.Caller, service.ReportRequest) (service.Report, error) {
+	return service.Report{}, cannot("report on runs")
+}
+
 func (f *fakeBackend) PollSession(context.Context, service.Caller, service.PollRequest) (hub.PollResult, error) {
 	return hub.PollResult{}, cannot("follow runs in flight")
 }

@@ -63,6 +63,7 @@ func (s *Server) routes() *http.ServeMux {
 	add("/v1/sessions/search", get(s.handleSearchSessions))
 	add("/v1/sessions/{id}", get(s.handleShowSession))
 	add("/v1/sessions/{id}/export", get(s.handleExportSession))
+	add("/v1/sessions/{id}/report", get(s.handleReportSession))
 	add("/v1/sessions/poll", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handlePollSession}})
 	add("/v1/sessions/reattach", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleReattachSession}})
 	add("/v1/sessions/doctor", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleDoctorSessions}})

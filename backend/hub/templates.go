@@ -88,3 +88,12 @@ func (s *Server) handleExportSession(w http.ResponseWriter, r *http.Request, c C
 	}
 	writeJSON(w, http.StatusOK, out)
 }
+
+func (s *Server) handleReportSession(w http.ResponseWriter, r *http.Request, c Caller) {
+	out, err := s.svc.ReportSession(r.Context(), c.service(), service.ReportRequest{ID: r.PathValue("id")})
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}

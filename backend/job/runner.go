@@ -85,6 +85,9 @@ type Runner struct {
 	now     func() time.Time
 	policy  policyConfig
 	deliver Deliverable // see WithDeliverable
+	// noScreenshot leaves the screenshot out of failure snapshots (see
+	// WithoutFailureScreenshots).
+	noScreenshot bool
 }
 
 // NewRunner returns a Runner over repo, with the interstitial policies'
@@ -136,7 +139,25 @@ func (r *Runner) Run(ctx context.Context, id string, a provider.Adapter) (*Sessi
 		return s, errs.New(errs.BadInput, "session %s is %s, not resolved: use Reattach to resume it", id, s.State)
 	}
 	out, err := r.drive(ctx, s, a, nil)
+	if err != nil && out != nil && out.State != StateDone && out.State != StateCancelled && pastPreflight(s, a) {
+		r.snapshot(ctx, out, a)
+	}
 	return r.settle(ctx, out, err)
+}
+
+// pastPreflight reports whether run s got past the checks that need no
+// page (its tab, the capability check) with a, so that its failure, if
+// any, is one a snapshot of the page can explain.
+func pastPreflight(s *Session, a provider.Adapter) bool {
+	if s.TargetID != "" && a.TargetID() != s.TargetID {
+		return false
+	}
+	var features []site.Feature
+	if s.CodeMode {
+		features = append(features, site.FeatureCodeArtifacts)
+	}
+	_, err := provider.Preflight(a, s.ModelRequested, features...)
+	return err == nil
 }
 
 // ReattachOption configures Reattach.

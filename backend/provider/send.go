@@ -112,7 +112,14 @@ func (w *Web) send(ctx context.Context, prompt string) error {
 				if berr := w.blocked(ctx); berr != nil {
 					return berr
 				}
-				return errs.Wrap(err, errs.SendUnconfirmed, "something covers the %s send control; nothing was clicked", s.Name).WithEvidence("sent", "false")
+				env := errs.Wrap(err, errs.SendUnconfirmed, "something covers the %s send control; nothing was clicked", s.Name).WithEvidence("sent", "false")
+				if oe := (*browser.ObscuredError)(nil); errors.As(err, &oe) {
+					env = env.WithEvidence("covered_by", oe.By)
+				}
+				return env
+			}
+			if errors.Is(err, browser.ErrNotDelivered) {
+				return errs.Wrap(err, errs.SendUnconfirmed, "the click on the %s send control did not reach the page; nothing was clicked", s.Name).WithEvidence("sent", "false")
 			}
 			return err
 		}

@@ -55,6 +55,12 @@ type Service interface {
 	ShowSession(ctx context.Context, c Caller, req SessionRef) (Session, error)
 	// ExportSession renders a run as Markdown or JSON, secrets redacted.
 	ExportSession(ctx context.Context, c Caller, req ExportRequest) (Export, error)
+	// ReportSession builds the failure report of a failed run: one zip with
+	// the tab at the failure, the journal and envelope, the versions and the
+	// site definition in force, secrets redacted (errs.SessionNotFound; an
+	// agent reports only on its own runs; errs.BadInput for a run that did
+	// not fail).
+	ReportSession(ctx context.Context, c Caller, req ReportRequest) (Report, error)
 	// PollSession checks a run once.
 	PollSession(ctx context.Context, c Caller, req PollRequest) (PollResult, error)
 	// ReattachSession picks the run at once and resumes it in the

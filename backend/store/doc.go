@@ -29,12 +29,15 @@
 //	client/<id>                           gateway client JSON (never a raw token: a hash)
 //	hubjob/<id>                           job record JSON of the local API (package core): the
 //	                                      request, approval, the session once it runs, its end
+//	snapshot/<id>                         the tab when run <id> failed, redacted, with its
+//	                                      screenshot (package job; bounded to 3 MiB)
 //
 // The helpers in keys.go build these keys; use them rather than formatting
 // keys by hand.
 //
-// Values are small: records and metadata, never file bodies. Files (zips,
-// screenshots, exports) live on disk under the data directory and the store
+// Values are small: records and metadata, never file bodies (the one
+// exception is a failure snapshot's bounded screenshot, kept with its run so
+// that a report cannot lose it). Files (zips, exports) live on disk under the data directory and the store
 // keeps their path and digest. Put refuses values above MaxValueSize, which is
 // kept well below the value-log file size, so a value always fits in one
 // value-log file.

@@ -17,6 +17,7 @@ var (
 	PrefixTemplate  = []byte("template/")
 	PrefixClient    = []byte("client/")
 	PrefixHubJob    = []byte("hubjob/")
+	PrefixSnapshot  = []byte("snapshot/")
 )
 
 // ValidID reports whether id may be used inside a key: 1 to 128 characters
@@ -62,6 +63,10 @@ func be64(v uint64) []byte {
 
 // HubJobKey is hubjob/<id>: a job of the local API (package core).
 func HubJobKey(id string) []byte { return join(PrefixHubJob, []byte(id)) }
+
+// SnapshotKey is snapshot/<session id>: the tab at a run's failure (package
+// job).
+func SnapshotKey(id string) []byte { return join(PrefixSnapshot, []byte(id)) }
 
 // MigrationKey is meta/migration/<to, six digits>.
 func MigrationKey(to int) []byte { return fmt.Appendf(nil, "%s%06d", PrefixMigration, to) }

@@ -310,6 +310,12 @@ func (c *Client) ExportSession(ctx context.Context, id, format string) (service.
 	return out, c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id)+"/export"+query(url.Values{"format": {format}}), nil, &out)
 }
 
+// ReportSession returns the failure report of run id.
+func (c *Client) ReportSession(ctx context.Context, id string) (service.Report, error) {
+	var out service.Report
+	return out, c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id)+"/report", nil, &out)
+}
+
 // ListTabs lists the browser tabs.
 func (c *Client) ListTabs(ctx context.Context) ([]hub.Tab, error) {
 	var out []hub.Tab

@@ -45,6 +45,16 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 	return s.c.ExportSession(ctx, req.ID, req.Format)
 }
 
+// ReportSession builds the failure report of a run on the owner. Errors:
+// as ShowSession; errs.BadInput for a run that did not fail.
+func (s *Service) ReportSession(ctx context.Context, c service.Caller, req service.ReportRequest) (service.Report, error) {
+	ctx = actingAs(ctx, c)
+	if err := req.Validate(); err != nil {
+		return service.Report{}, err
+	}
+	return s.c.ReportSession(ctx, req.ID)
+}
+
 // PollSession checks a run once (owner only).
 func (s *Service) PollSession(ctx context.Context, c service.Caller, req service.PollRequest) (service.PollResult, error) {
 	ctx = actingAs(ctx, c)

@@ -39,7 +39,7 @@ func SimSite() sim.Site {
 		Script:        simScript,
 		DefaultModel:  "default",
 		ThinkingModel: "expert",
-		Scenarios:     []string{sim.ScenarioThinking},
+		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioTallSend, sim.ScenarioCoveredSend},
 		Drift: map[string]string{
 			"composer": "textarea[placeholder=\"Ask DeepSeek\"]",
 			"send":     "[role=\"button\"].ds-btn--main:not(.ds-button--disabled)",

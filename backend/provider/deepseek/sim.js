@@ -88,6 +88,17 @@
     },
   });
   if (Sim.capOnLoad()) Sim.capBanner('You have reached the daily usage limit. It resets at ', cfg.capResetAt, 'alert');
+  if (cfg.scenario === 'tall_send') {
+    // The page overflows a short window and the send control is tall: its
+    // top shows above the fold, its centre lies below it.
+    btn.setAttribute('data-sim-tall', '');
+    document.head.appendChild(h('style', { text: '#app{height:auto;min-height:calc(100vh + 160px)} .main{min-height:calc(100vh + 160px)} .ds-virtual-list{flex:1} .composer{align-items:flex-start} .composer [role=button].ds-button--circle{height:240px;border-radius:16px}' }));
+  }
+  if (cfg.scenario === 'covered_send') {
+    // A floating banner over the send control: no dialog, no interstitial.
+    btn.parentElement.appendChild(h('div', { id: 'ds-download-app', class: 'ds-floating-banner', 'data-sim-cover': '', 'aria-label': 'Get the DeepSeek app',
+      style: 'position:absolute;right:0;bottom:0;width:170px;height:64px;z-index:20;background:#eef;border:1px solid #99c;border-radius:8px' }, 'Get the DeepSeek app, scan to download'));
+  }
   Sim.afterHydration(eng.hydrate);
   eng.changed();
 })();

@@ -26,6 +26,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
+
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -144,6 +146,9 @@ type Setup struct {
 	Scenario  string          // a page scenario for the site ("" = normal)
 	Overrides []site.Override // settings overrides merged over the built-in sites
 	Path      string          // the path to open ("" = "/")
+	// Viewport, when set, is the tab's size in CSS pixels (a short window
+	// such as Ferry's headless 780x437).
+	Viewport *browser.Point
 }
 
 // Open resets the simulator, applies setup, opens the site in a fresh
@@ -179,6 +184,12 @@ func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, 
 	p, err := bc.OpenTab(ctx, "about:blank")
 	if err != nil {
 		t.Fatalf("open tab: %v", err)
+	}
+	if v := setup.Viewport; v != nil {
+		if err := p.Exec(ctx, "Emulation.setDeviceMetricsOverride", proto.EmulationSetDeviceMetricsOverride{
+			Width: int(v.X), Height: int(v.Y), DeviceScaleFactor: 1}, nil); err != nil {
+			t.Fatalf("size the tab %vx%v: %v", v.X, v.Y, err)
+		}
 	}
 	path := setup.Path
 	if path == "" {

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -84,6 +85,7 @@ func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
 		t.Run("a renamed send test id still sends once", c.renamedSend)
 	}
 	t.Run("a drifted page fails clearly and works with a settings override", c.drift)
+	t.Run("a send control out of view or covered is clicked where it shows, or named", c.aim)
 	t.Run("a tab that navigated away pauses until it returns", c.navigatedAway)
 	t.Run("a capability refusal types nothing", c.capability)
 }
@@ -672,3 +674,66 @@ const (
 	InlinePython = "def greet(name):\n    return f\"Hello, {name}!\"\n\nprint(greet(\"Ferry\"))"
 	InlineShell  = "go test ./...\necho done"
 )
+
+// ShortWindow is Ferry's headless window: a short viewport where a site's
+// controls can sit below the fold.
+var ShortWindow = browser.Point{X: 780, Y: 437}
+
+func (c *suite) aim(t *testing.T) {
+	if implements(sim.ScenarioTallSend, c.site) {
+		t.Run("a tall send control whose centre is below the fold is scrolled to and clicked once", func(t *testing.T) {
+			tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioTallSend, Viewport: &ShortWindow})
+			prompt := "Below the fold"
+			// The simulator marks its tall control (the send selectors may
+			// match it only once a prompt is typed).
+			var geo struct {
+				Top, Centre, H float64
+			}
+			if err := tab.Page.EvalInto(ctx, &geo, `() => { const r = document.querySelector('[data-sim-tall]').getBoundingClientRect();
+  return {Top: r.top, Centre: r.top + r.height / 2, H: innerHeight}; }`); err != nil {
+				t.Fatal(err)
+			}
+			if geo.Top >= geo.H || geo.Centre <= geo.H {
+				t.Fatalf("the scenario's send control spans from %v (centre %v) in a %v high window; want its top in view and its centre below", geo.Top, geo.Centre, geo.H)
+			}
+			res, err := tab.Ask(t, ctx, Request{Prompt: prompt})
+			if err != nil {
+				t.Fatalf("Ask: %v", err)
+			}
+			if res.Answer != NormalAnswer(prompt) {
+				t.Fatalf("answer %q, want %q", res.Answer, NormalAnswer(prompt))
+			}
+			if n := c.submissions(tab); n != 1 {
+				t.Fatalf("%d submissions, want exactly 1", n)
+			}
+		})
+	} else {
+		t.Logf("not applicable to %s: the simulator has no tall send control for it", c.site)
+	}
+	if implements(sim.ScenarioCoveredSend, c.site) {
+		t.Run("a send control under a banner sends nothing and the failure names the banner", func(t *testing.T) {
+			tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioCoveredSend, Viewport: &ShortWindow})
+			_, err := tab.Ask(t, ctx, Request{Prompt: "Under the banner"})
+			wantCode(t, err, errs.SendUnconfirmed)
+			e := errs.From(err)
+			if e.Evidence["sent"] != "false" {
+				t.Errorf("evidence %v does not say nothing was sent", e.Evidence)
+			}
+			// The simulator marks its banner; the evidence must name it as a
+			// person would find it: id, class and label.
+			var cover struct{ ID, Class, Label string }
+			if err := tab.Page.EvalInto(ctx, &cover, `() => { const e = document.querySelector('[data-sim-cover]');
+  return {ID: e.id, Class: e.classList[0] || '', Label: e.getAttribute('aria-label') || ''}; }`); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"#" + cover.ID, "." + cover.Class, cover.Label} {
+				if !strings.Contains(e.Evidence["covered_by"], want) {
+					t.Errorf("covered_by %q does not name %q", e.Evidence["covered_by"], want)
+				}
+			}
+			if n := c.submissions(tab); n != 0 {
+				t.Fatalf("%d submissions, want 0", n)
+			}
+		})
+	}
+}

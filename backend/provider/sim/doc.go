@@ -103,4 +103,8 @@
 // still for a while (param pause) and thinking pause=… holds it between the
 // thinking and the answer; the page keeps its stop control and streaming
 // marker meanwhile, and shows its finished-action bar only at the end.
+//
+// DeepSeek also has two layouts for input that must not miss: tall_send (a
+// tall send control whose centre is below the fold of a short window) and
+// covered_send (a floating banner over the send control).
 package sim

@@ -57,6 +57,8 @@ const (
 	// ScenarioLegacyStream makes the page post its answer request to the
 	// site's older stream address (Kimi: kimi.gateway.chat.v1).
 	ScenarioLegacyStream = "legacy_stream"
+	ScenarioTallSend     = "tall_send"
+	ScenarioCoveredSend  = "covered_send"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -106,6 +108,8 @@ var Catalog = []ScenarioInfo{
 	{ScenarioUsageCapOnLoad, true, nil, "the account is already at its usage cap: the site's cap notice is on the page at load (a banner without a role on Claude and ChatGPT) with its reset time, and every send is refused as a cap; param reset"},
 	{ScenarioRenamedSend, true, []string{}, "the send control's test id (or class) is renamed; its aria-label and type stay"},
 	{ScenarioLegacyStream, true, []string{}, "the page posts its answer request to the site's older stream address (Kimi: kimi.gateway.chat.v1)"},
+	{ScenarioTallSend, true, []string{}, "the page is taller than the window and the send control (marked data-sim-tall) is tall: its top shows above the fold, its centre below it (open it in a short window, 780x437 as Ferry's headless one)"},
+	{ScenarioCoveredSend, true, []string{}, "a floating app banner (not an interstitial) (marked data-sim-cover) covers the send control: nothing may be clicked and the failure names the banner"},
 }
 
 func scenarioInfo(name string) (ScenarioInfo, bool) {

@@ -489,6 +489,7 @@ export namespace config {
 	export class RunSettings {
 	    answerTimeout: string;
 	    rateLimitCooldown?: string;
+	    noFailureScreenshot?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunSettings(source);
@@ -498,6 +499,7 @@ export namespace config {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.answerTimeout = source["answerTimeout"];
 	        this.rateLimitCooldown = source["rateLimitCooldown"];
+	        this.noFailureScreenshot = source["noFailureScreenshot"];
 	    }
 	}
 	export class Settings {

@@ -33,5 +33,8 @@ export const copyExport = (id: string, format: ExportFormat): Promise<void> => c
 /** saveExport asks where to save the export; resolves "" when cancelled. */
 export const saveExport = (id: string, format: ExportFormat): Promise<string> => call(() => Sessions.SaveExport(id, format));
 
+/** saveReport asks where to save the failure report (one zip) of a failed run; resolves "" when cancelled, rejects with bad_input for a run that did not fail. */
+export const saveReport = (id: string): Promise<string> => call(() => Sessions.SaveReport(id));
+
 /** find searches the runs within creation dates (RFC 3339, "" for no bound); rejects with bad_input for a bad range. */
 export const find = (f: HistoryFilter): Promise<SessionList> => call(() => Sessions.Find(f));

@@ -13,4 +13,6 @@ export function List(arg1:string,arg2:string,arg3:string,arg4:number):Promise<ap
 
 export function SaveExport(arg1:string,arg2:string):Promise<string>;
 
+export function SaveReport(arg1:string):Promise<string>;
+
 export function Show(arg1:string):Promise<service.SessionDetail>;

@@ -22,6 +22,10 @@ export function SaveExport(arg1, arg2) {
   return window['go']['app']['Sessions']['SaveExport'](arg1, arg2);
 }
 
+export function SaveReport(arg1) {
+  return window['go']['app']['Sessions']['SaveReport'](arg1);
+}
+
 export function Show(arg1) {
   return window['go']['app']['Sessions']['Show'](arg1);
 }

@@ -1,0 +1,150 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// replayGrace is how long ConsoleErrors waits, after the replay's replies,
+// for messages still on their way.
+const replayGrace = 150 * time.Millisecond
+
+// ConsoleErrors returns up to max of the errors the tab's page reported:
+// console.error and console.assert calls, uncaught exceptions, and the
+// browser's own error entries (a resource that failed to load). Chromium
+// keeps them while a DevTools client is attached and replays them to a
+// session that enables the Runtime and Log domains; ConsoleErrors enables
+// both for the replay and disables them again. Each entry is one line,
+// clipped to 500 characters. Errors: the page's envelopes.
+func (p *Page) ConsoleErrors(ctx context.Context, max int) ([]string, error) {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	events, stop := p.b.subscribe(sctx, p.session, false)
+	defer stop()
+	var out []string
+	add := func(s string) {
+		if len(out) < max {
+			out = append(out, clipLine(s, 500))
+		}
+	}
+	for _, m := range []string{"Runtime.enable", "Log.enable"} {
+		if err := p.Exec(ctx, m, nil, nil); err != nil {
+			return nil, err
+		}
+	}
+	defer func() {
+		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer dcancel()
+		_ = p.Exec(dctx, "Log.disable", nil, nil)
+		_ = p.Exec(dctx, "Runtime.disable", nil, nil)
+	}()
+	grace := time.NewTimer(replayGrace)
+	defer grace.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return out, nil
+		case <-grace.C:
+			return out, nil
+		case m, ok := <-events:
+			if !ok {
+				return out, nil
+			}
+			switch m.Method {
+			case "Runtime.consoleAPICalled":
+				var e proto.RuntimeConsoleAPICalled
+				if !m.Load(&e) || (e.Type != proto.RuntimeConsoleAPICalledTypeError && e.Type != proto.RuntimeConsoleAPICalledTypeAssert) {
+					continue
+				}
+				var parts []string
+				for _, a := range e.Args {
+					if a == nil {
+						continue
+					}
+					switch {
+					case a.Value.Val() != nil:
+						parts = append(parts, fmt.Sprint(a.Value.Val()))
+					case a.Description != "":
+						parts = append(parts, a.Description)
+					}
+				}
+				add("console." + string(e.Type) + ": " + strings.Join(parts, " "))
+			case "Runtime.exceptionThrown":
+				var e proto.RuntimeExceptionThrown
+				if !m.Load(&e) || e.ExceptionDetails == nil {
+					continue
+				}
+				d := e.ExceptionDetails.Text
+				if e.ExceptionDetails.Exception != nil && e.ExceptionDetails.Exception.Description != "" {
+					d += " " + e.ExceptionDetails.Exception.Description
+				}
+				add("exception: " + d)
+			case "Log.entryAdded":
+				var e proto.LogEntryAdded
+				if !m.Load(&e) || e.Entry == nil || e.Entry.Level != proto.LogLogEntryLevelError {
+					continue
+				}
+				add(string(e.Entry.Source) + ": " + e.Entry.Text)
+			}
+		}
+	}
+}
+
+func clipLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// shotAttempt bounds one screenshot request. A tab in the background
+// answers a capture only once it draws a frame, and at times it draws that
+// frame only for a later request (measured with headless Chromium 156 on a
+// simulated site's tab after a run: the first capture waited forever, a
+// second one sent after 1.5 s answered in under 100 ms; sent after 0.75 s,
+// three in a row waited), so a capture that does not answer in time is
+// asked again.
+const shotAttempt = 1500 * time.Millisecond
+
+// Screenshot returns a JPEG of the tab's viewport at quality 60, or nil
+// when it would be larger than maxBytes. A tab in the background of a
+// headful window draws no frames: the capture holds input (see HoldInput),
+// which has Chromium render it without showing it. It asks up to three
+// times (see shotAttempt). Errors: the page's envelopes.
+func (p *Page) Screenshot(ctx context.Context, maxBytes int) ([]byte, error) {
+	var img []byte
+	err := p.withInput(ctx, func() error {
+		var err error
+		for try := 0; try < 3; try++ {
+			actx, cancel := context.WithTimeout(ctx, shotAttempt)
+			var res proto.PageCaptureScreenshotResult
+			err = p.Exec(actx, "Page.captureScreenshot", proto.PageCaptureScreenshot{
+				Format: proto.PageCaptureScreenshotFormatJpeg, Quality: intPtr(60)}, &res)
+			cancel()
+			if err == nil {
+				img = res.Data
+				return nil
+			}
+			if ctx.Err() != nil || p.Err() != nil {
+				return err
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(img) > maxBytes {
+		return nil, nil
+	}
+	return img, nil
+}
+
+// Version returns the product string of the browser the tab is in (see
+// Browser.Version).
+func (p *Page) Version(ctx context.Context) (string, error) { return p.b.Version(ctx) }
