@@ -76,6 +76,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	// so a session manager's `kill` exits 0 with the store closed.
 	err := wails.Run(&options.App{
 		Title:            "Ferry",
+		StartHidden:      startsHidden(os.Args[1:]),
 		Width:            defaultWidth,
 		Height:           defaultHeight,
 		MinWidth:         minWidth,

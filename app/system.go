@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -33,6 +35,31 @@ type Status struct {
 // it logs the time from process start. It never fails.
 func (s *System) FrontendReady() {
 	s.sh.markReady()
+}
+
+// Autostart reports whether Ferry starts at login, in the tray (an XDG
+// autostart entry is there). Errors: config_invalid with no HOME.
+func (s *System) Autostart() (bool, error) {
+	return autostartState(os.Getenv)
+}
+
+// SetAutostart writes or removes the XDG autostart entry that starts this
+// ferry-desktop at login with its window hidden (the tray and the hotkey
+// show it), and returns the new state. Errors: config_invalid with no
+// HOME; internal when the running binary's path is unknown; the file
+// system's.
+func (s *System) SetAutostart(on bool) (bool, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return false, errs.Wrap(err, errs.Internal, "find the running ferry-desktop: %v", err)
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	if err := setAutostart(os.Getenv, exe, on); err != nil {
+		return false, errs.From(err)
+	}
+	return autostartState(os.Getenv)
 }
 
 // Version returns this build's version information.

@@ -20,3 +20,9 @@ export const status = (): Promise<Status> => call(() => System.Status());
 
 /** doctor runs `ferry doctor`'s checks. */
 export const runDoctor = (): Promise<Report> => call(() => System.Doctor());
+
+/** autostart reports whether Ferry starts at login, in the tray. */
+export const autostart = (): Promise<boolean> => call(() => System.Autostart());
+
+/** setAutostart writes or removes the login entry; it returns the new state. */
+export const setAutostart = (on: boolean): Promise<boolean> => call(() => System.SetAutostart(on));

@@ -4,9 +4,13 @@ import {service} from '../models';
 import {app} from '../models';
 import {version} from '../models';
 
+export function Autostart():Promise<boolean>;
+
 export function Doctor():Promise<service.SetupReport>;
 
 export function FrontendReady():Promise<void>;
+
+export function SetAutostart(arg1:boolean):Promise<boolean>;
 
 export function Status():Promise<app.Status>;
 
