@@ -139,6 +139,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		req.RateLimitCooldown = time.Duration(rec.Spec.CooldownSeconds) * time.Second
 	}
 	req.Template, req.Vars = rec.Spec.Template, rec.Spec.Vars
+	req.Files, req.InlineFiles = rec.Spec.Files, rec.Spec.InlineFiles
 	if b := rec.Spec.Browser; b != nil {
 		// An in-process caller's browser; a long-lived one (browserFor)
 		// still takes precedence.
