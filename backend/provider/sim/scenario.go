@@ -88,6 +88,9 @@ var Catalog = []ScenarioInfo{
 	{ScenarioSessionExpired, true, []string{}, "\"Your session has expired. Please log in again\"; the access token is expired"},
 	{ScenarioSlowHydration, true, nil, "the composer and send control hydrate late (param hydrate, default 3s): input before that is wiped"},
 	{ScenarioDriftedDOM, true, nil, "the selectors changed (see Drift): tests user overrides"},
+	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},
+	{ScenarioUploadLimit, true, []string{}, "attachments: the site's file size limit is param max (default 1KiB); a larger file is refused with the site's words"},
+	{ScenarioUploadNoTile, true, []string{}, "attachments: the page drops an attached file silently; its tile never shows"},
 }
 
 func scenarioInfo(name string) (ScenarioInfo, bool) {
