@@ -66,7 +66,9 @@ const attachJS = `(spec) => {
   };
   const nameOf = (el) => spec.attr ? (el.getAttribute(spec.attr) || '') :
     (el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent || '').trim();
-  const tiles = all(spec.tile);
+  // A tile is in the composer: never inside a turn of the thread (a sent
+  // turn shows the files it carried).
+  const tiles = all(spec.tile).filter((el) => !(spec.turns || []).some((s) => { try { return el.closest(s); } catch (e) { return false; } }));
   const shown = [], pending = [];
   for (const n of spec.names) {
     const t = tiles.find((el) => nameOf(el) === n);
@@ -126,7 +128,8 @@ func (w *Web) tiles(ctx context.Context, files []attach.File) (tileState, error)
 	s := w.Env.Site
 	u := s.Uploads
 	spec := map[string]any{"names": attach.Names(files), "tile": u.Tile, "attr": u.NameAttr, "pending": u.Pending,
-		"refused": u.Refused, "send": s.Selector(site.RoleSend)}
+		"refused": u.Refused, "send": s.Selector(site.RoleSend),
+		"turns": append(s.Selector(site.RoleUserTurn), s.Selector(site.RoleAssistantTurn)...)}
 	var st tileState
 	err := w.Page.EvalInto(ctx, &st, attachJS, spec)
 	return st, err

@@ -32,6 +32,11 @@ var simScript []byte
 // input#chat-input-file-upload-onpage; POST …/chat_conversations then
 // …/completion SSE (message_start, content_block_delta text_delta,
 // message_stop); "Claude hit the maximum length for this conversation…".
+// Attachments (sim.MountUploads, Sim.uploads): tiles in the composer
+// (data-testid="file-thumbnail", aria-label the file name) with a spinner
+// while uploading; send disabled meanwhile; the completion names the files;
+// the sent turn shows them. The upload requests are ChatGPT's shape (the
+// reference has none for Claude): GAP.
 // GAP: "This response reached its tool use limit." with Continue.
 func SimSite() sim.Site {
 	return sim.Site{
@@ -40,7 +45,7 @@ func SimSite() sim.Site {
 		Title:        "Claude",
 		Script:       simScript,
 		DefaultModel: "claude-sonnet-4-6",
-		Scenarios:    []string{sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired},
+		Scenarios:    []string{sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile},
 		Drift: map[string]string{
 			"composer": "[contenteditable=\"true\"][data-testid=\"composer-input\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
@@ -76,6 +81,7 @@ func (s simServer) routes() http.Handler {
 		sim.WriteJSON(w, http.StatusCreated, sim.O("uuid", sim.NewUUID(), "name", "", "created_at", time.Now().UTC().Format(time.RFC3339)))
 	})
 	mux.HandleFunc("POST /api/organizations/{org}/chat_conversations/{id}/completion", s.claudeCompletion)
+	s.MountUploads(mux, ID, "/api/organizations/"+claudeOrg, 30<<20, func(name string) string { return name + " exceeds the maximum file size." })
 	return s.Gate(ID, mux)
 }
 
@@ -89,10 +95,19 @@ func (s simServer) claudeCompletion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Prompt string `json:"prompt"`
-		Model  string `json:"model"`
+		Prompt string   `json:"prompt"`
+		Model  string   `json:"model"`
+		Files  []string `json:"files"`
 	}
 	_ = json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20)).Decode(&req)
+	if len(req.Files) > 0 {
+		names, err := s.AttachmentNames(ID, req.Files)
+		if err != nil {
+			sim.WriteJSON(w, http.StatusBadRequest, sim.O("type", "error", "error", sim.O("type", "invalid_request_error", "message", err.Error())))
+			return
+		}
+		s.StageAttachments(ID, names)
+	}
 	errBody := func(status int, typ, msg string) sim.Refusal {
 		return sim.Refusal{Status: status, ContentType: "application/json", Body: func(_ sim.Turn, until time.Time) string {
 			return sim.CompactJSON(sim.O("type", "error", "error", sim.O("type", typ, "message", msg, "resets_at", until.Unix())))

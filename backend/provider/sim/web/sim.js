@@ -306,21 +306,29 @@ Sim.plainTextarea = function (ta, opts) {
 //   submitOn(e) -> whether a keydown submits
 Sim.chat = function (spec) {
   const eng = { busy: false, hydrated: false, abort: null };
-  eng.state = () => (!eng.hydrated ? 'unhydrated' : eng.busy ? 'busy' : spec.editor().text().trim() === '' ? 'empty' : 'ready');
+  // spec.files (optional) is the site's Sim.uploads tray: a file still
+  // uploading holds the send ('uploading'); ready files alone may be sent.
+  const tray = () => (spec.files ? spec.files() : null);
+  const hasFiles = () => !!(tray() && tray().ready().length);
+  eng.state = () => (!eng.hydrated ? 'unhydrated' : eng.busy ? 'busy' : tray() && tray().busy() ? 'uploading'
+    : spec.editor().text().trim() === '' && !hasFiles() ? 'empty' : 'ready');
   eng.changed = () => spec.renderControls(eng.state());
   eng.key = (e) => { if (spec.submitOn(e)) { e.preventDefault(); eng.submit(); } };
   eng.submit = async (retryText) => {
     if (!eng.hydrated || eng.busy || (spec.blocked && spec.blocked())) return;
+    if (tray() && tray().busy()) return;
     const ed = spec.editor();
-    const text = typeof retryText === 'string' ? retryText : ed.text();
-    if (text.trim() === '') return;
+    const retry = typeof retryText === 'string';
+    const text = retry ? retryText : ed.text();
+    const files = !retry && tray() ? tray().ready().map((f) => ({ id: f.id, name: f.name, size: f.size })) : [];
+    if (text.trim() === '' && !files.length) return;
     eng.busy = true;
-    if (typeof retryText !== 'string') { spec.userTurn(text); ed.clear(); }
+    if (!retry) { spec.userTurn(text, files.map((f) => f.name)); ed.clear(); if (tray()) tray().clear(); }
     eng.changed();
     const turn = spec.assistantTurn();
     eng.abort = new AbortController();
     try {
-      await spec.send(text, turn, eng.abort.signal);
+      await spec.send(text, turn, eng.abort.signal, files);
     } catch (e) {
       if (e.name === 'AbortError') turn.done(null, true);
       else turn.error(spec.networkError || 'Network error. Please try again.', () => eng.submit(text));
