@@ -42,7 +42,7 @@ func TestAskAttachesFiles(t *testing.T) {
 	utilA := write("a/util.go", "package a\n")
 	utilB := write("b/util.go", "package b\n")
 
-	for _, siteID := range []string{sim.ChatGPT, sim.Claude} {
+	for _, siteID := range []string{sim.ChatGPT, sim.Claude, sim.Gemini} {
 		t.Run(siteID, func(t *testing.T) {
 			dataDir := t.TempDir()
 			ask := func(t *testing.T, files []string, prompt string) result {
