@@ -128,6 +128,9 @@ type ClientInfo struct {
 	// Kind is the kind of an agent client a face of the user's acts as
 	// (AgentKindMCP); "" for a client paired with a code.
 	Kind string `json:"kind,omitempty"`
+	// FileRoots are the directories under which the client's jobs may
+	// name files to attach (none: it may attach no file).
+	FileRoots []string `json:"fileRoots,omitempty"`
 }
 
 // ListClientsRequest lists the paired clients, oldest first.
