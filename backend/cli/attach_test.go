@@ -127,3 +127,27 @@ func TestAskAttachesFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestFilesReportSendsNothing: --files-report expands --file (a directory,
+// an exclusion) and prints each file as it would be sent, renames
+// included, without a browser.
+func TestFilesReportSendsNothing(t *testing.T) {
+	dir := t.TempDir()
+	for rel, body := range map[string]string{"src/a/util.go": "package a\n", "src/b/util.go": "package b\n", "src/run.log": "x"} {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := ferry(t, nil, "ask", "--site", "chatgpt", "--data-dir", t.TempDir(), "--file", filepath.Join(dir, "src"), "--file", "!*.log", "--files-report", "hi")
+	if r.code != 0 || !strings.Contains(r.stdout, "a__util.go") || !strings.Contains(r.stdout, "b__util.go") ||
+		strings.Contains(r.stdout, "run.log") || !strings.Contains(r.stdout, "2 files, 20 B, would be attached; nothing was sent") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if r := ferry(t, nil, "ask", "--site", "chatgpt", "--files-report", "hi"); r.code != 2 {
+		t.Fatalf("--files-report without --file: exit %d, want 2", r.code)
+	}
+}
