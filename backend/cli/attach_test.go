@@ -83,8 +83,16 @@ func TestAskAttachesFiles(t *testing.T) {
 					t.Fatalf("%d submissions, want %d: something was sent", n, before)
 				}
 			}
-			t.Run("one file is sent with the prompt", func(t *testing.T) {
-				sent(t, ask(t, []string{notes}, "Summarise the notes"), "Summarise the notes", "notes.txt")
+			t.Run("one file is sent with the prompt and the run shows it", func(t *testing.T) {
+				r := ask(t, []string{notes}, "Summarise the notes")
+				sent(t, r, "Summarise the notes", "notes.txt")
+				var out askJSON
+				_ = json.Unmarshal([]byte(r.stdout), &out)
+				show := ferry(t, nil, "sessions", "show", "--data-dir", dataDir, out.Session)
+				if show.code != 0 || !strings.Contains(show.stdout, "## Attachments (1)") ||
+					!strings.Contains(show.stdout, "notes.txt  18 B  sha256 ") {
+					t.Fatalf("sessions show: exit %d\n%s\n%s", show.code, show.stdout, show.stderr)
+				}
 			})
 			t.Run("three files are all sent", func(t *testing.T) {
 				sent(t, ask(t, []string{notes, log, diff}, "Read these three"), "Read these three", "build.log", "change.diff", "notes.txt")
