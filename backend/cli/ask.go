@@ -45,7 +45,19 @@ the tab that shows it, else in a new background tab opened on it (routing says
 which: tab_was_created). The new run records RUN as its parent, and ferry
 sessions show lists the thread of runs. --conv URL does the same for a
 conversation Ferry did not start (its address as the browser shows it). A
-conversation at its maximum length gets a new chat, as below. Progress (the answer as it grows) goes to stderr
+conversation at its maximum length gets a new chat, as below.
+
+Attachments: --file PATH attaches a file (repeatable; a directory gives its
+files, a glob its matches, !PATTERN excludes). The site must take files
+(chatgpt, claude, gemini); its limits (count, size) are checked before the
+browser is touched. Each file is attached the way the site takes it and must
+show in the composer by its name and ready before the prompt is typed: a file
+the site refuses ends the run with attachment_rejected, one that never shows
+with attachment_unconfirmed; nothing is sent in either case. Two files with
+the same base name are both sent, renamed visibly (a/util.go -> a__util.go),
+and the prompt says so. --files-report prints what would be sent and sends
+nothing; --inline-files pastes text files into the prompt as one fenced,
+line-numbered bundle instead (refused above the site's prompt limit). Progress (the answer as it grows) goes to stderr
 when stderr is a terminal; stdout gets only the answer.
 
 Every run is recorded as a session (see ferry sessions): its state is journaled
@@ -81,6 +93,7 @@ and the error says it could not be journaled).`,
 			fs.Bool("new-chat", false, "ask in a fresh chat: a new tab of --site, whatever tabs of it are open")
 			fs.String("session", "", "follow up that run: continue its conversation (an id or an unambiguous prefix)")
 			fs.String("conv", "", "continue the conversation at this address (one Ferry did not start)")
+			registerFileFlags(fs)
 			registerBrowserFlags(fs, browserLaunch)
 			fs.Duration("timeout", 20*time.Minute, "give up after this long")
 			fs.Duration("cooldown", 0, "after a rate limit, wait this long before the one retry (1s to 1h; default: settings run.rateLimitCooldown, else 5m)")
@@ -93,6 +106,9 @@ func runAsk(ctx context.Context, inv *invocation) error {
 	req, err := askRequestOf(inv)
 	if err != nil {
 		return err
+	}
+	if inv.flag("files-report").(bool) {
+		return filesReport(inv, req)
 	}
 	j, err := runJob(ctx, inv, req, fmt.Sprintf("no complete answer within %s", inv.flag("timeout").(time.Duration)))
 	if err != nil {
@@ -241,5 +257,8 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 	}
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string),
 		TabID: tabID, NewChat: newChat, SessionID: follow, Conversation: conv, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
+	if err := withFiles(inv, &req); err != nil {
+		return none, err
+	}
 	return req, req.Validate()
 }

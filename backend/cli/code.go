@@ -85,6 +85,7 @@ data directory's or the output directory's disk has no room: no half-written fil
 			src := &stringList{}
 			fs.Var(src, "source", "a source path in --repo the task is about (repeatable)")
 			fs.Var(src, "source-path", "same as --source")
+			registerFileFlags(fs)
 			fs.String("out", "", "directory for the zips, sidecars and receipt (default: <data dir>/artifacts)")
 			registerBrowserFlags(fs, browserLaunch)
 			fs.Duration("timeout", 30*time.Minute, "give up after this long")
@@ -97,6 +98,9 @@ func runCode(ctx context.Context, inv *invocation) error {
 	req, err := codeRequestOf(inv)
 	if err != nil {
 		return err
+	}
+	if inv.flag("files-report").(bool) {
+		return filesReport(inv, req)
 	}
 	j, err := runJob(ctx, inv, req, "no verified result within --timeout "+inv.flag("timeout").(time.Duration).String())
 	if err != nil {
@@ -170,6 +174,9 @@ func codeRequestOf(inv *invocation) (service.JobRequest, error) {
 		Contract: inv.flag("contract").(string), ArchitectureAuthorized: inv.flag("architecture-authorized").(bool),
 		Goal: inv.flag("goal").(string), GoalLock: inv.flag("goal-lock").(bool), Research: inv.flag("research").(bool),
 		OutDir: out, RepoRoot: repo, SourcePaths: inv.flag("source").([]string), TimeoutSeconds: timeoutSeconds(timeout), Browser: b}
+	if err := withFiles(inv, &req); err != nil {
+		return none, err
+	}
 	return req, req.Validate()
 }
 

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -115,11 +116,32 @@ func runSessions(ctx context.Context, inv *invocation) error {
 			return err
 		}
 		if one.Detail != nil {
+			if one.Detail.Session != nil {
+				body += attachmentsText(one.Detail.Session.Attachments)
+			}
 			body += threadText(ex.ID, one.Detail.Thread)
 		}
 	}
 	_, err = io.WriteString(inv.stdout, body)
 	return err
+}
+
+// attachmentsText lists the files a run sent, as `sessions show` shows
+// them: name, size and sha256 ("" for a run without attachments).
+func attachmentsText(files []service.Attachment) string {
+	if len(files) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## Attachments (%d)\n\n", len(files))
+	for _, f := range files {
+		line := fmt.Sprintf("%s  %s  sha256 %s", safetext.Line(f.Name), attach.Size(f.Bytes), f.SHA256)
+		if f.RenamedFrom != "" {
+			line += "  (renamed from " + safetext.Line(f.RenamedFrom) + ")"
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
 }
 
 // threadText is the thread of run id as `sessions show` ends with it: one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -45,6 +46,10 @@ type Request struct {
 	RateLimitCooldown time.Duration
 	// Origin says who asked (default job.OriginCLI).
 	Origin job.Origin
+	// Files are attached to the first message, already checked against
+	// the site (attach.Prepare): each proven in the composer before the
+	// prompt is typed.
+	Files []attach.File
 	// OnEvent receives the events of each step's run, on the run's
 	// goroutine.
 	OnEvent func(job.Event)

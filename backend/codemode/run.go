@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -288,7 +289,7 @@ func (r *codeRun) step(ctx context.Context, step prompt.Step) (*prompt.Outcome, 
 	}
 	s, err := runner.Create(ctx, job.Spec{Site: SiteID, Model: r.req.Model, TargetID: r.a.TargetID(), Prompt: step.Prompt,
 		Template: r.req.Template, Contract: string(step.Contract), Deadline: r.deadline, Origin: r.req.Origin,
-		CodeMode: zipStep(step.Contract), RequestedTab: requested, TabWasCreated: r.created && first})
+		CodeMode: zipStep(step.Contract), RequestedTab: requested, TabWasCreated: r.created && first, Attachments: r.stepFiles(first)})
 	if err != nil {
 		return nil, err
 	}
@@ -364,4 +365,13 @@ func (r *codeRun) finish(ctx context.Context, runErr error) (*Outcome, error) {
 		}
 	}
 	return out, runErr
+}
+
+// stepFiles are the files a step attaches: the request's, on the first
+// message only (later messages go on in the same conversation).
+func (r *codeRun) stepFiles(first bool) []attach.File {
+	if !first {
+		return nil
+	}
+	return r.req.Files
 }

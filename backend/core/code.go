@@ -102,13 +102,40 @@ func (c *Core) Code(ctx context.Context, req CodeRequest) (*job.Session, error) 
 // templates, and req's browser or the one req's browser options open),
 // with codemode.Run's outcome and envelopes.
 func (c *Core) RunCode(ctx context.Context, req CodeRequest) (*CodeOutcome, error) {
-	return codemode.Run(ctx, c.codeHost(req.AskRequest), req.codemode())
+	cr, err := c.codeFiles(req)
+	if err != nil {
+		return nil, err
+	}
+	return codemode.Run(ctx, c.codeHost(req.AskRequest), cr)
+}
+
+// codeFiles is req as package codemode takes it, with its files checked
+// against the code site (or inlined into its prompt). Errors: withFiles's.
+func (c *Core) codeFiles(req CodeRequest) (codemode.Request, error) {
+	cr := req.codemode()
+	if len(req.Files) == 0 {
+		return cr, nil
+	}
+	reg, err := c.Sites()
+	if err != nil {
+		return cr, err
+	}
+	st, err := reg.Get(codemode.SiteID)
+	if err != nil {
+		return cr, err
+	}
+	cr.Prompt, cr.Files, err = withFiles(reg, st, req.Model, req.Prompt, req.Files, req.InlineFiles)
+	return cr, err
 }
 
 // CheckCode checks req as RunCode does before it touches the browser (see
 // codemode.Check), with RunCode's envelopes; nothing is opened or written.
 func (c *Core) CheckCode(ctx context.Context, req CodeRequest) error {
-	return codemode.Check(ctx, c.codeHost(req.AskRequest), req.codemode())
+	cr, err := c.codeFiles(req)
+	if err != nil {
+		return err
+	}
+	return codemode.Check(ctx, c.codeHost(req.AskRequest), cr)
 }
 
 // WriteReceipt saves a receipt atomically (see codemode.WriteReceipt).

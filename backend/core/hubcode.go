@@ -46,6 +46,7 @@ func (h *HubBackend) checkCodeSpec(spec hub.JobSpec) error {
 func (h *HubBackend) codeRequest(spec hub.JobSpec, base AskRequest) CodeRequest {
 	base.Site, base.Model, base.Prompt, base.TargetID = spec.Site, spec.Model, spec.Prompt, spec.TabID
 	base.Template, base.Vars, base.NewChat = spec.Template, spec.Vars, spec.NewChat
+	base.Files, base.InlineFiles = spec.Files, spec.InlineFiles
 	if spec.TimeoutSeconds > 0 {
 		base.Timeout = time.Duration(spec.TimeoutSeconds) * time.Second
 	}

@@ -100,7 +100,13 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 		if err != nil {
 			return err
 		}
-		if _, err := reg.Get(spec.Site); err != nil {
+		st, err := reg.Get(spec.Site)
+		if err != nil {
+			return err
+		}
+		// The files are checked against the site when the job is
+		// submitted, not only when it runs.
+		if _, _, err := withFiles(reg, st, spec.Model, spec.Prompt, spec.Files, spec.InlineFiles); err != nil {
 			return err
 		}
 	}
@@ -139,6 +145,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		req.RateLimitCooldown = time.Duration(rec.Spec.CooldownSeconds) * time.Second
 	}
 	req.Template, req.Vars = rec.Spec.Template, rec.Spec.Vars
+	req.Files, req.InlineFiles = rec.Spec.Files, rec.Spec.InlineFiles
 	if b := rec.Spec.Browser; b != nil {
 		// An in-process caller's browser; a long-lived one (browserFor)
 		// still takes precedence.

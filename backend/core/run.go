@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -50,6 +51,12 @@ type AskRequest struct {
 	// Parent is the run this one follows up (with Continue): the new run
 	// records it, and the thread of runs it belongs to.
 	Parent *job.Session
+	// Files are absolute paths of files to attach (checked against the
+	// site's limits before the browser is touched; each proven in the
+	// composer before the prompt is typed); with InlineFiles they are
+	// pasted into the prompt instead.
+	Files       []string
+	InlineFiles bool
 
 	// Browser is a connected browser to use (the owner's long-lived one);
 	// Ask does not close it. When nil, Ask attaches to BrowserURL or,
@@ -134,10 +141,17 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	var files []attach.File
+	checkedFiles := false
 	if req.Site != "" {
-		if _, err := reg.Get(req.Site); err != nil {
+		st, err := reg.Get(req.Site)
+		if err != nil {
 			return nil, err
 		}
+		if req.Prompt, files, err = withFiles(reg, st, req.Model, req.Prompt, req.Files, req.InlineFiles); err != nil {
+			return nil, err
+		}
+		checkedFiles = true
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -186,6 +200,13 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		}
 		_ = page.Detach(cctx)
 	}()
+	if !checkedFiles {
+		// The site is the tab's: the files are checked before anything
+		// is typed or attached.
+		if req.Prompt, files, err = withFiles(reg, st, req.Model, req.Prompt, req.Files, req.InlineFiles); err != nil {
+			return nil, err
+		}
+	}
 	a, err := provider.New(provider.Env{Page: page, Site: st, Sites: reg})
 	if err != nil {
 		return nil, err
@@ -225,7 +246,7 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		defer r.Subscribe(req.OnEvent)()
 	}
 	spec := job.Spec{Site: st.ID, Model: req.Model, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
-		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created}
+		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created, Attachments: files}
 	if p := req.Parent; p != nil {
 		spec.Parent, spec.Thread = p.ID, p.Thread
 		if spec.Thread == "" {

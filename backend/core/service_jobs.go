@@ -53,7 +53,14 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 		if req, err = sc.checkNames(c, req); err != nil {
 			return service.Job{}, err
 		}
+		files, err := confineFiles(rec, req.Files)
+		if err != nil {
+			return service.Job{}, err
+		}
 		opts.AwaitApproval, opts.Target = !rec.AutoApprove, s.targetOf(ctx, sc, req)
+		if opts.Target != nil {
+			opts.Target.Files = files
+		}
 	}
 	return s.h.CreateJob(ctx, req, opts)
 }

@@ -129,6 +129,9 @@ const (
 	HubNotFound        Code = "hub_not_found"
 	PairingCodeInvalid Code = "pairing_code_invalid"
 	VersionMismatch    Code = "version_mismatch"
+
+	AttachmentRejected    Code = "attachment_rejected"
+	AttachmentUnconfirmed Code = "attachment_unconfirmed"
 )
 
 var catalog = map[Code]Spec{}
@@ -217,6 +220,8 @@ func init() {
 	def(HubQueueFull, StageInput, ClassBlocked, true, "the hub is unreachable and 200 messages are waiting: wait for the reconnect, or start the Ferry app")
 	def(HubNotFound, StageInput, ClassBadInput, false, "check the id or path; `ferry approvals list` and the client list show the ids")
 	def(VersionMismatch, StagePolicy, ClassBlocked, false, "restart the older of the two Ferry processes (the message names both versions) so that both run the same build")
+	def(AttachmentRejected, StageComposer, ClassBlocked, false, "nothing was sent: the site (or its limits) refused the file named; send fewer or smaller files, or another type, then run again")
+	def(AttachmentUnconfirmed, StageComposer, ClassBlocked, true, "nothing was sent: the file named never showed in the composer as ready; check the tab, then run again")
 	def(PairingCodeInvalid, StagePolicy, ClassBadInput, false, "ask for a new pairing code in Ferry (codes work once and for at most 5 minutes) and type it exactly")
 }
 

@@ -24,12 +24,15 @@ type ClientRecord struct {
 	// Kind is the kind of an agent client made by EnsureAgent (no token:
 	// the owner's token acts as it); "" for a paired client.
 	Kind string `json:"kind,omitempty"`
+	// FileRoots are the absolute directories under which the client's jobs
+	// may name files to attach (none: no file), set by the user.
+	FileRoots []string `json:"fileRoots,omitempty"`
 }
 
 // Info is the record without its digest, as the API lists it.
 func (r ClientRecord) Info() ClientInfo {
 	return ClientInfo{ID: r.ID, Name: r.Name, AutoApprove: r.AutoApprove, CreatedAt: r.CreatedAt, RevokedAt: r.RevokedAt,
-		ExistingConversations: r.ExistingConversations, Kind: r.Kind}
+		ExistingConversations: r.ExistingConversations, Kind: r.Kind, FileRoots: append([]string(nil), r.FileRoots...)}
 }
 
 // ClientStore keeps paired clients. Implementations must be safe for

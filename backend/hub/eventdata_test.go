@@ -2,6 +2,7 @@ package hub_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/ferrydesk/ferry/backend/hub"
@@ -45,7 +46,7 @@ func TestEventPayloadsReadBackTyped(t *testing.T) {
 				t.Fatalf("run %+v", je.Run)
 			}
 			got, ok := tc.ev.Approval()
-			if ok != tc.approval || (ok && got != ap) {
+			if ok != tc.approval || (ok && !reflect.DeepEqual(got, ap)) {
 				t.Fatalf("Approval = %+v, %v", got, ok)
 			}
 		})
@@ -60,11 +61,11 @@ func TestEventPayloadsTravelAsTheirOwnJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m struct{ Data hub.Approval }
-	if err := json.Unmarshal(b, &m); err != nil || m.Data != ap {
+	if err := json.Unmarshal(b, &m); err != nil || !reflect.DeepEqual(m.Data, ap) {
 		t.Fatalf("the event's data on the wire is %s, want the approval itself", b)
 	}
 	var back hub.Event
-	if err := json.Unmarshal(b, &back); err != nil || back.Seq != 7 || back.Data == nil || back.Data.Approval == nil || *back.Data.Approval != ap {
+	if err := json.Unmarshal(b, &back); err != nil || back.Seq != 7 || back.Data == nil || back.Data.Approval == nil || !reflect.DeepEqual(*back.Data.Approval, ap) {
 		t.Fatalf("read back %+v: %v", back, err)
 	}
 	if err := json.Unmarshal([]byte(`{"type":"approval.resolved","data":[1]}`), &back); err == nil {

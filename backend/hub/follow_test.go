@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -219,7 +220,7 @@ func TestApprovalsAreRestoredFromTheBackendAtStart(t *testing.T) {
 	th := startFollowHub(t, b, cs)
 	aps := th.srv.Approvals()
 	want := hub.Approval{JobID: "job-old", ClientID: clientID, ClientName: "night agent", Kind: hub.KindAsk, Site: "chatgpt", Summary: "summarise the logs", RequestedAt: created, Prompt: "summarise   the\nlogs"}
-	if len(aps) != 1 || aps[0] != want {
+	if len(aps) != 1 || !reflect.DeepEqual(aps[0], want) {
 		t.Fatalf("restored approvals %+v, want only %+v", aps, want)
 	}
 	if _, err := th.srv.Approve(context.Background(), "job-old"); err != nil {

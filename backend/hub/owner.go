@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 
 	"github.com/coder/websocket"
@@ -186,6 +187,35 @@ func (s *Server) SetAutoApprove(ctx context.Context, clientID string, on bool) (
 // tabs, conversations and runs. Errors: as SetAutoApprove.
 func (s *Server) GrantExisting(ctx context.Context, clientID string, on bool) (ClientInfo, error) {
 	return s.editClient(ctx, clientID, func(rec *ClientRecord) { rec.ExistingConversations = on })
+}
+
+// SetFileRoots sets the directories under which a client's jobs may name
+// files to attach (none: no file). Errors: as SetAutoApprove; errs.BadInput
+// for a root that is not an absolute path.
+func (s *Server) SetFileRoots(ctx context.Context, clientID string, roots []string) (ClientInfo, error) {
+	clean, err := CleanFileRoots(roots)
+	if err != nil {
+		return ClientInfo{}, err
+	}
+	return s.editClient(ctx, clientID, func(rec *ClientRecord) { rec.FileRoots = clean })
+}
+
+// CleanFileRoots checks and cleans file roots: absolute paths, each once.
+// Errors: errs.BadInput naming a root that is not absolute.
+func CleanFileRoots(roots []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range roots {
+		if !filepath.IsAbs(r) {
+			return nil, errs.New(errs.BadInput, "file root %q is not an absolute path", r).WithHint("give each root as an absolute directory")
+		}
+		c := filepath.Clean(r)
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // editClient applies edit to a paired client that is not revoked.

@@ -371,6 +371,9 @@ func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request, c Caller) 
 type ClientSettings struct {
 	AutoApprove           *bool `json:"autoApprove,omitempty"`
 	ExistingConversations *bool `json:"existingConversations,omitempty"`
+	// FileRoots replaces the directories under which the client's jobs
+	// may name files to attach ([] for none).
+	FileRoots *[]string `json:"fileRoots,omitempty"`
 }
 
 func (s *Server) handleClientSettings(w http.ResponseWriter, r *http.Request, c Caller) {
@@ -379,7 +382,7 @@ func (s *Server) handleClientSettings(w http.ResponseWriter, r *http.Request, c 
 		writeEnvelope(w, http.StatusBadRequest, e)
 		return
 	}
-	if req.AutoApprove == nil && req.ExistingConversations == nil {
+	if req.AutoApprove == nil && req.ExistingConversations == nil && req.FileRoots == nil {
 		writeEnvelope(w, http.StatusBadRequest, errs.New(errs.BadInput, "the settings body names no setting; send {\"autoApprove\": true|false} or {\"existingConversations\": true|false}"))
 		return
 	}
@@ -392,6 +395,9 @@ func (s *Server) handleClientSettings(w http.ResponseWriter, r *http.Request, c 
 	}
 	if err == nil && req.ExistingConversations != nil {
 		info, err = s.GrantExisting(r.Context(), r.PathValue("id"), *req.ExistingConversations)
+	}
+	if err == nil && req.FileRoots != nil {
+		info, err = s.SetFileRoots(r.Context(), r.PathValue("id"), *req.FileRoots)
 	}
 	if err != nil {
 		writeErr(w, err)

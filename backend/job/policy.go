@@ -342,10 +342,15 @@ func (r *Runner) resend(ctx context.Context, s *Session, a provider.Adapter, clk
 	if err := a.Ready(ctx); err != nil {
 		return r.stop(ctx, s, err)
 	}
+	// The refused send used up the composer's attachments: they go again.
+	s, err := r.attach(ctx, s, a)
+	if err != nil {
+		return r.stop(ctx, s, err)
+	}
 	if err := a.Compose(ctx, s.Prompt); err != nil {
 		return r.stop(ctx, s, err)
 	}
-	s, err := r.stampSend(ctx, s)
+	s, err = r.stampSend(ctx, s)
 	if err != nil {
 		return s, err
 	}

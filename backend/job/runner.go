@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
@@ -76,6 +77,9 @@ type Spec struct {
 	// Parent and Thread: the run this one follows up and its thread's
 	// first run (see Session).
 	Parent, Thread string
+	// Attachments are the files sent with the prompt, already checked
+	// (attach.Prepare).
+	Attachments []attach.File
 }
 
 // Runner drives runs through the pipeline and reports their events.
@@ -109,7 +113,7 @@ func (r *Runner) Create(ctx context.Context, sp Spec) (*Session, error) {
 		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
 		Prompt: sp.Prompt, Template: sp.Template, Contract: sp.Contract, Deadline: sp.Deadline,
 		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, State: StateResolved,
-		Parent: sp.Parent, Thread: sp.Thread,
+		Parent: sp.Parent, Thread: sp.Thread, Attachments: sp.Attachments,
 		Routing: &provider.Routing{RequestedTabID: sp.RequestedTab, ControlledTabID: sp.TargetID, TabWasCreated: sp.TabWasCreated},
 	}
 	out, err := r.repo.Create(ctx, s)
@@ -355,8 +359,14 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	if s.CodeMode {
 		features = append(features, site.FeatureCodeArtifacts)
 	}
+	if len(s.Attachments) > 0 {
+		features = append(features, site.FeatureFileUpload)
+	}
 	m, err := provider.Preflight(a, s.ModelRequested, features...)
 	if err != nil {
+		return r.stop(ctx, s, err)
+	}
+	if err := provider.CanAttach(a, len(s.Attachments)); err != nil {
 		return r.stop(ctx, s, err)
 	}
 	if err := a.Ready(ctx); err != nil {
@@ -383,6 +393,9 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 			return r.stop(ctx, s, lostTab(ctx, a, err))
 		}
 		s.Model.Selected = label
+	}
+	if s, err = r.attach(ctx, s, a); err != nil {
+		return r.stop(ctx, s, lostTab(ctx, a, err))
 	}
 	if err := a.Compose(ctx, s.Prompt); err != nil {
 		return r.stop(ctx, s, lostTab(ctx, a, err))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 )
@@ -121,6 +122,10 @@ type Session struct {
 	// CodeMode says the run expects artifacts: extracted leads to
 	// artifacts_retrieved rather than done.
 	CodeMode bool `json:"codeMode,omitempty"`
+	// Attachments are the files sent with the prompt (names as sent,
+	// sizes, sha256), checked before the run was created; the prompt is
+	// sent only once each is proven in the composer.
+	Attachments []attach.File `json:"attachments,omitempty"`
 	// Seq is the number of journal entries written for the run.
 	Seq uint64 `json:"seq"`
 }

@@ -12,25 +12,27 @@ import (
 
 // AskInput is the ask tool's input.
 type AskInput struct {
-	Site    string `json:"site,omitempty" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them); needed unless session is given"`
-	Prompt  string `json:"prompt" jsonschema:"the prompt, sent as is"`
-	Model   string `json:"model,omitempty" jsonschema:"the model alias; the site's default when left out"`
-	NewChat bool   `json:"new_chat,omitempty" jsonschema:"ask in a fresh chat (always the case without session unless the user let this agent use their open tabs)"`
-	Session string `json:"session,omitempty" jsonschema:"continue the conversation of this run (a run id from sessions or a job's session)"`
-	WaitS   *int   `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the answer, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
+	Site    string   `json:"site,omitempty" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them); needed unless session is given"`
+	Prompt  string   `json:"prompt" jsonschema:"the prompt, sent as is"`
+	Model   string   `json:"model,omitempty" jsonschema:"the model alias; the site's default when left out"`
+	NewChat bool     `json:"new_chat,omitempty" jsonschema:"ask in a fresh chat (always the case without session unless the user let this agent use their open tabs)"`
+	Session string   `json:"session,omitempty" jsonschema:"continue the conversation of this run (a run id from sessions or a job's session)"`
+	WaitS   *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the answer, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
+	Files   []string `json:"files,omitempty" jsonschema:"absolute paths of files to attach (under the folders the user allowed this agent); the prompt is sent only once each shows in the site's composer, ready"`
 }
 
 // CodeInput is the code tool's input.
 type CodeInput struct {
-	Task        string `json:"task" jsonschema:"what to build or change; the site answers with zips that Ferry verifies"`
-	Zip         string `json:"zip" jsonschema:"one: a single zip; multi: one zip per part"`
-	Site        string `json:"site,omitempty" jsonschema:"the site to ask (default chatgpt: code mode needs a site that makes sandbox zips)"`
-	Contract    string `json:"contract,omitempty" jsonschema:"the output contract of the answer (default code)"`
-	AllowInline bool   `json:"allow_inline,omitempty" jsonschema:"accept files given inline in the answer when no zip comes"`
-	Goal        string `json:"goal,omitempty" jsonschema:"the goal the answer must meet, stated to the site"`
-	Research    bool   `json:"research,omitempty" jsonschema:"let the site research before it answers"`
-	OutDir      string `json:"out_dir,omitempty"`
-	WaitS       *int   `json:"wait_s,omitempty" jsonschema:"how long the call may wait, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
+	Task        string   `json:"task" jsonschema:"what to build or change; the site answers with zips that Ferry verifies"`
+	Zip         string   `json:"zip" jsonschema:"one: a single zip; multi: one zip per part"`
+	Site        string   `json:"site,omitempty" jsonschema:"the site to ask (default chatgpt: code mode needs a site that makes sandbox zips)"`
+	Contract    string   `json:"contract,omitempty" jsonschema:"the output contract of the answer (default code)"`
+	AllowInline bool     `json:"allow_inline,omitempty" jsonschema:"accept files given inline in the answer when no zip comes"`
+	Goal        string   `json:"goal,omitempty" jsonschema:"the goal the answer must meet, stated to the site"`
+	Research    bool     `json:"research,omitempty" jsonschema:"let the site research before it answers"`
+	OutDir      string   `json:"out_dir,omitempty"`
+	Files       []string `json:"files,omitempty" jsonschema:"absolute paths of files to attach to the task (under the folders the user allowed this agent)"`
+	WaitS       *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
 }
 
 // JobInput is the job tool's input.
@@ -107,7 +109,7 @@ func (s *Server) ask(ctx context.Context, c call, in AskInput) (JobResult, strin
 	if err != nil {
 		return JobResult{}, "", err
 	}
-	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, NewChat: in.NewChat}
+	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, NewChat: in.NewChat, Files: in.Files}
 	// A follow-up: the run's site and conversation, in the tab that shows
 	// it or one navigated to it.
 	req.SessionID = strings.TrimSpace(in.Session)
@@ -135,7 +137,7 @@ func (s *Server) code(ctx context.Context, c call, in CodeInput) (JobResult, str
 		site = "chatgpt"
 	}
 	req := service.JobRequest{Kind: service.KindCode, Site: site, Prompt: in.Task, Contract: in.Contract, MultiZip: in.Zip == "multi",
-		AllowInline: in.AllowInline, Goal: in.Goal, Research: in.Research, NewChat: true}
+		AllowInline: in.AllowInline, Goal: in.Goal, Research: in.Research, NewChat: true, Files: in.Files}
 	j, err := s.svc.SubmitJob(ctx, c.caller, req)
 	if err != nil {
 		return JobResult{}, "", err

@@ -111,6 +111,33 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		askRun = r.Session
 	})
 
+	t.Run("an agent attaches files from the folder the user allowed it", func(t *testing.T) {
+		dir := t.TempDir()
+		notes := filepath.Join(dir, "notes.txt")
+		if err := os.WriteFile(notes, []byte("remember the milk\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if e := mcptest.Envelope(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Read it", "new_chat": true, "files": []string{notes}})); e.Code != errs.HubForbidden {
+			t.Fatalf("files with no folder allowed: %+v, want hub_forbidden", e)
+		}
+		rec, err := oc.Core.HubClients().Get(ctx, agentID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.FileRoots = []string{dir}
+		if err := oc.Core.HubClients().Put(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Read the attached notes", "new_chat": true, "files": []string{notes}, "wait_s": 120}))
+		if !r.Done || r.State != service.RunDone {
+			t.Fatalf("ask with a file: %+v", r)
+		}
+		subs := oc.Sim.Submissions(sim.ChatGPT)
+		if last := subs[len(subs)-1]; last.Prompt != "Read the attached notes" || len(last.Attachments) != 1 || last.Attachments[0] != "notes.txt" {
+			t.Fatalf("the site got %q with %v", last.Prompt, last.Attachments)
+		}
+	})
+
 	t.Run("ask with session continues that run's conversation", func(t *testing.T) {
 		first, err := oc.Service.ShowSession(ctx, service.Owner(service.FaceCLI), service.SessionRef{ID: askRun})
 		if err != nil || first.Detail == nil || first.Detail.Session.ConversationURL == "" {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -29,6 +30,8 @@ type Approval struct {
 	// Prompt is the whole of what the job would send (JobRequest.Text),
 	// never cut: Summary can leave a part out, the user decides on this.
 	Prompt string `json:"prompt"`
+	// Files are the files the job would attach, with their sizes.
+	Files []Attachment `json:"files,omitempty"`
 }
 
 // ApprovalOf is the approval of j, a job awaiting it that client
@@ -52,6 +55,7 @@ func ApprovalOf(j Job, asked JobRequest, clientName string) Approval {
 		ap.Site = t.Site
 	}
 	ap.Where, ap.Continues, ap.Existing = t.Where, t.Continues, t.Existing
+	ap.Files = t.Files
 	return ap
 }
 
@@ -73,6 +77,17 @@ func (a Approval) Describe() string {
 	}
 	if a.Continues {
 		out += ", continuing it"
+	}
+	if len(a.Files) > 0 {
+		names := make([]string, len(a.Files))
+		for i, f := range a.Files {
+			names[i] = f.Name + " (" + byteSize(f.Bytes) + ")"
+		}
+		noun := "files"
+		if len(a.Files) == 1 {
+			noun = "file"
+		}
+		out += fmt.Sprintf(", with %d %s: %s", len(a.Files), noun, strings.Join(names, ", "))
 	}
 	return out
 }
@@ -113,6 +128,9 @@ type ClientInfo struct {
 	// Kind is the kind of an agent client a face of the user's acts as
 	// (AgentKindMCP); "" for a client paired with a code.
 	Kind string `json:"kind,omitempty"`
+	// FileRoots are the directories under which the client's jobs may
+	// name files to attach (none: it may attach no file).
+	FileRoots []string `json:"fileRoots,omitempty"`
 }
 
 // ListClientsRequest lists the paired clients, oldest first.
@@ -189,4 +207,18 @@ func (r EnsureAgentRequest) Validate() error {
 		return errs.New(errs.BadInput, "unknown agent kind %q", clip(r.Kind, 40)).WithHint("set kind to \"mcp\"")
 	}
 	return nil
+}
+
+// byteSize prints n bytes for people ("512 B", "1.5 KiB", "20.0 MiB").
+func byteSize(n int64) string {
+	const k = 1024
+	switch {
+	case n < k:
+		return fmt.Sprintf("%d B", n)
+	case n < k*k:
+		return fmt.Sprintf("%.1f KiB", float64(n)/k)
+	case n < k*k*k:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(k*k))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(k*k*k))
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"net/url"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -133,6 +134,14 @@ type JobRequest struct {
 	OutDir                 string   `json:"outDir,omitempty"`
 	RepoRoot               string   `json:"repoRoot,omitempty"`
 	SourcePaths            []string `json:"sourcePaths,omitempty"`
+	// Files are the absolute local paths of the files an ask or code job
+	// attaches to its prompt; each is proven in the composer, by name and
+	// ready, before the prompt is typed. An agent's files must lie under
+	// the roots the user allowed its client.
+	Files []string `json:"files,omitempty"`
+	// InlineFiles pastes Files (text only) into the prompt as one fenced,
+	// line-numbered bundle instead of attaching them.
+	InlineFiles bool `json:"inlineFiles,omitempty"`
 	// TimeoutSeconds bounds the run (0: the implementation's default).
 	TimeoutSeconds int `json:"timeoutSeconds,omitempty"`
 	// CooldownSeconds is the wait after a rate limit before the one retry
@@ -173,6 +182,9 @@ func (r JobRequest) Validate() error {
 			return err
 		}
 	}
+	if err := r.validateFiles(); err != nil {
+		return err
+	}
 	if r.NewChat && (r.Site == "" || r.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab").
 			WithHint("set \"site\" and drop \"tabId\"")
@@ -211,6 +223,41 @@ func (r JobRequest) validateAskTarget() error {
 			return errs.New(errs.BadInput, "conversation %q is not a conversation's address", clip(r.Conversation, 80)).
 				WithHint("give the full address the browser shows, e.g. https://chatgpt.com/c/<id>")
 		}
+	}
+	return nil
+}
+
+// MaxFiles bounds how many files one job names (a site's own limit is
+// usually lower and is checked against the site).
+const MaxFiles = 100
+
+// validateFiles checks the files a job names: ask and code jobs only,
+// absolute paths, each once, at most MaxFiles, inlineFiles only with files.
+func (r JobRequest) validateFiles() error {
+	if r.InlineFiles && len(r.Files) == 0 {
+		return errs.New(errs.BadInput, "inlineFiles needs files").WithHint("set \"files\", or drop inlineFiles")
+	}
+	if len(r.Files) == 0 {
+		return nil
+	}
+	if r.Kind != KindAsk && r.Kind != KindCode {
+		return errs.New(errs.BadInput, "a %s job takes no files", r.Kind).WithHint("drop \"files\"")
+	}
+	if len(r.Files) > MaxFiles {
+		return errs.New(errs.BadInput, "the job names %d files, more than %d", len(r.Files), MaxFiles).
+			WithHint("name fewer files, or send an archive")
+	}
+	seen := map[string]bool{}
+	for _, f := range r.Files {
+		if !filepath.IsAbs(f) {
+			return errs.New(errs.BadInput, "file %q is not an absolute path", clip(f, 120)).
+				WithHint("give every file as an absolute path")
+		}
+		c := filepath.Clean(f)
+		if seen[c] {
+			return errs.New(errs.BadInput, "file %q is named twice", clip(f, 120)).WithHint("name each file once")
+		}
+		seen[c] = true
 	}
 	return nil
 }
@@ -306,6 +353,9 @@ type JobTarget struct {
 	// Existing says the job uses a tab, conversation or run of the user's
 	// (not one its own client's jobs opened).
 	Existing bool `json:"existing,omitempty"`
+	// Files are the files the job would attach, as checked when it was
+	// submitted (names, sizes).
+	Files []Attachment `json:"files,omitempty"`
 }
 
 // Ended reports whether j will not change any more by itself.

@@ -47,7 +47,19 @@ type Run struct {
 	Origin          string         `json:"origin"`
 	Approval        string         `json:"approval"`
 	CodeMode        bool           `json:"codeMode,omitempty"`
+	Attachments     []Attachment   `json:"attachments,omitempty"`
 	Seq             uint64         `json:"seq"`
+}
+
+// Attachment is one file sent with a prompt (attach.File): its local path,
+// the name the site saw, its size and sha256, and the path a visible
+// rename replaced.
+type Attachment struct {
+	Path        string `json:"path"`
+	Name        string `json:"name"`
+	Bytes       int64  `json:"bytes"`
+	SHA256      string `json:"sha256"`
+	RenamedFrom string `json:"renamedFrom,omitempty"`
 }
 
 // ModelProof says which model answered and where that was read

@@ -31,6 +31,8 @@ type Override struct {
 	Stream        *StreamOverride   `json:"stream,omitempty"`
 	Features      []Feature         `json:"features,omitempty"`
 	Models        []Model           `json:"models,omitempty"`
+	// Uploads replaces the site's upload definition as a whole.
+	Uploads *Uploads `json:"uploads,omitempty"`
 }
 
 // StreamOverride changes a site's stream capture field by field; Disabled
@@ -184,6 +186,9 @@ func apply(s Site, o Override) Site {
 	}
 	if o.Models != nil {
 		s.Models = Site{Models: o.Models}.clone().Models
+	}
+	if o.Uploads != nil {
+		s.Uploads = o.Uploads.clone()
 	}
 	return s
 }

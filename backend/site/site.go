@@ -174,6 +174,9 @@ type Site struct {
 	Stream        *StreamCapture `json:"stream,omitempty"`
 	Features      []Feature      `json:"features"`
 	Models        []Model        `json:"models,omitempty"`
+	// Uploads is how the site takes files (nil: it takes none, whatever
+	// its features say).
+	Uploads *Uploads `json:"uploads,omitempty"`
 	// Builtin is true for the sites that ship with Ferry.
 	Builtin bool `json:"builtin"`
 }
@@ -206,6 +209,7 @@ func (s Site) clone() Site {
 		st := *s.Stream
 		c.Stream = &st
 	}
+	c.Uploads = s.Uploads.clone()
 	c.Models = make([]Model, len(s.Models))
 	for i, m := range s.Models {
 		m.Labels = append([]string(nil), m.Labels...)

@@ -42,6 +42,9 @@ func validate(s Site) error {
 	bad := func(format string, args ...any) error {
 		return errs.New(errs.ConfigInvalid, "site %q: "+format, append([]any{s.ID}, args...)...).WithEvidence("site", s.ID)
 	}
+	if err := validateUploads(s.Uploads); err != nil {
+		return bad("%s", err.Error())
+	}
 	if !idPattern.MatchString(s.ID) {
 		return bad("the id must be lower-case letters, digits, - or _, starting with a letter (at most 32)")
 	}

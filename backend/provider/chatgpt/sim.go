@@ -59,7 +59,13 @@ var simScript []byte
 //     [role="menuitem"][data-testid^="model-switcher-"], effort
 //     [role="slider"][aria-valuenow] (static: GAP for effort semantics).
 //   - input#upload-files (multiple, no accept), composer-plus-btn; uploads
-//     (POST /backend-api/files, PUT, process_upload_stream): GAP.
+//     POST /backend-api/files -> PUT upload_url (x-ms-blob-type BlockBlob,
+//     201) -> process_upload_stream (started, file_ready, indexing,
+//     completed: only then attached); tile div[role="group"][aria-label=name]
+//     with a spinner and "Remove file N: name", names shortened with "…";
+//     send disabled and Enter ignored while uploading; message
+//     metadata.attachments (sim.MountUploads, Sim.uploads). Bearer on the
+//     upload API and the file library's renames (a(1).txt): GAP.
 //   - logged in: accounts-profile-button, history-item-N,
 //     a[data-testid="create-new-chat-button"]; logged out: a[href*="/auth/login"],
 //     "Log in", "Sign up for free", anonymous answers from gpt-5-mini via
@@ -135,7 +141,7 @@ func SimSite() sim.Site {
 		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
 		DefaultModel: "gpt-5-2", ThinkingModel: "gpt-5-6-thinking", CodeModel: "gpt-5-6-thinking",
 		Citations: true, SessionCookie: SimSessionCookie, DeviceCookie: SimDeviceCookie,
-		Scenarios: []string{sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
+		Scenarios: []string{sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired},
 		Drift: map[string]string{
@@ -200,6 +206,7 @@ func (s *simServer) routes() http.Handler {
 		sim.WriteJSON(w, http.StatusOK, sim.O("success", true))
 	}))
 	mux.HandleFunc("GET /auth/login", s.LoginPage(ID))
+	s.MountUploads(mux, ID, "/backend-api", 512<<20, func(name string) string { return "Unable to upload " + name + ": file is too large" })
 	return s.Gate(ID, mux)
 }
 
@@ -256,6 +263,12 @@ type chatgptRequest struct {
 			ContentType string   `json:"content_type"`
 			Parts       []string `json:"parts"`
 		} `json:"content"`
+		Metadata struct {
+			Attachments []struct {
+				ID   string `json:"id"`
+				Name string `json:"name"`
+			} `json:"attachments"`
+		} `json:"metadata"`
 	} `json:"messages"`
 	ConversationID  string `json:"conversation_id"`
 	ParentMessageID string `json:"parent_message_id"`
@@ -295,6 +308,18 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 	sc := s.TurnScenario(ID, c.ID, prompt)
 
 	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name}
+	if len(req.Messages) > 0 && len(req.Messages[0].Metadata.Attachments) > 0 {
+		var ids []string
+		for _, a := range req.Messages[0].Metadata.Attachments {
+			ids = append(ids, a.ID)
+		}
+		names, err := s.AttachmentNames(ID, ids)
+		if err != nil {
+			sim.WriteJSON(w, http.StatusBadRequest, sim.O("detail", "Invalid attachments: "+err.Error()))
+			return
+		}
+		sub.Attachments = names
+	}
 	if until := s.LockedUntil(ID); !until.IsZero() || sc.Name == sim.ScenarioRateLimit {
 		if until.IsZero() {
 			until = time.Now().Add(sc.Duration("lock", s.RateLimitLock()))

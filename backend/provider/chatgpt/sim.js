@@ -32,7 +32,8 @@
   const turnsEl = h('div', { class: 'turns' });
   thread.append(spacer, turnsEl);
   const trailing = h('div', { class: 'composer-trailing' });
-  let editor, composerEl;
+  const tray = h('div', { class: 'file-tray' });
+  let editor, composerEl, uploads;
 
   function build() {
     if (!anon) {
@@ -47,7 +48,11 @@
     const form = h('form', { 'data-type': 'unified-composer', class: 'composer' });
     form.addEventListener('submit', (e) => e.preventDefault());
     form.appendChild(h('textarea', { name: 'prompt-textarea', style: 'display:none' }));
-    form.appendChild(h('input', { type: 'file', id: 'upload-files', multiple: true, hidden: true, tabindex: '-1' }));
+    const fileInput = h('input', { type: 'file', id: 'upload-files', multiple: true, hidden: true, tabindex: '-1' });
+    form.appendChild(fileInput);
+    form.appendChild(tray);
+    uploads = Sim.uploads({ tray, input: fileInput, prefix: anon ? '/backend-anon' : '/backend-api', headers: authHeaders, onChange: () => renderTrailing(),
+      tooLarge: (name) => 'Unable to upload ' + name + ': file is too large' });
     form.appendChild(h('button', { type: 'button', 'data-testid': 'composer-plus-btn', 'aria-label': 'Add files and more' }, '+'));
     if (anon) {
       composerEl = h('textarea', { id: 'mobile-composer-prompt', placeholder: 'Ask anything', rows: '1' });
@@ -75,13 +80,21 @@
   // replaces it while an answer streams.
   function renderTrailing() {
     trailing.innerHTML = '';
-    if (busy || !hydrated || editor.text().trim() === '') sendShown = false;
+    const empty = editor.text().trim() === '' && !(uploads && uploads.ready().length);
+    if (busy || !hydrated || empty) sendShown = false;
     if (busy) {
       trailing.appendChild(h('button', { type: 'button', 'data-testid': T.stop, id: 'composer-submit-button', 'aria-label': 'Stop streaming', class: 'composer-btn', onclick: stop }, '■'));
       return;
     }
-    if (!hydrated || editor.text().trim() === '') {
+    if (!hydrated || empty) {
       trailing.appendChild(h('button', { type: 'button', 'data-testid': 'composer-speech-button', 'aria-label': 'Start voice mode', class: 'composer-btn' }, '🎙'));
+      return;
+    }
+    // While a file uploads or is processed the send button stays disabled.
+    if (uploads && uploads.busy()) {
+      trailing.appendChild(h('button', { type: 'button', 'data-testid': T.send, id: 'composer-submit-button', 'aria-label': T.sendLabel, class: 'composer-btn',
+        disabled: true, 'aria-disabled': 'true', 'data-disabled': 'true' }, '↑'));
+      sendShown = false;
       return;
     }
     // The button mounts disabled and enables on the next render: a click in
@@ -124,11 +137,12 @@
     if (start !== windowStart || !t.el.isConnected) remount(start);
     thread.scrollTop = thread.scrollHeight;
   }
-  function userTurn(text, id) {
+  function userTurn(text, id, files) {
     const n = turns.length + 1;
     const el = h('article', { 'data-testid': T.turn + n, 'data-turn': 'user', 'data-turn-id': id, class: 'turn' },
       h('h5', { class: 'sr-only' }, 'You said:'),
       h('div', { 'data-message-author-role': 'user', 'data-message-id': id },
+        Sim.attachmentChips(files),
         h('div', { class: 'whitespace-pre-wrap user-bubble', text })));
     pushTurn({ role: 'user', id, text, el });
   }
@@ -223,20 +237,23 @@
 
   async function submit(regenerate) {
     if (!hydrated || busy || modalOpen) return;
+    // Enter is ignored while a file uploads: the prompt stays unsent.
+    if (uploads.busy()) return;
     const text = regenerate ? '' : editor.text();
-    if (!regenerate && text.trim() === '') return;
+    const files = regenerate ? [] : uploads.ready().map((f) => ({ id: f.id, size: f.size, name: f.name, mime_type: 'application/octet-stream' }));
+    if (!regenerate && text.trim() === '' && !files.length) return;
     busy = true;
     const msgId = Sim.uuid();
-    if (!regenerate) { userTurn(text, msgId); editor.clear(); }
+    if (!regenerate) { userTurn(text, msgId, files.map((f) => f.name)); editor.clear(); uploads.clear(); }
     renderTrailing();
     const t = assistantTurn();
-    await send(t, text, msgId, regenerate);
+    await send(t, text, msgId, regenerate, files);
     busy = false;
     abort = null;
     renderTrailing();
   }
 
-  async function send(t, text, msgId, regenerate) {
+  async function send(t, text, msgId, regenerate, files) {
     const base = anon ? '/backend-anon' : '/backend-api';
     abort = new AbortController();
     try {
@@ -245,7 +262,7 @@
       await Sim.postJSON(base + '/sentinel/chat-requirements', {}, authHeaders());
       const body = {
         action: regenerate ? 'variant' : 'next',
-        messages: regenerate ? [] : [{ id: msgId, author: { role: 'user' }, create_time: Date.now() / 1000, content: { content_type: 'text', parts: [text] }, metadata: {} }],
+        messages: regenerate ? [] : [{ id: msgId, author: { role: 'user' }, create_time: Date.now() / 1000, content: { content_type: 'text', parts: [text] }, metadata: files && files.length ? { attachments: files } : {} }],
         parent_message_id: parentId, model, supported_encodings: ['v1'], timezone_offset_min: 0,
       };
       if (conversationId) body.conversation_id = conversationId;

@@ -95,5 +95,20 @@ func Site() site.Site {
 			{Alias: "thinking", Labels: []string{"Thinking"}, Proof: []string{"thinking"}},
 			{Alias: "pro", Labels: []string{"Pro"}, Proof: []string{"pro"}},
 		},
+		// The reference (§1 upload): a tile per file whose aria-label is
+		// the full name; while a file uploads the tile shows a spinner and
+		// the send button stays disabled, so readiness is the enabled send
+		// control. Limits: the help centre's 10 files per message and
+		// 512 MB per file.
+		Uploads: &site.Uploads{
+			Method:         site.UploadFileInput,
+			MaxFiles:       10,
+			MaxFileBytes:   512 << 20,
+			MaxPromptBytes: 256 << 10,
+			Tile:           []string{`div[role="group"][aria-label]`},
+			NameAttr:       "aria-label",
+			Pending:        []string{`[role="progressbar"]`, `svg[class*="animate-spin"]`, `[class*="spinner" i]`},
+			Refused:        []string{`[role="alert"]`, `[data-testid*="toast" i]`},
+		},
 	}
 }

@@ -40,6 +40,11 @@ var simScript []byte
 // composer blocked (no request goes out). GAP: the cap a refused send
 // shows lasts until the page reloads (the real site keeps it across
 // reloads: usage_cap_on_load is that page).
+// Attachments (sim.MountUploads, Sim.uploads): tiles in the composer
+// (data-testid="file-thumbnail", aria-label the file name) with a spinner
+// while uploading; send disabled meanwhile; the completion names the files;
+// the sent turn shows them. The upload requests are ChatGPT's shape (the
+// reference has none for Claude): GAP.
 // GAP: "This response reached its tool use limit." with Continue.
 func SimSite() sim.Site {
 	return sim.Site{
@@ -48,7 +53,7 @@ func SimSite() sim.Site {
 		Title:        "Claude",
 		Script:       simScript,
 		DefaultModel: "claude-sonnet-4-6",
-		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioRenamedSend},
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile},
 		Drift: map[string]string{
 			"composer": "[contenteditable=\"true\"][data-testid=\"composer-input\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
@@ -84,6 +89,7 @@ func (s simServer) routes() http.Handler {
 		sim.WriteJSON(w, http.StatusCreated, sim.O("uuid", sim.NewUUID(), "name", "", "created_at", time.Now().UTC().Format(time.RFC3339)))
 	})
 	mux.HandleFunc("POST /api/organizations/{org}/chat_conversations/{id}/completion", s.claudeCompletion)
+	s.MountUploads(mux, ID, "/api/organizations/"+claudeOrg, 30<<20, func(name string) string { return name + " exceeds the maximum file size." })
 	return s.Gate(ID, mux)
 }
 
@@ -97,10 +103,19 @@ func (s simServer) claudeCompletion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Prompt string `json:"prompt"`
-		Model  string `json:"model"`
+		Prompt string   `json:"prompt"`
+		Model  string   `json:"model"`
+		Files  []string `json:"files"`
 	}
 	_ = json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20)).Decode(&req)
+	if len(req.Files) > 0 {
+		names, err := s.AttachmentNames(ID, req.Files)
+		if err != nil {
+			sim.WriteJSON(w, http.StatusBadRequest, sim.O("type", "error", "error", sim.O("type", "invalid_request_error", "message", err.Error())))
+			return
+		}
+		s.StageAttachments(ID, names)
+	}
 	rate := sim.Refusal{Status: 429, ContentType: "application/json", Body: func(sim.Turn, time.Time) string {
 		return sim.CompactJSON(sim.O("type", "error", "error", sim.O("type", "rate_limit_error", "message", "Too many requests. Please slow down.")))
 	}}

@@ -26,9 +26,13 @@
   const editor = Sim.prose(edEl, { placeholder: 'How can I help you today?', onChange: () => eng.changed(), onKey: (e) => eng.key(e) });
   const controls = h('div', { class: 'controls' });
   const modelBtn = h('button', { type: 'button', 'data-testid': 'model-selector-dropdown', onclick: openModels }, 'Claude Sonnet 4.6');
+  const fileInput = h('input', { type: 'file', id: 'chat-input-file-upload-onpage', multiple: true, hidden: true });
+  const tray = h('div', { class: 'file-tray' });
   app.append(h('nav', {}, h('button', { 'data-testid': 'user-menu-button', type: 'button' }, 'Sim User')),
-    h('main', { class: 'main' }, thread, h('fieldset', { class: 'composer' },
-      h('input', { type: 'file', id: 'chat-input-file-upload-onpage', multiple: true, hidden: true }), edEl, modelBtn, controls)));
+    h('main', { class: 'main' }, thread, h('fieldset', { class: 'composer' }, fileInput, tray, edEl, modelBtn, controls)));
+  const uploads = Sim.uploads({ tray, input: fileInput, prefix: '/api/organizations/' + org, onChange: () => eng.changed(),
+    tileAttrs: () => ({ 'data-testid': 'file-thumbnail' }),
+    tooLarge: (name) => name + ' exceeds the maximum file size.' });
   function openModels() {
     if (document.querySelector('[role="menu"]')) return;
     const menu = h('div', { role: 'menu', class: 'menu' });
@@ -40,14 +44,15 @@
   const eng = Sim.chat({
     editor: () => editor,
     blocked: () => capped,
+    files: () => uploads,
     submitOn: (e) => e.key === 'Enter' && !e.shiftKey && !e.isComposing,
     renderControls(state) {
       controls.innerHTML = '';
       if (state === 'busy') { controls.appendChild(h('button', { type: 'button', 'aria-label': 'Stop response', onclick: () => eng.stop() }, '■')); return; }
       controls.appendChild(h('button', { type: 'button', 'aria-label': T.sendLabel, 'data-testid': T.send, disabled: state !== 'ready' || capped, onclick: () => eng.submit() }, '↑'));
     },
-    userTurn(text) {
-      thread.appendChild(h('div', { class: 'user-row' }, h('div', { 'data-testid': 'user-message' }, h('p', { class: 'whitespace-pre-wrap', text })),
+    userTurn(text, files) {
+      thread.appendChild(h('div', { class: 'user-row' }, h('div', { 'data-testid': 'user-message' }, Sim.attachmentChips(files), h('p', { class: 'whitespace-pre-wrap', text })),
         h('button', { type: 'button', 'data-testid': T.copy }, 'Copy')));
     },
     assistantTurn() {
@@ -80,7 +85,7 @@
         },
       };
     },
-    async send(prompt, turn, signal) {
+    async send(prompt, turn, signal, files) {
       if (!conv) {
         const r = await Sim.postJSON('/api/organizations/' + org + '/chat_conversations', { name: '', uuid: Sim.uuid() });
         conv = (await r.json()).uuid;
@@ -88,7 +93,7 @@
       }
       const resp = await fetch('/api/organizations/' + org + '/chat_conversations/' + conv + '/completion', {
         method: 'POST', credentials: 'include', signal, headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ prompt, model, timezone: 'UTC', attachments: [], files: [], rendering_mode: 'messages' }) });
+        body: JSON.stringify({ prompt, model, timezone: 'UTC', attachments: [], files: (files || []).map((f) => f.id), rendering_mode: 'messages' }) });
       if (resp.status === 429) {
         const j = await resp.json();
         let limit = null;

@@ -45,5 +45,18 @@ func Site() site.Site {
 			{Alias: "sonnet", Labels: []string{"Sonnet"}, Proof: []string{"sonnet"}},
 			{Alias: "haiku", Labels: []string{"Haiku"}, Proof: []string{"haiku"}},
 		},
+		// The reference names the file input only: a file is confirmed by
+		// any element of the page whose aria-label or title is its name,
+		// ready when it shows no progress sign and send is enabled. Limits:
+		// the help centre's 20 files and 30 MB per file.
+		Uploads: &site.Uploads{
+			Method:         site.UploadFileInput,
+			MaxFiles:       20,
+			MaxFileBytes:   30 << 20,
+			MaxPromptBytes: 256 << 10,
+			Tile:           []string{`[data-testid="file-thumbnail"]`, `[aria-label]`, `[title]`},
+			Pending:        []string{`[role="progressbar"]`, `[class*="animate-spin"]`, `[class*="spinner" i]`},
+			Refused:        []string{`[role="alert"]`, `[data-testid*="toast" i]`},
+		},
 	}
 }

@@ -31,11 +31,15 @@ var simScript []byte
 // pre > code.code-container; .response-footer.complete and message-actions;
 // bard-mode-switcher button, gem-menu [role="menuitem"] (Flash-Lite, Flash,
 // Pro, Extended thinking); a[aria-label*="Google Account"] or a Sign-in link to
-// accounts.google.com; no file input. StreamGenerate with at/f.req, ")]}'"
+// accounts.google.com; no file input: files are taken only by a drop on
+// input-area-v2 (sim.MountUploads, Sim.uploads: tiles with a spinner while
+// uploading; the send button stays enabled but a click then is ignored;
+// f.req carries the file refs; the upload requests are ChatGPT's shape, the
+// reference has none for Gemini: GAP). StreamGenerate with at/f.req, ")]}'"
 // then UTF-16-length-prefixed wrb.fr frames, candidate [1][0] full text,
 // [8][0]==2 complete, body[42] model, 1037 usage limit; "Sorry, something
 // went wrong…" rendered as a normal message. GAPs: dropped mode selections,
-// Tools/Deep Think, drag upload, interim "Searching the internet" texts,
+// Tools/Deep Think, interim "Searching the internet" texts,
 // codes 1052/1060, "unusual traffic" page.
 func SimSite() sim.Site {
 	return sim.Site{
@@ -44,7 +48,7 @@ func SimSite() sim.Site {
 		Title:        "Google Gemini",
 		Script:       simScript,
 		DefaultModel: "gemini-3-flash",
-		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioRenamedSend},
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile},
 		Drift: map[string]string{
 			"composer": "rich-textarea .input-editor[contenteditable=\"true\"]",
 			"send":     "button.submit-button[aria-label=\"Submit\"]",
@@ -65,6 +69,7 @@ func (s simServer) routes() http.Handler {
 	mux.HandleFunc("GET /app", page)
 	mux.HandleFunc("GET /app/{id}", page)
 	mux.HandleFunc("POST /_/BardChatUi/data/assistant.lamda.BardFrontendService/StreamGenerate", s.geminiGenerate)
+	s.MountUploads(mux, ID, "/_/upload", 100<<20, func(name string) string { return "File " + name + " is too large. Try uploading a smaller file." })
 	return s.Gate(ID, mux)
 }
 
@@ -108,11 +113,15 @@ func (s simServer) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 	}
 	var outer []any
 	var inner []any
+	var attached []string
 	prompt, cid := "", ""
 	if json.Unmarshal([]byte(r.PostForm.Get("f.req")), &outer) == nil && len(outer) > 1 {
 		if sv, ok := outer[1].(string); ok && json.Unmarshal([]byte(sv), &inner) == nil && len(inner) > 0 {
 			if p, ok := inner[0].([]any); ok && len(p) > 0 {
 				prompt, _ = p[0].(string)
+				if len(p) > 3 {
+					attached = fileRefs(p[3])
+				}
 			}
 			if len(inner) > 2 {
 				if ids, ok := inner[2].([]any); ok && len(ids) > 0 {
@@ -123,6 +132,14 @@ func (s simServer) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 	}
 	if cid == "" {
 		cid = "c_" + s.MACHex("gcid", prompt, time.Now().String())[:16]
+	}
+	if len(attached) > 0 {
+		names, err := s.AttachmentNames(ID, attached)
+		if err != nil {
+			http.Error(w, "Bad Request", http.StatusBadRequest)
+			return
+		}
+		s.StageAttachments(ID, names)
 	}
 	errFrame := func(code int) sim.Refusal {
 		return sim.Refusal{Status: 200, ContentType: "application/json; charset=utf-8", Body: func(t sim.Turn, _ time.Time) string {
@@ -167,4 +184,23 @@ func (s simServer) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 	}
 	geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, t.Answer.Text, thoughts, true, model)))
 	geminiFrame(f, []any{[]any{"di", 120}, []any{"af.httprm", 120, "sim", 7}})
+}
+
+// fileRefs reads the file ids of f.req's attachment list ([[[id, 1], name], …]).
+func fileRefs(v any) []string {
+	list, _ := v.([]any)
+	var ids []string
+	for _, e := range list {
+		pair, _ := e.([]any)
+		if len(pair) == 0 {
+			continue
+		}
+		ref, _ := pair[0].([]any)
+		if len(ref) > 0 {
+			if id, ok := ref[0].(string); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
 }

@@ -17,12 +17,17 @@
   const editor = Sim.prose(edEl, { placeholder: 'Ask Gemini', blankClass: 'ql-blank', onChange: () => eng.changed(), onKey: (e) => eng.key(e) });
   const sendBtn = h('button', { class: T.send + ' mdc-icon-button', 'aria-label': T.sendLabel, type: 'button', onclick: () => (eng.busy ? eng.stop() : eng.submit()) }, h('mat-icon', { fonticon: 'send' }, 'send'));
   const modeBtn = h('button', { type: 'button', 'aria-label': 'Open mode picker, currently Flash', onclick: openModes }, 'Flash');
+  const tray = h('div', { class: 'file-preview-container' });
+  const inputArea = h('input-area-v2', {}, tray, h('rich-textarea', {}, edEl), h('div', { class: 'send-button-container' }, sendBtn));
+  // No file input: files arrive only by a drop on the input area.
+  const uploads = Sim.uploads({ tray, drop: inputArea, prefix: '/_/upload', onChange: () => eng.changed(),
+    tileAttrs: () => ({ 'data-test-id': 'file-preview' }),
+    tooLarge: (name) => 'File ' + name + ' is too large. Try uploading a smaller file.' });
   app.append(
     h('header', {}, cfg.loggedIn ? h('a', { 'aria-label': 'Google Account: Sim User (sim.user@example.com)', href: '#' }, 'S')
       : h('a', { href: 'https://accounts.google.com/ServiceLogin?continue=https://gemini.google.com/app', class: 'sign-in' }, 'Sign in'),
       h('bard-mode-switcher', {}, modeBtn)),
-    h('main', { class: 'main' }, chat,
-      h('input-area-v2', {}, h('rich-textarea', {}, edEl), h('div', { class: 'send-button-container' }, sendBtn))));
+    h('main', { class: 'main' }, chat, inputArea));
   function openModes() {
     if (document.querySelector('gem-menu')) return;
     const menu = h('gem-menu', {});
@@ -39,14 +44,15 @@
   }
   const eng = Sim.chat({
     editor: () => editor,
+    files: () => uploads,
     submitOn: () => false, // Enter does not submit on current builds
     renderControls(state) {
       // The button stays enabled throughout; while answering it is the stop control.
       if (state === 'busy') { sendBtn.setAttribute('aria-label', 'Stop response'); sendBtn.innerHTML = '<mat-icon fonticon="stop">stop</mat-icon>'; }
       else { sendBtn.setAttribute('aria-label', T.sendLabel); sendBtn.innerHTML = '<mat-icon fonticon="send">send</mat-icon>'; }
     },
-    userTurn(text) {
-      chat.appendChild(h('div', { class: 'conversation-container' }, h('user-query', {}, h('div', { class: 'query-text' }, h('p', { class: 'query-text-line', text })))));
+    userTurn(text, files) {
+      chat.appendChild(h('div', { class: 'conversation-container' }, h('user-query', {}, Sim.attachmentChips(files), h('div', { class: 'query-text' }, h('p', { class: 'query-text-line', text })))));
     },
     assistantTurn() {
       const md = h('div', { class: T.markdown + ' markdown-main-panel', 'aria-busy': 'true', 'aria-live': 'polite' });
@@ -76,8 +82,9 @@
       };
     },
     networkError: 'Sorry, something went wrong. Please try your request again.',
-    async send(prompt, turn, signal) {
-      const freq = JSON.stringify([null, JSON.stringify([[prompt, 0, null, null, null, null, 0], ['en'], [cid, rid, rcid]])]);
+    async send(prompt, turn, signal, files) {
+      const refs = (files || []).length ? files.map((f) => [[f.id, 1], f.name]) : null;
+      const freq = JSON.stringify([null, JSON.stringify([[prompt, 0, null, refs, null, null, 0], ['en'], [cid, rid, rcid]])]);
       const body = new URLSearchParams({ 'f.req': freq, at: window.WIZ_global_data.SNlM0e }).toString() + '&';
       const resp = await fetch('/_/BardChatUi/data/assistant.lamda.BardFrontendService/StreamGenerate?bl=boq_assistant-bard-web-server_20260901.06_p0&f.sid=-123&hl=en&_reqid=' + (1000 + Math.floor(Math.random() * 9000)) + '&rt=c',
         { method: 'POST', credentials: 'include', signal, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', 'x-goog-ext-525001261-jspb': JSON.stringify([1, null, null, null, modelIds[model]]) }, body });

@@ -4,7 +4,7 @@ import "github.com/ferrydesk/ferry/backend/site"
 
 // Site returns the registry entry of Gemini (gemini.google.com). The DOM is the primary source; the
 // StreamGenerate response may be invisible to page-level capture. Files can
-// only be attached by a drag onto the editor, so file upload is not offered.
+// only be attached by a trusted drag onto the input area (no file input).
 func Site() site.Site {
 	return site.Site{
 		ID:         "gemini",
@@ -40,12 +40,28 @@ func Site() site.Site {
 			Decoder:     DecoderName,
 			Optional:    true,
 		},
-		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureStreamCapture},
+		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureFileUpload, site.FeatureStreamCapture},
 		Models: []site.Model{
 			{Alias: "flash-lite", Labels: []string{"Flash-Lite"}, Proof: []string{"flash-lite"}},
 			{Alias: "flash", Labels: []string{"Flash"}, Proof: []string{"flash"}},
 			{Alias: "pro", Labels: []string{"Pro"}, Proof: []string{"pro"}},
 			{Alias: "thinking", Labels: []string{"Extended thinking"}},
+		},
+		// The reference (§ Gemini upload): no input[type=file]; a trusted
+		// CDP drag onto input-area-v2 or rich-textarea. It names no tile: a
+		// file is confirmed by an element of the input area whose
+		// aria-label or title is its name, ready with no progress sign (the
+		// send button stays enabled throughout). Limits: the help centre's
+		// 10 files and 100 MB per file.
+		Uploads: &site.Uploads{
+			Method:         site.UploadDrop,
+			MaxFiles:       10,
+			MaxFileBytes:   100 << 20,
+			MaxPromptBytes: 256 << 10,
+			DropTarget:     []string{`input-area-v2`, `rich-textarea`},
+			Tile:           []string{`[data-test-id="file-preview"]`, `input-area-v2 [aria-label]`, `input-area-v2 [title]`},
+			Pending:        []string{`[role="progressbar"]`, `mat-progress-spinner`, `[class*="animate-spin"]`, `[class*="spinner" i]`},
+			Refused:        []string{`[role="alert"]`, `simple-snack-bar`, `mat-snack-bar-container`},
 		},
 	}
 }

@@ -11,12 +11,16 @@ type Submission struct {
 	Scenario       string    `json:"scenario"`
 	Refused        bool      `json:"refused"`
 	At             time.Time `json:"at"`
+	// Attachments are the names of the files the send carried.
+	Attachments []string `json:"attachments,omitempty"`
 }
 
 // ledger records every submission so tests can prove a prompt was sent once.
 type ledger struct {
-	subs  []Submission
-	mints []Mint
+	subs    []Submission
+	mints   []Mint
+	uploads []Upload
+	staged  map[string][]string // site -> attachments of its next submission
 }
 
 // Mint is one download URL ChatGPT's interpreter/download minted for a
@@ -56,6 +60,10 @@ func (s *Server) Record(sub Submission) {
 	sub.At = time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if names, ok := s.ledger.staged[sub.Site]; ok && sub.Attachments == nil {
+		sub.Attachments = names
+		delete(s.ledger.staged, sub.Site)
+	}
 	s.ledger.subs = append(s.ledger.subs, sub)
 }
 

@@ -578,6 +578,26 @@ export namespace errs {
 
 export namespace service {
 	
+	export class Attachment {
+	    path: string;
+	    name: string;
+	    bytes: number;
+	    sha256: string;
+	    renamedFrom?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Attachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.bytes = source["bytes"];
+	        this.sha256 = source["sha256"];
+	        this.renamedFrom = source["renamedFrom"];
+	    }
+	}
 	export class Approval {
 	    jobId: string;
 	    clientId: string;
@@ -592,6 +612,7 @@ export namespace service {
 	    continues: boolean;
 	    existing?: boolean;
 	    prompt: string;
+	    files?: Attachment[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -611,6 +632,7 @@ export namespace service {
 	        this.continues = source["continues"];
 	        this.existing = source["existing"];
 	        this.prompt = source["prompt"];
+	        this.files = this.convertValues(source["files"], Attachment);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -784,6 +806,7 @@ export namespace service {
 		}
 	}
 	
+	
 	export class BrowserSpec {
 	    mode: string;
 	    url?: string;
@@ -856,6 +879,7 @@ export namespace service {
 	    revokedAt?: any;
 	    existingConversations?: boolean;
 	    kind?: string;
+	    fileRoots?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ClientInfo(source);
@@ -870,6 +894,7 @@ export namespace service {
 	        this.revokedAt = this.convertValues(source["revokedAt"], null);
 	        this.existingConversations = source["existingConversations"];
 	        this.kind = source["kind"];
+	        this.fileRoots = source["fileRoots"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1442,6 +1467,7 @@ export namespace service {
 	    where: string;
 	    continues: boolean;
 	    existing?: boolean;
+	    files?: Attachment[];
 	
 	    static createFrom(source: any = {}) {
 	        return new JobTarget(source);
@@ -1453,7 +1479,26 @@ export namespace service {
 	        this.where = source["where"];
 	        this.continues = source["continues"];
 	        this.existing = source["existing"];
+	        this.files = this.convertValues(source["files"], Attachment);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Receipt {
 	    layer: string;
@@ -1527,6 +1572,7 @@ export namespace service {
 	    origin: string;
 	    approval: string;
 	    codeMode?: boolean;
+	    attachments?: Attachment[];
 	    seq: number;
 	
 	    static createFrom(source: any = {}) {
@@ -1568,6 +1614,7 @@ export namespace service {
 	        this.origin = source["origin"];
 	        this.approval = source["approval"];
 	        this.codeMode = source["codeMode"];
+	        this.attachments = this.convertValues(source["attachments"], Attachment);
 	        this.seq = source["seq"];
 	    }
 	
@@ -1610,6 +1657,8 @@ export namespace service {
 	    outDir?: string;
 	    repoRoot?: string;
 	    sourcePaths?: string[];
+	    files?: string[];
+	    inlineFiles?: boolean;
 	    timeoutSeconds?: number;
 	    cooldownSeconds?: number;
 	    browser?: BrowserSpec;
@@ -1641,6 +1690,8 @@ export namespace service {
 	        this.outDir = source["outDir"];
 	        this.repoRoot = source["repoRoot"];
 	        this.sourcePaths = source["sourcePaths"];
+	        this.files = source["files"];
+	        this.inlineFiles = source["inlineFiles"];
 	        this.timeoutSeconds = source["timeoutSeconds"];
 	        this.cooldownSeconds = source["cooldownSeconds"];
 	        this.browser = this.convertValues(source["browser"], BrowserSpec);

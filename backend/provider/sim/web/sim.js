@@ -306,21 +306,29 @@ Sim.plainTextarea = function (ta, opts) {
 //   submitOn(e) -> whether a keydown submits
 Sim.chat = function (spec) {
   const eng = { busy: false, hydrated: false, abort: null };
-  eng.state = () => (!eng.hydrated ? 'unhydrated' : eng.busy ? 'busy' : spec.editor().text().trim() === '' ? 'empty' : 'ready');
+  // spec.files (optional) is the site's Sim.uploads tray: a file still
+  // uploading holds the send ('uploading'); ready files alone may be sent.
+  const tray = () => (spec.files ? spec.files() : null);
+  const hasFiles = () => !!(tray() && tray().ready().length);
+  eng.state = () => (!eng.hydrated ? 'unhydrated' : eng.busy ? 'busy' : tray() && tray().busy() ? 'uploading'
+    : spec.editor().text().trim() === '' && !hasFiles() ? 'empty' : 'ready');
   eng.changed = () => spec.renderControls(eng.state());
   eng.key = (e) => { if (spec.submitOn(e)) { e.preventDefault(); eng.submit(); } };
   eng.submit = async (retryText) => {
     if (!eng.hydrated || eng.busy || (spec.blocked && spec.blocked())) return;
+    if (tray() && tray().busy()) return;
     const ed = spec.editor();
-    const text = typeof retryText === 'string' ? retryText : ed.text();
-    if (text.trim() === '') return;
+    const retry = typeof retryText === 'string';
+    const text = retry ? retryText : ed.text();
+    const files = !retry && tray() ? tray().ready().map((f) => ({ id: f.id, name: f.name, size: f.size })) : [];
+    if (text.trim() === '' && !files.length) return;
     eng.busy = true;
-    if (typeof retryText !== 'string') { spec.userTurn(text); ed.clear(); }
+    if (!retry) { spec.userTurn(text, files.map((f) => f.name)); ed.clear(); if (tray()) tray().clear(); }
     eng.changed();
     const turn = spec.assistantTurn();
     eng.abort = new AbortController();
     try {
-      await spec.send(text, turn, eng.abort.signal);
+      await spec.send(text, turn, eng.abort.signal, files);
     } catch (e) {
       if (e.name === 'AbortError') turn.done(null, true);
       else turn.error(spec.networkError || 'Network error. Please try again.', () => eng.submit(text));
@@ -390,3 +398,71 @@ Sim.capBanner = function (text, until, role) {
 // Sim.capOnLoad is true when the page loads for an account at its cap
 // (usage_cap_on_load); Sim.cfg.capResetAt says when it resets.
 Sim.capOnLoad = () => Sim.cfg.scenario === 'usage_cap_on_load';
+
+// Sim.uploads is the attachment tray of the sites that take files. The site
+// gives: tray (the element tiles go in), input (an <input type=file>) or
+// drop (an element taking dropped files), prefix (its upload API path),
+// headers() (auth headers), onChange() (re-render the send control), and
+// tileAttrs(name) / tooLarge(name) for its own markup and words. Each file
+// goes POST {prefix}/files -> PUT upload_url -> POST
+// {prefix}/files/process_upload_stream until file.processing.completed; its
+// tile shows a spinner until then, and busy() stays true (send disabled).
+// A refusal removes the tile and shows the site's words in a toast.
+Sim.uploads = function (spec) {
+  const files = []; // {name, size, id, state: 'uploading'|'ready', tile}
+  const up = {};
+  const noTile = Sim.cfg.scenario === 'upload_no_tile';
+  up.busy = () => files.some((f) => f.state !== 'ready');
+  up.ready = () => files.filter((f) => f.state === 'ready');
+  up.ids = () => up.ready().map((f) => f.id);
+  up.names = () => up.ready().map((f) => f.name);
+  up.clear = () => { for (const f of files) f.tile.remove(); files.length = 0; spec.onChange(); };
+  const remove = (f) => { const i = files.indexOf(f); if (i >= 0) files.splice(i, 1); f.tile.remove(); spec.onChange(); };
+  async function one(file) {
+    const f = { name: file.name, size: file.size, id: null, state: 'uploading' };
+    const spinner = Sim.h('svg', { class: 'animate-spin file-spinner', 'aria-hidden': 'true' });
+    const n = files.length + 1;
+    f.tile = Sim.h('div', Object.assign({ role: 'group', 'aria-label': file.name, class: 'file-tile' }, spec.tileAttrs ? spec.tileAttrs(file.name) : {}),
+      spinner,
+      Sim.h('span', { class: 'file-name' }, file.name.length > 24 ? file.name.slice(0, 20) + '…' : file.name),
+      Sim.h('button', { type: 'button', 'aria-label': 'Remove file ' + n + ': ' + file.name, onclick: () => remove(f) }, '×'));
+    if (noTile) return;
+    files.push(f);
+    spec.tray.appendChild(f.tile);
+    spec.onChange();
+    const headers = spec.headers ? spec.headers() : {};
+    try {
+      const slot = await Sim.postJSON(spec.prefix + '/files', { file_name: file.name, file_size: file.size, use_case: 'my_files' }, headers);
+      const sj = await slot.json();
+      if (!slot.ok) { remove(f); Sim.toast(sj.detail || spec.tooLarge(file.name)); return; }
+      f.id = sj.file_id;
+      const put = await fetch(sj.upload_url, { method: 'PUT', headers: { 'x-ms-blob-type': 'BlockBlob' }, body: file });
+      if (put.status !== 201) { remove(f); Sim.toast('Unable to upload ' + file.name); return; }
+      const proc = await Sim.postJSON(spec.prefix + '/files/process_upload_stream', { file_id: f.id, file_name: file.name }, headers);
+      let completed = false;
+      await Sim.readBody(proc, Sim.lines((line) => {
+        try { if (JSON.parse(line).event === 'file.processing.completed') completed = true; } catch (e) {}
+      }));
+      if (!completed) { remove(f); Sim.toast('Unable to upload ' + file.name); return; }
+      f.state = 'ready';
+      spinner.remove();
+      spec.onChange();
+    } catch (e) {
+      remove(f);
+      Sim.toast('Unable to upload ' + file.name);
+    }
+  }
+  up.add = (list) => { for (const file of list) one(file); };
+  if (spec.input) spec.input.addEventListener('change', () => { up.add([...spec.input.files]); spec.input.value = ''; });
+  if (spec.drop) {
+    spec.drop.addEventListener('dragover', (e) => { e.preventDefault(); });
+    spec.drop.addEventListener('drop', (e) => { e.preventDefault(); if (e.dataTransfer && e.dataTransfer.files.length) up.add([...e.dataTransfer.files]); });
+  }
+  return up;
+};
+
+// Sim.attachmentChips shows the files a sent user turn carried.
+Sim.attachmentChips = function (names) {
+  if (!names || !names.length) return null;
+  return Sim.h('div', { class: 'turn-attachments' }, names.map((n) => Sim.h('div', { class: 'turn-file', 'data-file-name': n }, n)));
+};

@@ -1,0 +1,67 @@
+package core
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/attach"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// confineFiles checks that every file an agent's job names lies under one
+// of the roots the user allowed its client (after symbolic links are
+// resolved, so a link cannot lead outside), and returns the files as the
+// approval shows them (names, sizes). Errors: errs.HubForbidden naming the
+// first file outside the roots (or saying the client has none);
+// attach.Prepare's local checks (errs.BadInput).
+func confineFiles(rec hub.ClientRecord, files []string) ([]service.Attachment, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	if len(rec.FileRoots) == 0 {
+		return nil, errs.New(errs.HubForbidden, "client %q may not attach files: the user allowed it no folder", rec.Name).
+			WithHint("allow the client a folder for attachments in Ferry (client settings: fileRoots)")
+	}
+	for _, f := range files {
+		real, err := filepath.EvalSymlinks(f)
+		if err != nil {
+			return nil, errs.Wrap(err, errs.BadInput, "cannot read the file to attach %s: %v", f, err).WithEvidence("file", f)
+		}
+		if !under(real, rec.FileRoots) || !under(filepath.Clean(f), rec.FileRoots) {
+			return nil, errs.New(errs.HubForbidden, "file %s is outside the folders the user allowed client %q", f, rec.Name).
+				WithEvidence("file", f).WithEvidence("roots", strings.Join(rec.FileRoots, ", ")).
+				WithHint("attach files from %s, or ask the user to allow the folder", strings.Join(rec.FileRoots, ", "))
+		}
+	}
+	checked, err := attach.Prepare(files, attach.Limits{}, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]service.Attachment, len(checked))
+	for i, f := range checked {
+		out[i] = service.Attachment{Path: f.Path, Name: f.Name, Bytes: f.Bytes, SHA256: f.SHA256, RenamedFrom: f.RenamedFrom}
+	}
+	return out, nil
+}
+
+// under reports whether p is one of roots or inside one (roots resolved
+// through their own symbolic links too).
+func under(p string, roots []string) bool {
+	for _, r := range roots {
+		for _, root := range []string{r, resolved(r)} {
+			if p == root || strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}

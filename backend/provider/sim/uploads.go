@@ -1,0 +1,192 @@
+package sim
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// The upload path of the sites that take files (ChatGPT, Claude, Gemini),
+// after ChatGPT's as the providers reference describes it: the page asks
+// for an upload slot (POST {prefix}/files with the name and size; a file
+// over the site's limit is refused there with the site's words), PUTs the
+// bytes to the slot, then reads the processing stream (POST
+// {prefix}/files/process_upload_stream: started, file.processing.file_ready,
+// indexing, file.processing.completed), whose processing phase takes time.
+// Only a completed file may be sent; the send names the files it carries
+// and the ledger records their names with the submission.
+
+// Upload scenarios (page scenarios of the sites that take files).
+const (
+	// ScenarioUploadSlow: processing takes param processing (default 3s).
+	ScenarioUploadSlow = "upload_slow"
+	// ScenarioUploadLimit: the site's file size limit is param max
+	// (default 1KiB), so a small file is refused with the site's words.
+	ScenarioUploadLimit = "upload_limit"
+	// ScenarioUploadNoTile: the page drops the file silently; no tile
+	// ever shows.
+	ScenarioUploadNoTile = "upload_no_tile"
+)
+
+// Upload is one file the simulator received.
+type Upload struct {
+	Site   string `json:"site"`
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Completed says processing finished: the file may be sent.
+	Completed bool `json:"completed"`
+}
+
+// uploadProcessing is how long processing takes without upload_slow.
+const uploadProcessing = 300 * time.Millisecond
+
+// MountUploads serves the upload path of site under prefix on mux, with
+// maxBytes the site's file size limit and tooLarge the words it refuses a
+// file with (given the file's name).
+func (s *Server) MountUploads(mux *http.ServeMux, site, prefix string, maxBytes int64, tooLarge func(name string) string) {
+	mux.HandleFunc("POST "+prefix+"/files", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Name string `json:"file_name"`
+			Size int64  `json:"file_size"`
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil || req.Name == "" {
+			WriteJSON(w, http.StatusBadRequest, O("detail", "Invalid request body"))
+			return
+		}
+		limit := maxBytes
+		if sc := s.PageScenario(site); sc.Name == ScenarioUploadLimit {
+			limit = sc.Size("max", 1<<10)
+		}
+		if req.Size > limit {
+			WriteJSON(w, http.StatusBadRequest, O("status", "error", "detail", tooLarge(req.Name)))
+			return
+		}
+		id := "file-" + strings.ReplaceAll(NewUUID(), "-", "")[:24]
+		s.mu.Lock()
+		s.ledger.uploads = append(s.ledger.uploads, Upload{Site: site, ID: id, Name: req.Name, Size: req.Size})
+		s.mu.Unlock()
+		WriteJSON(w, http.StatusOK, O("status", "success", "upload_url", prefix+"/files/blob/"+id+"?se=sim&sig="+s.MACHex("blob", id)[:16], "file_id", id))
+	})
+	mux.HandleFunc("PUT "+prefix+"/files/blob/{id}", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		if u, ok := s.upload(id); !ok || u.Site != site || r.URL.Query().Get("sig") != s.MACHex("blob", id)[:16] || r.Header.Get("x-ms-blob-type") != "BlockBlob" {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		h := sha256.New()
+		n, err := io.Copy(h, r.Body)
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		if !s.updateUpload(id, func(u *Upload) bool {
+			if n != u.Size {
+				return false
+			}
+			u.SHA256 = hex.EncodeToString(h.Sum(nil))
+			return true
+		}) {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		w.WriteHeader(http.StatusCreated)
+	})
+	mux.HandleFunc("POST "+prefix+"/files/process_upload_stream", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID string `json:"file_id"`
+		}
+		_ = json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req)
+		u, ok := s.upload(req.ID)
+		if !ok || u.SHA256 == "" {
+			WriteJSON(w, http.StatusNotFound, O("detail", "File not found"))
+			return
+		}
+		processing := uploadProcessing
+		if sc := s.PageScenario(site); sc.Name == ScenarioUploadSlow {
+			processing = sc.Duration("processing", 3*time.Second)
+		}
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		f := NewFlusher(w)
+		line := func(event string, progress int) {
+			f.Write(CompactJSON(O("file_id", req.ID, "event", event, "progress", progress)) + "\n")
+		}
+		line("file.processing.started", 0)
+		line("file.processing.file_ready", 40)
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(processing):
+		}
+		line("file.indexing.completed", 90)
+		s.updateUpload(req.ID, func(u *Upload) bool { u.Completed = true; return true })
+		line("file.processing.completed", 100)
+	})
+}
+
+func (s *Server) upload(id string) (Upload, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range s.ledger.uploads {
+		if u.ID == id {
+			return u, true
+		}
+	}
+	return Upload{}, false
+}
+
+func (s *Server) updateUpload(id string, fn func(u *Upload) bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.ledger.uploads {
+		if s.ledger.uploads[i].ID == id {
+			return fn(&s.ledger.uploads[i])
+		}
+	}
+	return false
+}
+
+// Uploads returns the files site received ("" = every site), oldest first.
+func (s *Server) Uploads(site string) []Upload {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Upload
+	for _, u := range s.ledger.uploads {
+		if site == "" || u.Site == site {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// AttachmentNames resolves the file ids a send carries to the names the
+// ledger records. An id the site never completed is an error: a real site
+// refuses such a message.
+func (s *Server) AttachmentNames(site string, ids []string) ([]string, error) {
+	var names []string
+	for _, id := range ids {
+		u, ok := s.upload(id)
+		if !ok || u.Site != site || !u.Completed {
+			return nil, fmt.Errorf("file %s is not a completed upload of %s", id, site)
+		}
+		names = append(names, u.Name)
+	}
+	return names, nil
+}
+
+// StageAttachments sets the attachment names the next submission to site
+// recorded through BeginTurn carries.
+func (s *Server) StageAttachments(site string, names []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ledger.staged == nil {
+		s.ledger.staged = map[string][]string{}
+	}
+	s.ledger.staged[site] = names
+}
