@@ -252,7 +252,7 @@ func (h *HubBackend) conversationSite(conv, siteID string) (string, error) {
 	s, ok := reg.ForHost(u.Hostname())
 	if !ok || !s.Allows(conv) {
 		return "", errs.New(errs.BadInput, "%s is the address of no known chat site", site.Redact(conv)).
-			WithHint("give the address of a conversation on a site of `ferry sites`")
+			WithHint("give the address of a conversation on one of the sites `ferry doctor --sites` checks")
 	}
 	if siteID != "" && siteID != s.ID {
 		return "", errs.New(errs.BadInput, "%s is a %s conversation, not %s", site.Redact(conv), s.Name, siteID).

@@ -21,7 +21,7 @@ type SitesDoctorRequest struct {
 func (r SitesDoctorRequest) Validate() error {
 	for _, id := range r.Sites {
 		if strings.TrimSpace(id) == "" {
-			return errs.New(errs.BadInput, "a site to check has an empty id").WithHint("name sites by id, as `ferry sites` lists them")
+			return errs.New(errs.BadInput, "a site to check has an empty id").WithHint("name sites by id (chatgpt, claude, gemini, …), as `ferry doctor --sites` shows them")
 		}
 	}
 	return CheckBrowserURL(r.BrowserURL)
