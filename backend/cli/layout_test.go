@@ -16,7 +16,9 @@ import (
 // choice of the remote implementation (owner.go, service.go) names
 // hub/client; what needs more is clihost's, which the binary links in.
 // safetext (what makes an agent's or a site's text safe for the terminal)
-// is a leaf that reaches nothing: TestSafetextIsALeaf holds it to that.
+// is a leaf that reaches nothing, and attach (what --file names, expanded
+// where the user runs the command) reaches only errs: TestSafetextIsALeaf
+// and TestAttachIsALeaf hold them to that.
 func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 	const backend = "github.com/ferrydesk/ferry/backend/"
 	files, err := filepath.Glob("*.go")
@@ -29,7 +31,7 @@ func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 			continue
 		}
 		checked++
-		allowed := map[string]bool{"service": true, "errs": true, "config": true, "version": true, "safetext": true}
+		allowed := map[string]bool{"service": true, "errs": true, "config": true, "version": true, "safetext": true, "attach": true}
 		if file == "owner.go" || file == "service.go" || file == "clients.go" {
 			allowed["hub/client"] = true
 		}
@@ -68,6 +70,28 @@ func TestSafetextIsALeaf(t *testing.T) {
 	for _, d := range deps {
 		if strings.HasPrefix(d, "github.com/ferrydesk/ferry/") && d != "github.com/ferrydesk/ferry/backend/safetext" {
 			t.Errorf("safetext depends on %s", d)
+		}
+	}
+}
+
+// TestAttachIsALeaf: the expansion and checks of --file depend on nothing
+// of Ferry's but the error envelope.
+func TestAttachIsALeaf(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../attach").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 3 {
+		t.Fatalf("go list found only %d packages: the check would prove nothing", len(deps))
+	}
+	for _, d := range deps {
+		switch d {
+		case "github.com/ferrydesk/ferry/backend/attach", "github.com/ferrydesk/ferry/backend/errs":
+		default:
+			if strings.HasPrefix(d, "github.com/ferrydesk/ferry/") {
+				t.Errorf("attach depends on %s", d)
+			}
 		}
 	}
 }

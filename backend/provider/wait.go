@@ -205,7 +205,7 @@ func disagree(s site.Site, streamText, domText string) error {
 
 // streamErr prefers the page's own, more specific notice (rate limit, usage
 // cap, conversation too long) over a generic error the stream reported,
-// giving the page a moment to render it.
+// giving the page a moment to render it (1.5 s, and at least three looks).
 func (w *Web) streamErr(ctx context.Context, e *errs.Envelope) error {
 	if e.Code == errs.UsageCap && e.Evidence["resets_at"] == "" {
 		return w.capReset(ctx, e)
@@ -214,7 +214,7 @@ func (w *Web) streamErr(ctx context.Context, e *errs.Envelope) error {
 		return e
 	}
 	deadline := time.Now().Add(1500 * time.Millisecond)
-	for time.Now().Before(deadline) {
+	for look := 0; look < 3 || time.Now().Before(deadline); look++ {
 		if r, err := w.Interstitial(ctx); err == nil && r.Code != "" && r.Code != errs.GenerationError {
 			return r.Err()
 		}
@@ -228,12 +228,13 @@ func (w *Web) streamErr(ctx context.Context, e *errs.Envelope) error {
 }
 
 // capReset completes a usage cap the stream reported without a reset time
-// with the one the page's notice names, giving the page a moment (at most
-// 1.5 s) to render it; else the stream's envelope stands. A cap is never
-// retried either way.
+// with the one the page's notice names, giving the page a moment to render
+// it (at most 5 s, and at least three looks, however slow a loaded machine
+// makes each); else the stream's envelope stands. A cap is never retried
+// either way.
 func (w *Web) capReset(ctx context.Context, e *errs.Envelope) error {
-	deadline := time.Now().Add(1500 * time.Millisecond)
-	for time.Now().Before(deadline) {
+	deadline := time.Now().Add(5 * time.Second)
+	for look := 0; look < 3 || time.Now().Before(deadline); look++ {
 		if r, err := w.Interstitial(ctx); err == nil && r.Kind == interstitial.UsageCap && !r.ResetAt.IsZero() {
 			return errs.From(r.Err()).WithEvidence("stream_error", e.Message)
 		}
