@@ -64,6 +64,11 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				// with its reset time), else the page shows it (rate limit,
 				// usage cap, expired session): give it a moment to render.
 				if ss.refusal != nil {
+					// A cap whose body names no reset time (Grok's): the
+					// page's notice may (capReset).
+					if e := errs.From(ss.refusal); e.Code == errs.UsageCap && e.Evidence["resets_at"] == "" {
+						return w.capReset(ctx, e)
+					}
 					return ss.refusal
 				}
 				if refusedAt.IsZero() {
