@@ -30,6 +30,9 @@ type Settings struct {
 	// Sites are user site definitions and overrides, merged by id over the
 	// built-in sites; package site validates them.
 	Sites []json.RawMessage `json:"sites"`
+	// WelcomeDismissed says the user left the desktop's Get started view:
+	// it opens again only when asked for (Settings, the sidebar).
+	WelcomeDismissed bool `json:"welcomeDismissed,omitempty"`
 }
 
 // BrowserSettings say which browser Ferry drives.

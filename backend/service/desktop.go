@@ -70,6 +70,24 @@ type Desktop interface {
 	// CheckSetup runs the setup checks of `ferry doctor` for this data
 	// directory.
 	CheckSetup(ctx context.Context, c Caller, req CheckSetupRequest) (SetupReport, error)
+
+	// Welcome says whether the window opens on its Get started view (no
+	// site ever used, the view not dismissed) and whether a site is
+	// logged in (welcome.go).
+	Welcome(ctx context.Context, c Caller, req WelcomeRequest) (Welcome, error)
+	// SiteLogins reads, in the tabs of the owner's browser and without
+	// starting it, whether a user is logged in to each site of the
+	// registry, by id.
+	SiteLogins(ctx context.Context, c Caller, req SiteLoginsRequest) ([]SiteLogin, error)
+	// OpenLogin opens the site's login page in the owner's browser
+	// (starting it), in a tab already on it or a new one, and brings that
+	// tab and its window to the front: the one operation that does, as the
+	// user asked to see it (errs.UnknownSite; errs.CapabilityMissing for a
+	// browser without a window).
+	OpenLogin(ctx context.Context, c Caller, req OpenLoginRequest) (SiteLogin, error)
+	// DismissWelcome records in the settings that the user left the Get
+	// started view, and returns the settings in force.
+	DismissWelcome(ctx context.Context, c Caller, req DismissWelcomeRequest) (config.Settings, error)
 }
 
 // InProcessOnly is the envelope of an implementation that cannot serve op

@@ -88,3 +88,23 @@ func (LocalOnly) TabStates(context.Context, Caller, TabStatesRequest) ([]TabStat
 func (LocalOnly) CheckSetup(context.Context, Caller, CheckSetupRequest) (SetupReport, error) {
 	return SetupReport{}, InProcessOnly("the setup checks")
 }
+
+// Welcome answers InProcessOnly.
+func (LocalOnly) Welcome(context.Context, Caller, WelcomeRequest) (Welcome, error) {
+	return Welcome{}, InProcessOnly("the Get started view")
+}
+
+// SiteLogins answers InProcessOnly.
+func (LocalOnly) SiteLogins(context.Context, Caller, SiteLoginsRequest) ([]SiteLogin, error) {
+	return nil, InProcessOnly("reading the sites' logins")
+}
+
+// OpenLogin answers InProcessOnly.
+func (LocalOnly) OpenLogin(context.Context, Caller, OpenLoginRequest) (SiteLogin, error) {
+	return SiteLogin{}, InProcessOnly("opening a site's login page")
+}
+
+// DismissWelcome answers InProcessOnly.
+func (LocalOnly) DismissWelcome(context.Context, Caller, DismissWelcomeRequest) (config.Settings, error) {
+	return config.Settings{}, InProcessOnly("leaving the Get started view")
+}

@@ -31,6 +31,8 @@
 //	                                      request, approval, the session once it runs, its end
 //	snapshot/<id>                         the tab when run <id> failed, redacted, with its
 //	                                      screenshot (package job; bounded to 3 MiB)
+//	login/<site id>                       JSON {loggedIn, firstSeen, lastSeen}: what Ferry last saw of
+//	                                      a user's login to the site (package core, the Get started view)
 //
 // The helpers in keys.go build these keys; use them rather than formatting
 // keys by hand.

@@ -18,6 +18,7 @@ var (
 	PrefixClient    = []byte("client/")
 	PrefixHubJob    = []byte("hubjob/")
 	PrefixSnapshot  = []byte("snapshot/")
+	PrefixLogin     = []byte("login/")
 )
 
 // ValidID reports whether id may be used inside a key: 1 to 128 characters
@@ -106,3 +107,7 @@ func TemplateKey(name string) []byte { return join(PrefixTemplate, []byte(name))
 
 // ClientKey is client/<id>.
 func ClientKey(id string) []byte { return join(PrefixClient, []byte(id)) }
+
+// LoginKey is login/<site id>: when Ferry last saw a user logged in to the
+// site, or logged out of it (package core).
+func LoginKey(site string) []byte { return join(PrefixLogin, []byte(site)) }

@@ -1,0 +1,286 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/store"
+)
+
+// The Get started view: whether a site was ever used, and each site's
+// login as its tabs show it.
+//
+// What Ferry saw of a site's login is kept in the store (login/<site>), so
+// that the decision at the next start, when no browser runs yet, still
+// knows that a site was used: a site seen logged in once is used for good,
+// even when it is logged out later.
+
+// loginRecord is the value of login/<site>.
+type loginRecord struct {
+	LoggedIn bool `json:"loggedIn"`
+	// FirstSeen is when Ferry first saw a user logged in to the site.
+	FirstSeen time.Time `json:"firstSeen"`
+	// Changed is when LoggedIn last changed.
+	Changed time.Time `json:"changed"`
+}
+
+// errStop ends a store scan early.
+var errStop = errors.New("stop the scan")
+
+// loginRecords reads every site's login record, by site id. Errors: the
+// store's envelopes.
+func (c *Core) loginRecords() (map[string]loginRecord, error) {
+	st := c.Store()
+	if st == nil {
+		return nil, errs.New(errs.Internal, "the store is closed").WithHint("open the data directory again")
+	}
+	out := map[string]loginRecord{}
+	err := st.Scan(store.PrefixLogin, func(key, val []byte) error {
+		var r loginRecord
+		if json.Unmarshal(val, &r) == nil {
+			out[strings.TrimPrefix(string(key), string(store.PrefixLogin))] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// hasRuns reports whether any run was ever recorded. Errors: the store's
+// envelopes.
+func (c *Core) hasRuns() (bool, error) {
+	st := c.Store()
+	if st == nil {
+		return false, errs.New(errs.Internal, "the store is closed").WithHint("open the data directory again")
+	}
+	found := false
+	err := st.Scan(store.PrefixSessIdx, func(_, _ []byte) error {
+		found = true
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return false, err
+	}
+	return found, nil
+}
+
+// noteLogin records what a tab showed of site's login, writing only when
+// it changed: a user seen logged in (loggedIn) or logged out of a site seen
+// logged in before. Errors: the store's envelopes (disk_full among them).
+func (c *Core) noteLogin(site string, loggedIn bool, was loginRecord, known bool) error {
+	if known && was.LoggedIn == loggedIn || !known && !loggedIn {
+		return nil
+	}
+	now := time.Now().UTC()
+	rec := loginRecord{LoggedIn: loggedIn, FirstSeen: was.FirstSeen, Changed: now}
+	if rec.FirstSeen.IsZero() && loggedIn {
+		rec.FirstSeen = now
+	}
+	val, err := json.Marshal(rec)
+	if err != nil {
+		return errs.Wrap(err, errs.Internal, "encode the login record: %v", err)
+	}
+	if store.ValidID(site) != nil {
+		return nil // a user's site id the store cannot key: not remembered
+	}
+	return c.Store().Put(store.LoginKey(site), val)
+}
+
+// loginProbeTimeout bounds the reading of one tab's login, as a hung page
+// must not hold up the view.
+const loginProbeTimeout = 3 * time.Second
+
+// siteLogins reads the login of every site of reg: in b's tabs when b is
+// not nil (recording what they show), else from the records alone. A site
+// with no tab is logged in when it was when last seen, else logged out;
+// with tabs, logged in when one of them shows it, logged out when all show
+// its login, else checking. Errors: BrowserDisconnected when b went away;
+// the store's envelopes.
+func (c *Core) siteLogins(ctx context.Context, b *browser.Browser, reg *site.Registry) ([]service.SiteLogin, error) {
+	recs, err := c.loginRecords()
+	if err != nil {
+		return nil, err
+	}
+	sites := reg.Sites()
+	out := make([]service.SiteLogin, len(sites))
+	for i, s := range sites {
+		out[i] = service.SiteLogin{Site: s.ID, Name: s.Name, Address: s.Address, State: service.LoginLoggedOut}
+		if recs[s.ID].LoggedIn {
+			out[i].State = service.LoginLoggedIn
+		} else if b == nil {
+			out[i].State = service.LoginNoBrowser
+		}
+	}
+	if b == nil {
+		return out, nil
+	}
+	targets, err := b.Targets(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	seen := probeLogins(ctx, b, reg, sites, targets)
+	for i, s := range sites {
+		tabs := seen[s.ID]
+		if len(tabs) == 0 {
+			continue
+		}
+		rec, known := recs[s.ID]
+		state, tab := judgeLogins(tabs)
+		out[i].State, out[i].TargetID = state, tab
+		switch state {
+		case service.LoginLoggedIn:
+			// Best effort: a store that refuses the write (a full disk)
+			// costs only the memory of this login at the next start.
+			_ = c.noteLogin(s.ID, true, rec, known)
+		case service.LoginLoggedOut:
+			_ = c.noteLogin(s.ID, false, rec, known)
+		}
+	}
+	return out, nil
+}
+
+// tabLogin is what one tab showed of its site's login.
+type tabLogin struct {
+	target string
+	login  provider.Login
+}
+
+// probeLogins reads, in parallel and each bounded, the login shown by every
+// tab of targets that is on one of sites (or on its login page), by site id.
+func probeLogins(ctx context.Context, b *browser.Browser, reg *site.Registry, sites []site.Site, targets []browser.Target) map[string][]tabLogin {
+	var (
+		mu  sync.Mutex
+		wg  sync.WaitGroup
+		out = map[string][]tabLogin{}
+	)
+	for _, t := range targets {
+		s, ok := siteOfTab(reg, sites, t.URL)
+		if !ok {
+			continue
+		}
+		wg.Add(1)
+		go func(t browser.Target, s site.Site) {
+			defer wg.Done()
+			l := readLogin(ctx, b, reg, s, t)
+			mu.Lock()
+			out[s.ID] = append(out[s.ID], tabLogin{target: t.ID, login: l})
+			mu.Unlock()
+		}(t, s)
+	}
+	wg.Wait()
+	return out
+}
+
+// siteOfTab is the site whose address holds rawURL, else the one whose
+// login pages do.
+func siteOfTab(reg *site.Registry, sites []site.Site, rawURL string) (site.Site, bool) {
+	if s, ok := reg.ForURL(rawURL); ok {
+		return s, true
+	}
+	for _, s := range sites {
+		if s.IsLoginURL(rawURL) {
+			return s, true
+		}
+	}
+	return site.Site{}, false
+}
+
+// readLogin reads the login t shows of s; a tab that does not answer shows
+// nothing known.
+func readLogin(ctx context.Context, b *browser.Browser, reg *site.Registry, s site.Site, t browser.Target) provider.Login {
+	if s.IsLoginURL(t.URL) {
+		return provider.LoginLoggedOut
+	}
+	pctx, cancel := context.WithTimeout(ctx, loginProbeTimeout)
+	defer cancel()
+	p, err := b.Page(pctx, t.ID)
+	if err != nil {
+		return provider.LoginUnknown
+	}
+	web, err := provider.NewWeb(provider.Env{Page: p, Site: s, Sites: reg})
+	if err != nil {
+		return provider.LoginUnknown
+	}
+	l, err := web.Login(pctx)
+	if err != nil {
+		return provider.LoginUnknown
+	}
+	return l
+}
+
+// judgeLogins is a site's login from its tabs: logged in when one shows a
+// user, logged out when all show the login, else checking; tab is the tab
+// that decided (the first one otherwise).
+func judgeLogins(tabs []tabLogin) (state, tab string) {
+	out := 0
+	for _, t := range tabs {
+		switch t.login {
+		case provider.LoginLoggedIn:
+			return service.LoginLoggedIn, t.target
+		case provider.LoginLoggedOut:
+			out++
+		}
+	}
+	if out == len(tabs) {
+		return service.LoginLoggedOut, tabs[0].target
+	}
+	return service.LoginChecking, tabs[0].target
+}
+
+// loginAddress is the page where a user logs in to s: its first login path
+// under its address, else its address (the sites without a login path of
+// their own show their login control there).
+func loginAddress(s site.Site) string {
+	if len(s.LoginPaths) == 0 {
+		return s.Address
+	}
+	u, err := url.Parse(s.Address)
+	if err != nil {
+		return s.Address
+	}
+	u.Path = s.LoginPaths[0]
+	return u.String()
+}
+
+// openLogin shows s's login page in b, in front: the tab already on one of
+// its login pages, else a new tab loaded with it. Errors: the browser's
+// envelopes (BrowserDisconnected, NavigationAborted, Timeout when ctx ends
+// first).
+func openLogin(ctx context.Context, b *browser.Browser, s site.Site) (*browser.Page, error) {
+	targets, err := b.Targets(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var p *browser.Page
+	for _, t := range targets {
+		if s.IsLoginURL(t.URL) {
+			if p, err = b.Page(ctx, t.ID); err == nil {
+				break
+			}
+		}
+	}
+	if p == nil {
+		if p, err = b.OpenTab(ctx, "about:blank"); err != nil {
+			return nil, err
+		}
+		if err := p.Navigate(ctx, loginAddress(s)); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.BringToFront(ctx); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
