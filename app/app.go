@@ -87,7 +87,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		OnShutdown:       func(ctx context.Context) { ex.stop(); sh.shutdown(ctx) },
 		Bind: []any{&System{sh: sh}, &Settings{sh: sh, ex: ex}, &Quick{ex: ex}, &Gateway{sh: sh},
 			&Sessions{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})}, &Artifacts{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})},
-			&Tabs{sh: sh}, &Runs{sh: sh}},
+			&Tabs{sh: sh}, &Runs{sh: sh}, &Welcome{sh: sh}},
 		ErrorFormatter: formatError,
 		LogLevel:       logger.WARNING,
 		Linux: &linux.Options{

@@ -511,6 +511,7 @@ export namespace config {
 	    run: RunSettings;
 	    artifacts: ArtifactSettings;
 	    sites: number[][];
+	    welcomeDismissed?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -526,6 +527,7 @@ export namespace config {
 	        this.run = this.convertValues(source["run"], RunSettings);
 	        this.artifacts = this.convertValues(source["artifacts"], ArtifactSettings);
 	        this.sites = source["sites"];
+	        this.welcomeDismissed = source["welcomeDismissed"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2171,6 +2173,26 @@ export namespace service {
 	        this.blocking = source["blocking"];
 	    }
 	}
+	export class SiteLogin {
+	    site: string;
+	    name: string;
+	    address: string;
+	    state: string;
+	    targetId?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SiteLogin(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.site = source["site"];
+	        this.name = source["name"];
+	        this.address = source["address"];
+	        this.state = source["state"];
+	        this.targetId = source["targetId"];
+	    }
+	}
 	export class SiteStreamCheck {
 	    status: string;
 	    pattern?: string;
@@ -2401,6 +2423,24 @@ export namespace service {
 	}
 	
 	
+	export class Welcome {
+	    show: boolean;
+	    used: boolean;
+	    loggedIn: boolean;
+	    dismissed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Welcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.show = source["show"];
+	        this.used = source["used"];
+	        this.loggedIn = source["loggedIn"];
+	        this.dismissed = source["dismissed"];
+	    }
+	}
 
 }
 
