@@ -81,6 +81,22 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 			t.Fatalf("settings file %s (%v)", b, err)
 		}
 	})
+	t.Run("Log in in a browser without a window says so, and starts none", func(t *testing.T) {
+		s, c := openTestService(t, ctx)
+		ob := NewOwnerBrowser(func() config.BrowserSettings { return config.BrowserSettings{Binary: "/nonexistent/chromium", Headless: true} }, t.TempDir(), nil)
+		defer ob.Close()
+		s = NewService(c, s.h, WithOwnerBrowser(ob))
+		_, err := s.OpenLogin(ctx, desk, service.OpenLoginRequest{Site: "claude"})
+		if !errs.Has(err, errs.CapabilityMissing) || !strings.Contains(errs.From(err).Message, "Claude") {
+			t.Fatalf("open login headless: %v, want capability_missing naming Claude", err)
+		}
+		if st := ob.State(); st.Status != service.BrowserNotStarted {
+			t.Errorf("the browser's state is %+v, want not started", st)
+		}
+		if _, err := s.OpenLogin(ctx, desk, service.OpenLoginRequest{Site: "nosuch"}); !errs.Has(err, errs.UnknownSite) {
+			t.Errorf("open login of an unknown site: %v", err)
+		}
+	})
 	t.Run("an agent may not see or change it", func(t *testing.T) {
 		s, c := openTestService(t, ctx)
 		agent := pairTestClient(t, ctx, c, "c_welcome", true)

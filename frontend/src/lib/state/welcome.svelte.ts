@@ -5,6 +5,7 @@
 import * as api from '../api/welcome';
 import { toEnvelope, type Envelope } from '../envelope';
 import { anyLoggedIn, LOGIN_POLL_MS } from '../welcome';
+import { appState } from './app.svelte';
 import { navigation } from './navigation.svelte';
 import { toasts } from './toasts.svelte';
 
@@ -102,6 +103,8 @@ export class WelcomeState {
     try {
       this.state = await this.#api.dismiss();
       navigation.welcome = false;
+      // The settings changed: the Settings view saves from this copy.
+      void appState.loadSettings();
     } catch (e) {
       toasts.error(e);
     } finally {
