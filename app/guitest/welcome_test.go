@@ -119,7 +119,7 @@ func TestGetStarted(t *testing.T) {
 		waitTitle(t, page, "Get started")
 		view := page.MustElement(`[data-testid=get-started]`)
 		for _, id := range []string{"browser", "display", "datadir"} {
-			if _, err := page.Timeout(30*time.Second).Element(`[data-testid=get-started] [data-testid=doctor] [data-check=` + id + `]`); err != nil {
+			if _, err := page.Timeout(30 * time.Second).Element(`[data-testid=get-started] [data-testid=doctor] [data-check=` + id + `]`); err != nil {
 				t.Errorf("no %s check on Get started: %v", id, err)
 			}
 		}

@@ -83,7 +83,9 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 	})
 	t.Run("Log in in a browser without a window says so, and starts none", func(t *testing.T) {
 		s, c := openTestService(t, ctx)
-		ob := NewOwnerBrowser(func() config.BrowserSettings { return config.BrowserSettings{Binary: "/nonexistent/chromium", Headless: true} }, t.TempDir(), nil)
+		ob := NewOwnerBrowser(func() config.BrowserSettings {
+			return config.BrowserSettings{Binary: "/nonexistent/chromium", Headless: true}
+		}, t.TempDir(), nil)
 		defer ob.Close()
 		s = NewService(c, s.h, WithOwnerBrowser(ob))
 		_, err := s.OpenLogin(ctx, desk, service.OpenLoginRequest{Site: "claude"})
