@@ -203,6 +203,39 @@ func TestLoggingInFromGetStarted(t *testing.T) {
 	if err != nil || w.Show || !w.Used || w.LoggedIn {
 		t.Fatalf("logged out again: %+v %v, want used, not shown, no site logged in", w, err)
 	}
+
+	// A site page behind its login wall (ChatGPT answers logged-out users)
+	// reads logged out, and logged in once the user is.
+	h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioLoggedOut})
+	defer h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
+	gpt, err := b.OpenTab(ctx, "about:blank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gpt.Close(context.WithoutCancel(ctx))
+	if err := gpt.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
+		t.Fatal(err)
+	}
+	waitLogin := func(site, want string) {
+		t.Helper()
+		var got service.SiteLogin
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+			logins, err := s.SiteLogins(ctx, desk, service.SiteLoginsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got = loginOf(t, logins, site); got.State == want {
+				return
+			}
+		}
+		t.Fatalf("%s reads %+v, want %s", site, got, want)
+	}
+	waitLogin("chatgpt", service.LoginLoggedOut)
+	h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
+	if err := gpt.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
+		t.Fatal(err)
+	}
+	waitLogin("chatgpt", service.LoginLoggedIn)
 }
 
 // Ferry works in the background: the one code path that brings a tab to
