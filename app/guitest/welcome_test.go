@@ -151,8 +151,10 @@ func TestGetStarted(t *testing.T) {
 
 	t.Run("Log in opens the site's login page in front and the card turns to Logged in by itself", func(t *testing.T) {
 		page.MustEval(`() => { window.__sameDocument = true; }`)
+		clicked := time.Now()
 		welcomeCard(t, page, "claude", "no_browser", 10*time.Second).MustElement(`[data-testid=log-in]`).MustClick()
 		welcomeCard(t, page, "claude", "logged_out", 90*time.Second)
+		t.Logf("Log in: the browser started and the login page read %s after the click", time.Since(clicked).Round(10*time.Millisecond))
 		ab := appBrowser(t, page)
 		login := loginTab(t, ab, "https://claude.ai/login", 30*time.Second)
 		if v := login.MustEval(`() => document.visibilityState`).Str(); v != "visible" {
@@ -163,7 +165,9 @@ func TestGetStarted(t *testing.T) {
 		}
 		// The user completes the login on the site's page.
 		login.MustElement(`form button[type=submit]`).MustClick()
+		submitted := time.Now()
 		card := welcomeCard(t, page, "claude", "logged_in", 60*time.Second)
+		t.Logf("the card read Logged in %s after Continue (the view polls every 2 s)", time.Since(submitted).Round(10*time.Millisecond))
 		if got := card.MustElement(`[data-testid=login-state]`).MustText(); got != "Logged in" {
 			t.Errorf("the logged-in card reads %q", got)
 		}
