@@ -66,17 +66,19 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		}
 	}
 
-	// Demo mode (app/demo.go): a throw-away data directory and the
-	// simulator, set up before the core opens; removed after it closed.
+	// Demo mode (app/demo.go): `--demo` supervises the demo, whose window
+	// is this program again with the demo's directory in its environment.
 	var dm *demo
 	if wantsDemo(os.Args[1:]) && !generatingBindings {
-		d, err := startDemo(context.Background(), log, stderr)
+		if getenv(envDemoDir) == "" {
+			return superviseDemo(log, stderr)
+		}
+		d, err := demoWindow(getenv)
 		if err != nil {
 			fmt.Fprintln(stderr, errs.From(err).Human())
 			return errs.ExitCode(err)
 		}
 		dm = d
-		defer dm.stop()
 	}
 
 	sh := newShell(log, started)

@@ -19,15 +19,19 @@ import (
 )
 
 // Demo mode (`ferry-desktop --demo`): the whole app against the built-in
-// simulator, on a throw-away data directory. The simulator runs as its own
-// process (`ferry sim --json`, the app imports no simulator), the browser
-// Ferry launches is mapped to it through browser.extraArgs in the demo's
-// own settings, and this process's data, config and XDG directories point
-// into the demo's private temporary directory, so nothing of the user's
-// (store, settings, profile, history) is read or written. The demo takes
-// no tray icon and no global hotkey (a normal Ferry may hold them), never
-// changes autostart, and its gateway serves its own data directory on a
-// port of its own. Leaving it removes the directory.
+// simulator, on a throw-away data directory. The process started with
+// --demo is a small supervisor (demo_supervise.go): it makes the demo's
+// private temporary directory, starts the simulator as its own process
+// (`ferry sim --json`: the app imports no simulator), writes the demo's
+// settings (the browser Ferry launches mapped to the simulator through
+// browser.extraArgs), points the data, config and XDG directories into the
+// directory and runs the window as a child. So nothing of the user's
+// (store, settings, profile, history, WebKit's storage) is read or
+// written. The window takes no tray icon and no global hotkey (a normal
+// Ferry may hold them) and never changes autostart; its gateway serves the
+// demo's data directory on a port of its own. When the window has closed
+// and every process it left (WebKit's helpers, the browser's) has ended,
+// the supervisor stops the simulator and removes the directory.
 
 // demoFlag starts the desktop in demo mode.
 const demoFlag = "--demo"
@@ -70,6 +74,7 @@ type simHello struct {
 var demoEnv = []struct{ key, sub string }{
 	{config.EnvDataDir, "data"},
 	{config.EnvConfigDir, "data"},
+	{"XDG_CONFIG_HOME", "xdg/config"}, // Chromium keeps its crash reports there, whatever its profile
 	{"XDG_DATA_HOME", "xdg/data"},
 	{"XDG_CACHE_HOME", "xdg/cache"},
 	{"XDG_STATE_HOME", "xdg/state"},
@@ -208,22 +213,29 @@ func (d *demo) startSim(ctx context.Context, ferry string, stderr io.Writer) (si
 	}
 }
 
-// stop ends the simulator (SIGTERM, then SIGKILL after 5 s) and removes
-// the demo's directory. The core, and with it the browser it launched,
-// must be closed first. Safe on nil and more than once.
+// stopSim ends the simulator: SIGTERM, then SIGKILL after 5 s. Safe more
+// than once.
+func (d *demo) stopSim() {
+	if d.sim == nil {
+		return
+	}
+	_ = d.sim.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-d.simDone:
+	case <-time.After(5 * time.Second):
+		_ = d.sim.Process.Kill()
+		<-d.simDone
+	}
+}
+
+// stop ends the simulator and removes the demo's directory; the window,
+// and with it the browser it launched, must have ended first. Safe on nil
+// and more than once.
 func (d *demo) stop() {
 	if d == nil {
 		return
 	}
-	if d.sim != nil {
-		_ = d.sim.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-d.simDone:
-		case <-time.After(5 * time.Second):
-			_ = d.sim.Process.Kill()
-			<-d.simDone
-		}
-	}
+	d.stopSim()
 	if err := removeDemoDir(d.dir); err != nil {
 		d.log.Warn("remove the demo's directory", "dir", d.dir, "err", err)
 		return

@@ -99,7 +99,7 @@ func TestDemoMode(t *testing.T) {
 		if paths.DataDir != filepath.Join(d.dir, "data") || paths.SettingsFile() != filepath.Join(d.dir, "data", "settings.json") {
 			t.Errorf("the core would open %s with settings %s, want the demo's", paths.DataDir, paths.SettingsFile())
 		}
-		for _, k := range []string{"XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"} {
+		for _, k := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"} {
 			if v := os.Getenv(k); !strings.HasPrefix(v, d.dir+string(filepath.Separator)) {
 				t.Errorf("%s=%s, want under the demo's directory", k, v)
 			}
@@ -241,4 +241,27 @@ func TestDemoLauncher(t *testing.T) {
 		t.Errorf("the window saw %q", got)
 	}
 	<-shown
+}
+
+func TestDemoWindow(t *testing.T) {
+	demoDir := t.TempDir()
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	t.Run("a window whose data directory is the demo's is the demo", func(t *testing.T) {
+		t.Setenv(config.EnvDataDir, filepath.Join(demoDir, "data"))
+		env[envDemoDir] = demoDir
+		d, err := demoWindow(getenv)
+		if err != nil || d.dir != demoDir {
+			t.Fatalf("demoWindow = %+v, %v", d, err)
+		}
+	})
+	t.Run("a demo directory that does not hold the data directory is refused", func(t *testing.T) {
+		t.Setenv(config.EnvDataDir, filepath.Join(t.TempDir(), "data"))
+		for _, dir := range []string{demoDir, "", "relative"} {
+			env[envDemoDir] = dir
+			if _, err := demoWindow(getenv); errs.CodeOf(err) != errs.BadInput {
+				t.Errorf("%s=%q: %v, want bad_input", envDemoDir, dir, err)
+			}
+		}
+	})
 }

@@ -42,6 +42,9 @@ func (s *System) FrontendReady() {
 // Autostart reports whether Ferry starts at login, in the tray (an XDG
 // autostart entry is there). Errors: config_invalid with no HOME.
 func (s *System) Autostart() (bool, error) {
+	if s.demo != nil {
+		return false, nil // the demo's XDG config directory is its own
+	}
 	return autostartState(os.Getenv)
 }
 
