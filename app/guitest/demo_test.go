@@ -269,3 +269,49 @@ func TestDemo(t *testing.T) {
 	})
 	t.Logf("screenshots in %s", shots)
 }
+
+// TestDemoEndsWithItsWindow closes the demo as a session manager does
+// (SIGTERM to the process the user started) while its browser runs: the
+// window closes normally and nothing of the demo is left.
+func TestDemoEndsWithItsWindow(t *testing.T) {
+	requireDisplay(t)
+	requireFrontendBuilt(t)
+	bin := buildApp(t, devTags)
+	build := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(bin), "ferry"), "./backend/cmd/ferry")
+	build.Dir = repoRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the ferry CLI: %v\n%s", err, out)
+	}
+	b := launchBrowser(t)
+	dir := t.TempDir()
+	writeSettings(t, dir, "light")
+	user := filepath.Join(dir, "data")
+	before := treeHash(t, user)
+
+	app := startDevApp(t, bin, dir, "--demo")
+	m := demoStartedRE.FindStringSubmatch(app.Log())
+	if m == nil {
+		t.Fatalf("the demo did not log where it runs:\n%s", app.Log())
+	}
+	demoDir := m[1]
+	simPID, _ := strconv.Atoi(m[2])
+	page := openShell(t, b, app.url)
+	page.MustElement(`[data-testid=demo-banner]`)
+	st := evalJSON(t, page, `() => window.go.app.Tabs.Connect()`)
+	if str(st["status"]) != "connected" || len(processesNaming(demoDir)) == 0 {
+		t.Fatalf("the demo's browser did not start: %v", st)
+	}
+	app.stop(t) // SIGTERM, exit status 0
+	if _, err := os.Stat(demoDir); !os.IsNotExist(err) {
+		t.Errorf("the demo's directory %s is still there: %v", demoDir, err)
+	}
+	if running(simPID) {
+		t.Errorf("the simulator (pid %d) still runs", simPID)
+	}
+	if left := processesNaming(demoDir); len(left) > 0 {
+		t.Errorf("processes of the demo still run:\n%s", strings.Join(left, "\n"))
+	}
+	if after := treeHash(t, user); after != before {
+		t.Errorf("the user's data directory changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
