@@ -30,8 +30,8 @@ const leftoverWait = 10 * time.Second
 // superviseDemo is `ferry-desktop --demo`: it sets the demo up, runs the
 // window (this program with the same arguments) until it exits, waits for
 // what the window left, stops the simulator and removes the demo's
-// directory. SIGTERM, SIGINT and SIGHUP go on to the window, which closes
-// as it would normally. It returns the window's exit status, or the errs
+// directory. SIGTERM and SIGINT go on to the window, SIGHUP as SIGTERM,
+// so that it closes as it would normally. It returns the window's exit status, or the errs
 // exit code of a demo that could not start (the envelope printed to
 // stderr).
 func superviseDemo(log *slog.Logger, stderr io.Writer) int {
@@ -66,6 +66,9 @@ func superviseDemo(log *slog.Logger, stderr io.Writer) int {
 		for {
 			select {
 			case s := <-sigs:
+				if s == syscall.SIGHUP {
+					s = syscall.SIGTERM // the window closes normally on SIGTERM, and dies on SIGHUP
+				}
 				_ = win.Process.Signal(s)
 			case <-done:
 				return
