@@ -56,7 +56,6 @@ func wantsDemo(args []string) bool {
 // demo is a running demo: its private directory and the simulator.
 type demo struct {
 	dir     string // the private temporary directory; everything of the demo is under it
-	simAddr string
 	sim     *exec.Cmd
 	simDone chan struct{}
 	log     *slog.Logger
@@ -82,52 +81,50 @@ var demoEnv = []struct{ key, sub string }{
 
 // startDemo makes the demo's private directory, starts the simulator from
 // the ferry binary beside this executable (else on PATH), writes the
-// demo's settings (the browser mapped to the simulator, the user's theme)
-// and points this process's data, config and XDG directories at it. It
-// must run before the core opens. Errors: environment_not_ready when no
-// ferry binary is found or the simulator does not start; the file
-// system's. Nothing is left behind on error.
+// demo's settings (the browser mapped to the simulator; the user's theme
+// and browser binary, only read) and points this process's data, config
+// and XDG directories at it, for the window it starts. Errors:
+// environment_not_ready when no ferry binary is found or the simulator
+// does not start; data_dir_unwritable and the file system's. Nothing is
+// left behind on error.
 func startDemo(ctx context.Context, log *slog.Logger, stderr io.Writer) (*demo, error) {
 	ferry, err := ferryBinary()
 	if err != nil {
 		return nil, err
 	}
-	theme := userTheme()
+	st := demoSettings()
 	dir, err := os.MkdirTemp("", "ferry-demo-")
 	if err != nil {
 		return nil, errs.Wrap(err, errs.DataDirUnwritable, "make the demo's directory: %v", err)
 	}
 	d := &demo{dir: dir, log: log}
+	abort := func(err error) (*demo, error) {
+		d.stopSim()
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
 	for _, e := range demoEnv {
 		if err := os.MkdirAll(filepath.Join(dir, e.sub), 0o700); err != nil {
-			d.stop()
-			return nil, errs.Wrap(err, errs.DataDirUnwritable, "make the demo's directory: %v", err)
+			return abort(errs.Wrap(err, errs.DataDirUnwritable, "make the demo's directory: %v", err))
 		}
 	}
 	hello, err := d.startSim(ctx, ferry, stderr)
 	if err != nil {
-		d.stop()
-		return nil, err
+		return abort(err)
 	}
 	for _, e := range demoEnv {
 		if err := os.Setenv(e.key, filepath.Join(dir, e.sub)); err != nil {
-			d.stop()
-			return nil, errs.Wrap(err, errs.Internal, "set %s for the demo: %v", e.key, err)
+			return abort(errs.Wrap(err, errs.Internal, "set %s for the demo: %v", e.key, err))
 		}
 	}
 	paths, err := config.ResolvePaths("")
 	if err != nil {
-		d.stop()
-		return nil, err
+		return abort(err)
 	}
-	st := config.Defaults()
-	st.Theme = theme
 	st.Browser.ExtraArgs = hello.ChromiumFlags
 	if err := config.Save(paths.SettingsFile(), st); err != nil {
-		d.stop()
-		return nil, fmt.Errorf("write the demo's settings: %w", err)
+		return abort(fmt.Errorf("write the demo's settings: %w", err))
 	}
-	d.simAddr = hello.Addr
 	log.Info("demo started", "dir", dir, "sim", d.sim.Process.Pid, "addr", hello.Addr)
 	return d, nil
 }
@@ -152,18 +149,22 @@ func ferryBinary() (string, error) {
 	return p, nil
 }
 
-// userTheme is the theme of the user's settings, so the demo looks like
-// their Ferry; it only reads them, and falls back to the default.
-func userTheme() string {
+// demoSettings are the defaults with the user's theme, so the demo looks
+// like their Ferry, and their browser binary, which may be the one browser
+// on this machine. The user's settings are only read; unreadable ones
+// give the defaults.
+func demoSettings() config.Settings {
+	st := config.Defaults()
 	paths, err := config.ResolvePaths("")
 	if err != nil {
-		return config.ThemeSystem
+		return st
 	}
-	st, err := config.Load(paths.SettingsFile())
+	user, err := config.Load(paths.SettingsFile())
 	if err != nil {
-		return config.ThemeSystem
+		return st
 	}
-	return st.Theme
+	st.Theme, st.Browser.Binary = user.Theme, user.Browser.Binary
+	return st
 }
 
 // startSim runs `ferry sim --json` and reads the address and Chromium
@@ -243,8 +244,8 @@ func (d *demo) stop() {
 	d.log.Info("demo left", "dir", d.dir)
 }
 
-// removeDemoDir removes dir, retrying briefly: a browser helper that exits
-// a moment after the browser may still be writing into its profile.
+// removeDemoDir removes dir, retrying briefly: a process that the
+// subreaper could not wait for (see adoptOrphans) may still write into it.
 func removeDemoDir(dir string) error {
 	var err error
 	for i := 0; i < 20; i++ {

@@ -28,9 +28,7 @@ type demoLauncher struct {
 }
 
 func newDemoLauncher(sh *shell, log *slog.Logger, stderr io.Writer) *demoLauncher {
-	win := func(fn func(ctx runtimeDesktop)) func() {
-		return func() { fn(runtimeDesktop{sh}) }
-	}
+	desk := runtimeDesktop{sh}
 	return &demoLauncher{
 		exe: func() (string, error) {
 			exe, err := os.Executable()
@@ -42,16 +40,16 @@ func newDemoLauncher(sh *shell, log *slog.Logger, stderr io.Writer) *demoLaunche
 			}
 			return exe, nil
 		},
-		hide: win(func(d runtimeDesktop) {
-			if ctx, err := d.windowContext(); err == nil {
+		hide: func() {
+			if ctx, err := desk.windowContext(); err == nil {
 				wruntime.WindowHide(ctx)
 			}
-		}),
-		show: win(func(d runtimeDesktop) {
-			if ctx, err := d.windowContext(); err == nil {
+		},
+		show: func() {
+			if ctx, err := desk.windowContext(); err == nil {
 				wruntime.WindowShow(ctx)
 			}
-		}),
+		},
 		stderr: stderr,
 		log:    log,
 	}

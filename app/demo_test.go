@@ -36,7 +36,8 @@ func fakeFerry(t *testing.T, hello string) (binDir string) {
 }
 
 // userDirs points every per-user location at a fresh temporary "user"
-// whose settings choose the dark theme, and returns its data directory.
+// whose settings choose the dark theme, a browser binary and a flag of
+// their own, and returns its data directory.
 func userDirs(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
@@ -50,6 +51,8 @@ func userDirs(t *testing.T) string {
 	}
 	st := config.Defaults()
 	st.Theme = config.ThemeDark
+	st.Browser.Binary = "chromium"
+	st.Browser.ExtraArgs = []string{"--lang=fr"}
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +111,8 @@ func TestDemoMode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(st.Browser.ExtraArgs, flags) || st.Browser.AttachURL != "" || st.Theme != config.ThemeDark {
+		if !reflect.DeepEqual(st.Browser.ExtraArgs, flags) || st.Browser.AttachURL != "" || st.Browser.Headless ||
+			st.Browser.Binary != "chromium" || st.Theme != config.ThemeDark {
 			t.Errorf("the demo's settings: browser %+v, theme %s", st.Browser, st.Theme)
 		}
 		args, _ := os.ReadFile(filepath.Join(bin, "args"))

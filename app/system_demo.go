@@ -27,7 +27,7 @@ func (s *System) StartDemo() error {
 		return errs.New(errs.BadInput, "this window is the demo already")
 	}
 	if s.launch == nil {
-		return errs.New(errs.Internal, "the window has not started yet")
+		return errs.New(errs.Internal, "this window cannot start the demo")
 	}
 	return s.launch.start()
 }
