@@ -9,7 +9,7 @@ LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
 DESKTOP_TAGS := desktop,production,webkit2_41
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session --
 
-.PHONY: run test setup system frontend build cli app vet tidy test-go test-frontend test-gui test-package package bindings clean
+.PHONY: run test setup system frontend build cli app vet tidy test-go test-frontend test-gui test-package package bindings clean demo
 
 ## run: all set-up, then the desktop app
 run:
@@ -20,6 +20,17 @@ run:
 	  exit 1; fi
 	@$(MAKE) --no-print-directory setup
 	./build/bin/ferry-desktop
+
+## demo: all set-up, then the desktop app in demo mode: a built-in simulator
+## of the sites on a throw-away data directory (your own is never touched)
+demo:
+	@if [ "$$(uname)" = Linux ] && [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
+	  echo "make demo: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the desktop window cannot open." >&2; \
+	  echo "  For a virtual display run:   xvfb-run -a make demo" >&2; \
+	  echo "  Without a window use the CLI: make setup && ./build/bin/ferry help" >&2; \
+	  exit 1; fi
+	@$(MAKE) --no-print-directory setup
+	./build/bin/ferry-desktop --demo
 
 ## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under Xvfb)
 test: setup vet test-go test-frontend test-gui test-package

@@ -66,17 +66,37 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		}
 	}
 
+	// Demo mode (app/demo.go): `--demo` supervises the demo, whose window
+	// is this program again with the demo's directory in its environment.
+	var dm *demo
+	if wantsDemo(os.Args[1:]) && !generatingBindings {
+		if getenv(envDemoDir) == "" {
+			return superviseDemo(log, stderr)
+		}
+		d, err := demoWindow(getenv)
+		if err != nil {
+			fmt.Fprintln(stderr, errs.From(err).Human())
+			return errs.ExitCode(err)
+		}
+		dm = d
+	}
+
 	sh := newShell(log, started)
 	if !generatingBindings {
 		sh.openAsync(context.Background())
 	}
 	// The tray, the hotkey, notifications and the quick prompt (app/quick_extras.go).
 	ex := newExtras(sh, log, windowIcon(assets), getenv)
+	title := "Ferry"
+	if dm != nil {
+		ex.withoutSystemHooks()
+		title = "Ferry (demo)"
+	}
 	// Wails turns SIGTERM and SIGINT into a normal close (OnShutdown runs),
 	// so a session manager's `kill` exits 0 with the store closed.
 	err := wails.Run(&options.App{
-		Title:            "Ferry",
-		StartHidden:      startsHidden(os.Args[1:]),
+		Title:            title,
+		StartHidden:      startsHidden(os.Args[1:]) && dm == nil,
 		Width:            defaultWidth,
 		Height:           defaultHeight,
 		MinWidth:         minWidth,
@@ -85,7 +105,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        func(ctx context.Context) { sh.startup(ctx); ex.start(ctx) },
 		OnShutdown:       func(ctx context.Context) { ex.stop(); sh.shutdown(ctx) },
-		Bind: []any{&System{sh: sh}, &Settings{sh: sh, ex: ex}, &Quick{ex: ex}, &Gateway{sh: sh},
+		Bind: []any{&System{sh: sh, demo: dm, launch: newDemoLauncher(sh, log, stderr)}, &Settings{sh: sh, ex: ex}, &Quick{ex: ex}, &Gateway{sh: sh},
 			&Sessions{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})}, &Artifacts{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})},
 			&Tabs{sh: sh}, &Runs{sh: sh}, &Welcome{sh: sh}},
 		ErrorFormatter: formatError,

@@ -18,7 +18,9 @@ const doctorTimeout = 20 * time.Second
 // System is the frontend's API for the app itself: version, where its data
 // lives, whether the core opened, and the doctor's checks.
 type System struct {
-	sh *shell
+	sh     *shell
+	demo   *demo         // the running demo in `--demo`, else nil
+	launch *demoLauncher // starts the demo from a normal window
 }
 
 // Status is what the shell shows about the data directory. Problem is why
@@ -40,15 +42,22 @@ func (s *System) FrontendReady() {
 // Autostart reports whether Ferry starts at login, in the tray (an XDG
 // autostart entry is there). Errors: config_invalid with no HOME.
 func (s *System) Autostart() (bool, error) {
+	if s.demo != nil {
+		return false, nil // the demo's XDG config directory is its own
+	}
 	return autostartState(os.Getenv)
 }
 
 // SetAutostart writes or removes the XDG autostart entry that starts this
 // ferry-desktop at login with its window hidden (the tray and the hotkey
 // show it), and returns the new state. Errors: config_invalid with no
-// HOME; internal when the running binary's path is unknown; the file
-// system's.
+// HOME; bad_input in the demo; internal when the running binary's path
+// is unknown; the file system's.
 func (s *System) SetAutostart(on bool) (bool, error) {
+	if s.demo != nil {
+		return false, errs.New(errs.BadInput, "the demo leaves Start at login as it is").
+			WithHint("change it in your own Ferry, after you leave the demo")
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return false, errs.Wrap(err, errs.Internal, "find the running ferry-desktop: %v", err)

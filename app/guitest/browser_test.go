@@ -50,14 +50,15 @@ type devApp struct {
 	url string
 }
 
-// startDevApp runs the dev binary for the data directory under dir and waits
-// until its window's frontend is ready and the dev server answers.
-func startDevApp(t testing.TB, bin, dir string) *devApp {
+// startDevApp runs the dev binary for the data directory under dir (with
+// the app's own arguments args, such as --demo) and waits until its
+// window's frontend is ready and the dev server answers.
+func startDevApp(t testing.TB, bin, dir string, args ...string) *devApp {
 	t.Helper()
 	port := freePort(t)
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	dist := filepath.Join(repoRoot(t), "frontend", "dist")
-	p := startApp(t, bin, isolatedEnv(dir), "-devserver", addr, "-assetdir", dist, "-loglevel", "Warning")
+	p := startApp(t, bin, isolatedEnv(dir), append([]string{"-devserver", addr, "-assetdir", dist, "-loglevel", "Warning"}, args...)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if _, err := p.waitLine(ctx, `msg="frontend ready"`); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -67,4 +68,49 @@ func TestSimServesTheSitesAndPrintsTheChromiumFlags(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("ferry sim did not stop within 10 s of SIGTERM")
 	}
+}
+
+func TestSimScenarioFlag(t *testing.T) {
+	t.Run("--scenario sets the turn scenario of every site", func(t *testing.T) {
+		cmd := exec.Command(binary, "sim", "--json", "--scenario", "by_contract")
+		cmd.Env = hermeticEnv(t)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+		var info struct{ Addr string }
+		if err := json.NewDecoder(out).Decode(&info); err != nil {
+			t.Fatalf("ferry sim --json: %v", err)
+		}
+		client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+			TLSClientConfig: &tls.Config{InsecureSkipVerify: true, ServerName: "claude.ai"},
+			DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return (&net.Dialer{}).DialContext(ctx, network, info.Addr)
+			},
+		}}
+		resp, err := client.Get("https://claude.ai/__sim/scenario?site=claude")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var got struct {
+			Turn struct{ Scenario string } `json:"turn"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || got.Turn.Scenario != "by_contract" {
+			t.Fatalf("turn scenario %+v (%v), want by_contract", got, err)
+		}
+	})
+	t.Run("an unknown scenario is bad input naming the known ones", func(t *testing.T) {
+		cmd := exec.Command(binary, "sim", "--json", "--scenario", "no_such_thing")
+		cmd.Env = hermeticEnv(t)
+		out, err := cmd.Output()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), `"code":"bad_input"`) || !strings.Contains(string(out), "by_contract") {
+			t.Fatalf("exit %v, output %s", err, out)
+		}
+	})
 }

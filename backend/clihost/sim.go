@@ -15,18 +15,20 @@ import (
 func init() {
 	cli.Register(cli.Command{
 		Name:  "sim",
-		Args:  "[--addr 127.0.0.1:0] [--chunk N] [--interval 30ms]",
+		Args:  "[--addr 127.0.0.1:0] [--chunk N] [--interval 30ms] [--scenario NAME]",
 		Short: "serve the local simulator of the seven chat sites, for demos and manual tests",
 		Long: `Serves ChatGPT, Gemini, AI Studio, Grok, Claude, Kimi and DeepSeek stand-ins over
 HTTPS on one loopback port and prints the Chromium flags that make the real
 hostnames load from it. Start a browser with those flags and a throw-away
 profile (never your real one), open https://chatgpt.com/__sim/ for the list of
 scenarios, and pick a scenario per prompt with a directive line such as
-[[sim:scenario=code_zip]]. Stops on Ctrl+C. Nothing here reaches the real sites.`,
+[[sim:scenario=code_zip]], or for every prompt with --scenario (by_contract
+answers a code-mode prompt with its zip, as the desktop's demo does). Stops on Ctrl+C. Nothing here reaches the real sites.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.String("addr", "127.0.0.1:0", "loopback address to listen on")
 			fs.Int("chunk", 6, "characters per streamed chunk")
 			fs.Duration("interval", 30*time.Millisecond, "pause between streamed chunks")
+			fs.String("scenario", "", "scenario of every site and prompt without a directive (\"name key=value ...\")")
 		},
 		Run: runSim,
 	})
@@ -37,7 +39,15 @@ func runSim(ctx context.Context, inv *cli.Invocation) error {
 	if !strings.HasPrefix(addr, "127.") && !strings.HasPrefix(addr, "localhost:") && !strings.HasPrefix(addr, "[::1]:") {
 		return errs.New(errs.BadInput, "--addr %q is not a loopback address", addr).WithHint("use 127.0.0.1:PORT: the simulator must not be reachable from other machines")
 	}
-	s := sim.New(sim.WithPace(inv.Flag("chunk").(int), inv.Flag("interval").(time.Duration)))
+	opts := []sim.Option{sim.WithPace(inv.Flag("chunk").(int), inv.Flag("interval").(time.Duration))}
+	if spec := inv.Flag("scenario").(string); spec != "" {
+		sc, err := sim.ParseScenario("scenario=" + spec)
+		if err != nil {
+			return errs.Wrap(err, errs.BadInput, "--scenario: %v", err).WithHint("see the list at https://chatgpt.com/__sim/ once the simulator runs")
+		}
+		opts = append(opts, sim.WithScenario("", sc))
+	}
+	s := sim.New(opts...)
 	if err := s.Start(ctx, addr); err != nil {
 		return errs.Wrap(err, errs.BadInput, "start the simulator on %s: %v", addr, err)
 	}

@@ -95,7 +95,7 @@ func AnswerFor(site string, sc Scenario, prompt string) Answer {
 		if st, _ := lookup(site); !st.Citations {
 			a.Text = "After thinking it over: the answer is 42. It is well documented.\n\nThinking text never belongs in the answer."
 		}
-	case ScenarioAssess, ScenarioAssessNoRuling, ScenarioPlan, ScenarioPlanNoProof:
+	case ScenarioAssess, ScenarioAssessNoRuling, ScenarioPlan, ScenarioPlanNoProof, ScenarioByContract:
 		return contractAnswer(site, sc, prompt)
 	case ScenarioCodeZip, ScenarioMultiZip, ScenarioSandboxExpired, ScenarioEstuary403,
 		ScenarioZipBadCRC, ScenarioZipTruncated, ScenarioZipSlip, ScenarioZipBomb, ScenarioZipSymlink:

@@ -28,13 +28,18 @@ const (
 	// ScenarioPlanNoProof: as plan, but the TASK_PLAN's steps name no live
 	// proof.
 	ScenarioPlanNoProof = "plan_no_proof"
+	// ScenarioByContract answers a prompt by the contract its "OUTPUT
+	// CONTRACT:" line asks for (a code prompt gets ChatGPT's sandbox zip,
+	// as code_zip) and any other prompt normally, as a real site answers
+	// whatever it is sent: the default of the desktop's demo.
+	ScenarioByContract = "by_contract"
 )
 
 // contractScenario reports whether name is one of the output-contract
 // scenarios, which carry over to the conversation's later turns.
 func contractScenario(name string) bool {
 	switch name {
-	case ScenarioAssess, ScenarioAssessNoRuling, ScenarioPlan, ScenarioPlanNoProof:
+	case ScenarioAssess, ScenarioAssessNoRuling, ScenarioPlan, ScenarioPlanNoProof, ScenarioByContract:
 		return true
 	}
 	return false
@@ -43,10 +48,14 @@ func contractScenario(name string) bool {
 var contractRE = regexp.MustCompile(`(?m)^OUTPUT CONTRACT:\s*([a-z]+)`)
 
 // askedContract is the contract a prompt asks for: the last "OUTPUT
-// CONTRACT:" line, else the scenario's own (assess or plan).
+// CONTRACT:" line, else the scenario's own (assess or plan; none for
+// by_contract).
 func askedContract(sc Scenario, prompt string) string {
 	if m := contractRE.FindAllStringSubmatch(prompt, -1); len(m) > 0 {
 		return m[len(m)-1][1]
+	}
+	if sc.Name == ScenarioByContract {
+		return ""
 	}
 	if strings.HasPrefix(sc.Name, ScenarioPlan) {
 		return "plan"

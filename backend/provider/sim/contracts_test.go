@@ -82,3 +82,31 @@ func TestContractScenariosMeetOrBreakTheRealContracts(t *testing.T) {
 		}
 	})
 }
+
+// TestByContractAnswersWhatThePromptAsks is the demo's default: a code-mode
+// prompt gets its zip, a plain prompt the normal answer.
+func TestByContractAnswersWhatThePromptAsks(t *testing.T) {
+	steps, err := prompt.Compose(prompt.Request{Task: "Build a greeting CLI", Contract: prompt.ContractCode, Authorized: true, Zip: true})
+	if err != nil || len(steps) != 1 {
+		t.Fatalf("compose: %d steps, %v", len(steps), err)
+	}
+	sc := Scenario{Name: ScenarioByContract}
+	t.Run("a code prompt gets one good project.zip on ChatGPT", func(t *testing.T) {
+		a := AnswerFor(ChatGPT, sc, steps[0].Prompt)
+		if len(a.Zips) != 1 || a.Zips[0].Name != "project.zip" || a.Zips[0].Kind != zipGood {
+			t.Fatalf("zips %+v, want one good project.zip", a.Zips)
+		}
+	})
+	t.Run("a plain prompt gets the normal answer and no zip", func(t *testing.T) {
+		a := AnswerFor(Claude, sc, "Compare ferries and bridges")
+		if a.Text != normalText("Compare ferries and bridges") || len(a.Zips) != 0 {
+			t.Fatalf("answer %q with zips %+v, want the normal answer", a.Text, a.Zips)
+		}
+	})
+	t.Run("set for every site, it answers turns without a directive", func(t *testing.T) {
+		s := New(WithScenario("", sc))
+		if got := s.TurnScenario(Gemini, "c", "hello"); got.Name != ScenarioByContract {
+			t.Fatalf("turn scenario %s, want %s", got.Name, ScenarioByContract)
+		}
+	})
+}

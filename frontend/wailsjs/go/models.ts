@@ -22,6 +22,18 @@ export namespace app {
 	        this.newChat = source["newChat"];
 	    }
 	}
+	export class DemoStatus {
+	    active: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new DemoStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.active = source["active"];
+	    }
+	}
 	export class HotkeyStatus {
 	    hotkey: string;
 	    active: boolean;

@@ -26,3 +26,14 @@ export const autostart = (): Promise<boolean> => call(() => System.Autostart());
 
 /** setAutostart writes or removes the login entry; it returns the new state. */
 export const setAutostart = (on: boolean): Promise<boolean> => call(() => System.SetAutostart(on));
+
+export type DemoStatus = app.DemoStatus;
+
+/** demo reports whether this window is the demo (`ferry-desktop --demo`). */
+export const demo = (): Promise<DemoStatus> => call(() => System.Demo());
+
+/** startDemo starts the demo as its own process; this window hides until it ends. */
+export const startDemo = (): Promise<void> => call(() => System.StartDemo());
+
+/** leaveDemo closes the demo: its simulator, browser and data go with it. */
+export const leaveDemo = (): Promise<void> => call(() => System.LeaveDemo());

@@ -6,6 +6,10 @@ export function Autostart() {
   return window['go']['app']['System']['Autostart']();
 }
 
+export function Demo() {
+  return window['go']['app']['System']['Demo']();
+}
+
 export function Doctor() {
   return window['go']['app']['System']['Doctor']();
 }
@@ -14,8 +18,16 @@ export function FrontendReady() {
   return window['go']['app']['System']['FrontendReady']();
 }
 
+export function LeaveDemo() {
+  return window['go']['app']['System']['LeaveDemo']();
+}
+
 export function SetAutostart(arg1) {
   return window['go']['app']['System']['SetAutostart'](arg1);
+}
+
+export function StartDemo() {
+  return window['go']['app']['System']['StartDemo']();
 }
 
 export function Status() {
