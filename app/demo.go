@@ -122,6 +122,8 @@ func startDemo(ctx context.Context, log *slog.Logger, stderr io.Writer) (*demo, 
 		return abort(err)
 	}
 	st.Browser.ExtraArgs = hello.ChromiumFlags
+	// The demo is the app at work, not its first run: no Get started view.
+	st.WelcomeDismissed = true
 	if err := config.Save(paths.SettingsFile(), st); err != nil {
 		return abort(fmt.Errorf("write the demo's settings: %w", err))
 	}

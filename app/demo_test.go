@@ -112,7 +112,7 @@ func TestDemoMode(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(st.Browser.ExtraArgs, flags) || st.Browser.AttachURL != "" || st.Browser.Headless ||
-			st.Browser.Binary != "chromium" || st.Theme != config.ThemeDark {
+			st.Browser.Binary != "chromium" || st.Theme != config.ThemeDark || !st.WelcomeDismissed {
 			t.Errorf("the demo's settings: browser %+v, theme %s", st.Browser, st.Theme)
 		}
 		args, _ := os.ReadFile(filepath.Join(bin, "args"))
