@@ -70,6 +70,13 @@ type Desktop interface {
 	// CheckSetup runs the setup checks of `ferry doctor` for this data
 	// directory.
 	CheckSetup(ctx context.Context, c Caller, req CheckSetupRequest) (SetupReport, error)
+
+	// CheckFiles checks the files a run would attach on a site (its
+	// capability, limits, the files' sizes and names as sent) without
+	// attaching or sending anything: every file's verdict at once. The
+	// refusals are in the FilesCheck; the error is for the request itself
+	// (errs.UnknownSite, errs.ConfigInvalid).
+	CheckFiles(ctx context.Context, c Caller, req FilesCheckRequest) (FilesCheck, error)
 }
 
 // InProcessOnly is the envelope of an implementation that cannot serve op

@@ -88,3 +88,8 @@ func (LocalOnly) TabStates(context.Context, Caller, TabStatesRequest) ([]TabStat
 func (LocalOnly) CheckSetup(context.Context, Caller, CheckSetupRequest) (SetupReport, error) {
 	return SetupReport{}, InProcessOnly("the setup checks")
 }
+
+// CheckFiles answers InProcessOnly.
+func (LocalOnly) CheckFiles(context.Context, Caller, FilesCheckRequest) (FilesCheck, error) {
+	return FilesCheck{}, InProcessOnly("checking files to attach")
+}
