@@ -53,6 +53,10 @@ type RunSpec struct {
 	// on it); Site and TabID then stay empty.
 	FollowUp string `json:"followUp"`
 
+	// Files are the absolute paths of the files to attach (dropped on the
+	// window or picked); the Service checks and attaches them.
+	Files []string `json:"files"`
+
 	// Code mode: Zips is "one" or "several", AllowInline saves the
 	// answer's code blocks as a verified zip when no zip comes, Contract is
 	// the output contract (assess, plan, code, all, none; "" is code).
@@ -133,6 +137,11 @@ func jobRequestOf(spec RunSpec) (service.JobRequest, error) {
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: spec.Prompt, Site: strings.TrimSpace(spec.Site),
 		Model: strings.TrimSpace(spec.Model), TabID: strings.TrimSpace(spec.TabID), NewChat: spec.NewChat,
 		SessionID: strings.TrimSpace(spec.FollowUp), RequestedBy: service.DesktopRequester}
+	for _, f := range spec.Files {
+		if f = strings.TrimSpace(f); f != "" {
+			req.Files = append(req.Files, f)
+		}
+	}
 	if name := strings.TrimSpace(spec.Template); name != "" {
 		if strings.TrimSpace(spec.Prompt) != "" {
 			return service.JobRequest{}, errs.New(errs.BadInput, "the run has both a prompt and template %s", name).
