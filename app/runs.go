@@ -185,6 +185,8 @@ type BroadcastSpec struct {
 	// NewChat asks every site in a fresh chat of its own new tab, so that
 	// several open tabs of a site do not stop its run (tab_ambiguous).
 	NewChat bool `json:"newChat"`
+	// Files go to every site, as RunSpec.Files.
+	Files []string `json:"files"`
 }
 
 // Broadcast sends spec's prompt to every site of spec.Sites at once (each
@@ -207,7 +209,7 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 			return nil, errs.New(errs.BadInput, "%s is listed twice in the broadcast", id)
 		}
 		seen[id] = true
-		req, err := jobRequestOf(RunSpec{Site: id, Model: spec.Models[id], Prompt: spec.Prompt, Template: spec.Template, Vars: spec.Vars, NewChat: spec.NewChat})
+		req, err := jobRequestOf(RunSpec{Site: id, Model: spec.Models[id], Prompt: spec.Prompt, Template: spec.Template, Vars: spec.Vars, NewChat: spec.NewChat, Files: spec.Files})
 		if err != nil {
 			return nil, err
 		}

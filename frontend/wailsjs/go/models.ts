@@ -7,6 +7,7 @@ export namespace app {
 	    sites: string[];
 	    models: {[key: string]: string};
 	    newChat: boolean;
+	    files: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new BroadcastSpec(source);
@@ -20,6 +21,7 @@ export namespace app {
 	        this.sites = source["sites"];
 	        this.models = source["models"];
 	        this.newChat = source["newChat"];
+	        this.files = source["files"];
 	    }
 	}
 	export class HotkeyStatus {
