@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 )
@@ -240,6 +242,40 @@ func TestComposeAttachments(t *testing.T) {
 		}
 		if n := srv.SubmissionCount(sim.Claude); n != 0 {
 			t.Errorf("%d submissions to Claude, want none", n)
+		}
+	})
+
+	t.Run("a file dropped on the quick prompt goes with its prompt", func(t *testing.T) {
+		before := srv.SubmissionCount(sim.ChatGPT)
+		page.MustEval(`() => window.go.app.Quick.Open()`)
+		page.MustElement(`[data-testid=quick-prompt]`)
+		_ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 620, Height: 248, DeviceScaleFactor: 1})
+		defer func() { _ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 1100, Height: 720, DeviceScaleFactor: 1}) }()
+		page.MustWait(`() => document.querySelector('[data-testid=quick-site]')?.value === 'chatgpt'`)
+		dropFiles(t, page, `[data-testid=quick-box]`, utilA)
+		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => {
+			const chips = [...document.querySelectorAll('[data-testid=quick-prompt] [data-testid=attachment-chip]')];
+			return chips.length === 1 && chips[0].dataset.name === 'util.go' && chips[0].dataset.state === 'ok';
+		}`)); err != nil {
+			t.Fatalf("the quick prompt shows no checked chip: %v (%s)", err, page.MustElement(`[data-testid=quick-prompt]`).MustText())
+		}
+		if n := page.MustEval(`() => document.querySelectorAll('[data-testid=compose-view] [data-testid=attachment-chip][data-name="util.go"]').length`).Int(); n != 0 {
+			t.Errorf("the drop on the quick prompt reached Compose too")
+		}
+		page.MustElement(`[data-testid=quick-box]`).MustInput("What does this util do?")
+		savePageShot(t, page, shots, "quick-prompt-attachment.png")
+		page.KeyActions().Type(input.Enter).MustDo()
+		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
+		deadline := time.Now().Add(60 * time.Second)
+		for srv.SubmissionCount(sim.ChatGPT) == before && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		subs := srv.Submissions(sim.ChatGPT)
+		if len(subs) != before+1 {
+			t.Fatalf("%d submissions, want %d", len(subs), before+1)
+		}
+		if last := subs[len(subs)-1]; !reflect.DeepEqual(last.Attachments, []string{"util.go"}) || !strings.HasPrefix(last.Prompt, "What does this util do?") {
+			t.Errorf("the site got %q with %v", last.Prompt, last.Attachments)
 		}
 	})
 
