@@ -250,7 +250,9 @@ func TestComposeAttachments(t *testing.T) {
 		page.MustEval(`() => window.go.app.Quick.Open()`)
 		page.MustElement(`[data-testid=quick-prompt]`)
 		_ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 620, Height: 248, DeviceScaleFactor: 1})
-		defer func() { _ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 1100, Height: 720, DeviceScaleFactor: 1}) }()
+		defer func() {
+			_ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 1100, Height: 720, DeviceScaleFactor: 1})
+		}()
 		page.MustWait(`() => document.querySelector('[data-testid=quick-site]')?.value === 'chatgpt'`)
 		dropFiles(t, page, `[data-testid=quick-box]`, utilA)
 		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => {
