@@ -163,7 +163,9 @@ interface DropZone {
 }
 
 const zones: DropZone[] = [];
-let unsubscribe: (() => void) | null = null;
+// Taken at load, so that a drop while no zone shows is still the runtime's
+// (ignored) rather than the web view's, which would open the file.
+if (typeof window !== 'undefined') api.onFileDrop(routeDrop);
 
 /**
  * dropZone makes el take the files dropped on it for files, and, while it
@@ -173,7 +175,7 @@ let unsubscribe: (() => void) | null = null;
 export function dropZone(el: HTMLElement, files: AttachmentsState): () => void {
   const z = { el, files };
   zones.push(z);
-  unsubscribe ??= api.onFileDrop(routeDrop);
+  api.onFileDrop(routeDrop); // once more, should the runtime have come after the load
   return () => {
     const i = zones.indexOf(z);
     if (i >= 0) zones.splice(i, 1);
