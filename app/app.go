@@ -107,7 +107,8 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		OnShutdown:       func(ctx context.Context) { ex.stop(); sh.shutdown(ctx) },
 		Bind: []any{&System{sh: sh, demo: dm, launch: newDemoLauncher(sh, log, stderr)}, &Settings{sh: sh, ex: ex}, &Quick{ex: ex}, &Gateway{sh: sh},
 			&Sessions{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})}, &Artifacts{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})},
-			&Tabs{sh: sh}, &Runs{sh: sh}, &Welcome{sh: sh}},
+			&Tabs{sh: sh}, &Runs{sh: sh}, &Welcome{sh: sh},
+			&Attachments{sh: sh, pick: withDevPicker(runtimeDesktop{sh})}},
 		ErrorFormatter: formatError,
 		LogLevel:       logger.WARNING,
 		Linux: &linux.Options{
@@ -119,6 +120,9 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 			// software rendering everywhere.
 			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 		},
+		// Files dropped on the window come to the frontend as their paths
+		// (runtime OnFileDrop); Compose and the quick prompt attach them.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 	})
 	sh.closeCore() // normally done by OnShutdown; a no-op then
 	if err != nil {

@@ -53,6 +53,10 @@ type RunSpec struct {
 	// on it); Site and TabID then stay empty.
 	FollowUp string `json:"followUp"`
 
+	// Files are the absolute paths of the files to attach (dropped on the
+	// window or picked); the Service checks and attaches them.
+	Files []string `json:"files"`
+
 	// Code mode: Zips is "one" or "several", AllowInline saves the
 	// answer's code blocks as a verified zip when no zip comes, Contract is
 	// the output contract (assess, plan, code, all, none; "" is code).
@@ -133,6 +137,11 @@ func jobRequestOf(spec RunSpec) (service.JobRequest, error) {
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: spec.Prompt, Site: strings.TrimSpace(spec.Site),
 		Model: strings.TrimSpace(spec.Model), TabID: strings.TrimSpace(spec.TabID), NewChat: spec.NewChat,
 		SessionID: strings.TrimSpace(spec.FollowUp), RequestedBy: service.DesktopRequester}
+	for _, f := range spec.Files {
+		if f = strings.TrimSpace(f); f != "" {
+			req.Files = append(req.Files, f)
+		}
+	}
 	if name := strings.TrimSpace(spec.Template); name != "" {
 		if strings.TrimSpace(spec.Prompt) != "" {
 			return service.JobRequest{}, errs.New(errs.BadInput, "the run has both a prompt and template %s", name).
@@ -176,6 +185,8 @@ type BroadcastSpec struct {
 	// NewChat asks every site in a fresh chat of its own new tab, so that
 	// several open tabs of a site do not stop its run (tab_ambiguous).
 	NewChat bool `json:"newChat"`
+	// Files go to every site, as RunSpec.Files.
+	Files []string `json:"files"`
 }
 
 // Broadcast sends spec's prompt to every site of spec.Sites at once (each
@@ -198,7 +209,7 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 			return nil, errs.New(errs.BadInput, "%s is listed twice in the broadcast", id)
 		}
 		seen[id] = true
-		req, err := jobRequestOf(RunSpec{Site: id, Model: spec.Models[id], Prompt: spec.Prompt, Template: spec.Template, Vars: spec.Vars, NewChat: spec.NewChat})
+		req, err := jobRequestOf(RunSpec{Site: id, Model: spec.Models[id], Prompt: spec.Prompt, Template: spec.Template, Vars: spec.Vars, NewChat: spec.NewChat, Files: spec.Files})
 		if err != nil {
 			return nil, err
 		}

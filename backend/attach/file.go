@@ -49,9 +49,7 @@ func Prepare(paths []string, lim Limits, siteName string) ([]File, error) {
 		return nil, errs.New(errs.BadInput, "no file to attach")
 	}
 	if lim.MaxFiles > 0 && len(paths) > lim.MaxFiles {
-		return nil, errs.New(errs.AttachmentRejected, "%d files are more than %s takes in one message (%d)", len(paths), siteName, lim.MaxFiles).
-			WithEvidence("files", fmt.Sprint(len(paths))).WithEvidence("max_files", fmt.Sprint(lim.MaxFiles)).
-			WithEvidence("by", "limits").WithEvidence("sent", "false")
+		return nil, tooMany(len(paths), lim, siteName)
 	}
 	seen := map[string]bool{}
 	out := make([]File, 0, len(paths))
@@ -73,6 +71,13 @@ func Prepare(paths []string, lim Limits, siteName string) ([]File, error) {
 	}
 	rename(out)
 	return out, nil
+}
+
+// tooMany is the refusal of n files where the site takes lim.MaxFiles.
+func tooMany(n int, lim Limits, siteName string) error {
+	return errs.New(errs.AttachmentRejected, "%d files are more than %s takes in one message (%d)", n, siteName, lim.MaxFiles).
+		WithEvidence("files", fmt.Sprint(n)).WithEvidence("max_files", fmt.Sprint(lim.MaxFiles)).
+		WithEvidence("by", "limits").WithEvidence("sent", "false")
 }
 
 // check reads one file: regular, readable, within the size limit; its hash.

@@ -88,6 +88,13 @@ type Desktop interface {
 	// DismissWelcome records in the settings that the user left the Get
 	// started view, and returns the settings in force.
 	DismissWelcome(ctx context.Context, c Caller, req DismissWelcomeRequest) (config.Settings, error)
+
+	// CheckFiles checks the files a run would attach on a site (its
+	// capability, limits, the files' sizes and names as sent) without
+	// attaching or sending anything: every file's verdict at once. The
+	// refusals are in the FilesCheck; the error is for the request itself
+	// (errs.UnknownSite, errs.ConfigInvalid).
+	CheckFiles(ctx context.Context, c Caller, req FilesCheckRequest) (FilesCheck, error)
 }
 
 // InProcessOnly is the envelope of an implementation that cannot serve op

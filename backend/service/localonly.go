@@ -108,3 +108,8 @@ func (LocalOnly) OpenLogin(context.Context, Caller, OpenLoginRequest) (SiteLogin
 func (LocalOnly) DismissWelcome(context.Context, Caller, DismissWelcomeRequest) (config.Settings, error) {
 	return config.Settings{}, InProcessOnly("leaving the Get started view")
 }
+
+// CheckFiles answers InProcessOnly.
+func (LocalOnly) CheckFiles(context.Context, Caller, FilesCheckRequest) (FilesCheck, error) {
+	return FilesCheck{}, InProcessOnly("checking files to attach")
+}

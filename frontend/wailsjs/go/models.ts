@@ -7,6 +7,7 @@ export namespace app {
 	    sites: string[];
 	    models: {[key: string]: string};
 	    newChat: boolean;
+	    files: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new BroadcastSpec(source);
@@ -20,6 +21,7 @@ export namespace app {
 	        this.sites = source["sites"];
 	        this.models = source["models"];
 	        this.newChat = source["newChat"];
+	        this.files = source["files"];
 	    }
 	}
 	export class DemoStatus {
@@ -343,6 +345,7 @@ export namespace app {
 	    vars: {[key: string]: string};
 	    newChat: boolean;
 	    followUp: string;
+	    files: string[];
 	    zips: string;
 	    allowInline: boolean;
 	    contract: string;
@@ -364,6 +367,7 @@ export namespace app {
 	        this.vars = source["vars"];
 	        this.newChat = source["newChat"];
 	        this.followUp = source["followUp"];
+	        this.files = source["files"];
 	        this.zips = source["zips"];
 	        this.allowInline = source["allowInline"];
 	        this.contract = source["contract"];
@@ -1345,6 +1349,104 @@ export namespace service {
 	}
 	
 	
+	export class FileCheck {
+	    path: string;
+	    name: string;
+	    bytes: number;
+	    sha256: string;
+	    renamedFrom?: string;
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.bytes = source["bytes"];
+	        this.sha256 = source["sha256"];
+	        this.renamedFrom = source["renamedFrom"];
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FilesCheck {
+	    ok: boolean;
+	    site: string;
+	    siteName: string;
+	    maxFiles?: number;
+	    maxFileBytes?: number;
+	    files: FileCheck[];
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilesCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.site = source["site"];
+	        this.siteName = source["siteName"];
+	        this.maxFiles = source["maxFiles"];
+	        this.maxFileBytes = source["maxFileBytes"];
+	        this.files = this.convertValues(source["files"], FileCheck);
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FilesCheckRequest {
+	    site: string;
+	    model?: string;
+	    files: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new FilesCheckRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.site = source["site"];
+	        this.model = source["model"];
+	        this.files = source["files"];
+	    }
+	}
 	export class Finding {
 	    from: string;
 	    looked: boolean;

@@ -7,6 +7,7 @@ import type { RunEvent } from '../api/runevents';
 import { applyEvent, fromInfo, type LiveRun } from '../liverun';
 import { fuzzyFilter } from '../fuzzy';
 import { toasts } from './toasts.svelte';
+import { composeFiles } from './attachments.svelte';
 
 export type RunsApi = Pick<typeof api, 'start' | 'broadcast' | 'cancel' | 'retry' | 'get' | 'sites' | 'models' | 'templates' | 'renderTemplate'>;
 
@@ -183,8 +184,14 @@ export class ComposeState {
     }
   }
 
+  /** fileSites are the sites the attached files would go to. */
+  get fileSites(): (string | undefined)[] {
+    if (this.broadcast) return this.broadcastSites;
+    return [this.target === 'tab' ? this.tab?.site : this.target === 'follow' ? this.followUp?.site : this.site];
+  }
+
   get canSend(): boolean {
-    if (this.sending || this.prompt.trim() === '') return false;
+    if (this.sending || this.prompt.trim() === '' || composeFiles.block) return false;
     if (this.broadcast) return this.broadcastSites.length > 0;
     if (this.target === 'follow') return !!this.followUp;
     return this.target === 'tab' ? !!this.tab : !!this.site;
@@ -228,6 +235,7 @@ export class ComposeState {
       contract: this.kind === 'code' ? this.contract : '',
       repoRoot: this.kind === 'code' ? this.repoRoot.trim() : '',
       sourcePaths: this.kind === 'code' ? splitPaths(this.paths) : [],
+      files: composeFiles.paths,
     };
   }
 
@@ -251,17 +259,19 @@ export class ComposeState {
     this.sending = true;
     this.#starting++;
     try {
+      if (!(await composeFiles.verify())) return false;
       if (this.broadcast) {
         const models: Record<string, string> = {};
         for (const s of this.broadcastSites) {
           const m = this.broadcastModels[s];
           if (m && m !== 'default') models[s] = m;
         }
-        const infos = await this.#api.broadcast({ ...this.textOrTemplate(), sites: [...this.broadcastSites], models, newChat: this.broadcastNewChat });
+        const infos = await this.#api.broadcast({ ...this.textOrTemplate(), sites: [...this.broadcastSites], models, newChat: this.broadcastNewChat, files: composeFiles.paths });
         this.runs = infos.map((i) => fromInfo(i));
       } else {
         this.runs = [fromInfo(await this.#api.start(this.spec()))];
       }
+      composeFiles.sent(this.runs.map((r) => r.id));
       this.#replay();
       return true;
     } catch (e) {

@@ -105,7 +105,7 @@ describe('ComposeState', () => {
     c.toggleBroadcastSite('claude');
     c.broadcastModels = { chatgpt: 'gpt-5', claude: 'default' };
     await c.send();
-    expect(a.broadcast).toHaveBeenCalledWith({ prompt: 'compare', template: '', vars: {}, sites: ['chatgpt', 'claude'], models: { chatgpt: 'gpt-5' }, newChat: false });
+    expect(a.broadcast).toHaveBeenCalledWith({ prompt: 'compare', template: '', vars: {}, sites: ['chatgpt', 'claude'], models: { chatgpt: 'gpt-5' }, newChat: false, files: [] });
     expect(c.runs.map((r) => r.site)).toEqual(['chatgpt', 'claude']);
   });
 

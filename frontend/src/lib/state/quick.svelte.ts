@@ -4,6 +4,7 @@
 import * as quickApi from '../api/quick';
 import * as runsApi from '../api/runs';
 import { toEnvelope, type Envelope } from '../envelope';
+import { quickFiles } from './attachments.svelte';
 
 export interface QuickDeps {
   start: typeof runsApi.start;
@@ -72,8 +73,10 @@ export class QuickState {
     }
     this.sending = true;
     try {
-      await this.#deps.start({ kind: 'ask', site: this.site, prompt } as runsApi.RunSpec);
+      if (!(await quickFiles.verify())) return false;
+      await this.#deps.start({ kind: 'ask', site: this.site, prompt, files: quickFiles.paths } as runsApi.RunSpec);
       this.prompt = '';
+      quickFiles.clear();
       this.problem = null;
       await this.leave();
       return true;
