@@ -25,7 +25,7 @@ its own token; the code is single use and expires within five minutes.`,
 	register(&command{
 		name:  "clients",
 		args:  "list | revoke ID | grant ID --existing-conversations | grant ID --revoke | folders ID [--add DIR ...] [--remove DIR ...] [--clear]",
-		short: "list, revoke or grant the agents paired with the running owner",
+		short: "list, revoke or grant the agents paired with the running owner; set the folders they may attach files from",
 		long: `These commands talk to the running owner (the Ferry app or ferry serve).
 
 list            the paired clients, revoked ones included

@@ -56,19 +56,21 @@ func foldersEditOf(inv *invocation) (foldersEdit, error) {
 
 // apply is roots after the edit: cleared first, then the removals, then
 // the additions in order, each folder once.
+// Errors: errs.BadInput for a folder to remove that the client does not
+// have.
 func (e foldersEdit) apply(roots []string) ([]string, error) {
-	out := []string{}
-	if !e.clear {
-		for _, r := range roots {
-			if !slices.Contains(e.remove, filepath.Clean(r)) {
-				out = append(out, r)
-			}
-		}
-	}
 	for _, r := range e.remove {
 		if !slices.Contains(roots, r) {
 			return nil, errs.New(errs.BadInput, "%s is not one of the client's folders", r).WithEvidence("folder", r).
 				WithHint("`ferry clients folders ID` lists them")
+		}
+	}
+	out := []string{}
+	if !e.clear {
+		for _, r := range roots {
+			if !slices.Contains(e.remove, r) {
+				out = append(out, r)
+			}
 		}
 	}
 	for _, a := range e.add {

@@ -17,8 +17,11 @@ func registerSourceFlags(fs *flag.FlagSet, defaultAs string) {
 	src := &stringList{}
 	fs.Var(src, "source", "a source path in --repo the prompt is about (repeatable)")
 	fs.Var(src, "source-path", "same as --source")
-	fs.String("source-as", defaultAs, "how the sources go: zip attaches one zip of their tracked, clean files at HEAD"+
-		map[bool]string{true: "; provenance names the pushed commit in the prompt", false: ""}[defaultAs == service.SourceAsProvenance])
+	usage := "how the sources go: zip attaches one zip of their tracked, clean files at HEAD"
+	if defaultAs == service.SourceAsProvenance {
+		usage += "; provenance names the pushed commit in the prompt"
+	}
+	fs.String("source-as", defaultAs, usage)
 }
 
 // withSources sets the repository (made absolute, as an owner runs

@@ -148,7 +148,7 @@ func TestAskSendsSourcesAsAZip(t *testing.T) {
 		}
 	})
 
-	t.Run("a zip over the site's limit is refused with the site's words and nothing is sent", func(t *testing.T) {
+	t.Run("a zip over the site's limit is refused, named, and nothing is sent", func(t *testing.T) {
 		h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioUploadLimit, Params: map[string]string{"max": "100B"}})
 		defer h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
 		subs := h.Server.SubmissionCount(sim.ChatGPT)
