@@ -105,7 +105,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        func(ctx context.Context) { sh.startup(ctx); ex.start(ctx) },
 		OnShutdown:       func(ctx context.Context) { ex.stop(); sh.shutdown(ctx) },
-		Bind: []any{&System{sh: sh, demo: dm, launch: newDemoLauncher(sh, log, stderr)}, &Settings{sh: sh, ex: ex}, &Quick{ex: ex}, &Gateway{sh: sh},
+		Bind: []any{&System{sh: sh, demo: dm, launch: newDemoLauncher(sh, log, stderr)}, &Settings{sh: sh, ex: ex}, &Quick{ex: ex}, &Gateway{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})},
 			&Sessions{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})}, &Artifacts{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})},
 			&Tabs{sh: sh}, &Runs{sh: sh}, &Welcome{sh: sh},
 			&Attachments{sh: sh, pick: withDevPicker(runtimeDesktop{sh})}},

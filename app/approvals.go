@@ -17,7 +17,8 @@ const gatewayTimeout = 15 * time.Second
 // method but MCPConfigs fails with hub_not_running when the gateway is not up (the core
 // did not open, or the hub could not start; the log says why).
 type Gateway struct {
-	sh *shell
+	sh   *shell
+	desk desktop
 }
 
 // call runs fn with the owner's Service within gatewayTimeout, or says

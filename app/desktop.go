@@ -31,6 +31,9 @@ type desktop interface {
 	// the chosen path without writing anything, or "" when the user
 	// cancelled: for files too large to hold in memory.
 	SavePath(title, defaultName string) (string, error)
+	// ChooseFolder asks the user for a directory and returns its path, or
+	// "" when the user cancelled.
+	ChooseFolder(title string) (string, error)
 }
 
 // runtimeDesktop is the real desktop of a running window.
@@ -95,6 +98,18 @@ func (d runtimeDesktop) SavePath(title, defaultName string) (string, error) {
 	path, err := wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName})
 	if err != nil {
 		return "", errs.Wrap(err, errs.Internal, "show the save dialog: %v", err)
+	}
+	return path, nil
+}
+
+func (d runtimeDesktop) ChooseFolder(title string) (string, error) {
+	ctx, err := d.windowContext()
+	if err != nil {
+		return "", err
+	}
+	path, err := wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
+	if err != nil {
+		return "", errs.Wrap(err, errs.Internal, "show the folder dialog: %v", err)
 	}
 	return path, nil
 }

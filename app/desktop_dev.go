@@ -16,6 +16,9 @@ const devSaveDialogEnv = "FERRY_DEV_SAVE_DIALOG_DIR"
 // withDevDialogs returns d, or d with its save dialog answered from
 // $FERRY_DEV_SAVE_DIALOG_DIR when that is set.
 func withDevDialogs(d desktop) desktop {
+	if folder := os.Getenv(devFolderDialogEnv); folder != "" {
+		d = scriptedFolder{desktop: d, folder: folder}
+	}
 	dir := os.Getenv(devSaveDialogEnv)
 	if dir == "" {
 		return d
@@ -36,3 +39,14 @@ func (s scriptedSaves) SaveFile(title, defaultName string, data []byte) (string,
 	p, _ := s.SavePath(title, defaultName)
 	return p, writeFileAtomic(p, data)
 }
+
+// devFolderDialogEnv, in the dev binary only, answers every folder dialog
+// with that path instead of showing the GTK dialog.
+const devFolderDialogEnv = "FERRY_DEV_FOLDER_DIALOG"
+
+type scriptedFolder struct {
+	desktop
+	folder string
+}
+
+func (s scriptedFolder) ChooseFolder(string) (string, error) { return s.folder, nil }

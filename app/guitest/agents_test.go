@@ -6,6 +6,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,8 @@ import (
 // TestAgentsSettings: Settings → Agents lists each coding agent's snippet
 // naming the ferry CLI installed beside the app, and, once an agent has
 // used Ferry through `ferry mcp`, that agent with its approval rule, which
-// the toggle changes.
+// the toggle changes, and its allowed folders, which Add folder… and the
+// remove buttons change.
 func TestAgentsSettings(t *testing.T) {
 	requireDisplay(t)
 	requireFrontendBuilt(t)
@@ -31,6 +33,9 @@ func TestAgentsSettings(t *testing.T) {
 	b := launchBrowser(t)
 	dir := t.TempDir()
 	deadBrowserSettings(t, dir)
+	// The dev binary answers the folder dialog with this folder.
+	allowed := t.TempDir()
+	t.Setenv("FERRY_DEV_FOLDER_DIALOG", allowed)
 	app := startDevApp(t, bin, dir)
 	page := openShell(t, b, app.url)
 	page.MustElement(`[role=tab][data-view=settings]`).MustClick()
@@ -82,6 +87,26 @@ func TestAgentsSettings(t *testing.T) {
 		auto := page.MustEval(`async () => (await window.go.app.Gateway.Clients()).find((c) => c.name === 'claude-code' && c.kind === 'mcp').autoApprove`).Bool()
 		if !auto {
 			t.Error("the toggle did not set the agent to auto-approve")
+		}
+	})
+
+	t.Run("a folder added for the agent is listed, allowed, and removable", func(t *testing.T) {
+		row := page.MustElementR(`[data-testid=mcp-clients] li`, "claude-code")
+		folders := row.MustElement(`[data-testid=agent-folders]`)
+		if txt := folders.MustText(); !strings.Contains(txt, "may attach only files under these folders") || !strings.Contains(txt, "With none, it may attach no file") {
+			t.Errorf("the folders' help reads %q", txt)
+		}
+		folders.MustElement(`[data-testid=add-folder]`).MustClick()
+		page.MustElementR(`[data-testid=mcp-clients] [data-testid=folder-list] li code`, regexp.QuoteMeta(allowed))
+		roots := page.MustEval(`async () => (await window.go.app.Gateway.Clients()).find((c) => c.name === 'claude-code' && c.kind === 'mcp').fileRoots`).Arr()
+		if len(roots) != 1 || roots[0].Str() != allowed {
+			t.Fatalf("the agent's folders are %v, want [%s]", roots, allowed)
+		}
+		page.MustElement(`[data-testid=mcp-clients] [data-testid=remove-folder]`).MustClick()
+		page.MustWait(`() => !document.querySelector('[data-testid=mcp-clients] [data-testid=folder-list]')`)
+		left := page.MustEval(`async () => (await window.go.app.Gateway.Clients()).find((c) => c.name === 'claude-code' && c.kind === 'mcp').fileRoots || []`).Arr()
+		if len(left) != 0 {
+			t.Fatalf("the agent's folders after the removal: %v", left)
 		}
 	})
 	app.stop(t)

@@ -25,7 +25,7 @@ const maxPrompt = 4 << 20
 func init() {
 	register(&command{
 		name:  "ask",
-		args:  "(--site SITE [--new-chat] | --tab TARGETID | --session RUN | --conv URL) [--model M] [--timeout D] (PROMPT | --prompt TEXT | --prompt-file FILE | - | --template NAME [--var K=V ...])",
+		args:  "(--site SITE [--new-chat] | --tab TARGETID | --session RUN | --conv URL) [--model M] [--timeout D] [--file PATH ...] [--repo DIR --source PATH ...] (PROMPT | --prompt TEXT | --prompt-file FILE | - | --template NAME [--var K=V ...])",
 		short: "send a prompt to a chat site in the browser and print the answer",
 		long: `Types PROMPT into the site's tab, sends it once, waits for the complete answer and
 prints it as Markdown. --template NAME renders a built-in or saved template (see
@@ -57,7 +57,12 @@ with attachment_unconfirmed; nothing is sent in either case. Two files with
 the same base name are both sent, renamed visibly (a/util.go -> a__util.go),
 and the prompt says so. --files-report prints what would be sent and sends
 nothing; --inline-files pastes text files into the prompt as one fenced,
-line-numbered bundle instead (refused above the site's prompt limit). Progress (the answer as it grows) goes to stderr
+line-numbered bundle instead (refused above the site's prompt limit). --repo DIR
+--source PATH (repeatable) attaches one zip of the tracked files under the paths
+at HEAD (--source-as zip, the default here): every path must be tracked and clean
+(an untracked or modified file is refused, named, before anything is sent); the
+zip is made in a private temporary directory, attached like --file (the site's
+limits apply), recorded with its sha256 and removed after the run. Progress (the answer as it grows) goes to stderr
 when stderr is a terminal; stdout gets only the answer.
 
 Every run is recorded as a session (see ferry sessions): its state is journaled
@@ -94,6 +99,7 @@ and the error says it could not be journaled).`,
 			fs.String("session", "", "follow up that run: continue its conversation (an id or an unambiguous prefix)")
 			fs.String("conv", "", "continue the conversation at this address (one Ferry did not start)")
 			registerFileFlags(fs)
+			registerSourceFlags(fs, service.SourceAsZip)
 			registerBrowserFlags(fs, browserLaunch)
 			fs.Duration("timeout", 20*time.Minute, "give up after this long")
 			fs.Duration("cooldown", 0, "after a rate limit, wait this long before the one retry (1s to 1h; default: settings run.rateLimitCooldown, else 5m)")
@@ -257,6 +263,9 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 	}
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string),
 		TabID: tabID, NewChat: newChat, SessionID: follow, Conversation: conv, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
+	if err := withSources(inv, &req); err != nil {
+		return none, err
+	}
 	if err := withFiles(inv, &req); err != nil {
 		return none, err
 	}

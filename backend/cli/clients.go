@@ -24,8 +24,8 @@ its own token; the code is single use and expires within five minutes.`,
 	})
 	register(&command{
 		name:  "clients",
-		args:  "list | revoke ID | grant ID --existing-conversations | grant ID --revoke",
-		short: "list, revoke or grant the agents paired with the running owner",
+		args:  "list | revoke ID | grant ID --existing-conversations | grant ID --revoke | folders ID [--add DIR ...] [--remove DIR ...] [--clear]",
+		short: "list, revoke or grant the agents paired with the running owner; set the folders they may attach files from",
 		long: `These commands talk to the running owner (the Ferry app or ferry serve).
 
 list            the paired clients, revoked ones included
@@ -35,10 +35,18 @@ grant ID --existing-conversations
                 (off for a new client: an agent sees and names only what its own
                 jobs opened, and a job naming only a site asks in a new chat)
 grant ID --revoke
-                take that right back`,
+                take that right back
+folders ID      list the folders the client may attach files from; with --add DIR
+                (repeatable) allow a folder, --remove DIR take one back, --clear
+                take them all back. An agent may only attach files under these
+                folders (a link out of them does not count); with none, it may
+                attach no file`,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("existing-conversations", false, "grant: let the client use your existing tabs, conversations and runs")
 			fs.Bool("revoke", false, "grant: take the right back")
+			fs.Var(&stringList{}, "add", "folders: allow the client to attach files under this folder (repeatable)")
+			fs.Var(&stringList{}, "remove", "folders: take this folder back (repeatable)")
+			fs.Bool("clear", false, "folders: take every folder back")
 		},
 		run: runClients,
 	})
@@ -77,19 +85,30 @@ func runClients(ctx context.Context, inv *invocation) error {
 	switch {
 	case len(inv.args) == 1 && inv.args[0] == "list":
 	case len(inv.args) == 2 && inv.args[0] == "revoke":
+	case len(inv.args) == 2 && inv.args[0] == "folders":
 	case len(inv.args) == 2 && inv.args[0] == "grant":
 		if grantOn == grantOff {
 			return errs.New(errs.BadInput, "ferry clients grant needs exactly one of --existing-conversations and --revoke").WithHint("run `ferry help clients`")
 		}
 	default:
-		return errs.New(errs.BadInput, "ferry clients needs list, revoke ID or grant ID").WithHint("run `ferry help clients`")
+		return errs.New(errs.BadInput, "ferry clients needs list, revoke ID, grant ID or folders ID").WithHint("run `ferry help clients`")
 	}
 	if inv.args[0] != "grant" && (grantOn || grantOff) {
 		return errs.New(errs.BadInput, "--existing-conversations and --revoke go with grant only").WithHint("run `ferry help clients`")
 	}
+	edit, err := foldersEditOf(inv)
+	if err != nil {
+		return err
+	}
+	if inv.args[0] != "folders" && edit.changes() {
+		return errs.New(errs.BadInput, "--add, --remove and --clear go with folders only").WithHint("run `ferry help clients`")
+	}
 	svc, err := ownerService(ctx, inv, "ferry clients")
 	if err != nil {
 		return err
+	}
+	if inv.args[0] == "folders" {
+		return runFolders(ctx, inv, svc, inv.args[1], edit)
 	}
 	if inv.args[0] == "grant" {
 		info, err := svc.GrantClient(ctx, cliCaller, service.GrantRequest{ID: inv.args[1], ExistingConversations: grantOn})

@@ -22,7 +22,7 @@ func (s *stringList) Get() any           { return []string(*s) }
 func init() {
 	register(&command{
 		name:  "code",
-		args:  "(--site chatgpt | --tab TARGETID | --conv ID) [--zip one|multi] [--allow-inline] [--contract C] [--architecture-authorized] [--goal-lock | --goal TEXT] [--research] [--repo DIR --source PATH ...] [--out DIR] (TASK | --prompt-file FILE | - | --template NAME [--var K=V ...])",
+		args:  "(--site chatgpt | --tab TARGETID | --conv ID) [--zip one|multi] [--allow-inline] [--contract C] [--architecture-authorized] [--goal-lock | --goal TEXT] [--research] [--repo DIR --source PATH ... [--source-as zip]] [--out DIR] (TASK | --prompt-file FILE | - | --template NAME [--var K=V ...])",
 		short: "have ChatGPT build a project in its sandbox and bring the verified zip home",
 		long: `Composes a code-mode prompt from TASK (delivery as one sandbox zip, or with
 --zip multi one named zip per part; the output contract; the optional GOAL LOCK,
@@ -43,7 +43,9 @@ Contracts: code (default), assess, plan, all (assess -> plan -> code on the same
 tab, stopping at the first missing deliverable), none; plan and all need
 --architecture-authorized. --repo DIR --source PATH (repeatable) checks that the
 paths are tracked, clean and pushed, writes .source-provenance.json into --out
-and names the repository, commit and paths in the prompt.
+and names the repository, commit and paths in the prompt. With --source-as zip
+the sources go instead as one attached zip of their tracked files at HEAD (they
+must be tracked and clean; no push is needed), removed again after the run.
 
 --template NAME renders a built-in or saved template (see ferry templates) with
 one --var NAME=VALUE per variable as the task.
@@ -79,12 +81,7 @@ data directory's or the output directory's disk has no room: no half-written fil
 			fs.Bool("goal-lock", false, "add the GOAL LOCK preamble and reminder, with the task as the goal")
 			fs.String("goal", "", "add the GOAL LOCK with this goal")
 			fs.Bool("research", false, "add the research directive")
-			var repo string
-			fs.StringVar(&repo, "repo", "", "git checkout the sources come from (with --source)")
-			fs.StringVar(&repo, "repo-root", "", "same as --repo")
-			src := &stringList{}
-			fs.Var(src, "source", "a source path in --repo the task is about (repeatable)")
-			fs.Var(src, "source-path", "same as --source")
+			registerSourceFlags(fs, service.SourceAsProvenance)
 			registerFileFlags(fs)
 			fs.String("out", "", "directory for the zips, sidecars and receipt (default: <data dir>/artifacts)")
 			registerBrowserFlags(fs, browserLaunch)
@@ -159,12 +156,6 @@ func codeRequestOf(inv *invocation) (service.JobRequest, error) {
 	if out, err = filepath.Abs(out); err != nil {
 		return none, errs.Wrap(err, errs.BadInput, "resolve --out: %v", err)
 	}
-	repo := inv.flag("repo").(string)
-	if repo != "" {
-		if repo, err = filepath.Abs(repo); err != nil {
-			return none, errs.Wrap(err, errs.BadInput, "resolve --repo: %v", err)
-		}
-	}
 	b, err := browserRequestOf(inv)
 	if err != nil {
 		return none, err
@@ -173,7 +164,10 @@ func codeRequestOf(inv *invocation) (service.JobRequest, error) {
 		TabID: tabID, Conversation: conv, MultiZip: multi, AllowInline: inv.flag("allow-inline").(bool),
 		Contract: inv.flag("contract").(string), ArchitectureAuthorized: inv.flag("architecture-authorized").(bool),
 		Goal: inv.flag("goal").(string), GoalLock: inv.flag("goal-lock").(bool), Research: inv.flag("research").(bool),
-		OutDir: out, RepoRoot: repo, SourcePaths: inv.flag("source").([]string), TimeoutSeconds: timeoutSeconds(timeout), Browser: b}
+		OutDir: out, TimeoutSeconds: timeoutSeconds(timeout), Browser: b}
+	if err := withSources(inv, &req); err != nil {
+		return none, err
+	}
 	if err := withFiles(inv, &req); err != nil {
 		return none, err
 	}

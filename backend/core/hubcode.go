@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Code jobs through the hub. An agent asks for a code run with the options
@@ -38,6 +39,9 @@ func (h *HubBackend) checkCodeSpec(spec hub.JobSpec) error {
 	if spec.TimeoutSeconds < 0 {
 		return errs.New(errs.BadInput, "timeoutSeconds must be positive, got %d", spec.TimeoutSeconds)
 	}
+	if err := checkSources(context.Background(), spec); err != nil {
+		return err
+	}
 	return h.c.CheckCode(context.Background(), h.codeRequest(spec, AskRequest{}))
 }
 
@@ -55,7 +59,12 @@ func (h *HubBackend) codeRequest(spec hub.JobSpec, base AskRequest) CodeRequest 
 		ArchitectureAuthorized: spec.ArchitectureAuthorized, Goal: spec.Goal, GoalLock: spec.GoalLock,
 		Research: spec.Research}
 	if trustedRequester(spec.RequestedBy) {
-		req.OutDir, req.RepoRoot, req.SourcePaths = spec.OutDir, spec.RepoRoot, spec.SourcePaths
+		req.OutDir = spec.OutDir
+		if spec.SourceAs != service.SourceAsZip {
+			// Sent as a zip, the sources are a file of the run, not
+			// the provenance its prompt names.
+			req.RepoRoot, req.SourcePaths = spec.RepoRoot, spec.SourcePaths
+		}
 	}
 	return req
 }
@@ -63,7 +72,10 @@ func (h *HubBackend) codeRequest(spec hub.JobSpec, base AskRequest) CodeRequest 
 // runCode runs a code job; the receipt is kept with the job so that a
 // client prints exactly what the embedded CLI prints.
 func (h *HubBackend) runCode(ctx context.Context, rec jobRecord, base AskRequest) (*job.Session, *CodeReceipt, error) {
-	out, err := h.c.RunCode(ctx, h.codeRequest(rec.Spec, base))
+	cr := h.codeRequest(rec.Spec, base)
+	// The run's files: the job's and its sources' zip.
+	cr.Files = base.Files
+	out, err := h.c.RunCode(ctx, cr)
 	if out == nil {
 		return nil, nil, err
 	}

@@ -90,6 +90,9 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 			return err
 		}
 	}
+	if err := checkSources(context.Background(), spec); err != nil {
+		return err
+	}
 	if spec.Template != "" {
 		if _, err := h.c.RenderTemplate(context.Background(), spec.Template, spec.Vars); err != nil {
 			return err
@@ -192,6 +195,13 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 			req.Continue = rec.Spec.Conversation
 		}
 	}
+	removeZip := func() {}
+	if err == nil {
+		var zip string
+		if zip, removeZip, err = sourceZip(ctx, rec.Spec); zip != "" {
+			req.Files = append(append([]string(nil), req.Files...), zip)
+		}
+	}
 	if err == nil {
 		req.Browser = b
 		if rec.Kind == hub.KindCode {
@@ -200,6 +210,8 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 			s, err = h.c.Ask(ctx, req)
 		}
 	}
+	// The sources' zip is gone before the job says it ended.
+	removeZip()
 	wctx := context.WithoutCancel(ctx)
 	h.mu.Lock()
 	cur, gerr := h.jobs.Get(rec.ID)

@@ -90,6 +90,26 @@ func (s *Service) GrantClient(ctx context.Context, c service.Caller, req service
 	return s.editClient(ctx, req.ID, func(rec *hub.ClientRecord) { rec.ExistingConversations = req.ExistingConversations })
 }
 
+// SetFileRoots replaces the folders under which a client's jobs may name
+// files to attach (cleaned, each once); through the window's gateway when
+// it runs one. Errors: as SetAutoApprove; req.Validate's (errs.BadInput).
+func (s *Service) SetFileRoots(ctx context.Context, c service.Caller, req service.FileRootsRequest) (service.ClientInfo, error) {
+	if err := admit(c, "manage clients", req); err != nil {
+		return service.ClientInfo{}, err
+	}
+	if srv, use, err := s.viaGateway(); use {
+		if err != nil {
+			return service.ClientInfo{}, err
+		}
+		return srv.SetFileRoots(ctx, req.ID, req.Roots)
+	}
+	roots, err := hub.CleanFileRoots(req.Roots)
+	if err != nil {
+		return service.ClientInfo{}, err
+	}
+	return s.editClient(ctx, req.ID, func(rec *hub.ClientRecord) { rec.FileRoots = roots })
+}
+
 // editClient applies edit to a paired client in the store that is not
 // revoked. Errors: errs.HubNotFound; errs.BadInput for a revoked client;
 // store failures.

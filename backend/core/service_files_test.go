@@ -46,13 +46,20 @@ func TestAnAgentAttachesOnlyFilesUnderItsRoots(t *testing.T) {
 			t.Fatalf("submit: %v, want hub_forbidden", err)
 		}
 	})
-	rec, err := c.HubClients().Get(ctx, agent.ID)
-	if err != nil {
-		t.Fatal(err)
+	t.Run("only the owner sets a client's folders, as absolute paths", func(t *testing.T) {
+		if _, err := s.SetFileRoots(ctx, service.Agent(agent.ID), service.FileRootsRequest{ID: agent.ID, Roots: []string{root}}); !errs.Has(err, errs.HubForbidden) {
+			t.Fatalf("an agent setting its own folders: %v, want hub_forbidden", err)
+		}
+		if _, err := s.SetFileRoots(ctx, service.Owner(service.FaceCLI), service.FileRootsRequest{ID: agent.ID, Roots: []string{"rel/dir"}}); !errs.Has(err, errs.BadInput) {
+			t.Fatalf("a relative folder: %v, want bad_input", err)
+		}
+	})
+	info, err := s.SetFileRoots(ctx, service.Owner(service.FaceDesktop), service.FileRootsRequest{ID: agent.ID, Roots: []string{root, root + "/"}})
+	if err != nil || len(info.FileRoots) != 1 || info.FileRoots[0] != root {
+		t.Fatalf("set folders: %+v %v", info, err)
 	}
-	rec.FileRoots = []string{root}
-	if err := c.HubClients().Put(ctx, rec); err != nil {
-		t.Fatal(err)
+	if rec, err := c.HubClients().Get(ctx, agent.ID); err != nil || len(rec.FileRoots) != 1 || rec.FileRoots[0] != root {
+		t.Fatalf("stored client %+v %v", rec, err)
 	}
 	t.Run("a file outside the allowed folders is refused", func(t *testing.T) {
 		if _, err := submit(inA, secret); !errs.Has(err, errs.HubForbidden) || errs.From(err).Evidence["file"] != secret {

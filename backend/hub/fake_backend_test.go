@@ -253,6 +253,10 @@ func (f *fakeBackend) GrantClient(context.Context, service.Caller, service.Grant
 	return hub.ClientInfo{}, cannot("change clients")
 }
 
+func (f *fakeBackend) SetFileRoots(context.Context, service.Caller, service.FileRootsRequest) (hub.ClientInfo, error) {
+	return hub.ClientInfo{}, cannot("change clients")
+}
+
 func (f *fakeBackend) NewPairingCode(context.Context, service.Caller, service.PairingRequest) (hub.PairingCode, error) {
 	return hub.PairingCode{}, cannot("pair clients")
 }

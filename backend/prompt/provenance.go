@@ -40,45 +40,13 @@ type SourceProvenance struct {
 // CLI. Every refusal is a BadInput envelope naming the path or branch and
 // the command that fixes it; a missing git is BadInput too.
 func CheckSources(ctx context.Context, root string, paths []string) (*SourceProvenance, error) {
-	if len(paths) == 0 {
-		return nil, errs.New(errs.BadInput, "no source path given").WithHint("pass --source-path P for each file or directory the prompt is about")
-	}
-	abs, err := filepath.Abs(root)
+	g, rels, err := cleanSources(ctx, root, paths, true)
 	if err != nil {
-		return nil, errs.Wrap(err, errs.BadInput, "resolve repository root %q: %v", root, err)
+		return nil, err
 	}
-	g := gitRunner{dir: abs}
-	top, err := g.out(ctx, "rev-parse", "--show-toplevel")
-	if err != nil {
-		if errs.CodeOf(err) != "" {
-			return nil, err
-		}
-		return nil, errs.New(errs.BadInput, "%s is not inside a git work tree", abs).WithHint("pass --repo-root with the directory of a git checkout")
-	}
-	g.dir = top
-	p := &SourceProvenance{}
-	for _, raw := range paths {
-		rel, err := repoRelative(top, abs, raw)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := g.out(ctx, "ls-files", "--error-unmatch", "--", rel); err != nil {
-			return nil, errs.New(errs.BadInput, "source path %q is not tracked by git", rel).
-				WithHint("commit it (git add %s && git commit) and push, or fix the path", shellQuote(rel)).WithEvidence("path", rel)
-		}
-		st, err := g.out(ctx, "status", "--porcelain=v1", "--untracked-files=all", "--", rel)
-		if err != nil {
-			return nil, err
-		}
-		if st != "" {
-			first := strings.SplitN(st, "\n", 2)[0]
-			return nil, errs.New(errs.BadInput, "source path %q has uncommitted changes (%s)", rel, strings.TrimSpace(first)).
-				WithHint("commit or stash the changes under %s, push, and run again: the model reads the pushed commit", rel).WithEvidence("path", rel)
-		}
-		p.Paths = append(p.Paths, rel)
-	}
+	p := &SourceProvenance{Paths: rels}
 	if p.Commit, err = g.out(ctx, "rev-parse", "--verify", "HEAD"); err != nil {
-		return nil, errs.New(errs.BadInput, "the repository at %s has no commit yet", top).WithHint("commit and push the sources first")
+		return nil, errs.New(errs.BadInput, "the repository at %s has no commit yet", g.dir).WithHint("commit and push the sources first")
 	}
 	if p.Branch, err = g.out(ctx, "symbolic-ref", "--quiet", "--short", "HEAD"); err != nil {
 		return nil, errs.New(errs.BadInput, "HEAD is detached at %s", short(p.Commit)).WithHint("check out a branch that tracks an upstream, e.g. git switch main")
@@ -104,6 +72,73 @@ func CheckSources(ctx context.Context, root string, paths []string) (*SourceProv
 	p.RepoURL = StripCredentials(u)
 	p.CheckedAt = time.Now().UTC()
 	return p, nil
+}
+
+// cleanSources checks that root is inside a git work tree and that every
+// path is tracked and has no uncommitted or untracked changes, and returns
+// a git runner at the work tree's top level with the paths relative to it
+// (forward slashes). With pushed the hints say to push too (the model
+// reads the upstream). Errors: BadInput envelopes naming the path (and its
+// changed files) and the command that fixes it; a missing git.
+func cleanSources(ctx context.Context, root string, paths []string, pushed bool) (gitRunner, []string, error) {
+	push, reads := " and push", "push, and run again: the model reads the pushed commit"
+	if !pushed {
+		push, reads = "", "and run again: only committed files at HEAD are sent"
+	}
+	if len(paths) == 0 {
+		return gitRunner{}, nil, errs.New(errs.BadInput, "no source path given").WithHint("pass --source-path P for each file or directory the prompt is about")
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return gitRunner{}, nil, errs.Wrap(err, errs.BadInput, "resolve repository root %q: %v", root, err)
+	}
+	g := gitRunner{dir: abs}
+	top, err := g.out(ctx, "rev-parse", "--show-toplevel")
+	if err != nil {
+		if errs.CodeOf(err) != "" {
+			return gitRunner{}, nil, err
+		}
+		return gitRunner{}, nil, errs.New(errs.BadInput, "%s is not inside a git work tree", abs).WithHint("pass --repo-root with the directory of a git checkout")
+	}
+	g.dir = top
+	var rels []string
+	for _, raw := range paths {
+		rel, err := repoRelative(top, abs, raw)
+		if err != nil {
+			return gitRunner{}, nil, err
+		}
+		if _, err := g.out(ctx, "ls-files", "--error-unmatch", "--", rel); err != nil {
+			return gitRunner{}, nil, errs.New(errs.BadInput, "source path %q is not tracked by git", rel).
+				WithHint("commit it (git add %s && git commit)%s, or fix the path", shellQuote(rel), push).WithEvidence("path", rel)
+		}
+		st, err := g.out(ctx, "status", "--porcelain=v1", "--untracked-files=all", "--", rel)
+		if err != nil {
+			return gitRunner{}, nil, err
+		}
+		if st != "" {
+			return gitRunner{}, nil, errs.New(errs.BadInput, "source path %q has uncommitted changes (%s)", rel, changedFiles(st)).
+				WithHint("commit or stash the changes under %s, %s", rel, reads).
+				WithEvidence("path", rel).WithEvidence("changed", changedFiles(st))
+		}
+		rels = append(rels, rel)
+	}
+	return g, rels, nil
+}
+
+// changedFiles lists the entries of git's porcelain status (each as "M
+// a.go", "?? b.txt"), at most ten and how many more.
+func changedFiles(porcelain string) string {
+	lines := strings.Split(porcelain, "\n")
+	const most = 10
+	var out []string
+	for i, l := range lines {
+		if i == most {
+			out = append(out, fmt.Sprintf("and %d more", len(lines)-most))
+			break
+		}
+		out = append(out, strings.TrimSpace(l))
+	}
+	return strings.Join(out, ", ")
 }
 
 // WriteSourceProvenance writes p as dir/.source-provenance.json atomically

@@ -2,6 +2,7 @@ package service
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -172,6 +173,28 @@ type GrantRequest struct {
 
 // Validate checks the request. Errors: as ClientRef.Validate.
 func (r GrantRequest) Validate() error { return ClientRef{ID: r.ID}.Validate() }
+
+// FileRootsRequest replaces the folders under which the jobs of client ID
+// may name files to attach ([] for none: it may attach no file).
+type FileRootsRequest struct {
+	ID    string   `json:"id"`
+	Roots []string `json:"roots"`
+}
+
+// Validate checks the request. Errors: as ClientRef.Validate; errs.BadInput
+// for a folder that is not an absolute path.
+func (r FileRootsRequest) Validate() error {
+	if err := (ClientRef{ID: r.ID}).Validate(); err != nil {
+		return err
+	}
+	for _, root := range r.Roots {
+		if !filepath.IsAbs(root) {
+			return errs.New(errs.BadInput, "folder %q is not an absolute path", clip(root, 120)).
+				WithHint("give each allowed folder as an absolute path")
+		}
+	}
+	return nil
+}
 
 // PairingRequest asks for a new one-time pairing code.
 type PairingRequest struct{}

@@ -134,6 +134,11 @@ type JobRequest struct {
 	OutDir                 string   `json:"outDir,omitempty"`
 	RepoRoot               string   `json:"repoRoot,omitempty"`
 	SourcePaths            []string `json:"sourcePaths,omitempty"`
+	// SourceAs is how RepoRoot's SourcePaths go: SourceAsProvenance (a
+	// code job's default: the prompt names the pushed commit) or
+	// SourceAsZip (one zip of the tracked, clean files at HEAD, attached;
+	// the only form an ask job takes).
+	SourceAs string `json:"sourceAs,omitempty"`
 	// Files are the absolute local paths of the files an ask or code job
 	// attaches to its prompt; each is proven in the composer, by name and
 	// ready, before the prompt is typed. An agent's files must lie under
@@ -183,6 +188,9 @@ func (r JobRequest) Validate() error {
 		}
 	}
 	if err := r.validateFiles(); err != nil {
+		return err
+	}
+	if err := r.validateSources(); err != nil {
 		return err
 	}
 	if r.NewChat && (r.Site == "" || r.TabID != "") {
@@ -258,6 +266,48 @@ func (r JobRequest) validateFiles() error {
 			return errs.New(errs.BadInput, "file %q is named twice", clip(f, 120)).WithHint("name each file once")
 		}
 		seen[c] = true
+	}
+	return nil
+}
+
+// How a job's sources go (JobRequest.SourceAs).
+const (
+	// SourceAsProvenance names the repository, the pushed commit and the
+	// paths in the prompt (a code job's default).
+	SourceAsProvenance = "provenance"
+	// SourceAsZip attaches one zip of the tracked, clean files under the
+	// paths at HEAD.
+	SourceAsZip = "zip"
+)
+
+// validateSources checks repoRoot, sourcePaths and sourceAs: the first two
+// together, sourceAs one of its values and only with them, and an ask job's
+// sources only as a zip.
+func (r JobRequest) validateSources() error {
+	switch r.SourceAs {
+	case "", SourceAsProvenance, SourceAsZip:
+	default:
+		return errs.New(errs.BadInput, "sourceAs %q is neither %s nor %s", clip(r.SourceAs, 40), SourceAsProvenance, SourceAsZip).
+			WithHint("set \"sourceAs\" to \"zip\" to attach the sources, or leave it out")
+	}
+	if (r.RepoRoot == "") != (len(r.SourcePaths) == 0) {
+		return errs.New(errs.BadInput, "repoRoot and sourcePaths go together").
+			WithHint("pass --repo DIR and one --source PATH per file or directory")
+	}
+	if r.SourceAs != "" && r.RepoRoot == "" {
+		return errs.New(errs.BadInput, "sourceAs needs repoRoot and sourcePaths").
+			WithHint("pass --repo DIR and --source PATH with --source-as")
+	}
+	if r.RepoRoot != "" && r.Kind != KindAsk && r.Kind != KindCode {
+		return errs.New(errs.BadInput, "a %s job takes no sources", r.Kind).WithHint("drop repoRoot and sourcePaths")
+	}
+	if r.SourceAs == SourceAsZip && r.InlineFiles {
+		return errs.New(errs.BadInput, "the sources' zip cannot be inlined into the prompt").
+			WithHint("drop --inline-files, or send the sources as --file entries with it")
+	}
+	if r.Kind == KindAsk && r.RepoRoot != "" && r.SourceAs != SourceAsZip {
+		return errs.New(errs.BadInput, "an ask job sends its sources only as a zip").
+			WithHint("add --source-as zip (\"sourceAs\": \"zip\")")
 	}
 	return nil
 }

@@ -107,6 +107,9 @@ type Service interface {
 	// user runs as an agent keeps one identity across its processes; a
 	// revoked one comes back revoked (the owner's only).
 	EnsureAgent(ctx context.Context, c Caller, req EnsureAgentRequest) (ClientInfo, error)
+	// SetFileRoots replaces the folders under which a client's jobs may
+	// name files to attach (none: it may attach no file).
+	SetFileRoots(ctx context.Context, c Caller, req FileRootsRequest) (ClientInfo, error)
 	// NewPairingCode draws a one-time pairing code (errs.HubNotRunning
 	// where no hub runs to redeem it).
 	NewPairingCode(ctx context.Context, c Caller, req PairingRequest) (PairingCode, error)

@@ -55,6 +55,18 @@ func TestValidateRefusesWhatNoImplementationCouldRun(t *testing.T) {
 		{"a template reference needs a name", TemplateRef{}, "templates list"},
 		{"a rejection names its job", RejectRequest{Reason: "no"}, "job"},
 		{"a client reference needs an id", AutoApproveRequest{AutoApprove: true}, "clients list"},
+		{"an ask's sources go as a zip", with(func(r *JobRequest) { r.RepoRoot, r.SourcePaths, r.SourceAs = "/w", []string{"src"}, SourceAsZip }), ""},
+		{"an ask's sources go only as a zip", with(func(r *JobRequest) { r.RepoRoot, r.SourcePaths = "/w", []string{"src"} }), "zip"},
+		{"a code job's sources may name the pushed commit", JobRequest{Kind: KindCode, Prompt: "x", RepoRoot: "/w", SourcePaths: []string{"src"}}, ""},
+		{"sources need their repository", JobRequest{Kind: KindCode, Prompt: "x", SourcePaths: []string{"src"}}, "--repo"},
+		{"sourceAs needs sources", with(func(r *JobRequest) { r.SourceAs = SourceAsZip }), "--source"},
+		{"sourceAs takes zip or provenance", JobRequest{Kind: KindCode, Prompt: "x", RepoRoot: "/w", SourcePaths: []string{"src"}, SourceAs: "tarball"}, "zip"},
+		{"the sources' zip is not inlined", with(func(r *JobRequest) {
+			r.RepoRoot, r.SourcePaths, r.SourceAs, r.Files, r.InlineFiles = "/w", []string{"src"}, SourceAsZip, []string{"/w/a.txt"}, true
+		}), "inline"},
+		{"allowed folders are absolute", FileRootsRequest{ID: "c_1", Roots: []string{"logs"}}, "absolute"},
+		{"allowed folders name their client", FileRootsRequest{Roots: []string{"/logs"}}, "clients list"},
+		{"no allowed folder is valid", FileRootsRequest{ID: "c_1"}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

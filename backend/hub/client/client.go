@@ -395,6 +395,16 @@ func (c *Client) GrantExisting(ctx context.Context, clientID string, on bool) (h
 	return out, c.do(ctx, http.MethodPost, "/v1/clients/"+url.PathEscape(clientID)+"/settings", hub.ClientSettings{ExistingConversations: &on}, &out)
 }
 
+// SetFileRoots replaces the folders under which a client's jobs may name
+// files to attach (owner only; [] for none).
+func (c *Client) SetFileRoots(ctx context.Context, clientID string, roots []string) (hub.ClientInfo, error) {
+	var out hub.ClientInfo
+	if roots == nil {
+		roots = []string{}
+	}
+	return out, c.do(ctx, http.MethodPost, "/v1/clients/"+url.PathEscape(clientID)+"/settings", hub.ClientSettings{FileRoots: &roots}, &out)
+}
+
 // Pair exchanges a pairing code for a client token at the hub on port and
 // returns the client's endpoint and id. Errors: errs.PairingCodeInvalid,
 // errs.HubRateLimited (too many attempts), transport errors.

@@ -185,6 +185,16 @@ func (s *Service) GrantClient(ctx context.Context, c service.Caller, req service
 	return s.c.GrantExisting(ctx, req.ID, req.ExistingConversations)
 }
 
+// SetFileRoots replaces the folders under which a client's jobs may name
+// files to attach (owner only).
+func (s *Service) SetFileRoots(ctx context.Context, c service.Caller, req service.FileRootsRequest) (service.ClientInfo, error) {
+	ctx = actingAs(ctx, c)
+	if err := req.Validate(); err != nil {
+		return service.ClientInfo{}, err
+	}
+	return s.c.SetFileRoots(ctx, req.ID, req.Roots)
+}
+
 // NewPairingCode draws a pairing code on the owner's hub (owner only).
 func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req service.PairingRequest) (service.PairingCode, error) {
 	ctx = actingAs(ctx, c)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -42,7 +43,13 @@ type Upload struct {
 	SHA256 string `json:"sha256,omitempty"`
 	// Completed says processing finished: the file may be sent.
 	Completed bool `json:"completed"`
+	// Body is the bytes received, kept for a file of at most
+	// keptUploadBytes so that a test can open what the site got.
+	Body []byte `json:"-"`
 }
+
+// keptUploadBytes bounds the files whose bytes the ledger keeps.
+const keptUploadBytes = 4 << 20
 
 // uploadProcessing is how long processing takes without upload_slow.
 const uploadProcessing = 300 * time.Millisecond
@@ -76,12 +83,18 @@ func (s *Server) MountUploads(mux *http.ServeMux, site, prefix string, maxBytes 
 	})
 	mux.HandleFunc("PUT "+prefix+"/files/blob/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
-		if u, ok := s.upload(id); !ok || u.Site != site || r.URL.Query().Get("sig") != s.MACHex("blob", id)[:16] || r.Header.Get("x-ms-blob-type") != "BlockBlob" {
+		u, ok := s.upload(id)
+		if !ok || u.Site != site || r.URL.Query().Get("sig") != s.MACHex("blob", id)[:16] || r.Header.Get("x-ms-blob-type") != "BlockBlob" {
 			w.WriteHeader(http.StatusForbidden)
 			return
 		}
 		h := sha256.New()
-		n, err := io.Copy(h, r.Body)
+		var kept bytes.Buffer
+		dst := io.Writer(h)
+		if u.Size <= keptUploadBytes {
+			dst = io.MultiWriter(h, &kept)
+		}
+		n, err := io.Copy(dst, r.Body)
 		if err != nil {
 			w.WriteHeader(http.StatusBadRequest)
 			return
@@ -91,6 +104,9 @@ func (s *Server) MountUploads(mux *http.ServeMux, site, prefix string, maxBytes 
 				return false
 			}
 			u.SHA256 = hex.EncodeToString(h.Sum(nil))
+			if u.Size <= keptUploadBytes {
+				u.Body = kept.Bytes()
+			}
 			return true
 		}) {
 			w.WriteHeader(http.StatusBadRequest)

@@ -1773,6 +1773,7 @@ export namespace service {
 	    outDir?: string;
 	    repoRoot?: string;
 	    sourcePaths?: string[];
+	    sourceAs?: string;
 	    files?: string[];
 	    inlineFiles?: boolean;
 	    timeoutSeconds?: number;
@@ -1806,6 +1807,7 @@ export namespace service {
 	        this.outDir = source["outDir"];
 	        this.repoRoot = source["repoRoot"];
 	        this.sourcePaths = source["sourcePaths"];
+	        this.sourceAs = source["sourceAs"];
 	        this.files = source["files"];
 	        this.inlineFiles = source["inlineFiles"];
 	        this.timeoutSeconds = source["timeoutSeconds"];

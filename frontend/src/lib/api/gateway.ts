@@ -54,6 +54,13 @@ export const setAutoApprove = (id: string, on: boolean): Promise<ClientInfo> => 
 /** grantExisting sets whether a client's jobs may use the user's existing tabs, conversations and runs. */
 export const grantExisting = (id: string, on: boolean): Promise<ClientInfo> => call(() => Gateway.GrantClient(id, on));
 
+/** chooseFolder asks for a folder in the native dialog; "" when the user cancelled. */
+export const chooseFolder = (): Promise<string> => call(() => Gateway.ChooseFolder());
+
+/** setClientFolders replaces the folders a client may attach files from ([] for none). */
+export const setClientFolders = (id: string, folders: string[]): Promise<ClientInfo> =>
+  call(() => Gateway.SetClientFolders(id, folders));
+
 /** mcpConfigs gives each coding agent's snippet registering the ferry CLI as its MCP server. */
 export const mcpConfigs = (): Promise<MCPConfig[]> => call(() => Gateway.MCPConfigs());
 

@@ -7,6 +7,8 @@ export function Approvals():Promise<Array<service.Approval>>;
 
 export function Approve(arg1:string):Promise<service.Job>;
 
+export function ChooseFolder():Promise<string>;
+
 export function Clients():Promise<Array<service.ClientInfo>>;
 
 export function GrantClient(arg1:string,arg2:boolean):Promise<service.ClientInfo>;
@@ -20,3 +22,5 @@ export function Reject(arg1:string,arg2:string):Promise<service.Job>;
 export function Revoke(arg1:string):Promise<service.ClientInfo>;
 
 export function SetAutoApprove(arg1:string,arg2:boolean):Promise<service.ClientInfo>;
+
+export function SetClientFolders(arg1:string,arg2:Array<string>):Promise<service.ClientInfo>;

@@ -10,6 +10,10 @@ export function Approve(arg1) {
   return window['go']['app']['Gateway']['Approve'](arg1);
 }
 
+export function ChooseFolder() {
+  return window['go']['app']['Gateway']['ChooseFolder']();
+}
+
 export function Clients() {
   return window['go']['app']['Gateway']['Clients']();
 }
@@ -36,4 +40,8 @@ export function Revoke(arg1) {
 
 export function SetAutoApprove(arg1, arg2) {
   return window['go']['app']['Gateway']['SetAutoApprove'](arg1, arg2);
+}
+
+export function SetClientFolders(arg1, arg2) {
+  return window['go']['app']['Gateway']['SetClientFolders'](arg1, arg2);
 }
