@@ -249,7 +249,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		page.KeyActions().Type(input.Enter).MustDo()
 		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
 		n := notes.waitShown(t, "Answer ready", 45*time.Second)
-		if n.Summary != "Answer ready · chatgpt" || n.Body == "" {
+		if n.Summary != "Answer ready · ChatGPT" || n.Body == "" {
 			t.Errorf("notification %+v, want the site and the answer's start", n)
 		}
 		res := evalJSON(t, page, `() => window.go.app.Sessions.List('', '', '', 5)`)

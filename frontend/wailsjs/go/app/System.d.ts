@@ -15,3 +15,5 @@ export function SetAutostart(arg1:boolean):Promise<boolean>;
 export function Status():Promise<app.Status>;
 
 export function Version():Promise<version.Info>;
+
+export function WindowFocused(arg1:boolean):Promise<void>;
