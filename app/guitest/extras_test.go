@@ -459,8 +459,8 @@ func TestSettingsEditors(t *testing.T) {
 		in.MustSelectAllText().MustInput("soon")
 		in.MustBlur()
 		msg := page.MustElement(`[data-testid=field-error][data-for="run.answerTimeout"]`).MustText()
-		if !strings.Contains(msg, "duration") || !strings.Contains(msg, "soon") {
-			t.Errorf("inline error %q", msg)
+		if !strings.Contains(msg, "duration") || !strings.Contains(msg, "soon") || strings.Contains(msg, "run.answerTimeout") {
+			t.Errorf("inline error %q, want the problem without the setting's path", msg)
 		}
 		if v := in.MustProperty("value").Str(); v != "soon" {
 			t.Errorf("the refused value left the field: %q", v)
@@ -475,8 +475,19 @@ func TestSettingsEditors(t *testing.T) {
 		args.MustInput("--lang=en\n--user-data-dir=/tmp/x")
 		args.MustBlur()
 		msg := page.MustElement(`[data-testid=field-error][data-for="browser.extraArgs"]`).MustText()
-		if !strings.Contains(msg, "--user-data-dir") {
-			t.Errorf("inline error %q", msg)
+		if !strings.Contains(msg, "--user-data-dir") || !strings.HasPrefix(msg, "Line 2: ") || strings.Contains(msg, "browser.extraArgs") {
+			t.Errorf("inline error %q, want the line and the problem in the user's words", msg)
+		}
+	})
+
+	t.Run("flags pasted with their shell quotes are refused with the fix", func(t *testing.T) {
+		args := page.MustElement(`[data-testid=browser-args]`)
+		args.MustSelectAllText().MustInput(`'--host-resolver-rules=MAP chatgpt.com 127.0.0.1:4443' --ignore-certificate-errors`)
+		args.MustBlur()
+		page.MustWait(`() => (document.querySelector('[data-testid=field-error][data-for="browser.extraArgs"]')?.textContent ?? '').includes('quotes')`)
+		msg := page.MustElement(`[data-testid=field-error][data-for="browser.extraArgs"]`).MustText()
+		if !strings.HasPrefix(msg, "Line 1: ") || !strings.Contains(msg, "remove the quotes") || !strings.Contains(msg, "own line") {
+			t.Errorf("inline error %q, want it to say remove the quotes, one flag per line", msg)
 		}
 	})
 
