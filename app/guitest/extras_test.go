@@ -491,6 +491,32 @@ func TestSettingsEditors(t *testing.T) {
 		}
 	})
 
+	t.Run("the hotkey is recorded by pressing it", func(t *testing.T) {
+		field := page.MustElement(`[data-testid=hotkey]`)
+		field.MustScrollIntoView()
+		field.MustClick()
+		page.MustElement(`[data-testid=hotkey][data-recording=true]`)
+		// Shift alone with a letter would take over typing: refused, still recording.
+		page.KeyActions().Press(input.ShiftLeft).Type(input.KeyK).Release(input.ShiftLeft).MustDo()
+		if msg := page.MustElement(`[data-testid=hotkey-problem]`).MustText(); !strings.Contains(msg, "Ctrl, Alt or Super") {
+			t.Errorf("problem %q", msg)
+		}
+		page.KeyActions().Press(input.ControlLeft).Press(input.AltLeft).Type(input.KeyK).Release(input.AltLeft).Release(input.ControlLeft).MustDo()
+		page.MustWait(`() => document.querySelector('[data-testid=hotkey]')?.textContent.trim() === 'Ctrl+Alt+K'`)
+		deadline := time.Now().Add(10 * time.Second)
+		for b, _ := os.ReadFile(settingsFile); !strings.Contains(string(b), `"hotkey": "Ctrl+Alt+K"`); b, _ = os.ReadFile(settingsFile) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the recorded hotkey is not saved: %s", b)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		waitTitle(t, page, "Settings") // Ctrl+… did not switch views meanwhile
+		// Esc leaves the field as it was.
+		field.MustClick()
+		page.KeyActions().Type(input.Escape).MustDo()
+		page.MustWait(`() => document.querySelector('[data-testid=hotkey]')?.dataset.recording === 'false' && document.querySelector('[data-testid=hotkey]').textContent.trim() === 'Ctrl+Alt+K'`)
+	})
+
 	t.Run("the sites editor marks a problem at its line and column", func(t *testing.T) {
 		ed := page.MustElement(`[data-testid=sites-editor]`)
 		ed.MustScrollIntoView()
