@@ -245,7 +245,9 @@ func TestValidate(t *testing.T) {
 			s.Browser.ExtraArgs = []string{"--host-resolver-rules=MAP chatgpt.com 127.0.0.1:4443,MAP claude.ai 127.0.0.1:4443"}
 		}, ""},
 		{"a flag in shell quotes is invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"'--host-resolver-rules=MAP a 127.0.0.1:1'"} }, "browser.extraArgs[0]"},
-		{"a flag value in shell quotes is invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"--lang=en", `--host-resolver-rules="MAP a 127.0.0.1:1"`} }, "browser.extraArgs[1]"},
+		{"a flag value in shell quotes is invalid", func(s *config.Settings) {
+			s.Browser.ExtraArgs = []string{"--lang=en", `--host-resolver-rules="MAP a 127.0.0.1:1"`}
+		}, "browser.extraArgs[1]"},
 		{"two flags on one line are invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"--lang=en --ignore-certificate-errors"} }, "browser.extraArgs[0]"},
 		{"a loopback attach URL is valid", func(s *config.Settings) { s.Browser.AttachURL = "http://127.0.0.1:9222" }, ""},
 		{"an attach file path is valid", func(s *config.Settings) { s.Browser.AttachURL = "/home/u/.config/chromium/DevToolsActivePort" }, ""},
