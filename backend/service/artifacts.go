@@ -9,6 +9,10 @@ const (
 	ArtifactUnverified  = "unverified"
 )
 
+// ArtifactSidecarSuffix names a zip's provenance sidecar: the zip's path
+// with this appended (the artifact package's SidecarSuffix).
+const ArtifactSidecarSuffix = ".provenance.json"
+
 // ListArtifactsRequest lists the artifacts library.
 type ListArtifactsRequest struct{}
 
