@@ -25,7 +25,7 @@ type fakeDesktop struct {
 	noOpener                 bool // no file manager or application answers
 }
 
-func (f *fakeDesktop) CopyText(text string) error           { f.copied = append(f.copied, text); return nil }
+func (f *fakeDesktop) CopyText(text string) error { f.copied = append(f.copied, text); return nil }
 func (f *fakeDesktop) Reveal(path string) error {
 	if f.noOpener {
 		return errs.New(errs.CapabilityMissing, "nothing answered")
