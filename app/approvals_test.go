@@ -157,7 +157,7 @@ func TestWaitingApprovalsAreAnnouncedWhenTheWatcherStarts(t *testing.T) {
 		if ev.Type != hub.EventApprovalRequested || ev.JobID != j.ID || ev.Approval == nil || ev.Approval.Summary != "waited before the window" {
 			t.Fatalf("first event %+v (%+v), want the waiting approval of %s", ev, ev.Approval, j.ID)
 		}
-		if nt, ok := noticeFor(ctx, ev, nil); !ok || nt.Summary != "Approval needed" {
+		if nt, ok := noticeFor(ctx, ev, nil, nil); !ok || nt.Summary != "Approval needed" {
 			t.Fatalf("notice %+v, %v", nt, ok)
 		}
 	case <-time.After(10 * time.Second):

@@ -45,15 +45,64 @@ func (a *Artifacts) CopyPath(path string) error {
 	return a.desk.CopyText(it.Path)
 }
 
-// RevealInFolder shows the artifact at path in the file manager. Errors:
-// artifact_not_found for a path that is not a zip of the library; internal
-// when no file manager could be started.
+// RevealInFolder shows the artifact at path in the file manager. When no
+// file manager answers, the folder's path goes on the clipboard and the
+// error says so. Errors: artifact_not_found for a path that is not a zip of
+// the library; capability_missing when no file manager answered.
 func (a *Artifacts) RevealInFolder(path string) error {
 	it, err := a.find(path)
 	if err != nil {
 		return err
 	}
-	return a.desk.Reveal(it.Path)
+	return a.orCopy(a.desk.Reveal(it.Path), filepath.Dir(it.Path), "No file manager answered to show the folder")
+}
+
+// Open opens the verified zip at path in the desktop's application for it
+// (an archive manager). When none answers, its path goes on the clipboard
+// and the error says so. Errors: artifact_not_found; artifact_unsafe for a
+// zip that is not verified (Ferry never hands one to another program);
+// capability_missing when no application answered.
+func (a *Artifacts) Open(path string) error {
+	it, err := a.DragPath(path) // verified zips only, as for a drag-out
+	if err != nil {
+		return err
+	}
+	return a.orCopy(a.desk.Open(it), it, "No application answered to open the zip")
+}
+
+// orCopy turns an opener's failure into the user's next step: the path on
+// the clipboard, and a message that says both.
+func (a *Artifacts) orCopy(err error, path, what string) error {
+	if err == nil {
+		return nil
+	}
+	env := errs.From(err)
+	if cerr := a.desk.CopyText(path); cerr != nil {
+		return errs.Wrap(err, env.Code, "%s (%s)", what, env.Message).WithHint("open %s yourself", path)
+	}
+	return errs.Wrap(err, env.Code, "%s; its path is on the clipboard: %s", what, path).
+		WithHint("paste the path into a file manager or a terminal")
+}
+
+// Delete moves the artifact at path, with its provenance sidecar, to the
+// desktop's trash (where a file manager can restore both). Errors:
+// artifact_not_found; store_io when the move failed (nothing is lost then:
+// the file stays where it was).
+func (a *Artifacts) Delete(path string) error {
+	it, err := a.find(path)
+	if err != nil {
+		return err
+	}
+	if _, err := moveToTrash(it.Path, os.Getenv); err != nil {
+		return err
+	}
+	side := it.Path + service.ArtifactSidecarSuffix
+	if _, err := os.Lstat(side); err == nil {
+		if _, err := moveToTrash(side, os.Getenv); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DragPath returns the absolute path a drag-out of the artifact at path

@@ -5,10 +5,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func TestSaveAsCopiesOnlyAVerifiedZip(t *testing.T) {
@@ -103,4 +105,65 @@ func TestFindNarrowsTheHistoryByDate(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestArtifactActions(t *testing.T) {
+	sh, _, dataDir := openShell(t, nil)
+	trash := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", trash)
+	desk := &fakeDesktop{}
+	arts := &Artifacts{sh: sh, desk: desk}
+	dir := filepath.Join(dataDir, "artifacts")
+	ctx := context.Background()
+	good, err := artifact.Save(ctx, dir, "good.zip", bytes.NewReader(zipOf(t, "main.go", "package main\n")), artifact.Provenance{Site: "chatgpt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := artifact.Save(ctx, dir, "slip.zip", bytes.NewReader(zipOf(t, "../evil", "x")), artifact.Provenance{Site: "chatgpt"})
+
+	t.Run("Open hands a verified zip to the desktop, never a quarantined one", func(t *testing.T) {
+		if err := arts.Open(good.Path); err != nil || len(desk.opened) != 1 || desk.opened[0] != good.Path {
+			t.Fatalf("Open = %v, opened %v", err, desk.opened)
+		}
+		if err := arts.Open(bad.Path); !errs.Has(err, errs.ArtifactUnsafe) || len(desk.opened) != 1 {
+			t.Fatalf("Open(quarantined) = %v, opened %v", err, desk.opened)
+		}
+	})
+	t.Run("when no file manager answers, Reveal says so and puts the folder on the clipboard", func(t *testing.T) {
+		desk.noOpener = true
+		defer func() { desk.noOpener = false }()
+		err := arts.RevealInFolder(good.Path)
+		env := errs.From(err)
+		if env == nil || env.Code != errs.CapabilityMissing || !strings.Contains(env.Message, "No file manager answered") || !strings.Contains(env.Message, "clipboard") {
+			t.Fatalf("Reveal with no file manager = %v", err)
+		}
+		if n := len(desk.copied); n == 0 || desk.copied[n-1] != filepath.Dir(good.Path) {
+			t.Fatalf("copied %v, want the folder", desk.copied)
+		}
+	})
+	t.Run("Delete moves the zip and its sidecar to the trash", func(t *testing.T) {
+		if err := arts.Delete(good.Path); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"good.zip", "good.zip" + service.ArtifactSidecarSuffix} {
+			if _, err := os.Stat(filepath.Join(trash, "Trash", "files", name)); err != nil {
+				t.Errorf("%s is not in the trash: %v", name, err)
+			}
+			if _, err := os.Stat(filepath.Join(trash, "Trash", "info", name+".trashinfo")); err != nil {
+				t.Errorf("%s has no trash info: %v", name, err)
+			}
+		}
+		list, err := arts.List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range list.Items {
+			if it.Path == good.Path {
+				t.Fatal("the deleted zip is still listed")
+			}
+		}
+		if err := arts.Delete(good.Path); !errs.Has(err, errs.ArtifactNotFound) {
+			t.Fatalf("deleting it again = %v, want artifact_not_found", err)
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
@@ -22,8 +23,12 @@ import (
 type desktop interface {
 	// CopyText puts text on the clipboard.
 	CopyText(text string) error
-	// Reveal shows path in the file manager without waiting for it.
+	// Reveal shows path in the file manager. An error says that no file
+	// manager answered.
 	Reveal(path string) error
+	// Open opens path in the application the desktop has for it (an
+	// archive manager for a zip). An error says that none answered.
+	Open(path string) error
 	// SaveFile asks where to save data (defaultName proposed) and writes it
 	// there; it returns the chosen path, or "" when the user cancelled.
 	SaveFile(title, defaultName string, data []byte) (string, error)
@@ -60,22 +65,51 @@ func (d runtimeDesktop) CopyText(text string) error {
 }
 
 func (d runtimeDesktop) Reveal(path string) error {
+	// xdg-open on the folder: selecting the file needs the FileManager1
+	// D-Bus interface, which not every file manager has.
+	return openWith(filepath.Dir(path), "show the folder %s")
+}
+
+func (d runtimeDesktop) Open(path string) error {
+	return openWith(path, "open %s")
+}
+
+// openerSettle is how long openWith waits for the opener to fail: xdg-open
+// exits at once with a status when no application takes the file, and
+// stays (or exits 0) when one does.
+const openerSettle = 3 * time.Second
+
+// openWith hands target to the desktop's opener (xdg-open; open on macOS,
+// explorer on Windows) and reports whether something took it: a missing
+// opener, or one that exits with a failure within openerSettle, is an
+// error saying so (what did "something" do is the desktop's business).
+func openWith(target, what string) error {
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
 	case "darwin":
-		cmd = exec.Command("open", "-R", path)
+		cmd = exec.Command("open", target)
 	case "windows":
-		cmd = exec.Command("explorer", "/select,", path)
+		cmd = exec.Command("explorer", target)
 	default:
-		// xdg-open on the folder: selecting the file needs the
-		// FileManager1 D-Bus interface, which not every file manager has.
-		cmd = exec.Command("xdg-open", filepath.Dir(path))
+		cmd = exec.Command("xdg-open", target)
+	}
+	fail := func(err error) error {
+		return errs.Wrap(err, errs.CapabilityMissing, "nothing on this desktop answered to "+what+": %v", target, err).
+			WithEvidence("path", target)
 	}
 	if err := cmd.Start(); err != nil {
-		return errs.Wrap(err, errs.Internal, "open the file manager at %s: %v", filepath.Dir(path), err).
-			WithHint("open the folder yourself; its path is shown beside the file")
+		return fail(err)
 	}
-	go func() { _ = cmd.Wait() }() // reap it; the file manager outlives nothing of ours
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fail(err)
+		}
+	case <-time.After(openerSettle):
+		// still running: an application took it; the goroutine reaps it
+	}
 	return nil
 }
 

@@ -20,13 +20,27 @@ import (
 // fakeDesktop records what the bound structs asked of the desktop; its save
 // dialog "chooses" saveTo, its folder dialog folder.
 type fakeDesktop struct {
-	copied, revealed []string
-	saveTo           string
-	folder           string
+	copied, revealed, opened []string
+	saveTo                   string
+	folder                   string
+	noOpener                 bool // no file manager or application answers
 }
 
-func (f *fakeDesktop) CopyText(text string) error           { f.copied = append(f.copied, text); return nil }
-func (f *fakeDesktop) Reveal(path string) error             { f.revealed = append(f.revealed, path); return nil }
+func (f *fakeDesktop) CopyText(text string) error { f.copied = append(f.copied, text); return nil }
+func (f *fakeDesktop) Reveal(path string) error {
+	if f.noOpener {
+		return errs.New(errs.CapabilityMissing, "nothing answered")
+	}
+	f.revealed = append(f.revealed, path)
+	return nil
+}
+func (f *fakeDesktop) Open(path string) error {
+	if f.noOpener {
+		return errs.New(errs.CapabilityMissing, "nothing answered")
+	}
+	f.opened = append(f.opened, path)
+	return nil
+}
 func (f *fakeDesktop) SavePath(_, _ string) (string, error) { return f.saveTo, nil }
 func (f *fakeDesktop) ChooseFolder(string) (string, error)  { return f.folder, nil }
 func (f *fakeDesktop) SaveFile(_, _ string, data []byte) (string, error) {

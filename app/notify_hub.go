@@ -21,7 +21,7 @@ type sessionLookup func(ctx context.Context, id string) (*service.Run, error)
 // it: a run that ended (its answer is ready, it failed, or a check on the
 // site waits for the user) and an approval an agent waits for. Cancelled
 // and rejected jobs, and every other event, get none.
-func noticeFor(ctx context.Context, ev ownerEvent, lookup sessionLookup) (Notice, bool) {
+func noticeFor(ctx context.Context, ev ownerEvent, lookup sessionLookup, siteName func(string) string) (Notice, bool) {
 	switch ev.Type {
 	case eventApprovalRequested:
 		if ev.Approval == nil {
@@ -56,6 +56,7 @@ func noticeFor(ctx context.Context, ev ownerEvent, lookup sessionLookup) (Notice
 			}
 		}
 	}
+	site = siteName(site)
 	if state == service.RunDone {
 		body := oneLine(answer, 160)
 		if body == "" {
@@ -176,8 +177,9 @@ func (s *shell) subscribe(ctx context.Context, buf int) (*owner, <-chan ownerEve
 // runNotices turns hub events into notifications when the settings allow
 // them, each job's end once.
 type runNotices struct {
-	sh *shell
-	n  func() notifier
+	sh    *shell
+	n     func() notifier
+	names *siteNames
 
 	mu       sync.Mutex
 	notified map[string]bool // job ids whose end was announced
@@ -192,9 +194,18 @@ func (r *runNotices) handle(ev ownerEvent) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		nt, ok := noticeFor(ctx, ev, r.lookup)
+		nt, ok := noticeFor(ctx, ev, r.lookup, r.names.of)
 		if !ok || (ev.Type == eventRunUpdate && !r.first(ev.JobID)) {
 			return
+		}
+		if ev.Type == eventRunUpdate {
+			site := ""
+			if d := ev.Job.Detail; d != nil {
+				site = r.names.of(d.Spec.Site)
+			}
+			if nt, ok = r.sh.notes.ended(ev.JobID, groupEnd{site: site, notice: nt, done: ev.Job.State == service.RunDone}); !ok {
+				return
+			}
 		}
 		_ = r.n().Notify(nt) // the notifier logs its own failures
 	}()

@@ -43,7 +43,7 @@ func newExtras(sh *shell, log *slog.Logger, icon []byte, getenv func(string) str
 	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: startTray, grabber: systemGrabber,
 		win: nopWindow{}, note: nopNotifier{}}
 	e.quick = &quickMode{win: e.window, emit: sh.emitter, site: e.defaultSite, canHide: e.hasTray}
-	e.notices = &runNotices{sh: sh, n: e.notifier}
+	e.notices = &runNotices{sh: sh, n: e.notifier, names: &siteNames{sh: sh}}
 	return e
 }
 

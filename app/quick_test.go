@@ -228,6 +228,8 @@ func TestNoticesForHubEvents(t *testing.T) {
 	stateEv := func(session, state string) hub.Event {
 		return wireEvent(hub.EventRunUpdate, "", job.Event{Session: session, Kind: job.EventState, State: job.State(state)})
 	}
+	// The window's names for the sites (issue 19: no lowercase ids).
+	names := func(id string) string { return map[string]string{"chatgpt": "ChatGPT", "claude": "Claude"}[id] }
 	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk, Site: "chatgpt", Summary: "refactor the parser"})
 	forged, _ := json.Marshal(hub.Approval{JobID: "j2", ClientName: "codex", Kind: hub.KindAsk, Site: "chatgpt", Summary: "pay\u202eredro\u202c now\u001b[8m hidden"})
 	cases := []struct {
@@ -239,10 +241,10 @@ func TestNoticesForHubEvents(t *testing.T) {
 		target  string
 		urgent  bool
 	}{
-		{"a finished run says its answer is ready, on one line", ended("done", "done", nil), true, "Answer ready · chatgpt", "Boats cross the water", "done", false},
-		{"a failed run says why", ended("fail", "failed", nil), true, "Run failed · claude", "no composer on the page", "fail", false},
-		{"a check on the site asks for the user", ended("check", "failed", nil), true, "Ferry needs you · chatgpt", "solve the check in the browser window", "check", true},
-		{"a run that failed before it had a session still says why", ended("", "failed", errs.New(errs.BrowserNotFound, "no browser answers at 127.0.0.1:1")), true, "Run failed · chatgpt", "no browser answers", "", false},
+		{"a finished run says its answer is ready, on one line", ended("done", "done", nil), true, "Answer ready · ChatGPT", "Boats cross the water", "done", false},
+		{"a failed run says why", ended("fail", "failed", nil), true, "Run failed · Claude", "no composer on the page", "fail", false},
+		{"a check on the site asks for the user", ended("check", "failed", nil), true, "Ferry needs you · ChatGPT", "solve the check in the browser window", "check", true},
+		{"a run that failed before it had a session still says why", ended("", "failed", errs.New(errs.BrowserNotFound, "no browser answers at 127.0.0.1:1")), true, "Run failed · ChatGPT", "no browser answers", "", false},
 		{"an approval asks for a decision", wireEvent(hub.EventApprovalRequested, "", json.RawMessage(apData)), true, "Approval needed", "codex asks to send a prompt on chatgpt: refactor the parser", "", true},
 		{"an approval's bidi override and escape show as escapes", wireEvent(hub.EventApprovalRequested, "", json.RawMessage(forged)), true, "Approval needed", `codex asks to send a prompt on chatgpt: pay\u202eredro\u202c now\x1b[8m hidden`, "", true},
 		{"a run still going says nothing", ended("done", "streaming", nil), false, "", "", "", false},
@@ -250,11 +252,11 @@ func TestNoticesForHubEvents(t *testing.T) {
 		{"a job the user rejected says nothing", ended("", "failed", errs.New(errs.ApprovalRejected, "rejected")), false, "", "", "", false},
 		{"the pipeline's own state events are not announced", stateEv("done", "done"), false, "", "", "", false},
 		{"a partial answer says nothing", wireEvent(hub.EventRunPartial, "", json.RawMessage(`{"session":"done","kind":"partial"}`)), false, "", "", "", false},
-		{"a run the history lacks still gets a notice", ended("gone", "done", nil), true, "Answer ready · chatgpt", "open it in Ferry", "gone", false},
+		{"a run the history lacks still gets a notice", ended("gone", "done", nil), true, "Answer ready · ChatGPT", "open it in Ferry", "gone", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			n, ok := noticeFor(context.Background(), ownerEventOf(c.ev), lookup)
+			n, ok := noticeFor(context.Background(), ownerEventOf(c.ev), lookup, names)
 			if ok != c.want {
 				t.Fatalf("notice %v (%+v), want %v", ok, n, c.want)
 			}
@@ -290,7 +292,7 @@ func (r *recordingNotifier) count() int {
 func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 	sh, _, _ := openShell(t, nil)
 	note := &recordingNotifier{}
-	r := &runNotices{sh: sh, n: func() notifier { return note }}
+	r := &runNotices{sh: sh, n: func() notifier { return note }, names: &siteNames{sh: sh}}
 	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk})
 	ap := ownerEventOf(wireEvent(hub.EventApprovalRequested, "", json.RawMessage(apData)))
 	waitCount := func(want int) {

@@ -225,18 +225,22 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 				return err
 			}
 		}
-		for i, req := range reqs {
-			j, err := svc.SubmitJob(ctx, desktopCaller, req)
-			if err != nil {
-				return fmt.Errorf("start the %s run: %w", spec.Sites[i], err)
+		// Its runs' ends make one notification (app/notify_group.go).
+		return r.sh.notes.broadcast(func(add func(string)) error {
+			for i, req := range reqs {
+				j, err := svc.SubmitJob(ctx, desktopCaller, req)
+				if err != nil {
+					return fmt.Errorf("start the %s run: %w", spec.Sites[i], err)
+				}
+				add(j.ID)
+				info, err := r.info(ctx, svc, j)
+				if err != nil {
+					return err
+				}
+				out = append(out, info)
 			}
-			info, err := r.info(ctx, svc, j)
-			if err != nil {
-				return err
-			}
-			out = append(out, info)
-		}
-		return nil
+			return nil
+		})
 	})
 	return out, err
 }

@@ -34,6 +34,10 @@ type shell struct {
 	emit  emitter // nopEmitter until the window started
 
 	readyOnce sync.Once
+
+	// notes groups a broadcast's run ends into one notification, and knows
+	// whether the window has the focus (app/notify_group.go).
+	notes noticeGroups
 }
 
 func newShell(log *slog.Logger, started time.Time) *shell {

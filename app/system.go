@@ -39,6 +39,13 @@ func (s *System) FrontendReady() {
 	s.sh.markReady()
 }
 
+// WindowFocused tells the app whether its window has the focus (the
+// frontend reports each focus and blur): while it has, no run's end becomes
+// a desktop notification, since the window shows it. It never fails.
+func (s *System) WindowFocused(focused bool) {
+	s.sh.notes.focused(focused)
+}
+
 // Autostart reports whether Ferry starts at login, in the tray (an XDG
 // autostart entry is there). Errors: config_invalid with no HOME.
 func (s *System) Autostart() (bool, error) {

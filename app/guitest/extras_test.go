@@ -249,7 +249,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		page.KeyActions().Type(input.Enter).MustDo()
 		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
 		n := notes.waitShown(t, "Answer ready", 45*time.Second)
-		if n.Summary != "Answer ready · chatgpt" || n.Body == "" {
+		if n.Summary != "Answer ready · ChatGPT" || n.Body == "" {
 			t.Errorf("notification %+v, want the site and the answer's start", n)
 		}
 		res := evalJSON(t, page, `() => window.go.app.Sessions.List('', '', '', 5)`)
@@ -459,8 +459,8 @@ func TestSettingsEditors(t *testing.T) {
 		in.MustSelectAllText().MustInput("soon")
 		in.MustBlur()
 		msg := page.MustElement(`[data-testid=field-error][data-for="run.answerTimeout"]`).MustText()
-		if !strings.Contains(msg, "duration") || !strings.Contains(msg, "soon") {
-			t.Errorf("inline error %q", msg)
+		if !strings.Contains(msg, "duration") || !strings.Contains(msg, "soon") || strings.Contains(msg, "run.answerTimeout") {
+			t.Errorf("inline error %q, want the problem without the setting's path", msg)
 		}
 		if v := in.MustProperty("value").Str(); v != "soon" {
 			t.Errorf("the refused value left the field: %q", v)
@@ -475,9 +475,46 @@ func TestSettingsEditors(t *testing.T) {
 		args.MustInput("--lang=en\n--user-data-dir=/tmp/x")
 		args.MustBlur()
 		msg := page.MustElement(`[data-testid=field-error][data-for="browser.extraArgs"]`).MustText()
-		if !strings.Contains(msg, "--user-data-dir") {
-			t.Errorf("inline error %q", msg)
+		if !strings.Contains(msg, "--user-data-dir") || !strings.HasPrefix(msg, "Line 2: ") || strings.Contains(msg, "browser.extraArgs") {
+			t.Errorf("inline error %q, want the line and the problem in the user's words", msg)
 		}
+	})
+
+	t.Run("flags pasted with their shell quotes are refused with the fix", func(t *testing.T) {
+		args := page.MustElement(`[data-testid=browser-args]`)
+		args.MustSelectAllText().MustInput(`'--host-resolver-rules=MAP chatgpt.com 127.0.0.1:4443' --ignore-certificate-errors`)
+		args.MustBlur()
+		page.MustWait(`() => (document.querySelector('[data-testid=field-error][data-for="browser.extraArgs"]')?.textContent ?? '').includes('quotes')`)
+		msg := page.MustElement(`[data-testid=field-error][data-for="browser.extraArgs"]`).MustText()
+		if !strings.HasPrefix(msg, "Line 1: ") || !strings.Contains(msg, "remove the quotes") || !strings.Contains(msg, "own line") {
+			t.Errorf("inline error %q, want it to say remove the quotes, one flag per line", msg)
+		}
+	})
+
+	t.Run("the hotkey is recorded by pressing it", func(t *testing.T) {
+		field := page.MustElement(`[data-testid=hotkey]`)
+		field.MustScrollIntoView()
+		field.MustClick()
+		page.MustElement(`[data-testid=hotkey][data-recording=true]`)
+		// Shift alone with a letter would take over typing: refused, still recording.
+		page.KeyActions().Press(input.ShiftLeft).Type(input.KeyK).Release(input.ShiftLeft).MustDo()
+		if msg := page.MustElement(`[data-testid=hotkey-problem]`).MustText(); !strings.Contains(msg, "Ctrl, Alt or Super") {
+			t.Errorf("problem %q", msg)
+		}
+		page.KeyActions().Press(input.ControlLeft).Press(input.AltLeft).Type(input.KeyK).Release(input.AltLeft).Release(input.ControlLeft).MustDo()
+		page.MustWait(`() => document.querySelector('[data-testid=hotkey]')?.textContent.trim() === 'Ctrl+Alt+K'`)
+		deadline := time.Now().Add(10 * time.Second)
+		for b, _ := os.ReadFile(settingsFile); !strings.Contains(string(b), `"hotkey": "Ctrl+Alt+K"`); b, _ = os.ReadFile(settingsFile) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the recorded hotkey is not saved: %s", b)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		waitTitle(t, page, "Settings") // Ctrl+… did not switch views meanwhile
+		// Esc leaves the field as it was.
+		field.MustClick()
+		page.KeyActions().Type(input.Escape).MustDo()
+		page.MustWait(`() => document.querySelector('[data-testid=hotkey]')?.dataset.recording === 'false' && document.querySelector('[data-testid=hotkey]').textContent.trim() === 'Ctrl+Alt+K'`)
 	})
 
 	t.Run("the sites editor marks a problem at its line and column", func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func seedHistory(t *testing.T, dataDir string) (haikuID string, good, bad string
 		return buf.Bytes()
 	}
 	dir := filepath.Join(dataDir, "artifacts")
-	g, err := artifact.Save(ctx, dir, "project.zip", bytes.NewReader(mk("project/main.go")), artifact.Provenance{Site: "chatgpt"})
+	g, err := artifact.Save(ctx, dir, "project.zip", bytes.NewReader(mk("project/main.go")), artifact.Provenance{Site: "chatgpt", Session: s.ID})
 	if err != nil {
 		t.Fatalf("save the good zip: %v", err)
 	}
@@ -187,6 +188,43 @@ func TestHistoryAndArtifacts(t *testing.T) {
 			t.Errorf("quarantined path %s", bad)
 		}
 		savePageShot(t, page, shots, "ferry-artifacts.png")
+	})
+
+	t.Run("a zip tells its story and links to its run", func(t *testing.T) {
+		card := page.MustElement(`[data-testid=artifact][data-status=verified]`)
+		story := card.MustElement(`[data-testid=artifact-story]`).MustText()
+		if !strings.Contains(story, "write a haiku about river ferries") || card.MustElement(`[data-testid=artifact-when]`).MustText() == "" {
+			t.Errorf("story %q, want when and the run's prompt", story)
+		}
+		if tip := card.MustAttribute("title"); tip != nil {
+			t.Errorf("the card has a tooltip %q that covers its buttons", *tip)
+		}
+		savePageShot(t, page, shots, "artifacts-with-runs.png")
+		card.MustElement(`[data-testid=artifact-run]`).MustClick()
+		waitTitle(t, page, "History")
+		page.MustWait(`(id) => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id === id`, haikuID)
+		page.MustElement(`[role=tab][data-view=artifacts]`).MustClick()
+		waitTitle(t, page, "Artifacts")
+	})
+
+	t.Run("Show in folder without a file manager says so and copies the folder", func(t *testing.T) {
+		// The test's session has no file manager: xdg-open finds nothing to run.
+		page.MustElement(`[data-testid=artifact][data-status=verified] [data-testid=reveal]`).MustClick()
+		page.MustWait(`() => [...document.querySelectorAll('[role=alert], [role=status]')].some(e => e.textContent.includes('No file manager answered'))`)
+	})
+
+	t.Run("Move to trash takes the zip and its provenance to the trash", func(t *testing.T) {
+		page.MustElement(`[data-testid=artifact][data-status=verified] [data-testid=delete]`).MustClick()
+		page.MustWait(`() => !document.querySelector('[data-testid=artifact][data-status=verified]')`)
+		trash := filepath.Join(dir, "home", ".local", "share", "Trash")
+		for _, name := range []string{"files/project.zip", "files/project.zip.provenance.json", "info/project.zip.trashinfo"} {
+			if _, err := os.Stat(filepath.Join(trash, name)); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+		if _, err := os.Stat(good); !os.IsNotExist(err) {
+			t.Errorf("the zip is still in the artifacts folder: %v", err)
+		}
 	})
 
 	app.stop(t)

@@ -50,8 +50,10 @@ type Item struct {
 	// Why says it in a sentence. Both are empty for a verified zip.
 	Reason string `json:"reason,omitempty"`
 	Why    string `json:"why,omitempty"`
-	// From the sidecar, when there is one.
+	// From the sidecar, when there is one. Session is the run that brought
+	// the zip home.
 	Site            string    `json:"site,omitempty"`
+	Session         string    `json:"session,omitempty"`
 	ConversationURL string    `json:"conversationUrl,omitempty"`
 	VerifiedAt      time.Time `json:"verifiedAt,omitzero"`
 	Files           []Entry   `json:"files"`
@@ -119,7 +121,7 @@ func libraryItem(path string, quarantined bool) (Item, error) {
 
 	prov, perr := readProvenance(abs + SidecarSuffix)
 	if prov != nil {
-		it.Site, it.ConversationURL, it.VerifiedAt = prov.Site, prov.ConversationURL, prov.VerifiedAt
+		it.Site, it.Session, it.ConversationURL, it.VerifiedAt = prov.Site, prov.Session, prov.ConversationURL, prov.VerifiedAt
 		if prov.Files != nil {
 			it.Files = prov.Files
 		}

@@ -30,7 +30,10 @@ const QuarantineDir = "quarantine"
 // file came from and what the verifier found; it never holds a token, a
 // cookie or a signed download URL.
 type Provenance struct {
-	Site            string    `json:"site"`
+	Site string `json:"site"`
+	// Session is the run that brought the zip home (empty for a zip
+	// fetched outside a run, by `ferry retrieve`).
+	Session         string    `json:"session,omitempty"`
 	ConversationURL string    `json:"conversationUrl"`
 	ConversationID  string    `json:"conversationId,omitempty"`
 	MessageID       string    `json:"messageId,omitempty"`

@@ -70,7 +70,7 @@ func (r *codeRun) adoptZips(ctx context.Context, s *job.Session, found []artifac
 			rest = append(rest, z)
 			continue
 		}
-		prov := artifact.Provenance{Site: s.Site, ConversationID: j["conversation"], MessageID: j["message"], SandboxPath: z.Path,
+		prov := artifact.Provenance{Site: s.Site, Session: s.ID, ConversationID: j["conversation"], MessageID: j["message"], SandboxPath: z.Path,
 			ConversationURL: r.conversationURL(j["conversation"])}
 		saved, err := artifact.Adopt(ctx, path, j["sha256"], prov, artifact.WithFerryVersion(version.Version), artifact.WithVerify(VerifyLimits(r.limits)...))
 		if err != nil {

@@ -77,7 +77,7 @@ func (r *codeRun) bringHome(ctx context.Context, src provider.ArtifactSource, s 
 	if len(found) == 0 {
 		return r.inline(ctx, s, d)
 	}
-	prov := artifact.Provenance{Site: SiteID}
+	prov := artifact.Provenance{Site: SiteID, Session: s.ID}
 	var results []artifact.Result
 	if r.resume {
 		// A reattach: what this turn already saved and verified stays (or
@@ -152,7 +152,7 @@ func (r *codeRun) inline(ctx context.Context, s *job.Session, d *job.Delivery) (
 		return nil, err
 	}
 	name := "inline-" + shortID(s.ConversationID) + ".zip"
-	prov := artifact.Provenance{Site: SiteID, ConversationID: s.ConversationID, MessageID: s.MessageID,
+	prov := artifact.Provenance{Site: SiteID, Session: s.ID, ConversationID: s.ConversationID, MessageID: s.MessageID,
 		ConversationURL: r.receipt.ConversationURL}
 	saved, err := artifact.Save(ctx, r.out, name, &buf, prov, artifact.WithFerryVersion(version.Version), artifact.WithVerify(VerifyLimits(r.limits)...))
 	zr := ZipReceipt{Inline: true}

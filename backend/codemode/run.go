@@ -67,7 +67,7 @@ func Run(ctx context.Context, h Host, req Request) (*Outcome, error) {
 	defer cancel()
 	deadline, _ := ctx.Deadline()
 
-	r := &codeRun{req: req, out: out, repo: repo, limits: settings.Artifacts, cooldown: settings.RateLimitCooldownDuration(), deadline: deadline}
+	r := &codeRun{req: req, task: preq.Task, out: out, repo: repo, limits: settings.Artifacts, cooldown: settings.RateLimitCooldownDuration(), deadline: deadline}
 	r.receipt = newReceipt(preq.Contract, req.MultiZip, req.AllowInline)
 	if req.RepoRoot != "" {
 		sp, err := prompt.CheckSources(ctx, req.RepoRoot, req.SourcePaths)
@@ -216,6 +216,7 @@ func Check(ctx context.Context, h Host, req Request) error {
 // codeRun is one code run: its settings and what it found.
 type codeRun struct {
 	req      Request
+	task     string // the user's own words, which each step's prompt wraps
 	out      string
 	repo     *job.Repo
 	limits   config.ArtifactSettings
@@ -287,7 +288,7 @@ func (r *codeRun) step(ctx context.Context, step prompt.Step) (*prompt.Outcome, 
 	if r.req.OnEvent != nil {
 		defer runner.Subscribe(r.req.OnEvent)()
 	}
-	s, err := runner.Create(ctx, job.Spec{Site: SiteID, Model: r.req.Model, TargetID: r.a.TargetID(), Prompt: step.Prompt,
+	s, err := runner.Create(ctx, job.Spec{Site: SiteID, Model: r.req.Model, TargetID: r.a.TargetID(), Prompt: step.Prompt, Task: r.task,
 		Template: r.req.Template, Contract: string(step.Contract), Deadline: r.deadline, Origin: r.req.Origin,
 		CodeMode: zipStep(step.Contract), RequestedTab: requested, TabWasCreated: r.created && first, Attachments: r.stepFiles(first)})
 	if err != nil {

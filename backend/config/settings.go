@@ -147,7 +147,7 @@ func (e *FieldError) Error() string { return "setting " + e.Field + " " + e.Prob
 // values, with evidence "field"; the cause is a *FieldError.
 func (s Settings) Validate() error {
 	if fe := s.check(); fe != nil {
-		return errs.Wrap(fe, errs.ConfigInvalid, "%s", fe.Error()).WithEvidence("field", fe.Field)
+		return errs.Wrap(fe, errs.ConfigInvalid, "%s", fe.Error()).WithEvidence("field", fe.Field).WithEvidence("problem", fe.Problem)
 	}
 	return nil
 }
@@ -249,6 +249,12 @@ func (b BrowserSettings) check() *FieldError {
 	}
 	for i, arg := range b.ExtraArgs {
 		field := fmt.Sprintf("browser.extraArgs[%d]", i)
+		if shellQuoted(arg) {
+			return bad(field, "has shell quotes (got %s): remove the quotes, and put each flag on its own line; Ferry hands each flag to the browser as it is, without a shell, so a space inside a flag needs no quotes", arg)
+		}
+		if strings.Contains(arg, " --") {
+			return bad(field, "holds more than one flag (got %q): put each flag on its own line", arg)
+		}
 		if !strings.HasPrefix(arg, "-") {
 			return bad(field, "must be a command-line flag starting with '-' (got %q)", arg)
 		}
@@ -262,6 +268,18 @@ func (b BrowserSettings) check() *FieldError {
 		}
 	}
 	return nil
+}
+
+// shellQuoted reports whether arg carries the quotes a shell would have
+// removed: it starts with one, or a flag's value is wrapped in them
+// (--flag='v', --flag="v"), as when a command line printed for a shell is
+// pasted.
+func shellQuoted(arg string) bool {
+	if strings.HasPrefix(arg, "'") || strings.HasPrefix(arg, `"`) {
+		return true
+	}
+	_, v, ok := strings.Cut(arg, "=")
+	return ok && len(v) >= 2 && (v[0] == '\'' && v[len(v)-1] == '\'' || v[0] == '"' && v[len(v)-1] == '"')
 }
 
 // checkAttachURL accepts a DevTools endpoint on loopback (ws, wss, http,

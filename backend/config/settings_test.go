@@ -241,6 +241,14 @@ func TestValidate(t *testing.T) {
 		{"an extra argument that is not a flag is invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"lang"} }, "browser.extraArgs[0]"},
 		{"a DevTools flag spelt with one dash is invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"-Remote-Debugging-Port=9222"} }, "browser.extraArgs[0]"},
 		{"a flag that turns off the sandbox is invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"--no-sandbox"} }, "browser.extraArgs[0]"},
+		{"a flag whose value has spaces is valid", func(s *config.Settings) {
+			s.Browser.ExtraArgs = []string{"--host-resolver-rules=MAP chatgpt.com 127.0.0.1:4443,MAP claude.ai 127.0.0.1:4443"}
+		}, ""},
+		{"a flag in shell quotes is invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"'--host-resolver-rules=MAP a 127.0.0.1:1'"} }, "browser.extraArgs[0]"},
+		{"a flag value in shell quotes is invalid", func(s *config.Settings) {
+			s.Browser.ExtraArgs = []string{"--lang=en", `--host-resolver-rules="MAP a 127.0.0.1:1"`}
+		}, "browser.extraArgs[1]"},
+		{"two flags on one line are invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"--lang=en --ignore-certificate-errors"} }, "browser.extraArgs[0]"},
 		{"a loopback attach URL is valid", func(s *config.Settings) { s.Browser.AttachURL = "http://127.0.0.1:9222" }, ""},
 		{"an attach file path is valid", func(s *config.Settings) { s.Browser.AttachURL = "/home/u/.config/chromium/DevToolsActivePort" }, ""},
 		{"an attach URL of another scheme is invalid", func(s *config.Settings) { s.Browser.AttachURL = "ftp://127.0.0.1/x" }, "browser.attachURL"},
@@ -265,6 +273,10 @@ func TestValidate(t *testing.T) {
 			e := errs.From(err)
 			if err == nil || e.Code != errs.ConfigInvalid || e.Evidence["field"] != c.field || !strings.Contains(e.Message, c.field) {
 				t.Fatalf("got %v; want config_invalid about %s", err, c.field)
+			}
+			// The problem alone, for a window that shows it beside the field.
+			if p := e.Evidence["problem"]; p == "" || strings.Contains(p, c.field) || !strings.HasSuffix(e.Message, p) {
+				t.Errorf("evidence problem %q: want the message's words after the field", p)
 			}
 		})
 	}
@@ -462,4 +474,15 @@ func TestResetKeepsTheBadFileAndNeverClobbersABackup(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestPastedShellFlagsSayRemoveTheQuotes: the flags `ferry sim` prints for a
+// shell, pasted into the extra flags as one line, are refused with the fix.
+func TestPastedShellFlagsSayRemoveTheQuotes(t *testing.T) {
+	s := config.Defaults()
+	s.Browser.ExtraArgs = []string{`'--host-resolver-rules=MAP chatgpt.com 127.0.0.1:4443' --ignore-certificate-errors`}
+	e := errs.From(s.Validate())
+	if e == nil || !strings.Contains(e.Message, "remove the quotes") || !strings.Contains(e.Message, "own line") {
+		t.Fatalf("got %v; want a refusal that says to remove the quotes and put each flag on its own line", e)
+	}
 }

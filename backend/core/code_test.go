@@ -14,6 +14,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/prompt"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // TestCode runs code-mode requests through Core.RunCode against the
@@ -68,6 +69,25 @@ func TestCode(t *testing.T) {
 		}
 		if s.Warnings != nil {
 			t.Fatalf("warnings %v", s.Warnings)
+		}
+		// Titled by the user's own words, not by the wrapper around them.
+		if want := "Build a desktop greeter " + sim.Directive(sim.ScenarioCodeZip); s.Task != want || job.Title(s) != want || s.Prompt == s.Task {
+			t.Fatalf("task %q (title %q), want the rendered template alone, apart from the prompt sent", s.Task, job.Title(s))
+		}
+		// The library tells each zip's story: its run, when, in what words.
+		list, err := NewService(c, nil).ListArtifacts(ctx, service.Owner(service.FaceDesktop), service.ListArtifactsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var item *service.ArtifactItem
+		for i := range list.Items {
+			if list.Items[i].Path == s.Artifacts[0].Path {
+				item = &list.Items[i]
+			}
+		}
+		if item == nil || item.Session != s.ID || item.Run == nil || item.Run.ID != s.ID || !strings.HasPrefix(item.Run.Prompt, "Build a desktop greeter") ||
+			!item.Run.Created.Equal(s.Created) || item.Run.State != string(job.StateDone) {
+			t.Fatalf("library item %+v, want its run %s told", item, s.ID)
 		}
 	})
 

@@ -2,8 +2,10 @@ package core
 
 import (
 	"context"
+	"strings"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -18,7 +20,47 @@ func (s *Service) ListArtifacts(ctx context.Context, c service.Caller, req servi
 	}
 	dir := s.c.Paths().ArtifactsDir()
 	items, err := artifact.Library(ctx, dir)
-	return service.ArtifactList{Dir: dir, Items: artifactItemsOf(items)}, err
+	out := service.ArtifactList{Dir: dir, Items: artifactItemsOf(items)}
+	if err == nil {
+		s.tellArtifactRuns(ctx, out.Items)
+	}
+	return out, err
+}
+
+// tellArtifactRuns sets each item's Run from the history: when, in what
+// words and how the run that brought it home went. An item whose run the
+// history no longer holds (or that names none) keeps a nil Run; a history
+// that cannot be read leaves them all so, since the files themselves are
+// what the list is for.
+func (s *Service) tellArtifactRuns(ctx context.Context, items []service.ArtifactItem) {
+	repo, err := s.c.History(ctx)
+	if err != nil {
+		return
+	}
+	runs := map[string]*service.ArtifactRun{}
+	for i := range items {
+		id := items[i].Session
+		if id == "" {
+			continue
+		}
+		r, seen := runs[id]
+		if !seen {
+			if sess, err := repo.Get(ctx, id); err == nil {
+				r = &service.ArtifactRun{ID: sess.ID, Prompt: promptOpening(job.Title(sess), 160), Created: sess.Created, State: string(sess.State)}
+			}
+			runs[id] = r
+		}
+		items[i].Run = r
+	}
+}
+
+// promptOpening is the start of a prompt on one line, at most n runes.
+func promptOpening(p string, n int) string {
+	p = strings.Join(strings.Fields(p), " ")
+	if r := []rune(p); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return p
 }
 
 func artifactItemsOf(items []artifact.Item) []service.ArtifactItem {

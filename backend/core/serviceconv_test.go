@@ -93,6 +93,12 @@ func sameJSON[M any](t *testing.T, orig any) {
 	}
 }
 
+func TestServiceConstantsMatch(t *testing.T) {
+	if service.ArtifactSidecarSuffix != artifact.SidecarSuffix {
+		t.Fatalf("service says a sidecar ends %q, the artifact package writes %q", service.ArtifactSidecarSuffix, artifact.SidecarSuffix)
+	}
+}
+
 func TestServiceMirrorsKeepEveryField(t *testing.T) {
 	t.Run("a run record", func(t *testing.T) { sameJSON[service.Run](t, filled[job.Session]()) })
 	t.Run("a journal entry", func(t *testing.T) { sameJSON[service.JournalEntry](t, filled[job.Entry]()) })

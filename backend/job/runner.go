@@ -65,6 +65,7 @@ type Spec struct {
 	TargetID        string
 	ConversationURL string
 	Prompt          string
+	Task            string // the user's words that Prompt wraps, if it does
 	Template        string
 	Contract        string
 	Deadline        time.Time
@@ -111,7 +112,7 @@ func (r *Runner) Repo() *Repo { return r.repo }
 func (r *Runner) Create(ctx context.Context, sp Spec) (*Session, error) {
 	s := &Session{
 		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
-		Prompt: sp.Prompt, Template: sp.Template, Contract: sp.Contract, Deadline: sp.Deadline,
+		Prompt: sp.Prompt, Task: sp.Task, Template: sp.Template, Contract: sp.Contract, Deadline: sp.Deadline,
 		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, State: StateResolved,
 		Parent: sp.Parent, Thread: sp.Thread, Attachments: sp.Attachments,
 		Routing: &provider.Routing{RequestedTabID: sp.RequestedTab, ControlledTabID: sp.TargetID, TabWasCreated: sp.TabWasCreated},

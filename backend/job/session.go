@@ -89,8 +89,12 @@ type Session struct {
 	ConversationID  string              `json:"conversationId,omitempty"`
 	MessageID       string              `json:"messageId,omitempty"`
 	Prompt          string              `json:"prompt"`
-	Template        string              `json:"template,omitempty"`
-	Contract        string              `json:"contract,omitempty"`
+	// Task is the user's own words when Prompt was composed around them
+	// (code mode wraps them in a contract and a delivery): what the run is
+	// titled by. Empty when Prompt is the user's text itself.
+	Task     string `json:"task,omitempty"`
+	Template string `json:"template,omitempty"`
+	Contract string `json:"contract,omitempty"`
 	// Parent is the run this one follows up (its conversation continued);
 	// Thread is the first run of that conversation's thread (both empty
 	// for a run that follows none).
@@ -128,6 +132,15 @@ type Session struct {
 	Attachments []attach.File `json:"attachments,omitempty"`
 	// Seq is the number of journal entries written for the run.
 	Seq uint64 `json:"seq"`
+}
+
+// Title is what a run is called by: the user's own words (Task when the
+// prompt sent was composed around them, else the prompt).
+func Title(s *Session) string {
+	if s.Task != "" {
+		return s.Task
+	}
+	return s.Prompt
 }
 
 // Entry is one journal line: the state a run entered, when, and why.

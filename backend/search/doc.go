@@ -16,6 +16,14 @@
 // every query would match every run. Terms longer than MaxTermRunes runes
 // are cut into MaxTermRunes-rune pieces, each a term of its own.
 //
+// A term found in a field only as a subsequence counts there only when its
+// letters keep together (stage two decides it, see compactMatch): they
+// follow each other, or skip at most 2+len/4 letters in all ("devtols"
+// finds "devtools"); in a file name, the site or the model a jump to a word
+// start is free as well ("fb" finds "fix-bug"), in a prompt it is not.
+// Letters strewn across a prompt ("hello" in "the help desk lost one log")
+// are a chance match, not a hit, and are what is highlighted otherwise.
+//
 // # Ranking
 //
 // Search works in two stages so that it never rescans raw text:

@@ -31,8 +31,9 @@ type scored struct {
 }
 
 // rank is stage two: it rescores the shortlist with sahilm/fuzzy and returns
-// the best limit hits.
-func (p *plan) rank(short []short, limit int) []Hit {
+// the best limit hits, and how many shortlisted runs it dropped (a term
+// found only as letters spread too far, see compactMatch).
+func (p *plan) rank(short []short, limit int) ([]Hit, int) {
 	all := make([]scored, len(short))
 	ok := make([]bool, len(short))
 	var wg sync.WaitGroup
@@ -54,6 +55,7 @@ func (p *plan) rank(short []short, limit int) []Hit {
 			kept = append(kept, all[i])
 		}
 	}
+	dropped := len(all) - len(kept)
 	all = kept
 	sort.Slice(all, func(i, j int) bool {
 		a, b := all[i], all[j]
@@ -72,7 +74,7 @@ func (p *plan) rank(short []short, limit int) []Hit {
 	for i := range all {
 		hits[i] = p.hit(&all[i])
 	}
-	return hits
+	return hits, dropped
 }
 
 // fieldText is one field of a run as stage two sees it.
@@ -85,8 +87,9 @@ type fieldText struct {
 	pos   []int
 }
 
-// score computes sc's final score and match positions; false when, against
-// stage one, some term matches no field.
+// score computes sc's final score and match positions; false when some term
+// matches no field: stage one takes any subsequence of a prompt, file name,
+// site or model as a match, stage two only one whose letters keep together.
 func (p *plan) score(sc *scored) bool {
 	e := sc.e
 	vals := p.snap.values
@@ -126,7 +129,7 @@ func (p *plan) score(sc *scored) bool {
 			if !f.built {
 				f.orig, f.built = f.t.original(), true
 			}
-			fs, pos, ok := scoreField(tm, f.t, f.orig, tier)
+			fs, pos, ok := scoreField(tm, f.t, f.orig, tier, f.field == FieldPrompt)
 			if !ok {
 				continue
 			}
@@ -163,8 +166,10 @@ func (p *plan) score(sc *scored) bool {
 // offsets equal those of t.s. When tm occurs contiguously in a long field,
 // sahilm scores the window of scoreWindow bytes around that occurrence: the
 // occurrence is what gets highlighted, and a 1 KiB answer per shortlisted
-// run would otherwise cost more than the rest of the query.
-func scoreField(tm *term, t *text, orig string, tier uint8) (int, []int, bool) {
+// run would otherwise cost more than the rest of the query. A term found only
+// as a subsequence counts when its letters keep together (see compactMatch;
+// prose says that t is a prompt, where jumps to word starts are not free).
+func scoreField(tm *term, t *text, orig string, tier uint8, prose bool) (int, []int, bool) {
 	at, word := -1, false
 	subject := orig
 	if tier >= tierExact {
@@ -205,12 +210,11 @@ func scoreField(tm *term, t *text, orig string, tier uint8) (int, []int, bool) {
 		}
 		return fs, pos, true
 	}
-	pos := make([]int, len(m[0].MatchedIndexes))
-	last, runes := 0, 0
-	for i, at := range m[0].MatchedIndexes {
-		runes += utf8.RuneCountInString(subject[last:at])
-		last = at
-		pos[i] = runes
+	// Only a subsequence: it counts when its letters keep together, and
+	// those letters are the ones highlighted.
+	pos, ok := tm.compactMatch(t, !prose)
+	if !ok {
+		return 0, nil, false
 	}
 	return fs, pos, true
 }

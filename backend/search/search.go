@@ -104,8 +104,8 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		}
 		x.cache.store(&cacheEntry{key: key, epoch: p.snap.epoch, n: p.snap.n, terms: terms, units: units, top: top})
 	}
-	hits := p.rank(short, limit)
-	return Results{Hits: hits, Total: total}, nil
+	hits, dropped := p.rank(short, limit)
+	return Results{Hits: hits, Total: total - dropped}, nil
 }
 
 func checkQuery(q Query) (int, error) {

@@ -98,13 +98,41 @@ func TestRanking(t *testing.T) {
 			want: []string{"new", "mid", "old"},
 		},
 		{
-			name:  "an exact substring beats a scattered subsequence in the same field",
+			// Issue 19 point 10: letters strewn across a prompt no longer match.
+			name:  "a subsequence strewn across a prompt does not match",
 			query: "ledger",
 			docs: []Doc{
 				{ID: "scattered", Created: day0.Add(time.Hour), Prompt: "let every daily gauge report"},
 				{ID: "exact", Created: day0, Prompt: "rebuild the ledger report"},
 			},
-			want: []string{"exact", "scattered"},
+			want: []string{"exact"},
+		},
+		{
+			name:  "a typo finds the word, a spread subsequence does not match",
+			query: "devtols",
+			docs: []Doc{
+				{ID: "scattered", Created: day0.Add(2 * time.Hour), Prompt: "deliver every vital tool list"},
+				{ID: "typo", Created: day0, Prompt: "open the devtools panel"},
+			},
+			want: []string{"typo"},
+		},
+		{
+			name:  "word starts across a prompt are not an acronym",
+			query: "hello",
+			docs: []Doc{
+				{ID: "unrelated", Created: day0.Add(time.Hour), Prompt: "the help desk lost one log"},
+				{ID: "hello", Created: day0, Prompt: "say hello to the team"},
+			},
+			want: []string{"hello"},
+		},
+		{
+			name:  "word starts in a file name are an acronym",
+			query: "fbz",
+			docs: []Doc{
+				{ID: "file", Created: day0, Prompt: "x", Files: []string{"fix-bug.zip"}},
+				{ID: "prompt", Created: day0.Add(time.Hour), Prompt: "fix the bug in zip"},
+			},
+			want: []string{"file"},
 		},
 		{
 			name:  "a word-start occurrence beats one inside a word",

@@ -74,5 +74,8 @@ type Hit struct {
 type Results struct {
 	Hits []Hit `json:"hits"`
 	// Total is the number of runs that matched, of which Hits are the best.
+	// It is exact when every match was shortlisted (Total below twice the
+	// limit, and at least 64); above that it may count runs whose only
+	// match is letters spread too far, which stage two would have dropped.
 	Total int `json:"total"`
 }

@@ -9,6 +9,10 @@ const (
 	ArtifactUnverified  = "unverified"
 )
 
+// ArtifactSidecarSuffix names a zip's provenance sidecar: the zip's path
+// with this appended (the artifact package's SidecarSuffix).
+const ArtifactSidecarSuffix = ".provenance.json"
+
 // ListArtifactsRequest lists the artifacts library.
 type ListArtifactsRequest struct{}
 
@@ -33,13 +37,27 @@ type ArtifactItem struct {
 	Modified time.Time `json:"modified"`
 	Status   string    `json:"status"`
 	// Reason is the reason code, Why the sentence; empty when verified.
-	Reason          string            `json:"reason,omitempty"`
-	Why             string            `json:"why,omitempty"`
-	Site            string            `json:"site,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	Why    string `json:"why,omitempty"`
+	Site   string `json:"site,omitempty"`
+	// Session is the id of the run that brought the zip home; Run tells
+	// that run's story when the history still holds it.
+	Session         string            `json:"session,omitempty"`
 	ConversationURL string            `json:"conversationUrl,omitempty"`
 	VerifiedAt      time.Time         `json:"verifiedAt,omitzero"`
 	Files           []ArtifactEntry   `json:"files"`
 	Problems        []ArtifactProblem `json:"problems,omitempty"`
+	Run             *ArtifactRun      `json:"run,omitempty"`
+}
+
+// ArtifactRun is the run an artifact came from, as the library shows it.
+type ArtifactRun struct {
+	ID string `json:"id"`
+	// Prompt is the opening of the user's own words (for a code-mode run,
+	// the task, without the wrapper Ferry composed around it).
+	Prompt  string    `json:"prompt"`
+	Created time.Time `json:"created"`
+	State   string    `json:"state"`
 }
 
 // ArtifactEntry is one entry of a zip.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argsToText, browserMode, DURATION, fieldOf, offsetAt, sitesMarker, sitesToText, textToArgs } from './settingsform';
+import { argsToText, browserMode, DURATION, fieldMessage, fieldOf, offsetAt, sitesMarker, sitesToText, textToArgs } from './settingsform';
 import type { Envelope } from './envelope';
 
 const env = (code: string, evidence: Record<string, string>): Envelope => ({ stage: 'input', code, message: 'm', retryable: false, evidence });
@@ -20,6 +20,12 @@ describe('settings form helpers', () => {
     expect(fieldOf(env('config_invalid', { field: 'run.answerTimeout' }))).toBe('run.answerTimeout');
     expect(fieldOf(env('store_io', { field: 'x' }))).toBeNull();
     expect(fieldOf(null)).toBeNull();
+  });
+  it('words a refusal for the editor: the problem, and the line of a list', () => {
+    const quoted = env('config_invalid', { field: 'browser.extraArgs[1]', problem: 'has shell quotes: remove the quotes' });
+    expect(fieldMessage(quoted)).toBe('Line 2: has shell quotes: remove the quotes');
+    expect(fieldMessage(env('config_invalid', { field: 'run.answerTimeout', problem: 'must be at least 10s' }))).toBe('Must be at least 10s');
+    expect(fieldMessage(env('config_invalid', { field: 'theme' }))).toBe('m');
   });
   it('places a sites problem at its line, column and entry', () => {
     expect(sitesMarker(env('config_invalid', { field: 'sites', line: '3', column: '5', entry: '2' }))).toEqual({

@@ -35,6 +35,20 @@ export function fieldOf(env: Envelope | null | undefined): string | null {
   return f.replace(/\[\d+\]$/, '');
 }
 
+/**
+ * fieldMessage is what the editor a settings refusal blames shows under
+ * itself: the problem in the user's words, without the setting's JSON path
+ * (the editor's label says which setting), and for a list edited one entry
+ * per line, the line. Other envelopes keep their message.
+ */
+export function fieldMessage(env: Envelope): string {
+  const problem = env.evidence?.problem;
+  if (!problem) return env.message;
+  const text = problem.charAt(0).toUpperCase() + problem.slice(1);
+  const index = /\[(\d+)\]$/.exec(env.evidence?.field ?? '');
+  return index ? `Line ${Number(index[1]) + 1}: ${problem}` : text;
+}
+
 /** SitesMarker places a sites-editor problem. */
 export interface SitesMarker {
   line: number;

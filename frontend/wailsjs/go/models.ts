@@ -717,6 +717,43 @@ export namespace service {
 	        this.dir = source["dir"];
 	    }
 	}
+	export class ArtifactRun {
+	    id: string;
+	    prompt: string;
+	    // Go type: time
+	    created: any;
+	    state: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ArtifactRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.prompt = source["prompt"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.state = source["state"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ArtifactProblem {
 	    reason: string;
 	    entry?: string;
@@ -746,11 +783,13 @@ export namespace service {
 	    reason?: string;
 	    why?: string;
 	    site?: string;
+	    session?: string;
 	    conversationUrl?: string;
 	    // Go type: time
 	    verifiedAt: any;
 	    files: ArtifactEntry[];
 	    problems?: ArtifactProblem[];
+	    run?: ArtifactRun;
 	
 	    static createFrom(source: any = {}) {
 	        return new ArtifactItem(source);
@@ -767,10 +806,12 @@ export namespace service {
 	        this.reason = source["reason"];
 	        this.why = source["why"];
 	        this.site = source["site"];
+	        this.session = source["session"];
 	        this.conversationUrl = source["conversationUrl"];
 	        this.verifiedAt = this.convertValues(source["verifiedAt"], null);
 	        this.files = this.convertValues(source["files"], ArtifactEntry);
 	        this.problems = this.convertValues(source["problems"], ArtifactProblem);
+	        this.run = this.convertValues(source["run"], ArtifactRun);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -823,6 +864,7 @@ export namespace service {
 		    return a;
 		}
 	}
+	
 	
 	
 	export class BrowserSpec {
@@ -1661,6 +1703,7 @@ export namespace service {
 	    conversationId?: string;
 	    messageId?: string;
 	    prompt: string;
+	    task?: string;
 	    template?: string;
 	    contract?: string;
 	    parent?: string;
@@ -1706,6 +1749,7 @@ export namespace service {
 	        this.conversationId = source["conversationId"];
 	        this.messageId = source["messageId"];
 	        this.prompt = source["prompt"];
+	        this.task = source["task"];
 	        this.template = source["template"];
 	        this.contract = source["contract"];
 	        this.parent = source["parent"];

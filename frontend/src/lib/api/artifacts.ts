@@ -17,5 +17,11 @@ export const copyPath = (path: string): Promise<void> => call(() => Artifacts.Co
 /** reveal shows the zip in the file manager. */
 export const reveal = (path: string): Promise<void> => call(() => Artifacts.RevealInFolder(path));
 
+/** open opens a verified zip in the desktop's application for it. */
+export const open = (path: string): Promise<void> => call(() => Artifacts.Open(path));
+
+/** remove moves the zip and its provenance to the trash. */
+export const remove = (path: string): Promise<void> => call(() => Artifacts.Delete(path));
+
 /** saveAs asks where to save a copy of a verified zip; resolves the new path, or "" when cancelled. */
 export const saveAs = (path: string): Promise<string> => call(() => Artifacts.SaveAs(path));

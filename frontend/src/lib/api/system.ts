@@ -12,6 +12,9 @@ export type VersionInfo = version.Info;
 /** frontendReady tells the app the shell has mounted (the GUI test waits for it). */
 export const frontendReady = (): Promise<void> => call(() => System.FrontendReady());
 
+/** windowFocused tells the app whether the window has the focus (no notifications meanwhile). */
+export const windowFocused = (focused: boolean): Promise<void> => call(() => System.WindowFocused(focused));
+
 /** versionInfo returns the build's version. */
 export const versionInfo = (): Promise<VersionInfo> => call(() => System.Version());
 

@@ -60,6 +60,33 @@ export class ArtifactsState {
       toasts.error(e);
     }
   }
+
+  async open(item: api.ArtifactItem): Promise<void> {
+    try {
+      await api.open(item.path);
+    } catch (e) {
+      toasts.error(e);
+    }
+  }
+
+  /** remove moves the zip to the trash and drops it from the list. */
+  async remove(item: api.ArtifactItem): Promise<void> {
+    try {
+      await api.remove(item.path);
+      this.items = this.items.filter((i) => i.path !== item.path);
+      toasts.success(`${item.name} moved to the trash`, 'Restore it from the trash in your file manager.');
+    } catch (e) {
+      toasts.error(e);
+    }
+  }
+}
+
+/** whenOf is the time an artifact came home: its run's start, else when it was verified, else its file's time. */
+export function whenOf(item: Pick<api.ArtifactItem, 'run' | 'verifiedAt' | 'modified'>): Date | null {
+  const t = item.run?.created ?? item.verifiedAt ?? item.modified;
+  if (!t) return null;
+  const d = new Date(t as unknown as string);
+  return Number.isNaN(d.getTime()) ? null : d;
 }
 
 /** draggable reports whether an item may leave the window: verified zips only. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HistoryState, SEARCH_DEBOUNCE_MS } from './history.svelte';
-import { ArtifactsState, startDrag, type DataTransferLike } from './artifacts.svelte';
+import { ArtifactsState, startDrag, whenOf, type DataTransferLike } from './artifacts.svelte';
 import type { Hit, HistoryItem, HistorySummary, SessionDetail, SessionList } from '../api/sessions';
 
 // listed builds a row as Sessions.List sends it: a summary of the run (no
@@ -169,5 +169,15 @@ describe('HistoryState selection', () => {
     await h.openId('old');
     await h.search();
     expect(h.selected).toBe(1);
+  });
+});
+
+describe('an artifact\'s time', () => {
+  it('is its run\'s start, else its verification, else its file\'s time', () => {
+    const run = { id: 'r1', prompt: 'build a greeter', created: '2026-11-30T10:00:00Z', state: 'done' };
+    expect(whenOf({ run, verifiedAt: '2026-11-30T10:05:00Z', modified: '2026-11-30T10:06:00Z' } as never)?.toISOString()).toBe('2026-11-30T10:00:00.000Z');
+    expect(whenOf({ verifiedAt: '2026-11-30T10:05:00Z', modified: '2026-11-30T10:06:00Z' } as never)?.toISOString()).toBe('2026-11-30T10:05:00.000Z');
+    expect(whenOf({ modified: '2026-11-30T10:06:00Z' } as never)?.toISOString()).toBe('2026-11-30T10:06:00.000Z');
+    expect(whenOf({ modified: 'not a time' } as never)).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import * as settingsApi from '../api/settings';
 import * as gatewayApi from '../api/gateway';
 import * as quickApi from '../api/quick';
 import { toEnvelope, type Envelope } from '../envelope';
-import { fieldOf, sitesMarker, sitesToText, type SitesMarker } from '../settingsform';
+import { fieldMessage, fieldOf, sitesMarker, sitesToText, type SitesMarker } from '../settingsform';
 import { appState } from './app.svelte';
 import { toasts } from './toasts.svelte';
 
@@ -60,7 +60,7 @@ export class SettingsForm {
     } catch (e) {
       const env = toEnvelope(e);
       const f = fieldOf(env) ?? field;
-      this.errors = { ...this.errors, [f]: env.message };
+      this.errors = { ...this.errors, [f]: fieldMessage(env) };
       if (f !== field) this.#clear(field);
       return false;
     }

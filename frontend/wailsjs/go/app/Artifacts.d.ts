@@ -4,9 +4,13 @@ import {service} from '../models';
 
 export function CopyPath(arg1:string):Promise<void>;
 
+export function Delete(arg1:string):Promise<void>;
+
 export function DragPath(arg1:string):Promise<string>;
 
 export function List():Promise<service.ArtifactList>;
+
+export function Open(arg1:string):Promise<void>;
 
 export function RevealInFolder(arg1:string):Promise<void>;
 

@@ -6,12 +6,20 @@ export function CopyPath(arg1) {
   return window['go']['app']['Artifacts']['CopyPath'](arg1);
 }
 
+export function Delete(arg1) {
+  return window['go']['app']['Artifacts']['Delete'](arg1);
+}
+
 export function DragPath(arg1) {
   return window['go']['app']['Artifacts']['DragPath'](arg1);
 }
 
 export function List() {
   return window['go']['app']['Artifacts']['List']();
+}
+
+export function Open(arg1) {
+  return window['go']['app']['Artifacts']['Open'](arg1);
 }
 
 export function RevealInFolder(arg1) {

@@ -21,3 +21,5 @@ export function StartDemo():Promise<void>;
 export function Status():Promise<app.Status>;
 
 export function Version():Promise<version.Info>;
+
+export function WindowFocused(arg1:boolean):Promise<void>;

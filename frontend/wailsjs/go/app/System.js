@@ -37,3 +37,7 @@ export function Status() {
 export function Version() {
   return window['go']['app']['System']['Version']();
 }
+
+export function WindowFocused(arg1) {
+  return window['go']['app']['System']['WindowFocused'](arg1);
+}

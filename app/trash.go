@@ -1,0 +1,79 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// moveToTrash moves the file at path to the user's trash as the
+// FreeDesktop.org Trash specification (1.0) describes, so that a file
+// manager lists it and can restore it: the home trash
+// ($XDG_DATA_HOME/Trash, else ~/.local/share/Trash), an info file written
+// first (exclusively, which reserves the name), then the file renamed into
+// files/. It returns the path in the trash. A file on another filesystem
+// than the home trash is refused rather than copied: errs.StoreIO with the
+// path, and nothing moved.
+func moveToTrash(path string, getenv func(string) string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", errs.Wrap(err, errs.StoreIO, "resolve %s: %v", path, err)
+	}
+	base := getenv("XDG_DATA_HOME")
+	if base == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return "", errs.New(errs.ConfigInvalid, "neither XDG_DATA_HOME nor HOME is set, so there is no trash to move %s to", abs).
+				WithHint("delete the file yourself; its path is shown beside it")
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	trash := filepath.Join(base, "Trash")
+	files, info := filepath.Join(trash, "files"), filepath.Join(trash, "info")
+	for _, d := range []string{files, info} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return "", errs.Wrap(err, errs.StoreIO, "create the trash folder %s: %v", d, err)
+		}
+	}
+	name := filepath.Base(abs)
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for n := 1; n < 1000; n++ {
+		cand := name
+		if n > 1 {
+			cand = fmt.Sprintf("%s.%d%s", stem, n, ext)
+		}
+		infoPath := filepath.Join(info, cand+".trashinfo")
+		f, err := os.OpenFile(infoPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", errs.Wrap(err, errs.StoreIO, "write %s: %v", infoPath, err)
+		}
+		// Path is URL-escaped per segment, as the specification asks.
+		escaped := (&url.URL{Path: abs}).EscapedPath()
+		_, werr := fmt.Fprintf(f, "[Trash Info]\nPath=%s\nDeletionDate=%s\n", escaped, time.Now().Format("2006-01-02T15:04:05"))
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		dest := filepath.Join(files, cand)
+		if werr == nil {
+			werr = os.Rename(abs, dest)
+		}
+		if werr != nil {
+			_ = os.Remove(infoPath)
+			return "", errs.Wrap(werr, errs.StoreIO, "move %s to the trash: %v", abs, werr).WithEvidence("path", abs).
+				WithHint("delete the file yourself; its path is shown beside it")
+		}
+		return dest, nil
+	}
+	return "", errs.New(errs.StoreIO, "the trash already holds 999 files named like %s", name).WithHint("empty the trash")
+}
