@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 
@@ -31,12 +32,12 @@ func (p *Page) fetchDownload(ctx context.Context, rawURL string, opts BytesOptio
 	}
 	path, err := p.downloadBlob(ctx, r.ID, dir)
 	if err != nil {
-		_ = os.RemoveAll(dir)
+		_ = removeDownloadDir(dir)
 		return nil, nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		_ = os.RemoveAll(dir)
+		_ = removeDownloadDir(dir)
 		return nil, nil, errs.Wrap(err, errs.ArtifactFetchFailed, "open the downloaded file: %v", err)
 	}
 	st, err := f.Stat()
@@ -45,7 +46,7 @@ func (p *Page) fetchDownload(ctx context.Context, rawURL string, opts BytesOptio
 	}
 	if err != nil {
 		_ = f.Close()
-		_ = os.RemoveAll(dir)
+		_ = removeDownloadDir(dir)
 		return nil, nil, errs.Wrap(err, errs.ArtifactFetchFailed, "check the downloaded file: %v", err)
 	}
 	meta := r.Meta
@@ -136,6 +137,35 @@ func (p *Page) downloadBlob(ctx context.Context, id, dir string) (string, error)
 	}
 }
 
+// removeDownloadDir removes a download's private directory for good. The
+// browser may still be writing there a moment after it reported the
+// download cancelled (its file thread deletes the partial file, and
+// creates the directory again to do so), so a removal that fails, or a
+// directory that comes back, is removed again until it stays gone for
+// downloadDirSettle, for at most cleanupTimeout.
+func removeDownloadDir(dir string) error {
+	deadline := time.Now().Add(cleanupTimeout)
+	for {
+		err := os.RemoveAll(dir)
+		if err == nil {
+			time.Sleep(downloadDirSettle)
+			if _, serr := os.Lstat(dir); os.IsNotExist(serr) {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = os.RemoveAll(dir)
+			}
+			return err
+		}
+		time.Sleep(downloadDirSettle)
+	}
+}
+
+// downloadDirSettle is how long a removed download directory must stay gone.
+const downloadDirSettle = 100 * time.Millisecond
+
 // tempFile deletes its private directory when closed.
 type tempFile struct {
 	*os.File
@@ -144,7 +174,7 @@ type tempFile struct {
 
 func (t *tempFile) Close() error {
 	err := t.File.Close()
-	if rerr := os.RemoveAll(t.dir); err == nil {
+	if rerr := os.RemoveAll(t.dir); err == nil { // a finished download: the browser is done with it
 		err = rerr
 	}
 	return err

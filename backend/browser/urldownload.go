@@ -73,7 +73,7 @@ func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOp
 		return nil, nil, errs.Wrap(err, errs.ArtifactSaveFailed, "make a temporary download directory: %v", err)
 	}
 	fail := func(err error) (io.ReadCloser, *FetchMeta, error) {
-		_ = os.RemoveAll(dir)
+		_ = removeDownloadDir(dir)
 		return nil, nil, err
 	}
 
@@ -201,7 +201,7 @@ wait:
 		}
 		s.reqID = pr.id // failed by cleanup
 		cleanup(false)
-		_ = os.RemoveAll(dir)
+		_ = removeDownloadDir(dir)
 		if meta.Status == 200 {
 			return nil, nil, tooLarge(opts.MaxBytes, meta.Size)
 		}

@@ -93,7 +93,9 @@ func (h *HubBackend) RunningJobs(ctx context.Context) []hub.Job {
 	h.mu.Unlock()
 	out := make([]hub.Job, 0, len(ids))
 	for _, id := range ids {
-		if rec, err := h.jobs.Get(id); err == nil {
+		// A job that journaled its end is no longer running, even in the
+		// moment before its goroutine leaves h.running.
+		if rec, err := h.jobs.Get(id); err == nil && !rec.Ended {
 			out = append(out, h.view(ctx, rec))
 		}
 	}
