@@ -343,6 +343,15 @@ func TestTrayListsTheNewestRuns(t *testing.T) {
 	}
 }
 
+func TestTrayTitlesACodeRunByItsTask(t *testing.T) {
+	run := core.RunOf(&job.Session{ID: "c1", Site: "chatgpt", State: job.StateDone, Task: "build a greeter",
+		Prompt: "TASK\nbuild a greeter\n\nOUTPUT CONTRACT: code"})
+	got := trayRuns([]service.SessionSummary{{ID: run.ID, Extra: &service.SessionExtra{Listed: service.Listed{Session: run}}}})
+	if len(got) != 1 || got[0].Label != "✓ chatgpt · build a greeter" {
+		t.Fatalf("entries %+v, want the task as the title", got)
+	}
+}
+
 // fakeTray records the tray's entries; its actions are the ones extras gave it.
 type fakeTray struct {
 	mu      sync.Mutex

@@ -57,7 +57,11 @@ func trayLabel(s *service.Run) string {
 	case service.RunCancelled:
 		mark = "–"
 	}
-	return mark + " " + s.Site + " · " + oneLine(s.Prompt, 40)
+	title := s.Task // the user's words, not code mode's wrapper around them
+	if title == "" {
+		title = s.Prompt
+	}
+	return mark + " " + s.Site + " · " + oneLine(title, 40)
 }
 
 // trayRuns turns the newest runs (a listing with its records) into tray
