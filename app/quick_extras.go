@@ -191,7 +191,7 @@ func (e *extras) refreshTray() {
 		e.log.Warn("list recent runs for the tray", "code", errs.CodeOf(err), "err", err)
 		return
 	}
-	tray.SetRecent(trayRuns(listed))
+	tray.SetRecent(trayRuns(listed, e.notices.names.of))
 }
 
 // stop takes the extras down (OnShutdown, before the core closes).

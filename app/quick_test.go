@@ -328,18 +328,27 @@ func TestTrayListsTheNewestRuns(t *testing.T) {
 			Prompt: "write a haiku about river ferries crossing in the early morning fog"})
 		listed = append(listed, service.SessionSummary{ID: run.ID, Extra: &service.SessionExtra{Listed: service.Listed{Session: run}}})
 	}
-	runs := trayRuns(append([]service.SessionSummary{{}}, listed...))
+	runs := trayRuns(append([]service.SessionSummary{{}}, listed...), func(id string) string { return map[string]string{"chatgpt": "ChatGPT"}[id] })
 	if len(runs) != trayRecent {
 		t.Fatalf("%d entries, want %d", len(runs), trayRecent)
 	}
 	want := []string{"✓", "✗", "…", "–", "✓"}
 	for i, r := range runs {
-		if r.ID != fmt.Sprint("r", i) || !strings.HasPrefix(r.Label, want[i]+" chatgpt · write a haiku") {
+		if r.ID != fmt.Sprint("r", i) || !strings.HasPrefix(r.Label, want[i]+" ChatGPT · write a haiku") {
 			t.Errorf("entry %d = %+v", i, r)
 		}
 		if len([]rune(r.Label)) > 60 {
 			t.Errorf("entry %d is %d characters long", i, len([]rune(r.Label)))
 		}
+	}
+}
+
+func TestTrayTitlesACodeRunByItsTask(t *testing.T) {
+	run := core.RunOf(&job.Session{ID: "c1", Site: "chatgpt", State: job.StateDone, Task: "build a greeter",
+		Prompt: "TASK\nbuild a greeter\n\nOUTPUT CONTRACT: code"})
+	got := trayRuns([]service.SessionSummary{{ID: run.ID, Extra: &service.SessionExtra{Listed: service.Listed{Session: run}}}}, func(id string) string { return id })
+	if len(got) != 1 || got[0].Label != "✓ chatgpt · build a greeter" {
+		t.Fatalf("entries %+v, want the task as the title", got)
 	}
 }
 

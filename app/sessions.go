@@ -38,7 +38,8 @@ type HistoryItem struct {
 // HistorySummary is what a History row needs of a run, and nothing more:
 // no answer, code blocks, receipts or artifacts. It comes from the search
 // index alone, so a keystroke reads no run from the store: the prompt is
-// the opening the index keeps (the hit's prompt match positions index it).
+// the opening the index keeps of the run's title, the user's own words
+// (the hit's prompt match positions index it).
 type HistorySummary struct {
 	ID   string `json:"id"`
 	Site string `json:"site"`

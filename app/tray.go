@@ -45,9 +45,9 @@ var errNoTray = errors.New("this build has no tray icon")
 // bus; tray_desktop.go and tray_stub.go provide startTray.
 type trayStarter func(icon []byte, actions trayActions, log *slog.Logger) (trayIcon, error)
 
-// trayLabel is a run's menu entry: a mark for its outcome, the site and
-// the start of the prompt.
-func trayLabel(s *service.Run) string {
+// trayLabel is a run's menu entry: a mark for its outcome, the site's name
+// and the start of the run's title.
+func trayLabel(s *service.Run, siteName func(string) string) string {
 	mark := "…"
 	switch s.State {
 	case service.RunDone:
@@ -57,19 +57,23 @@ func trayLabel(s *service.Run) string {
 	case service.RunCancelled:
 		mark = "–"
 	}
-	return mark + " " + s.Site + " · " + oneLine(s.Prompt, 40)
+	title := s.Task // the user's words, not code mode's wrapper around them
+	if title == "" {
+		title = s.Prompt
+	}
+	return mark + " " + siteName(s.Site) + " · " + oneLine(title, 40)
 }
 
 // trayRuns turns the newest runs (a listing with its records) into tray
 // entries.
-func trayRuns(listed []service.SessionSummary) []trayRun {
+func trayRuns(listed []service.SessionSummary, siteName func(string) string) []trayRun {
 	out := make([]trayRun, 0, min(len(listed), trayRecent))
 	for _, l := range listed {
 		if l.Extra == nil || l.Extra.Listed.Session == nil {
 			continue
 		}
 		s := l.Extra.Listed.Session
-		out = append(out, trayRun{ID: s.ID, Label: trayLabel(s)})
+		out = append(out, trayRun{ID: s.ID, Label: trayLabel(s, siteName)})
 		if len(out) == trayRecent {
 			break
 		}

@@ -740,7 +740,7 @@ func TestTrayMenu(t *testing.T) {
 			t.Fatalf("the tray lists %d recent runs, want the 2 seeded: %+v", len(recent), items)
 		}
 		labels := recent[0].Label + " | " + recent[1].Label
-		if !strings.Contains(labels, "✓ chatgpt · write a haiku") || !strings.Contains(labels, "✗ claude · explain badger") {
+		if !strings.Contains(labels, "✓ ChatGPT · write a haiku") || !strings.Contains(labels, "✗ Claude · explain badger") {
 			t.Errorf("recent runs read %q", labels)
 		}
 	})

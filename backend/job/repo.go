@@ -144,7 +144,7 @@ func docOf(s *Session) search.Doc {
 		files = append(files, filepath.Base(a.Name))
 	}
 	return search.Doc{ID: s.ID, Site: s.Site, Model: model, State: string(s.State), Created: s.Created,
-		Prompt: s.Prompt, Answer: s.Answer, Files: files}
+		Prompt: Title(s), Answer: s.Answer, Files: files}
 }
 
 func notFound(id string) error {

@@ -324,3 +324,23 @@ func TestExportNeverLeaksSecrets(t *testing.T) {
 }
 
 func openStoreErr(dir string) (*store.Store, error) { return store.Open(context.Background(), dir) }
+
+// TestARunIsSearchedByItsTitle: a code-mode run's prompt is the user's task
+// wrapped in Ferry's contract; History lists and finds it by the task.
+func TestARunIsSearchedByItsTitle(t *testing.T) {
+	r, st := openRepo(t, t.TempDir())
+	defer st.Close()
+	ctx := context.Background()
+	task := "build a desktop greeter"
+	s, err := r.Create(ctx, &Session{Site: "chatgpt", Task: task, Prompt: "TASK\n" + task + "\n\nOUTPUT CONTRACT: code\nDeliver the complete change as the zip file described under DELIVERY."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ := r.List(ctx, Filter{Query: "greeter"})
+	if len(got) != 1 || got[0].Session.ID != s.ID || got[0].Hit.Prompt != task {
+		t.Fatalf("the task does not find and title its run: %+v", got)
+	}
+	if got, _, _ := r.List(ctx, Filter{Query: "contract delivery"}); len(got) != 0 {
+		t.Fatalf("the wrapper's words find the run: %+v", got)
+	}
+}
