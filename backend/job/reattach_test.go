@@ -17,6 +17,7 @@ import (
 	_ "github.com/ferrydesk/ferry/backend/provider/chatgpt"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/store"
 )
 
 // killAfterClick is the child's kill point inside Submit: after the click
@@ -90,7 +91,18 @@ func adapterFor(ctx context.Context, b *browser.Browser, target string) (provide
 func runChild() int {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	st, err := openStoreErr(os.Getenv(childDirEnv))
+	// The parent closed the store before starting this child, but its
+	// flock lives on in any sibling case's child that was forked in that
+	// moment and has not exec'd yet (the cases run side by side): such a
+	// brief hold is waited out, a real one is not.
+	var st *store.Store
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		st, err = openStoreErr(os.Getenv(childDirEnv))
+		if !errs.Has(err, errs.StoreBusy) || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child: open store:", err)
 		return 3
