@@ -66,6 +66,7 @@ func noticeFor(ctx context.Context, ev ownerEvent, lookup sessionLookup) (Notice
 	if env == nil {
 		env = errs.New(errs.Internal, "the run failed without a recorded reason")
 	}
+	env = forDesktop(env)
 	body := env.Message
 	if env.RetryHint != "" {
 		body += " — " + env.RetryHint

@@ -1,0 +1,58 @@
+package browser
+
+import (
+	"context"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// MinimizeWindows minimizes every window of the browser that holds a tab,
+// so a browser Ferry started on the user's behalf (a run from the quick
+// prompt, say) does not come up over what the user is doing. A window
+// manager that does not minimize leaves the window as it is; that is no
+// error. Errors: BrowserDisconnected when the connection is gone; Internal
+// when the browser refuses.
+func (b *Browser) MinimizeWindows(ctx context.Context) error {
+	targets, err := b.Targets(ctx, nil)
+	if err != nil {
+		return err
+	}
+	done := map[proto.BrowserWindowID]bool{}
+	for _, t := range targets {
+		var w proto.BrowserGetWindowForTargetResult
+		if err := b.call(ctx, "find the tab's window", "Browser.getWindowForTarget",
+			proto.BrowserGetWindowForTarget{TargetID: proto.TargetTargetID(t.ID)}, &w); err != nil {
+			return err
+		}
+		if done[w.WindowID] {
+			continue
+		}
+		done[w.WindowID] = true
+		if err := b.call(ctx, "minimize the browser window", "Browser.setWindowBounds", proto.BrowserSetWindowBounds{
+			WindowID: w.WindowID, Bounds: &proto.BrowserBounds{WindowState: proto.BrowserWindowStateMinimized},
+		}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WindowStates lists the state (normal, minimized, maximized, fullscreen)
+// of each window that holds a tab, by window id. Errors: as
+// MinimizeWindows.
+func (b *Browser) WindowStates(ctx context.Context) (map[int]string, error) {
+	targets, err := b.Targets(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]string{}
+	for _, t := range targets {
+		var w proto.BrowserGetWindowForTargetResult
+		if err := b.call(ctx, "find the tab's window", "Browser.getWindowForTarget",
+			proto.BrowserGetWindowForTarget{TargetID: proto.TargetTargetID(t.ID)}, &w); err != nil {
+			return nil, err
+		}
+		out[int(w.WindowID)] = string(w.Bounds.WindowState)
+	}
+	return out, nil
+}
