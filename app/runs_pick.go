@@ -30,3 +30,18 @@ func (r *Runs) RetryOnTab(id, tabID string) (RunInfo, error) {
 		return svc.SubmitJob(ctx, desktopCaller, req)
 	})
 }
+
+// ShowTab shows the tab of run session's conversation in Ferry's browser
+// (the one time Ferry raises the browser: the user asked), opening the
+// conversation in a new tab when no tab shows it. Errors: session_not_found;
+// target_not_found for a run without a conversation whose tab is closed;
+// the browser's.
+func (r *Runs) ShowTab(session string) (service.TabState, error) {
+	var out service.TabState
+	err := r.sh.withService(func(svc service.Service) error {
+		var err error
+		out, err = svc.ShowRunTab(context.Background(), desktopCaller, service.SessionRef{ID: session})
+		return err
+	})
+	return out, err
+}

@@ -56,3 +56,24 @@ func (b *Browser) WindowStates(ctx context.Context) (map[int]string, error) {
 	}
 	return out, nil
 }
+
+// ShowTab brings tab targetID to the front of its window and that window up
+// (out of the minimized state): the one thing Ferry does in the user's face,
+// when the user asked to see the tab. Errors: TargetNotFound-class
+// envelopes from the browser for a tab that is gone; BrowserDisconnected.
+func (b *Browser) ShowTab(ctx context.Context, targetID string) error {
+	id := proto.TargetTargetID(targetID)
+	if err := b.call(ctx, "show the tab", "Target.activateTarget", proto.TargetActivateTarget{TargetID: id}, nil); err != nil {
+		return err
+	}
+	var w proto.BrowserGetWindowForTargetResult
+	if err := b.call(ctx, "find the tab's window", "Browser.getWindowForTarget", proto.BrowserGetWindowForTarget{TargetID: id}, &w); err != nil {
+		return err
+	}
+	if w.Bounds != nil && w.Bounds.WindowState == proto.BrowserWindowStateNormal {
+		return nil
+	}
+	return b.call(ctx, "raise the browser window", "Browser.setWindowBounds", proto.BrowserSetWindowBounds{
+		WindowID: w.WindowID, Bounds: &proto.BrowserBounds{WindowState: proto.BrowserWindowStateNormal},
+	}, nil)
+}

@@ -39,3 +39,35 @@ func TestMinimizeWindows(t *testing.T) {
 		}
 	}
 }
+
+func TestShowTab(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b, err := Launch(ctx, t.TempDir(), WithBinary(testBinary), Headless())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(context.Background())
+	p, err := b.OpenTab(ctx, "about:blank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.MinimizeWindows(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.ShowTab(ctx, p.ID()); err != nil {
+		t.Fatal(err)
+	}
+	states, err := b.WindowStates(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, st := range states {
+		if st != "normal" {
+			t.Errorf("window %d is %q after ShowTab, want normal", id, st)
+		}
+	}
+	if err := b.ShowTab(ctx, "NOSUCHTARGET"); err == nil {
+		t.Error("showing a tab that does not exist succeeded")
+	}
+}

@@ -70,6 +70,11 @@ type Desktop interface {
 	// CheckSetup runs the setup checks of `ferry doctor` for this data
 	// directory.
 	CheckSetup(ctx context.Context, c Caller, req CheckSetupRequest) (SetupReport, error)
+
+	// ShowRunTab shows the tab of a run's conversation in the owner's
+	// browser (connecting it first): the tab in front, its window raised;
+	// a tab opened on the conversation when none shows it any more.
+	ShowRunTab(ctx context.Context, c Caller, req SessionRef) (TabState, error)
 }
 
 // InProcessOnly is the envelope of an implementation that cannot serve op
