@@ -288,7 +288,7 @@ func clickOrShow(t *testing.T, page *rod.Page, sel, shots string) {
 	t.Helper()
 	el, err := page.Timeout(10 * time.Second).Element(sel)
 	if err == nil {
-		err = el.Timeout(10 * time.Second).Click(proto.InputMouseButtonLeft, 1)
+		err = el.Timeout(10*time.Second).Click(proto.InputMouseButtonLeft, 1)
 	}
 	if err != nil {
 		savePageShot(t, page, shots, "failed-click.png")
