@@ -351,6 +351,23 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		waitTitle(t, page, "History")
 	})
 
+	t.Run("Open in Ferry shows the main window, at its place, on the quick prompt's run in Compose", func(t *testing.T) {
+		page.MustEval(`() => window.go.app.Quick.Open()`)
+		box := page.MustElement(`[data-testid=quick-box]`)
+		box.MustInput("and one about the tide")
+		box.MustClick()
+		page.KeyActions().Type(input.Enter).MustDo()
+		page.MustElement(`[data-testid=quick-answer]`)
+		runID := *page.MustElement(`[data-testid=quick-answer]`).MustAttribute("data-run")
+		page.MustElement(`[data-testid=quick-open]`).MustClick()
+		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
+		waitTitle(t, page, "Compose")
+		page.MustWait(`(id) => document.querySelector('[data-testid=runs] [data-testid=live-run]')?.dataset.run === id`, runID)
+		waitGeometry(t, func(w, h int) bool { return w >= 760 && h >= 480 }, "the full size again")
+		waitPosition(t, homeX, homeY, "the window's own place after Open in Ferry")
+		page.Timeout(45 * time.Second).MustWait(`() => document.querySelector('[data-testid=runs] [data-testid=live-run]')?.dataset.ended === 'true'`)
+	})
+
 	app.stop(t)
 }
 
