@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,6 +76,11 @@ func TestComposeWorksWithTheUser(t *testing.T) {
 	t.Run("Ctrl+2 puts the caret in the prompt", func(t *testing.T) {
 		page.KeyActions().Press(input.ControlLeft).Type('1').MustDo()
 		waitTitle(t, page, "Tabs")
+		// At 900 wide, "Launch browser" keeps to one line in its button.
+		launch := page.MustElement(`[data-testid=browser-connect]`)
+		if h := launch.MustEval(`() => { const r = this.getBoundingClientRect(); return this.scrollHeight <= this.clientHeight + 1 && r.height <= 32 ? 0 : r.height; }`).Int(); h != 0 {
+			t.Errorf("the %q button wraps: %d px high", launch.MustText(), h)
+		}
 		page.KeyActions().Press(input.ControlLeft).Type('2').MustDo()
 		waitTitle(t, page, "Compose")
 		page.MustWait(`() => document.activeElement?.dataset?.testid === 'prompt'`)
@@ -231,6 +237,22 @@ func TestComposeWorksWithTheUser(t *testing.T) {
 		page.MustElement(`[data-testid=code-mode]`).MustClick()
 	})
 
+	t.Run("the Tabs view puts spaces around its separators", func(t *testing.T) {
+		page.KeyActions().Press(input.ControlLeft).Type('1').MustDo()
+		waitTitle(t, page, "Tabs")
+		page.MustElement(`[data-testid=browser-state][data-status=connected]`)
+		page.MustWait(`() => document.querySelectorAll('[data-testid=tab-list] li[data-site=chatgpt]').length >= 2`)
+		info := page.MustEval(`() => document.querySelector('[data-testid=tabs-view]').innerText`).Str()
+		if strings.Contains(info, "·pid") || strings.Contains(info, "·https") || regexpMustMatch(`\d·`, info) || regexpMustMatch(`(chat|[0-9a-f])·`, info) {
+			t.Errorf("a separator lacks its spaces in the Tabs view:\n%s", info)
+		}
+		if !regexpMustMatch(`(new chat|conversation \S+) · https://chatgpt\.com/`, info) || !regexpMustMatch(`\d · pid \d`, info) {
+			t.Errorf("the Tabs view does not say “… · https://chatgpt.com/” and “… · pid …”:\n%s", info)
+		}
+		page.KeyActions().Press(input.ControlLeft).Type('2').MustDo()
+		waitTitle(t, page, "Compose")
+	})
+
 	t.Run("a broadcast at 900 wide: Send to 1 site, the model menus fit, the column headers and the timeline keep apart", func(t *testing.T) {
 		page.MustElement(`[data-testid=mode-broadcast]`).MustClick()
 		page.MustWait(`() => document.querySelector('[data-testid=send]').textContent.trim() === 'Send to 1 site'`)
@@ -300,3 +322,5 @@ func clickOrShow(t *testing.T, page *rod.Page, sel, shots string) {
 		}`, sel).Str())
 	}
 }
+
+func regexpMustMatch(expr, s string) bool { return regexp.MustCompile(expr).MatchString(s) }
