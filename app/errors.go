@@ -6,7 +6,7 @@ import "github.com/ferrydesk/ferry/backend/errs"
 // error becomes what a rejected promise carries in the frontend. Every error
 // becomes an envelope (errs.From keeps envelopes as they are and turns
 // anything else into `internal`), so the UI always has a code, a message and
-// what to do.
+// what to do, in the window's words (forDesktop).
 func formatError(err error) any {
-	return errs.From(err)
+	return forDesktop(errs.From(err))
 }

@@ -67,6 +67,7 @@ func noticeFor(ctx context.Context, ev ownerEvent, lookup sessionLookup, siteNam
 	if env == nil {
 		env = errs.New(errs.Internal, "the run failed without a recorded reason")
 	}
+	env = forDesktop(env)
 	body := env.Message
 	if env.RetryHint != "" {
 		body += " — " + env.RetryHint

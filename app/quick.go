@@ -20,10 +20,12 @@ import (
 // WebKit (another 230 MB) and a way to reach this one's core; the mode
 // costs nothing.
 
-// Quick prompt geometry: one line of site picker, four lines of prompt.
+// Quick prompt geometry: one line of site picker, four lines of prompt;
+// once a prompt is sent the box grows to show its answer below it.
 const (
-	quickWidth  = 620
-	quickHeight = 248
+	quickWidth        = 620
+	quickHeight       = 248
+	quickAnswerHeight = 520
 )
 
 // Events the quick prompt and the tray send to the frontend.
@@ -58,6 +60,11 @@ type window interface {
 	Size() (w, h int)
 	SetSize(w, h int)
 	SetMinSize(w, h int)
+	// Position and SetPosition are the window's top-left corner on the
+	// screen (absolute, not per monitor), so that a saved place is put back
+	// exactly.
+	Position() (x, y int)
+	SetPosition(x, y int)
 }
 
 // runtimeWindow drives the Wails window of a running app.
@@ -73,20 +80,24 @@ func (w runtimeWindow) SetAlwaysOnTop(on bool) { windowSetAlwaysOnTop(w.ctx, on)
 func (w runtimeWindow) Size() (int, int)       { return wruntime.WindowGetSize(w.ctx) }
 func (w runtimeWindow) SetSize(wd, h int)      { windowSetSize(w.ctx, wd, h) }
 func (w runtimeWindow) SetMinSize(wd, h int)   { wruntime.WindowSetMinSize(w.ctx, wd, h) }
+func (w runtimeWindow) Position() (int, int)   { return wruntime.WindowGetPosition(w.ctx) }
+func (w runtimeWindow) SetPosition(x, y int)   { windowMove(w.ctx, x, y) }
 
 // nopWindow stands in until the window has started.
 type nopWindow struct{}
 
-func (nopWindow) Show()               {}
-func (nopWindow) Hide()               {}
-func (nopWindow) Minimise()           {}
-func (nopWindow) Unminimise()         {}
-func (nopWindow) IsMinimised() bool   { return false }
-func (nopWindow) Center()             {}
-func (nopWindow) SetAlwaysOnTop(bool) {}
-func (nopWindow) Size() (int, int)    { return defaultWidth, defaultHeight }
-func (nopWindow) SetSize(int, int)    {}
-func (nopWindow) SetMinSize(int, int) {}
+func (nopWindow) Show()                {}
+func (nopWindow) Hide()                {}
+func (nopWindow) Minimise()            {}
+func (nopWindow) Unminimise()          {}
+func (nopWindow) IsMinimised() bool    { return false }
+func (nopWindow) Center()              {}
+func (nopWindow) SetAlwaysOnTop(bool)  {}
+func (nopWindow) Size() (int, int)     { return defaultWidth, defaultHeight }
+func (nopWindow) SetSize(int, int)     {}
+func (nopWindow) SetMinSize(int, int)  {}
+func (nopWindow) Position() (int, int) { return 0, 0 }
+func (nopWindow) SetPosition(int, int) {}
 
 // Origins of a quick prompt: from inside the window it returns to the full
 // window; from the hotkey or the tray it goes back to where the window was
@@ -111,6 +122,9 @@ type quickMode struct {
 	hidden bool // the window is hidden by us (only we hide it)
 	savedW int
 	savedH int
+	savedX int
+	savedY int
+	grown  bool // the box shows an answer (quickAnswerHeight)
 }
 
 // resizeSettle bounds the wait for a resize: Wails applies a new minimum
@@ -137,7 +151,9 @@ func (q *quickMode) open(origin string) {
 	w := q.win()
 	if !q.active {
 		q.savedW, q.savedH = w.Size()
+		q.savedX, q.savedY = w.Position()
 		q.active = true
+		q.grown = false
 		q.away = origin == fromOutside && (q.hidden || w.IsMinimised())
 		w.SetMinSize(quickWidth, quickHeight)
 		resize(w, quickWidth, quickHeight)
@@ -177,8 +193,24 @@ func (q *quickMode) close() {
 	}
 }
 
+// grow makes the box tall enough for an answer below the prompt, still
+// centred and on top (the frontend asks once it sent a prompt). It does
+// nothing when the quick prompt is not showing.
+func (q *quickMode) grow() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.active || q.grown {
+		return
+	}
+	q.grown = true
+	w := q.win()
+	resize(w, quickWidth, quickAnswerHeight)
+	w.Center()
+}
+
 func (q *quickMode) restoreLocked(w window) {
 	q.active = false
+	q.grown = false
 	w.SetAlwaysOnTop(false)
 	// Grow first, then raise the minimum: a new minimum applied while the
 	// resize is pending can cancel it. So when the grow had not landed within
@@ -187,6 +219,9 @@ func (q *quickMode) restoreLocked(w window) {
 	resize(w, width, height)
 	w.SetMinSize(minWidth, minHeight)
 	resize(w, width, height)
+	// The box was centred: the window goes back to where the user had it,
+	// not to the box's place.
+	w.SetPosition(q.savedX, q.savedY)
 }
 
 // showRun brings up the full window (leaving the quick prompt if it is
@@ -232,6 +267,12 @@ func (q *Quick) Open() {
 // up by the hotkey or the tray. It never fails.
 func (q *Quick) Close() {
 	q.ex.quick.close()
+}
+
+// Grow makes the quick prompt tall enough to show the answer of the prompt
+// it sent, below the prompt. It never fails.
+func (q *Quick) Grow() {
+	q.ex.quick.grow()
 }
 
 // ShowRun leaves the quick prompt and shows the full window on run id

@@ -22,6 +22,7 @@ type fakeWindow struct {
 	mu        sync.Mutex
 	calls     []string
 	w, h      int
+	x, y      int
 	onTop     bool
 	visible   bool
 	minimised bool
@@ -44,7 +45,19 @@ func (f *fakeWindow) IsMinimised() bool {
 	defer f.mu.Unlock()
 	return f.minimised
 }
-func (f *fakeWindow) Center() { f.do("center", func() {}) }
+
+// Center puts the window at the middle of a 1920x1080 screen.
+func (f *fakeWindow) Center() {
+	f.do("center", func() { f.x, f.y = (1920-f.w)/2, (1080-f.h)/2 })
+}
+func (f *fakeWindow) Position() (int, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.x, f.y
+}
+func (f *fakeWindow) SetPosition(x, y int) {
+	f.do(fmt.Sprintf("pos=%d,%d", x, y), func() { f.x, f.y = x, y })
+}
 func (f *fakeWindow) SetAlwaysOnTop(on bool) {
 	f.do(fmt.Sprintf("ontop=%v", on), func() { f.onTop = on })
 }
@@ -76,7 +89,7 @@ func (f *fakeWindow) has(s string) bool {
 }
 
 func newQuick(tray bool) (*quickMode, *fakeWindow, *recorder) {
-	win := &fakeWindow{w: 1300, h: 900, visible: true}
+	win := &fakeWindow{w: 1300, h: 900, x: 40, y: 30, visible: true}
 	rec := &recorder{}
 	q := &quickMode{win: func() window { return win }, emit: func() emitter { return rec },
 		site: func() string { return "claude" }, canHide: func() bool { return tray }}
@@ -84,6 +97,34 @@ func newQuick(tray bool) (*quickMode, *fakeWindow, *recorder) {
 }
 
 func TestQuickPromptMode(t *testing.T) {
+	t.Run("the window goes back to its own place after the quick prompt, not to the box's", func(t *testing.T) {
+		for _, leave := range []string{"close", "showRun"} {
+			q, win, _ := newQuick(true)
+			q.open(fromWindow)
+			if x, y := win.Position(); x == 40 && y == 30 {
+				t.Fatalf("the box was not centred: at %d,%d", x, y)
+			}
+			q.grow()
+			if win.h != quickAnswerHeight || win.w != quickWidth {
+				t.Fatalf("%s: the box with its answer is %dx%d", leave, win.w, win.h)
+			}
+			if leave == "close" {
+				q.close()
+			} else {
+				q.showRun("run-1")
+			}
+			if x, y := win.Position(); x != 40 || y != 30 || win.w != 1300 || win.h != 900 {
+				t.Errorf("%s: the window is %dx%d at %d,%d, want 1300x900 at 40,30", leave, win.w, win.h, x, y)
+			}
+		}
+	})
+	t.Run("grow does nothing while the quick prompt is not showing", func(t *testing.T) {
+		q, win, _ := newQuick(true)
+		q.grow()
+		if win.h != 900 || win.has("center") {
+			t.Errorf("the full window was changed: %dx%d, calls %v", win.w, win.h, win.calls)
+		}
+	})
 	t.Run("opening makes the window compact, on top and shown, and tells the frontend", func(t *testing.T) {
 		q, win, rec := newQuick(true)
 		q.open(fromOutside)

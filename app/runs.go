@@ -327,7 +327,7 @@ func runInfoOf(j service.Job) RunInfo {
 	}
 	out := RunInfo{ID: j.ID, Kind: string(j.Kind), State: j.State, Ended: d.Ended, RequestedBy: j.RequestedBy,
 		Origin: originOf(j.RequestedBy), Template: d.Spec.Template, Vars: d.Spec.Vars, Site: d.Spec.Site, TabID: d.Spec.TabID, Model: d.Spec.Model, Prompt: d.Spec.Prompt, NewChat: d.Spec.NewChat,
-		Created: j.CreatedAt, Updated: j.UpdatedAt, Error: j.Error, Timeline: []service.JournalEntry{}}
+		Created: j.CreatedAt, Updated: j.UpdatedAt, Error: forDesktop(j.Error), Timeline: []service.JournalEntry{}}
 	if run := d.Run; run != nil {
 		if out.Prompt == "" {
 			out.Prompt = run.Prompt // a template's rendering

@@ -72,4 +72,22 @@ func TestRunsRefuseAndRetryThroughTheService(t *testing.T) {
 			t.Fatalf("retry of an unknown run: %v", err)
 		}
 	})
+	t.Run("a retry on a picked tab is a new run of the same request pinned to that tab", func(t *testing.T) {
+		first, err := runs.Start(RunSpec{Site: "chatgpt", Prompt: "which tab?", NewChat: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ended(t, first.ID)
+		again, err := runs.RetryOnTab(first.ID, "TAB-2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.ID == first.ID || again.TabID != "TAB-2" || again.NewChat || again.Site != "chatgpt" || again.Prompt != "which tab?" {
+			t.Fatalf("retry on a tab %+v, want a new run of the prompt on tab TAB-2 without a new chat", again)
+		}
+		ended(t, again.ID)
+		if _, err := runs.RetryOnTab(first.ID, ""); !errs.Has(err, errs.BadInput) {
+			t.Fatalf("no tab picked: %v", err)
+		}
+	})
 }

@@ -144,6 +144,9 @@ func (s *Sessions) Show(id string) (service.SessionDetail, error) {
 	err := s.sh.withService(func(svc service.Service) error {
 		var err error
 		out, err = svc.ViewSession(context.Background(), desktopCaller, service.SessionRef{ID: id})
+		if err == nil && out.Session != nil {
+			out.Session.Error = forDesktop(out.Session.Error)
+		}
 		return err
 	})
 	return out, err

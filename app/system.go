@@ -115,7 +115,7 @@ func (s *shell) status() Status {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.own == nil {
-		st.Problem = errs.From(s.notOpen())
+		st.Problem = forDesktop(errs.From(s.notOpen()))
 	}
 	return st
 }

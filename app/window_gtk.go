@@ -25,13 +25,16 @@ static GtkWindow *ferry_main_window(void) {
 }
 
 // ferry_window_op is a change to the main window, applied on the main loop:
-// a resize when width is set, else keep-above on or off.
-typedef struct { int width, height, above; } ferry_window_op;
+// a move when move is set, a resize when width is set, else keep-above on
+// or off.
+typedef struct { int width, height, above, move, x, y; } ferry_window_op;
 
 static gboolean ferry_apply(gpointer data) {
 	ferry_window_op *op = data;
 	GtkWindow *w = ferry_main_window();
-	if (w != NULL && op->width > 0) {
+	if (w != NULL && op->move) {
+		gtk_window_move(w, op->x, op->y);
+	} else if (w != NULL && op->width > 0) {
 		gtk_window_resize(w, op->width, op->height);
 	} else if (w != NULL) {
 		gtk_window_set_keep_above(w, op->above);
@@ -45,6 +48,14 @@ static void ferry_queue(int width, int height, int above) {
 	op->width = width;
 	op->height = height;
 	op->above = above;
+	g_idle_add(ferry_apply, op);
+}
+
+static void ferry_queue_move(int x, int y) {
+	ferry_window_op *op = g_new0(ferry_window_op, 1);
+	op->move = 1;
+	op->x = x;
+	op->y = y;
 	g_idle_add(ferry_apply, op);
 }
 */
@@ -68,4 +79,11 @@ func windowSetAlwaysOnTop(_ context.Context, on bool) {
 		above = 1
 	}
 	C.ferry_queue(0, 0, C.int(above))
+}
+
+// windowMove puts the window's top-left corner at x, y on the screen (the
+// coordinates gtk_window_get_position gives, which the runtime's
+// WindowGetPosition reads), in order with the resizes above.
+func windowMove(_ context.Context, x, y int) {
+	C.ferry_queue_move(C.int(x), C.int(y))
 }

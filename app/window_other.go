@@ -13,3 +13,5 @@ func windowSetSize(ctx context.Context, width, height int) {
 }
 
 func windowSetAlwaysOnTop(ctx context.Context, on bool) { wruntime.WindowSetAlwaysOnTop(ctx, on) }
+
+func windowMove(ctx context.Context, x, y int) { wruntime.WindowSetPosition(ctx, x, y) }

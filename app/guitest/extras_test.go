@@ -141,6 +141,45 @@ func windowGeometry(t *testing.T) (int, int) {
 	return w, h
 }
 
+// windowPosition returns where the X window named Ferry is on the screen.
+func windowPosition(t *testing.T) (int, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	id, err := waitWindow(ctx, "Ferry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := xdotool(ctx, "getwindowgeometry", "--shell", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x, y int
+	for _, line := range strings.Fields(out) {
+		if v, ok := strings.CutPrefix(line, "X="); ok {
+			x, _ = strconv.Atoi(v)
+		}
+		if v, ok := strings.CutPrefix(line, "Y="); ok {
+			y, _ = strconv.Atoi(v)
+		}
+	}
+	return x, y
+}
+
+// waitPosition waits until the Ferry window is at x, y.
+func waitPosition(t *testing.T, x, y int, what string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var gx, gy int
+	for time.Now().Before(deadline) {
+		if gx, gy = windowPosition(t); gx == x && gy == y {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("the window is at %d,%d, want %s at %d,%d", gx, gy, what, x, y)
+}
+
 // waitGeometry waits until the Ferry window's size satisfies ok.
 func waitGeometry(t *testing.T, ok func(w, h int) bool, what string) {
 	t.Helper()
@@ -157,9 +196,11 @@ func waitGeometry(t *testing.T, ok func(w, h int) bool, what string) {
 
 // TestQuickPromptHotkeyAndNotification: the global hotkey, pressed on the X
 // display with xdotool, turns the real window into the compact quick
-// prompt; Esc restores it; Enter sends through Runs.Start to the simulated
-// site; the answer's arrival becomes a desktop notification on the session
-// bus, and a click on it opens the run in History.
+// prompt; Esc restores it, at its own place; Enter sends through
+// Quick.Send to the simulated site and the answer streams into the box,
+// which Copy puts on the clipboard; the main window stays where it was; the
+// answer's arrival becomes a desktop notification on the session bus, and a
+// click on it opens the run in History.
 func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 	requireDisplay(t)
 	requireFrontendBuilt(t)
@@ -186,6 +227,18 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		page.MustElement(`[role=tab][data-view=settings]`).MustClick()
 		page.MustElement(`[data-testid=hotkey-status][data-active=true]`)
 	})
+
+	// The main window at a place of the user's, away from the centre where
+	// the box shows.
+	wid, err := waitWindow(ctx, "Ferry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := xdotool(ctx, "windowmove", wid, "37", "41"); err != nil {
+		t.Fatal(err)
+	}
+	waitPosition(t, 37, 41, "moved by the user")
+	homeX, homeY := windowPosition(t)
 
 	t.Run("Ctrl+Shift+Space opens the compact, always-on-top quick prompt", func(t *testing.T) {
 		if _, err := xdotool(ctx, "key", "ctrl+shift+space"); err != nil {
@@ -220,6 +273,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		page.KeyActions().Type(input.Escape).MustDo()
 		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
 		waitGeometry(t, func(w, h int) bool { return w >= 760 && h >= 480 }, "the full size again")
+		waitPosition(t, homeX, homeY, "the window's own place")
 		_ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 1100, Height: 720, DeviceScaleFactor: 1})
 		page.MustElement(`[data-testid=view-title]`)
 	})
@@ -247,7 +301,40 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		}
 		box.MustClick()
 		page.KeyActions().Type(input.Enter).MustDo()
+		// The box stays, grows, and the answer streams into it.
+		waitGeometry(t, func(w, h int) bool { return w == 620 && h == 520 }, "620x520 with the answer")
+		_ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 620, Height: 520, DeviceScaleFactor: 1})
+		if err := page.Timeout(45 * time.Second).Wait(rod.Eval(`() => {
+			const a = document.querySelector('[data-testid=quick-answer]');
+			return a && a.dataset.ended === 'true' && a.dataset.state === 'done' && (a.querySelector('[data-testid=answer]')?.textContent ?? '').trim().length > 0;
+		}`)); err != nil {
+			t.Fatalf("no answer in the quick prompt: %v (%s)", err, page.MustEval(`() => document.querySelector('[data-testid=quick-prompt]')?.innerText ?? 'no box'`).Str())
+		}
+		shot := savePageShot(t, page, shots, "quick-prompt-answer.png")
+		if st, err := imageStats(shot); err != nil || st.Colours < 16 {
+			t.Errorf("the quick prompt's answer screenshot looks blank: %+v %v", st, err)
+		}
+		runID := page.MustElement(`[data-testid=quick-answer]`).MustAttribute("data-run")
+		info := evalJSON(t, page, `(id) => window.go.app.Runs.Get(id)`, *runID)
+		answer := str(info["session"].(map[string]any)["answer"])
+		if answer == "" || !strings.Contains(page.MustElement(`[data-testid=quick-answer] [data-testid=answer]`).MustText(), strings.Fields(answer)[0]) {
+			t.Errorf("the box shows %q, the run's answer is %q", page.MustElement(`[data-testid=quick-answer]`).MustText(), answer)
+		}
+		page.MustElement(`[data-testid=quick-copy]`).MustClick()
+		page.MustWait(`() => document.querySelector('[data-testid=quick-copy]')?.textContent === 'Copied'`)
+		if got := page.MustEval(`() => window.runtime.ClipboardGetText()`).Str(); got != answer {
+			t.Errorf("the clipboard holds %q, want the answer %q", got, answer)
+		}
+		if x, y := windowPosition(t); x == homeX && y == homeY {
+			t.Errorf("the box is at the main window's place %d,%d, not centred", x, y)
+		}
+		// Esc closes the box, and the main window is where it was.
+		page.MustElement(`[data-testid=quick-box]`).MustClick()
+		page.KeyActions().Type(input.Escape).MustDo()
 		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
+		waitGeometry(t, func(w, h int) bool { return w >= 760 && h >= 480 }, "the full size again")
+		waitPosition(t, homeX, homeY, "the window's own place after the quick prompt's answer")
+		_ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 1100, Height: 720, DeviceScaleFactor: 1})
 		n := notes.waitShown(t, "Answer ready", 45*time.Second)
 		if n.Summary != "Answer ready · ChatGPT" || n.Body == "" {
 			t.Errorf("notification %+v, want the site and the answer's start", n)
@@ -262,6 +349,23 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		page.MustWait(`(id) => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id === id
 			&& (document.querySelector('[data-testid=detail-prompt]')?.textContent ?? '').includes('river ferries')`, sessionID)
 		waitTitle(t, page, "History")
+	})
+
+	t.Run("Open in Ferry shows the main window, at its place, on the quick prompt's run in Compose", func(t *testing.T) {
+		page.MustEval(`() => window.go.app.Quick.Open()`)
+		box := page.MustElement(`[data-testid=quick-box]`)
+		box.MustInput("and one about the tide")
+		box.MustClick()
+		page.KeyActions().Type(input.Enter).MustDo()
+		page.MustElement(`[data-testid=quick-answer]`)
+		runID := *page.MustElement(`[data-testid=quick-answer]`).MustAttribute("data-run")
+		page.MustElement(`[data-testid=quick-open]`).MustClick()
+		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
+		waitTitle(t, page, "Compose")
+		page.MustWait(`(id) => document.querySelector('[data-testid=runs] [data-testid=live-run]')?.dataset.run === id`, runID)
+		waitGeometry(t, func(w, h int) bool { return w >= 760 && h >= 480 }, "the full size again")
+		waitPosition(t, homeX, homeY, "the window's own place after Open in Ferry")
+		page.Timeout(45 * time.Second).MustWait(`() => document.querySelector('[data-testid=runs] [data-testid=live-run]')?.dataset.ended === 'true'`)
 	})
 
 	app.stop(t)

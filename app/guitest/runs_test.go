@@ -227,6 +227,8 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 		}
 		page.MustElement(`[data-testid=broadcast-newchat]`).MustClick()
 		before := evalStr(t, page, `() => [...document.querySelectorAll('[data-testid=live-run]')].map(r => r.dataset.run).join()`)
+		// A sent prompt leaves the editor (issue 19): the same prompt is typed again.
+		page.MustElement(`[data-testid=prompt]`).MustSelectAllText().MustInput("Compare the river ferries")
 		page.MustElement(`[data-testid=send]`).MustClick()
 		waitEval(t, page, 30*time.Second, "two new columns", `(before) => {
 			const ids = [...document.querySelectorAll('[data-testid=live-run]')].map(r => r.dataset.run);

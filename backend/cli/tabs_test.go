@@ -134,6 +134,14 @@ func TestTabsOpenAndAmbiguity(t *testing.T) {
 		if !strings.Contains(listed, chat.ID()) || !strings.Contains(listed, opened) || strings.Contains(listed, "s3cr3t") {
 			t.Fatalf("the envelope lists %q, want both tabs %s and %s without tokens", listed, chat.ID(), opened)
 		}
+		picks := map[string]string{}
+		for _, c := range e.Error.Tabs {
+			picks[c.TargetID] = c.URL
+		}
+		if !strings.HasPrefix(picks[chat.ID()], "https://chat.deepseek.com/") || picks[opened] == "" ||
+			strings.Contains(picks[chat.ID()]+picks[opened], "s3cr3t") {
+			t.Fatalf("the envelope's tabs to pick from are %v, want %s and %s with their addresses, without tokens", e.Error.Tabs, chat.ID(), opened)
+		}
 		if n := h.Server.SubmissionCount(sim.DeepSeek); n != 0 {
 			t.Fatalf("%d submissions, want none", n)
 		}

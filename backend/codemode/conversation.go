@@ -96,8 +96,12 @@ func ConversationTab(ctx context.Context, tabs Tabs, b *browser.Browser, reg *si
 		for _, t := range on {
 			list = append(list, t.ID)
 		}
-		return nil, site.Site{}, false, errs.New(errs.TabAmbiguous, "%d tabs show conversation %s", len(on), conv).
+		amb := errs.New(errs.TabAmbiguous, "%d tabs show conversation %s", len(on), conv).
 			WithEvidence("tabs", strings.Join(list, "; "))
+		for _, t := range on {
+			amb.WithTab(t.ID, site.Redact(t.URL), t.Title)
+		}
+		return nil, site.Site{}, false, amb
 	}
 	candidates := on
 	if len(on) == 0 && anyTab {

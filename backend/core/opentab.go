@@ -149,8 +149,12 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 	for _, t := range free {
 		list = append(list, t.ID+" "+site.Redact(t.URL))
 	}
-	return nil, site.Site{}, false, errs.New(errs.TabAmbiguous, "%d %s tabs are open", len(free), s.Name).
+	amb := errs.New(errs.TabAmbiguous, "%d %s tabs are open", len(free), s.Name).
 		WithEvidence("tabs", strings.Join(list, "; "))
+	for _, t := range free {
+		amb.WithTab(t.ID, site.Redact(t.URL), t.Title)
+	}
+	return nil, site.Site{}, false, amb
 }
 
 // lockSite takes leases.mu for a run of site s, once no other run of s

@@ -60,6 +60,30 @@ func (m *OwnerBrowser) Get(ctx context.Context) (*browser.Browser, error) {
 	return m.connect(ctx)
 }
 
+// GetInBackground is Get, except that a browser it launches has its windows
+// minimized at once: started for the user's sake, it does not come up over
+// what they are doing. Errors: as Get.
+func (m *OwnerBrowser) GetInBackground(ctx context.Context) (*browser.Browser, error) {
+	if b := m.Current(); b != nil {
+		return b, nil
+	}
+	m.connMu.Lock()
+	defer m.connMu.Unlock()
+	if b := m.Current(); b != nil {
+		return b, nil
+	}
+	b, err := m.connect(ctx)
+	if err != nil || !b.Launched() {
+		return b, err
+	}
+	// A window manager that does not minimize leaves the window up: the
+	// browser still serves, so that is not an error of the connect.
+	if err := b.MinimizeWindows(ctx); err != nil && b.Err() != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
 // Reconnect drops the current browser (quitting it when Ferry launched it)
 // and connects again with the settings in force now: the way to apply
 // changed browser settings, or to retry after a failure. Errors: as Get.

@@ -34,6 +34,50 @@ func TestOwnerBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("a browser launched in the background has its windows minimized, an attached one is left as it is", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		m := NewOwnerBrowser(func() config.BrowserSettings {
+			return config.BrowserSettings{Binary: "/usr/bin/chromium", Headless: true}
+		}, t.TempDir(), nil)
+		defer m.Close()
+		b, err := m.GetInBackground(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		states, err := b.WindowStates(ctx)
+		if err != nil || len(states) == 0 {
+			t.Fatalf("window states %v: %v", states, err)
+		}
+		for id, st := range states {
+			if st != "minimized" {
+				t.Errorf("window %d of the browser launched in the background is %q", id, st)
+			}
+		}
+
+		theirs, err := browser.Launch(ctx, t.TempDir(), browser.WithBinary("/usr/bin/chromium"), browser.Headless())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closeOwnerBrowser(theirs)
+		a := NewOwnerBrowser(func() config.BrowserSettings {
+			return config.BrowserSettings{AttachURL: theirs.Endpoint()}
+		}, t.TempDir(), nil)
+		defer a.Close()
+		if _, err := a.GetInBackground(ctx); err != nil {
+			t.Fatal(err)
+		}
+		states, err = theirs.WindowStates(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, st := range states {
+			if st == "minimized" {
+				t.Errorf("window %d of the user's own browser was minimized", id)
+			}
+		}
+	})
+
 	t.Run("an attached browser is left running at shutdown", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()

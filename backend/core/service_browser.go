@@ -51,9 +51,12 @@ func (s *Service) ConnectBrowser(ctx context.Context, c service.Caller, req serv
 	if err != nil {
 		return service.BrowserState{}, err
 	}
-	if req.Reconnect {
+	switch {
+	case req.Reconnect:
 		_, err = b.Reconnect(ctx)
-	} else {
+	case req.Background:
+		_, err = b.GetInBackground(ctx)
+	default:
 		_, err = b.Get(ctx)
 	}
 	return b.State(), err

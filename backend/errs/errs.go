@@ -43,8 +43,20 @@ type Envelope struct {
 	RetryHint string            `json:"retryHint,omitempty"`
 	Retryable bool              `json:"retryable"`
 	Evidence  map[string]string `json:"evidence,omitempty"`
+	// Tabs are, for TabAmbiguous, the tabs the run could have used, so that
+	// a face can offer them to pick from (the desktop does, in place).
+	Tabs []TabCandidate `json:"tabs,omitempty"`
 
 	cause error
+}
+
+// TabCandidate is one tab an ambiguous run could have used.
+type TabCandidate struct {
+	// TargetID is the tab's CDP TargetID, what a run pinned to it names.
+	TargetID string `json:"targetId"`
+	// URL is the tab's address without query, fragment or userinfo.
+	URL   string `json:"url"`
+	Title string `json:"title,omitempty"`
 }
 
 // New returns an envelope for code with the given message. Stage, retry hint
@@ -105,6 +117,13 @@ func (e *Envelope) WithEvidence(key, value string) *Envelope {
 		e.Evidence = map[string]string{}
 	}
 	e.Evidence[key] = value
+	return e
+}
+
+// WithTab lists one more tab the run could have used (see Tabs). Like
+// evidence, it is shown to the user: url must be redacted.
+func (e *Envelope) WithTab(targetID, url, title string) *Envelope {
+	e.Tabs = append(e.Tabs, TabCandidate{TargetID: targetID, URL: url, Title: title})
 	return e
 }
 

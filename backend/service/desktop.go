@@ -95,6 +95,11 @@ type Desktop interface {
 	// refusals are in the FilesCheck; the error is for the request itself
 	// (errs.UnknownSite, errs.ConfigInvalid).
 	CheckFiles(ctx context.Context, c Caller, req FilesCheckRequest) (FilesCheck, error)
+
+	// ShowRunTab shows the tab of a run's conversation in the owner's
+	// browser (connecting it first): the tab in front, its window raised;
+	// a tab opened on the conversation when none shows it any more.
+	ShowRunTab(ctx context.Context, c Caller, req SessionRef) (TabState, error)
 }
 
 // InProcessOnly is the envelope of an implementation that cannot serve op

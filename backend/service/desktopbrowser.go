@@ -39,6 +39,10 @@ func (BrowserStateRequest) Validate() error { return nil }
 // drops the one connected (quitting it when Ferry launched it).
 type ConnectBrowserRequest struct {
 	Reconnect bool `json:"reconnect,omitempty"`
+	// Background starts a browser that Ferry launches now minimized, so it
+	// does not come up over what the user is doing (the quick prompt's
+	// send); a browser already connected, or attached, is left as it is.
+	Background bool `json:"background,omitempty"`
 }
 
 // Validate accepts every request.

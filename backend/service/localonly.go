@@ -84,6 +84,11 @@ func (LocalOnly) TabStates(context.Context, Caller, TabStatesRequest) ([]TabStat
 	return nil, InProcessOnly("probing the owner's tabs")
 }
 
+// ShowRunTab answers InProcessOnly.
+func (LocalOnly) ShowRunTab(context.Context, Caller, SessionRef) (TabState, error) {
+	return TabState{}, InProcessOnly("showing a run's tab")
+}
+
 // CheckSetup answers InProcessOnly.
 func (LocalOnly) CheckSetup(context.Context, Caller, CheckSetupRequest) (SetupReport, error) {
 	return SetupReport{}, InProcessOnly("the setup checks")

@@ -9,6 +9,15 @@ export interface Envelope {
   retryHint?: string;
   retryable: boolean;
   evidence?: Record<string, string>;
+  /** tabs are, for tab_ambiguous, the tabs the run could have used (to pick from). */
+  tabs?: TabCandidate[];
+}
+
+/** TabCandidate mirrors backend/errs.TabCandidate. */
+export interface TabCandidate {
+  targetId: string;
+  url: string;
+  title?: string;
 }
 
 /** EnvelopeError carries an envelope through `throw` so stack traces survive. */
@@ -40,11 +49,14 @@ function normalise(o: Envelope): Envelope {
     retryHint: typeof o.retryHint === 'string' ? o.retryHint : '',
     retryable: o.retryable === true,
     evidence,
+    ...(Array.isArray(o.tabs) && o.tabs.length
+      ? { tabs: o.tabs.filter((t) => t && typeof t.targetId === 'string').map((t) => ({ targetId: t.targetId, url: String(t.url ?? ''), title: String(t.title ?? '') })) }
+      : {}),
   };
 }
 
 const INTERNAL_HINT =
-  'this is a bug in Ferry: run `ferry doctor` and report it with the evidence shown';
+  'this is a bug in Ferry: open Settings → System to check the setup, and report it with the details shown';
 
 /**
  * toEnvelope turns anything a rejected bound call (or our own code) threw into

@@ -167,7 +167,7 @@ export function guidance(run: Pick<LiveRun, 'error' | 'site'>): Guidance | null 
     case 'browser_disconnected':
       return { title: 'No browser', text: 'Connect the browser in Tabs, then Retry.', action: 'tabs' };
     case 'tab_ambiguous':
-      return { title: 'Several tabs of the site are open', text: 'Pick one in Tabs (“Use in Compose”), or tick “New chat”.', action: 'tabs' };
+      return { title: 'Several tabs of the site are open', text: 'Pick the tab to send to: the run goes again, on that tab.', action: 'none' };
     case 'target_not_found':
       return { title: 'The tab is gone', text: 'Pick another tab in Tabs, or send to the site instead.', action: 'tabs' };
   }

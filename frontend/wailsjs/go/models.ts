@@ -569,6 +569,22 @@ export namespace config {
 
 export namespace errs {
 	
+	export class TabCandidate {
+	    targetId: string;
+	    url: string;
+	    title?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TabCandidate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.targetId = source["targetId"];
+	        this.url = source["url"];
+	        this.title = source["title"];
+	    }
+	}
 	export class Envelope {
 	    stage: string;
 	    code: string;
@@ -576,6 +592,7 @@ export namespace errs {
 	    retryHint?: string;
 	    retryable: boolean;
 	    evidence?: {[key: string]: string};
+	    tabs?: TabCandidate[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Envelope(source);
@@ -589,7 +606,26 @@ export namespace errs {
 	        this.retryHint = source["retryHint"];
 	        this.retryable = source["retryable"];
 	        this.evidence = source["evidence"];
+	        this.tabs = this.convertValues(source["tabs"], TabCandidate);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

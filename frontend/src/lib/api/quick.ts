@@ -31,6 +31,12 @@ export const open = (): Promise<void> => call(() => Quick.Open());
 /** close leaves the quick prompt (Esc, or after sending). */
 export const close = (): Promise<void> => call(() => Quick.Close());
 
+/** send starts a run from the quick prompt (Ferry's browser, when it must start, starts minimized). */
+export const send = (spec: app.RunSpec): Promise<app.RunInfo> => call(() => Quick.Send(spec));
+
+/** grow makes the box tall enough for the answer below the prompt. */
+export const grow = (): Promise<void> => call(() => Quick.Grow());
+
 /** showRun leaves the quick prompt and shows the full window on run id. */
 export const showRun = (id: string): Promise<void> => call(() => Quick.ShowRun(id));
 

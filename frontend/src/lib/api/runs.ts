@@ -27,6 +27,12 @@ export const cancel = (id: string): Promise<RunInfo> => call(() => Runs.Cancel(i
 /** retry sends a run's prompt again as a new run. */
 export const retry = (id: string): Promise<RunInfo> => call(() => Runs.Retry(id));
 
+/** showTab shows the tab of run session's conversation in Ferry's browser. */
+export const showTab = (session: string): Promise<service.TabState> => call(() => Runs.ShowTab(session));
+
+/** retryOnTab sends run id's request again pinned to tab tabId (after tab_ambiguous). */
+export const retryOnTab = (id: string, tabId: string): Promise<RunInfo> => call(() => Runs.RetryOnTab(id, tabId));
+
 /** get returns a run with its session and timeline. */
 export const get = (id: string): Promise<RunInfo> => call(() => Runs.Get(id));
 

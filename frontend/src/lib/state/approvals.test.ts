@@ -71,9 +71,11 @@ describe('QuickState', () => {
   const sites = [{ id: 'chatgpt', name: 'ChatGPT' }, { id: 'claude', name: 'Claude' }] as SiteInfo[];
   function deps() {
     return {
-      start: vi.fn(async () => ({}) as RunInfo),
+      start: vi.fn(async () => ({ id: 'job-q', kind: 'ask', state: 'starting', ended: false, prompt: 'a haiku' }) as unknown as RunInfo),
       sites: vi.fn(async () => sites),
       close: vi.fn(async () => {}),
+      grow: vi.fn(async () => {}),
+      get: vi.fn(async () => ({ id: 'job-q', kind: 'ask', state: 'done', ended: true, prompt: 'a haiku', session: { id: 's1', answer: 'Final **answer**' } }) as unknown as RunInfo),
     };
   }
   it('opens on the default site and loads the sites once', async () => {
@@ -86,7 +88,7 @@ describe('QuickState', () => {
     expect(d.sites).toHaveBeenCalledTimes(1);
     expect(q.opened).toBe(2);
   });
-  it('sends the trimmed prompt to the chosen site, clears it and leaves', async () => {
+  it('sends the trimmed prompt to the chosen site, clears it and shows the answer streaming in the box', async () => {
     const d = deps();
     const q = new QuickState(d);
     q.open({ site: 'claude' });
@@ -94,8 +96,18 @@ describe('QuickState', () => {
     expect(await q.send()).toBe(true);
     expect(d.start).toHaveBeenCalledWith(expect.objectContaining({ site: 'claude', prompt: 'a haiku', kind: 'ask' }));
     expect(q.prompt).toBe('');
-    expect(d.close).toHaveBeenCalled();
-    expect(q.active).toBe(false);
+    expect(d.close).not.toHaveBeenCalled();
+    expect(d.grow).toHaveBeenCalled();
+    expect(q.active).toBe(true);
+    expect(q.run?.site).toBe('claude');
+    expect(q.sent).toBe('a haiku');
+    q.onEvent({ jobId: 'job-q', kind: 'partial', text: 'Final', at: '2026-01-01T00:00:00Z' } as never);
+    q.onEvent({ jobId: 'other', kind: 'partial', text: 'not ours', at: '2026-01-01T00:00:00Z' } as never);
+    expect(q.run?.text).toBe('Final');
+    q.onEvent({ jobId: 'job-q', kind: 'ended', state: 'done', at: '2026-01-01T00:00:01Z' } as never);
+    await vi.waitFor(() => expect(q.run?.text).toBe('Final **answer**'));
+    q.open({ site: 'claude' });
+    expect(q.run).toBeNull();
   });
   it('sends nothing for an empty prompt', async () => {
     const d = deps();

@@ -2,6 +2,7 @@
 // the Tabs view can bind a tab to it and the quick prompt can watch runs.
 
 import * as api from '../api/runs';
+import * as tabsApi from '../api/tabs';
 import type { TabState } from '../api/tabs';
 import type { RunEvent } from '../api/runevents';
 import { applyEvent, fromInfo, type LiveRun } from '../liverun';
@@ -9,7 +10,9 @@ import { fuzzyFilter } from '../fuzzy';
 import { toasts } from './toasts.svelte';
 import { composeFiles } from './attachments.svelte';
 
-export type RunsApi = Pick<typeof api, 'start' | 'broadcast' | 'cancel' | 'retry' | 'get' | 'sites' | 'models' | 'templates' | 'renderTemplate'>;
+export type RunsApi = Pick<typeof api, 'start' | 'broadcast' | 'cancel' | 'retry' | 'get' | 'sites' | 'models' | 'templates' | 'renderTemplate'> &
+  Partial<Pick<typeof api, 'retryOnTab'>>;
+export type TabsListApi = Pick<typeof tabsApi, 'list'>;
 
 /** FollowUp names the run a follow-up continues, as the composer shows it. */
 export interface FollowUp {
@@ -63,20 +66,42 @@ export class ComposeState {
 
   /** runs are the runs on show: one, or a broadcast's columns. */
   runs = $state<LiveRun[]>([]);
-  /** focusPrompt asks the Compose view to put the caret in the prompt when it shows (after "Use in Compose"). */
-  focusPrompt = false;
+  /** earlier are the finished turns above runs when they are follow-ups of them, oldest first. */
+  earlier = $state<LiveRun[]>([]);
+  /** where says, per run id, where a run of this composer went ("new chat", "tab …", "follow-up"). */
+  where = $state<Record<string, string>>({});
+  /** openTabs are the open tabs the "Tab" option offers (all sites; the view filters by site). */
+  openTabs = $state.raw<TabState[]>([]);
+  /** focusPrompt asks the Compose view to put the caret in the prompt (after "Use in Compose", Ctrl+2). */
+  focusPrompt = $state(false);
   sending = $state(false);
   loaded = $state(false);
 
   #api: RunsApi;
+  #tabs: TabsListApi;
   // While a send or retry waits for its answer, the new runs' first events
   // may come before it (a run that fails at once ends before a broadcast's
   // later sites are created): they wait here and are replayed.
   #starting = 0;
   #early: RunEvent[] = [];
 
-  constructor(a: RunsApi = api) {
+  constructor(a: RunsApi = api, t: TabsListApi = tabsApi) {
     this.#api = a;
+    this.#tabs = t;
+  }
+
+  /** loadTabs reads the open tabs for the "Tab" picker; [] when the browser is not up. */
+  async loadTabs(): Promise<void> {
+    try {
+      this.openTabs = (await this.#tabs.list()) ?? [];
+    } catch {
+      this.openTabs = [];
+    }
+  }
+
+  /** tabsOfSite are the open tabs of site id a run can be sent to. */
+  tabsOfSite(id: string): TabState[] {
+    return this.openTabs.filter((t) => t.site === id && t.state !== 'other');
   }
 
   /** load fills the pickers; safe to call again. */
@@ -111,7 +136,7 @@ export class ComposeState {
   }
 
   async loadModels(): Promise<void> {
-    const id = this.target === 'tab' ? this.tab?.site : this.target === 'follow' ? this.followUp?.site : this.site;
+    const id = this.target === 'tab' ? (this.tab?.site ?? this.site) : this.target === 'follow' ? this.followUp?.site : this.site;
     if (!id) {
       this.models = [];
       return;
@@ -268,10 +293,20 @@ export class ComposeState {
         }
         const infos = await this.#api.broadcast({ ...this.textOrTemplate(), sites: [...this.broadcastSites], models, newChat: this.broadcastNewChat, files: composeFiles.paths });
         this.runs = infos.map((i) => fromInfo(i));
+        if (this.broadcastNewChat) for (const r of this.runs) this.where[r.id] = 'new chat';
       } else {
-        this.runs = [fromInfo(await this.#api.start(this.spec()))];
+        const spec = this.spec();
+        const run = fromInfo(await this.#api.start(spec));
+        // A run to a tab or a follow-up names no site until it starts: the
+        // card says whose it is from the start.
+        if (!run.site) run.site = this.target === 'tab' ? (this.tab?.site ?? '') : this.target === 'follow' ? (this.followUp?.site ?? '') : this.site;
+        this.where[run.id] = this.#whereOf(spec);
+        this.runs = [run];
       }
       composeFiles.sent(this.runs.map((r) => r.id));
+      this.earlier = [];
+      this.prompt = '';
+      this.rendered = null;
       this.#replay();
       return true;
     } catch (e) {
@@ -281,6 +316,72 @@ export class ComposeState {
       this.sending = false;
       this.#settle();
     }
+  }
+
+  #whereOf(spec: api.RunSpec): string {
+    if (spec.followUp) return 'follow-up';
+    if (spec.tabId) return `tab ${this.tab?.title || 'bound'}`;
+    return spec.newChat ? 'new chat' : '';
+  }
+
+  /**
+   * followUpRun sends text as a follow-up in run id's conversation (the
+   * follow-up capability History's "Follow up" uses): the finished run
+   * moves above, the new one streams below it. False when nothing was sent.
+   */
+  async followUpRun(id: string, text: string): Promise<boolean> {
+    const prev = this.runs.find((r) => r.id === id);
+    const prompt = text.trim();
+    if (!prev || !prev.session || !prompt || this.sending) return false;
+    this.sending = true;
+    this.#starting++;
+    try {
+      const run = fromInfo(
+        await this.#api.start({
+          kind: 'ask', site: '', tabId: '', followUp: prev.session, model: '', prompt, template: '', vars: {},
+          newChat: false, zips: '', allowInline: false, contract: '', repoRoot: '', sourcePaths: [], files: [],
+        } as api.RunSpec),
+      );
+      if (!run.site) run.site = prev.site;
+      this.where[run.id] = 'follow-up';
+      this.earlier = [...this.earlier, prev];
+      this.runs = [run];
+      this.#replay();
+      return true;
+    } catch (e) {
+      toasts.error(e);
+      return false;
+    } finally {
+      this.sending = false;
+      this.#settle();
+    }
+  }
+
+  /** retryOnTab sends run id again pinned to tab targetId (its tab_ambiguous picker). */
+  async retryOnTab(id: string, targetId: string): Promise<void> {
+    if (!this.#api.retryOnTab) return;
+    this.#starting++;
+    try {
+      const prev = this.runs.find((r) => r.id === id);
+      const run = fromInfo(await this.#api.retryOnTab(id, targetId));
+      if (!run.site && prev) run.site = prev.site;
+      const title = this.openTabs.find((t) => t.targetId === targetId)?.title;
+      this.where[run.id] = title ? `tab ${title}` : 'the tab you picked';
+      const i = this.runs.findIndex((r) => r.id === id);
+      if (i >= 0) this.runs[i] = run;
+      this.#replay();
+    } catch (e) {
+      toasts.error(e);
+    } finally {
+      this.#settle();
+    }
+  }
+
+  /** adopt shows run (the quick prompt's, after "Open in Ferry") as the composer's run. */
+  adopt(run: LiveRun): void {
+    this.earlier = [];
+    this.runs = [run];
+    if (run.ended) void this.refresh(run.id);
   }
 
   /** onEvent applies a run:event; an ended run is read back whole. */
@@ -320,7 +421,12 @@ export class ComposeState {
     try {
       const info = await this.#api.retry(id);
       const i = this.runs.findIndex((r) => r.id === id);
-      if (i >= 0) this.runs[i] = fromInfo(info);
+      if (i >= 0) {
+        const run = fromInfo(info);
+        if (!run.site) run.site = this.runs[i].site;
+        this.where[run.id] = this.where[id] ?? '';
+        this.runs[i] = run;
+      }
       this.#replay();
     } catch (e) {
       toasts.error(e);

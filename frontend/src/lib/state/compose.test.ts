@@ -26,6 +26,68 @@ function fakeApi(over: Partial<RunsApi> = {}): RunsApi {
 }
 
 describe('ComposeState', () => {
+  it('empties the prompt after a send, so Ctrl+Enter twice sends once', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.prompt = 'once';
+    const first = c.send();
+    const second = c.send(); // while the first is on its way
+    expect(await first).toBe(true);
+    expect(await second).toBe(false);
+    expect(await c.send()).toBe(false); // after it, the prompt is empty
+    expect(a.start).toHaveBeenCalledTimes(1);
+    expect(c.prompt).toBe('');
+  });
+
+  it('keeps the prompt when the send is refused', async () => {
+    const a = fakeApi({ start: vi.fn(async () => Promise.reject({ code: 'bad_input', message: 'no', stage: 'input', retryable: false })) });
+    const c = new ComposeState(a);
+    await c.load();
+    c.prompt = 'keep me';
+    expect(await c.send()).toBe(false);
+    expect(c.prompt).toBe('keep me');
+  });
+
+  it('names the site of a run to a tab from the start, and where it went', async () => {
+    const a = fakeApi({ start: vi.fn(async () => ({ id: 'job-9', kind: 'ask', state: 'starting', ended: false, prompt: 'x' }) as unknown as RunInfo) });
+    const c = new ComposeState(a);
+    await c.load();
+    await c.bindTab({ targetId: 'T1', site: 'claude', title: 'Tax questions', url: '', state: 'ready' } as TabState);
+    c.prompt = 'x';
+    await c.send();
+    expect(c.runs[0].site).toBe('claude');
+    expect(c.where['job-9']).toBe('tab Tax questions');
+  });
+
+  it('follows up a finished run below it, in its conversation', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    c.prompt = 'first';
+    await c.send();
+    c.runs[0] = { ...c.runs[0], session: 'sess-1', state: 'done', ended: true };
+    const firstId = c.runs[0].id;
+    (a.start as ReturnType<typeof vi.fn>).mockResolvedValueOnce(info('job-7', 'chatgpt'));
+    expect(await c.followUpRun(firstId, '  and then?  ')).toBe(true);
+    expect((a.start as ReturnType<typeof vi.fn>).mock.calls[1][0]).toMatchObject({ kind: 'ask', followUp: 'sess-1', site: '', tabId: '', prompt: 'and then?' });
+    expect(c.earlier.map((r) => r.id)).toEqual([firstId]);
+    expect(c.runs.map((r) => r.id)).toEqual(['job-7']);
+    expect(c.where['job-7']).toBe('follow-up');
+  });
+
+  it('sends a run again on the tab picked after tab_ambiguous', async () => {
+    const a = fakeApi({ retryOnTab: vi.fn(async () => info('job-3', 'chatgpt')) });
+    const c = new ComposeState(a);
+    await c.load();
+    c.prompt = 'which tab?';
+    await c.send();
+    const id = c.runs[0].id;
+    await c.retryOnTab(id, 'T2');
+    expect(a.retryOnTab).toHaveBeenCalledWith(id, 'T2');
+    expect(c.runs.map((r) => r.id)).toEqual(['job-3']);
+  });
+
   it('sends to the site with its model, leaving "default" to the site', async () => {
     const a = fakeApi();
     const c = new ComposeState(a);
@@ -35,6 +97,7 @@ describe('ComposeState', () => {
     expect(await c.send()).toBe(true);
     expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ kind: 'ask', site: 'chatgpt', tabId: '', model: 'gpt-5', prompt: 'hello' }));
     c.model = 'default';
+    c.prompt = 'hello'; // a successful send empties the prompt
     await c.send();
     expect((a.start as ReturnType<typeof vi.fn>).mock.calls[1][0].model).toBe('');
     expect(c.runs).toHaveLength(1);
@@ -64,6 +127,7 @@ describe('ComposeState', () => {
     await c.send();
     expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ kind: 'ask', followUp: 'run-1', site: '', tabId: '', newChat: false }));
     await c.unbindTab();
+    c.prompt = 'and then?'; // a successful send empties the prompt
     await c.send();
     expect((a.start as ReturnType<typeof vi.fn>).mock.calls[1][0]).toMatchObject({ followUp: '', site: 'chatgpt' });
   });

@@ -4,7 +4,11 @@ import {app} from '../models';
 
 export function Close():Promise<void>;
 
+export function Grow():Promise<void>;
+
 export function Open():Promise<void>;
+
+export function Send(arg1:app.RunSpec):Promise<app.RunInfo>;
 
 export function ShowRun(arg1:string):Promise<void>;
 

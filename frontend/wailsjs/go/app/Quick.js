@@ -6,8 +6,16 @@ export function Close() {
   return window['go']['app']['Quick']['Close']();
 }
 
+export function Grow() {
+  return window['go']['app']['Quick']['Grow']();
+}
+
 export function Open() {
   return window['go']['app']['Quick']['Open']();
+}
+
+export function Send(arg1) {
+  return window['go']['app']['Quick']['Send'](arg1);
 }
 
 export function ShowRun(arg1) {

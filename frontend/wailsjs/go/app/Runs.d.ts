@@ -17,6 +17,10 @@ export function RenderTemplate(arg1:string,arg2:{[key: string]: string}):Promise
 
 export function Retry(arg1:string):Promise<app.RunInfo>;
 
+export function RetryOnTab(arg1:string,arg2:string):Promise<app.RunInfo>;
+
+export function ShowTab(arg1:string):Promise<service.TabState>;
+
 export function Sites():Promise<Array<service.SiteInfo>>;
 
 export function Start(arg1:app.RunSpec):Promise<app.RunInfo>;

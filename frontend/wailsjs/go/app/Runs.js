@@ -30,6 +30,14 @@ export function Retry(arg1) {
   return window['go']['app']['Runs']['Retry'](arg1);
 }
 
+export function RetryOnTab(arg1, arg2) {
+  return window['go']['app']['Runs']['RetryOnTab'](arg1, arg2);
+}
+
+export function ShowTab(arg1) {
+  return window['go']['app']['Runs']['ShowTab'](arg1);
+}
+
 export function Sites() {
   return window['go']['app']['Runs']['Sites']();
 }
