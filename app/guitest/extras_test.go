@@ -301,6 +301,10 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		}
 		box.MustClick()
 		page.KeyActions().Type(input.Enter).MustDo()
+		// The user turns to another window while the answer comes: its end
+		// is then a notification (none while Ferry has the focus: see
+		// TestBroadcastNotifications).
+		page.MustEval(`() => { document.hasFocus = () => false; window.dispatchEvent(new Event('blur')); }`)
 		// The box stays, grows, and the answer streams into it.
 		waitGeometry(t, func(w, h int) bool { return w == 620 && h == 520 }, "620x520 with the answer")
 		_ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 620, Height: 520, DeviceScaleFactor: 1})
