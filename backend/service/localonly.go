@@ -84,6 +84,11 @@ func (LocalOnly) TabStates(context.Context, Caller, TabStatesRequest) ([]TabStat
 	return nil, InProcessOnly("probing the owner's tabs")
 }
 
+// TabAction answers InProcessOnly.
+func (LocalOnly) TabAction(context.Context, Caller, TabActionRequest) (TabActionResult, error) {
+	return TabActionResult{}, InProcessOnly("acting on the owner's tabs")
+}
+
 // CheckSetup answers InProcessOnly.
 func (LocalOnly) CheckSetup(context.Context, Caller, CheckSetupRequest) (SetupReport, error) {
 	return SetupReport{}, InProcessOnly("the setup checks")

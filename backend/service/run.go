@@ -35,6 +35,7 @@ type Run struct {
 	Warnings        []string       `json:"warnings,omitempty"`
 	Error           *errs.Envelope `json:"error,omitempty"`
 	Answer          string         `json:"answer,omitempty"`
+	AnswerPartial   bool           `json:"answerPartial,omitempty"`
 	CodeBlocks      []CodeBlock    `json:"codeBlocks,omitempty"`
 	AnswerSource    string         `json:"answerSource,omitempty"`
 	Routing         *Routing       `json:"routing,omitempty"`
