@@ -18,7 +18,41 @@ import (
 type tabLedger struct {
 	mu      sync.Mutex
 	tabs    map[string]learnedTab
+	unsure  map[string]int // looks in a row that could not tell, by tab
+	recheck *time.Timer
 	changed func() // may be nil; called outside mu
+}
+
+// The looks again at a tab whose page could not tell its state yet (it
+// was loading): after recheckAfter, at most maxRechecks times in a row.
+const (
+	recheckAfter = 1500 * time.Millisecond
+	maxRechecks  = 5
+)
+
+// couldNotTell notes that a look at tab id could not tell its state (its
+// page was still loading) and has the listener told again a little later,
+// so that the list asks once more, a few times at most.
+func (l *tabLedger) couldNotTell(id string) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.unsure == nil {
+		l.unsure = map[string]int{}
+	}
+	l.unsure[id]++
+	if l.unsure[id] > maxRechecks || l.changed == nil || l.recheck != nil {
+		return
+	}
+	changed := l.changed
+	l.recheck = time.AfterFunc(recheckAfter, func() {
+		l.mu.Lock()
+		l.recheck = nil
+		l.mu.Unlock()
+		changed()
+	})
 }
 
 // learnedTab is the last thing learned about one tab.
@@ -45,6 +79,7 @@ func (l *tabLedger) learn(id string, t learnedTab) {
 	prev, had := l.tabs[id]
 	t.At = time.Now()
 	l.tabs[id] = t
+	delete(l.unsure, id)
 	changed := l.changed
 	l.mu.Unlock()
 	if changed != nil && (!had || prev.State != t.State || prev.Code != t.Code) {
@@ -73,6 +108,11 @@ func (l *tabLedger) forget(open map[string]bool) {
 	for id := range l.tabs {
 		if !open[id] {
 			delete(l.tabs, id)
+		}
+	}
+	for id := range l.unsure {
+		if !open[id] {
+			delete(l.unsure, id)
 		}
 	}
 }

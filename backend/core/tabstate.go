@@ -83,7 +83,10 @@ func tabStatesLearned(ctx context.Context, b *browser.Browser, reg *site.Registr
 			defer wg.Done()
 			if probeTab(ctx, b, reg, ts) {
 				l.learn(ts.TargetID, learnedOf(*ts))
-			} else if last, ok := l.last(ts.TargetID); ok {
+				return
+			}
+			l.couldNotTell(ts.TargetID)
+			if last, ok := l.last(ts.TargetID); ok {
 				last.apply(ts)
 			}
 		}(&out[i])
