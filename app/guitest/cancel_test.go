@@ -58,6 +58,7 @@ func TestACancelledRunKeepsItsTextAndCollectsTheRest(t *testing.T) {
 			t.Fatalf("the run reads state %v collectable %v, its session %v partial %v", got["state"], got["collectable"], sess["state"], sess["answerPartial"])
 		}
 		session = str(sess["id"])
+		page.MustElement(`[data-testid=live-run]`).MustScrollIntoView()
 		savePageShot(t, page, shots, "cancelled-run.png")
 	})
 

@@ -125,7 +125,7 @@ func (l *tabLedger) onChange(fn func()) {
 }
 
 // loginHint is what the user does about a logged-out tab.
-const loginHint = "log in: Log in on the tab shows its login page"
+const loginHint = "Log in shows the site's login page in this tab"
 
 // learnFromRun records what run s, which ended with err, learned about its
 // tab: logged out when it failed for want of a logged-in account, ready
