@@ -197,6 +197,30 @@ func TestTabsFollowTheBrowserAndAct(t *testing.T) {
 		})
 	})
 
+	t.Run("a run that fails as logged out marks its tab and its card shows the tab", func(t *testing.T) {
+		srv.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioLoggedOut})
+		lo := o.open(t, ctx, "https://chatgpt.com/")
+		waitFor(t, 30*time.Second, "the logged-out tab's row", func() bool { return rowState(lo) == "login" })
+		page.MustElement(row(first) + ` [data-testid=tab-show]`).MustClick()
+		waitFor(t, 20*time.Second, "another tab in front", func() bool { return visibility(lo) == "hidden" })
+		page.MustElement(row(lo) + ` [data-testid=use-in-compose]`).MustClick()
+		waitTitle(t, page, "Compose")
+		page.MustElement(`[data-testid=prompt]`).MustInput("Who keeps the lighthouse?")
+		page.MustElement(`[data-testid=send]`).MustClick()
+		waitEval(t, page, 60*time.Second, "the run failed as logged out", `() => {
+			const r = document.querySelector('[data-testid=live-run]');
+			return !!r && r.dataset.ended === 'true' && r.querySelector('[data-testid=run-problem]')?.dataset.code === 'login_required';
+		}`)
+		page.MustElement(`[data-testid=live-run] [data-testid=run-show-tab]`).MustClick()
+		waitFor(t, 20*time.Second, "the run's tab in front", func() bool { return visibility(lo) == "visible" })
+		page.MustElement(`[role=tab][data-view=tabs]`).MustClick()
+		waitTitle(t, page, "Tabs")
+		waitFor(t, 20*time.Second, "the run's tab shown logged out", func() bool { return rowState(lo) == "login" })
+		if s := rowState(first); s != "ready" {
+			t.Errorf("the other tab's row says %s", s)
+		}
+	})
+
 	app.stop(t)
 	t.Logf("screenshots in %s", shots)
 }

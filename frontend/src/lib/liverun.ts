@@ -26,6 +26,8 @@ export interface RunInfoLike {
     answer?: string;
     /** answer is only what streamed before the run was cancelled. */
     answerPartial?: boolean;
+    /** The tab the run drove. */
+    targetId?: string;
     site?: string;
     model?: { slug?: string; verified?: boolean };
     artifacts?: { name: string; path?: string; verdict?: string; reason?: string }[];
@@ -77,6 +79,8 @@ export interface LiveRun {
   collectable: boolean;
   /** text is only what streamed before the run was cancelled. */
   partial: boolean;
+  /** The tab the run drove ("" before it had one). */
+  tab: string;
 }
 
 /** fromInfo builds (or refreshes) a live run from the backend's record. */
@@ -103,6 +107,7 @@ export function fromInfo(info: RunInfoLike, prev?: LiveRun): LiveRun {
     artifacts: (s?.artifacts ?? []).map((a) => ({ name: a.name, path: a.path ?? '', verdict: a.verdict ?? '', reason: a.reason ?? '' })),
     collectable: !!info.collectable,
     partial: !!s?.answerPartial,
+    tab: s?.targetId || info.tabId || prev?.tab || '',
   };
 }
 
