@@ -221,6 +221,22 @@ func TestTabsFollowTheBrowserAndAct(t *testing.T) {
 		}
 	})
 
+	t.Run("a browser that went away is said in the sidebar and in Tabs, without sending the user to Tabs", func(t *testing.T) {
+		if !page.MustHas(`.sidebar .health.ok`) {
+			t.Fatal("the sidebar does not say ready while the browser runs")
+		}
+		_, _ = o.c.Call(ctx, "", "Browser.close", nil) // the connection ends with the browser
+		waitEval(t, page, 30*time.Second, "the sidebar saying the browser is disconnected",
+			`() => document.querySelector('[data-testid=health-browser]')?.textContent.includes('Browser disconnected')`)
+		if page.MustHas(`.sidebar .health.ok`) {
+			t.Error("the sidebar still says ready")
+		}
+		page.Timeout(30 * time.Second).MustElement(`[data-testid=browser-state][data-status=disconnected]`)
+		if txt := page.MustElement(`[data-testid=browser-state]`).MustText(); strings.Contains(txt, "Tabs view") {
+			t.Errorf("the Tabs view sends the user to the Tabs view:\n%s", txt)
+		}
+	})
+
 	app.stop(t)
 	t.Logf("screenshots in %s", shots)
 }
