@@ -19,6 +19,10 @@ const (
 	// EventRun carries a RunEvent: a run's new state, its answer so far,
 	// or its end (then the UI asks Runs.Get for the whole record).
 	EventRun = "run:event"
+	// EventTabs says the owner's tabs changed (one opened, closed,
+	// navigated, or what Ferry learned of one changed): the window lists
+	// them again. It carries nothing and comes once things settle.
+	EventTabs = "tabs:changed"
 )
 
 // The types of the owner's events the app acts on.

@@ -44,6 +44,9 @@ func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*own
 	o := &owner{core: c, cancel: func() {}}
 	o.browser = core.NewOwnerBrowser(func() config.BrowserSettings { return c.Settings().Browser }, c.Paths().ProfileDir(),
 		func(st service.BrowserState) { emit().Emit(EventBrowser, st) })
+	tabsChanged := func() { emit().Emit(EventTabs) }
+	o.browser.WatchTabs(tabsChanged)
+	c.OnTabStatesChanged(tabsChanged)
 	backend, err := c.HubBackend(ctx, core.WithHubBrowserSource(o.browser.Get))
 	if err != nil {
 		log.Warn("hub not started", "code", errs.CodeOf(err), "err", err)

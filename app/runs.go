@@ -79,9 +79,9 @@ type RunInfo struct {
 	// Ended says the run will not change by itself any more.
 	Ended bool `json:"ended"`
 	// Collectable says the run was stopped (cancelled, or out of time)
-	// after its prompt was sent: State then says cancelled, the session
-	// keeps the state it stopped in, and `ferry reattach` can still
-	// collect the answer.
+	// after its prompt was sent: State then says cancelled, and Collect
+	// can still collect the answer (a run cancelled while it streamed
+	// keeps its partial answer, Session.AnswerPartial).
 	Collectable bool   `json:"collectable,omitempty"`
 	RequestedBy string `json:"requestedBy,omitempty"`
 	// Origin is who asked: "desktop" (this app), "cli" (the CLI through
@@ -253,6 +253,26 @@ func (r *Runs) Cancel(id string) (RunInfo, error) {
 	})
 }
 
+// Collect collects the rest of the answer of run id, which was stopped
+// after its prompt was sent (RunInfo.Collectable), without sending the
+// prompt again: the run's reattach, as a new run whose progress comes as
+// EventRun events. Errors: hub_not_found; bad_input for a run that has no
+// session yet; session_stale when the run's tab is gone.
+func (r *Runs) Collect(id string) (RunInfo, error) {
+	return r.jobCall(func(ctx context.Context, svc service.Service) (service.Job, error) {
+		j, err := svc.GetJob(ctx, desktopCaller, service.JobRef{ID: id})
+		if err != nil {
+			return service.Job{}, err
+		}
+		if j.Detail == nil || j.Detail.Run == nil {
+			return service.Job{}, errs.New(errs.BadInput, "run %s stopped before it began: there is nothing to collect", id).
+				WithHint("send the prompt again")
+		}
+		res, err := svc.ReattachSession(ctx, desktopCaller, service.ReattachRequest{Session: j.Detail.Run.ID})
+		return res.Job, err
+	})
+}
+
 // Retry sends run id's prompt again, to the same site, tab and model, as a
 // new run, and returns the new run. Errors: hub_not_found; as Start.
 func (r *Runs) Retry(id string) (RunInfo, error) {
@@ -339,8 +359,14 @@ func runInfoOf(j service.Job) RunInfo {
 	if out.Prompt == "" && d.Spec.Template != "" {
 		out.Prompt = d.Spec.Text()
 	}
-	// A run stopped after the send stays in its session's state (the
-	// answer may still be collected); the panel shows it as cancelled.
+	// A run cancelled while it streamed is cancelled with its partial
+	// answer, and the rest may still be collected.
+	if run := d.Run; out.Ended && run != nil && run.State == service.RunCancelled &&
+		(run.StateBefore == service.RunSubmitted || run.StateBefore == service.RunStreaming) {
+		out.Collectable = true
+	}
+	// A run stopped otherwise after the send stays in its session's state
+	// (the answer may still be collected); the panel shows it as cancelled.
 	if out.Ended && service.IsRunState(out.State) && !service.IsTerminal(out.State) {
 		out.Collectable = true
 		if out.Error != nil && out.Error.Code == errs.Cancelled {

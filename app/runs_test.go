@@ -332,6 +332,8 @@ func TestRunInfoOf(t *testing.T) {
 		{"a running run is shown as it is", mk("streaming", false, "", "c-123"), "streaming", "agent", false},
 		{"a finished run is not collectable", mk("done", true, "", "desktop"), "done", "desktop", false},
 		{"a job cancelled before its run is cancelled", mk("cancelled", true, errs.Cancelled, "c-123"), "cancelled", "agent", false},
+		{"a run cancelled while it streamed is cancelled and collectable", cancelledRun(mk("cancelled", true, errs.Cancelled, "desktop"), "streaming"), "cancelled", "desktop", true},
+		{"a run cancelled before it was sent is not collectable", cancelledRun(mk("cancelled", true, errs.Cancelled, "desktop"), "composed"), "cancelled", "desktop", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -344,4 +346,10 @@ func TestRunInfoOf(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cancelledRun is j with a run cancelled in state before.
+func cancelledRun(j hub.Job, before string) hub.Job {
+	j.Detail.Run = &service.Run{ID: "run-1", State: service.RunCancelled, StateBefore: before, Answer: "the part that came", AnswerPartial: true}
+	return j
 }

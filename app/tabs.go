@@ -95,3 +95,37 @@ func (t *Tabs) Open(siteID string) (service.TabState, error) {
 	})
 	return out, err
 }
+
+// Show brings tab targetID to the front and raises the browser's window:
+// the one time Ferry puts the browser in front, because the user asked.
+// It returns the tab then. Errors: browser_disconnected;
+// target_not_found for a tab that was closed.
+func (t *Tabs) Show(targetID string) (service.TabState, error) {
+	return t.act(targetID, service.TabActionShow)
+}
+
+// Close closes tab targetID. Errors: as Show.
+func (t *Tabs) Close(targetID string) error {
+	_, err := t.act(targetID, service.TabActionClose)
+	return err
+}
+
+// Login shows tab targetID on its site's login page, in front, and
+// returns the tab then. Errors: as Show; unknown_site for a tab of no
+// known site.
+func (t *Tabs) Login(targetID string) (service.TabState, error) {
+	return t.act(targetID, service.TabActionLogin)
+}
+
+// act does action on tab targetID through the Service.
+func (t *Tabs) act(targetID, action string) (service.TabState, error) {
+	var out service.TabState
+	err := t.sh.withService(func(svc service.Service) error {
+		ctx, cancel := context.WithTimeout(context.Background(), openTabTimeout)
+		defer cancel()
+		res, err := svc.TabAction(ctx, desktopCaller, service.TabActionRequest{TargetID: targetID, Action: action})
+		out = res.Tab
+		return err
+	})
+	return out, err
+}

@@ -11,7 +11,7 @@
 // event, never left waiting for a reply that will not come.
 //
 // Ferry works in the background: nothing here brings a tab to the front or
-// focuses a window.
+// focuses a window, but ShowTab, which the user asks for.
 package browser
 
 import (

@@ -9,17 +9,9 @@ import (
 // The browser's windows and which tab is in front are the user's: Ferry
 // works in the background. This file holds the few exceptions, each for a
 // moment the user asked for (TestNoCodePathActivatesATabOrFocusesAWindow
-// keeps every other file of the package from them).
-
-// BringToFront shows the tab in front of its window and raises the window:
-// the one exception to Ferry working in the background, for the moment the
-// user asked to see the tab (logging in to a site from the Get started
-// view). Nothing else may call it (TestNoCodePathActivatesATabOrFocusesAWindow
-// holds this file to this one call). Errors: the page's envelopes
-// (TargetNotFound, TargetCrashed, BrowserDisconnected, Timeout, Cancelled).
-func (p *Page) BringToFront(ctx context.Context) error {
-	return p.Exec(ctx, "Page.bringToFront", struct{}{}, nil)
-}
+// keeps every other file of the package from them): ShowTab, the one way a
+// tab comes to the front (Log in on Get started or on a tab, a tab's Show, a
+// run's "Open conversation in browser"), and MinimizeWindows.
 
 // MinimizeWindows minimizes every window of the browser that holds a tab,
 // so a browser Ferry started on the user's behalf (a run from the quick
@@ -72,23 +64,24 @@ func (b *Browser) WindowStates(ctx context.Context) (map[int]string, error) {
 	return out, nil
 }
 
-// ShowTab brings tab targetID to the front of its window and that window up
-// (out of the minimized state): the one thing Ferry does in the user's face,
-// when the user asked to see the tab. Errors: TargetNotFound-class
-// envelopes from the browser for a tab that is gone; BrowserDisconnected.
+// ShowTab brings the tab targetID to the front of its window and raises
+// the window (restoring it when minimized), for a tab the user asked to see
+// (a tab's Show and Log in, a run's "Open conversation in browser").
+// Errors: TargetNotFound for a TargetID that names no open tab;
+// BrowserDisconnected.
 func (b *Browser) ShowTab(ctx context.Context, targetID string) error {
 	id := proto.TargetTargetID(targetID)
 	if err := b.call(ctx, "show the tab", "Target.activateTarget", proto.TargetActivateTarget{TargetID: id}, nil); err != nil {
-		return err
+		return notATab(err, targetID)
 	}
-	var w proto.BrowserGetWindowForTargetResult
-	if err := b.call(ctx, "find the tab's window", "Browser.getWindowForTarget", proto.BrowserGetWindowForTarget{TargetID: id}, &w); err != nil {
-		return err
-	}
-	if w.Bounds != nil && w.Bounds.WindowState == proto.BrowserWindowStateNormal {
+	var win proto.BrowserGetWindowForTargetResult
+	if err := b.call(ctx, "find the tab's window", "Browser.getWindowForTarget", proto.BrowserGetWindowForTarget{TargetID: id}, &win); err != nil {
+		// A headless browser has no window to raise: the tab is in front.
 		return nil
 	}
-	return b.call(ctx, "raise the browser window", "Browser.setWindowBounds", proto.BrowserSetWindowBounds{
-		WindowID: w.WindowID, Bounds: &proto.BrowserBounds{WindowState: proto.BrowserWindowStateNormal},
-	}, nil)
+	if win.Bounds != nil && win.Bounds.WindowState == proto.BrowserWindowStateMinimized {
+		_ = b.call(ctx, "restore the tab's window", "Browser.setWindowBounds", proto.BrowserSetWindowBounds{
+			WindowID: win.WindowID, Bounds: &proto.BrowserBounds{WindowState: proto.BrowserWindowStateNormal}}, nil)
+	}
+	return nil
 }

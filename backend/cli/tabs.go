@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -16,15 +17,19 @@ import (
 func init() {
 	register(&command{
 		name:  "tabs",
-		args:  "[--browser-url URL | --browser attach|launch]",
-		short: "list the browser's tabs with their TargetIDs and sites",
+		args:  "[--browser-url URL | --browser attach|launch] | show|close|login TARGETID",
+		short: "list the browser's tabs with their TargetIDs and sites; show, close or log in on one",
 		long: `Lists the tabs (page targets) of the browser: the TargetID to pass to --tab, the
 site inferred from the tab's live address through the site registry (your custom
 sites included), its title and its address. Addresses are shown without query,
 fragment and userinfo, which may hold tokens. STATE is "login" for a tab on one
 of the site's login pages; it is left empty otherwise (the page is not inspected).
 
-The browser is Ferry's own running browser, or the one at --browser-url.`,
+The browser is Ferry's own running browser, or the one at --browser-url.
+
+ferry tabs show ID brings the tab to the front and raises the browser's window;
+ferry tabs close ID closes it; ferry tabs login ID shows it on its site's login
+page, in front. They act on the browser of the running Ferry app or ferry serve.`,
 		flags: func(fs *flag.FlagSet) { registerBrowserFlags(fs, browserAttach) },
 		run:   runTabs,
 	})
@@ -57,8 +62,11 @@ type tabJSON struct {
 // runTabs lists the tabs of the browser the flags name: by default Ferry's
 // own running browser (through an owner, its browser).
 func runTabs(ctx context.Context, inv *invocation) error {
+	if len(inv.args) == 2 && slices.Contains(service.TabActions, inv.args[0]) {
+		return runTabAction(ctx, inv, inv.args[0], inv.args[1])
+	}
 	if len(inv.args) > 0 {
-		return errs.New(errs.BadInput, "ferry tabs takes no arguments, got %q", strings.Join(inv.args, " ")).WithHint("run `ferry help tabs`")
+		return errs.New(errs.BadInput, "ferry tabs takes no arguments but show, close or login with a tab's id, got %q", strings.Join(inv.args, " ")).WithHint("run `ferry help tabs`")
 	}
 	spec, err := browserSpecRequest(inv, browserAttach)
 	if err != nil {
@@ -74,6 +82,32 @@ func runTabs(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	return printTabs(inv, list)
+}
+
+// runTabAction shows, closes or logs in on tab id of the owner's browser.
+func runTabAction(ctx context.Context, inv *invocation, action, id string) error {
+	if f := inv.fs.Lookup("browser-url"); f != nil && f.Value.String() != "" {
+		return errs.New(errs.BadInput, "ferry tabs %s acts on the running Ferry's browser, not on --browser-url", action).
+			WithHint("drop --browser-url")
+	}
+	svc, done, err := openService(ctx, inv)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := svc.TabAction(ctx, cliCaller, service.TabActionRequest{TargetID: id, Action: action})
+	if err != nil {
+		return err
+	}
+	if inv.json {
+		return inv.printJSON(res)
+	}
+	if res.Closed {
+		_, err = fmt.Fprintf(inv.stdout, "closed %s\n", id)
+		return err
+	}
+	_, err = fmt.Fprintf(inv.stdout, "%s\t%s\t%s\n", id, dash(res.Tab.State), safetext.Line(res.Tab.URL))
+	return err
 }
 
 // printTabs prints the tabs with the site and state inferred from their

@@ -375,3 +375,34 @@ func TestTabsAndOpenAttachToFerrysOwnBrowser(t *testing.T) {
 		t.Fatalf("the browser is gone after ferry detached: %v", err)
 	}
 }
+
+// TestTabActionsAreCheckedAndNeedTheOwner covers `ferry tabs show|close|
+// login ID` without a browser: a wrong shape is bad input, an action
+// without a running owner says where it runs, and --browser-url is
+// refused (the action is on the owner's browser).
+func TestTabActionsAreCheckedAndNeedTheOwner(t *testing.T) {
+	dataDir := t.TempDir()
+	cases := []struct {
+		name string
+		args []string
+		code errs.Code
+		says string
+	}{
+		{"an action without a tab is bad input", []string{"tabs", "show"}, errs.BadInput, "show, close or login"},
+		{"an unknown action is bad input", []string{"tabs", "raise", "T1"}, errs.BadInput, "show, close or login"},
+		{"an action on a named browser is refused", []string{"tabs", "close", "T1", "--browser-url", "ws://127.0.0.1:9/devtools/browser/x"}, errs.BadInput, "--browser-url"},
+		{"an action without a running owner says who keeps the browser", []string{"tabs", "show", "T1"}, errs.HubNotRunning, "long-lived browser"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ferry(t, nil, append(tc.args, "--data-dir", dataDir, "--json")...)
+			var e errorJSON
+			if err := json.Unmarshal([]byte(r.stdout), &e); err != nil {
+				t.Fatalf("stdout %q is not an error envelope: %v", r.stdout, err)
+			}
+			if r.code != exitOf(tc.code) || e.Error.Code != tc.code || !strings.Contains(e.Error.Message, tc.says) {
+				t.Fatalf("exit %d, envelope %+v; want %s saying %q", r.code, e.Error, tc.code, tc.says)
+			}
+		})
+	}
+}

@@ -32,8 +32,9 @@ type Options struct {
 type Core struct {
 	paths config.Paths
 	store *store.Store
-	hist  history // the one session repository, see History
-	bk    backups // the owner's rolling backups, see backups.go
+	hist  history   // the one session repository, see History
+	bk    backups   // the owner's rolling backups, see backups.go
+	tabs  tabLedger // what the last check or run learned of each tab
 
 	mu       sync.RWMutex
 	settings config.Settings

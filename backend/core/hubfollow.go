@@ -115,7 +115,8 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 
 // ReattachSession picks the run at once and resumes it as a job of
 // hub.KindReattach. A run that has ended needs nothing: the job is ended
-// at once with its record. A run that a job of this owner is running now
+// at once with its record; a run the user cancelled while it streamed
+// (job.Session.Collectable) is collected, its partial answer completed. A run that a job of this owner is running now
 // (an ask of the app, of the CLI or of an agent, or another reattach) is
 // not resumed a second time: that job is returned, to be followed, with
 // Started false. An active run needs a browser: chk's (Browser or
@@ -134,7 +135,7 @@ func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, 
 	if rec, ok := h.runningJobOf(s.ID); ok {
 		return hub.ReattachResult{Job: h.view(ctx, rec)}, nil
 	}
-	if s.State.Active() && !chk.Browser && chk.BrowserURL == "" && !h.HasBrowser() && !s.LostItsTab() {
+	if (s.State.Active() || s.Collectable()) && !chk.Browser && chk.BrowserURL == "" && !h.HasBrowser() && !s.LostItsTab() {
 		return hub.ReattachResult{}, errs.New(errs.BadInput, "this needs the browser that holds the run's tab: pass --browser-url").
 			WithHint("give the ws://127.0.0.1:PORT/devtools/browser/ID address or the profile's DevToolsActivePort file, or --browser attach for Ferry's own browser")
 	}
@@ -142,7 +143,7 @@ func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, 
 	spec := hub.JobSpec{Kind: hub.KindReattach, SessionID: s.ID, RequestedBy: requestedBy}
 	rec := jobRecord{ID: "job-" + job.NewID(now), Kind: hub.KindReattach, Spec: spec, RequestedBy: requestedBy, Session: s.ID,
 		CreatedAt: now, UpdatedAt: now, State: jobStateStarting, Approval: job.ApprovalNotRequired}
-	if !s.State.Active() {
+	if !s.State.Active() && !s.Collectable() {
 		rec.State, rec.Ended = string(s.State), true
 	}
 	if err := h.jobs.Put(rec); err != nil {

@@ -35,6 +35,8 @@ type OwnerBrowser struct {
 	b      *browser.Browser
 	last   error // why the browser is not connected, nil before the first try
 	closed bool
+	// tabsChanged hears of the tabs' changes (WatchTabs); may be nil.
+	tabsChanged func()
 }
 
 // NewOwnerBrowser manages the browser that settings describe (read at each
@@ -157,6 +159,7 @@ func (m *OwnerBrowser) connect(ctx context.Context) (*browser.Browser, error) {
 		return nil, err
 	}
 	go m.watch(b)
+	m.watchTabs(b)
 	return b, nil
 }
 
@@ -197,7 +200,7 @@ func (m *OwnerBrowser) State() service.BrowserState {
 		st.Status, st.Launched, st.PID, st.Endpoint = service.BrowserConnected, b.Launched(), b.PID(), devtoolsHost(b.Endpoint())
 	case b != nil:
 		env := *errs.From(b.Err()) // a copy: the browser keeps its cause
-		env.RetryHint = "connect again from the Tabs view (a launched browser is started anew)"
+		env.RetryHint = "connect the browser again (a browser Ferry launched is started anew)"
 		st.Status, st.Problem = service.BrowserDisconnected, &env
 	case last != nil:
 		st.Status, st.Problem = service.BrowserDisconnected, errs.From(last)

@@ -261,6 +261,7 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if out == nil {
 		out = s
 	}
+	c.tabs.learnFromRun(out, err)
 	finished = err == nil && out.State == job.StateDone
 	if err == nil {
 		return out, nil

@@ -85,7 +85,7 @@ func (s *Service) TabStates(ctx context.Context, c service.Caller, req service.T
 	}
 	ctx, cancel := context.WithTimeout(ctx, tabStatesTimeout)
 	defer cancel()
-	tabs, err := TabStates(ctx, b, reg)
+	tabs, err := tabStatesLearned(ctx, b, reg, &s.c.tabs)
 	if err != nil {
 		return nil, err
 	}

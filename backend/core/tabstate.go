@@ -55,24 +55,44 @@ type TabState struct {
 // it); each probe is bounded, and a tab that does not answer is stale.
 // Errors: BrowserDisconnected when the connection is gone.
 func TabStates(ctx context.Context, b *browser.Browser, reg *site.Registry) ([]TabState, error) {
+	return tabStatesLearned(ctx, b, reg, nil)
+}
+
+// tabStatesLearned is TabStates recording what each look learned in l, and
+// taking from l the state of a tab whose page cannot tell yet (still
+// loading): a tab's state is what the last check or run learned of it.
+func tabStatesLearned(ctx context.Context, b *browser.Browser, reg *site.Registry, l *tabLedger) ([]TabState, error) {
 	targets, err := b.Targets(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]TabState, len(targets))
+	open := make(map[string]bool, len(targets))
 	var wg sync.WaitGroup
 	for i, t := range targets {
+		open[t.ID] = true
 		out[i] = describeTarget(reg, t)
 		if out[i].State != TabReady {
+			if out[i].State == TabLogin {
+				l.learn(t.ID, learnedOf(out[i]))
+			}
 			continue
 		}
 		wg.Add(1)
 		go func(ts *TabState) {
 			defer wg.Done()
-			probeTab(ctx, b, reg, ts)
+			if probeTab(ctx, b, reg, ts) {
+				l.learn(ts.TargetID, learnedOf(*ts))
+				return
+			}
+			l.couldNotTell(ts.TargetID)
+			if last, ok := l.last(ts.TargetID); ok {
+				last.apply(ts)
+			}
 		}(&out[i])
 	}
 	wg.Wait()
+	l.forget(open)
 	return out, nil
 }
 
@@ -87,7 +107,7 @@ func describeTarget(reg *site.Registry, t browser.Target) TabState {
 			if cand.IsLoginURL(t.URL) {
 				ts.Site, ts.SiteName, ts.State = cand.ID, cand.Name, TabLogin
 				ts.Message, ts.Code = cand.Name+" shows its login page", errs.LoginRequired
-				ts.Hint = "log in in the browser window, then refresh"
+				ts.Hint = loginHint
 				return ts
 			}
 		}
@@ -97,7 +117,7 @@ func describeTarget(reg *site.Registry, t browser.Target) TabState {
 	ts.Conversation = conversationOf(s, t.URL)
 	if s.IsLoginURL(t.URL) {
 		ts.State, ts.Code = TabLogin, errs.LoginRequired
-		ts.Message, ts.Hint = s.Name+" shows its login page", "log in in the browser window, then refresh"
+		ts.Message, ts.Hint = s.Name+" shows its login page", loginHint
 		return ts
 	}
 	ts.State = TabReady
@@ -118,12 +138,14 @@ func conversationOf(s site.Site, rawURL string) string {
 	return strings.Trim(rest, "/")
 }
 
-// probeTab runs the interstitial detector on the tab and records what it
-// found in ts.
-func probeTab(ctx context.Context, b *browser.Browser, reg *site.Registry, ts *TabState) {
+// probeTab runs the interstitial detector on the tab, then looks for a
+// logged-in account as a run's readiness check does, and records what it
+// found in ts; known is false when the page could not tell yet (it is
+// still loading), leaving ts ready.
+func probeTab(ctx context.Context, b *browser.Browser, reg *site.Registry, ts *TabState) (known bool) {
 	s, err := reg.Get(ts.Site)
 	if err != nil {
-		return
+		return false
 	}
 	pctx, cancel := context.WithTimeout(ctx, tabProbeTimeout)
 	defer cancel()
@@ -135,26 +157,35 @@ func probeTab(ctx context.Context, b *browser.Browser, reg *site.Registry, ts *T
 	p, err := b.Page(pctx, ts.TargetID)
 	if err != nil {
 		stale(err)
-		return
+		return true
 	}
 	web, err := provider.NewWeb(provider.Env{Page: p, Site: s, Sites: reg})
 	if err != nil {
 		stale(err)
-		return
+		return true
 	}
 	r, err := web.Interstitial(pctx)
 	if err != nil {
 		stale(err)
-		return
+		return true
 	}
-	if !r.Found() || r.Code == "" || !r.Blocking && !r.Terminal {
-		return
+	if r.Found() && r.Code != "" && (r.Blocking || r.Terminal) {
+		ts.Code, ts.Message = r.Code, r.Message
+		if r.Kind == interstitial.LoginWall || r.Kind == interstitial.SessionExpired {
+			ts.State, ts.Hint = TabLogin, loginHint
+			return true
+		}
+		ts.State = TabInterstitial
+		ts.Hint = "solve it in the browser window (Show brings the tab forward); a run started now would stop at it"
+		return true
 	}
-	ts.Code, ts.Message = r.Code, r.Message
-	if r.Kind == interstitial.LoginWall || r.Kind == interstitial.SessionExpired {
-		ts.State, ts.Hint = TabLogin, "log in in the browser window, then refresh"
-		return
+	in, known, err := web.SignedIn(pctx)
+	if err != nil || !known {
+		return false
 	}
-	ts.State = TabInterstitial
-	ts.Hint = "solve it in the browser window, then refresh; a run started now would stop at it"
+	if !in {
+		ts.State, ts.Code, ts.Hint = TabLogin, errs.LoginRequired, loginHint
+		ts.Message = s.Name + " shows no logged-in account"
+	}
+	return true
 }

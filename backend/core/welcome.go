@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -239,21 +238,6 @@ func judgeLogins(tabs []tabLogin) (state, tab string) {
 	return service.LoginChecking, tabs[0].target
 }
 
-// loginAddress is the page where a user logs in to s: its first login path
-// under its address, else its address (the sites without a login path of
-// their own show their login control there).
-func loginAddress(s site.Site) string {
-	if len(s.LoginPaths) == 0 {
-		return s.Address
-	}
-	u, err := url.Parse(s.Address)
-	if err != nil {
-		return s.Address
-	}
-	u.Path = s.LoginPaths[0]
-	return u.String()
-}
-
 // openLogin shows s's login page in b, in front: the tab already on one of
 // its login pages, else a new tab loaded with it. Errors: the browser's
 // envelopes (BrowserDisconnected, NavigationAborted, Timeout when ctx ends
@@ -279,7 +263,7 @@ func openLogin(ctx context.Context, b *browser.Browser, s site.Site) (*browser.P
 			return nil, err
 		}
 	}
-	if err := p.BringToFront(ctx); err != nil {
+	if err := b.ShowTab(ctx, p.ID()); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -238,9 +239,10 @@ func TestLoggingInFromGetStarted(t *testing.T) {
 	waitLogin("chatgpt", service.LoginLoggedIn)
 }
 
-// Ferry works in the background: the one code path that brings a tab to
-// the front is the login the user asked for (openLogin).
-func TestOnlyTheLoginTheUserAskedForBringsATabToTheFront(t *testing.T) {
+// Ferry works in the background: a tab comes to the front only where the
+// user asked to see it: a login (openLogin), a tab's Show or Log in
+// (TabAction), a run's conversation (ShowRunTab).
+func TestOnlyWhatTheUserAskedForBringsATabToTheFront(t *testing.T) {
 	root := filepath.Join("..", "..")
 	var callers []string
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
@@ -257,7 +259,7 @@ func TestOnlyTheLoginTheUserAskedForBringsATabToTheFront(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if strings.Contains(string(b), ".BringToFront(") {
+		if strings.Contains(string(b), ".ShowTab(") {
 			callers = append(callers, filepath.ToSlash(path))
 		}
 		return nil
@@ -265,7 +267,8 @@ func TestOnlyTheLoginTheUserAskedForBringsATabToTheFront(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(callers) != 1 || callers[0] != "../../backend/core/welcome.go" {
-		t.Fatalf("BringToFront is called from %v, want backend/core/welcome.go alone", callers)
+	want := []string{"../../backend/core/service_showtab.go", "../../backend/core/service_tabaction.go", "../../backend/core/welcome.go"}
+	if !slices.Equal(callers, want) {
+		t.Fatalf("ShowTab is called from %v, want %v alone", callers, want)
 	}
 }

@@ -154,3 +154,17 @@ func TestTheLiveCheckOfTheSitesIsTheOwnersOnly(t *testing.T) {
 		t.Fatalf("the owner checked the sites: %d %s", r.status, r.body)
 	}
 }
+
+func TestTabActionsAreTheOwnersOnly(t *testing.T) {
+	th := startHub(t)
+	_, tok := th.pairClient(t, "agent")
+	body := service.TabActionRequest{TargetID: "T1", Action: service.TabActionShow}
+	if r := th.do(t, req{method: http.MethodPost, path: "/v1/tabs/action", token: tok, body: body}); r.status != 403 || r.envelope(t).Code != errs.HubForbidden {
+		t.Fatalf("an agent acted on a tab: %d %s", r.status, r.body)
+	}
+	// The fake backend is no owner process: it answers what a remote
+	// implementation would, and the hub passes that on unchanged.
+	if r := th.do(t, req{method: http.MethodPost, path: "/v1/tabs/action", token: th.file.Token, body: body}); r.envelope(t).Code != errs.CapabilityMissing {
+		t.Fatalf("the owner acted on a tab: %d %s", r.status, r.body)
+	}
+}

@@ -85,6 +85,7 @@ func (s *Server) routes() *http.ServeMux {
 	add("/v1/sites", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleListSites}})
 	add("/v1/sites/doctor", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleDoctorSites}})
 	add("/v1/tabs/states", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleTabStates}})
+	add("/v1/tabs/action", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleTabAction}})
 	add("/v1/events", get(s.handleEvents))
 	add("/v1/approvals", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleListApprovals}})
 	add("/v1/approvals/{id}/approve", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleApprove}})

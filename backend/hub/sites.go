@@ -43,3 +43,19 @@ func (s *Server) handleDoctorSites(w http.ResponseWriter, r *http.Request, c Cal
 	}
 	writeJSON(w, http.StatusOK, out)
 }
+
+// handleTabAction serves POST /v1/tabs/action: show, close or log in on
+// one of the owner's tabs (owner only).
+func (s *Server) handleTabAction(w http.ResponseWriter, r *http.Request, c Caller) {
+	var req service.TabActionRequest
+	if e := decodeJSON(w, r, 4<<10, &req); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return
+	}
+	out, err := s.svc.TabAction(r.Context(), c.service(), req)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -204,6 +204,12 @@ func (r *Runner) reattach(ctx context.Context, id string, a provider.Adapter, op
 	}
 	f := &Finding{From: s.State}
 	switch {
+	case s.Collectable():
+		// Cancelled while it streamed: the sent path below collects the
+		// rest from the state it was cancelled in.
+		if s, err = r.resumeCancelled(ctx, s); err != nil {
+			return nil, f, err
+		}
 	case s.State.Terminal():
 		f.Action, f.Detail = "none", fmt.Sprintf("the run already ended (%s)", s.State)
 		r.finding(s.ID, f)
@@ -471,8 +477,10 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 		// doctor; the answer is not held up when it cannot be read.
 		journaled := r.journalConversation(ctx, s, a)
 		lastTry := r.now()
+		sofar := s.Answer // a collected cancelled run starts from its partial answer
 		err := a.Wait(ctx, turn, func(p provider.Partial) {
 			partials++
+			sofar = p.Text
 			if partials == 1 && clk != nil {
 				clk.firstText = r.now().Sub(clk.submitted)
 			}
@@ -484,6 +492,9 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 			r.publish(Event{Session: id, Kind: EventPartial, At: r.now().UTC(), Partial: &cp})
 		})
 		if err != nil {
+			if cancelledByUser(ctx) {
+				return r.cancelStreaming(ctx, s, sofar)
+			}
 			// A rate limit or a conversation too long gets its one retry.
 			return r.sendFailed(ctx, s, a, lostTab(ctx, a, err), clk)
 		}

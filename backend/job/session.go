@@ -106,15 +106,18 @@ type Session struct {
 	State    State     `json:"state"`
 	// StateBefore is the state a failed, cancelled or stale run was in when
 	// it stopped (what a rebind restores).
-	StateBefore  State                `json:"stateBefore,omitempty"`
-	Warnings     []string             `json:"warnings,omitempty"`
-	Error        *errs.Envelope       `json:"error,omitempty"`
-	Answer       string               `json:"answer,omitempty"`
-	CodeBlocks   []provider.CodeBlock `json:"codeBlocks,omitempty"`
-	AnswerSource string               `json:"answerSource,omitempty"`
-	Routing      *provider.Routing    `json:"routing,omitempty"`
-	Transport    *provider.Transport  `json:"transport,omitempty"`
-	Content      *provider.Content    `json:"content,omitempty"`
+	StateBefore State          `json:"stateBefore,omitempty"`
+	Warnings    []string       `json:"warnings,omitempty"`
+	Error       *errs.Envelope `json:"error,omitempty"`
+	Answer      string         `json:"answer,omitempty"`
+	// AnswerPartial says Answer is only what had streamed when the user
+	// cancelled the run (see Collectable): the site may hold the rest.
+	AnswerPartial bool                 `json:"answerPartial,omitempty"`
+	CodeBlocks    []provider.CodeBlock `json:"codeBlocks,omitempty"`
+	AnswerSource  string               `json:"answerSource,omitempty"`
+	Routing       *provider.Routing    `json:"routing,omitempty"`
+	Transport     *provider.Transport  `json:"transport,omitempty"`
+	Content       *provider.Content    `json:"content,omitempty"`
 	// Timings are the phases of a run driven start to end by one process
 	// (absent for a reattached run).
 	Timings     *provider.Timings `json:"timings,omitempty"`

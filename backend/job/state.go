@@ -80,14 +80,20 @@ func (s State) beforeSend() bool {
 // the pipeline's forward moves; from any non-terminal state to failed or
 // cancelled; from any active state to stale; from stale back to an active
 // state (the doctor rebinds the tab and restores the state the journal names
-// before stale); and from the states before submitting, or from submitting
-// once the user turn is proved absent, back to resolved, for a reattach that
-// redoes them; and from submitted or streaming back to submitting, for an
+// before stale); from cancelled back to submitted or streaming, for a
+// reattach that collects the rest of a cancelled answer; from the states
+// before submitting, or from submitting once the user turn is proved
+// absent, back to resolved, for a reattach that redoes them; and from submitted or streaming back to submitting, for an
 // interstitial policy's one retry. Staying in the same state is not a transition
 // and is refused.
 func CanTransition(from, to State) bool {
 	if !from.Valid() || !to.Valid() || from == to {
 		return false
+	}
+	if from == StateCancelled && (to == StateSubmitted || to == StateStreaming) {
+		// A reattach collecting the rest of an answer the user cancelled
+		// while it streamed (Session.Collectable).
+		return true
 	}
 	if from.Terminal() {
 		return false

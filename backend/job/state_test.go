@@ -9,6 +9,9 @@ import (
 // legal is the expected transition table, written out independently of
 // the implementation's.
 func legal(from, to State) bool {
+	if from == StateCancelled && (to == StateSubmitted || to == StateStreaming) {
+		return true
+	}
 	if from == to || from.Terminal() {
 		return false
 	}

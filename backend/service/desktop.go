@@ -66,6 +66,10 @@ type Desktop interface {
 	// would meet in each; none when the browser is not connected (it is
 	// not started for this).
 	TabStates(ctx context.Context, c Caller, req TabStatesRequest) ([]TabState, error)
+	// TabAction shows, closes or shows the login page of one tab of the
+	// owner's browser (errs.TargetNotFound for a tab that is not open;
+	// errs.UnknownSite for login on a tab of no known site).
+	TabAction(ctx context.Context, c Caller, req TabActionRequest) (TabActionResult, error)
 
 	// CheckSetup runs the setup checks of `ferry doctor` for this data
 	// directory.

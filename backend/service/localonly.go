@@ -89,6 +89,11 @@ func (LocalOnly) ShowRunTab(context.Context, Caller, SessionRef) (TabState, erro
 	return TabState{}, InProcessOnly("showing a run's tab")
 }
 
+// TabAction answers InProcessOnly.
+func (LocalOnly) TabAction(context.Context, Caller, TabActionRequest) (TabActionResult, error) {
+	return TabActionResult{}, InProcessOnly("acting on the owner's tabs")
+}
+
 // CheckSetup answers InProcessOnly.
 func (LocalOnly) CheckSetup(context.Context, Caller, CheckSetupRequest) (SetupReport, error) {
 	return SetupReport{}, InProcessOnly("the setup checks")

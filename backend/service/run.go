@@ -25,33 +25,36 @@ type Run struct {
 	Prompt          string     `json:"prompt"`
 	// Task is the user's own words when Prompt was composed around them
 	// (code mode): what the run is titled by.
-	Task         string         `json:"task,omitempty"`
-	Template     string         `json:"template,omitempty"`
-	Contract     string         `json:"contract,omitempty"`
-	Parent       string         `json:"parent,omitempty"`
-	Thread       string         `json:"thread,omitempty"`
-	Created      time.Time      `json:"created"`
-	Updated      time.Time      `json:"updated"`
-	Deadline     time.Time      `json:"deadline,omitzero"`
-	State        string         `json:"state"`
-	StateBefore  string         `json:"stateBefore,omitempty"`
-	Warnings     []string       `json:"warnings,omitempty"`
-	Error        *errs.Envelope `json:"error,omitempty"`
-	Answer       string         `json:"answer,omitempty"`
-	CodeBlocks   []CodeBlock    `json:"codeBlocks,omitempty"`
-	AnswerSource string         `json:"answerSource,omitempty"`
-	Routing      *Routing       `json:"routing,omitempty"`
-	Transport    *Transport     `json:"transport,omitempty"`
-	Content      *Content       `json:"content,omitempty"`
-	Timings      *Timings       `json:"timings,omitempty"`
-	Fingerprint  *Fingerprint   `json:"fingerprint,omitempty"`
-	Artifacts    []Artifact     `json:"artifacts,omitempty"`
-	Receipts     []Receipt      `json:"receipts,omitempty"`
-	Origin       string         `json:"origin"`
-	Approval     string         `json:"approval"`
-	CodeMode     bool           `json:"codeMode,omitempty"`
-	Attachments  []Attachment   `json:"attachments,omitempty"`
-	Seq          uint64         `json:"seq"`
+	Task        string         `json:"task,omitempty"`
+	Template    string         `json:"template,omitempty"`
+	Contract    string         `json:"contract,omitempty"`
+	Parent      string         `json:"parent,omitempty"`
+	Thread      string         `json:"thread,omitempty"`
+	Created     time.Time      `json:"created"`
+	Updated     time.Time      `json:"updated"`
+	Deadline    time.Time      `json:"deadline,omitzero"`
+	State       string         `json:"state"`
+	StateBefore string         `json:"stateBefore,omitempty"`
+	Warnings    []string       `json:"warnings,omitempty"`
+	Error       *errs.Envelope `json:"error,omitempty"`
+	Answer      string         `json:"answer,omitempty"`
+	// AnswerPartial says Answer is only what had streamed when the user
+	// cancelled the run: the site may hold the rest.
+	AnswerPartial bool         `json:"answerPartial,omitempty"`
+	CodeBlocks    []CodeBlock  `json:"codeBlocks,omitempty"`
+	AnswerSource  string       `json:"answerSource,omitempty"`
+	Routing       *Routing     `json:"routing,omitempty"`
+	Transport     *Transport   `json:"transport,omitempty"`
+	Content       *Content     `json:"content,omitempty"`
+	Timings       *Timings     `json:"timings,omitempty"`
+	Fingerprint   *Fingerprint `json:"fingerprint,omitempty"`
+	Artifacts     []Artifact   `json:"artifacts,omitempty"`
+	Receipts      []Receipt    `json:"receipts,omitempty"`
+	Origin        string       `json:"origin"`
+	Approval      string       `json:"approval"`
+	CodeMode      bool         `json:"codeMode,omitempty"`
+	Attachments   []Attachment `json:"attachments,omitempty"`
+	Seq           uint64       `json:"seq"`
 }
 
 // Attachment is one file sent with a prompt (attach.File): its local path,

@@ -33,3 +33,14 @@ func (s *Service) DoctorSites(ctx context.Context, c service.Caller, req service
 	var out service.SitesReport
 	return out, s.c.do(ctx, http.MethodPost, "/v1/sites/doctor", req, &out)
 }
+
+// TabAction shows, closes or logs in on one of the owner's tabs (owner
+// only). Errors: errs.BadInput from req.Validate; the owner's envelopes.
+func (s *Service) TabAction(ctx context.Context, c service.Caller, req service.TabActionRequest) (service.TabActionResult, error) {
+	if err := req.Validate(); err != nil {
+		return service.TabActionResult{}, err
+	}
+	ctx = actingAs(ctx, c)
+	var out service.TabActionResult
+	return out, s.c.do(ctx, http.MethodPost, "/v1/tabs/action", req, &out)
+}

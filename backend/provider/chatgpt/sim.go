@@ -206,6 +206,7 @@ func (s *simServer) routes() http.Handler {
 		sim.WriteJSON(w, http.StatusOK, sim.O("success", true))
 	}))
 	mux.HandleFunc("GET /auth/login", s.LoginPage(ID))
+	mux.HandleFunc("POST /auth/login", s.LoginPage(ID))
 	s.MountUploads(mux, ID, "/backend-api", 512<<20, func(name string) string { return "Unable to upload " + name + ": file is too large" })
 	return s.Gate(ID, mux)
 }

@@ -88,3 +88,26 @@ describe('charCount', () => {
     expect(charCount('a😀b')).toBe(3);
   });
 });
+
+describe('a cancelled run', () => {
+  it('keeps its partial answer, says so, and offers to collect the rest', () => {
+    const run = fromInfo({
+      id: 'job-1',
+      kind: 'ask',
+      state: 'cancelled',
+      ended: true,
+      prompt: 'p',
+      collectable: true,
+      session: { id: 'run-1', answer: 'the part that came', answerPartial: true },
+    });
+    expect(run.text).toBe('the part that came');
+    expect(run.partial).toBe(true);
+    expect(run.collectable).toBe(true);
+    expect(isActive(run)).toBe(false);
+  });
+  it('is neither partial nor collectable once its whole answer is in', () => {
+    const run = fromInfo({ id: 'job-2', kind: 'reattach', state: 'done', ended: true, prompt: 'p', session: { answer: 'all of it' } });
+    expect(run.partial).toBe(false);
+    expect(run.collectable).toBe(false);
+  });
+});

@@ -19,9 +19,15 @@ export interface RunInfoLike {
   requestedBy?: string;
   template?: string;
   error?: unknown;
+  /** The run stopped after its prompt was sent: the rest may be collected. */
+  collectable?: boolean;
   session?: {
     id?: string;
     answer?: string;
+    /** answer is only what streamed before the run was cancelled. */
+    answerPartial?: boolean;
+    /** The tab the run drove. */
+    targetId?: string;
     site?: string;
     model?: { slug?: string; verified?: boolean };
     artifacts?: { name: string; path?: string; verdict?: string; reason?: string }[];
@@ -69,6 +75,12 @@ export interface LiveRun {
   timeline: TimelineItem[];
   error: Envelope | null;
   artifacts: { name: string; path: string; verdict: string; reason: string }[];
+  /** The run stopped after its prompt was sent: "Collect the rest" may get the whole answer. */
+  collectable: boolean;
+  /** text is only what streamed before the run was cancelled. */
+  partial: boolean;
+  /** The tab the run drove ("" before it had one). */
+  tab: string;
 }
 
 /** fromInfo builds (or refreshes) a live run from the backend's record. */
@@ -93,6 +105,9 @@ export function fromInfo(info: RunInfoLike, prev?: LiveRun): LiveRun {
     timeline: timeline.length ? timeline : prev?.timeline ?? [],
     error: info.error ? toEnvelope(info.error) : null,
     artifacts: (s?.artifacts ?? []).map((a) => ({ name: a.name, path: a.path ?? '', verdict: a.verdict ?? '', reason: a.reason ?? '' })),
+    collectable: !!info.collectable,
+    partial: !!s?.answerPartial,
+    tab: s?.targetId || info.tabId || prev?.tab || '',
   };
 }
 

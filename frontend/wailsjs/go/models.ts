@@ -1755,6 +1755,7 @@ export namespace service {
 	    warnings?: string[];
 	    error?: errs.Envelope;
 	    answer?: string;
+	    answerPartial?: boolean;
 	    codeBlocks?: CodeBlock[];
 	    answerSource?: string;
 	    routing?: Routing;
@@ -1798,6 +1799,7 @@ export namespace service {
 	        this.warnings = source["warnings"];
 	        this.error = this.convertValues(source["error"], errs.Envelope);
 	        this.answer = source["answer"];
+	        this.answerPartial = source["answerPartial"];
 	        this.codeBlocks = this.convertValues(source["codeBlocks"], CodeBlock);
 	        this.answerSource = source["answerSource"];
 	        this.routing = this.convertValues(source["routing"], Routing);

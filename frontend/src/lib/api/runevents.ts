@@ -6,6 +6,7 @@ import type { BrowserState } from './tabs';
 
 export const RUN_EVENT = 'run:event';
 export const BROWSER_EVENT = 'browser:changed';
+export const TABS_EVENT = 'tabs:changed';
 
 /** RunEvent mirrors app.RunEvent. */
 export interface RunEvent {
@@ -31,4 +32,9 @@ export function onRunEvent(fn: (e: RunEvent) => void): () => void {
 /** onBrowserChanged subscribes to the browser connecting or going away. */
 export function onBrowserChanged(fn: (s: BrowserState) => void): () => void {
   return connected() ? EventsOn(BROWSER_EVENT, fn) : () => {};
+}
+
+/** onTabsChanged subscribes to the browser's tabs changing (opened, closed, navigated, their state learned anew). */
+export function onTabsChanged(fn: () => void): () => void {
+  return connected() ? EventsOn(TABS_EVENT, fn) : () => {};
 }

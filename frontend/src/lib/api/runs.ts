@@ -24,6 +24,9 @@ export const active = (): Promise<RunInfo[]> => call(() => Runs.Active());
 /** cancel stops a run. */
 export const cancel = (id: string): Promise<RunInfo> => call(() => Runs.Cancel(id));
 
+/** collect collects the rest of a run stopped after its prompt was sent, as a new run. */
+export const collect = (id: string): Promise<RunInfo> => call(() => Runs.Collect(id));
+
 /** retry sends a run's prompt again as a new run. */
 export const retry = (id: string): Promise<RunInfo> => call(() => Runs.Retry(id));
 

@@ -21,3 +21,12 @@ export const list = (): Promise<TabState[]> => call(() => Tabs.List());
 
 /** open opens a site's new chat in a new background tab. */
 export const open = (site: string): Promise<TabState> => call(() => Tabs.Open(site));
+
+/** show brings a tab to the front and raises the browser's window. */
+export const show = (targetId: string): Promise<TabState> => call(() => Tabs.Show(targetId));
+
+/** close closes a tab. */
+export const close = (targetId: string): Promise<void> => call(() => Tabs.Close(targetId));
+
+/** login shows a tab on its site's login page, in front. */
+export const login = (targetId: string): Promise<TabState> => call(() => Tabs.Login(targetId));

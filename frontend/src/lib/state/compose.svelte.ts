@@ -11,7 +11,7 @@ import { toasts } from './toasts.svelte';
 import { composeFiles } from './attachments.svelte';
 
 export type RunsApi = Pick<typeof api, 'start' | 'broadcast' | 'cancel' | 'retry' | 'get' | 'sites' | 'models' | 'templates' | 'renderTemplate'> &
-  Partial<Pick<typeof api, 'retryOnTab'>>;
+  Partial<Pick<typeof api, 'retryOnTab' | 'collect'>>;
 export type TabsListApi = Pick<typeof tabsApi, 'list'>;
 
 /** FollowUp names the run a follow-up continues, as the composer shows it. */
@@ -412,6 +412,22 @@ export class ComposeState {
       if (i >= 0) this.runs[i] = fromInfo(info, this.runs[i]);
     } catch (e) {
       toasts.error(e);
+    }
+  }
+
+  /** collect replaces a run stopped after its send with the run that collects the rest of its answer. */
+  async collect(id: string): Promise<void> {
+    const collect = this.#api.collect ?? api.collect;
+    this.#starting++;
+    try {
+      const info = await collect(id);
+      const i = this.runs.findIndex((r) => r.id === id);
+      if (i >= 0) this.runs[i] = fromInfo(info, { ...this.runs[i], timeline: [], partials: 0 });
+      this.#replay();
+    } catch (e) {
+      toasts.error(e);
+    } finally {
+      this.#settle();
     }
   }
 

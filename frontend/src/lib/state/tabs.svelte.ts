@@ -4,7 +4,10 @@ import * as api from '../api/tabs';
 import { toEnvelope, type Envelope } from '../envelope';
 import { toasts } from './toasts.svelte';
 
-export type TabsApi = Pick<typeof api, 'browserState' | 'connect' | 'reconnect' | 'list' | 'open'>;
+export type TabsApi = Pick<typeof api, 'browserState' | 'connect' | 'reconnect' | 'list' | 'open' | 'show' | 'close' | 'login'>;
+
+/** TabAction is what a row's buttons do. */
+export type TabAction = 'show' | 'close' | 'login';
 
 export class TabsState {
   browser = $state.raw<api.BrowserState | null>(null);
@@ -13,7 +16,10 @@ export class TabsState {
   /** busy is the browser action in flight ('connect', 'reconnect', 'open'), or ''. */
   busy = $state('');
   problem = $state.raw<Envelope | null>(null);
+  /** acting is the row action in flight, as "targetId action", or ''. */
+  acting = $state('');
   #api: TabsApi;
+  #again = false;
 
   constructor(a: TabsApi = api) {
     this.#api = a;
@@ -25,6 +31,11 @@ export class TabsState {
 
   /** load reads the browser's state and, when connected, its tabs. */
   async load(): Promise<void> {
+    if (this.loading) {
+      // A change came while listing: list once more when this one is done.
+      this.#again = true;
+      return;
+    }
     this.loading = true;
     try {
       this.browser = await this.#api.browserState();
@@ -34,6 +45,29 @@ export class TabsState {
       this.problem = toEnvelope(e);
     } finally {
       this.loading = false;
+    }
+    if (this.#again) {
+      this.#again = false;
+      await this.load();
+    }
+  }
+
+  /** act shows, closes or logs in on a tab; the list follows the browser's events, and is read again here too. */
+  async act(tab: api.TabState, action: TabAction): Promise<void> {
+    this.acting = `${tab.targetId} ${action}`;
+    try {
+      if (action === 'close') {
+        await this.#api.close(tab.targetId);
+        this.tabs = this.tabs.filter((t) => t.targetId !== tab.targetId);
+      } else {
+        const now = action === 'show' ? await this.#api.show(tab.targetId) : await this.#api.login(tab.targetId);
+        this.tabs = this.tabs.map((t) => (t.targetId === now.targetId ? now : t));
+      }
+    } catch (e) {
+      toasts.error(e);
+      void this.load();
+    } finally {
+      this.acting = '';
     }
   }
 

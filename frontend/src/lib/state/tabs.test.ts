@@ -13,6 +13,9 @@ function fakeApi(over: Partial<TabsApi> = {}): TabsApi {
     reconnect: vi.fn(async () => connected),
     list: vi.fn(async () => [tab]),
     open: vi.fn(async () => tab),
+    show: vi.fn(async () => tab),
+    close: vi.fn(async () => undefined),
+    login: vi.fn(async () => tab),
     ...over,
   };
 }
@@ -51,5 +54,54 @@ describe('TabsState', () => {
     await t.connect();
     t.applyBrowser({ ...connected, status: 'disconnected' } as BrowserState);
     expect(t.tabs).toEqual([]);
+  });
+});
+
+describe('TabsState row actions', () => {
+  const loggedOut = { ...tab, targetId: 'T2', state: 'login' } as TabState;
+  function actApi(over: Partial<TabsApi> = {}): TabsApi {
+    return {
+      ...fakeApi({ browserState: vi.fn(async () => connected), list: vi.fn(async () => [tab, loggedOut]) }),
+      show: vi.fn(async (id: string) => ({ ...tab, targetId: id })),
+      close: vi.fn(async () => undefined),
+      login: vi.fn(async (id: string) => ({ ...loggedOut, targetId: id, url: 'https://chatgpt.com/auth/login' })),
+      ...over,
+    };
+  }
+
+  it('closes a tab and drops its row', async () => {
+    const a = actApi();
+    const t = new TabsState(a);
+    await t.load();
+    await t.act(tab, 'close');
+    expect(a.close).toHaveBeenCalledWith('T1');
+    expect(t.tabs.map((x) => x.targetId)).toEqual(['T2']);
+    expect(t.acting).toBe('');
+  });
+
+  it('shows the login page of a logged-out tab and keeps its row in place', async () => {
+    const a = actApi();
+    const t = new TabsState(a);
+    await t.load();
+    await t.act(loggedOut, 'login');
+    expect(a.login).toHaveBeenCalledWith('T2');
+    expect(t.tabs[1].url).toBe('https://chatgpt.com/auth/login');
+  });
+
+  it('lists once more when a change comes while listing', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const list = vi.fn(async () => {
+      await gate;
+      return [tab];
+    });
+    const t = new TabsState(actApi({ list }));
+    const first = t.load();
+    await Promise.resolve();
+    await Promise.resolve();
+    void t.load();
+    release();
+    await first;
+    expect(list).toHaveBeenCalledTimes(2);
   });
 });

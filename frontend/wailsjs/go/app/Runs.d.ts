@@ -9,6 +9,8 @@ export function Broadcast(arg1:app.BroadcastSpec):Promise<Array<app.RunInfo>>;
 
 export function Cancel(arg1:string):Promise<app.RunInfo>;
 
+export function Collect(arg1:string):Promise<app.RunInfo>;
+
 export function Get(arg1:string):Promise<app.RunInfo>;
 
 export function Models(arg1:string):Promise<Array<service.ModelInfo>>;

@@ -14,6 +14,10 @@ export function Cancel(arg1) {
   return window['go']['app']['Runs']['Cancel'](arg1);
 }
 
+export function Collect(arg1) {
+  return window['go']['app']['Runs']['Collect'](arg1);
+}
+
 export function Get(arg1) {
   return window['go']['app']['Runs']['Get'](arg1);
 }

@@ -4,10 +4,16 @@ import {service} from '../models';
 
 export function Browser():Promise<service.BrowserState>;
 
+export function Close(arg1:string):Promise<void>;
+
 export function Connect():Promise<service.BrowserState>;
 
 export function List():Promise<Array<service.TabState>>;
 
+export function Login(arg1:string):Promise<service.TabState>;
+
 export function Open(arg1:string):Promise<service.TabState>;
 
 export function Reconnect():Promise<service.BrowserState>;
+
+export function Show(arg1:string):Promise<service.TabState>;

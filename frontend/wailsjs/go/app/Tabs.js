@@ -6,6 +6,10 @@ export function Browser() {
   return window['go']['app']['Tabs']['Browser']();
 }
 
+export function Close(arg1) {
+  return window['go']['app']['Tabs']['Close'](arg1);
+}
+
 export function Connect() {
   return window['go']['app']['Tabs']['Connect']();
 }
@@ -14,10 +18,18 @@ export function List() {
   return window['go']['app']['Tabs']['List']();
 }
 
+export function Login(arg1) {
+  return window['go']['app']['Tabs']['Login'](arg1);
+}
+
 export function Open(arg1) {
   return window['go']['app']['Tabs']['Open'](arg1);
 }
 
 export function Reconnect() {
   return window['go']['app']['Tabs']['Reconnect']();
+}
+
+export function Show(arg1) {
+  return window['go']['app']['Tabs']['Show'](arg1);
 }
