@@ -33,6 +33,9 @@ type Settings struct {
 	// WelcomeDismissed says the user left the desktop's Get started view:
 	// it opens again only when asked for (Settings, the sidebar).
 	WelcomeDismissed bool `json:"welcomeDismissed,omitempty"`
+	// BroadcastSites are the sites the desktop's broadcast is set to send
+	// to: the user's choice, offered again after a restart.
+	BroadcastSites []string `json:"broadcastSites,omitempty"`
 }
 
 // BrowserSettings say which browser Ferry drives.
@@ -172,6 +175,11 @@ func (s Settings) check() *FieldError {
 	}
 	if _, err := ParseHotkey(s.QuickPrompt.Hotkey); err != nil {
 		return bad("quickPrompt.hotkey", "%v", err)
+	}
+	for i, id := range s.BroadcastSites {
+		if !validSiteID(id) {
+			return bad(fmt.Sprintf("broadcastSites[%d]", i), "must be a site id such as chatgpt, gemini or claude (got %q)", id)
+		}
 	}
 	if !validSiteID(s.QuickPrompt.DefaultSite) {
 		return bad("quickPrompt.defaultSite", "must be a site id such as chatgpt, gemini or claude: lower-case letters, digits and '-' (got %q)", s.QuickPrompt.DefaultSite)

@@ -257,6 +257,8 @@ func TestValidate(t *testing.T) {
 		{"zero entries is invalid", func(s *config.Settings) { s.Artifacts.MaxEntries = 0 }, "artifacts.maxEntries"},
 		{"a ratio below 1 is invalid", func(s *config.Settings) { s.Artifacts.MaxRatio = 0.5 }, "artifacts.maxRatio"},
 		{"a site that is not an object is invalid", func(s *config.Settings) { s.Sites = []json.RawMessage{json.RawMessage(`"x"`)} }, "sites[0]"},
+		{"broadcast sites by id are valid", func(s *config.Settings) { s.BroadcastSites = []string{"chatgpt", "claude"} }, ""},
+		{"a broadcast site that is no id is invalid", func(s *config.Settings) { s.BroadcastSites = []string{"chatgpt", "Claude AI"} }, "broadcastSites[1]"},
 		{"version 0 is invalid", func(s *config.Settings) { s.Version = 0 }, "version"},
 	}
 	for _, c := range cases {

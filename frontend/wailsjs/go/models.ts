@@ -528,6 +528,7 @@ export namespace config {
 	    artifacts: ArtifactSettings;
 	    sites: number[][];
 	    welcomeDismissed?: boolean;
+	    broadcastSites?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -544,6 +545,7 @@ export namespace config {
 	        this.artifacts = this.convertValues(source["artifacts"], ArtifactSettings);
 	        this.sites = source["sites"];
 	        this.welcomeDismissed = source["welcomeDismissed"];
+	        this.broadcastSites = source["broadcastSites"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

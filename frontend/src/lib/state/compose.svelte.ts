@@ -9,10 +9,27 @@ import { applyEvent, fromInfo, type LiveRun } from '../liverun';
 import { fuzzyFilter } from '../fuzzy';
 import { toasts } from './toasts.svelte';
 import { composeFiles } from './attachments.svelte';
+import { appState } from './app.svelte';
+import * as settingsApi from '../api/settings';
 
 export type RunsApi = Pick<typeof api, 'start' | 'broadcast' | 'cancel' | 'retry' | 'get' | 'sites' | 'models' | 'templates' | 'renderTemplate'> &
   Partial<Pick<typeof api, 'retryOnTab' | 'collect'>>;
 export type TabsListApi = Pick<typeof tabsApi, 'list'>;
+
+/** BroadcastPrefs keep the broadcast's sites across restarts (the settings' broadcastSites). */
+export interface BroadcastPrefs {
+  saved(): readonly string[] | undefined;
+  save(sites: string[]): Promise<unknown>;
+}
+
+const settingsPrefs: BroadcastPrefs = {
+  saved: () => appState.settings?.broadcastSites,
+  async save(sites) {
+    const cur = appState.settings;
+    if (!cur) return;
+    appState.applySettings(await settingsApi.save({ ...cur, broadcastSites: sites } as settingsApi.SettingsData));
+  },
+};
 
 /** FollowUp names the run a follow-up continues, as the composer shows it. */
 export interface FollowUp {
@@ -85,9 +102,12 @@ export class ComposeState {
   #starting = 0;
   #early: RunEvent[] = [];
 
-  constructor(a: RunsApi = api, t: TabsListApi = tabsApi) {
+  #prefs: BroadcastPrefs;
+
+  constructor(a: RunsApi = api, t: TabsListApi = tabsApi, prefs: BroadcastPrefs = settingsPrefs) {
     this.#api = a;
     this.#tabs = t;
+    this.#prefs = prefs;
   }
 
   /** loadTabs reads the open tabs for the "Tab" picker; [] when the browser is not up. */
@@ -111,6 +131,7 @@ export class ComposeState {
       this.sites = sites;
       this.templates = templates;
       if (!sites.some((s) => s.id === this.site) && sites.length) this.site = sites[0].id;
+      this.restoreBroadcastSites();
       await this.loadModels();
       this.loaded = true;
     } catch (e) {
@@ -194,6 +215,11 @@ export class ComposeState {
     this.vars = next;
   }
 
+  /** fillWouldReplace: the editor holds a draft the user typed (not the last rendering), which filling would overwrite. */
+  get fillWouldReplace(): boolean {
+    return this.prompt.trim() !== '' && this.prompt !== this.rendered?.text;
+  }
+
   /** applyTemplate renders the chosen template with the variables into the prompt editor. */
   async applyTemplate(): Promise<boolean> {
     if (!this.template) return false;
@@ -267,10 +293,31 @@ export class ComposeState {
   /** siteModels caches each site's models for the broadcast's pickers. */
   siteModels = $state.raw<Record<string, api.ModelInfo[]>>({});
 
+  #restored = false;
+
+  /**
+   * restoreBroadcastSites ticks the sites the user last chose for a
+   * broadcast (those the registry still has), once the settings are read
+   * and before the user chose any; later calls do nothing.
+   */
+  restoreBroadcastSites(): void {
+    const saved = this.#prefs.saved();
+    if (this.#restored || !this.sites.length || saved === undefined) return;
+    this.#restored = true;
+    if (this.broadcastSites.length) return;
+    for (const id of saved) if (this.sites.some((s) => s.id === id)) this.#addBroadcastSite(id);
+  }
+
   toggleBroadcastSite(id: string): void {
-    const on = !this.broadcastSites.includes(id);
-    this.broadcastSites = on ? [...this.broadcastSites, id] : this.broadcastSites.filter((s) => s !== id);
-    if (on && !this.siteModels[id]) {
+    if (this.broadcastSites.includes(id)) this.broadcastSites = this.broadcastSites.filter((s) => s !== id);
+    else this.#addBroadcastSite(id);
+    this.#prefs.save([...this.broadcastSites]).catch(() => {}); // a choice not kept is no reason to interrupt
+  }
+
+  #addBroadcastSite(id: string): void {
+    if (this.broadcastSites.includes(id)) return;
+    this.broadcastSites = [...this.broadcastSites, id];
+    if (!this.siteModels[id]) {
       this.#api.models(id).then(
         (ms) => (this.siteModels = { ...this.siteModels, [id]: ms }),
         () => {}, // the picker then offers only the site's default

@@ -26,6 +26,27 @@ function fakeApi(over: Partial<RunsApi> = {}): RunsApi {
 }
 
 describe('ComposeState', () => {
+  it('knows when filling a template would overwrite a typed draft', async () => {
+    const c = new ComposeState(fakeApi(), { list: async () => [] }, { saved: () => undefined, save: async () => {} });
+    await c.load();
+    c.template = 'fix-bug';
+    c.vars = { component: 'the parser' };
+    expect(c.fillWouldReplace).toBe(false); // an empty editor
+    await c.applyTemplate();
+    expect(c.fillWouldReplace).toBe(false); // the rendering itself
+    c.prompt += ' and keep the tests';
+    expect(c.fillWouldReplace).toBe(true); // the user's own words now
+  });
+  it('offers the broadcast sites chosen before a restart, and keeps each change', async () => {
+    const saved: string[][] = [];
+    const prefs = { saved: () => ['claude', 'gone-site'], save: vi.fn(async (s: string[]) => saved.push(s)) };
+    const c = new ComposeState(fakeApi(), { list: async () => [] }, prefs);
+    await c.load();
+    expect(c.broadcastSites).toEqual(['claude']); // a site the registry lost is dropped
+    c.toggleBroadcastSite('chatgpt');
+    c.toggleBroadcastSite('claude');
+    expect(saved).toEqual([['claude', 'chatgpt'], ['chatgpt']]);
+  });
   it('empties the prompt after a send, so Ctrl+Enter twice sends once', async () => {
     const a = fakeApi();
     const c = new ComposeState(a);
