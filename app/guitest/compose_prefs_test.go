@@ -51,7 +51,7 @@ func TestComposeKeepsTheUsersChoices(t *testing.T) {
 	t.Run("the broadcast's sites survive a restart", func(t *testing.T) {
 		page.MustElement(`[data-testid=mode-broadcast]`).MustClick()
 		for _, id := range []string{"claude", "gemini"} {
-			if !page.MustElement(`[data-testid=broadcast-sites] input[data-site=`+id+`]`).MustProperty("checked").Bool() {
+			if !page.MustElement(`[data-testid=broadcast-sites] input[data-site=` + id + `]`).MustProperty("checked").Bool() {
 				page.MustElement(`[data-testid=broadcast-sites] input[data-site=` + id + `]`).MustClick()
 			}
 		}
