@@ -155,6 +155,23 @@ func TestComposeAndRun(t *testing.T) {
 				t.Errorf("timeline %q lacks %s", steps, want)
 			}
 		}
+		// The steps speak the user's words; the pipeline's names are behind
+		// a closed Details (issue 19, point 4).
+		labels := page.MustEval(`() => [...document.querySelectorAll('[data-testid=run-timeline] li .st')].map(l => l.textContent).join('|')`).Str()
+		for _, want := range []string{"Finding the tab", "Checking the tab", "Sending", "Waiting for the answer", "Done"} {
+			if !strings.Contains(labels, want) {
+				t.Errorf("steps %q lack %q", labels, want)
+			}
+		}
+		for _, raw := range []string{"preflighted", "resolved", "submitted"} {
+			if strings.Contains(labels, raw) {
+				t.Errorf("steps %q name the pipeline's %q", labels, raw)
+			}
+		}
+		details := page.MustElement(`[data-testid=live-run] [data-testid=run-details]`)
+		if details.MustProperty("open").Bool() || !strings.Contains(details.MustProperty("textContent").Str(), "preflighted") {
+			t.Errorf("the technical record is not kept behind a closed Details")
+		}
 		if n := srv.SubmissionCount(sim.ChatGPT); n != 1 {
 			t.Errorf("%d submissions, want 1", n)
 		}
@@ -189,16 +206,27 @@ func TestComposeAndRun(t *testing.T) {
 		first := evalJSON(t, page, `(id) => window.go.app.Sessions.Show(id)`, sessionID)
 		conv := str(first["session"].(map[string]any)["conversationId"])
 		follow := "And which of them kept a logbook?"
+		// The cards already shown (an earlier run's) are not the follow-up's.
+		before := page.MustEval(`() => [...document.querySelectorAll('[data-testid=live-run]')].map(r => r.dataset.run)`).Arr()
+		known := make([]string, 0, len(before))
+		for _, v := range before {
+			known = append(known, v.Str())
+		}
 		page.MustElement(`[data-testid=prompt]`).MustSelectAllText().MustInput(follow)
 		page.KeyActions().Press(input.ControlLeft).Type(input.Enter).MustDo()
-		page.MustWait(`(p) => [...document.querySelectorAll('[data-testid=live-run]')].some(r => r.textContent.includes(p) || r.dataset.ended === 'true')`, follow)
-		if states := waitRunEnded(t, page, 1, 60*time.Second); states[0] != "done" {
-			t.Fatalf("the follow-up ended %s", states[0])
+		var runID string
+		if err := page.Timeout(60 * time.Second).Wait(rod.Eval(`(known) => [...document.querySelectorAll('[data-testid=live-run]')].some(r => !known.includes(r.dataset.run) && r.dataset.ended === 'true')`, known)); err != nil {
+			t.Fatalf("the follow-up's run did not end: %v", err)
+		}
+		res := page.MustEval(`(known) => { const r = [...document.querySelectorAll('[data-testid=live-run]')].find(r => !known.includes(r.dataset.run)); return {id: r.dataset.run, state: r.dataset.state}; }`, known)
+		runID = res.Get("id").Str()
+		if st := res.Get("state").Str(); st != "done" {
+			t.Fatalf("the follow-up ended %s", st)
 		}
 		if n := srv.ConversationSubmissions(sim.ChatGPT, conv); conv == "" || n != 2 {
 			t.Fatalf("%d user turns in conversation %q, want 2", n, conv)
 		}
-		got := evalJSON(t, page, `() => window.go.app.Runs.Get(document.querySelector('[data-testid=live-run]').dataset.run)`)
+		got := evalJSON(t, page, `(id) => window.go.app.Runs.Get(id)`, runID)
 		sess, _ := got["session"].(map[string]any)
 		if sess == nil || sess["parent"] != sessionID || sess["conversationId"] != conv {
 			t.Fatalf("the follow-up's session %v, want parent %s in conversation %s", sess, sessionID, conv)

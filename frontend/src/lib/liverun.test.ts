@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, charCount, fromInfo, guidance, isActive, type RunInfoLike } from './liverun';
+import { applyEvent, charCount, fromInfo, guidance, isActive, stateLabel, type RunInfoLike } from './liverun';
 
 const info: RunInfoLike = { id: 'job-1', kind: 'ask', state: 'starting', ended: false, site: 'chatgpt', prompt: 'hi', timeline: [] };
 
@@ -109,5 +109,15 @@ describe('a cancelled run', () => {
     const run = fromInfo({ id: 'job-2', kind: 'reattach', state: 'done', ended: true, prompt: 'p', session: { answer: 'all of it' } });
     expect(run.partial).toBe(false);
     expect(run.collectable).toBe(false);
+  });
+});
+
+describe('stateLabel', () => {
+  it('names each step in the window\'s words', () => {
+    expect(stateLabel('preflighted')).toBe('Checking the tab');
+    expect(stateLabel('submitting')).toBe('Sending');
+    expect(stateLabel('submitted')).toBe('Waiting for the answer');
+    expect(stateLabel('cancelled')).toBe('Cancelled');
+    expect(stateLabel('some_new_state')).toBe('Some new state');
   });
 });

@@ -215,8 +215,34 @@ export function originLabel(run: Pick<LiveRun, 'origin' | 'clientName'>): string
   return run.origin || 'Ferry';
 }
 
-/** stateLabel is a state as the panel shows it. */
+// What each step of a run is called in the window: the user's words, not
+// the pipeline's (the journal's own names stay behind "Details").
+const STEP_WORDS: Record<string, string> = {
+  starting: 'Starting',
+  queued: 'Waiting its turn',
+  awaiting_approval: 'Waiting for your approval',
+  resolved: 'Finding the tab',
+  preflighted: 'Checking the tab',
+  composed: 'Typing the prompt',
+  attached: 'Attaching the files',
+  submitting: 'Sending',
+  submitted: 'Waiting for the answer',
+  streaming: 'Answer arriving',
+  completed: 'Answer complete',
+  extracted: 'Answer saved',
+  artifacts_retrieved: 'Files downloaded',
+  artifacts_verified: 'Files verified',
+  done: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  stale: 'Interrupted',
+  rejected: 'Refused',
+};
+
+/** stateLabel is a run's state, or a step of its timeline, in the window's words. */
 export function stateLabel(state: string): string {
-  if (state === 'starting') return 'starting';
-  return state.replace(/_/g, ' ');
+  const w = STEP_WORDS[state];
+  if (w) return w;
+  const s = state.replace(/_/g, ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
