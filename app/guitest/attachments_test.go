@@ -267,7 +267,12 @@ func TestComposeAttachments(t *testing.T) {
 		page.MustElement(`[data-testid=quick-box]`).MustInput("What does this util do?")
 		savePageShot(t, page, shots, "quick-prompt-attachment.png")
 		page.KeyActions().Type(input.Enter).MustDo()
-		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
+		// The box stays and shows the run's answer (issue 19, point 2).
+		page.MustElement(`[data-testid=quick-answer]`)
+		defer func() {
+			page.MustEval(`() => window.go.app.Quick.Close()`)
+			page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
+		}()
 		deadline := time.Now().Add(60 * time.Second)
 		for srv.SubmissionCount(sim.ChatGPT) == before && time.Now().Before(deadline) {
 			time.Sleep(100 * time.Millisecond)
