@@ -290,8 +290,12 @@ func TestComposeAndRun(t *testing.T) {
 			t.Errorf("the run lists artifacts %q", arts)
 		}
 		savePageShot(t, page, shots, "ferry-live-run-code.png")
-		page.MustElement(`[role=tab][data-view=artifacts]`).MustClick()
+		// The answer's zip line leads to that zip in Artifacts (issue 19, point 8).
+		link := page.MustElement(`[data-testid=run-artifacts] [data-testid=run-artifact-link]`)
+		zipPath := *link.MustAttribute("data-path")
+		link.MustClick()
 		waitTitle(t, page, "Artifacts")
+		page.MustWait(`(p) => [...document.querySelectorAll('[data-testid=artifact].focused')].map(c => c.dataset.path).join() === p`, zipPath)
 		card := page.MustElement(`[data-testid=artifact][data-status=verified]`)
 		if d := card.MustAttribute("draggable"); d == nil || *d != "true" {
 			t.Errorf("the run's zip is not draggable: %v", d)

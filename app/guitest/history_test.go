@@ -133,7 +133,7 @@ func TestHistoryAndArtifacts(t *testing.T) {
 		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 2`)
 		page.MustElement(`[data-testid=history-site]`).MustSelect("claude")
 		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 1`)
-		if site := page.MustElement(`[data-testid=history-list] [role=option] .site`).MustText(); site != "claude" {
+		if site := page.MustElement(`[data-testid=history-list] [role=option] .site`).MustText(); site != "Claude" {
 			t.Errorf("filtered row is from %q", site)
 		}
 	})
