@@ -26,6 +26,8 @@ type Repo struct {
 	st  *store.Store
 	idx *search.Index
 	now func() time.Time
+	// newID makes a run's id (NewID; a test's own sequence).
+	newID func(time.Time) string
 
 	mu    sync.Mutex // serializes writes: store commit then index update
 	built bool       // the index holds every stored session (under mu)
@@ -49,7 +51,7 @@ func WithClock(now func() time.Time) RepoOption { return func(r *Repo) { r.now =
 // errs.StoreCorrupt envelope naming its key; store failures as the store
 // returns them; errs.Cancelled when ctx ends first.
 func OpenRepo(ctx context.Context, st *store.Store, opts ...RepoOption) (*Repo, error) {
-	r := &Repo{st: st, idx: search.New(), now: time.Now, threads: map[string][]string{}}
+	r := &Repo{st: st, idx: search.New(), now: time.Now, newID: NewID, threads: map[string][]string{}}
 	for _, o := range opts {
 		o(r)
 	}
@@ -162,8 +164,9 @@ func (r *Repo) Create(ctx context.Context, s *Session) (*Session, error) {
 	}
 	c := *s
 	now := r.now().UTC()
-	if c.ID == "" {
-		c.ID = NewID(now)
+	generated := c.ID == ""
+	if generated {
+		c.ID = r.newID(now)
 	}
 	if err := store.ValidID(c.ID); err != nil {
 		return nil, errs.Wrap(err, errs.BadInput, "session id: %v", err)
@@ -195,10 +198,20 @@ func (r *Repo) Create(ctx context.Context, s *Session) (*Session, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	err := r.st.Update(func(tx *store.Tx) error {
-		if ok, err := tx.Has(store.SessionKey(c.ID)); err != nil {
-			return err
-		} else if ok {
-			return errs.New(errs.BadInput, "session %s already exists", c.ID)
+		// A generated id is the second and 24 random bits: runs created
+		// by the hundred in one second can meet one taken, and take another.
+		for try := 0; ; try++ {
+			ok, err := tx.Has(store.SessionKey(c.ID))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			if !generated || try == 16 {
+				return errs.New(errs.BadInput, "session %s already exists", c.ID)
+			}
+			c.ID = r.newID(now)
 		}
 		return putSession(tx, &c, &entry)
 	})

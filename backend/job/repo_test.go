@@ -344,3 +344,28 @@ func TestARunIsSearchedByItsTitle(t *testing.T) {
 		t.Fatalf("the wrapper's words find the run: %+v", got)
 	}
 }
+
+// TestAGeneratedIDThatIsTakenIsMadeAgain: two runs created in the same
+// second can draw the same id; the second takes another instead of failing.
+func TestAGeneratedIDThatIsTakenIsMadeAgain(t *testing.T) {
+	r, st := openRepo(t, t.TempDir())
+	defer st.Close()
+	ctx := context.Background()
+	ids := []string{"20261202-010101-aaaaaa", "20261202-010101-aaaaaa", "20261202-010101-bbbbbb"}
+	r.newID = func(time.Time) string { id := ids[0]; ids = ids[1:]; return id }
+	a, err := r.Create(ctx, &Session{Site: "chatgpt", Prompt: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.Create(ctx, &Session{Site: "chatgpt", Prompt: "second"})
+	if err != nil {
+		t.Fatalf("the second run failed on a taken id: %v", err)
+	}
+	if a.ID != "20261202-010101-aaaaaa" || b.ID != "20261202-010101-bbbbbb" {
+		t.Fatalf("ids %s and %s", a.ID, b.ID)
+	}
+	// An id the caller chose is never replaced.
+	if _, err := r.Create(ctx, &Session{ID: a.ID, Site: "chatgpt", Prompt: "again"}); !errs.Has(err, errs.BadInput) {
+		t.Fatalf("a chosen id that is taken: %v, want bad_input", err)
+	}
+}
