@@ -98,10 +98,7 @@ func TestDarkModeControls(t *testing.T) {
 	})
 
 	t.Run("New chat unticked, ticked and disabled look different", func(t *testing.T) {
-		// Toggled by a click event on the element, as a pointer's would be
-		// (rod's pointer click waits for stillness that a screenshot of the
-		// element can leave undecided).
-		click := func(sel string) { page.MustElement(sel).MustEval(`() => this.click()`) }
+		click := func(sel string) { page.MustElement(sel).MustClick() }
 		box := page.MustElement(`[data-testid=compose-newchat]`)
 		if box.MustProperty("checked").Bool() {
 			click(`[data-testid=compose-newchat]`)
@@ -111,6 +108,7 @@ func TestDarkModeControls(t *testing.T) {
 		page.MustWait(`() => document.querySelector('[data-testid=compose-newchat]').checked`)
 		ticked := elementImage(t, box)
 		click(`[data-testid=compose-newchat]`)
+		click(`[data-testid=code-summary]`) // code mode's options fold away
 		click(`[data-testid=code-mode]`)
 		page.MustWait(`() => document.querySelector('[data-testid=compose-newchat]').disabled`)
 		disabled := elementImage(t, box)
@@ -131,7 +129,7 @@ func TestDarkModeControls(t *testing.T) {
 		one := page.MustElement(`input[type=radio][value=one]`)
 		several := page.MustElement(`input[type=radio][value=several]`)
 		if !one.MustProperty("checked").Bool() {
-			one.MustEval(`() => this.click()`)
+			one.MustClick()
 		}
 		selected, unselected := elementImage(t, one), elementImage(t, several)
 		if l := stats(unselected).MeanLuma; l > 110 {
