@@ -73,6 +73,8 @@ describe('guidance', () => {
   });
   it('names the site to log in to', () => {
     expect(guidance({ site: 'claude', error: { stage: 's', code: 'login_required', message: 'x', retryable: true } })?.text).toContain('Log in to claude');
+    // The window names the site as Compose does.
+    expect(guidance({ site: 'claude', error: { stage: 's', code: 'login_required', message: 'x', retryable: true } }, 'Claude')?.title).toBe('Log in to Claude');
   });
   it('sends a disconnected browser to Tabs', () => {
     expect(guidance({ site: '', error: { stage: 's', code: 'browser_disconnected', message: 'x', retryable: true } })?.action).toBe('tabs');

@@ -157,10 +157,14 @@ export interface Guidance {
   action: 'retry' | 'tabs' | 'none';
 }
 
-/** guidance says what to do about the run's error, or null when the envelope's own hint is enough. */
-export function guidance(run: Pick<LiveRun, 'error' | 'site'>): Guidance | null {
+/**
+ * guidance says what to do about the run's error, or null when the
+ * envelope's own hint is enough. siteName is the site as the window names it
+ * ("ChatGPT"); without it, the run's site id.
+ */
+export function guidance(run: Pick<LiveRun, 'error' | 'site'>, siteName = ''): Guidance | null {
   const code = run.error?.code;
-  const site = run.site || 'the site';
+  const site = siteName || run.site || 'the site';
   switch (code) {
     case 'cloudflare_challenge':
       return { title: 'A check stands in the way', text: 'Solve the check in the browser window, then Retry.', action: 'retry' };
