@@ -52,17 +52,25 @@ var desktopHints = map[errs.Code]string{
 }
 
 // forDesktop is env as the window shows it: its hint in the window's words
-// when the catalog's (or the one it was given) names a flag or a command.
+// when the catalog's (or the one it was given) names a flag or a command,
+// and sites named as the window names them.
 // env itself is left as it is (it may be a stored run's); nil stays nil.
 func forDesktop(env *errs.Envelope) *errs.Envelope {
-	if env == nil || !namesCLI(env.RetryHint) {
-		return env
+	if env == nil {
+		return nil
 	}
 	out := *env
-	if h, ok := desktopHints[env.Code]; ok {
-		out.RetryHint = h
-	} else {
-		out.RetryHint = "see the details below, then try again"
+	if namesCLI(env.RetryHint) {
+		if h, ok := desktopHints[env.Code]; ok {
+			out.RetryHint = h
+		} else {
+			out.RetryHint = "see the details below, then try again"
+		}
+	}
+	// Sites by the names the window uses (app/sitewords.go).
+	out.Message, out.RetryHint = withSiteNames(out.Message), withSiteNames(out.RetryHint)
+	if out.Message == env.Message && out.RetryHint == env.RetryHint {
+		return env
 	}
 	return &out
 }

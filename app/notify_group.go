@@ -1,13 +1,10 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // A broadcast is one prompt sent to several sites; its runs end one by one,
@@ -127,35 +124,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// siteNames maps site ids to the names the window shows ("chatgpt" →
-// "ChatGPT"), read once from the registry; an id it does not know is shown
-// as it is.
-type siteNames struct {
-	sh   *shell
-	mu   sync.Mutex
-	name map[string]string // nil until the registry was read
-}
-
-func (s *siteNames) of(id string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.name == nil {
-		_ = s.sh.withService(func(svc service.Service) error {
-			sites, err := svc.ListSites(context.Background(), desktopCaller, service.ListSitesRequest{})
-			if err != nil {
-				return err // read again next time: the core may not be open yet
-			}
-			s.name = make(map[string]string, len(sites))
-			for _, si := range sites {
-				s.name[si.ID] = si.Name
-			}
-			return nil
-		})
-	}
-	if n := s.name[id]; n != "" {
-		return n
-	}
-	return id
 }

@@ -178,9 +178,8 @@ func (s *shell) subscribe(ctx context.Context, buf int) (*owner, <-chan ownerEve
 // runNotices turns hub events into notifications when the settings allow
 // them, each job's end once.
 type runNotices struct {
-	sh    *shell
-	n     func() notifier
-	names *siteNames
+	sh *shell
+	n  func() notifier
 
 	mu       sync.Mutex
 	notified map[string]bool // job ids whose end was announced
@@ -195,14 +194,14 @@ func (r *runNotices) handle(ev ownerEvent) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		nt, ok := noticeFor(ctx, ev, r.lookup, r.names.of)
+		nt, ok := noticeFor(ctx, ev, r.lookup, siteName)
 		if !ok || (ev.Type == eventRunUpdate && !r.first(ev.JobID)) {
 			return
 		}
 		if ev.Type == eventRunUpdate {
 			site := ""
 			if d := ev.Job.Detail; d != nil {
-				site = r.names.of(d.Spec.Site)
+				site = siteName(d.Spec.Site)
 			}
 			if nt, ok = r.sh.notes.ended(ev.JobID, groupEnd{site: site, notice: nt, done: ev.Job.State == service.RunDone}); !ok {
 				return

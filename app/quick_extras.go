@@ -43,7 +43,7 @@ func newExtras(sh *shell, log *slog.Logger, icon []byte, getenv func(string) str
 	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: startTray, grabber: systemGrabber,
 		win: nopWindow{}, note: nopNotifier{}}
 	e.quick = &quickMode{win: e.window, emit: sh.emitter, site: e.defaultSite, canHide: e.hasTray}
-	e.notices = &runNotices{sh: sh, n: e.notifier, names: &siteNames{sh: sh}}
+	e.notices = &runNotices{sh: sh, n: e.notifier}
 	return e
 }
 
@@ -191,7 +191,7 @@ func (e *extras) refreshTray() {
 		e.log.Warn("list recent runs for the tray", "code", errs.CodeOf(err), "err", err)
 		return
 	}
-	tray.SetRecent(trayRuns(listed, e.notices.names.of))
+	tray.SetRecent(trayRuns(listed, siteName))
 }
 
 // stop takes the extras down (OnShutdown, before the core closes).

@@ -333,7 +333,7 @@ func (r *recordingNotifier) count() int {
 func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 	sh, _, _ := openShell(t, nil)
 	note := &recordingNotifier{}
-	r := &runNotices{sh: sh, n: func() notifier { return note }, names: &siteNames{sh: sh}}
+	r := &runNotices{sh: sh, n: func() notifier { return note }}
 	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk})
 	ap := ownerEventOf(wireEvent(hub.EventApprovalRequested, "", json.RawMessage(apData)))
 	waitCount := func(want int) {

@@ -47,6 +47,7 @@ func (s *Settings) Save(next config.Settings) (config.Settings, error) {
 	}
 	s.sh.emitter().Emit(EventSettingsChanged, out)
 	s.ex.settingsChanged(out)
+	s.sh.rememberSiteNames() // the sites setting may have named one
 	return out, nil
 }
 
@@ -176,6 +177,7 @@ func (s *Settings) ApplySiteOverride(override string) (config.Settings, error) {
 	}
 	s.sh.emitter().Emit(EventSettingsChanged, out)
 	s.ex.settingsChanged(out)
+	s.sh.rememberSiteNames()
 	return out, nil
 }
 

@@ -72,6 +72,17 @@ func (s *shell) openLocked(ctx context.Context) {
 		env := errs.From(err)
 		s.log.Warn("core not open", "code", env.Code, "message", env.Message)
 	}
+	if o != nil && o.svc != nil {
+		rememberSiteNames(ctx, o.svc)
+	}
+}
+
+// rememberSiteNames reads the site registry's names again (app/sitewords.go).
+func (s *shell) rememberSiteNames() {
+	_ = s.withService(func(svc service.Service) error {
+		rememberSiteNames(context.Background(), svc)
+		return nil
+	})
 }
 
 // closeCore releases the store; safe to call more than once.

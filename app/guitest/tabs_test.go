@@ -5,6 +5,7 @@ package guitest
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -211,6 +212,11 @@ func TestTabsFollowTheBrowserAndAct(t *testing.T) {
 			const r = document.querySelector('[data-testid=live-run]');
 			return !!r && r.dataset.ended === 'true' && r.querySelector('[data-testid=run-problem]')?.dataset.code === 'login_required';
 		}`)
+		// The card names the site as Compose does (issue 19, point 4).
+		card := page.MustElement(`[data-testid=live-run] [data-testid=run-problem]`).MustText()
+		if !strings.Contains(card, "ChatGPT") || regexp.MustCompile(`(^|[^\w./:-])chatgpt([^\w./:-]|$)`).MatchString(card) {
+			t.Errorf("the login card names the site by its id: %q", card)
+		}
 		page.MustElement(`[data-testid=live-run] [data-testid=run-show-tab]`).MustClick()
 		waitFor(t, 20*time.Second, "the run's tab in front", func() bool { return visibility(lo) == "visible" })
 		page.MustElement(`[role=tab][data-view=tabs]`).MustClick()
