@@ -110,12 +110,25 @@ func (b *Browser) Page(ctx context.Context, targetID string) (*Page, error) {
 			WithHint("list the open tabs with `ferry tabs` and pass one of their ids")
 	}
 
+	return b.attachLocked(ctx, id, info.TargetInfo.BrowserContextID)
+}
+
+// attach attaches to the target id of the browser context bctx, whatever its
+// type (Page only hands out tabs).
+func (b *Browser) attach(ctx context.Context, id proto.TargetTargetID, bctx proto.BrowserBrowserContextID) (*Page, error) {
+	b.attachMu.Lock()
+	defer b.attachMu.Unlock()
+	return b.attachLocked(ctx, id, bctx)
+}
+
+// attachLocked is attach with attachMu held.
+func (b *Browser) attachLocked(ctx context.Context, id proto.TargetTargetID, bctx proto.BrowserBrowserContextID) (*Page, error) {
 	var att proto.TargetAttachToTargetResult
 	if err := b.call(ctx, "attach to the tab", "Target.attachToTarget",
 		proto.TargetAttachToTarget{TargetID: id, Flatten: true}, &att); err != nil {
 		return nil, err
 	}
-	p := newPage(b, id, att.SessionID, info.TargetInfo.BrowserContextID)
+	p := newPage(b, id, att.SessionID, bctx)
 	b.mu.Lock()
 	b.pages[id] = p
 	b.sessions[att.SessionID] = p

@@ -72,8 +72,20 @@ func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOp
 		unlock()
 		return nil, nil, errs.Wrap(err, errs.ArtifactSaveFailed, "make a temporary download directory: %v", err)
 	}
+	// The link carries a fragment of its own: it is never sent, but the
+	// browser's download events name it (across redirects too), so they
+	// are told apart from any other download of the same address, such as
+	// the failed item a refused earlier attempt leaves behind. The download
+	// list's entries are found by it too.
+	var tag [8]byte
+	_, _ = rand.Read(tag[:])
+	mark := "#ferry-" + hex.EncodeToString(tag[:])
+	clicked := false // from the click on, the browser's download list may hold an entry
 	fail := func(err error) (io.ReadCloser, *FetchMeta, error) {
 		_ = removeDownloadDir(dir)
+		if clicked {
+			b.forgetLater(p.browserCtx, "", mark)
+		}
 		return nil, nil, err
 	}
 
@@ -125,13 +137,6 @@ func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOp
 	if err := b.call(ctx, "allow the download", "Browser.setDownloadBehavior", set, nil); err != nil {
 		return fail(err)
 	}
-	// The link carries a fragment of its own: it is never sent, but the
-	// browser's download events name it (across redirects too), so they
-	// are told apart from any other download of the same address, such as
-	// the failed item a refused earlier attempt leaves behind.
-	var tag [8]byte
-	_, _ = rand.Read(tag[:])
-	mark := "#ferry-" + hex.EncodeToString(tag[:])
 	// A page that cancels every click on a link (a client-side router)
 	// would stop the download: that is known at once, not at the deadline.
 	var started bool
@@ -143,8 +148,10 @@ func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOp
   a.remove();
   return ok;
 }`, href+mark); err != nil {
+		clicked = true
 		return fail(err)
 	}
+	clicked = true
 	if !started {
 		return fail(errs.New(errs.ArtifactFetchFailed, "the page cancelled the click that starts the download").
 			WithHint("use the %s way for this site", WayStream))
@@ -202,6 +209,7 @@ wait:
 		s.reqID = pr.id // failed by cleanup
 		cleanup(false)
 		_ = removeDownloadDir(dir)
+		b.forgetLater(p.browserCtx, "", mark) // a refused request leaves a failed entry
 		if meta.Status == 200 {
 			return nil, nil, tooLarge(opts.MaxBytes, meta.Size)
 		}
@@ -235,7 +243,7 @@ wait:
 		_ = f.Close()
 		return fail(tooLarge(opts.MaxBytes, st.Size()))
 	}
-	return &tempFile{File: f, dir: dir}, &meta, nil
+	return &tempFile{File: f, dir: dir, forgotten: b.forgetLater(p.browserCtx, dir, mark)}, &meta, nil
 }
 
 // truncated is the envelope of a body shorter than its Content-Length: the

@@ -1,0 +1,160 @@
+package browser
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// downloadURLs lists the addresses in the download list of the browser
+// context bctx, as chrome://downloads shows them.
+func downloadURLs(t *testing.T, ctx context.Context, b *Browser, bctx proto.BrowserBrowserContextID) []string {
+	t.Helper()
+	p, err := b.openDownloadList(ctx, bctx)
+	if err != nil {
+		t.Fatalf("open the download list: %v", err)
+	}
+	defer p.Close(context.WithoutCancel(ctx))
+	var urls []string
+	// The list loads after the page: read it until it holds what it will.
+	for end := time.Now().Add(2 * time.Second); ; {
+		if err := p.EvalInto(ctx, &urls, `() => {
+  const m = document.querySelector('downloads-manager');
+  return m && m.items_ ? m.items_.map(i => i.url) : [];
+}`); err != nil {
+			t.Fatalf("read the download list: %v", err)
+		}
+		if len(urls) > 0 || time.Now().After(end) {
+			return urls
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// The user's own profile keeps downloads in its history: what Ferry fetched
+// through the browser's download manager must be gone from it after a
+// restart, and a download of the user's stays.
+func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
+	ctx := testCtx(t, 120*time.Second)
+	profile := filepath.Join(t.TempDir(), "browser-profile")
+	b, err := Launch(ctx, profile, WithBinary(testBinary), Headless())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { b.Close(context.Background()) }()
+	p, err := b.OpenTab(ctx, "about:blank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Navigate(ctx, fixture.URL+"/blank.html"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Fetch(ctx, fixture.URL+"/set-cookie", FetchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// The user's download: the browser's own, of an address of its own.
+	userDir := t.TempDir()
+	if err := b.call(ctx, "allow", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
+		Behavior: proto.BrowserSetDownloadBehaviorBehaviorAllowAndName, DownloadPath: userDir, EventsEnabled: true,
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	events, stop := b.subscribe(ctx, "", true)
+	if _, err := p.Eval(ctx, `(u) => { const a = document.createElement('a'); a.href = u; a.download = ''; document.body.appendChild(a); a.click(); a.remove(); }`,
+		fixture.URL+"/bytes?n=1000#the-users"); err != nil {
+		t.Fatal(err)
+	}
+	for done := false; !done; {
+		select {
+		case m := <-events:
+			var e proto.BrowserDownloadProgress
+			done = m.Method == "Browser.downloadProgress" && m.Load(&e) && e.State == proto.BrowserDownloadProgressStateCompleted
+		case <-ctx.Done():
+			t.Fatal("the user's download did not complete")
+		}
+	}
+	stop()
+
+	for _, way := range []Way{WayURLDownload, WayDownload} {
+		rc, _, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n=200000&way="+string(way), BytesOptions{Way: way})
+		if err != nil {
+			t.Fatalf("%s: %v", way, err)
+		}
+		if n, err := io.Copy(io.Discard, rc); err != nil || n != 200000 {
+			t.Fatalf("%s: read %d bytes: %v", way, n, err)
+		}
+		start := time.Now()
+		if err := rc.Close(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: Close waited %s for the download list", way, time.Since(start))
+	}
+	// A refused request leaves a failed entry; it goes too.
+	if rc, meta, err := p.FetchBytes(ctx, fixture.URL+"/no-such.zip", BytesOptions{Way: WayURLDownload}); err != nil || meta.Status != 404 {
+		t.Fatalf("a refusal: %v %+v", err, meta)
+	} else {
+		rc.Close()
+	}
+
+	// Ferry's clean-up of a refusal runs in the background: wait until the
+	// list holds only the user's entry, then restart and look again.
+	for end := time.Now().Add(forgetTimeout); ; {
+		urls := downloadURLs(t, ctx, b, "")
+		if len(urls) == 1 || time.Now().After(end) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err := b.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b, err = Launch(ctx, profile, WithBinary(testBinary), Headless())
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := downloadURLs(t, ctx, b, "")
+	if len(urls) != 1 || !strings.HasSuffix(urls[0], "#the-users") {
+		t.Fatalf("after a restart the download list holds %q, want only the user's download", urls)
+	}
+}
+
+// The list page is a hidden target: it never shows as a tab, in the
+// browser's tab strip or in Ferry's Tabs view.
+func TestTheDownloadListIsNeverATab(t *testing.T) {
+	ctx := testCtx(t, 30*time.Second)
+	bc, err := shared.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bc.Dispose(context.Background())
+	p, err := shared.openDownloadList(ctx, proto.BrowserBrowserContextID(bc.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(ctx)
+	var all proto.TargetGetTargetsResult
+	if err := shared.call(ctx, "list", "Target.getTargets", proto.TargetGetTargets{}, &all); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, ti := range all.TargetInfos {
+		if ti.TargetID == p.id {
+			found = true
+			if ti.Type == proto.TargetTargetInfoTypePage {
+				t.Fatalf("the download list is a tab: %+v", ti)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the download list's target is not listed at all")
+	}
+	if _, err := listDownloads(ctx, p, "/nowhere", "#nothing", false, 0); err != nil {
+		t.Fatalf("the download list is not the page Ferry knows: %v", err)
+	}
+}
