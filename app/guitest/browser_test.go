@@ -55,10 +55,17 @@ type devApp struct {
 // window's frontend is ready and the dev server answers.
 func startDevApp(t testing.TB, bin, dir string, args ...string) *devApp {
 	t.Helper()
+	return startDevAppEnv(t, bin, dir, nil, args...)
+}
+
+// startDevAppEnv is startDevApp with the environment variables env added
+// (such as another DISPLAY).
+func startDevAppEnv(t testing.TB, bin, dir string, env []string, args ...string) *devApp {
+	t.Helper()
 	port := freePort(t)
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	dist := filepath.Join(repoRoot(t), "frontend", "dist")
-	p := startApp(t, bin, isolatedEnv(dir), append([]string{"-devserver", addr, "-assetdir", dist, "-loglevel", "Warning"}, args...)...)
+	p := startApp(t, bin, isolatedEnv(dir, env...), append([]string{"-devserver", addr, "-assetdir", dist, "-loglevel", "Warning"}, args...)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if _, err := p.waitLine(ctx, `msg="frontend ready"`); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -290,6 +291,11 @@ func TestComposeAndRun(t *testing.T) {
 			t.Errorf("the run lists artifacts %q", arts)
 		}
 		savePageShot(t, page, shots, "ferry-live-run-code.png")
+		// The zip came through the browser's download manager, and its
+		// entry has left the browser's download list (issue 19, point 8).
+		if urls := downloadList(t, appBrowser(t, page)); len(urls) != 0 {
+			t.Errorf("the browser's download list still holds %q after the zip was saved", urls)
+		}
 		// The answer's zip line leads to that zip in Artifacts (issue 19, point 8).
 		link := page.MustElement(`[data-testid=run-artifacts] [data-testid=run-artifact-link]`)
 		zipPath := *link.MustAttribute("data-path")
@@ -341,4 +347,25 @@ func TestComposeAndRun(t *testing.T) {
 
 	app.stop(t)
 	t.Logf("screenshots in %s", shots)
+}
+
+// downloadList reads the download list (chrome://downloads) of the browser
+// b, in a tab of its own that it closes, once the list has loaded.
+func downloadList(t *testing.T, b *rod.Browser) []string {
+	t.Helper()
+	p, err := b.Page(proto.TargetCreateTarget{URL: "chrome://downloads/"})
+	if err != nil {
+		t.Fatalf("open the download list: %v", err)
+	}
+	defer p.Close()
+	p = p.Timeout(15 * time.Second)
+	if err := p.Wait(rod.Eval(`() => { const m = document.querySelector('downloads-manager'); return !!(m && m.items_ && m.browserProxy_); }`)); err != nil {
+		t.Fatalf("the download list is not the page Ferry knows: %v", err)
+	}
+	time.Sleep(time.Second) // the entries arrive after the page
+	var urls []string
+	if err := json.Unmarshal([]byte(p.MustEval(`() => JSON.stringify(document.querySelector('downloads-manager').items_.map(i => i.url))`).Str()), &urls); err != nil {
+		t.Fatal(err)
+	}
+	return urls
 }
