@@ -53,6 +53,8 @@ type Browser struct {
 	sessions map[proto.TargetSessionID]*Page
 
 	downloadMu sync.Mutex // Browser.setDownloadBehavior is browser-wide: one download at a time
+
+	forgets sync.WaitGroup // clean-ups of the download list in flight; Close waits for them
 }
 
 // connect opens the DevTools websocket at wsURL and starts watching the
@@ -229,6 +231,7 @@ func (b *Browser) Err() error { return context.Cause(b.life) }
 // first call.
 func (b *Browser) Close(ctx context.Context) error {
 	b.closeOnce.Do(func() {
+		b.waitForgets(ctx)
 		if b.proc == nil {
 			b.shutdownConn()
 			return

@@ -38,7 +38,7 @@ func (p *Page) fetchDownload(ctx context.Context, rawURL string, opts BytesOptio
 	}
 	f, err := os.Open(path)
 	// The file is open (or gone): its entry can leave the download list.
-	forgotten := p.b.forgetLater(p.browserCtx, dir, "")
+	p.b.forgetLater(p.browserCtx, dir, "")
 	if err != nil {
 		_ = removeDownloadDir(dir)
 		return nil, nil, errs.Wrap(err, errs.ArtifactFetchFailed, "open the downloaded file: %v", err)
@@ -53,7 +53,7 @@ func (p *Page) fetchDownload(ctx context.Context, rawURL string, opts BytesOptio
 		return nil, nil, errs.Wrap(err, errs.ArtifactFetchFailed, "check the downloaded file: %v", err)
 	}
 	meta := r.Meta
-	return &tempFile{File: f, dir: dir, forgotten: forgotten}, &meta, nil
+	return &tempFile{File: f, dir: dir}, &meta, nil
 }
 
 // downloadBlob saves the Blob stored under id into dir and returns the
@@ -173,16 +173,10 @@ const downloadDirSettle = 100 * time.Millisecond
 type tempFile struct {
 	*os.File
 	dir string
-	// forgotten, when set, waits for the download's entry to leave the
-	// browser's download list.
-	forgotten func()
 }
 
 func (t *tempFile) Close() error {
 	err := t.File.Close()
-	if t.forgotten != nil {
-		t.forgotten()
-	}
 	if rerr := os.RemoveAll(t.dir); err == nil { // a finished download: the browser is done with it
 		err = rerr
 	}

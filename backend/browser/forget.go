@@ -25,12 +25,17 @@ const forgetTimeout = 10 * time.Second
 
 // downloadListJS finds the download list's entries that Ferry made: a file
 // under dir (followed by the path separator) or an address ending in mark.
-// With remove set it removes them. It reports ready=false while the list is
-// still loading, and shape=false when the page is not the one Ferry knows.
+// With remove set it removes them. It reports ready=false until the page has
+// received the browser's list (its loaded_ promise is fulfilled once the
+// first batch arrives, even an empty one), and shape=false when the page is
+// not the one Ferry knows.
 const downloadListJS = `async (dir, mark, remove) => {
   const m = document.querySelector('downloads-manager');
   const h = m && m.browserProxy_ && m.browserProxy_.handler;
   if (!m || !h || typeof h.remove !== 'function') return {ready: !!m && document.readyState === 'complete', shape: false, ids: []};
+  const ready = m.loaded_ && typeof m.loaded_ === 'object' && 'isFulfilled_' in m.loaded_ ?
+    m.loaded_.isFulfilled_ === true : document.readyState === 'complete';
+  if (!ready) return {ready: false, shape: true, ids: []};
   const items = m.items_ || [];
   const mine = items.filter(i => (dir && typeof i.filePath === 'string' && i.filePath.startsWith(dir + '/')) ||
     (mark && typeof i.url === 'string' && i.url.endsWith(mark)));
@@ -50,19 +55,23 @@ var errListShape = errors.New("the browser's download list is not the page Ferry
 
 // forgetDownloads removes from the download list of the browser context
 // bctx ("" for the default one) the entries of files under dir or of
-// addresses ending in mark, and returns how many it removed. It waits up to
-// settle for an entry to show (the list loads after the page), so a call for
-// a download that left no entry costs settle.
+// addresses ending in mark, and returns how many it removed. Once the list
+// has loaded it waits up to settle for an entry to show (a failed request's
+// entry may come a moment after), so a call for a download that left no
+// entry costs settle.
 func (b *Browser) forgetDownloads(ctx context.Context, bctx proto.BrowserBrowserContextID, dir, mark string, settle time.Duration) (int, error) {
 	p, err := b.openDownloadList(ctx, bctx)
 	if err != nil {
 		return 0, err
 	}
 	defer func() {
-		// Closing the page is what makes the removal final.
+		// Closing the page is what makes the removal final: the browser
+		// removes the entries when the page is gone, which comes a moment
+		// after the close is acknowledged.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
 		_ = p.Close(cctx)
+		b.waitTargetGone(cctx, p.id)
 	}()
 	n, err := listDownloads(ctx, p, dir, mark, true, settle)
 	return len(n), err
@@ -121,17 +130,58 @@ func (b *Browser) openDownloadList(ctx context.Context, bctx proto.BrowserBrowse
 	return b.attach(ctx, res.TargetID, bctx)
 }
 
-// forgetLater starts forgetDownloads in the background and returns a
-// function that waits for it (at most forgetTimeout in all). It is best
-// effort: an entry left behind costs the user nothing but a line in
-// chrome://downloads, and never fails a download that arrived whole.
-func (b *Browser) forgetLater(bctx proto.BrowserBrowserContextID, dir, mark string) (wait func()) {
-	done := make(chan struct{})
+// waitTargetGone waits until the browser no longer lists the target id, or
+// ctx ends.
+func (b *Browser) waitTargetGone(ctx context.Context, id proto.TargetTargetID) {
+	for {
+		var all proto.TargetGetTargetsResult
+		if err := b.call(ctx, "list the targets", "Target.getTargets", proto.TargetGetTargets{}, &all); err != nil {
+			return
+		}
+		gone := true
+		for _, ti := range all.TargetInfos {
+			if ti.TargetID == id {
+				gone = false
+			}
+		}
+		if gone {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// forgetLater starts forgetDownloads in the background, so that nothing
+// waits for it (it costs about a second, most of it the list page's load);
+// Close waits for it (at most forgetTimeout), so a process that closes its
+// browser before exiting leaves no entry behind. It is best effort: an
+// entry left behind costs the user a line in chrome://downloads, and never
+// fails a download that arrived whole.
+func (b *Browser) forgetLater(bctx proto.BrowserBrowserContextID, dir, mark string) {
+	b.forgets.Add(1)
 	go func() {
-		defer close(done)
+		defer b.forgets.Done()
 		ctx, cancel := context.WithTimeout(b.life, forgetTimeout)
 		defer cancel()
 		_, _ = b.forgetDownloads(ctx, bctx, dir, mark, 2*time.Second)
 	}()
-	return func() { <-done }
+}
+
+// waitForgets waits for the clean-ups in flight, at most until ctx ends or
+// forgetTimeout has passed.
+func (b *Browser) waitForgets(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		b.forgets.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	case <-time.After(forgetTimeout):
+	}
 }

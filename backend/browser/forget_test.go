@@ -20,20 +20,14 @@ func downloadURLs(t *testing.T, ctx context.Context, b *Browser, bctx proto.Brow
 		t.Fatalf("open the download list: %v", err)
 	}
 	defer p.Close(context.WithoutCancel(ctx))
-	var urls []string
-	// The list loads after the page: read it until it holds what it will.
-	for end := time.Now().Add(2 * time.Second); ; {
-		if err := p.EvalInto(ctx, &urls, `() => {
-  const m = document.querySelector('downloads-manager');
-  return m && m.items_ ? m.items_.map(i => i.url) : [];
-}`); err != nil {
-			t.Fatalf("read the download list: %v", err)
-		}
-		if len(urls) > 0 || time.Now().After(end) {
-			return urls
-		}
-		time.Sleep(50 * time.Millisecond)
+	if _, err := listDownloads(ctx, p, "", "", false, 0); err != nil {
+		t.Fatalf("wait for the download list: %v", err)
 	}
+	var urls []string
+	if err := p.EvalInto(ctx, &urls, `() => document.querySelector('downloads-manager').items_.map(i => i.url)`); err != nil {
+		t.Fatalf("read the download list: %v", err)
+	}
+	return urls
 }
 
 // The user's own profile keeps downloads in its history: what Ferry fetched
@@ -89,11 +83,9 @@ func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
 		if n, err := io.Copy(io.Discard, rc); err != nil || n != 200000 {
 			t.Fatalf("%s: read %d bytes: %v", way, n, err)
 		}
-		start := time.Now()
 		if err := rc.Close(); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: Close waited %s for the download list", way, time.Since(start))
 	}
 	// A refused request leaves a failed entry; it goes too.
 	if rc, meta, err := p.FetchBytes(ctx, fixture.URL+"/no-such.zip", BytesOptions{Way: WayURLDownload}); err != nil || meta.Status != 404 {
@@ -102,18 +94,13 @@ func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
 		rc.Close()
 	}
 
-	// Ferry's clean-up of a refusal runs in the background: wait until the
-	// list holds only the user's entry, then restart and look again.
-	for end := time.Now().Add(forgetTimeout); ; {
-		urls := downloadURLs(t, ctx, b, "")
-		if len(urls) == 1 || time.Now().After(end) {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	// Ferry's clean-ups run in the background; closing the browser right
+	// away, as the CLI does before it exits, waits for them.
+	start := time.Now()
 	if err := b.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("Close took %s with the clean-ups in flight", time.Since(start))
 	b, err = Launch(ctx, profile, WithBinary(testBinary), Headless())
 	if err != nil {
 		t.Fatal(err)

@@ -243,7 +243,9 @@ wait:
 		_ = f.Close()
 		return fail(tooLarge(opts.MaxBytes, st.Size()))
 	}
-	return &tempFile{File: f, dir: dir, forgotten: b.forgetLater(p.browserCtx, dir, mark)}, &meta, nil
+	// The file is open: its entry can leave the download list.
+	b.forgetLater(p.browserCtx, dir, mark)
+	return &tempFile{File: f, dir: dir}, &meta, nil
 }
 
 // truncated is the envelope of a body shorter than its Content-Length: the

@@ -321,7 +321,7 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 		}
 		sub.Attachments = names
 	}
-	if until := s.LockedUntil(ID); !until.IsZero() || sc.Name == sim.ScenarioRateLimit {
+	if until := s.SendLockedUntil(ID); !until.IsZero() || sc.Name == sim.ScenarioRateLimit {
 		if until.IsZero() {
 			until = time.Now().Add(sc.Duration("lock", s.RateLimitLock()))
 			s.Lock(ID, time.Until(until))

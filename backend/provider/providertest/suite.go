@@ -416,7 +416,8 @@ func (c *suite) usageCaps(t *testing.T) {
 // cool down, then send once more on the same tab.
 func (c *suite) rateLimitRetry(t *testing.T) {
 	tab, ctx := c.open(t, Setup{})
-	tab.H.Server.Lock(c.site, time.Second)
+	// The lock starts with the send, however long the way to it takes.
+	tab.H.Server.LockAtNextSend(c.site, time.Second)
 	prompt := "Try again later"
 	// The sites' toasts go after 4 s: the cooldown outlasts them.
 	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, Cooldown: 5 * time.Second})

@@ -341,6 +341,27 @@ func (s *Server) Lock(site string, d time.Duration) {
 	s.locked[site] = time.Now().Add(d)
 }
 
+// LockAtNextSend makes the next send to site start its rate-limit lock, for
+// d from that send: unlike Lock, however long the caller takes to get to
+// the send, that send is refused, and the lock then ends d later.
+func (s *Server) LockAtNextSend(site string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lockNext[site] = d
+}
+
+// SendLockedUntil is LockedUntil for a send: a lock set to start at the
+// next send (LockAtNextSend) starts now.
+func (s *Server) SendLockedUntil(site string) time.Time {
+	s.mu.Lock()
+	if d, ok := s.lockNext[site]; ok {
+		delete(s.lockNext, site)
+		s.locked[site] = time.Now().Add(d)
+	}
+	s.mu.Unlock()
+	return s.LockedUntil(site)
+}
+
 // LockedUntil returns the end of site's rate-limit lock, or zero.
 func (s *Server) LockedUntil(site string) time.Time {
 	s.mu.Lock()
@@ -373,6 +394,7 @@ func (s *Server) Reset() {
 	s.pace = s.initialPace
 	s.sticky = map[string]Scenario{}
 	s.locked = map[string]time.Time{}
+	s.lockNext = map[string]time.Duration{}
 	s.ledger = ledger{}
 	hooks := append([]func(){}, s.resets...)
 	s.mu.Unlock()

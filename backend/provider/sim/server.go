@@ -105,6 +105,7 @@ type Server struct {
 	initialPace Pace
 	sticky      map[string]Scenario // site ("" = all) -> scenario for the next turns
 	locked      map[string]time.Time
+	lockNext    map[string]time.Duration // LockAtNextSend: a lock that starts with the next send
 	ledger      ledger
 	resets      []func() // the sites' OnReset hooks
 
@@ -118,11 +119,12 @@ type Server struct {
 // New returns a simulator that is not yet listening.
 func New(opts ...Option) *Server {
 	s := &Server{
-		lockFor: 5 * time.Second,
-		pace:    Pace{Chunk: 6, Interval: 30 * time.Millisecond},
-		sticky:  map[string]Scenario{},
-		locked:  map[string]time.Time{},
-		secret:  randomBytes(32),
+		lockFor:  5 * time.Second,
+		pace:     Pace{Chunk: 6, Interval: 30 * time.Millisecond},
+		sticky:   map[string]Scenario{},
+		locked:   map[string]time.Time{},
+		lockNext: map[string]time.Duration{},
+		secret:   randomBytes(32),
 	}
 	for _, o := range opts {
 		o(s)

@@ -34,7 +34,7 @@ func (s *Server) BeginTurn(w http.ResponseWriter, site, conv, prompt string, rat
 	sc := s.TurnScenario(site, conv, prompt)
 	t := Turn{Site: site, Conv: conv, Prompt: prompt, Scenario: sc, Answer: AnswerFor(site, sc, prompt), Pace: s.PaceFor(sc)}
 	sub := Submission{Site: site, ConversationID: conv, Prompt: prompt, Scenario: sc.Name}
-	until := s.LockedUntil(site)
+	until := s.SendLockedUntil(site)
 	switch {
 	case !until.IsZero() || sc.Name == ScenarioRateLimit:
 		if until.IsZero() {
