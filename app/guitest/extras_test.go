@@ -118,52 +118,38 @@ func startNotificationServer(t *testing.T) *notificationServer {
 
 // windowGeometry returns the size of the X window named Ferry.
 func windowGeometry(t *testing.T) (int, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	id, err := waitWindow(ctx, "Ferry")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := xdotool(ctx, "getwindowgeometry", "--shell", id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var w, h int
-	for _, line := range strings.Fields(out) {
-		if v, ok := strings.CutPrefix(line, "WIDTH="); ok {
-			w, _ = strconv.Atoi(v)
-		}
-		if v, ok := strings.CutPrefix(line, "HEIGHT="); ok {
-			h, _ = strconv.Atoi(v)
-		}
-	}
-	return w, h
+	g := windowShell(t, "")
+	return g["WIDTH"], g["HEIGHT"]
 }
 
 // windowPosition returns where the X window named Ferry is on the screen.
 func windowPosition(t *testing.T) (int, int) {
+	g := windowShell(t, "")
+	return g["X"], g["Y"]
+}
+
+// windowShell returns the geometry of the X window named Ferry on display
+// ("" for the tests' own), as xdotool's --shell prints it: X, Y, WIDTH,
+// HEIGHT.
+func windowShell(t *testing.T, display string) map[string]int {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	id, err := waitWindow(ctx, "Ferry")
+	id, err := waitWindowOn(ctx, display, "Ferry")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := xdotool(ctx, "getwindowgeometry", "--shell", id)
+	out, err := xdotoolOn(ctx, display, "getwindowgeometry", "--shell", id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var x, y int
+	g := map[string]int{}
 	for _, line := range strings.Fields(out) {
-		if v, ok := strings.CutPrefix(line, "X="); ok {
-			x, _ = strconv.Atoi(v)
-		}
-		if v, ok := strings.CutPrefix(line, "Y="); ok {
-			y, _ = strconv.Atoi(v)
+		if k, v, ok := strings.Cut(line, "="); ok {
+			g[k], _ = strconv.Atoi(v)
 		}
 	}
-	return x, y
+	return g
 }
 
 // waitPosition waits until the Ferry window is at x, y.

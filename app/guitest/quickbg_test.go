@@ -5,11 +5,8 @@ package guitest
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -83,39 +80,6 @@ func displayWithWM(t *testing.T) string {
 	}
 }
 
-// xdotoolOn runs xdotool on display.
-func xdotoolOn(ctx context.Context, display string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "xdotool", args...)
-	cmd.Env = append(os.Environ(), "DISPLAY="+display)
-	out, err := cmd.CombinedOutput()
-	if err != nil && len(out) > 0 {
-		return "", fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
-	}
-	// search exits 1 when nothing matches: that is an empty answer.
-	return strings.TrimSpace(string(out)), nil
-}
-
-// positionOn returns where the window id is on display.
-func positionOn(t *testing.T, display, id string) (int, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	out, err := xdotoolOn(ctx, display, "getwindowgeometry", "--shell", id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var x, y int
-	for _, f := range strings.Fields(out) {
-		if v, ok := strings.CutPrefix(f, "X="); ok {
-			x, _ = strconv.Atoi(v)
-		}
-		if v, ok := strings.CutPrefix(f, "Y="); ok {
-			y, _ = strconv.Atoi(v)
-		}
-	}
-	return x, y
-}
-
 // TestQuickPromptStartsTheBrowserMinimized: on a desktop with a window
 // manager, the quick prompt's first send starts Ferry's (headful) browser,
 // and the browser's window does not come up over what the user is doing:
@@ -133,37 +97,13 @@ func TestQuickPromptStartsTheBrowserMinimized(t *testing.T) {
 	}
 	defer srv.Close()
 	dir := t.TempDir()
-	settings, err := json.Marshal(map[string]any{
-		"theme":   "light",
-		"browser": map[string]any{"binary": "/usr/bin/chromium", "headless": false, "extraArgs": srv.ChromiumFlags()},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "data", "settings.json"), settings, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeHeadfulSettings(t, dir, srv, nil)
 	app := startDevAppEnv(t, bin, dir, []string{"DISPLAY=" + display})
 	page := openShell(t, b, app.url)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 
-	var wid string
-	for wid == "" {
-		out, err := xdotoolOn(ctx, display, "search", "--onlyvisible", "--name", "^Ferry$")
-		if err != nil {
-			t.Fatal(err)
-		}
-		wid, _, _ = strings.Cut(out, "\n")
-		if ctx.Err() != nil {
-			t.Fatal("Ferry's window never showed on the display with a window manager")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	homeX, homeY := positionOn(t, display, wid)
+	home := windowShell(t, display)
 	if out, _ := xdotoolOn(ctx, display, "search", "--class", "chromium"); out != "" {
 		t.Fatalf("a browser window is up before the quick prompt sent anything: %q", out)
 	}
@@ -210,12 +150,12 @@ func TestQuickPromptStartsTheBrowserMinimized(t *testing.T) {
 		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			x, y := positionOn(t, display, wid)
-			if x == homeX && y == homeY {
+			g := windowShell(t, display)
+			if g["X"] == home["X"] && g["Y"] == home["Y"] {
 				return
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("the main window is at %d,%d, want %d,%d where it was", x, y, homeX, homeY)
+				t.Fatalf("the main window is at %d,%d, want %d,%d where it was", g["X"], g["Y"], home["X"], home["Y"])
 			}
 			time.Sleep(100 * time.Millisecond)
 		}

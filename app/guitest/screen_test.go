@@ -19,8 +19,18 @@ import (
 
 // xdotool runs xdotool with args and returns its trimmed output.
 func xdotool(ctx context.Context, args ...string) (string, error) {
-	out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput()
-	if err != nil {
+	return xdotoolOn(ctx, "", args...)
+}
+
+// xdotoolOn runs xdotool on display ("" for the tests' own). A search
+// that matches nothing is an empty answer, not an error.
+func xdotoolOn(ctx context.Context, display string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "xdotool", args...)
+	if display != "" {
+		cmd.Env = append(os.Environ(), "DISPLAY="+display)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil && (len(out) > 0 || len(args) == 0 || args[0] != "search") {
 		return "", fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
 	}
 	return strings.TrimSpace(string(out)), nil
@@ -28,8 +38,13 @@ func xdotool(ctx context.Context, args ...string) (string, error) {
 
 // waitWindow polls for a visible window whose name is exactly name.
 func waitWindow(ctx context.Context, name string) (string, error) {
+	return waitWindowOn(ctx, "", name)
+}
+
+// waitWindowOn is waitWindow on display ("" for the tests' own).
+func waitWindowOn(ctx context.Context, display, name string) (string, error) {
 	for {
-		out, err := xdotool(ctx, "search", "--onlyvisible", "--name", "^"+name+"$")
+		out, err := xdotoolOn(ctx, display, "search", "--onlyvisible", "--name", "^"+name+"$")
 		if err == nil && out != "" {
 			return strings.Fields(out)[0], nil
 		}
