@@ -8,7 +8,7 @@ pkgs=(
   pkg-config gcc libgtk-3-dev libwebkit2gtk-4.1-dev   # the desktop window (cgo, WebKitGTK 4.1)
   chromium                                            # the browser Ferry drives (and tests drive)
   xvfb xauth xdotool imagemagick dbus-daemon dbus-x11 # headless display, GUI tests, screenshots, session bus
-  openbox x11-utils                                   # a window manager for the GUI test of minimized windows
+  openbox x11-utils xdg-utils                         # a window manager for the GUI test of minimized windows; xdg-open, xdg-mime
   git ca-certificates
   dpkg-dev desktop-file-utils appstream lintian librsvg2-bin # packages: shlibdeps, validators, icons
 )
