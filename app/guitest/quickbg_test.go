@@ -57,24 +57,39 @@ func displayWithWM(t *testing.T) string {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Xvfb did not report its display within 30 s")
 	}
+	var wmLog strings.Builder
 	wm := exec.Command("openbox", "--sm-disable")
 	wm.Env = append(os.Environ(), "DISPLAY="+display)
+	wm.Stdout, wm.Stderr = &wmLog, &wmLog
 	wm.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := wm.Start(); err != nil {
 		t.Fatalf("start openbox: %v", err)
 	}
-	t.Cleanup(func() { _ = wm.Process.Kill(); _ = wm.Wait() })
-	// openbox owns the screen once it answers for the root window's
-	// supporting WM check.
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	wmDone := make(chan struct{})
+	go func() { _ = wm.Wait(); close(wmDone) }()
+	t.Cleanup(func() { _ = wm.Process.Kill(); <-wmDone })
+	// openbox owns the screen once the root window names it as the
+	// window manager. Each look is bounded: a server grabbed during the
+	// manager's start holds a client until it lets go.
+	deadline := time.Now().Add(60 * time.Second)
 	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		out, _ := exec.CommandContext(ctx, "xprop", "-display", display, "-root", "_NET_SUPPORTING_WM_CHECK").CombinedOutput()
+		cancel()
 		if strings.Contains(string(out), "window id") {
 			return display
 		}
-		if ctx.Err() != nil {
-			t.Fatalf("openbox did not take the display: %s", out)
+		exited := false
+		select {
+		case <-wmDone:
+			exited = true
+		default:
+		}
+		if exited {
+			t.Fatalf("openbox ended without taking the display %s: %q", display, wmLog.String())
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("openbox did not take the display %s within 60 s: xprop said %q", display, out)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
