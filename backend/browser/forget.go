@@ -55,14 +55,14 @@ var errListShape = errors.New("the browser's download list is not the page Ferry
 
 // forgetDownloads removes from the download list of the browser context
 // bctx ("" for the default one) the entries of files under dir or of
-// addresses ending in mark, and returns how many it removed. Once the list
+// addresses ending in mark. Once the list
 // has loaded it waits up to settle for an entry to show (a failed request's
 // entry may come a moment after), so a call for a download that left no
 // entry costs settle.
-func (b *Browser) forgetDownloads(ctx context.Context, bctx proto.BrowserBrowserContextID, dir, mark string, settle time.Duration) (int, error) {
+func (b *Browser) forgetDownloads(ctx context.Context, bctx proto.BrowserBrowserContextID, dir, mark string, settle time.Duration) error {
 	p, err := b.openDownloadList(ctx, bctx)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer func() {
 		// Closing the page is what makes the removal final: the browser
@@ -73,8 +73,8 @@ func (b *Browser) forgetDownloads(ctx context.Context, bctx proto.BrowserBrowser
 		_ = p.Close(cctx)
 		b.waitTargetGone(cctx, p.id)
 	}()
-	n, err := listDownloads(ctx, p, dir, mark, true, settle)
-	return len(n), err
+	_, err = listDownloads(ctx, p, dir, mark, true, settle)
+	return err
 }
 
 // listDownloads reads (and with remove set, removes) Ferry's entries of the
@@ -167,7 +167,7 @@ func (b *Browser) forgetLater(bctx proto.BrowserBrowserContextID, dir, mark stri
 		defer b.forgets.Done()
 		ctx, cancel := context.WithTimeout(b.life, forgetTimeout)
 		defer cancel()
-		_, _ = b.forgetDownloads(ctx, bctx, dir, mark, 2*time.Second)
+		_ = b.forgetDownloads(ctx, bctx, dir, mark, 2*time.Second)
 	}()
 }
 
