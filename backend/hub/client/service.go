@@ -94,7 +94,7 @@ const (
 // when the stream is slow or down), its state from polling too, more and
 // more slowly (at most streamPoll apart) once the stream is connected. With
 // on nil the stream still brings the job's end the moment it comes. A poll
-// the owner's rate limit refuses is skipped. Errors: as GetJob (but
+// the owner's rate limit refuses is skipped, the first one too. Errors: as GetJob (but
 // errs.HubRateLimited); errs.Cancelled when ctx ends first.
 func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.WatchRequest, on func(service.JobEvent)) (service.Job, error) {
 	ctx = actingAs(ctx, c)
@@ -137,6 +137,11 @@ func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.Wa
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	j, err := s.c.GetJob(ctx, req.ID)
+	if errs.Has(err, errs.HubRateLimited) {
+		// The first read is a poll like the others: the next one (or
+		// the stream) tells the job's state.
+		j, err = service.Job{ID: req.ID}, nil
+	}
 	ran := err == nil && !j.Ended()
 	final := false // the job's last event came over the stream
 	for err == nil && !j.Ended() {
