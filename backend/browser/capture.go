@@ -161,10 +161,9 @@ func (p *Page) captureLoop(cctx, parent context.Context, m Match, sink Sink, eve
 			c.contentType = hs["content-type"]
 			sink(StreamEvent{RequestID: string(e.RequestID), Kind: StreamStart, URL: c.url, Method: c.method,
 				Status: e.Response.Status, Headers: hs})
-			var res proto.NetworkStreamResourceContentResult
-			if err := p.Exec(cctx, "Network.streamResourceContent", proto.NetworkStreamResourceContent{RequestID: e.RequestID}, &res); err == nil {
+			if buffered, err := p.startStreaming(cctx, e.RequestID); err == nil {
 				c.streaming = true
-				data(e.RequestID, c, res.BufferedData)
+				data(e.RequestID, c, buffered)
 			}
 		case "Network.dataReceived":
 			var e proto.NetworkDataReceived
@@ -238,6 +237,51 @@ func (p *Page) captureEndCause(parent context.Context) error {
 	return errs.New(errs.Cancelled, "the capture was stopped before the response ended")
 }
 
+// streamStart is the answer to the page's one Network.streamResourceContent
+// for a request.
+type streamStart struct {
+	done     chan struct{}
+	buffered []byte
+	err      error
+}
+
+// startStreaming asks Chromium to stream a response's body and returns the
+// bytes it had buffered until then; the rest comes with dataReceived, to
+// every capture of the page. Chromium answers every such call with the
+// whole body so far, so the page asks once per request and every capture
+// of it (a run's retry while the refused turn's capture is still open) gets
+// that first answer: a second call would hand it bytes that dataReceived
+// already brought. Errors: the call's (streaming refused: the body is read
+// at the end instead), or ctx's.
+func (p *Page) startStreaming(ctx context.Context, id proto.NetworkRequestID) ([]byte, error) {
+	p.netMu.Lock()
+	s, asked := p.streams[id]
+	if !asked {
+		s = &streamStart{done: make(chan struct{})}
+		if p.streams == nil {
+			p.streams = map[proto.NetworkRequestID]*streamStart{}
+		}
+		p.streams[id] = s
+	}
+	p.netMu.Unlock()
+	if !asked {
+		// The answer serves every capture of the page: one capture
+		// stopping does not cut it short.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		var res proto.NetworkStreamResourceContentResult
+		s.err = p.Exec(cctx, "Network.streamResourceContent", proto.NetworkStreamResourceContent{RequestID: id}, &res)
+		s.buffered = res.BufferedData
+		close(s.done)
+	}
+	select {
+	case <-s.done:
+		return s.buffered, s.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 // enableNetwork turns the Network domain on for the first capture of the
 // page; later captures share it.
 func (p *Page) enableNetwork(ctx context.Context) error {
@@ -256,6 +300,9 @@ func (p *Page) disableNetwork() {
 	p.netMu.Lock()
 	defer p.netMu.Unlock()
 	p.netUsers--
+	if p.netUsers == 0 {
+		p.streams = nil
+	}
 	if p.netUsers == 0 && p.life.Err() == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 		defer cancel()

@@ -3,6 +3,7 @@ package browser
 import (
 	"bytes"
 	"regexp"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -164,5 +165,46 @@ func TestCaptureEndsOpenStreamsWhenTheTabCrashes(t *testing.T) {
 	crash(t, p)
 	if end := rec.waitEnd(t); !errs.Has(end.Err, errs.TargetCrashed) {
 		t.Fatalf("end: %v, want target_crashed", end.Err)
+	}
+}
+
+// Two captures of one page see the same response (a run's retry while the
+// refused turn's capture is still open): each gets every byte once, even
+// when one of them asks Chromium to stream the response later than the
+// other, after bytes already came with dataReceived.
+func TestTwoCapturesOfOnePageEachGetTheBodyOnce(t *testing.T) {
+	p := newTab(t, "/blank.html")
+	ctx := testCtx(t, 20*time.Second)
+	first, late := newRecorder(), newRecorder()
+	m := Match{URL: regexp.MustCompile(`/stream\?`), Method: "POST"}
+	c1, err := p.Capture(ctx, m, first.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Stop()
+	c2, err := p.Capture(ctx, m, func(e StreamEvent) {
+		if e.Kind == StreamStart {
+			time.Sleep(300 * time.Millisecond) // its streamResourceContent comes late
+		}
+		late.sink(e)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Stop()
+	name := t.Name() + strconv.FormatInt(time.Now().UnixNano(), 10)
+	if _, err := p.Eval(ctx, startPost, fixture.URL+"/stream?gate="+name); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	close(gate(name))
+	want := bytes.Join(streamParts, nil)
+	for who, rec := range map[string]*recorder{"first": first, "late": late} {
+		if end := rec.waitEnd(t); end.Err != nil {
+			t.Fatalf("%s: end: %v", who, end.Err)
+		}
+		if got := rec.body(); !bytes.Equal(got, want) {
+			t.Fatalf("%s capture got %q, want %q", who, got, want)
+		}
 	}
 }

@@ -30,7 +30,8 @@ type Page struct {
 	end  context.CancelCauseFunc
 
 	netMu    sync.Mutex
-	netUsers int // captures sharing the Network domain
+	netUsers int                                     // captures sharing the Network domain
+	streams  map[proto.NetworkRequestID]*streamStart // see startStreaming
 
 	focusMu    sync.Mutex
 	focusHolds int  // HoldInput holds not yet released

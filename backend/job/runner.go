@@ -495,8 +495,11 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 			if cancelledByUser(ctx) {
 				return r.cancelStreaming(ctx, s, sofar)
 			}
-			// A rate limit or a conversation too long gets its one retry.
-			return r.sendFailed(ctx, s, a, lostTab(ctx, a, err), clk)
+			// A rate limit or a conversation too long gets its one retry,
+			// with its own capture: this turn's stops first.
+			err = lostTab(ctx, a, err)
+			turn.Close()
+			return r.sendFailed(ctx, s, a, err, clk)
 		}
 		tr := turn.Transport(partials)
 		conv := ""
