@@ -68,3 +68,13 @@ func (r *domRule) sample(st pageState, quiet time.Duration) string {
 // confirming reports whether the last sample showed the turn finished and
 // more samples are needed to confirm it.
 func (r *domRule) confirming() bool { return r.confirmed > 0 && r.confirmed < finishedSamples }
+
+// stalled reports a turn the quiet fallback cannot end: it shows neither
+// its finished bar nor a stop control or busy marker, its text unchanged
+// for quietWindow, but the page was never seen generating on it (the
+// failure came before the first look, as on a loaded machine) or it has
+// no text. That is no end by itself; a notice of the turn's failure there
+// is its outcome.
+func (r *domRule) stalled(st pageState, quiet time.Duration) bool {
+	return st.HasTurn && !st.Stop && !st.Busy && !st.Finished && quiet >= quietWindow && (!r.generating || st.Text == "")
+}

@@ -152,7 +152,8 @@ func (w *Web) send(ctx context.Context, prompt string) error {
 }
 
 // confirm waits for proof that the prompt left: the answer request started,
-// or a new user turn holding the prompt appeared, or a stop control. A click
+// or a new user turn holding the prompt appeared, or a stop control, or a
+// new answer turn. A click
 // that the page accepted and ignored (the composer still holds the prompt,
 // no request, no new turn) is clicked once more.
 func (w *Web) confirm(ctx context.Context, t *Turn, prompt string, before pageState) error {
@@ -171,7 +172,10 @@ func (w *Web) confirm(ctx context.Context, t *Turn, prompt string, before pageSt
 		if newTurn && strings.Contains(collapse(st.LastUserText), want[:min(len(want), 200)]) {
 			return nil
 		}
-		if st.Stop {
+		// A stop control, or a new answer turn: a site without a user-turn
+		// selector, whose turn failed before a stop control was seen,
+		// still shows the answer turn it began.
+		if st.Stop || st.Assistants > before.Assistants {
 			return nil
 		}
 		if r, err := w.Interstitial(ctx); err == nil && r.Blocking {

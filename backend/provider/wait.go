@@ -38,7 +38,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 	expectStream := t.dec != nil && !w.Env.Site.Stream.Optional
 	var rule domRule
 	domText, domChanged := "", time.Now()
-	refusedAt := time.Time{}
+	refusedAt, lookedAt := time.Time{}, time.Time{}
 	for tick := 0; ; tick++ {
 		ss := t.snapshot()
 		if ss.res.Err != nil {
@@ -138,6 +138,11 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				return nil
 			case rule.confirming():
 				next = min(next, confirmEvery)
+			case rule.stalled(st, time.Since(domChanged)) && time.Since(lookedAt) >= quietWindow:
+				lookedAt = time.Now()
+				if err := w.turnFailed(ctx); err != nil {
+					return err
+				}
 			}
 		}
 		if tick%3 == 0 {

@@ -47,17 +47,18 @@ func (w *Web) Registry() *site.Registry { return w.Sites }
 // pageState is one poll of the page.
 type pageState struct {
 	URL          string `json:"url"`
-	Composer     int    `json:"composer"` // index of the first composer selector with a visible match, -1
-	Send         int    `json:"send"`     // index of the first send selector with a visible, enabled match, -1
-	Ready        bool   `json:"ready"`    // the ready marker is visible (or the site has none)
-	LoggedIn     bool   `json:"loggedIn"` // a logged-in marker is visible (or the site has none)
-	Stop         bool   `json:"stop"`     // a stop control is visible
-	Busy         bool   `json:"busy"`     // another busy marker is visible
-	HasTurn      bool   `json:"hasTurn"`  // an assistant turn follows the last user turn
-	Finished     bool   `json:"finished"` // a finished-action bar belongs to that turn
-	Text         string `json:"text"`     // its answer text
-	Slug         string `json:"slug"`     // its data-message-model-slug, if any
-	Users        int    `json:"users"`    // user turns mounted
+	Composer     int    `json:"composer"`   // index of the first composer selector with a visible match, -1
+	Send         int    `json:"send"`       // index of the first send selector with a visible, enabled match, -1
+	Ready        bool   `json:"ready"`      // the ready marker is visible (or the site has none)
+	LoggedIn     bool   `json:"loggedIn"`   // a logged-in marker is visible (or the site has none)
+	Stop         bool   `json:"stop"`       // a stop control is visible
+	Busy         bool   `json:"busy"`       // another busy marker is visible
+	HasTurn      bool   `json:"hasTurn"`    // an assistant turn follows the last user turn
+	Finished     bool   `json:"finished"`   // a finished-action bar belongs to that turn
+	Text         string `json:"text"`       // its answer text
+	Slug         string `json:"slug"`       // its data-message-model-slug, if any
+	Users        int    `json:"users"`      // user turns mounted
+	Assistants   int    `json:"assistants"` // assistant turns mounted
 	LastUserID   string `json:"lastUserId"`
 	LastUserText string `json:"lastUserText"`
 }
@@ -111,7 +112,7 @@ const stateJS = `(spec) => {
     stop: q('stop').length > 0,
     busy: q('busy').length > 0,
     hasTurn: !!turn, finished: false, text: '', slug: '',
-    users: users.length, lastUserId: '', lastUserText: '',
+    users: users.length, assistants: asst.length, lastUserId: '', lastUserText: '',
   };
   if (lastU) {
     const idEl = lastU.matches('[data-message-id]') ? lastU : lastU.querySelector('[data-message-id]');

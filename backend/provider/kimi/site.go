@@ -15,9 +15,12 @@ func Site() site.Site {
 				`.chat-input-editor[contenteditable="true"][data-lexical-editor="true"]`,
 				`[data-lexical-editor="true"][contenteditable="true"]`,
 			},
-			site.RoleSend:          {`.send-button-container:not(.stop):not(.loading):not(.disabled)`},
-			site.RoleStop:          {`.send-button-container.stop`},
-			site.RoleBusy:          {`.send-button-container.loading`},
+			site.RoleSend: {`.send-button-container:not(.stop):not(.loading):not(.disabled)`},
+			site.RoleStop: {`.send-button-container.stop`},
+			site.RoleBusy: {`.send-button-container.loading`},
+			// Not in the reference, but every public Kimi exporter and
+			// userscript names it beside the assistant's row.
+			site.RoleUserTurn:      {`.chat-content-item-user`},
 			site.RoleAssistantTurn: {`.chat-content-item-assistant`},
 			site.RoleAnswerBody:    {`.markdown`},
 			site.RoleCodeBlock:     {`pre code`},
