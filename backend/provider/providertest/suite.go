@@ -68,6 +68,7 @@ func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
 	t.Run("compose types the prompt, reads it back and sends nothing", c.compose)
 	t.Run("a prompt is sent exactly once and its streamed answer is returned with proof", c.normal)
 	t.Run("with the stream disabled the DOM rules complete the turn", c.domOnly)
+	t.Run("a follow-up in the same conversation returns its own answer, never the one before", c.followUp)
 	t.Run("with the stream disabled no pause, thinking or tool phase ends the turn early", c.noEarlyEnd)
 	t.Run("code blocks are extracted", c.codeBlocks)
 	if cfg.Model != "" {
@@ -264,6 +265,38 @@ func (c *suite) domOnly(t *testing.T) {
 		t.Fatalf("%d submissions, want 1", n)
 	}
 	t.Logf("DOM path: wait %d ms", res.Timings.WaitMS)
+}
+
+// followUp: a second prompt in the conversation the tab shows comes back
+// with its own answer, never the first one still on the page, on the
+// stream and on the DOM path (where a site without a user-turn selector
+// reads the last answer turn, which is the first answer until the second
+// one mounts).
+func (c *suite) followUp(t *testing.T) {
+	for _, path := range []string{"stream", "dom"} {
+		t.Run("on the "+path+" path", func(t *testing.T) {
+			setup := Setup{}
+			if path == "dom" {
+				setup.Overrides = []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}
+			}
+			tab, ctx := c.open(t, setup)
+			for i, prompt := range []string{"Open the conversation", "Follow it up"} {
+				res, err := tab.Ask(t, ctx, Request{Prompt: prompt})
+				if err != nil {
+					t.Fatalf("prompt %d: %v", i+1, err)
+				}
+				if collapse(res.Answer) != collapse(NormalAnswer(prompt)) {
+					t.Fatalf("prompt %d answered %q, want %q", i+1, res.Answer, NormalAnswer(prompt))
+				}
+				if path == "dom" && res.Transport.Source != "dom" {
+					t.Fatalf("prompt %d: transport %+v, want the page", i+1, res.Transport)
+				}
+			}
+			if n := c.submissions(tab); n != 2 {
+				t.Fatalf("%d submissions, want 2", n)
+			}
+		})
+	}
 }
 
 func (c *suite) codeBlocks(t *testing.T) {
