@@ -147,8 +147,12 @@ func TestClickAndTypeInABackgroundTabAreFastTrustedAndActivateNothing(t *testing
 	}
 	took := time.Since(start)
 	t.Logf("in a background tab: click %v, type (with its click) %v, enter %v; in all %v", clicked, typed, took-clicked-typed, took)
-	if took >= time.Second {
-		t.Errorf("click, type and enter took %v in a background tab, want under 1 s", took)
+	// Not a speed target (that figure is in README): awaiting a hidden
+	// tab's mouse move costs blink's 5 s fallback timer per click, so the
+	// defect takes at least 10 s for the two clicks here; a loaded machine
+	// takes about 1 s.
+	if took >= moveFallback {
+		t.Errorf("click, type and enter took %v in a background tab: at least one click waited on the hidden tab's mouse move (%v fallback)", took, moveFallback)
 	}
 
 	var got struct {
@@ -190,3 +194,7 @@ func TestClickAndTypeInABackgroundTabAreFastTrustedAndActivateNothing(t *testing
 		t.Errorf("after: front tab %s, back tab %s; the back tab must not come to the front", f, b)
 	}
 }
+
+// moveFallback is blink's fallback timer for a mouse move queued for an
+// animation frame that a hidden tab never draws.
+const moveFallback = 5 * time.Second
