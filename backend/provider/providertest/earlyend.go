@@ -38,7 +38,7 @@ func (c *suite) noEarlyEnd(t *testing.T) {
 				t.Logf("%s does not apply to %s: its simulated page has no %s scenario", g.name, c.site, g.scenario.Name)
 				return
 			}
-			tab, ctx := c.open(t, Setup{Overrides: []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}})
+			tab, ctx := c.openOn(t, "dom")
 			if err := tab.Adapter.Ready(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func (c *suite) domFailure(t *testing.T) {
 	} {
 		name := tc.name
 		t.Run(name, func(t *testing.T) {
-			tab, ctx := c.open(t, Setup{Overrides: []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}})
+			tab, ctx := c.openOn(t, "dom")
 			res, err := tab.Ask(t, ctx, Request{Prompt: "Tell me something " + tc.directive})
 			if res != nil {
 				t.Fatalf("got the answer %q (%s) from a failed turn, want an envelope", res.Answer, res.Transport.CompleteReason)

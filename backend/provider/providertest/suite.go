@@ -106,6 +106,17 @@ func (c *suite) open(t *testing.T, setup Setup) (*Tab, context.Context) {
 	return Open(t, ctx, c.site, c.f, setup), ctx
 }
 
+// openOn opens a tab as open does, the answer read on path: "stream", or
+// "dom" with the site's stream disabled.
+func (c *suite) openOn(t *testing.T, path string) (*Tab, context.Context) {
+	t.Helper()
+	setup := Setup{}
+	if path == "dom" {
+		setup.Overrides = []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}
+	}
+	return c.open(t, setup)
+}
+
 // wantCode fails the test unless err is an envelope with code.
 func wantCode(t *testing.T, err error, code errs.Code) {
 	t.Helper()
@@ -245,7 +256,7 @@ func (c *suite) normal(t *testing.T) {
 }
 
 func (c *suite) domOnly(t *testing.T) {
-	tab, ctx := c.open(t, Setup{Overrides: []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}})
+	tab, ctx := c.openOn(t, "dom")
 	prompt := "Describe the DOM path"
 	var partials int
 	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, OnPartial: func(provider.Partial) { partials++ }})
@@ -275,11 +286,7 @@ func (c *suite) domOnly(t *testing.T) {
 func (c *suite) followUp(t *testing.T) {
 	for _, path := range []string{"stream", "dom"} {
 		t.Run("on the "+path+" path", func(t *testing.T) {
-			setup := Setup{}
-			if path == "dom" {
-				setup.Overrides = []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}
-			}
-			tab, ctx := c.open(t, setup)
+			tab, ctx := c.openOn(t, path)
 			for i, prompt := range []string{"Open the conversation", "Follow it up"} {
 				res, err := tab.Ask(t, ctx, Request{Prompt: prompt})
 				if err != nil {
@@ -483,11 +490,7 @@ func (c *suite) rateLimitRetry(t *testing.T) {
 func (c *suite) thinking(t *testing.T) {
 	for _, path := range []string{"stream", "dom"} {
 		t.Run("on the "+path+" path", func(t *testing.T) {
-			setup := Setup{}
-			if path == "dom" {
-				setup.Overrides = []site.Override{{ID: c.site, Stream: &site.StreamOverride{Disabled: true}}}
-			}
-			tab, ctx := c.open(t, setup)
+			tab, ctx := c.openOn(t, path)
 			res, err := tab.Ask(t, ctx, Request{Prompt: "Think about it " + sim.Directive(sim.ScenarioThinking)})
 			if err != nil {
 				t.Fatalf("Ask: %v", err)
