@@ -21,16 +21,27 @@ func TestACancelledRunKeepsItsTextAndCollectsTheRest(t *testing.T) {
 	shots := t.TempDir()
 	_, _, app, page := composeOnSim(t, 5*time.Minute)
 
-	const size = 6 << 10
+	const size = 12 << 10
 	prompt := "Tell the long story of the ferry, paragraph by paragraph\n" +
-		sim.Directive(sim.ScenarioLong, "size", "6KiB", "chunk", "30", "interval", "60ms")
+		sim.Directive(sim.ScenarioLong, "size", "12KiB", "chunk", "30", "interval", "60ms")
 	page.MustElement(`[data-testid=prompt]`).MustInput(prompt)
 	page.MustElement(`[data-testid=send]`).MustClick()
-	waitEval(t, page, 60*time.Second, "the long answer streaming", `() => {
+	// The view follows the stream past its height: the card's header, with
+	// Cancel, stays pinned in view instead of moving under the pointer.
+	waitEval(t, page, 60*time.Second, "the long answer streaming past the view's height", `() => {
 		const r = document.querySelector('[data-testid=live-run]');
-		return !!r && r.dataset.state === 'streaming' &&
-			(r.querySelector('[data-testid=answer]')?.textContent.length ?? 0) > 1000;
+		const sc = r?.closest('.view-body');
+		return !!sc && r.dataset.state === 'streaming' &&
+			(r.querySelector('[data-testid=answer]')?.textContent.length ?? 0) > 1000 &&
+			r.getBoundingClientRect().top < sc.getBoundingClientRect().top - 100;
 	}`)
+	if where := evalStr(t, page, `() => {
+		const b = document.querySelector('[data-testid=live-run] [data-testid=run-cancel]').getBoundingClientRect();
+		const v = document.querySelector('.view-body').getBoundingClientRect();
+		return b.top >= v.top && b.bottom <= v.bottom ? '' : 'Cancel at ' + b.top + '..' + b.bottom + ', the view ' + v.top + '..' + v.bottom;
+	}`); where != "" {
+		t.Errorf("while the view follows the stream, Cancel is out of view: %s", where)
+	}
 	id := evalStr(t, page, `() => document.querySelector('[data-testid=live-run]').dataset.run`)
 	page.MustElement(`[data-testid=live-run] [data-testid=run-cancel]`).MustClick()
 
