@@ -117,15 +117,7 @@ func browserRequestOf(inv *invocation) (*service.BrowserSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	given := false
-	for _, name := range []string{"browser", "browser-url", "chromium", "headless", "browser-arg"} {
-		if f := inv.fs.Lookup(name); f != nil {
-			if v := f.Value.String(); v != "" && v != "false" && v != "[]" {
-				given = true
-			}
-		}
-	}
-	if !given {
+	if !browserFlagGiven(inv) {
 		return nil, nil
 	}
 	if spec.url, err = absBrowserURL(spec.url); err != nil {
@@ -133,6 +125,19 @@ func browserRequestOf(inv *invocation) (*service.BrowserSpec, error) {
 	}
 	return &service.BrowserSpec{Mode: service.BrowserMode(spec.mode), URL: spec.url, Chromium: spec.chromium,
 		Headless: spec.headless, Args: spec.args}, nil
+}
+
+// browserFlagGiven reports whether inv gives a browser flag (--browser,
+// --browser-url, --chromium, --headless, --browser-arg).
+func browserFlagGiven(inv *invocation) bool {
+	for _, name := range []string{"browser", "browser-url", "chromium", "headless", "browser-arg"} {
+		if f := inv.fs.Lookup(name); f != nil {
+			if v := f.Value.String(); v != "" && v != "false" && v != "[]" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // launchOrURLGiven reports whether inv names a browser address or launch

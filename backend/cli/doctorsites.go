@@ -30,26 +30,41 @@ func (l *siteList) Set(s string) error {
 func (l *siteList) Get() any { return []string(*l) }
 
 // SitesDoctorFlags defines the flags of `ferry doctor --sites`: --sites,
-// --site ID (repeatable) and --browser-url.
+// --site ID (repeatable) and the browser flags `ferry ask` takes.
 func SitesDoctorFlags(fs *flag.FlagSet) {
 	fs.Bool("sites", false, "check the sites live in the browser, read-only: login, interstitial, every selector role, the stream")
 	fs.Var(&siteList{}, "site", "with --sites: check this site (repeatable; default: every site you use)")
-	fs.String("browser-url", "", "with --sites: the browser to check in: ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path (default: the owner's, or Ferry's own running browser)")
+	registerBrowserFlags(fs, "the owner's browser, else Ferry's running one, else launch")
+}
+
+// SitesFlagsGiven reports whether inv holds a flag that only goes with
+// --sites: --site or a browser flag.
+func SitesFlagsGiven(inv *Invocation) bool {
+	return len(inv.flag("site").([]string)) > 0 || browserFlagGiven(inv)
 }
 
 // DoctorSites is `ferry doctor --sites`: the live check of the sites
-// through the owner when one runs, else in-process against Ferry's running
-// browser or --browser-url. It prints the report (JSON with --json) and
-// returns a Reported errs.EnvironmentNotReady when a site is not ok.
+// through the owner when one runs (in its browser), else in-process in the
+// browser the flags name: by default Ferry's own running browser, else
+// Ferry's own launched on its profile for the check and quit after it. It
+// prints the report (JSON with --json) and returns a Reported
+// errs.EnvironmentNotReady when a site is not ok. Errors: the browser
+// flags' BadInput; the check's (see service.Service.DoctorSites).
 func DoctorSites(ctx context.Context, inv *Invocation) error {
+	req := service.SitesDoctorRequest{Sites: inv.flag("site").([]string)}
+	if browserFlagGiven(inv) {
+		spec, err := browserSpecRequest(inv, browserLaunch)
+		if err != nil {
+			return err
+		}
+		req.Browser = &spec
+	}
 	svc, done, err := openService(ctx, inv)
 	if err != nil {
 		return err
 	}
 	defer done()
-	rep, err := svc.DoctorSites(ctx, cliCaller, service.SitesDoctorRequest{
-		Sites: inv.flag("site").([]string), BrowserURL: inv.flag("browser-url").(string),
-	})
+	rep, err := svc.DoctorSites(ctx, cliCaller, req)
 	if err != nil {
 		return err
 	}

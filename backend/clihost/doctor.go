@@ -20,8 +20,11 @@ Each check prints its status and, when it is not ok, the fix. The exit code is 3
 when a required check fails, 0 otherwise. With --json the report is one JSON object
 {"ok": bool, "version": "...", "checks": [{"id","title","status","detail","fix","required"}]}.
 
---sites checks the chat sites live and read-only in your browser (the owner's when the
-Ferry app or ferry serve runs, else Ferry's own running browser, or --browser-url):
+--sites checks the chat sites live and read-only in a browser: the owner's when the Ferry
+app or ferry serve runs; else Ferry's own running browser; else Ferry's own browser,
+launched on its profile for the check and quit after it, as ferry ask launches it.
+The browser flags of ferry ask choose otherwise: --browser launch (with --headless,
+--chromium, --browser-arg), --browser attach (Ferry's running browser) or --browser-url.
 for each site (--site ID, repeatable; default every site you use: those of the open
 tabs and of the history) it reuses an open tab of the site or opens one in the
 background, and reports whether you are logged in (and how to log in), the
@@ -39,8 +42,8 @@ override that fixes it). It never types, clicks or changes the page. The exit co
 			if inv.Flag("sites").(bool) {
 				return cli.DoctorSites(ctx, inv)
 			}
-			if len(inv.Flag("site").([]string)) > 0 || inv.Flag("browser-url").(string) != "" {
-				return errs.New(errs.BadInput, "--site and --browser-url go with --sites").WithHint("run `ferry doctor --sites --site ID`")
+			if cli.SitesFlagsGiven(inv) {
+				return errs.New(errs.BadInput, "--site and the browser flags go with --sites").WithHint("run `ferry doctor --sites --site ID`")
 			}
 			r := core.Doctor(ctx, core.DoctorOptions{DataDir: inv.DataDir()})
 			var err error

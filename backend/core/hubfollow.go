@@ -41,7 +41,7 @@ func (h *HubBackend) requestBrowser(ctx context.Context, url string) (b *browser
 		profile := h.c.Paths().ProfileDir()
 		if _, err := os.Stat(filepath.Join(profile, "DevToolsActivePort")); err != nil {
 			return nil, nil, errs.New(errs.BrowserDisconnected, "Ferry's browser is not running (its profile %s has no DevToolsActivePort)", profile).
-				WithHint("start the Ferry app (it runs the browser), pass --browser-url for a browser started with --remote-debugging-port, or use --browser launch")
+				WithHint("start the Ferry app (it runs the browser), or pass --browser-url for a browser started with --remote-debugging-port")
 		}
 		url = profile
 	}

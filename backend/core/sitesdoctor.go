@@ -3,12 +3,15 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
@@ -138,10 +141,11 @@ func (h *HubBackend) usedSites(ctx context.Context, b *browser.Browser, reg *sit
 }
 
 // DoctorSites checks req.Sites (every site the user uses when none) live
-// in the browser req.BrowserURL names, or the owner's (see
-// CheckSitesLive). Errors: UnknownSite; ConfigInvalid for a bad site
-// override; the browser's envelopes (BrowserDisconnected when no browser
-// runs).
+// in the browser the request names (see service.SitesDoctorRequest and
+// CheckSitesLive). A browser launched for the check is quit after it,
+// with every tab it opened. Errors: UnknownSite; ConfigInvalid for a bad
+// site override; the browser's envelopes (BrowserDisconnected when the
+// browser named does not run; BrowserLaunchFailed, BrowserNotFound).
 func (h *HubBackend) DoctorSites(ctx context.Context, req service.SitesDoctorRequest) (sitecheck.Report, error) {
 	reg, err := h.c.Sites()
 	if err != nil {
@@ -152,7 +156,7 @@ func (h *HubBackend) DoctorSites(ctx context.Context, req service.SitesDoctorReq
 			return sitecheck.Report{}, err
 		}
 	}
-	b, done, err := h.requestBrowser(ctx, req.BrowserURL)
+	b, done, launched, err := h.sitesBrowser(ctx, req)
 	if err != nil {
 		return sitecheck.Report{}, err
 	}
@@ -161,7 +165,55 @@ func (h *HubBackend) DoctorSites(ctx context.Context, req service.SitesDoctorReq
 	if len(ids) == 0 {
 		ids = h.usedSites(ctx, b, reg)
 	}
-	return CheckSitesLive(ctx, b, reg, ids)
+	rep, err := CheckSitesLive(ctx, b, reg, ids)
+	if launched {
+		for i := range rep.Sites {
+			if s, gerr := reg.Get(rep.Sites[i].Site); gerr == nil {
+				rep.Sites[i].BrowserClosed(s)
+			}
+		}
+	}
+	return rep, err
+}
+
+// sitesBrowser is the browser req names for the check, and whether it was
+// launched for it (done quits it then, else disconnects). Without a
+// browser named it is the owner's long-lived browser, else Ferry's own
+// running one, else Ferry's own launched on its profile, as `ferry ask`
+// launches it.
+func (h *HubBackend) sitesBrowser(ctx context.Context, req service.SitesDoctorRequest) (b *browser.Browser, done func(), launched bool, err error) {
+	if req.BrowserURL != "" {
+		b, done, err = h.requestBrowser(ctx, req.BrowserURL)
+		return b, done, false, err
+	}
+	if req.Browser != nil && req.Browser.Mode != service.BrowserLaunch {
+		b, done, err = h.specBrowser(ctx, *req.Browser)
+		return b, done, false, err
+	}
+	own, err := h.browserFor(ctx)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if own != nil {
+		return own, func() {}, false, nil
+	}
+	if req.Browser == nil {
+		profile := h.c.Paths().ProfileDir()
+		if _, serr := os.Stat(filepath.Join(profile, "DevToolsActivePort")); serr == nil {
+			b, done, err = h.requestBrowser(ctx, "")
+			if c := errs.CodeOf(err); err == nil || c != errs.BrowserDisconnected && c != errs.BrowserLaunchFailed {
+				return b, done, false, err
+			}
+			// Nothing answers at the port file a browser left behind:
+			// launch anew (Launch refuses a profile still in use).
+		}
+	}
+	spec := service.BrowserSpec{Mode: service.BrowserLaunch}
+	if req.Browser != nil {
+		spec = *req.Browser
+	}
+	b, done, err = h.specBrowser(ctx, spec)
+	return b, done, err == nil, err
 }
 
 // DoctorSites checks the sites live (HubBackend.DoctorSites). Errors:

@@ -165,7 +165,7 @@ func init() {
 	def(DataDirUnwritable, StageStore, ClassBlocked, false, "make the data directory writable, or pass another one with --data-dir or FERRY_DATA_DIR")
 	def(DiskFull, StageStore, ClassDiskFull, true, "free space on the disk that holds the directory named in the message (`df -h DIR` shows it), or move the data directory to a larger disk with --data-dir or FERRY_DATA_DIR, then run again")
 
-	def(BrowserNotFound, StageBrowser, ClassBlocked, false, "install Chromium (apt-get install chromium) or pass --browser PATH, or attach with --browser-url")
+	def(BrowserNotFound, StageBrowser, ClassBlocked, false, "install Chromium (apt-get install chromium) or pass --chromium PATH, or attach with --browser-url")
 	def(BrowserLaunchFailed, StageBrowser, ClassBlocked, true, "close other browsers using Ferry's profile and run again; `ferry doctor` checks the browser")
 	def(BrowserDisconnected, StageBrowser, ClassBlocked, true, "the browser went away: start it again, then run `ferry reattach` for runs in flight")
 	def(LoginRequired, StageSession, ClassBlocked, false, "log in to the site in the browser window, then retry")

@@ -9,20 +9,36 @@ import (
 // SitesDoctorRequest asks for the live, read-only check of the sites
 // (`ferry doctor --sites`): Sites are the site ids to check (none: every
 // site the user uses, those of the open tabs and of the history, or every
-// site when there are none); BrowserURL attaches to that browser (none:
-// the owner's, or Ferry's own running one).
+// site when there are none). The browser to check in: BrowserURL attaches
+// to that browser; Browser names it as the browser flags do (BrowserLaunch
+// launches Ferry's own browser on its profile for the check and quits it
+// after; BrowserOwn is Ferry's own running browser; BrowserAttach the one
+// at its URL); neither is the owner's long-lived browser, else Ferry's own
+// running one, else Ferry's own launched for the check and quit after it.
+// An owner always checks in its own browser when Browser launches.
 type SitesDoctorRequest struct {
-	Sites      []string `json:"sites,omitempty"`
-	BrowserURL string   `json:"browserUrl,omitempty"`
+	Sites      []string     `json:"sites,omitempty"`
+	BrowserURL string       `json:"browserUrl,omitempty"`
+	Browser    *BrowserSpec `json:"browser,omitempty"`
 }
 
-// Validate checks the browser address and that no site id is blank.
-// Errors: errs.BadInput.
+// Validate checks the browser and that no site id is blank. Errors:
+// errs.BadInput, also for both Browser and BrowserURL.
 func (r SitesDoctorRequest) Validate() error {
 	for _, id := range r.Sites {
 		if strings.TrimSpace(id) == "" {
 			return errs.New(errs.BadInput, "a site to check has an empty id").WithHint("name sites by id (chatgpt, claude, gemini, …), as `ferry doctor --sites` shows them")
 		}
+	}
+	if r.Browser != nil {
+		if r.BrowserURL != "" {
+			return errs.New(errs.BadInput, "the check names its browser twice (browser and browserUrl)").
+				WithHint("keep one: browserUrl, or browser with mode attach and its url")
+		}
+		if err := r.Browser.Validate(); err != nil {
+			return err
+		}
+		return CheckBrowserURL(r.Browser.URL)
 	}
 	return CheckBrowserURL(r.BrowserURL)
 }

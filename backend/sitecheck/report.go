@@ -1,6 +1,8 @@
 package sitecheck
 
 import (
+	"fmt"
+
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/site"
 )
@@ -133,4 +135,13 @@ func NewReport(sites []SiteReport) Report {
 		r.OK = r.OK && s.OK
 	}
 	return r
+}
+
+// BrowserClosed rewords r, the check of site s in a browser launched for
+// the check alone and quit after it: a tab left open for logging in is
+// gone with it.
+func (r *SiteReport) BrowserClosed(s site.Site) {
+	if !r.LoggedIn && r.Error == nil && r.Login != "" {
+		r.Login = fmt.Sprintf("log in to %s at %s in Ferry's browser (the check quit the browser it launched for itself; the Ferry app keeps one open), then check again", s.Name, s.Address)
+	}
 }
