@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -127,6 +129,12 @@ func TestShell(t *testing.T) {
 		if saved["theme"] != "dark" {
 			t.Errorf("settings file holds theme %v after choosing dark", saved["theme"])
 		}
+		// The save wrote the first settings file: System says so without
+		// another "Check again".
+		if err := page.Timeout(20*time.Second).Wait(rod.Eval(`() => /^valid: /.test(document.querySelector('[data-testid=doctor] [data-check=settings] .detail')?.textContent ?? '')`)); err != nil {
+			t.Errorf("after the save System reads %q, want the saved file: %v",
+				page.MustEval(`() => document.querySelector('[data-testid=doctor] [data-check=settings]')?.innerText ?? ''`).Str(), err)
+		}
 		savePageShot(t, page, shots, "ferry-settings-dark.png")
 
 		pick("system")
@@ -141,6 +149,19 @@ func TestShell(t *testing.T) {
 			t.Fatal(err)
 		}
 		page.MustWait(`() => document.documentElement.dataset.theme === 'light'`)
+	})
+
+	t.Run("the pairing code says in the user's words what the agent does with it", func(t *testing.T) {
+		page.MustElement(`[data-testid=pair]`).MustClick()
+		how := page.MustElement(`[data-testid=pairing-how]`).MustText()
+		for _, jargon := range []string{"POST", "/v1/", "pair with"} {
+			if strings.Contains(how, jargon) {
+				t.Errorf("the pairing text reads %q: it names %q", how, jargon)
+			}
+		}
+		if !strings.Contains(how, "its name") || !strings.Contains(how, "key of its own") {
+			t.Errorf("the pairing text reads %q: it should say the agent sends the code with its name for a key of its own", how)
+		}
 	})
 
 	t.Run("a bad theme comes back as an envelope with code and hint", func(t *testing.T) {

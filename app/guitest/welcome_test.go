@@ -171,6 +171,10 @@ func TestGetStarted(t *testing.T) {
 		if got := card.MustElement(`[data-testid=login-state]`).MustText(); got != "Logged in" {
 			t.Errorf("the logged-in card reads %q", got)
 		}
+		// Gemini has no tab and was never seen: nothing was read of it yet.
+		if got := welcomeCard(t, page, "gemini", "not_checked", 10*time.Second).MustElement(`[data-testid=login-state]`).MustText(); got != "Not checked" {
+			t.Errorf("the Gemini card, never checked, reads %q", got)
+		}
 		if !page.MustEval(`() => window.__sameDocument === true`).Bool() {
 			t.Error("the window reloaded to show the login")
 		}
@@ -180,9 +184,9 @@ func TestGetStarted(t *testing.T) {
 		savePageShot(t, page, shots, "get-started.png")
 	})
 
-	t.Run("Continue to Ferry is remembered and the view reopens from the sidebar and Settings", func(t *testing.T) {
+	t.Run("Continue to Ferry opens Compose, is remembered, and the view reopens from the sidebar and Settings", func(t *testing.T) {
 		page.MustElement(`[data-testid=welcome-continue]`).MustClick()
-		waitTitle(t, page, "Tabs")
+		waitTitle(t, page, "Compose")
 		var saved struct {
 			WelcomeDismissed bool `json:"welcomeDismissed"`
 		}
@@ -196,6 +200,9 @@ func TestGetStarted(t *testing.T) {
 		waitTitle(t, page, "Settings")
 		page.MustElement(`[data-testid=settings-welcome]`).MustClick()
 		waitTitle(t, page, "Get started")
+		// Opened over Settings, Continue still leads to Compose.
+		page.MustElement(`[data-testid=welcome-continue]`).MustClick()
+		waitTitle(t, page, "Compose")
 		page.MustElement(`[role=tab][data-view=tabs]`).MustClick()
 		waitTitle(t, page, "Tabs")
 	})

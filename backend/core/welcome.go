@@ -103,7 +103,8 @@ const loginProbeTimeout = 3 * time.Second
 
 // siteLogins reads the login of every site of reg: in b's tabs when b is
 // not nil (recording what they show), else from the records alone. A site
-// with no tab is logged in when it was when last seen, else logged out;
+// with no tab is logged in or out as it was when last seen, and not
+// checked when it was never seen logged in;
 // with tabs, logged in when one of them shows it, logged out when all show
 // its login, else checking. Errors: BrowserDisconnected when b went away;
 // the store's envelopes.
@@ -115,11 +116,14 @@ func (c *Core) siteLogins(ctx context.Context, b *browser.Browser, reg *site.Reg
 	sites := reg.Sites()
 	out := make([]service.SiteLogin, len(sites))
 	for i, s := range sites {
-		out[i] = service.SiteLogin{Site: s.ID, Name: s.Name, Address: s.Address, State: service.LoginLoggedOut}
-		if recs[s.ID].LoggedIn {
+		out[i] = service.SiteLogin{Site: s.ID, Name: s.Name, Address: s.Address, State: service.LoginNotChecked}
+		switch rec, known := recs[s.ID]; {
+		case rec.LoggedIn:
 			out[i].State = service.LoginLoggedIn
-		} else if b == nil {
+		case b == nil:
 			out[i].State = service.LoginNoBrowser
+		case known:
+			out[i].State = service.LoginLoggedOut
 		}
 	}
 	if b == nil {

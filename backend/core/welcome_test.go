@@ -170,6 +170,10 @@ func TestLoggingInFromGetStarted(t *testing.T) {
 	if l := loginOf(t, logins, "claude"); l.State != service.LoginLoggedOut || l.TargetID != opened.TargetID {
 		t.Fatalf("on its login page Claude reads %+v", l)
 	}
+	// No tab of Gemini is open and it was never seen: nothing was read.
+	if l := loginOf(t, logins, "gemini"); l.State != service.LoginNotChecked || l.TargetID != "" {
+		t.Errorf("with no tab and never seen, Gemini reads %+v, want not_checked", l)
+	}
 	if w, err := s.Welcome(ctx, desk, service.WelcomeRequest{}); err != nil || !w.Show || w.LoggedIn {
 		t.Fatalf("before the login: %+v %v", w, err)
 	}

@@ -36,10 +36,11 @@ func (SiteLoginsRequest) Validate() error { return nil }
 
 // The login of a site, as SiteLogin.State.
 const (
-	LoginLoggedOut = "logged_out" // its tabs show its login page or wall, or it has none and was never seen logged in
-	LoginChecking  = "checking"   // a tab of it is loading or shows something else
-	LoginLoggedIn  = "logged_in"  // a tab of it shows a logged-in user (or did when last seen)
-	LoginNoBrowser = "no_browser" // the owner's browser is not running: nothing can be read
+	LoginLoggedOut  = "logged_out"  // its tabs show its login page or wall, or it has none and was seen logged out last
+	LoginNotChecked = "not_checked" // no tab of it is open and it was never seen logged in: nothing was read yet
+	LoginChecking   = "checking"    // a tab of it is loading or shows something else
+	LoginLoggedIn   = "logged_in"   // a tab of it shows a logged-in user (or did when last seen)
+	LoginNoBrowser  = "no_browser"  // the owner's browser is not running: nothing can be read
 )
 
 // SiteLogin is a site of the registry with whether a user is logged in to

@@ -8,6 +8,7 @@ describe('loginLabel', () => {
     expect(loginLabel('opening')).toBe('Checking…');
     expect(loginLabel('logged_in')).toBe('Logged in');
     expect(loginLabel('no_browser')).toBe('Browser not running');
+    expect(loginLabel('not_checked')).toBe('Not checked');
   });
   it('reads an unknown state as not logged in', () => {
     expect(loginLabel('')).toBe('Not logged in');

@@ -2,7 +2,7 @@
 // machine checks it shows, and the order of its site cards.
 
 /** The login states app/welcome.go reports (service.Login*), plus the view's own "opening". */
-export type LoginState = 'logged_out' | 'checking' | 'logged_in' | 'no_browser' | 'opening';
+export type LoginState = 'logged_out' | 'not_checked' | 'checking' | 'logged_in' | 'no_browser' | 'opening';
 
 /** The doctor's checks that decide whether Ferry can work at all on this machine. */
 export const WELCOME_CHECKS: readonly string[] = ['browser', 'display', 'datadir'];
@@ -20,6 +20,8 @@ export function loginLabel(state: string): string {
       return 'Checking…';
     case 'no_browser':
       return 'Browser not running';
+    case 'not_checked':
+      return 'Not checked';
     default:
       return 'Not logged in';
   }

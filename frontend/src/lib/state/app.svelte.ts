@@ -81,15 +81,34 @@ export class AppState {
   }
 
   async runDoctor(): Promise<void> {
-    if (this.doctorRunning) return;
+    if (this.doctorRunning) {
+      this.#doctorAgain = true;
+      return;
+    }
     this.doctorRunning = true;
     try {
-      this.report = await systemApi.runDoctor();
+      do {
+        this.#doctorAgain = false;
+        this.report = await systemApi.runDoctor();
+      } while (this.#doctorAgain);
     } catch (e) {
       toasts.error(e instanceof EnvelopeError ? e.envelope : e);
     } finally {
       this.doctorRunning = false;
     }
+  }
+
+  /** #doctorAgain says something changed while the checks ran: they run once more. */
+  #doctorAgain = false;
+
+  /**
+   * settingsSaved takes the settings a save put in force (from this window
+   * or another face) and, once the checks were shown, checks again: the
+   * settings file and the browser they name have changed.
+   */
+  settingsSaved(s: settingsApi.SettingsData): void {
+    this.applySettings(s);
+    if (this.report) void this.runDoctor();
   }
 }
 

@@ -97,12 +97,15 @@ export class WelcomeState {
     }
   }
 
-  /** leave records the dismissal and shows the view underneath. */
+  /**
+   * leave records the dismissal and opens Compose, where Ferry's work
+   * starts (not the view the Get started view was opened over).
+   */
   async leave(): Promise<void> {
     this.leaving = true;
     try {
       this.state = await this.#api.dismiss();
-      navigation.welcome = false;
+      navigation.go('compose');
       // The settings changed: the Settings view saves from this copy.
       void appState.loadSettings();
     } catch (e) {
