@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -318,6 +319,7 @@ func (r *Runs) Get(id string) (RunInfo, error) {
 			return err
 		}
 		out.Session, out.Timeline = view.Session, view.Journal
+		markFiles(out.Session, os.Getenv)
 		return nil
 	})
 	return out, err

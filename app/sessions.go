@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"os"
 	"strings"
 	"time"
 
@@ -76,16 +77,18 @@ type HistoryFilter struct {
 	Query string `json:"query"`
 	Site  string `json:"site"`
 	State string `json:"state"`
-	From  string `json:"from"`
-	To    string `json:"to"`
-	Limit int    `json:"limit"`
+	// States lets a run in any of them through (a state group of the view).
+	States []string `json:"states"`
+	From   string   `json:"from"`
+	To     string   `json:"to"`
+	Limit  int      `json:"limit"`
 }
 
 // Find searches the runs as List does, narrowed to the creation dates of
 // f. Errors: bad_input for a date that is not RFC 3339, for From not before
 // To, and as List.
 func (s *Sessions) Find(f HistoryFilter) (SessionList, error) {
-	q := service.HistoryQuery{Query: strings.TrimSpace(f.Query), Site: f.Site, State: f.State, Limit: f.Limit}
+	q := service.HistoryQuery{Query: strings.TrimSpace(f.Query), Site: f.Site, State: f.State, States: f.States, Limit: f.Limit}
 	var err error
 	if q.From, err = parseBound("from", f.From); err != nil {
 		return SessionList{Items: []HistoryItem{}}, err
@@ -146,6 +149,7 @@ func (s *Sessions) Show(id string) (service.SessionDetail, error) {
 		out, err = svc.ViewSession(context.Background(), desktopCaller, service.SessionRef{ID: id})
 		if err == nil && out.Session != nil {
 			out.Session.Error = forDesktop(out.Session.Error)
+			markFiles(out.Session, os.Getenv)
 		}
 		return err
 	})

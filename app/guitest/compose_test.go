@@ -204,6 +204,10 @@ func TestComposeAndRun(t *testing.T) {
 		if chip := page.MustElement(`[data-testid=follow-up]`).MustText(); !strings.Contains(chip, "Follow up") || !strings.Contains(chip, "ChatGPT") {
 			t.Fatalf("the composer's follow-up reads %q", chip)
 		}
+		// Code mode is off for a follow-up, and says so: not that ChatGPT makes no zips.
+		if sum := page.MustElement(`[data-testid=code-summary]`).MustText(); strings.Contains(sum, "produces no sandbox zips") || !strings.Contains(sum, "not for follow-ups") {
+			t.Errorf("for a follow-up to ChatGPT code mode reads %q", sum)
+		}
 		first := evalJSON(t, page, `(id) => window.go.app.Sessions.Show(id)`, sessionID)
 		conv := str(first["session"].(map[string]any)["conversationId"])
 		follow := "And which of them kept a logbook?"
@@ -289,6 +293,18 @@ func TestComposeAndRun(t *testing.T) {
 		arts := page.MustElement(`[data-testid=run-artifacts]`).MustText()
 		if !strings.Contains(arts, ".zip") {
 			t.Errorf("the run lists artifacts %q", arts)
+		}
+		// The answer's sandbox link is what Ferry saved: a chip to the zip,
+		// never the raw link only the site can open.
+		answer := page.MustElement(`[data-testid=live-run] [data-testid=answer]`)
+		if txt := answer.MustText(); strings.Contains(txt, "sandbox:") || strings.Contains(txt, "[Download") {
+			t.Errorf("the code run's answer shows the raw sandbox link: %q", txt)
+		}
+		chip, err := answer.Element(`[data-testid=saved-file][data-path]`)
+		if err != nil {
+			t.Errorf("the answer holds no chip of the saved zip: %v\n%s", err, answer.MustHTML())
+		} else if want := page.MustElement(`[data-testid=run-artifacts] [data-testid=run-artifact-link]`).MustAttribute("data-path"); *chip.MustAttribute("data-path") != *want {
+			t.Errorf("the answer's chip leads to %s, want the saved %s", *chip.MustAttribute("data-path"), *want)
 		}
 		savePageShot(t, page, shots, "ferry-live-run-code.png")
 		// The zip came through the browser's download manager, and its

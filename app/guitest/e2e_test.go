@@ -131,7 +131,7 @@ func TestShell(t *testing.T) {
 		}
 		// The save wrote the first settings file: System says so without
 		// another "Check again".
-		if err := page.Timeout(20*time.Second).Wait(rod.Eval(`() => /^valid: /.test(document.querySelector('[data-testid=doctor] [data-check=settings] .detail')?.textContent ?? '')`)); err != nil {
+		if err := page.Timeout(20 * time.Second).Wait(rod.Eval(`() => /^valid: /.test(document.querySelector('[data-testid=doctor] [data-check=settings] .detail')?.textContent ?? '')`)); err != nil {
 			t.Errorf("after the save System reads %q, want the saved file: %v",
 				page.MustEval(`() => document.querySelector('[data-testid=doctor] [data-check=settings]')?.innerText ?? ''`).Str(), err)
 		}
@@ -153,7 +153,7 @@ func TestShell(t *testing.T) {
 
 	t.Run("the pairing code says in the user's words what the agent does with it", func(t *testing.T) {
 		page.MustElement(`[data-testid=pair]`).MustClick()
-		how := page.MustElement(`[data-testid=pairing-how]`).MustText()
+		how := page.MustElement(`[data-testid=pairing]`).MustText()
 		for _, jargon := range []string{"POST", "/v1/", "pair with"} {
 			if strings.Contains(how, jargon) {
 				t.Errorf("the pairing text reads %q: it names %q", how, jargon)

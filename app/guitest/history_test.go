@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
@@ -20,10 +22,11 @@ import (
 
 // hostileAnswer is an answer a compromised site might send: the detail pane
 // must show it as text, never run it.
-const hostileAnswer = "Here is **the plan**.\n\n<img src=x onerror=\"window.__pwned=1\">\n\n[click](javascript:window.__pwned=2)\n\n```go\nfunc main() {}\n```"
+const hostileAnswer = "Here is **the plan**.\n\n<img src=x onerror=\"window.__pwned=1\">\n\n[click](javascript:window.__pwned=2)\n\n```go\nfunc main() {}\n```\n\n[Download project.zip](sandbox:/mnt/data/project.zip)"
 
 // seedHistory writes two runs into the data directory's store through the
-// job repository (before the app owns the store) and a verified and a
+// job repository (before the app owns the store): a done one whose answer
+// links the verified zip it saved, and a failed one; and a verified and a
 // quarantined zip into its artifacts directory through artifact.Save.
 func seedHistory(t *testing.T, dataDir string) (haikuID string, good, bad string) {
 	t.Helper()
@@ -43,9 +46,6 @@ func seedHistory(t *testing.T, dataDir string) (haikuID string, good, bad string
 	if _, err := repo.Create(ctx, &job.Session{Site: "claude", Prompt: "explain badger compaction", Answer: "Levels merge.", State: job.StateFailed}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
 
 	mk := func(name string) []byte {
 		var buf bytes.Buffer
@@ -62,11 +62,39 @@ func seedHistory(t *testing.T, dataDir string) (haikuID string, good, bad string
 	if err != nil {
 		t.Fatalf("save the good zip: %v", err)
 	}
+	if _, err := repo.Update(ctx, s.ID, "saved project.zip", func(s *job.Session) error {
+		s.Artifacts = []job.Artifact{{Name: "project.zip", Path: g.Path, Verdict: "verified"}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
 	b, _ := artifact.Save(ctx, dir, "slip.zip", bytes.NewReader(mk("../../.ssh/authorized_keys")), artifact.Provenance{Site: "chatgpt"})
 	if b == nil || !b.Quarantined {
 		t.Fatalf("the zip-slip archive was not quarantined: %+v", b)
 	}
 	return s.ID, g.Path, b.Path
+}
+
+// seedInterrupted adds a run interrupted while its answer arrived (stale),
+// as seedHistory does.
+func seedInterrupted(t *testing.T, dataDir string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(dataDir, "db"))
+	if err != nil {
+		t.Fatalf("open the store to seed it: %v", err)
+	}
+	defer st.Close()
+	repo, err := job.OpenRepo(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.Create(ctx, &job.Session{Site: "gemini", Prompt: "list the harbour tides", State: job.StateStale, StateBefore: job.StateStreaming}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestHistoryAndArtifacts drives the History and Artifacts views against a
@@ -82,14 +110,33 @@ func TestHistoryAndArtifacts(t *testing.T) {
 
 	dir := t.TempDir()
 	haikuID, good, bad := seedHistory(t, filepath.Join(dir, "data"))
+	seedInterrupted(t, filepath.Join(dir, "data"))
 	app := startDevApp(t, bin, dir)
 	page := openShell(t, b, app.url)
 
 	page.MustElement(`[role=tab][data-view=history]`).MustClick()
 	waitTitle(t, page, "History")
 
-	t.Run("both seeded runs are listed before typing", func(t *testing.T) {
-		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 2`)
+	t.Run("the seeded runs are listed before typing", func(t *testing.T) {
+		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 3`)
+	})
+
+	t.Run("the state filter offers the states a user knows, each standing for the states behind it", func(t *testing.T) {
+		opts := page.MustEval(`() => [...document.querySelectorAll('[data-testid=history-state] option')].map(o => o.value + '=' + o.textContent.trim()).join(' | ')`).Str()
+		if want := "=All states | running=Running | done=Done | failed=Failed | cancelled=Cancelled | waiting=Waiting"; opts != want {
+			t.Errorf("the state filter offers %q, want %q", opts, want)
+		}
+		rows := func() string {
+			return page.MustEval(`() => [...document.querySelectorAll('[data-testid=history-list] [role=option] .site')].map(e => e.textContent).join(',')`).Str()
+		}
+		for _, tc := range []struct{ pick, want string }{{"Waiting", "Gemini"}, {"Failed", "Claude"}, {"Done", "ChatGPT"}, {"Running", ""}} {
+			page.MustElement(`[data-testid=history-state]`).MustSelect(tc.pick)
+			if err := page.Timeout(10*time.Second).Wait(rod.Eval(`(want) => [...document.querySelectorAll('[data-testid=history-list] [role=option] .site')].map(e => e.textContent).join(',') === want`, tc.want)); err != nil {
+				t.Errorf("%s lists %q, want %q", tc.pick, rows(), tc.want)
+			}
+		}
+		page.MustElement(`[data-testid=history-state]`).MustSelect("All states")
+		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 3`)
 	})
 
 	t.Run("typing filters the list and highlights the match", func(t *testing.T) {
@@ -130,7 +177,7 @@ func TestHistoryAndArtifacts(t *testing.T) {
 
 	t.Run("the site filter narrows the list", func(t *testing.T) {
 		page.MustElement(`[data-testid=history-search]`).MustSelectAllText().MustInput("")
-		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 2`)
+		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 3`)
 		page.MustElement(`[data-testid=history-site]`).MustSelect("claude")
 		page.MustWait(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 1`)
 		if site := page.MustElement(`[data-testid=history-list] [role=option] .site`).MustText(); site != "Claude" {
@@ -224,6 +271,25 @@ func TestHistoryAndArtifacts(t *testing.T) {
 		}
 		if _, err := os.Stat(good); !os.IsNotExist(err) {
 			t.Errorf("the zip is still in the artifacts folder: %v", err)
+		}
+	})
+
+	t.Run("History says the run's zip was moved to the trash, and its answer's link too", func(t *testing.T) {
+		page.MustElement(`[role=tab][data-view=history]`).MustClick()
+		waitTitle(t, page, "History")
+		page.MustElement(`[data-testid=history-list] [role=option][data-id="` + haikuID + `"]`).MustClick()
+		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=detail-artifact]')`)); err != nil {
+			t.Fatalf("the run's detail lists no zip: %v", err)
+		}
+		if got := page.MustElement(`[data-testid=detail-artifact]`).MustText(); !strings.Contains(got, "moved to trash") || strings.Contains(got, "verified") {
+			t.Errorf("History lists the trashed zip as %q", got)
+		}
+		chip, err := page.Element(`[data-testid=markdown] [data-testid=saved-file]`)
+		if err != nil {
+			t.Fatalf("the answer's sandbox link is no chip: %v\n%s", err, page.MustElement(`[data-testid=markdown]`).MustText())
+		}
+		if got := chip.MustText(); !strings.Contains(got, "moved to trash") {
+			t.Errorf("the answer's link to the trashed zip reads %q", got)
 		}
 	})
 

@@ -38,6 +38,9 @@ func (s *Service) SearchHistory(ctx context.Context, c service.Caller, req servi
 		return service.HistoryPage{Hits: []service.Hit{}}, err
 	}
 	f := job.Filter{Query: req.Query, Site: req.Site, State: job.State(req.State), From: req.From, To: req.To, Limit: req.Limit}
+	for _, st := range req.States {
+		f.States = append(f.States, job.State(st))
+	}
 	hits, total, err := s.c.SearchHistoryHits(ctx, f)
 	if err != nil {
 		return service.HistoryPage{Hits: []service.Hit{}}, err

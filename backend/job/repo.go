@@ -444,9 +444,11 @@ type Filter struct {
 	Query string // fuzzy text over prompt, answer, site, model, file names
 	Site  string
 	State State
-	From  time.Time // inclusive lower bound on the run's creation; zero for none
-	To    time.Time // exclusive upper bound on the run's creation; zero for none
-	Limit int       // default search.DefaultLimit, at most search.MaxLimit
+	// States, when set, lets a run in any of them through (see search.Query).
+	States []State
+	From   time.Time // inclusive lower bound on the run's creation; zero for none
+	To     time.Time // exclusive upper bound on the run's creation; zero for none
+	Limit  int       // default search.DefaultLimit, at most search.MaxLimit
 }
 
 // Listed is one session of a List, with the search hit that found it
@@ -488,8 +490,14 @@ func (r *Repo) List(ctx context.Context, f Filter) ([]Listed, int, error) {
 // and decoding a page of whole runs, answers and all, costs more than the
 // search. Errors: as List, without the store's.
 func (r *Repo) Hits(ctx context.Context, f Filter) ([]search.Hit, int, error) {
-	if f.State != "" && !f.State.Valid() {
-		return nil, 0, errs.New(errs.BadInput, "unknown state %q", f.State).WithHint("use one of: %s", stateNames())
+	states := make([]string, 0, len(f.States))
+	for _, st := range append([]State{f.State}, f.States...) {
+		if st != "" && !st.Valid() {
+			return nil, 0, errs.New(errs.BadInput, "unknown state %q", st).WithHint("use one of: %s", stateNames())
+		}
+		if st != "" {
+			states = append(states, string(st))
+		}
 	}
 	if err := r.ensureIndex(ctx); err != nil {
 		return nil, 0, err
@@ -499,7 +507,7 @@ func (r *Repo) Hits(ctx context.Context, f Filter) ([]search.Hit, int, error) {
 		// empty index at the time of writing).
 		return []search.Hit{}, 0, nil
 	}
-	res, err := r.idx.Search(ctx, search.Query{Text: f.Query, Site: f.Site, State: string(f.State), From: f.From, To: f.To, Limit: f.Limit})
+	res, err := r.idx.Search(ctx, search.Query{Text: f.Query, Site: f.Site, States: states, From: f.From, To: f.To, Limit: f.Limit})
 	if err != nil {
 		return nil, 0, err
 	}

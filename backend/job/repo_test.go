@@ -198,6 +198,7 @@ func TestListFiltersAndSearchesNewestFirst(t *testing.T) {
 		{"a state filter keeps that state", Filter{State: StateDone}, []string{"s02", "s01"}},
 		{"a query finds fuzzy matches", Filter{Query: "kubernets"}, []string{"s01", "s03"}},
 		{"query and state combine", Filter{Query: "kubernetes", State: StateFailed}, []string{"s03"}},
+		{"several states keep a run in any of them", Filter{States: []State{StateFailed, StateResolved}}, []string{"s04", "s03"}},
 		{"a limit cuts the list", Filter{Limit: 1}, []string{"s04"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -223,6 +224,9 @@ func TestListFiltersAndSearchesNewestFirst(t *testing.T) {
 	}
 	if _, _, err := r.List(ctx, Filter{State: "sideways"}); !errs.Has(err, errs.BadInput) {
 		t.Fatalf("unknown state: %v", err)
+	}
+	if _, _, err := r.List(ctx, Filter{States: []State{StateDone, "sideways"}}); !errs.Has(err, errs.BadInput) {
+		t.Fatalf("unknown state among several: %v", err)
 	}
 	act, err := r.Active(ctx)
 	if err != nil || len(act) != 1 || act[0].ID != "s04" {

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -70,7 +71,11 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		p.to = q.To.UnixNano()
 	}
 	p.siteOK = p.allowed(q.Site)
-	p.stateOK = p.allowed(q.State)
+	states := q.States
+	if q.State != "" {
+		states = append(slices.Clip(states), q.State)
+	}
+	p.stateOK = p.allowedAny(states)
 	if len(terms) == 0 {
 		p.keep = limit
 	}
@@ -81,7 +86,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 			p.valTier[i][v] = terms[i].tier(&p.snap.values[v].t, tierWord, true, false, 0)
 		}
 	}
-	key := filterKey{site: strings.ToLower(q.Site), state: strings.ToLower(q.State), from: p.from, to: p.to}
+	key := filterKey{site: strings.ToLower(q.Site), state: stateKey(states), from: p.from, to: p.to}
 	if len(terms) > 0 {
 		p.cached = x.cache.lookup(key, p.snap.epoch, p.snap.n, terms)
 		defer x.cache.release(p.cached)
@@ -128,6 +133,32 @@ func checkQuery(q Query) (int, error) {
 
 // shortlist is how many runs stage two rescores for limit hits.
 func shortlist(limit int) int { return min(max(2*limit, 64), 2*MaxLimit) }
+
+// allowedAny returns which values equal one of wants (case-insensitively),
+// or nil when wants is empty.
+func (p *plan) allowedAny(wants []string) []bool {
+	if len(wants) == 0 {
+		return nil
+	}
+	ok := make([]bool, len(p.snap.values))
+	for _, w := range wants {
+		for i, v := range p.allowed(w) {
+			ok[i] = ok[i] || v
+		}
+	}
+	return ok
+}
+
+// stateKey is the cache key of a state filter: its states, lower case,
+// sorted, without repeats.
+func stateKey(states []string) string {
+	low := make([]string, len(states))
+	for i, s := range states {
+		low[i] = strings.ToLower(s)
+	}
+	slices.Sort(low)
+	return strings.Join(slices.Compact(low), ",")
+}
 
 // allowed returns which values equal want (case-insensitively), or nil when
 // want is empty.

@@ -341,6 +341,8 @@ func TestFilters(t *testing.T) {
 		{"site compares without case", Query{Text: "docs", Site: "gemini"}, []string{"d"}, 1},
 		{"state narrows to that state", Query{Text: "deploy", State: "done"}, []string{"c", "a"}, 2},
 		{"site and state combine", Query{Text: "deploy", Site: "claude", State: "done"}, []string{"c"}, 1},
+		{"several states keep a run in any of them", Query{Text: "deploy", States: []string{"failed", "DONE"}}, []string{"c", "b", "a"}, 3},
+		{"several states and a site combine", Query{States: []string{"failed", "stale"}, Site: "claude"}, []string{"b"}, 1},
 		{"from is inclusive and to exclusive", Query{Text: "deploy", From: day0.Add(24 * time.Hour), To: day0.Add(48 * time.Hour)}, []string{"b"}, 1},
 		{"limit caps the hits but not the total", Query{Text: "deploy", Limit: 1}, []string{"c"}, 3},
 		{"an empty text lists newest first", Query{}, []string{"d", "c", "b", "a"}, 4},

@@ -19,11 +19,15 @@ type Doc struct {
 // Text lists the runs that pass the filters, newest first.
 type Query struct {
 	Text  string
-	Site  string    // exact site id, case-insensitive
-	State string    // exact state, case-insensitive
-	From  time.Time // inclusive lower bound on Created
-	To    time.Time // exclusive upper bound on Created
-	Limit int       // number of hits; 0 means DefaultLimit, at most MaxLimit
+	Site  string // exact site id, case-insensitive
+	State string // exact state, case-insensitive
+	// States, when set, lets a run in any of them through (with State
+	// too, when both are set): the few states a user knows each stand
+	// for several of the pipeline's.
+	States []string
+	From   time.Time // inclusive lower bound on Created
+	To     time.Time // exclusive upper bound on Created
+	Limit  int       // number of hits; 0 means DefaultLimit, at most MaxLimit
 }
 
 // Field names a searchable part of a run.

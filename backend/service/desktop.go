@@ -188,12 +188,15 @@ func (ListActiveJobsRequest) Validate() error { return nil }
 // from From (inclusive) to To (exclusive), zero for no bound, and at most
 // Limit hits (0: the default).
 type HistoryQuery struct {
-	Query string    `json:"query,omitempty"`
-	Site  string    `json:"site,omitempty"`
-	State string    `json:"state,omitempty"`
-	From  time.Time `json:"from,omitzero"`
-	To    time.Time `json:"to,omitzero"`
-	Limit int       `json:"limit,omitempty"`
+	Query string `json:"query,omitempty"`
+	Site  string `json:"site,omitempty"`
+	State string `json:"state,omitempty"`
+	// States lets a run in any of them through (the History view's "running"
+	// is several of the pipeline's states).
+	States []string  `json:"states,omitempty"`
+	From   time.Time `json:"from,omitzero"`
+	To     time.Time `json:"to,omitzero"`
+	Limit  int       `json:"limit,omitempty"`
 }
 
 // Validate checks the query. Errors: errs.BadInput for a limit outside 0

@@ -143,7 +143,16 @@ type Artifact struct {
 	Bytes   int64  `json:"bytes,omitempty"`
 	Verdict string `json:"verdict,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+	// File is what is at Path when a face looked (not recorded): "" when
+	// the file is there or nobody looked, FileTrashed or FileMissing.
+	File string `json:"file,omitempty"`
 }
+
+// The states of a saved file now, as Artifact.File.
+const (
+	FileTrashed = "trashed" // the user moved it to the desktop's trash
+	FileMissing = "missing" // it is no longer at its path, nor known in the trash
+)
 
 // Receipt is one proof layer of a run (job.Receipt).
 type Receipt struct {

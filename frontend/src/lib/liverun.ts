@@ -30,7 +30,7 @@ export interface RunInfoLike {
     targetId?: string;
     site?: string;
     model?: { slug?: string; verified?: boolean };
-    artifacts?: { name: string; path?: string; verdict?: string; reason?: string }[];
+    artifacts?: { name: string; path?: string; verdict?: string; reason?: string; file?: string }[];
   } | null;
   timeline?: { state: string; at: unknown; note?: string }[] | null;
 }
@@ -74,7 +74,8 @@ export interface LiveRun {
   modelProof: string;
   timeline: TimelineItem[];
   error: Envelope | null;
-  artifacts: { name: string; path: string; verdict: string; reason: string }[];
+  /** file is what is at path now: '' (there), 'trashed' or 'missing'. */
+  artifacts: { name: string; path: string; verdict: string; reason: string; file: string }[];
   /** The run stopped after its prompt was sent: "Collect the rest" may get the whole answer. */
   collectable: boolean;
   /** text is only what streamed before the run was cancelled. */
@@ -104,7 +105,7 @@ export function fromInfo(info: RunInfoLike, prev?: LiveRun): LiveRun {
     modelProof: s?.model?.slug ? `${s.model.slug}${s.model.verified ? ' (verified)' : ''}` : prev?.modelProof || '',
     timeline: timeline.length ? timeline : prev?.timeline ?? [],
     error: info.error ? toEnvelope(info.error) : null,
-    artifacts: (s?.artifacts ?? []).map((a) => ({ name: a.name, path: a.path ?? '', verdict: a.verdict ?? '', reason: a.reason ?? '' })),
+    artifacts: (s?.artifacts ?? []).map((a) => ({ name: a.name, path: a.path ?? '', verdict: a.verdict ?? '', reason: a.reason ?? '', file: a.file ?? '' })),
     collectable: !!info.collectable,
     partial: !!s?.answerPartial,
     tab: s?.targetId || info.tabId || prev?.tab || '',
@@ -249,4 +250,14 @@ export function stateLabel(state: string): string {
   if (w) return w;
   const s = state.replace(/_/g, ' ');
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * fileLabel is what a run's saved file is now: "moved to trash" or
+ * "missing" when it left its path, else its verdict (unverified without one).
+ */
+export function fileLabel(a: { verdict?: string; file?: string }): string {
+  if (a.file === 'trashed') return 'moved to trash';
+  if (a.file === 'missing') return 'missing';
+  return a.verdict || 'unverified';
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, safeURL } from './markdown';
+import { renderMarkdown, safeURL, sandboxName } from './markdown';
 
 // The tags and attributes the renderer may write; anything else in the output
 // came from the input and would be an injection. The tests need no DOM: the
@@ -120,5 +120,34 @@ describe('safeURL', () => {
     ['file:///etc/passwd', false],
   ])('%s allowed: %s', (url, ok) => {
     expect(safeURL(url) !== null).toBe(ok);
+  });
+});
+
+describe('sandbox links', () => {
+  const answer = 'Here it is.\n\n[Download project.zip](sandbox:/mnt/data/project.zip)';
+  it('show the file Ferry saved, never the raw link', () => {
+    const html = renderMarkdown(answer, { files: [{ name: 'project.zip', path: '/data/artifacts/project.zip', verdict: 'verified' }] });
+    expect(html).not.toContain('sandbox:');
+    expect(html).toContain('data-path="/data/artifacts/project.zip"');
+    expect(html).toContain('saved · verified');
+  });
+  it('say "not retrieved" when Ferry saved nothing of it, and "not saved yet" while the run goes on', () => {
+    expect(renderMarkdown(answer)).toContain('not retrieved');
+    expect(renderMarkdown(answer)).not.toContain('sandbox:');
+    expect(renderMarkdown(answer, { pending: true })).toContain('not saved yet');
+  });
+  it('escape the file name and the saved path', () => {
+    const html = renderMarkdown('[x](sandbox:/mnt/data/%3Cimg%20src%3Dx%3E.zip)', { files: [{ name: '<img src=x>.zip', path: '/a/"><script>' }] });
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<script>');
+  });
+  it('drop a reference directive glued to the link', () => {
+    const html = renderMarkdown(':chatgpt-content-reference{index="9"}[Download b.zip](sandbox:/mnt/data/b.zip)');
+    expect(html).not.toContain('content-reference');
+    expect(html).toContain('b.zip');
+  });
+  it('name the file by the last part of its sandbox path', () => {
+    expect(sandboxName('sandbox:/mnt/data/out/app.zip')).toBe('app.zip');
+    expect(sandboxName('https://example.com/a.zip')).toBeNull();
   });
 });

@@ -110,6 +110,7 @@ export namespace app {
 	    query: string;
 	    site: string;
 	    state: string;
+	    states: string[];
 	    from: string;
 	    to: string;
 	    limit: number;
@@ -123,6 +124,7 @@ export namespace app {
 	        this.query = source["query"];
 	        this.site = source["site"];
 	        this.state = source["state"];
+	        this.states = source["states"];
 	        this.from = source["from"];
 	        this.to = source["to"];
 	        this.limit = source["limit"];
@@ -716,6 +718,7 @@ export namespace service {
 	    bytes?: number;
 	    verdict?: string;
 	    reason?: string;
+	    file?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Artifact(source);
@@ -729,6 +732,7 @@ export namespace service {
 	        this.bytes = source["bytes"];
 	        this.verdict = source["verdict"];
 	        this.reason = source["reason"];
+	        this.file = source["file"];
 	    }
 	}
 	export class ArtifactEntry {

@@ -143,11 +143,23 @@ export class ComposeState {
     return this.sites.find((s) => s.id === this.site);
   }
 
-  /** codeAllowed: code mode needs a site that produces sandbox zips. */
+  /** codeAllowed: code mode needs a site that produces sandbox zips, and no follow-up or broadcast. */
   get codeAllowed(): boolean {
-    if (this.target === 'follow') return false; // a follow-up is an ask
+    return this.codeUnavailable === '';
+  }
+
+  /**
+   * codeUnavailable says why code mode cannot be chosen now ('' when it
+   * can): a broadcast, a follow-up (it continues the conversation as a
+   * question), or a site without sandbox zips, named.
+   */
+  get codeUnavailable(): string {
+    if (this.broadcast) return 'not for broadcasts';
+    if (this.target === 'follow') return 'not for follow-ups: a follow-up asks in the same conversation';
     const id = this.target === 'tab' ? this.tab?.site : this.site;
-    return this.sites.find((s) => s.id === id)?.code ?? false;
+    const site = this.sites.find((s) => s.id === id);
+    if (!site) return this.target === 'tab' ? 'choose a tab first' : 'choose a site first';
+    return site.code ? '' : `${site.name} produces no sandbox zips`;
   }
 
   async setSite(site: string): Promise<void> {

@@ -143,6 +143,7 @@ describe('ComposeState', () => {
     c.newChat = true;
     await c.follow({ id: 'run-1', site: 'claude', siteName: 'Claude', title: 'Tax questions' });
     expect(c.codeAllowed).toBe(false);
+    expect(c.codeUnavailable).toBe('not for follow-ups: a follow-up asks in the same conversation');
     expect(a.models).toHaveBeenLastCalledWith('claude');
     c.prompt = 'and then?';
     await c.send();
@@ -151,6 +152,20 @@ describe('ComposeState', () => {
     c.prompt = 'and then?'; // a successful send empties the prompt
     await c.send();
     expect((a.start as ReturnType<typeof vi.fn>).mock.calls[1][0]).toMatchObject({ followUp: '', site: 'chatgpt' });
+  });
+
+  it('says why code mode is off in words that fit the case: a follow-up to ChatGPT is not "a site without zips"', async () => {
+    const c = new ComposeState(fakeApi());
+    await c.load();
+    expect(c.codeUnavailable).toBe('');
+    await c.follow({ id: 'run-1', site: 'chatgpt', siteName: 'ChatGPT', title: 'Ferries' });
+    expect(c.codeUnavailable).not.toContain('sandbox zips');
+    await c.unbindTab();
+    await c.setSite('claude');
+    expect(c.codeUnavailable).toBe('Claude produces no sandbox zips');
+    await c.setSite('chatgpt');
+    c.broadcast = true;
+    expect(c.codeUnavailable).toBe('not for broadcasts');
   });
 
   it('sends nothing without a prompt', async () => {

@@ -8,13 +8,9 @@ import { toEnvelope, type Envelope } from '../envelope';
 import { moveIndex } from '../keynav';
 import { rangeBounds, rangeProblem, type RangePreset } from '../daterange';
 import { toasts } from './toasts.svelte';
+import { statesOf } from '../historystates';
 
 export const SEARCH_DEBOUNCE_MS = 120;
-/** The run states of backend/job/state.go, for the state filter. */
-export const STATES = [
-  'resolved', 'preflighted', 'composed', 'submitting', 'submitted', 'streaming', 'completed', 'extracted',
-  'artifacts_retrieved', 'artifacts_verified', 'done', 'failed', 'cancelled', 'stale',
-] as const;
 
 export type ListFn = typeof api.list;
 export type ShowFn = typeof api.show;
@@ -23,6 +19,7 @@ export type FindFn = typeof api.find;
 export class HistoryState {
   query = $state('');
   site = $state('');
+  /** state is the state group of the filter (lib/historystates), '' for all. */
   state = $state('');
   /** The date filter: a quick range, or custom local days (YYYY-MM-DD). */
   range = $state<RangePreset>('any');
@@ -102,10 +99,11 @@ export class HistoryState {
     this.loading = true;
     try {
       const bounds = rangeBounds(this.range, this.fromDay, this.toDay, this.#now());
+      const states = statesOf(this.state);
       const res =
-        bounds.from || bounds.to
-          ? await this.#find({ query: this.query, site: this.site, state: this.state, from: bounds.from, to: bounds.to, limit: 100 } as api.HistoryFilter)
-          : await this.#list(this.query, this.site, this.state, 100);
+        bounds.from || bounds.to || states.length
+          ? await this.#find({ query: this.query, site: this.site, state: '', states, from: bounds.from ?? '', to: bounds.to ?? '', limit: 100 } as api.HistoryFilter)
+          : await this.#list(this.query, this.site, '', 100);
       if (seq !== this.#seq) return; // a newer search is on its way
       this.items = res.items ?? [];
       this.total = res.total;
