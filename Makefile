@@ -9,7 +9,7 @@ LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
 DESKTOP_TAGS := desktop,production,webkit2_41
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session --
 
-.PHONY: run test setup system frontend build cli app vet tidy test-go test-frontend test-gui test-package package bindings clean demo
+.PHONY: run test setup system frontend mcpclient build cli app vet tidy test-go test-frontend test-gui test-package package bindings clean demo
 
 ## run: all set-up, then the desktop app
 run:
@@ -47,6 +47,15 @@ frontend/node_modules/.stamp: frontend/package.json frontend/package-lock.json
 frontend: frontend/node_modules/.stamp
 	cd frontend && npm run build
 
+## mcpclient: the official TypeScript MCP client (pinned) that backend/cli's
+## tests run against `ferry mcp`
+MCPCLIENT := backend/cli/testdata/mcpclient
+$(MCPCLIENT)/node_modules/.stamp: $(MCPCLIENT)/package.json $(MCPCLIENT)/package-lock.json
+	cd $(MCPCLIENT) && (npm ci --no-audit --no-fund || npm ci --no-audit --no-fund)
+	touch $@
+
+mcpclient: $(MCPCLIENT)/node_modules/.stamp
+
 build: cli app
 
 cli:
@@ -65,7 +74,7 @@ vet: frontend tidy
 tidy:
 	@$(GO) mod tidy -diff >/dev/null 2>&1 || { echo "go.mod/go.sum are not tidy: run \`go mod tidy\` and commit the result" >&2; $(GO) mod tidy -diff >&2; exit 1; }
 
-test-go: frontend
+test-go: frontend mcpclient
 	$(GO) test -count=1 -timeout 20m ./...
 
 test-frontend: frontend/node_modules/.stamp
@@ -90,4 +99,4 @@ bindings:
 	d=$$(mktemp -d) && $(GO) build -tags bindings -o $$d/wb . && $$d/wb && rm -rf $$d
 
 clean:
-	rm -rf build/bin frontend/dist/assets frontend/node_modules
+	rm -rf build/bin frontend/dist/assets frontend/node_modules $(MCPCLIENT)/node_modules

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"regexp"
-
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -10,12 +8,8 @@ import (
 // commands. In the window the user has buttons, views and settings instead,
 // so an envelope shown there says what to do in the window's words.
 
-// cliWords matches a command-line flag (--tab) or a ferry command
-// (`ferry doctor`, ferry reattach).
-var cliWords = regexp.MustCompile("(^|[^\\w-])--[a-z]|\\bferry [a-z]")
-
 // namesCLI reports whether text tells the user to use a flag or a command.
-func namesCLI(text string) bool { return cliWords.MatchString(text) }
+func namesCLI(text string) bool { return errs.NamesCLI(text) }
 
 // desktopHints are the window's "what to do" for the codes whose catalog
 // hint is the terminal's.

@@ -247,21 +247,17 @@ func TestMCPOverStdio(t *testing.T) {
 		h.Server.Reset()
 		h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioLoggedOut})
 		defer h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
-		var got mcpJob
-		res := p.call(t, "ask", map[string]any{"site": "chatgpt", "prompt": "blocked?", "new_chat": true, "wait_s": 120}, &got)
-		text := ""
-		if len(res.Content) > 0 {
-			if tc, ok := res.Content[0].(*mcpsdk.TextContent); ok {
-				text = tc.Text
+		res := p.call(t, "ask", map[string]any{"site": "chatgpt", "prompt": "blocked?", "new_chat": true, "wait_s": 120}, nil)
+		// The words, then the envelope as JSON.
+		var text, last string
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcpsdk.TextContent); ok {
+				text, last = text+tc.Text, tc.Text
 			}
 		}
 		var env errs.Envelope
-		raw, _ := json.Marshal(res.StructuredContent)
-		_ = json.Unmarshal(raw, &env)
+		_ = json.Unmarshal([]byte(last), &env)
 		code := env.Code
-		if got.Error != nil {
-			code = got.Error.Code
-		}
 		if !res.IsError || code != errs.LoginRequired || !strings.Contains(text, string(errs.LoginRequired)) {
 			t.Fatalf("result isError=%v code %q text %q, want an error result with login_required", res.IsError, code, text)
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -63,14 +64,14 @@ func (s *Server) readSession(ctx context.Context, req *mcpsdk.ReadResourceReques
 	id := strings.TrimPrefix(uri, sessionPrefix)
 	caller, _, err := s.caller(ctx, req.Session)
 	if err != nil {
-		return nil, err
+		return nil, resourceError(err)
 	}
 	md, err := s.svc.ExportSession(ctx, caller, service.ExportRequest{ID: id, Format: service.FormatMarkdown})
 	if err != nil {
 		if errs.Has(err, errs.SessionNotFound) || errs.Has(err, errs.HubNotFound) {
 			return nil, mcpsdk.ResourceNotFoundError(uri)
 		}
-		return nil, err
+		return nil, resourceError(err)
 	}
 	return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: md.Body}}}, nil
 }
@@ -80,11 +81,11 @@ func (s *Server) readArtifact(ctx context.Context, req *mcpsdk.ReadResourceReque
 	sha := strings.ToLower(strings.TrimPrefix(uri, artifactPrefix))
 	caller, _, err := s.caller(ctx, req.Session)
 	if err != nil {
-		return nil, err
+		return nil, resourceError(err)
 	}
 	info, ok, err := s.findArtifact(ctx, caller, sha)
 	if err != nil {
-		return nil, err
+		return nil, resourceError(err)
 	}
 	if !ok {
 		return nil, mcpsdk.ResourceNotFoundError(uri)
@@ -150,4 +151,12 @@ func zipEntries(path, sha string) ([]ZipEntry, error) {
 		out = append(out, ZipEntry{Name: e.Name, Size: e.UncompressedSize64, Dir: e.FileInfo().IsDir()})
 	}
 	return out, nil
+}
+
+// resourceError is err as the JSON-RPC error of a resource read (a read has
+// no isError result): the envelope in words, its hint in an agent's words,
+// as the message and the envelope as the error's data.
+func resourceError(err error) error {
+	e := forAgent(errs.From(err))
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: envelopeText(e), Data: e.JSON()}
 }

@@ -29,9 +29,8 @@ type handler[In, Out any] func(ctx context.Context, c call, in In) (Out, string,
 
 // addTool registers a tool whose input and output schemas are inferred from
 // In and Out. Arguments that do not match the input schema are a protocol
-// error (invalid params); every other failure is an isError result whose
-// text is the envelope in words and whose structured content is the
-// envelope. It panics when a schema cannot be inferred (a programming
+// error (invalid params); every other failure is an isError result (see
+// errorResult). It panics when a schema cannot be inferred (a programming
 // error a test catches).
 func addTool[In, Out any](s *Server, t *mcpsdk.Tool, h handler[In, Out]) {
 	in, err := jsonschema.For[In](nil)
@@ -103,12 +102,19 @@ func invalidParams(format string, args ...any) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }
 
-// errorResult is err as a tool result: isError, the envelope in words as
-// text and the envelope as structured content.
+// errorResult is err as a tool result: isError, with the envelope (its
+// hint in an agent's words) as text twice: in words, then as JSON for a
+// program. It carries no structured content: that is the tool's output
+// schema's, which the spec makes the server keep and clients check (the
+// official TypeScript client rejects a whole result whose structured
+// content does not match it, error results included), and the envelope is
+// not that shape.
 func errorResult(err error) *mcpsdk.CallToolResult {
-	e := errs.From(err)
-	return &mcpsdk.CallToolResult{IsError: true, Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: envelopeText(e)}},
-		StructuredContent: e}
+	e := forAgent(errs.From(err))
+	return &mcpsdk.CallToolResult{IsError: true, Content: []mcpsdk.Content{
+		&mcpsdk.TextContent{Text: envelopeText(e)},
+		&mcpsdk.TextContent{Text: string(e.JSON())},
+	}}
 }
 
 // envelopeText says an envelope in words: its code, message and what to do.

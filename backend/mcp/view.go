@@ -62,6 +62,7 @@ func (s *Server) result(j service.Job) JobResult {
 			r.Error = d.RunError
 		}
 	}
+	r.Error = forAgent(r.Error)
 	if !r.Done {
 		switch r.State {
 		case service.StateAwaitingApproval, service.StateQueued:

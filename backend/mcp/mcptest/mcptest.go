@@ -62,15 +62,28 @@ func Decode(t testing.TB, res *mcpsdk.CallToolResult, out any) {
 	}
 }
 
-// Envelope is the error envelope of an isError result; it fails t when
-// res is not an error.
+// Envelope is the error envelope of an isError result, read from its
+// last text content (the envelope as JSON); it fails t when res is not an
+// error, or carries structured content (an error result's envelope is not
+// the shape of the tool's output schema).
 func Envelope(t testing.TB, res *mcpsdk.CallToolResult) errs.Envelope {
 	t.Helper()
 	if !res.IsError {
 		t.Fatalf("want an isError result, got %s", Text(res))
 	}
+	if res.StructuredContent != nil {
+		t.Fatalf("an error result with structured content: %v", res.StructuredContent)
+	}
+	var last string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcpsdk.TextContent); ok {
+			last = tc.Text
+		}
+	}
 	var e errs.Envelope
-	Decode(t, res, &e)
+	if err := json.Unmarshal([]byte(last), &e); err != nil || e.Code == "" {
+		t.Fatalf("the error result's last text is not an envelope (%v): %q", err, last)
+	}
 	return e
 }
 
