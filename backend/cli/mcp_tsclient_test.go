@@ -297,13 +297,23 @@ func TestMCPThroughTheTypeScriptClient(t *testing.T) {
 
 	var asked mcpJob
 	prompt := "What does the official client see?"
-	t.Run("ask: the answer, an unknown site and a logged-out site", func(t *testing.T) {
+	t.Run("ask: the answer, an unknown site, a file from no allowed folder, another's run and a logged-out site", func(t *testing.T) {
 		c.ok(t, "ask", map[string]any{"site": "chatgpt", "prompt": prompt, "new_chat": true, "wait_s": 120}, &asked)
 		if !asked.Done || asked.Answer != providertest.NormalAnswer(prompt) || asked.Session == "" {
 			t.Fatalf("ask: %+v", asked)
 		}
 		if e := c.fails(t, "ask", map[string]any{"site": "nosuchsite", "prompt": "Anyone?"}); e.Code != errs.UnknownSite {
 			t.Errorf("an unknown site: %+v", e)
+		}
+		notes := filepath.Join(t.TempDir(), "notes.txt")
+		if err := os.WriteFile(notes, []byte("remember the milk\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if e := c.fails(t, "ask", map[string]any{"site": "chatgpt", "prompt": "Read it", "new_chat": true, "files": []string{notes}}); e.Code != errs.HubForbidden || !strings.Contains(e.RetryHint, "Settings → Agents") {
+			t.Errorf("a file with no folder allowed: %+v, want hub_forbidden saying where the user allows one", e)
+		}
+		if e := c.fails(t, "ask", map[string]any{"prompt": "And then?", "session": "run-of-someone-else"}); e.Code != errs.HubForbidden || !strings.Contains(e.RetryHint, "new chat") {
+			t.Errorf("a follow-up to a run that is not the agent's: %+v, want hub_forbidden", e)
 		}
 		h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioLoggedOut})
 		defer h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})

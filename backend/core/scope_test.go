@@ -335,10 +335,10 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		}
 	})
 
-	t.Run("the refusal of the user's tab says how the user grants it", func(t *testing.T) {
+	t.Run("the refusal of the user's tab says how the user grants it, in the window's words (an agent runs no ferry command)", func(t *testing.T) {
 		_, body := api.do(ctx, a, "POST", "/v1/jobs", ask(func(r *service.JobRequest) { r.TabID = userTab.ID() }))
 		var env errs.Envelope
-		if json.Unmarshal(body, &env) != nil || !strings.Contains(env.RetryHint, "ferry clients grant "+a.id+" --existing-conversations") {
+		if json.Unmarshal(body, &env) != nil || !strings.Contains(env.RetryHint, "“May use my existing tabs and conversations” for this client ("+a.id+")") || errs.NamesCLI(env.RetryHint) {
 			t.Fatalf("refusal %s", body)
 		}
 	})

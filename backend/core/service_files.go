@@ -22,7 +22,7 @@ func confineFiles(rec hub.ClientRecord, files []string) ([]service.Attachment, e
 	}
 	if len(rec.FileRoots) == 0 {
 		return nil, errs.New(errs.HubForbidden, "client %q may not attach files: the user allowed it no folder", rec.Name).
-			WithHint("ask the user to allow the client a folder: Settings → Agents → Add folder…, or `ferry clients folders %s --add DIR`", rec.ID)
+			WithHint("ask the user to allow this client (%s) a folder in Ferry's Settings → Agents → Add folder…", rec.ID)
 	}
 	for _, f := range files {
 		real, err := filepath.EvalSymlinks(f)
@@ -32,7 +32,7 @@ func confineFiles(rec hub.ClientRecord, files []string) ([]service.Attachment, e
 		if !under(real, rec.FileRoots) || !under(filepath.Clean(f), rec.FileRoots) {
 			return nil, errs.New(errs.HubForbidden, "file %s is outside the folders the user allowed client %q", f, rec.Name).
 				WithEvidence("file", f).WithEvidence("roots", strings.Join(rec.FileRoots, ", ")).
-				WithHint("attach files from %s, or ask the user to allow the folder (Settings → Agents, or `ferry clients folders %s --add DIR`)", strings.Join(rec.FileRoots, ", "), rec.ID)
+				WithHint("attach files from %s, or ask the user to allow the folder for this client (%s) in Ferry's Settings → Agents", strings.Join(rec.FileRoots, ", "), rec.ID)
 		}
 	}
 	checked, err := attach.Prepare(files, attach.Limits{}, "")

@@ -149,7 +149,7 @@ func (sc scope) resolveRun(ref string) (string, error) {
 // grantHint tells the user how to let client id use their tabs and
 // conversations.
 func grantHint(e *errs.Envelope, id string) *errs.Envelope {
-	return e.WithHint("leave it out to ask in a new chat; or the user lets this client use their tabs and conversations with `ferry clients grant %s --existing-conversations`", id)
+	return e.WithHint("leave it out to ask in a new chat; or ask the user to tick “May use my existing tabs and conversations” for this client (%s) in Ferry's Settings → Agents", id)
 }
 
 // checkNames refuses a job request of an agent that names a tab, a
