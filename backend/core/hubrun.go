@@ -173,6 +173,12 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		h.emitRun(rec, ev)
 	}
 	ctx = WithQueueNotice(ctx, func(waitingFor string) { h.queued(rec, waitingFor) })
+	if origin != job.OriginAgent && rec.Spec.ShownRun != "" {
+		// The owner's run goes where the user would (tabpref.go).
+		if shown, ok := h.shown(ctx, rec.Spec.ShownRun); ok {
+			ctx = withShown(ctx, shown)
+		}
+	}
 	if origin == job.OriginAgent {
 		// An agent's new chat or follow-up takes one of its own free tabs
 		// when it has one (NewChatTab, ContinueTab); without the list (the
@@ -225,6 +231,9 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	cur.Receipt = receipt
 	if err != nil {
 		cur.Error = errs.From(err)
+		if cur.Error.Code == errs.TabAmbiguous {
+			cur.Error = h.c.nameTabs(cur.Error)
+		}
 		if s == nil {
 			cur.State = string(job.StateFailed)
 			if cur.Error.Code == errs.Cancelled {
@@ -236,6 +245,20 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	_ = h.jobs.Put(cur)
 	h.mu.Unlock()
 	h.emitEnd(wctx, cur)
+}
+
+// shown is run id as the run on screen of a job (false when it cannot be
+// read: the job then goes as if none were shown).
+func (h *HubBackend) shown(ctx context.Context, id string) (shownRun, bool) {
+	repo, err := h.sessions(ctx)
+	if err != nil {
+		return shownRun{}, false
+	}
+	run, err := repo.Get(ctx, id)
+	if err != nil {
+		return shownRun{}, false
+	}
+	return shownRun{site: run.Site, tab: run.TargetID, conv: run.ConversationURL, sent: run.Fingerprint != nil}, true
 }
 
 // followUp makes req continue the conversation of run ref: its site, its

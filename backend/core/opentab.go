@@ -58,14 +58,17 @@ func navigateNew(ctx context.Context, p *browser.Page, s site.Site) error {
 // ResolveTab finds the tab a run drives: exactly tabID when given (its site
 // inferred from its live address, or siteID for a tab on its site's login
 // page); else the one open tab of siteID that no other run of this process
-// drives and that is not claimed for another agent (owntabs.go), or a new
-// tab on the site's new-chat address when there is none
+// drives and that is not claimed for another agent (owntabs.go); of
+// several, the owner's run takes the one the user would (the tab of the
+// conversation on screen, else the one Ferry last used: tabpref.go); or a
+// new tab on the site's new-chat address when there is none
 // (every open tab of the site busy with another run included). created
 // reports a new tab. The tab is the caller's alone until it detaches from
 // it (see tablease.go): a named tab another run drives is waited for, the
 // context's queue notice (WithQueueNotice) saying so. Errors: BadInput
 // when the tab shows another site than siteID; NavigatedAway for a tab on
-// no known site; TabAmbiguous listing several free open tabs of the site;
+// no known site; TabAmbiguous listing the free open tabs of the site when
+// several are and none is preferred;
 // UnknownSite; the browser's envelopes (TargetNotFound for a tab that is
 // gone); Timeout or Cancelled when ctx ends while waiting.
 //
@@ -75,6 +78,9 @@ func navigateNew(ctx context.Context, p *browser.Page, s site.Site) error {
 func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
 	if tabID != "" {
 		p, s, err := resolveNamedTab(ctx, b, reg, siteID, tabID)
+		if err == nil {
+			noteUsed(ctx, b, s.ID, p.ID())
+		}
 		return p, s, false, err
 	}
 	s, err := reg.Get(siteID)
@@ -117,6 +123,13 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		}
 	}
 	leases.forget(b, listed)
+	if len(free) > 1 {
+		// Where the user would send: the tab of the conversation on
+		// screen, else the one Ferry last used (tabpref.go).
+		if id := leases.preferred(ctx, b, s, free); id != "" {
+			free = []browser.Target{{ID: id}}
+		}
+	}
 	switch len(free) {
 	case 0:
 		// A tab of the site another run is still loading counts as open.
@@ -124,6 +137,7 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		p, err := b.OpenTab(ctx, "about:blank")
 		if err == nil {
 			leases.hold(ctx, b, p, tabLease{site: s.ID, spare: spare})
+			leases.noteUsed(ctx, b, s.ID, p.ID())
 			if me != "" {
 				leases.claim(b, p.ID(), me)
 			}
@@ -140,6 +154,7 @@ func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		p, err := b.Page(ctx, free[0].ID)
 		if err == nil {
 			leases.hold(ctx, b, p, tabLease{site: s.ID})
+			leases.noteUsed(ctx, b, s.ID, p.ID())
 		}
 		leases.mu.Unlock()
 		return p, s, false, err

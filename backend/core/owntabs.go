@@ -69,8 +69,10 @@ func claimFor(ctx context.Context, b *browser.Browser, p *browser.Page) {
 
 // NewChatTab is the tab of a run asked for a new chat on site siteID: the
 // first of the requester's own tabs (withRequester) that is open on the site
-// and that no run drives, navigated to the site's new-chat address; else a
-// new background tab (OpenSiteTab). created reports a new tab. The tab is
+// and that no run drives, navigated to the site's new-chat address; for the
+// owner, the tab of the run on screen when that run sent nothing there and
+// it still shows the new chat (takeUnsentTab); else a new background tab
+// (OpenSiteTab). created reports a new tab. The tab is
 // the caller's alone until it detaches (see tablease.go). Errors:
 // UnknownSite; the browser's envelopes (NavigationAborted, Timeout when
 // ctx ends first, BrowserDisconnected).
@@ -81,6 +83,9 @@ func NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		return nil, site.Site{}, false, err
 	}
 	p, err := takeOwnTab(ctx, b, reg, s)
+	if err == nil && p == nil {
+		p, err = takeUnsentTab(ctx, b, reg, s)
+	}
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}
@@ -88,6 +93,7 @@ func NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		if err := navigateNew(ctx, p, s); err != nil {
 			return nil, site.Site{}, false, err
 		}
+		noteUsed(ctx, b, s.ID, p.ID())
 		return p, s, false, nil
 	}
 	p, s, err = OpenSiteTab(ctx, b, reg, siteID)
@@ -95,6 +101,7 @@ func NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		return nil, site.Site{}, false, err
 	}
 	claimFor(ctx, b, p)
+	noteUsed(ctx, b, s.ID, p.ID())
 	return p, s, true, nil
 }
 
@@ -137,6 +144,7 @@ func ContinueTab(ctx context.Context, b *browser.Browser, reg *site.Registry, si
 		if err != nil {
 			return nil, site.Site{}, false, err
 		}
+		noteUsed(ctx, b, s.ID, p.ID())
 		return p, s, false, nil
 	}
 	p, err := takeOwnTab(ctx, b, reg, s)
@@ -162,6 +170,7 @@ func ContinueTab(ctx context.Context, b *browser.Browser, reg *site.Registry, si
 		_ = p.Detach(dctx)
 		return nil, site.Site{}, false, err
 	}
+	noteUsed(ctx, b, s.ID, p.ID())
 	return p, s, created, nil
 }
 

@@ -8,7 +8,8 @@ import (
 )
 
 // RetryJob submits job req.ID's request again, as c's new job (to the same
-// site, tab and model). Errors: errs.HubForbidden for an agent;
+// site, tab and model; a job naming no tab prefers the retried run's tab,
+// and a new chat that sent nothing reuses it). Errors: errs.HubForbidden for an agent;
 // errs.HubNotFound; errs.StoreCorrupt for a job without its record; as
 // SubmitJob.
 func (s *Service) RetryJob(ctx context.Context, c service.Caller, req service.JobRef) (service.Job, error) {
@@ -22,7 +23,14 @@ func (s *Service) RetryJob(ctx context.Context, c service.Caller, req service.Jo
 	if j.Detail == nil {
 		return service.Job{}, errs.New(errs.StoreCorrupt, "read run %s: it carries no record", req.ID)
 	}
-	return s.SubmitJob(ctx, c, j.Detail.Spec)
+	again := j.Detail.Spec
+	if j.Detail.Run != nil {
+		// The run retried is the one on screen: the retry goes to its
+		// tab, and a new chat that sent nothing there takes it again
+		// rather than opening another (tabpref.go).
+		again.ShownRun = j.Detail.Run.ID
+	}
+	return s.SubmitJob(ctx, c, again)
 }
 
 // ListActiveJobs lists the jobs whose run goes on now, whoever asked for

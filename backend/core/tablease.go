@@ -49,6 +49,9 @@ type tabLeases struct {
 	// claimed maps the tabs agents' runs opened or took to the agent's
 	// client id (see owntabs.go); it outlives the leases.
 	claimed map[*browser.Browser]map[string]string
+	// used maps each site to the tab the owner's runs last took on it
+	// (see tabpref.go); it outlives the leases.
+	used map[*browser.Browser]map[string]string
 	// freed is closed, and replaced, whenever a lease ends.
 	freed chan struct{}
 }
@@ -56,7 +59,7 @@ type tabLeases struct {
 // leases is the process's table: a *browser.Browser is shared by every
 // Core of the process that was handed it.
 var leases = &tabLeases{held: map[*browser.Browser]map[string]tabLease{}, claimed: map[*browser.Browser]map[string]string{},
-	freed: make(chan struct{})}
+	used: map[*browser.Browser]map[string]string{}, freed: make(chan struct{})}
 
 // claim records that tab id of b is agent client's (a tab its runs
 // opened or took): a run of anyone else that names no tab never chooses
@@ -72,12 +75,18 @@ func (l *tabLeases) claim(b *browser.Browser, id, client string) {
 // held.
 func (l *tabLeases) claimedBy(b *browser.Browser, id string) string { return l.claimed[b][id] }
 
-// forget drops the claims on the tabs of b not in open (closed since).
+// forget drops the claims on the tabs of b not in open (closed since),
+// and forgets them as the tabs last used.
 // l.mu must be held.
 func (l *tabLeases) forget(b *browser.Browser, open map[string]bool) {
 	for id := range l.claimed[b] {
 		if !open[id] {
 			delete(l.claimed[b], id)
+		}
+	}
+	for siteID, id := range l.used[b] {
+		if !open[id] {
+			delete(l.used[b], siteID)
 		}
 	}
 }

@@ -118,6 +118,13 @@ type JobRequest struct {
 	// NewChat asks in a fresh chat: a new tab of Site, whatever tabs of it
 	// are open (needs Site and no TabID).
 	NewChat bool `json:"newChat,omitempty"`
+	// ShownRun is the run (a session id) whose conversation the owner has
+	// on screen (the desktop's Compose shows it): a job naming no tab goes
+	// to the tab that shows that conversation when several tabs of its
+	// site are open, and a new chat sent again after that run stopped
+	// before its send takes its tab. A preference, never a pin; ignored
+	// for agents.
+	ShownRun string `json:"shownRun,omitempty"`
 	// Conversation is, for a code job, the ChatGPT conversation id to
 	// continue; for an ask job, the address of a conversation to go on
 	// with (one Ferry did not start: its site is the address's), in the
