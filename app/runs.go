@@ -53,6 +53,10 @@ type RunSpec struct {
 	// (its site and conversation, in the tab that shows it or a tab opened
 	// on it); Site and TabID then stay empty.
 	FollowUp string `json:"followUp"`
+	// ShownRun is the session id of the run whose conversation Compose
+	// shows: a run to a site with several open tabs goes to the tab that
+	// shows it (a preference, not a pin; see service.JobRequest.ShownRun).
+	ShownRun string `json:"shownRun"`
 
 	// Files are the absolute paths of the files to attach (dropped on the
 	// window or picked); the Service checks and attaches them.
@@ -137,7 +141,7 @@ func (r *Runs) Start(spec RunSpec) (RunInfo, error) {
 func jobRequestOf(spec RunSpec) (service.JobRequest, error) {
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: spec.Prompt, Site: strings.TrimSpace(spec.Site),
 		Model: strings.TrimSpace(spec.Model), TabID: strings.TrimSpace(spec.TabID), NewChat: spec.NewChat,
-		SessionID: strings.TrimSpace(spec.FollowUp), RequestedBy: service.DesktopRequester}
+		SessionID: strings.TrimSpace(spec.FollowUp), ShownRun: strings.TrimSpace(spec.ShownRun), RequestedBy: service.DesktopRequester}
 	for _, f := range spec.Files {
 		if f = strings.TrimSpace(f); f != "" {
 			req.Files = append(req.Files, f)

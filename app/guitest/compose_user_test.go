@@ -204,6 +204,12 @@ func TestComposeWorksWithTheUser(t *testing.T) {
 	})
 
 	t.Run("code mode with two tabs of the site offers them in place, in the window's words, and runs on the one picked", func(t *testing.T) {
+		// The conversation on screen goes: its tab is closed and another
+		// opened, so the two ChatGPT tabs left are ones Ferry cannot tell
+		// apart (a send goes to the tab on screen, else the one Ferry last used).
+		run := evalJSON(t, page, `(id) => window.go.app.Sessions.Show(id)`, firstSession)
+		evalJSON(t, page, `(id) => window.go.app.Tabs.Close(id).then(() => ({}))`, str(run["session"].(map[string]any)["targetId"]))
+		evalJSON(t, page, `() => window.go.app.Tabs.Open('chatgpt')`)
 		clickOrShow(t, page, `[data-testid=code-summary]`, shots)
 		page.MustElement(`[data-testid=code-mode]`).MustClick()
 		page.MustElement(`[data-testid=prompt]`).MustSelectAllText().MustInput("Build a greeting CLI\n" + sim.Directive(sim.ScenarioCodeZip))

@@ -56,7 +56,9 @@ export function tabChoices(candidates: TabCandidate[], tabs: TabLike[] | null): 
     const t = tabs?.find((x) => x.targetId === c.targetId);
     return {
       targetId: c.targetId,
-      title: t?.title || c.title || 'Untitled',
+      // The envelope names the tab as the user knows it (its conversation's
+      // title); the tab's own title only when it has none.
+      title: c.title || t?.title || 'Untitled',
       conversation: t ? (t.conversation ?? '') : conversationOf(c.url),
       state: t?.state ?? '',
       gone: tabs !== null && !t,

@@ -347,6 +347,7 @@ export namespace app {
 	    vars: {[key: string]: string};
 	    newChat: boolean;
 	    followUp: string;
+	    shownRun: string;
 	    files: string[];
 	    zips: string;
 	    allowInline: boolean;
@@ -369,6 +370,7 @@ export namespace app {
 	        this.vars = source["vars"];
 	        this.newChat = source["newChat"];
 	        this.followUp = source["followUp"];
+	        this.shownRun = source["shownRun"];
 	        this.files = source["files"];
 	        this.zips = source["zips"];
 	        this.allowInline = source["allowInline"];
@@ -1851,6 +1853,7 @@ export namespace service {
 	    sessionId?: string;
 	    tabId?: string;
 	    newChat?: boolean;
+	    shownRun?: string;
 	    conversation?: string;
 	    multiZip?: boolean;
 	    allowInline?: boolean;
@@ -1885,6 +1888,7 @@ export namespace service {
 	        this.sessionId = source["sessionId"];
 	        this.tabId = source["tabId"];
 	        this.newChat = source["newChat"];
+	        this.shownRun = source["shownRun"];
 	        this.conversation = source["conversation"];
 	        this.multiZip = source["multiZip"];
 	        this.allowInline = source["allowInline"];

@@ -290,6 +290,7 @@ export class ComposeState {
       site: onTab || follow ? '' : this.site,
       tabId: onTab ? this.tab!.targetId : '',
       followUp: follow,
+      shownRun: onTab || follow ? '' : this.shownRun(this.site),
       model: this.model === 'default' ? '' : this.model,
       ...this.textOrTemplate(),
       newChat: !onTab && !follow && this.kind === 'ask' && this.newChat,
@@ -300,6 +301,15 @@ export class ComposeState {
       sourcePaths: this.kind === 'code' ? splitPaths(this.paths) : [],
       files: composeFiles.paths,
     };
+  }
+
+  /**
+   * shownRun is the session of the run on screen for site id (its
+   * conversation, or its tab when it got none): a send that names no tab
+   * goes there when several tabs of the site are open. '' when none.
+   */
+  shownRun(id: string): string {
+    return this.runs.find((r) => r.site === id && r.session)?.session ?? '';
   }
 
   /** siteModels caches each site's models for the broadcast's pickers. */
@@ -397,7 +407,7 @@ export class ComposeState {
     try {
       const run = fromInfo(
         await this.#api.start({
-          kind: 'ask', site: '', tabId: '', followUp: prev.session, model: '', prompt, template: '', vars: {},
+          kind: 'ask', site: '', tabId: '', followUp: prev.session, shownRun: '', model: '', prompt, template: '', vars: {},
           newChat: false, zips: '', allowInline: false, contract: '', repoRoot: '', sourcePaths: [], files: [],
         } as api.RunSpec),
       );

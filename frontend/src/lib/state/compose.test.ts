@@ -168,6 +168,25 @@ describe('ComposeState', () => {
     expect(c.codeUnavailable).toBe('not for broadcasts');
   });
 
+  it('sends a plain prompt where the run on screen went: its session goes with the send, never with a tab or another site', async () => {
+    const a = fakeApi({ start: vi.fn(async (s: RunSpec) => info('job-' + s.prompt, s.site || 'chatgpt', { session: { id: 'sess-' + s.prompt } } as Partial<RunInfo>)) });
+    const c = new ComposeState(a);
+    await c.load();
+    c.newChat = true;
+    c.prompt = 'one';
+    await c.send();
+    c.newChat = false;
+    c.prompt = 'two';
+    await c.send();
+    const calls = (a.start as ReturnType<typeof vi.fn>).mock.calls.map((x) => x[0] as RunSpec);
+    expect(calls[0]).toMatchObject({ newChat: true, shownRun: '' });
+    expect(calls[1]).toMatchObject({ site: 'chatgpt', newChat: false, shownRun: 'sess-one' });
+    await c.setSite('claude');
+    c.prompt = 'three';
+    await c.send();
+    expect((a.start as ReturnType<typeof vi.fn>).mock.calls[2][0]).toMatchObject({ site: 'claude', shownRun: '' });
+  });
+
   it('sends nothing without a prompt', async () => {
     const a = fakeApi();
     const c = new ComposeState(a);
