@@ -291,6 +291,15 @@ func TestComposeWorksWithTheUser(t *testing.T) {
 		}).length`).Int(); bad != 0 {
 			t.Errorf("%d timeline labels run into their times", bad)
 		}
+		// Every column is in the view: none scrolls sideways out of it.
+		if out := page.MustEval(`() => {
+			const runs = document.querySelector('[data-testid=runs]'), box = runs.getBoundingClientRect();
+			const cols = [...runs.querySelectorAll(':scope > .run-col')];
+			const off = cols.filter(c => c.getBoundingClientRect().right > box.right + 0.5).length;
+			return (runs.scrollWidth > runs.clientWidth + 1 ? 'the runs scroll sideways; ' : '') + (off ? off + ' column(s) past the right edge' : '');
+		}`).Str(); out != "" {
+			t.Errorf("at 900 wide: %s", out)
+		}
 		if m := page.MustEval(`() => [...document.querySelectorAll('[data-testid=run-model]')].filter(e => !e.title).length`).Int(); m != 0 {
 			t.Errorf("%d model names without a tooltip", m)
 		}

@@ -132,8 +132,7 @@ func TestShell(t *testing.T) {
 		// The save wrote the first settings file: System says so without
 		// another "Check again".
 		if err := page.Timeout(20 * time.Second).Wait(rod.Eval(`() => /^valid: /.test(document.querySelector('[data-testid=doctor] [data-check=settings] .detail')?.textContent ?? '')`)); err != nil {
-			t.Errorf("after the save System reads %q, want the saved file: %v",
-				page.MustEval(`() => document.querySelector('[data-testid=doctor] [data-check=settings]')?.innerText ?? ''`).Str(), err)
+			t.Errorf("after the save System still reads the check from before it: %v", err)
 		}
 		savePageShot(t, page, shots, "ferry-settings-dark.png")
 
