@@ -26,6 +26,10 @@ type File struct {
 	// for Name "a__util.go"; "" when not renamed). The prompt says it, never
 	// the absolute path.
 	RenamedFrom string `json:"renamedFrom,omitempty"`
+	// SiteName is the name the site gave the file when it was not Name
+	// (ChatGPT renames a name its library already holds: "notes(1).txt");
+	// "" when the site kept Name or the file was not attached yet.
+	SiteName string `json:"siteName,omitempty"`
 }
 
 // Renamed reports whether the file is sent under another name than its own.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -94,8 +95,31 @@ func TestAskAttachesFiles(t *testing.T) {
 					t.Fatalf("sessions show: exit %d\n%s\n%s", show.code, show.stdout, show.stderr)
 				}
 			})
+			// ChatGPT renames a name its account's library already holds
+			// ("notes.txt" -> "notes(1).txt"); the other sites keep it.
+			held := func(name string, before int) string {
+				if siteID != sim.ChatGPT || before == 0 {
+					return name
+				}
+				ext := filepath.Ext(name)
+				return fmt.Sprintf("%s(%d)%s", strings.TrimSuffix(name, ext), before, ext)
+			}
 			t.Run("three files are all sent", func(t *testing.T) {
-				sent(t, ask(t, []string{notes, log, diff}, "Read these three"), "Read these three", "build.log", "change.diff", "notes.txt")
+				sent(t, ask(t, []string{notes, log, diff}, "Read these three"), "Read these three", "build.log", "change.diff", held("notes.txt", 1))
+			})
+			t.Run("a name the site's library already holds is sent under the site's name and the run records it", func(t *testing.T) {
+				r := ask(t, []string{notes}, "Summarise the notes again")
+				sent(t, r, "Summarise the notes again", held("notes.txt", 2))
+				var out askJSON
+				_ = json.Unmarshal([]byte(r.stdout), &out)
+				show := ferry(t, nil, "sessions", "show", "--data-dir", dataDir, out.Session)
+				want := "notes.txt  18 B  sha256 "
+				if siteID == sim.ChatGPT {
+					want = "(the site named it notes(2).txt)"
+				}
+				if show.code != 0 || !strings.Contains(show.stdout, want) {
+					t.Fatalf("sessions show: exit %d, want %q\n%s\n%s", show.code, want, show.stdout, show.stderr)
+				}
 			})
 			t.Run("same base names are both sent under visible names and the prompt says so", func(t *testing.T) {
 				sent(t, ask(t, []string{utilA, utilB}, "Compare the utils"), "Compare the utils", "a__util.go", "b__util.go")
@@ -123,12 +147,12 @@ func TestAskAttachesFiles(t *testing.T) {
 				h.Server.SetScenario(siteID, sim.Scenario{Name: sim.ScenarioUploadSlow, Params: map[string]string{"processing": "3s"}})
 				defer h.Server.SetScenario(siteID, sim.Scenario{Name: sim.ScenarioNormal})
 				start := time.Now()
-				sent(t, ask(t, []string{diff}, "Review the diff"), "Review the diff", "change.diff")
+				sent(t, ask(t, []string{diff}, "Review the diff"), "Review the diff", held("change.diff", 1))
 				if took := time.Since(start); took < 3*time.Second {
 					t.Fatalf("sent after %s, before processing (3s) could end", took)
 				}
 				ups := h.Server.Uploads(siteID)
-				if u := ups[len(ups)-1]; !u.Completed || u.Name != "change.diff" {
+				if u := ups[len(ups)-1]; !u.Completed || u.Name != held("change.diff", 1) {
 					t.Fatalf("the last upload %+v", u)
 				}
 			})

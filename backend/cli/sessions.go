@@ -139,6 +139,9 @@ func attachmentsText(files []service.Attachment) string {
 		if f.RenamedFrom != "" {
 			line += "  (renamed from " + safetext.Line(f.RenamedFrom) + ")"
 		}
+		if f.SiteName != "" {
+			line += "  (the site named it " + safetext.Line(f.SiteName) + ")"
+		}
 		b.WriteString(line + "\n")
 	}
 	return b.String()

@@ -22,8 +22,11 @@ import (
 // and the site's words; errs.AttachmentUnconfirmed for a file that never
 // shows or never gets ready; errs.CapabilityMissing for a site without an
 // upload definition; the page's envelopes. In every case nothing was sent.
+// On success it returns, for each file in order, the name its tile shows:
+// files[i].Name, or the site's own rename of it (ChatGPT's "notes(1).txt"
+// for a name its library already holds, site.Uploads.RenamesRepeats).
 type Attacher interface {
-	Attach(ctx context.Context, files []attach.File) error
+	Attach(ctx context.Context, files []attach.File) ([]string, error)
 }
 
 // CanAttach fails closed unless a can attach n files (nil for n = 0):
@@ -50,7 +53,10 @@ const (
 
 // tileState is what attachJS reads about the files being attached.
 type tileState struct {
-	Shown   []bool   `json:"shown"`
+	Shown []bool `json:"shown"`
+	// Names are the names the files' tiles show ("" when not shown).
+	Names   []string `json:"names"`
+	All     []string `json:"all"` // the names of every tile in the composer
 	Pending []bool   `json:"pending"`
 	Refused []string `json:"refused"` // the texts of the refusals shown
 	Send    bool     `json:"send"`    // a send control is visible and enabled
@@ -69,41 +75,66 @@ const attachJS = `(spec) => {
   // A tile is in the composer: never inside a turn of the thread (a sent
   // turn shows the files it carried).
   const tiles = all(spec.tile).filter((el) => !(spec.turns || []).some((s) => { try { return el.closest(s); } catch (e) { return false; } }));
-  const shown = [], pending = [];
-  for (const n of spec.names) {
-    const t = tiles.find((el) => nameOf(el) === n);
+  const shownNames = tiles.map(nameOf);
+  // A tile shown before the upload (spec.before, names counted) is no
+  // file's put in now.
+  const left = {};
+  for (const b of spec.before || []) left[b] = (left[b] || 0) + 1;
+  const fresh = shownNames.map((x) => { if (left[x] > 0) { left[x]--; return false; } return true; });
+  const claimed = new Set();
+  const idx = spec.names.map((n) => {
+    const i = shownNames.findIndex((x, j) => x === n && fresh[j] && !claimed.has(j));
+    if (i >= 0) claimed.add(i);
+    return i;
+  });
+  if (spec.renames) {
+    // A site that renames a name its library holds shows "stem(N).ext".
+    spec.names.forEach((n, k) => {
+      if (idx[k] >= 0) return;
+      const dot = n.lastIndexOf('.');
+      const stem = dot > 0 ? n.slice(0, dot) : n, ext = dot > 0 ? n.slice(dot) : '';
+      const i = shownNames.findIndex((x, j) => !claimed.has(j) && fresh[j] && x.startsWith(stem + '(') && x.endsWith(')' + ext) &&
+        /^[0-9]+$/.test(x.slice(stem.length + 1, x.length - ext.length - 1)));
+      if (i >= 0) { claimed.add(i); idx[k] = i; }
+    });
+  }
+  const shown = [], pending = [], names = [];
+  for (const i of idx) {
+    const t = i >= 0 ? tiles[i] : null;
     shown.push(!!t);
+    names.push(t ? shownNames[i] : '');
     let p = false;
     if (t) for (const s of spec.pending || []) { try { if ([...t.querySelectorAll(s)].some(vis)) p = true; } catch (e) {} }
     pending.push(p);
   }
   const refused = all(spec.refused).map((el) => (el.innerText || el.textContent || '').trim()).filter(Boolean);
   const send = all(spec.send).some((el) => !el.disabled && el.getAttribute('aria-disabled') !== 'true');
-  return {shown, pending, refused, send};
+  return {shown, names, all: shownNames, pending, refused, send};
 }`
 
 // Attach implements Attacher for every site with an upload definition:
 // files renamed by attach.Prepare are staged under their new names, set on
 // the file input or dropped on the drop target, and watched until each is
 // ready.
-func (w *Web) Attach(ctx context.Context, files []attach.File) error {
+func (w *Web) Attach(ctx context.Context, files []attach.File) ([]string, error) {
 	if err := CanAttach(w, len(files)); err != nil || len(files) == 0 {
-		return err
+		return nil, err
 	}
 	s := w.Env.Site
 	u := s.Uploads
 	paths, cleanup, err := stage(files)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer cleanup()
 	if err := w.blocked(ctx); err != nil {
-		return err
+		return nil, err
 	}
-	// A refusal already on the page is about an earlier attempt.
-	before, err := w.tiles(ctx, files)
+	// A refusal already on the page is about an earlier attempt; a tile
+	// already there is none of the files put in now.
+	before, err := w.tiles(ctx, files, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch u.Method {
 	case site.UploadDrop:
@@ -114,21 +145,23 @@ func (w *Web) Attach(ctx context.Context, files []attach.File) error {
 			}
 		}
 		if last != nil {
-			return last
+			return nil, last
 		}
 	default:
 		if err := w.Page.SetFiles(ctx, s.Selector(site.RoleFileInput), paths); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return w.awaitFiles(ctx, files, before.Refused)
+	return w.awaitFiles(ctx, files, before)
 }
 
-func (w *Web) tiles(ctx context.Context, files []attach.File) (tileState, error) {
+// tiles reads the composer's tiles for files; before is the names of the
+// tiles shown before the upload, which confirm none of them.
+func (w *Web) tiles(ctx context.Context, files []attach.File, before []string) (tileState, error) {
 	s := w.Env.Site
 	u := s.Uploads
 	spec := map[string]any{"names": attach.Names(files), "tile": u.Tile, "attr": u.NameAttr, "pending": u.Pending,
-		"refused": u.Refused, "send": s.Selector(site.RoleSend),
+		"refused": u.Refused, "send": s.Selector(site.RoleSend), "renames": u.RenamesRepeats, "before": before,
 		"turns": append(s.Selector(site.RoleUserTurn), s.Selector(site.RoleAssistantTurn)...)}
 	var st tileState
 	err := w.Page.EvalInto(ctx, &st, attachJS, spec)
@@ -136,25 +169,27 @@ func (w *Web) tiles(ctx context.Context, files []attach.File) (tileState, error)
 }
 
 // awaitFiles polls until every file's tile is shown and ready and the send
-// control is enabled, or a refusal or a timeout ends the wait.
-func (w *Web) awaitFiles(ctx context.Context, files []attach.File, stale []string) error {
+// control is enabled, or a refusal or a timeout ends the wait; before is
+// the page as it was before the upload. It returns the names the tiles
+// show.
+func (w *Web) awaitFiles(ctx context.Context, files []attach.File, before tileState) ([]string, error) {
 	s := w.Env.Site
 	start := time.Now()
 	clickSend := s.Send == site.SendClick
 	for {
-		st, err := w.tiles(ctx, files)
+		st, err := w.tiles(ctx, files, before.All)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		st.Refused = fresh(st.Refused, stale)
+		st.Refused = fresh(st.Refused, before.Refused)
 		if len(st.Refused) > 0 {
-			return rejected(s, files, st)
+			return nil, rejected(s, files, st)
 		}
 		waiting := ""
 		for i, f := range files {
 			switch {
 			case !st.Shown[i] && time.Since(start) > tileTimeout:
-				return errs.New(errs.AttachmentUnconfirmed, "%s never showed in the %s composer within %s; nothing was sent", f.Name, s.Name, tileTimeout).
+				return nil, errs.New(errs.AttachmentUnconfirmed, "%s never showed in the %s composer within %s; nothing was sent", f.Name, s.Name, tileTimeout).
 					WithEvidence("file", f.Name).WithEvidence("site", s.ID).WithEvidence("sent", "false")
 			case !st.Shown[i]:
 				waiting = f.Name + " to show"
@@ -163,18 +198,18 @@ func (w *Web) awaitFiles(ctx context.Context, files []attach.File, stale []strin
 			}
 		}
 		if waiting == "" && (st.Send || !clickSend) {
-			return nil
+			return st.Names, nil
 		}
 		if time.Since(start) > pendingTimeout {
 			if waiting == "" {
 				waiting = "the send control to be enabled"
 			}
-			return errs.New(errs.AttachmentUnconfirmed, "%s never reported the files ready (still waiting for %s after %s); nothing was sent", s.Name, waiting, pendingTimeout).
+			return nil, errs.New(errs.AttachmentUnconfirmed, "%s never reported the files ready (still waiting for %s after %s); nothing was sent", s.Name, waiting, pendingTimeout).
 				WithEvidence("site", s.ID).WithEvidence("sent", "false")
 		}
 		select {
 		case <-ctx.Done():
-			return ctxErr(ctx, "waiting for the attachments")
+			return nil, ctxErr(ctx, "waiting for the attachments")
 		case <-time.After(w.Poll):
 		}
 	}

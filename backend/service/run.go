@@ -58,14 +58,15 @@ type Run struct {
 }
 
 // Attachment is one file sent with a prompt (attach.File): its local path,
-// the name the site saw, its size and sha256, and the path a visible
-// rename replaced.
+// the name the site saw, its size and sha256, the path a visible rename
+// replaced, and the name the site gave it when it renamed it itself.
 type Attachment struct {
 	Path        string `json:"path"`
 	Name        string `json:"name"`
 	Bytes       int64  `json:"bytes"`
 	SHA256      string `json:"sha256"`
 	RenamedFrom string `json:"renamedFrom,omitempty"`
+	SiteName    string `json:"siteName,omitempty"`
 }
 
 // ModelProof says which model answered and where that was read

@@ -39,6 +39,10 @@ type Uploads struct {
 	// Refused lists the selectors of a refusal the site shows (inside a
 	// tile or anywhere on the page); its text is the site's words.
 	Refused []string `json:"refused,omitempty"`
+	// RenamesRepeats says the site renames a file whose name its account's
+	// library already holds, "stem(N).ext" for "stem.ext" (ChatGPT): a new
+	// tile of that form, absent before the upload, is the file's own.
+	RenamesRepeats bool `json:"renamesRepeats,omitempty"`
 }
 
 func (u *Uploads) clone() *Uploads {

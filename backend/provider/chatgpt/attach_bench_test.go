@@ -57,7 +57,7 @@ func BenchmarkAttach20MiB(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			if err := th.a.Attach(ctx, files); err != nil {
+			if _, err := th.a.Attach(ctx, files); err != nil {
 				b.Fatal(err)
 			}
 			b.StopTimer()

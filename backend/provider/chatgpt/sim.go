@@ -207,7 +207,7 @@ func (s *simServer) routes() http.Handler {
 	}))
 	mux.HandleFunc("GET /auth/login", s.LoginPage(ID))
 	mux.HandleFunc("POST /auth/login", s.LoginPage(ID))
-	s.MountUploads(mux, ID, "/backend-api", 512<<20, func(name string) string { return "Unable to upload " + name + ": file is too large" })
+	s.MountUploads(mux, ID, "/backend-api", 512<<20, func(name string) string { return "Unable to upload " + name + ": file is too large" }, sim.RenameRepeats())
 	return s.Gate(ID, mux)
 }
 

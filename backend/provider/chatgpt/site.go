@@ -109,6 +109,7 @@ func Site() site.Site {
 			NameAttr:       "aria-label",
 			Pending:        []string{`[role="progressbar"]`, `svg[class*="animate-spin"]`, `[class*="spinner" i]`},
 			Refused:        []string{`[role="alert"]`, `[data-testid*="toast" i]`},
+			RenamesRepeats: true,
 		},
 	}
 }

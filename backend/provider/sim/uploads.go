@@ -54,10 +54,25 @@ const keptUploadBytes = 4 << 20
 // uploadProcessing is how long processing takes without upload_slow.
 const uploadProcessing = 300 * time.Millisecond
 
+// UploadOption changes how MountUploads behaves for one site.
+type UploadOption func(*uploadConf)
+
+type uploadConf struct{ renameRepeats bool }
+
+// RenameRepeats makes the site rename a file whose name its account's
+// library already holds, as ChatGPT does (providers reference, ChatGPT
+// upload: "a.txt" -> "a(1).txt"): the library keeps the new name, the
+// slot's answer carries it as file_name, and the page's tile shows it.
+func RenameRepeats() UploadOption { return func(c *uploadConf) { c.renameRepeats = true } }
+
 // MountUploads serves the upload path of site under prefix on mux, with
 // maxBytes the site's file size limit and tooLarge the words it refuses a
 // file with (given the file's name).
-func (s *Server) MountUploads(mux *http.ServeMux, site, prefix string, maxBytes int64, tooLarge func(name string) string) {
+func (s *Server) MountUploads(mux *http.ServeMux, site, prefix string, maxBytes int64, tooLarge func(name string) string, opts ...UploadOption) {
+	var conf uploadConf
+	for _, o := range opts {
+		o(&conf)
+	}
 	mux.HandleFunc("POST "+prefix+"/files", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Name string `json:"file_name"`
@@ -77,9 +92,13 @@ func (s *Server) MountUploads(mux *http.ServeMux, site, prefix string, maxBytes 
 		}
 		id := "file-" + strings.ReplaceAll(NewUUID(), "-", "")[:24]
 		s.mu.Lock()
-		s.ledger.uploads = append(s.ledger.uploads, Upload{Site: site, ID: id, Name: req.Name, Size: req.Size})
+		name := req.Name
+		if conf.renameRepeats {
+			name = libraryName(s.ledger.uploads, site, req.Name)
+		}
+		s.ledger.uploads = append(s.ledger.uploads, Upload{Site: site, ID: id, Name: name, Size: req.Size})
 		s.mu.Unlock()
-		WriteJSON(w, http.StatusOK, O("status", "success", "upload_url", prefix+"/files/blob/"+id+"?se=sim&sig="+s.MACHex("blob", id)[:16], "file_id", id))
+		WriteJSON(w, http.StatusOK, O("status", "success", "upload_url", prefix+"/files/blob/"+id+"?se=sim&sig="+s.MACHex("blob", id)[:16], "file_id", id, "file_name", name))
 	})
 	mux.HandleFunc("PUT "+prefix+"/files/blob/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
@@ -144,6 +163,30 @@ func (s *Server) MountUploads(mux *http.ServeMux, site, prefix string, maxBytes 
 		s.updateUpload(req.ID, func(u *Upload) bool { u.Completed = true; return true })
 		line("file.processing.completed", 100)
 	})
+}
+
+// libraryName is the name site's library gives a file named name: name
+// itself, or "stem(N).ext" with the lowest N free when a file of site
+// already holds the name.
+func libraryName(held []Upload, site, name string) string {
+	taken := map[string]bool{}
+	for _, u := range held {
+		if u.Site == site {
+			taken[u.Name] = true
+		}
+	}
+	if !taken[name] {
+		return name
+	}
+	stem, ext := name, ""
+	if dot := strings.LastIndexByte(name, '.'); dot > 0 {
+		stem, ext = name[:dot], name[dot:]
+	}
+	for n := 1; ; n++ {
+		if c := fmt.Sprintf("%s(%d)%s", stem, n, ext); !taken[c] {
+			return c
+		}
+	}
 }
 
 func (s *Server) upload(id string) (Upload, bool) {

@@ -644,6 +644,7 @@ export namespace service {
 	    bytes: number;
 	    sha256: string;
 	    renamedFrom?: string;
+	    siteName?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Attachment(source);
@@ -656,6 +657,7 @@ export namespace service {
 	        this.bytes = source["bytes"];
 	        this.sha256 = source["sha256"];
 	        this.renamedFrom = source["renamedFrom"];
+	        this.siteName = source["siteName"];
 	    }
 	}
 	export class Approval {
@@ -1441,6 +1443,7 @@ export namespace service {
 	    bytes: number;
 	    sha256: string;
 	    renamedFrom?: string;
+	    siteName?: string;
 	    error?: errs.Envelope;
 	
 	    static createFrom(source: any = {}) {
@@ -1454,6 +1457,7 @@ export namespace service {
 	        this.bytes = source["bytes"];
 	        this.sha256 = source["sha256"];
 	        this.renamedFrom = source["renamedFrom"];
+	        this.siteName = source["siteName"];
 	        this.error = this.convertValues(source["error"], errs.Envelope);
 	    }
 	

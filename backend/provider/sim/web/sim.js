@@ -436,6 +436,13 @@ Sim.uploads = function (spec) {
       const sj = await slot.json();
       if (!slot.ok) { remove(f); Sim.toast(sj.detail || spec.tooLarge(file.name)); return; }
       f.id = sj.file_id;
+      // A name the account's library holds comes back renamed ("a(1).txt"): the tile shows the site's name.
+      if (sj.file_name && sj.file_name !== f.name) {
+        f.name = sj.file_name;
+        f.tile.setAttribute('aria-label', f.name);
+        f.tile.querySelector('.file-name').textContent = f.name.length > 24 ? f.name.slice(0, 20) + '…' : f.name;
+        f.tile.querySelector('button').setAttribute('aria-label', 'Remove file ' + n + ': ' + f.name);
+      }
       const put = await fetch(sj.upload_url, { method: 'PUT', headers: { 'x-ms-blob-type': 'BlockBlob' }, body: file });
       if (put.status !== 201) { remove(f); Sim.toast('Unable to upload ' + file.name); return; }
       const proc = await Sim.postJSON(spec.prefix + '/files/process_upload_stream', { file_id: f.id, file_name: file.name }, headers);
