@@ -109,12 +109,15 @@ func TestAskSendsSourcesAsAZip(t *testing.T) {
 			t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 		}
 		name := "shop-" + commit[:12] + ".zip"
+		// The code-mode run above put a zip of that name in ChatGPT's library,
+		// which renames this one (providers reference, ChatGPT upload).
+		held := "shop-" + commit[:12] + "(1).zip"
 		subs := h.Server.Submissions(sim.ChatGPT)
-		if len(subs) != subsBefore+1 || subs[len(subs)-1].Prompt != "Review the shop" || !reflect.DeepEqual(subs[len(subs)-1].Attachments, []string{name}) {
-			t.Fatalf("the site got %+v, want one more prompt with %s", subs, name)
+		if len(subs) != subsBefore+1 || subs[len(subs)-1].Prompt != "Review the shop" || !reflect.DeepEqual(subs[len(subs)-1].Attachments, []string{held}) {
+			t.Fatalf("the site got %+v, want one more prompt with %s", subs, held)
 		}
 		ups := h.Server.Uploads(sim.ChatGPT)[upsBefore:]
-		if len(ups) != 1 || ups[0].Name != name || !ups[0].Completed {
+		if len(ups) != 1 || ups[0].Name != held || !ups[0].Completed {
 			t.Fatalf("uploads %+v", ups)
 		}
 		got := unzip(t, ups[0].Body)
@@ -137,7 +140,7 @@ func TestAskSendsSourcesAsAZip(t *testing.T) {
 		}
 		sum := sha256.Sum256(ups[0].Body)
 		att := s.Session.Attachments
-		if len(att) != 1 || att[0].Name != name || att[0].SHA256 != hex.EncodeToString(sum[:]) || att[0].SHA256 != ups[0].SHA256 || att[0].Bytes != ups[0].Size {
+		if len(att) != 1 || att[0].Name != name || att[0].SiteName != held || att[0].SHA256 != hex.EncodeToString(sum[:]) || att[0].SHA256 != ups[0].SHA256 || att[0].Bytes != ups[0].Size {
 			t.Fatalf("recorded attachments %+v, want %s with sha256 %s", att, name, ups[0].SHA256)
 		}
 		if _, err := os.Stat(filepath.Dir(att[0].Path)); !os.IsNotExist(err) {
