@@ -29,7 +29,7 @@ var desktopHints = map[errs.Code]string{
 	errs.DiskFull:              "free space on the disk that holds the directory named in the message, or move the data directory to a larger disk in Settings → Locations, then try again",
 	errs.BrowserNotFound:       "install Chromium (apt-get install chromium), or choose the browser in Settings → Browser",
 	errs.BrowserLaunchFailed:   "close other browsers that use Ferry's profile, then Launch browser in Tabs; Settings → System checks the browser",
-	errs.BrowserDisconnected:   "the browser went away: Launch browser in Tabs, then Retry; a run that was answering can be collected from History",
+	errs.BrowserDisconnected:   "the browser went away: a run that was answering is collected with Collect the rest, which starts the browser again; otherwise Launch browser in Tabs, then Retry",
 	errs.SendUnconfirmed:       "check the tab: the prompt may or may not have been sent; look for the answer in the tab or History before sending again",
 	errs.NoDisplay:             "start Ferry in a desktop session",
 	errs.EnvironmentNotReady:   "apply the fixes Settings → System lists, then try again",

@@ -69,7 +69,7 @@ type RunEvent struct {
 func runEventOf(ev ownerEvent) (RunEvent, bool) {
 	out := RunEvent{JobID: ev.JobID, At: ev.Time, RequestedBy: ev.ClientID}
 	if j := ev.Job; j != nil {
-		out.Kind, out.State = "ended", j.State
+		out.Kind, out.State = "ended", shownState(true, j.State, j.Error)
 		if out.At.IsZero() {
 			out.At = j.UpdatedAt
 		}

@@ -379,7 +379,25 @@ func runInfoOf(j service.Job) RunInfo {
 			out.State = service.RunCancelled
 		}
 	}
+	out.State = shownState(out.Ended, out.State, out.Error)
 	return out
+}
+
+// shownState is the state the window shows for a run in state whose job
+// ended (ended) with e: a run that stopped after its send because its
+// browser or tab went away shows that (browser_disconnected,
+// target_not_found, target_crashed) rather than the step it stopped in,
+// which it keeps for "Collect the rest". History reads the same rule from
+// the run's record (frontend liverun.ts, shownState).
+func shownState(ended bool, state string, e *errs.Envelope) string {
+	if !ended || e == nil || !service.IsRunState(state) || service.IsTerminal(state) || state == service.RunStale {
+		return state
+	}
+	switch e.Code {
+	case errs.BrowserDisconnected, errs.TargetNotFound, errs.TargetCrashed:
+		return string(e.Code)
+	}
+	return state
 }
 
 // Sites lists the site registry (built-in sites and the user's), sorted by

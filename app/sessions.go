@@ -131,7 +131,15 @@ func (s *Sessions) search(q service.HistoryQuery) (SessionList, error) {
 		}
 		out.Items = make([]HistoryItem, 0, len(page.Hits))
 		for _, h := range page.Hits {
-			out.Items = append(out.Items, summarize(h))
+			it := summarize(h)
+			if service.IsRunState(h.State) && !service.IsTerminal(h.State) && h.State != service.RunStale {
+				// A run still in a step may have stopped there because
+				// its browser went away (rare rows: only these are read).
+				if v, err := svc.ViewSession(context.Background(), desktopCaller, service.SessionRef{ID: h.ID}); err == nil && v.Session != nil && v.Session.Error != nil {
+					it.Session.State = shownState(true, h.State, v.Session.Error)
+				}
+			}
+			out.Items = append(out.Items, it)
 		}
 		out.Total = page.Total
 		return nil

@@ -261,13 +261,40 @@ func errorsIsDeadline(ctx context.Context) bool {
 	return errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
 
+// keepsTabs reports whether the browser still has tabs and answers, looked
+// at three times over a second (a quitting browser closes its tabs one by
+// one).
+func (b *Browser) keepsTabs(ctx context.Context) bool {
+	for i := 0; i < 3; i++ {
+		if i > 0 {
+			select {
+			case <-b.life.Done():
+				return false
+			case <-ctx.Done():
+				return false
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+		lctx, cancel := context.WithTimeout(ctx, time.Second)
+		tabs, err := b.Targets(lctx, nil)
+		cancel()
+		if err != nil || len(tabs) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Lost reports why the page can no longer be used, waiting at most grace
 // for it to end: nil while it stays usable, else the envelope that ended it.
 // A browser that goes away takes its tabs with it, and its tabs may report
 // their own end (crashed, detached) a moment before the connection drops:
 // a tab that ended so is given a further 300 ms for the browser's end,
 // which then wins (BrowserDisconnected), so that the caller tells a lost
-// browser from a lost tab. It returns early when ctx ends.
+// browser from a lost tab. A browser quitting on its own (its user closed
+// its window, Browser.close) closes its tabs first and may take seconds
+// to exit: when no tab of the browser is left, or it no longer answers, it
+// is given up to 5 s more. It returns early when ctx ends.
 func (p *Page) Lost(ctx context.Context, grace time.Duration) error {
 	t := time.NewTimer(grace)
 	defer t.Stop()
@@ -289,6 +316,18 @@ func (p *Page) Lost(ctx context.Context, grace time.Duration) error {
 	case <-p.b.life.Done():
 		return context.Cause(p.b.life)
 	case <-bt.C:
+	case <-ctx.Done():
+		return cause
+	}
+	if p.b.keepsTabs(ctx) {
+		return cause // the browser goes on with its other tabs
+	}
+	qt := time.NewTimer(5 * time.Second)
+	defer qt.Stop()
+	select {
+	case <-p.b.life.Done():
+		return context.Cause(p.b.life)
+	case <-qt.C:
 	case <-ctx.Done():
 	}
 	return cause

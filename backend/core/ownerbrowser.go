@@ -122,6 +122,15 @@ func (m *OwnerBrowser) connect(ctx context.Context) (*browser.Browser, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
+	m.mu.Lock()
+	gone := m.b
+	m.mu.Unlock()
+	if gone != nil && gone.Err() != nil {
+		// A browser Ferry launched that went away (killed, or quit by
+		// its user) may still be exiting and hold the profile: it is
+		// reaped, its helpers with it, before another starts on it.
+		closeOwnerBrowser(gone)
+	}
 	bs := m.settings()
 	var (
 		b   *browser.Browser
@@ -164,9 +173,13 @@ func (m *OwnerBrowser) connect(ctx context.Context) (*browser.Browser, error) {
 }
 
 // watch reports the browser going away (the user closed its window, it
-// crashed, the attached browser quit).
+// crashed, the attached browser quit), and reaps a browser Ferry launched
+// so that its profile is free for the next launch.
 func (m *OwnerBrowser) watch(b *browser.Browser) {
 	<-b.Done()
+	if b.Launched() {
+		closeOwnerBrowser(b)
+	}
 	m.mu.Lock()
 	mine := m.b == b
 	if mine {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/site"
 )
 
 // TabWatcher is implemented by adapters whose tab can tell whether it is
@@ -62,6 +63,35 @@ func lostHint(env *errs.Envelope, s *Session) *errs.Envelope {
 		return env.WithHint("nothing was sent: it is safe to run the prompt again once the browser runs")
 	}
 	return env.WithHint("nothing was sent: it is safe to run the prompt again")
+}
+
+// lostWithPage is the envelope of a run of a site whose chats live only in
+// their page (site.Site.PageOnlyChats) that lost its tab or browser after
+// the send: the answer went with the page, and nothing can collect it.
+func lostWithPage(env *errs.Envelope, st site.Site, s *Session) *errs.Envelope {
+	out := errs.Wrap(env, env.Code, "%s keeps a chat only in the page that runs it, and the page went away while it answered (%s): the answer went with it and cannot be collected", st.Name, env.Message).
+		WithEvidence("session", s.ID).WithEvidence("sent", "yes")
+	for k, v := range env.Evidence {
+		out = out.WithEvidence(k, v)
+	}
+	return out.WithHint("send the prompt again: %s finishes no answer whose page is gone", st.Name)
+}
+
+// siteKey carries in a run's context the site of the adapter driving it,
+// for what stop must know of the site.
+type siteKey struct{}
+
+func withSiteOf(ctx context.Context, a provider.Adapter) context.Context {
+	if a == nil {
+		return ctx // a reattach that needs no page
+	}
+	return context.WithValue(ctx, siteKey{}, a.Site())
+}
+
+// siteOf is the site withSiteOf recorded (the zero Site when none).
+func siteOf(ctx context.Context) site.Site {
+	st, _ := ctx.Value(siteKey{}).(site.Site)
+	return st
 }
 
 // LostItsTab reports whether the run stopped because its tab or browser

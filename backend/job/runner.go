@@ -143,7 +143,7 @@ func (r *Runner) Run(ctx context.Context, id string, a provider.Adapter) (*Sessi
 	if s.State != StateResolved {
 		return s, errs.New(errs.BadInput, "session %s is %s, not resolved: use Reattach to resume it", id, s.State)
 	}
-	out, err := r.drive(ctx, s, a, nil)
+	out, err := r.drive(withSiteOf(ctx, a), s, a, nil)
 	if err != nil && out != nil && out.State != StateDone && out.State != StateCancelled && pastPreflight(s, a) {
 		r.snapshot(ctx, out, a)
 	}
@@ -185,6 +185,7 @@ func WithTurnFinder(f TurnFinder) ReattachOption { return func(c *reattachConfig
 // when a code-mode run stopped at artifacts_retrieved and the Runner has no
 // Deliverable (see resumeDelivery); and the run's own failures as in Run.
 func (r *Runner) Reattach(ctx context.Context, id string, a provider.Adapter, opts ...ReattachOption) (*Session, *Finding, error) {
+	ctx = withSiteOf(ctx, a)
 	s, f, err := r.reattach(ctx, id, a, opts...)
 	s, err = r.settle(ctx, s, err)
 	return s, f, err
@@ -328,10 +329,15 @@ func (r *Runner) stop(ctx context.Context, s *Session, cause error) (*Session, e
 	wctx := context.WithoutCancel(ctx)
 	ctxEnded := ctx.Err() != nil && (env.Code == errs.Cancelled || env.Code == errs.Timeout)
 	lost := !ctxEnded && tabEnded(env.Code)
-	if lost {
+	pageOnly := lost && s.ConversationURL == "" && (s.State.Sent() || s.State == StateSubmitting) && siteOf(ctx).PageOnlyChats
+	switch {
+	case pageOnly:
+		// Nothing outside the page held the chat: the run is over.
+		env = lostWithPage(env, siteOf(ctx), s)
+	case lost:
 		env = lostHint(env, s)
 	}
-	if (ctxEnded || lost) && (s.State.Sent() || s.State == StateSubmitting) {
+	if (ctxEnded || lost) && !pageOnly && (s.State.Sent() || s.State == StateSubmitting) {
 		out, err := r.repo.Update(wctx, s.ID, "", func(x *Session) error { x.Error = env; return nil })
 		if err != nil {
 			return s, errors.Join(cause, err)

@@ -169,7 +169,12 @@ type Site struct {
 	// OneRunAtATime says the site answers one prompt at a time per
 	// account: a run of the site waits (queued) while another goes on,
 	// instead of opening a tab of its own.
-	OneRunAtATime bool           `json:"oneRunAtATime,omitempty"`
+	OneRunAtATime bool `json:"oneRunAtATime,omitempty"`
+	// PageOnlyChats says the site keeps a chat only in the page that runs
+	// it (AI Studio): the chat has no address while it answers, and an
+	// answer whose page went away is lost with it, so a run that lost its
+	// browser after the send cannot be collected.
+	PageOnlyChats bool           `json:"pageOnlyChats,omitempty"`
 	Send          SendMethod     `json:"send"`
 	Stream        *StreamCapture `json:"stream,omitempty"`
 	Features      []Feature      `json:"features"`

@@ -41,7 +41,8 @@ func SimSite() sim.Site {
 			"composer": "footer ms-input-box textarea",
 			"send":     "footer ms-submit-button button[aria-disabled=\"false\"]",
 		},
-		Routes: func(s *sim.Server) http.Handler { return simServer{s}.routes() },
+		PageOnlyChats: true,
+		Routes:        func(s *sim.Server) http.Handler { return simServer{s}.routes() },
 	}
 }
 

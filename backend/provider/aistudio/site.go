@@ -32,9 +32,12 @@ func Site() site.Site {
 			site.RoleSend: {"Run"},
 			site.RoleStop: {"Stop"},
 		},
-		Typing:   []site.Typing{site.TypingNativeSetter, site.TypingInputEvent},
-		Send:     site.SendClick,
-		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection},
+		Typing: []site.Typing{site.TypingNativeSetter, site.TypingInputEvent},
+		// The page runs the chat: nothing finishes an answer whose page
+		// went away, and a new chat has no address of its own meanwhile.
+		PageOnlyChats: true,
+		Send:          site.SendClick,
+		Features:      []site.Feature{site.FeatureChat, site.FeatureModelSelection},
 		Models: []site.Model{
 			{Alias: "pro", URLParam: "gemini-pro-latest", Proof: []string{"pro"}},
 			{Alias: "flash", URLParam: "gemini-flash-latest", Proof: []string{"flash"}},

@@ -42,6 +42,7 @@
     document.body.appendChild(menu);
   }
   const eng = Sim.chat({
+    conversation: () => conv,
     editor: () => editor,
     blocked: () => capped,
     files: () => uploads,

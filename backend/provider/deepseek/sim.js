@@ -20,6 +20,7 @@
       h('div', { class: 'composer' }, ta, think, h('div', { class: 'ds-toggle-button', role: 'button' }, 'Search'), btn)));
   let n = 0;
   const eng = Sim.chat({
+    conversation: () => session,
     editor: () => editor,
     submitOn: (e) => e.key === 'Enter' && !e.shiftKey && !e.isComposing,
     renderControls(state) {

@@ -13,10 +13,13 @@ func Site() site.Site {
 		NewChat:    "https://chat.deepseek.com/",
 		LoginPaths: []string{"/sign_in"},
 		Selectors: map[site.Role][]string{
-			site.RoleComposer:      {`textarea[placeholder='Message DeepSeek']`, `#chat-input`},
-			site.RoleSend:          {`[role='button'].ds-button--primary.ds-button--circle:not(.ds-button--disabled):not([aria-disabled='true'])`},
-			site.RoleStop:          {`[role='button'].ds-button--primary.ds-button--circle .ds-loading`, `.ds-loading`},
-			site.RoleBusy:          {`.ds-loading`},
+			site.RoleComposer: {`textarea[placeholder='Message DeepSeek']`, `#chat-input`},
+			site.RoleSend:     {`[role='button'].ds-button--primary.ds-button--circle:not(.ds-button--disabled):not([aria-disabled='true'])`},
+			site.RoleStop:     {`[role='button'].ds-button--primary.ds-button--circle .ds-loading`, `.ds-loading`},
+			site.RoleBusy:     {`.ds-loading`},
+			// The user's messages are the list's items without an answer's
+			// markdown (a reattach looks for the prompt's turn among them).
+			site.RoleUserTurn:      {`[data-virtual-list-item-key]:not(:has(.ds-markdown)) .ds-message`},
 			site.RoleAssistantTurn: {`[data-virtual-list-item-key]:has(.ds-markdown)`, `.ds-assistant-message-main-content`},
 			site.RoleAnswerBody:    {`.ds-assistant-message-main-content .ds-markdown`, `.ds-markdown`},
 			site.RoleCodeBlock:     {`.md-code-block pre`},

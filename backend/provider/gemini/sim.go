@@ -64,7 +64,14 @@ type simServer struct{ *sim.Server }
 
 func (s simServer) routes() http.Handler {
 	mux := http.NewServeMux()
-	page := func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, r.PathValue("id")) }
+	page := func(w http.ResponseWriter, r *http.Request) {
+		// /app/<hex> shows conversation c_<hex>.
+		conv := r.PathValue("id")
+		if conv != "" {
+			conv = "c_" + conv
+		}
+		s.ServePage(w, r, ID, conv)
+	}
 	mux.HandleFunc("GET /{$}", page)
 	mux.HandleFunc("GET /app", page)
 	mux.HandleFunc("GET /app/{id}", page)

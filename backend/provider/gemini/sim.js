@@ -43,6 +43,7 @@
     document.body.appendChild(menu);
   }
   const eng = Sim.chat({
+    conversation: () => cid,
     editor: () => editor,
     files: () => uploads,
     submitOn: () => false, // Enter does not submit on current builds
@@ -105,6 +106,8 @@
             if (!env[2]) { errCode = (env[5] || [0])[0]; continue; }
             const b = JSON.parse(env[2]);
             cid = b[1][0]; rid = b[1][1];
+            // The address names the conversation as soon as a frame does.
+            if (location.pathname !== '/app/' + cid.replace(/^c_/, '')) history.pushState({}, '', '/app/' + cid.replace(/^c_/, ''));
             const c = b[4][0];
             rcid = c[0]; text = c[1][0]; mdl = b[42];
             if (c[37]) thoughts = c[37][0][0];

@@ -33,6 +33,7 @@
     document.body.appendChild(menu);
   }
   const eng = Sim.chat({
+    conversation: () => conv,
     editor: () => editor,
     submitOn: (e) => e.key === 'Enter' && (e.ctrlKey || e.metaKey),
     renderControls(state) {

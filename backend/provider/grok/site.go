@@ -20,7 +20,10 @@ func Site() site.Site {
 			// not an outage.
 			site.RoleSend: {`[data-testid="chat-submit"]`, `button[type="submit"][aria-label="Submit"]`},
 			site.RoleStop: {`[data-testid="chat-stop"]`, `button[aria-label*="Stop" i]`},
-			// Both roles use .message-bubble; the newest is the last.
+			// Both roles use .message-bubble; the newest is the last. The
+			// user's bubbles hold no response markdown (a reattach looks
+			// for the prompt's turn among them).
+			site.RoleUserTurn:      {`.message-bubble:not(:has(.response-content-markdown))`},
 			site.RoleAssistantTurn: {`.message-bubble`},
 			site.RoleAnswerBody:    {`.response-content-markdown`},
 			site.RoleCodeBlock:     {`pre code`},

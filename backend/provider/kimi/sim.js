@@ -21,6 +21,7 @@
     h('main', { class: 'main' }, h('div', { class: 'current-model' }, 'K2'), list,
       h('div', { class: 'chat-editor' }, edEl, h('div', { class: 'chat-editor-action' }, btn))));
   const eng = Sim.chat({
+    conversation: () => chatId,
     editor: () => editor,
     blocked: () => { if (cfg.loggedIn) return false; loginDialog(); return true; },
     submitOn: (e) => e.key === 'Enter' && !e.shiftKey && !e.isComposing,

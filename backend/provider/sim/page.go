@@ -27,6 +27,9 @@ type pageConfig struct {
 	// CapResetAt is when the usage cap of the usage_cap_on_load scenario
 	// resets (Unix ms).
 	CapResetAt int64 `json:"capResetAt,omitempty"`
+	// Turns are the conversation's turns as the site keeps them (see
+	// the transcript), for a page opening a conversation's address.
+	Turns []ShownTurn `json:"turns,omitempty"`
 }
 
 // title is the <title> of site's app page.
@@ -42,6 +45,9 @@ func (s *Server) ServePage(w http.ResponseWriter, r *http.Request, site, conv st
 	loggedIn := s.ensureSession(w, r, site)
 	cfg := pageConfig{Site: site, Scenario: sc.Name, Params: sc.Params, LoggedIn: loggedIn, Conversation: conv,
 		Model: defaultModel(site), Path: r.URL.Path, Drift: sc.Name == ScenarioDriftedDOM}
+	if conv != "" && loggedIn {
+		cfg.Turns = s.Turns(site, conv)
+	}
 	if sc.Name == ScenarioUsageCapOnLoad {
 		cfg.CapResetAt = s.CapReset(site, sc).UnixMilli()
 	}

@@ -50,6 +50,11 @@ type Site struct {
 	// Drift maps drift keys (composer, send, stop, answer, copy, done) to
 	// the selectors of the drifted_dom scenario that replace the site's.
 	Drift map[string]string
+	// PageOnlyChats says the site keeps a chat only in the page that runs
+	// it: a chat has no address of its own, and an answer whose page went
+	// away is not finished (AI Studio). The transcript keeps none of its
+	// turns.
+	PageOnlyChats bool
 	// Routes builds the site's handler for one server: its pages (through
 	// ServePage and LoginPage) and its API, usually wrapped in Gate. It is
 	// called once by New; per-server state belongs in its closure.

@@ -398,6 +398,9 @@ func (s *Server) Reset() {
 	s.ledger = ledger{}
 	hooks := append([]func(){}, s.resets...)
 	s.mu.Unlock()
+	s.script.mu.Lock()
+	s.script.convs = nil
+	s.script.mu.Unlock()
 	for _, fn := range hooks {
 		fn()
 	}

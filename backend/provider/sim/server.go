@@ -108,6 +108,7 @@ type Server struct {
 	lockNext    map[string]time.Duration // LockAtNextSend: a lock that starts with the next send
 	ledger      ledger
 	resets      []func() // the sites' OnReset hooks
+	script      transcript
 
 	handler  http.Handler
 	ln       net.Listener
@@ -234,6 +235,10 @@ func (s *Server) routes() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.logf != nil {
 			s.logf("sim: %s %s%s", r.Method, r.Host, r.URL.Path)
+		}
+		if strings.HasPrefix(r.URL.Path, "/__sim/turns/") {
+			s.serveTurns(w, r)
+			return
 		}
 		if strings.HasPrefix(r.URL.Path, "/__sim/") || r.URL.Path == "/__sim" {
 			admin.ServeHTTP(w, r)

@@ -16,6 +16,10 @@ type Turn struct {
 	Scenario Scenario
 	Answer   Answer
 	Pace     Pace
+	// rec is the turn in the site's transcript (nil when it keeps none),
+	// which Pieces keeps up to date.
+	rec *storedTurn
+	tr  *transcript
 }
 
 // Refusal is how a site words a refused send: the status, content type and
@@ -58,6 +62,7 @@ func (s *Server) BeginTurn(w http.ResponseWriter, site, conv, prompt string, rat
 		return t, false
 	}
 	s.Record(sub)
+	t.rec, t.tr = s.script.begin(t), &s.script
 	return t, true
 }
 
@@ -76,6 +81,21 @@ func (s *Server) CapReset(site string, sc Scenario) time.Time {
 // holding still at the scenario's pause (see Pause). It reports whether
 // all was sent.
 func (t Turn) Pieces(ctx context.Context, text string, emit func(piece, soFar string)) bool {
+	if text != t.Answer.Text || t.rec == nil {
+		return t.pieces(ctx, text, emit)
+	}
+	so := ""
+	all := t.pieces(ctx, text, func(p, s string) {
+		so = s
+		t.tr.update(t.rec, s, false, false, false)
+		emit(p, s)
+	})
+	t.tr.update(t.rec, so, true, all, ctx.Err() != nil)
+	return all
+}
+
+// pieces is Pieces without the transcript.
+func (t Turn) pieces(ctx context.Context, text string, emit func(piece, soFar string)) bool {
 	parts, pause := Chunks(text, t.Pace.Chunk), Pause{Before: -1}
 	if text == t.Answer.Text {
 		parts, pause = PausedChunks(t.Scenario, text, t.Pace.Chunk)

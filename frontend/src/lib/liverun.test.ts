@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, charCount, fromInfo, guidance, isActive, stateLabel, type RunInfoLike } from './liverun';
+import { applyEvent, charCount, fromInfo, guidance, isActive, shownState, stateLabel, type RunInfoLike } from './liverun';
 
 const info: RunInfoLike = { id: 'job-1', kind: 'ask', state: 'starting', ended: false, site: 'chatgpt', prompt: 'hi', timeline: [] };
 
@@ -121,5 +121,24 @@ describe('stateLabel', () => {
     expect(stateLabel('submitted')).toBe('Waiting for the answer');
     expect(stateLabel('cancelled')).toBe('Cancelled');
     expect(stateLabel('some_new_state')).toBe('Some new state');
+  });
+});
+
+describe('a run whose browser went away', () => {
+  const lost = { state: 'streaming', error: { code: 'browser_disconnected', message: 'the connection to the browser dropped' } };
+  it('shows as browser_disconnected in History, not as its answer arriving', () => {
+    expect(shownState(lost)).toBe('browser_disconnected');
+    expect(stateLabel(shownState(lost))).toBe('Browser disconnected');
+    expect(shownState({ ...lost, state: 'failed' })).toBe('failed');
+    expect(shownState({ state: 'streaming' })).toBe('streaming');
+    expect(shownState({ ...lost, state: 'stale' })).toBe('stale');
+  });
+  it('offers to collect the answer when the prompt was sent, and a browser when nothing was', () => {
+    const err = { code: 'browser_disconnected', message: 'the connection to the browser dropped' };
+    const sent = guidance({ error: err, site: 'claude', collectable: true }, 'Claude');
+    expect(sent?.title).toBe('The browser went away while Claude answered');
+    expect(sent?.text).toContain('Collect the rest');
+    expect(sent?.action).toBe('none');
+    expect(guidance({ error: err, site: 'claude' }, 'Claude')?.title).toBe('No browser');
   });
 });

@@ -163,9 +163,14 @@ export interface Guidance {
  * envelope's own hint is enough. siteName is the site as the window names it
  * ("ChatGPT"); without it, the run's site id.
  */
-export function guidance(run: Pick<LiveRun, 'error' | 'site'>, siteName = ''): Guidance | null {
+export function guidance(run: Pick<LiveRun, 'error' | 'site'> & { collectable?: boolean }, siteName = ''): Guidance | null {
   const code = run.error?.code;
   const site = siteName || run.site || 'the site';
+  if (run.collectable && (code === 'browser_disconnected' || code === 'target_not_found' || code === 'target_crashed')) {
+    // Lost after the send: the site went on answering.
+    const what = code === 'browser_disconnected' ? 'The browser went away' : code === 'target_crashed' ? 'The tab crashed' : 'The tab was closed';
+    return { title: `${what} while ${site} answered`, text: `The prompt was sent and ${site} very likely finished the answer. “Collect the rest” opens the conversation in the browser (starting it if needed) and reads the whole answer, without sending the prompt again.`, action: 'none' };
+  }
   switch (code) {
     case 'cloudflare_challenge':
       return { title: 'A check stands in the way', text: 'Solve the check in the browser window, then Retry.', action: 'retry' };
@@ -241,8 +246,30 @@ const STEP_WORDS: Record<string, string> = {
   failed: 'Failed',
   cancelled: 'Cancelled',
   stale: 'Interrupted',
+  // A run that stopped after its send because its browser or tab went
+  // away (shownState).
+  browser_disconnected: 'Browser disconnected',
+  target_not_found: 'Tab closed',
+  target_crashed: 'Tab crashed',
   rejected: 'Refused',
 };
+
+/** The codes of a run that stopped because its browser or tab went away. */
+const LOST = new Set(['browser_disconnected', 'target_not_found', 'target_crashed']);
+
+/**
+ * shownState is the state the window shows for a run's record (History):
+ * a run that stopped after its send because its browser or tab went away
+ * keeps the step it stopped in (for "Collect the rest"), and shows its
+ * error's code (browser_disconnected) instead, as the backend's RunInfo does
+ * (app/runs.go shownState).
+ */
+export function shownState(session: { state?: string; error?: unknown } | null | undefined): string {
+  const state = session?.state ?? '';
+  const code = (session?.error as { code?: string } | null | undefined)?.code ?? '';
+  if (LOST.has(code) && state !== '' && !TERMINAL.has(state)) return code;
+  return state;
+}
 
 /** stateLabel is a run's state, or a step of its timeline, in the window's words. */
 export function stateLabel(state: string): string {

@@ -304,6 +304,11 @@ Sim.plainTextarea = function (ta, opts) {
 //   userTurn(text), assistantTurn() -> {update(text, thoughts), done(model), error(msg, retry)}
 //   send(prompt, turn, signal) -> Promise; resolves when the turn ended
 //   submitOn(e) -> whether a keydown submits
+//   conversation() (optional) -> the id of the conversation the page shows
+// A page opening a conversation's address shows the turns the site keeps
+// of it (cfg.turns); an answer still being generated (its stream's reader
+// went away) shows in progress, the page busy, and is read again until the
+// site has it finished.
 Sim.chat = function (spec) {
   const eng = { busy: false, hydrated: false, abort: null };
   // spec.files (optional) is the site's Sim.uploads tray: a file still
@@ -337,8 +342,42 @@ Sim.chat = function (spec) {
     eng.abort = null;
     eng.changed();
   };
-  eng.stop = () => { if (eng.abort) eng.abort.abort(); };
+  const conv = () => (spec.conversation ? spec.conversation() : '');
+  eng.stop = () => {
+    if (eng.abort) eng.abort.abort();
+    // The site keeps a stopped answer as far as it came.
+    if (conv()) fetch('/__sim/turns/' + encodeURIComponent(conv()) + '/stop', { method: 'POST', credentials: 'include' }).catch(() => {});
+  };
   eng.hydrate = () => { spec.editor().attach(); eng.hydrated = true; eng.changed(); };
+  // After the site's script has its engine (its hooks may name it).
+  queueMicrotask(() => (Sim.cfg.turns || []).forEach((st, i) => {
+    spec.userTurn(st.user, []);
+    const turn = spec.assistantTurn();
+    turn.update(st.text, '');
+    if (st.failed) turn.error(spec.networkError || 'Network error. Please try again.', null);
+    else if (st.finished) turn.done(st.model);
+    else follow(turn, i);
+  }));
+  async function follow(turn, i) {
+    eng.busy = true;
+    eng.changed();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 400));
+      let st = null;
+      try {
+        const r = await fetch('/__sim/turns/' + encodeURIComponent(conv()), { credentials: 'include' });
+        if (r.ok) st = ((await r.json()).turns || [])[i];
+      } catch (e) { st = null; }
+      if (!st) continue;
+      turn.update(st.text, '');
+      if (!st.finished) continue;
+      if (st.failed) turn.error(spec.networkError || 'Network error. Please try again.', null);
+      else turn.done(st.model);
+      break;
+    }
+    eng.busy = false;
+    eng.changed();
+  }
   return eng;
 };
 
