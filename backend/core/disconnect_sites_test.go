@@ -23,7 +23,8 @@ import (
 // conversation journaled; "Collect the rest" (a reattach through the
 // owner, which starts its browser again) opens the conversation and reads
 // the whole answer the site finished, and the site received the prompt
-// once.
+// once. A site whose chats live only in their page (AI Studio) has nothing
+// to collect: its run fails at once, saying so.
 func TestEverySiteCollectsTheAnswerOfARunWhoseBrowserWentAway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

@@ -38,7 +38,10 @@ var simScript []byte
 // reference has none for Gemini: GAP). StreamGenerate with at/f.req, ")]}'"
 // then UTF-16-length-prefixed wrb.fr frames, candidate [1][0] full text,
 // [8][0]==2 complete, body[42] model, 1037 usage limit; "Sorry, something
-// went wrong…" rendered as a normal message. GAPs: dropped mode selections,
+// went wrong…" rendered as a normal message. A new chat's address becomes
+// /app/<hex> (conversation c_<hex>) as soon as a frame names the
+// conversation, while the answer streams (the reference is silent on when:
+// the app's own routing). GAPs: dropped mode selections,
 // Tools/Deep Think, interim "Searching the internet" texts,
 // codes 1052/1060, "unusual traffic" page.
 func SimSite() sim.Site {

@@ -86,6 +86,13 @@
 //     capture needs Network.streamResourceContent; multibyte text (🚢, 日本語)
 //     is split across chunks by bytes on the wire (answer.go normalText).
 //   - WebKit/Chrome profile facts: not applicable to a server.
+//   - A conversation's address shows its turns (transcript.go, rendered by
+//     web/sim.js Sim.chat from the page's config): an answer whose reader went
+//     away (a closed tab, a killed browser) goes on at its pace and is kept
+//     finished unless the page's Stop stopped it, and a page opening the
+//     conversation meanwhile shows it in progress until it is. The sites with
+//     their own store (ChatGPT) do the same through their API; AI Studio keeps
+//     its chats in the page only (Site.PageOnlyChats).
 //
 // GLM (chat.z.ai): not simulated (GAP; not one of the built-in sites).
 //
