@@ -134,7 +134,7 @@ describe('a run whose browser went away', () => {
     expect(shownState({ ...lost, state: 'stale' })).toBe('stale');
   });
   it('offers to collect the answer when the prompt was sent, and a browser when nothing was', () => {
-    const err = { code: 'browser_disconnected', message: 'the connection to the browser dropped' };
+    const err = { code: 'browser_disconnected', message: 'the connection to the browser dropped', stage: 'browser', retryable: false };
     const sent = guidance({ error: err, site: 'claude', collectable: true }, 'Claude');
     expect(sent?.title).toBe('The browser went away while Claude answered');
     expect(sent?.text).toContain('Collect the rest');
