@@ -2,7 +2,9 @@
 // the quick prompt. Files come from a drop on the window or the open
 // dialog; the Service checks them for the target site(s) whenever the files
 // or the target change, and again before the send, so a file the site
-// refuses shows why on its chip and stops the send.
+// refuses shows why on its chip and stops the send. A sent prompt takes its
+// files with it: the chips leave the composer, and come back only when the
+// site refused one of them (nothing was sent), showing why.
 
 import * as api from '../api/attachments';
 import { toEnvelope, type Envelope } from '../envelope';
@@ -24,7 +26,8 @@ export class AttachmentsState {
   // A run's refusal (the site's words at upload) outlives the next check,
   // which only knows the limits Ferry knows: path → site → words' envelope.
   #refusedBySite = new Map<string, Map<string, Envelope>>();
-  #sentWith = new Set<string>();
+  // The chips each run took with it, by run id.
+  #sentWith = new Map<string, Chip[]>();
   #handled = new Set<string>();
 
   constructor(a: AttachmentsApi = api) {
@@ -117,19 +120,36 @@ export class AttachmentsState {
     return this.block === '';
   }
 
-  /** sent records the runs the files went with, so that their refusals reach the chips. */
+  /**
+   * sent hands the files to the runs they went with: the chips leave the
+   * composer (the next prompt carries none unless attached again), and a
+   * run's refusal of one brings them back (runEnded).
+   */
   sent(runIds: string[]): void {
-    for (const id of runIds) this.#sentWith.add(id);
+    const took = this.chips;
+    for (const id of runIds) this.#sentWith.set(id, took);
+    this.chips = [];
+    this.checks = [];
+    this.problem = null;
+    this.#seq++;
+    this.checking = false;
   }
 
-  /** runEnded shows a run's refusal of a file (the site's words) on its chip; other runs and errors change nothing. */
+  /**
+   * runEnded shows a run's refusal of a file (the site's words) on its
+   * chip, bringing the files that run took back to the composer (nothing
+   * was sent); other runs and errors change nothing.
+   */
   runEnded(runId: string, site: string, e: Envelope | null | undefined): void {
-    if (!this.#sentWith.has(runId) || !e) return;
+    const took = this.#sentWith.get(runId);
+    if (!took || !e) return;
     const key = `${runId} ${e.code} ${e.evidence?.file ?? ''}`;
     if (this.#handled.has(key)) return;
     this.#handled.add(key);
-    const next = applyRefusal(this.chips, e);
-    if (next === this.chips) return;
+    if (applyRefusal(took, e) === took) return;
+    const have = new Set(this.chips.map((c) => c.path));
+    const back = [...this.chips, ...took.filter((c) => !have.has(c.path))];
+    const next = applyRefusal(back, e);
     for (const c of next) {
       if (c.state === 'refused' && !this.chips.find((o) => o.path === c.path && o.state === 'refused')) {
         const bySite = this.#refusedBySite.get(c.path) ?? new Map<string, Envelope>();

@@ -79,14 +79,32 @@ describe('AttachmentsState', () => {
     s.sent(['job-1']);
     const refusal = { stage: 'composer', code: 'attachment_rejected', message: 'Claude refused big.log', retryable: false, evidence: { file: 'big.log', site_words: 'big.log exceeds the 512 B limit' } };
     s.runEnded('job-other', 'claude', refusal);
-    expect(s.chips[1].state).toBe('ok');
+    expect(s.chips).toEqual([]);
     s.runEnded('job-1', 'claude', refusal);
+    expect(s.chips.map((c) => c.path)).toEqual(['/w/notes.txt', '/w/big.log']);
     expect(s.chips[1]).toMatchObject({ state: 'refused', words: 'big.log exceeds the 512 B limit' });
     expect(await s.verify()).toBe(false);
     expect(s.chips[1].words).toBe('big.log exceeds the 512 B limit');
     s.target(['chatgpt'], '');
     await settle();
     expect(s.chips[1].state).toBe('ok');
+  });
+
+  it('a sent prompt takes its files: the chips leave, and a run that ended well or failed otherwise brings none back', async () => {
+    const a = fakeApi({ '/w/fruit.csv': 5, '/w/notes.txt': 6 });
+    const s = new AttachmentsState(a);
+    s.target(['chatgpt'], '');
+    s.add(['/w/fruit.csv', '/w/notes.txt']);
+    expect(await s.verify()).toBe(true);
+    s.sent(['job-1']);
+    expect(s.chips).toEqual([]);
+    expect(s.paths).toEqual([]);
+    expect(s.block).toBe('');
+    s.runEnded('job-1', 'chatgpt', { stage: 'wait', code: 'timeout', message: 'no answer', retryable: true, evidence: {} });
+    expect(s.chips).toEqual([]);
+    s.add(['/w/notes.txt']);
+    await settle();
+    expect(s.paths).toEqual(['/w/notes.txt']);
   });
 
   it('files going to several sites are checked for each', async () => {

@@ -87,6 +87,8 @@ export class ComposeState {
   earlier = $state<LiveRun[]>([]);
   /** where says, per run id, where a run of this composer went ("new chat", "tab …", "follow-up"). */
   where = $state<Record<string, string>>({});
+  /** filesOf says, per run id, the files a run of this composer took (what "attach the same files" sends again). */
+  filesOf = $state<Record<string, { path: string; name: string }[]>>({});
   /** openTabs are the open tabs the "Tab" option offers (all sites; the view filters by site). */
   openTabs = $state.raw<TabState[]>([]);
   /** focusPrompt asks the Compose view to put the caret in the prompt (after "Use in Compose", Ctrl+2). */
@@ -372,6 +374,8 @@ export class ComposeState {
         this.where[run.id] = this.#whereOf(spec);
         this.runs = [run];
       }
+      const took = composeFiles.chips.map((ch) => ({ path: ch.path, name: ch.name }));
+      if (took.length) for (const r of this.runs) this.filesOf[r.id] = took;
       composeFiles.sent(this.runs.map((r) => r.id));
       this.earlier = [];
       this.prompt = '';
@@ -398,20 +402,23 @@ export class ComposeState {
    * follow-up capability History's "Follow up" uses): the finished run
    * moves above, the new one streams below it. False when nothing was sent.
    */
-  async followUpRun(id: string, text: string): Promise<boolean> {
+  async followUpRun(id: string, text: string, sameFiles = false): Promise<boolean> {
     const prev = this.runs.find((r) => r.id === id);
     const prompt = text.trim();
     if (!prev || !prev.session || !prompt || this.sending) return false;
     this.sending = true;
     this.#starting++;
+    // The follow-up carries no file unless the user asks for the same ones again.
+    const took = sameFiles ? (this.filesOf[id] ?? []) : [];
     try {
       const run = fromInfo(
         await this.#api.start({
           kind: 'ask', site: '', tabId: '', followUp: prev.session, shownRun: '', model: '', prompt, template: '', vars: {},
-          newChat: false, zips: '', allowInline: false, contract: '', repoRoot: '', sourcePaths: [], files: [],
+          newChat: false, zips: '', allowInline: false, contract: '', repoRoot: '', sourcePaths: [], files: took.map((f) => f.path),
         } as api.RunSpec),
       );
       if (!run.site) run.site = prev.site;
+      if (took.length) this.filesOf[run.id] = took;
       this.where[run.id] = 'follow-up';
       this.earlier = [...this.earlier, prev];
       this.runs = [run];
