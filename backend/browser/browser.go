@@ -52,6 +52,9 @@ type Browser struct {
 	pages    map[proto.TargetTargetID]*Page
 	sessions map[proto.TargetSessionID]*Page
 
+	productMu sync.Mutex
+	userAgent string // Browser.getVersion's user agent, once read (see headless)
+
 	downloadMu sync.Mutex // Browser.setDownloadBehavior is browser-wide: one download at a time
 
 	forgets sync.WaitGroup // clean-ups of the download list in flight; Close waits for them

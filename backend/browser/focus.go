@@ -82,6 +82,7 @@ func (p *Page) HoldInput(ctx context.Context) (release func(), err error) {
 			return nil, err
 		}
 		p.wasHidden = state.Visibility == "hidden"
+		p.shown = state.Visibility == "visible" && !p.b.headless(ctx)
 		// Best effort: a page that does not turn visible within the bound
 		// (or navigates meanwhile) still gets its input; the caller
 		// verifies the effect, as for every click.

@@ -112,7 +112,10 @@ func notFound(sel string) error {
 // at the centre of the visible part of the first visible element matching
 // sel, scrolling it into view first when its centre is out of view, and
 // returns the point clicked. It does not focus the window or activate the
-// tab. When another element covers the element (a modal backdrop, say)
+// tab: in the tab a headful window shows, where a pointer press would make
+// Chromium raise and focus its window, it clicks the keyboard's way instead
+// (see keyclick.go: focus, Enter or Space, or an access key; no
+// pointerdown or mousedown reaches the page there). When another element covers the element (a modal backdrop, say)
 // nothing is clicked and the error is an *ObscuredError (matching
 // ErrObscured) naming what covers it. The press is verified to land on the
 // element: a layout that moved between the look-up and the press is looked
@@ -129,6 +132,9 @@ func (p *Page) Click(ctx context.Context, sel string) (pt Point, err error) {
 }
 
 func (p *Page) click(ctx context.Context, sel string) (Point, error) {
+	if pt, handled, err := p.keyClick(ctx, sel); handled {
+		return pt, err
+	}
 	pt, l, err := p.pressAimed(ctx, sel)
 	if err != nil {
 		return Point{}, err

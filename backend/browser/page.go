@@ -36,6 +36,7 @@ type Page struct {
 	focusMu    sync.Mutex
 	focusHolds int  // HoldInput holds not yet released
 	wasHidden  bool // the tab was hidden when the first hold began
+	shown      bool // a headful window showed the tab when the first hold began (see keyclick.go)
 }
 
 func newPage(b *Browser, id proto.TargetTargetID, s proto.TargetSessionID, bctx proto.BrowserBrowserContextID) *Page {

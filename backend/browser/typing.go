@@ -139,8 +139,12 @@ func (p *Page) clickAndInsert(ctx context.Context, sel, text string) error {
 	// interaction; a covered composer is clicked anyway only if what covers
 	// it is inside it (locate checks), so a modal is never dismissed here.
 	// A press that never reached the page is made up for by the focus below.
-	if _, _, err := p.pressAimed(ctx, sel); err != nil && !errors.Is(err, ErrNotDelivered) {
-		return err
+	// In the tab a headful window shows, a press would raise the window
+	// (see keyclick.go): there the focus below is the click.
+	if !p.inFront() {
+		if _, _, err := p.pressAimed(ctx, sel); err != nil && !errors.Is(err, ErrNotDelivered) {
+			return err
+		}
 	}
 	var r typeResult
 	if err := p.EvalInto(ctx, &r, focusEndJS, sel); err != nil {
