@@ -83,7 +83,9 @@ test-frontend: frontend/node_modules/.stamp
 test-gui: frontend
 	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui ./app/guitest/
 	# Headful Chromium: input to background tabs (focus emulation), all sites.
-	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui -run Headful ./backend/browser/ ./backend/provider/ ./backend/cli/
+	# One package at a time: they share the display, and a test that checks
+	# which window has the focus must not see another package's browser.
+	$(XVFB) $(GO) test -p 1 -count=1 -timeout 15m -tags gui -run Headful ./backend/browser/ ./backend/provider/ ./backend/cli/
 
 ## package: the .deb and the portable .tar.gz in build/dist/
 package: build

@@ -110,7 +110,8 @@ func TestHeadfulAskInTheFrontTabAnswersOnceAndTakesNoFocus(t *testing.T) {
 				t.Fatalf("the simulator counted %d submissions, want exactly 1", n)
 			}
 			if f := focusedWindow(t); f != win {
-				t.Errorf("after the ask the focus is on %s, want still the test's window %s", f, win)
+				name, _ := exec.Command("xdotool", "getwindowname", f).Output()
+				t.Errorf("after the ask the focus is on %s (%q), want still the test's window %s", f, strings.TrimSpace(string(name)), win)
 			}
 		})
 	}
