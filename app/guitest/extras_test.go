@@ -180,6 +180,26 @@ func waitGeometry(t *testing.T, ok func(w, h int) bool, what string) {
 	t.Fatalf("the window is %dx%d, want %s", w, h, what)
 }
 
+// stepBounds bounds one step of a test: the page's calls and the context
+// both end two minutes from now (a bound that only catches a hang), or
+// when the step ends.
+func stepBounds(t *testing.T, shell *rod.Page) (*rod.Page, context.Context) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return shell.Context(ctx), ctx
+}
+
+// quickPromptText is what the quick prompt shows, for a failure's message:
+// read under its own bound, and never a panic when the page does not answer.
+func quickPromptText(shell *rod.Page) string {
+	res, err := shell.Timeout(10 * time.Second).Eval(`() => document.querySelector('[data-testid=quick-prompt]')?.innerText ?? 'no box'`)
+	if err != nil {
+		return "the page did not answer: " + err.Error()
+	}
+	return res.Value.Str()
+}
+
 // TestQuickPromptHotkeyAndNotification: the global hotkey, pressed on the X
 // display with xdotool, turns the real window into the compact quick
 // prompt; Esc restores it, at its own place; Enter sends through
@@ -202,11 +222,14 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 	dir := t.TempDir()
 	writeBrowserSettings(t, dir, srv)
 	app := startDevApp(t, bin, dir)
-	page := openShell(t, b, app.url)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	// Each step has its own generous bound: one deadline for the whole
+	// test ran out on a busy machine in the middle of a step that was
+	// going well.
+	shell := openShell(t, b, app.url).CancelTimeout()
+	_, ctx := stepBounds(t, shell)
 
 	t.Run("the app holds the hotkey and says so in Settings", func(t *testing.T) {
+		page, ctx := stepBounds(t, shell)
 		if _, err := app.waitLine(ctx, `msg="quick-prompt hotkey active" hotkey=Ctrl+Shift+Space`); err != nil {
 			t.Fatal(err)
 		}
@@ -227,6 +250,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 	homeX, homeY := windowPosition(t)
 
 	t.Run("Ctrl+Shift+Space opens the compact, always-on-top quick prompt", func(t *testing.T) {
+		page, ctx := stepBounds(t, shell)
 		if _, err := xdotool(ctx, "key", "ctrl+shift+space"); err != nil {
 			t.Fatal(err)
 		}
@@ -254,10 +278,15 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		savePageShot(t, page, shots, "ferry-quick-prompt.png")
 	})
 
-	t.Run("Esc returns to the full window at its size", func(t *testing.T) {
-		page.MustElement(`[data-testid=quick-box]`).MustClick()
+	t.Run("Esc returns to the full window at its size, whatever has the focus", func(t *testing.T) {
+		page, _ := stepBounds(t, shell)
+		// The focus is not in the box (as when the box was still disabled
+		// at the open): Esc closes all the same.
+		page.MustEval(`() => document.activeElement?.blur()`)
 		page.KeyActions().Type(input.Escape).MustDo()
-		page.MustWait(`() => !document.querySelector('[data-testid=quick-prompt]')`)
+		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => !document.querySelector('[data-testid=quick-prompt]')`)); err != nil {
+			t.Fatalf("Esc with the focus outside the box left the quick prompt open: %v", err)
+		}
 		waitGeometry(t, func(w, h int) bool { return w >= 760 && h >= 480 }, "the full size again")
 		waitPosition(t, homeX, homeY, "the window's own place")
 		_ = page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 1100, Height: 720, DeviceScaleFactor: 1})
@@ -267,6 +296,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 	// A resize lost to a race with the GTK main loop left the window at the
 	// quick prompt's size; back-to-back switches give such a race its chances.
 	t.Run("the window keeps its sizes over repeated switches", func(t *testing.T) {
+		page, _ := stepBounds(t, shell)
 		for i := range 8 {
 			page.MustEval(`() => window.go.app.Quick.Open()`)
 			waitGeometry(t, func(w, h int) bool { return w == 620 && h == 248 }, fmt.Sprintf("620x248 on switch %d", i))
@@ -278,6 +308,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 
 	var sessionID string
 	t.Run("Enter sends the prompt, and the answer's arrival is a notification", func(t *testing.T) {
+		page, ctx := stepBounds(t, shell)
 		if _, err := xdotool(ctx, "key", "ctrl+shift+space"); err != nil {
 			t.Fatal(err)
 		}
@@ -298,7 +329,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 			const a = document.querySelector('[data-testid=quick-answer]');
 			return a && a.dataset.ended === 'true' && a.dataset.state === 'done' && (a.querySelector('[data-testid=answer]')?.textContent ?? '').trim().length > 0;
 		}`)); err != nil {
-			t.Fatalf("no answer in the quick prompt: %v (%s)", err, page.MustEval(`() => document.querySelector('[data-testid=quick-prompt]')?.innerText ?? 'no box'`).Str())
+			t.Fatalf("no answer in the quick prompt: %v (%s)", err, quickPromptText(shell))
 		}
 		shot := savePageShot(t, page, shots, "quick-prompt-answer.png")
 		if st, err := imageStats(shot); err != nil || st.Colours < 16 {
@@ -342,6 +373,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 	})
 
 	t.Run("Open in Ferry shows the main window, at its place, on the quick prompt's run in Compose", func(t *testing.T) {
+		page, _ := stepBounds(t, shell)
 		page.MustEval(`() => window.go.app.Quick.Open()`)
 		box := page.MustElement(`[data-testid=quick-box]`)
 		box.MustInput("and one about the tide")
