@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -99,6 +100,15 @@ func WriteSitesReport(w io.Writer, rep service.SitesReport) error {
 		if !s.OK {
 			verdict = "NOT OK"
 		}
+		var blocked []string
+		for _, r := range s.Roles {
+			if r.Status == service.RoleMissing && r.Blocks != "" && !slices.Contains(blocked, featureWords(r.Blocks)) {
+				blocked = append(blocked, featureWords(r.Blocks))
+			}
+		}
+		if len(blocked) > 0 {
+			verdict += " for plain asks; not for " + strings.Join(blocked, ", ")
+		}
 		fmt.Fprintf(&b, "%s (%s): %s\n", s.Name, s.Site, verdict)
 		if s.TargetID != "" {
 			opened := ""
@@ -155,6 +165,9 @@ func writeRole(b *strings.Builder, r service.SiteRoleCheck) {
 		if len(r.Candidates) == 0 {
 			fmt.Fprintf(b, "            nothing on the page looks like it\n")
 		}
+		if r.Blocks != "" {
+			fmt.Fprintf(b, "            blocks %s (the page lacks it; plain asks work)\n", featureWords(r.Blocks))
+		}
 		for i, c := range r.Candidates {
 			fmt.Fprintf(b, "            candidate %d: %s (%d match(es)%s)\n", i+1, printable(c.Selector, 200), c.Matches, describe(c))
 			fmt.Fprintf(b, "            override:    %s\n", c.Override)
@@ -163,6 +176,18 @@ func writeRole(b *strings.Builder, r service.SiteRoleCheck) {
 	for _, sel := range r.Invalid {
 		fmt.Fprintf(b, "            the browser cannot parse %s\n", printable(sel, 200))
 	}
+}
+
+// featureWords names what a missing optional role blocks, in the CLI's
+// words (with its flag).
+func featureWords(feature string) string {
+	switch feature {
+	case "model_selection":
+		return "choosing a model with --model"
+	case "file_upload":
+		return "attaching files with --file"
+	}
+	return feature
 }
 
 func describe(c service.SiteCandidate) string {

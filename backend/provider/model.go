@@ -29,7 +29,11 @@ func (w *Web) SelectModel(ctx context.Context, m site.Model) (string, error) {
 			return "", err
 		}
 		if out.Picker < 0 {
-			return "", errs.New(errs.ModelUnavailable, "no %s model picker on the page (tried %s)", s.Name, strings.Join(pickers, " | ")).WithEvidence("role", string(site.RoleModelPicker))
+			return "", errs.New(errs.ModelUnavailable, "%s shows no model picker on this page (%s resolves nowhere: tried %s), so the model %q cannot be chosen; nothing was sent",
+				s.Name, site.RoleModelPicker, strings.Join(pickers, " | "), m.Alias).
+				WithEvidence("role", string(site.RoleModelPicker)).WithEvidence("feature", string(site.FeatureModelSelection)).
+				WithEvidence("model", m.Alias).
+				WithHint("ask with the default model to use the one %s has selected (some accounts get no model choice); the site check (Settings → Sites) shows what the page lacks", s.Name)
 		}
 		if out.Found {
 			break

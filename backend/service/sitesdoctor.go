@@ -106,6 +106,10 @@ type SiteRoleCheck struct {
 	Invalid         []string        `json:"invalid,omitempty"`
 	Note            string          `json:"note,omitempty"`
 	Candidates      []SiteCandidate `json:"candidates,omitempty"`
+	// Blocks is, for a missing role the site lists as optional, the
+	// feature (model_selection, file_upload) that cannot work without it;
+	// the site stays ok for plain asks.
+	Blocks string `json:"blocks,omitempty"`
 }
 
 // SiteCandidate is an element that looks like a role that resolves

@@ -54,6 +54,22 @@ func RequiredRoles() []Role {
 	return []Role{RoleComposer, RoleSend, RoleStop, RoleAssistantTurn, RoleAnswerBody, RoleFinished}
 }
 
+// AskRoles are the roles a plain ask (no model chosen, no files) may use
+// on any site: the required ones and those that tell its state (busy,
+// turns, login, errors, thoughts, readiness). The other roles serve a
+// feature, and each site lists those it defines in Site.Optional.
+func AskRoles() []Role {
+	return []Role{
+		RoleComposer, RoleSend, RoleStop, RoleBusy, RoleUserTurn, RoleAssistantTurn, RoleAnswerBody,
+		RoleCodeBlock, RoleFinished, RoleLoggedIn, RoleLoggedOut, RoleErrorText, RoleNewChat,
+		RoleThoughts, RoleReady, RoleTokenCount,
+	}
+}
+
+// Blocks is the feature that needs role on the site when the role is
+// optional there ("" for a role a plain ask uses).
+func (s Site) Blocks(role Role) Feature { return s.Optional[role] }
+
 // Typing is a way of entering text that the page's editor framework notices.
 type Typing string
 
@@ -154,6 +170,13 @@ type Site struct {
 	// LoginPaths are paths under Address that show the login wall.
 	LoginPaths []string          `json:"loginPaths,omitempty"`
 	Selectors  map[Role][]string `json:"selectors"`
+	// Optional are the roles the site's page may lack (for some accounts,
+	// plans or layouts) while a plain ask still works, each with the
+	// feature that needs it: the site check reports such a role missing
+	// with what it blocks and keeps the site ok; a run that needs it
+	// fails with a typed error naming it. Every role of a site is either
+	// one a plain ask uses (AskRoles) or listed here.
+	Optional map[Role]Feature `json:"optional,omitempty"`
 	// Texts narrows a role to elements whose text contains one of the
 	// strings, for controls told apart only by their label (AI Studio's
 	// Run/Stop button).
@@ -210,6 +233,12 @@ func (s Site) clone() Site {
 	c.Features = append([]Feature(nil), s.Features...)
 	c.Selectors = cloneRoles(s.Selectors)
 	c.Texts = cloneRoles(s.Texts)
+	if s.Optional != nil {
+		c.Optional = make(map[Role]Feature, len(s.Optional))
+		for r, f := range s.Optional {
+			c.Optional[r] = f
+		}
+	}
 	if s.Stream != nil {
 		st := *s.Stream
 		c.Stream = &st

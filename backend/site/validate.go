@@ -71,6 +71,16 @@ func validate(s Site) error {
 			}
 		}
 	}
+	for r, f := range s.Optional {
+		switch {
+		case !known[r]:
+			return bad("unknown optional role %q (known roles: %s)", r, joinRoles(Roles()))
+		case isRequired(r):
+			return bad("role %q cannot be optional: a plain ask needs it", r)
+		case !knownFeatures[f] || f == FeatureChat:
+			return bad("optional role %q: %q is no feature it can serve (use %s)", r, f, joinFeatures(allFeatures()[1:]))
+		}
+	}
 	if len(s.Typing) == 0 {
 		return bad("typing needs at least one strategy (%s)", strings.Join([]string{
 			string(TypingInsertText), string(TypingExecCommand), string(TypingNativeSetter), string(TypingInputEvent)}, ", "))
@@ -119,6 +129,15 @@ func validate(s Site) error {
 		}
 	}
 	return nil
+}
+
+func isRequired(r Role) bool {
+	for _, x := range RequiredRoles() {
+		if x == r {
+			return true
+		}
+	}
+	return false
 }
 
 func joinRoles(rs []Role) string {

@@ -68,7 +68,9 @@ func Judge(s site.Site, pg Page, r interstitial.Result) SiteReport {
 	for _, role := range site.Roles() {
 		rc := judgeRole(s, role, pg, hasTurn, generating)
 		if rc.Status == RoleMissing {
-			rep.Problems = append(rep.Problems, missingLine(s, rc))
+			if rc.Blocks = s.Blocks(role); rc.Blocks == "" {
+				rep.Problems = append(rep.Problems, missingLine(s, rc))
+			}
 		}
 		if len(rc.Invalid) > 0 {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: the browser cannot parse %s", role, strings.Join(rc.Invalid, " | ")))

@@ -168,3 +168,37 @@ func TestApply(t *testing.T) {
 		t.Error("an override with an unknown field was applied")
 	}
 }
+
+// TestAMissingOptionalRoleBlocksItsFeatureNotTheSite: a page without the
+// model picker fails the site when a plain ask would need the role, and
+// keeps it ok, naming what the role blocks, when the site lists it as
+// optional.
+func TestAMissingOptionalRoleBlocksItsFeatureNotTheSite(t *testing.T) {
+	s := testSite()
+	s.Selectors[site.RoleModelPicker] = []string{`div[data-model-type][aria-checked]`}
+	ready := map[site.Role]int{site.RoleComposer: 0, site.RoleSend: 0}
+	roleOf := func(rep SiteReport) RoleCheck {
+		for _, r := range rep.Roles {
+			if r.Role == site.RoleModelPicker {
+				return r
+			}
+		}
+		t.Fatal("no model_picker in the report")
+		return RoleCheck{}
+	}
+
+	t.Run("a site that needs the role for plain asks is not ok", func(t *testing.T) {
+		rep := Judge(s, page(ready), interstitial.Result{})
+		if rep.OK || roleOf(rep).Status != RoleMissing || roleOf(rep).Blocks != "" {
+			t.Fatalf("report %+v", rep)
+		}
+	})
+	t.Run("a site that lists it as optional is ok, the role missing with what it blocks", func(t *testing.T) {
+		s.Optional = map[site.Role]site.Feature{site.RoleModelPicker: site.FeatureModelSelection}
+		rep := Judge(s, page(ready), interstitial.Result{})
+		r := roleOf(rep)
+		if !rep.OK || len(rep.Problems) != 0 || r.Status != RoleMissing || r.Blocks != site.FeatureModelSelection {
+			t.Fatalf("report %+v, model_picker %+v", rep, r)
+		}
+	})
+}

@@ -57,6 +57,10 @@ type RoleCheck struct {
 	Invalid    []string    `json:"invalid,omitempty"`
 	Note       string      `json:"note,omitempty"`
 	Candidates []Candidate `json:"candidates,omitempty"`
+	// Blocks is, for a missing role the site lists as optional, the
+	// feature that cannot work without it; the site stays ok for plain
+	// asks.
+	Blocks site.Feature `json:"blocks,omitempty"`
 }
 
 // StreamStatus is the verdict on the stream capture.

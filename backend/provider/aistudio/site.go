@@ -37,7 +37,11 @@ func Site() site.Site {
 		// went away, and a new chat has no address of its own meanwhile.
 		PageOnlyChats: true,
 		Send:          site.SendClick,
-		Features:      []site.Feature{site.FeatureChat, site.FeatureModelSelection},
+		// Only choosing a model needs these: a page without them still takes a plain ask.
+		Optional: map[site.Role]site.Feature{
+			site.RoleModelPicker: site.FeatureModelSelection,
+		},
+		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection},
 		Models: []site.Model{
 			{Alias: "pro", URLParam: "gemini-pro-latest", Proof: []string{"pro"}},
 			{Alias: "flash", URLParam: "gemini-flash-latest", Proof: []string{"flash"}},

@@ -39,6 +39,12 @@ func Site() site.Site {
 			PathPattern: `^/api/organizations/[^/]+/chat_conversations/[^/]+/completion$`,
 			Decoder:     DecoderName,
 		},
+		// Only choosing a model or attaching files needs these: a page without them still takes a plain ask.
+		Optional: map[site.Role]site.Feature{
+			site.RoleModelPicker: site.FeatureModelSelection,
+			site.RoleModelItem:   site.FeatureModelSelection,
+			site.RoleFileInput:   site.FeatureFileUpload,
+		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureFileUpload, site.FeatureStreamCapture},
 		Models: []site.Model{
 			{Alias: "opus", Labels: []string{"Opus"}, Proof: []string{"opus"}},

@@ -25,7 +25,8 @@ var simScript []byte
 // .ds-button--circle with ds-button--disabled/aria-disabled; .ds-loading while
 // busy; .ds-assistant-message-main-content .ds-markdown; .md-code-block pre;
 // Read aloud button in the last [data-virtual-list-item-key];
-// div[data-model-type][aria-checked]; ds-toggle-button DeepThink/Search;
+// div[data-model-type][aria-checked] (no_model_picker: none, as some
+// accounts see the page); ds-toggle-button DeepThink/Search;
 // /sign_in; chat_session/create, PoW challenge, completion SSE with BOM, CRLF,
 // ready (model_type), THINK then RESPONSE fragments, bare {"v"} continuing the
 // last path, BATCH, status FINISHED, title, close; {"type":"error"}; "The
@@ -39,7 +40,7 @@ func SimSite() sim.Site {
 		Script:        simScript,
 		DefaultModel:  "default",
 		ThinkingModel: "expert",
-		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioTallSend, sim.ScenarioCoveredSend},
+		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioTallSend, sim.ScenarioCoveredSend, sim.ScenarioNoModelPicker},
 		Drift: map[string]string{
 			"composer": "textarea[placeholder=\"Ask DeepSeek\"]",
 			"send":     "[role=\"button\"].ds-btn--main:not(.ds-button--disabled)",

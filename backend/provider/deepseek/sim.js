@@ -16,7 +16,7 @@
     modelType = type; document.querySelectorAll('[data-model-type]').forEach((r) => r.setAttribute('aria-checked', String(r === e.currentTarget))); } }, label);
   const think = h('div', { class: 'ds-toggle-button', role: 'button', onclick: () => { thinking = !thinking; think.classList.toggle('ds-toggle-button--selected', thinking); } }, 'DeepThink');
   app.append(h('nav', {}, h('div', { class: 'ds-avatar' }, 'S')),
-    h('main', { class: 'main' }, h('div', { class: 'model-radios' }, radio('default', 'Instant'), radio('expert', 'Expert'), radio('vision', 'Vision')), list,
+    h('main', { class: 'main' }, cfg.scenario === 'no_model_picker' ? '' : h('div', { class: 'model-radios' }, radio('default', 'Instant'), radio('expert', 'Expert'), radio('vision', 'Vision')), list,
       h('div', { class: 'composer' }, ta, think, h('div', { class: 'ds-toggle-button', role: 'button' }, 'Search'), btn)));
   let n = 0;
   const eng = Sim.chat({

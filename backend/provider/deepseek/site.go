@@ -35,6 +35,11 @@ func Site() site.Site {
 			PathPattern: `^/api/v0/chat/completion$`,
 			Decoder:     DecoderName,
 		},
+		// Only choosing a model needs these: a page without them still takes a plain ask.
+		Optional: map[site.Role]site.Feature{
+			site.RoleModelPicker: site.FeatureModelSelection,
+			site.RoleModelItem:   site.FeatureModelSelection,
+		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureStreamCapture},
 		Models: []site.Model{
 			{Alias: "expert", Labels: []string{`data-model-type="expert"`}, Proof: []string{"expert"}},

@@ -40,6 +40,11 @@ func Site() site.Site {
 			Decoder:     DecoderName,
 			Optional:    true,
 		},
+		// Only choosing a model needs these: a page without them still takes a plain ask.
+		Optional: map[site.Role]site.Feature{
+			site.RoleModelPicker: site.FeatureModelSelection,
+			site.RoleModelItem:   site.FeatureModelSelection,
+		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureFileUpload, site.FeatureStreamCapture},
 		Models: []site.Model{
 			{Alias: "flash-lite", Labels: []string{"Flash-Lite"}, Proof: []string{"flash-lite"}},

@@ -38,6 +38,11 @@ func Site() site.Site {
 			PathPattern: `^/rest/app-chat/conversations/(new|[^/]+/responses)$`,
 			Decoder:     DecoderName,
 		},
+		// Only choosing a model needs these: a page without them still takes a plain ask.
+		Optional: map[site.Role]site.Feature{
+			site.RoleModelPicker: site.FeatureModelSelection,
+			site.RoleModelItem:   site.FeatureModelSelection,
+		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureStreamCapture},
 		Models: []site.Model{
 			{Alias: "auto", Labels: []string{"Auto"}},

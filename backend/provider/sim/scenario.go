@@ -59,6 +59,10 @@ const (
 	ScenarioLegacyStream = "legacy_stream"
 	ScenarioTallSend     = "tall_send"
 	ScenarioCoveredSend  = "covered_send"
+	// ScenarioNoModelPicker is an account whose page shows no model
+	// choice (the site does this for some accounts): a plain ask works, a
+	// chosen model cannot be picked.
+	ScenarioNoModelPicker = "no_model_picker"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -110,6 +114,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioLegacyStream, true, []string{}, "the page posts its answer request to the site's older stream address (Kimi: kimi.gateway.chat.v1)"},
 	{ScenarioTallSend, true, []string{}, "the page is taller than the window and the send control (marked data-sim-tall) is tall: its top shows above the fold, its centre below it (open it in a short window, 780x437 as Ferry's headless one)"},
 	{ScenarioCoveredSend, true, []string{}, "a floating app banner (not an interstitial) (marked data-sim-cover) covers the send control: nothing may be clicked and the failure names the banner"},
+	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},
 	{ScenarioUploadLimit, true, []string{}, "attachments: the site's file size limit is param max (default 1KiB); a larger file is refused with the site's words"},
 	{ScenarioUploadNoTile, true, []string{}, "attachments: the page drops an attached file silently; its tile never shows"},

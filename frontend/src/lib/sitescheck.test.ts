@@ -44,6 +44,22 @@ describe('a site of the live check', () => {
     expect(fixes({ ...drifted, loggedIn: false, roles: [], stream: undefined })).toEqual([]);
   });
 
+  it('is OK for plain asks, in words without flags, when only an optional role is missing', () => {
+    const noPicker: SiteLike = {
+      site: 'deepseek',
+      name: 'DeepSeek',
+      ok: true,
+      loggedIn: true,
+      roles: [
+        { role: 'composer', status: 'ok', selectors: ['t'], matched: 0, matchedSelector: 't' },
+        { role: 'model_picker', status: 'missing', selectors: ['div[data-model-type]'], matched: -1, blocks: 'model_selection' },
+      ],
+    };
+    expect(verdict(noPicker)).toBe('OK for plain asks; not for choosing a model (this page lacks it)');
+    expect(verdict(noPicker)).not.toContain('--');
+    expect(verdict({ ...noPicker, ok: false, roles: [...noPicker.roles!, drifted.roles![3]] })).toBe('1 role resolves nowhere');
+  });
+
   it('is OK when the check says so', () => {
     expect(verdict({ site: 'kimi', name: 'Kimi', ok: true, loggedIn: true })).toBe('OK');
   });

@@ -17,6 +17,8 @@ export interface RoleLike {
   matchedSelector?: string;
   note?: string;
   candidates?: CandidateLike[];
+  /** the feature a missing optional role blocks (model_selection, file_upload) */
+  blocks?: string;
 }
 
 export interface SiteLike {
@@ -40,14 +42,35 @@ export interface Fix {
   override: string;
 }
 
+/** featureWords names what a missing optional role blocks, in the desktop's words. */
+export function featureWords(feature: string): string {
+  switch (feature) {
+    case 'model_selection':
+      return 'choosing a model';
+    case 'file_upload':
+      return 'attaching files';
+  }
+  return feature.replace(/_/g, ' ');
+}
+
+/** blocked lists, in words, what the missing optional roles of a site block. */
+export function blocked(s: SiteLike): string[] {
+  const out: string[] = [];
+  for (const r of s.roles ?? []) {
+    if (r.status === 'missing' && r.blocks && !out.includes(featureWords(r.blocks))) out.push(featureWords(r.blocks));
+  }
+  return out;
+}
+
 /** verdict is the one line a site's report reads as. */
 export function verdict(s: SiteLike): string {
   if (s.error) return `Could not look at the page: ${s.error.message}`;
   if (!s.loggedIn) return 'Not logged in';
   if (s.interstitial && !s.ok) return `Blocked: ${s.interstitial.message || s.interstitial.kind}`;
-  const missing = (s.roles ?? []).filter((r) => r.status === 'missing').length;
+  const missing = (s.roles ?? []).filter((r) => r.status === 'missing' && !r.blocks).length;
   const streamMissed = s.stream?.status === 'missed';
-  if (s.ok) return 'OK';
+  const without = blocked(s);
+  if (s.ok) return without.length ? `OK for plain asks; not for ${without.join(', ')} (this page lacks it)` : 'OK';
   const parts: string[] = [];
   if (missing) parts.push(`${missing} role${missing === 1 ? '' : 's'} resolve${missing === 1 ? 's' : ''} nowhere`);
   if (streamMissed) parts.push('stream not captured on the last turn');

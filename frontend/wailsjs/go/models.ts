@@ -2437,6 +2437,7 @@ export namespace service {
 	    invalid?: string[];
 	    note?: string;
 	    candidates?: SiteCandidate[];
+	    blocks?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SiteRoleCheck(source);
@@ -2453,6 +2454,7 @@ export namespace service {
 	        this.invalid = source["invalid"];
 	        this.note = source["note"];
 	        this.candidates = this.convertValues(source["candidates"], SiteCandidate);
+	        this.blocks = source["blocks"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
