@@ -31,9 +31,11 @@ type owner struct {
 // the job runner with one long-lived browser for every run and the
 // gateway, so that the CLI and agents work while the app is open. Browser
 // changes, run events and the gateway's approval and client events go to
-// the window through emit. Errors: core.Open's (the window shows them);
+// the window through emit. With quietBrowser, a browser that a run
+// launches starts minimized (OwnerBrowser.GetInBackground), so it does not
+// come up over the window. Errors: core.Open's (the window shows them);
 // a runner or gateway that does not start is logged, not returned.
-func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*owner, error) {
+func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter, quietBrowser bool) (*owner, error) {
 	c, err := core.Open(ctx, core.Options{Role: "desktop", Owner: true})
 	if err != nil {
 		return nil, err
@@ -47,7 +49,11 @@ func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*own
 	tabsChanged := func() { emit().Emit(EventTabs) }
 	o.browser.WatchTabs(tabsChanged)
 	c.OnTabStatesChanged(tabsChanged)
-	backend, err := c.HubBackend(ctx, core.WithHubBrowserSource(o.browser.Get))
+	source := o.browser.Get
+	if quietBrowser {
+		source = o.browser.GetInBackground
+	}
+	backend, err := c.HubBackend(ctx, core.WithHubBrowserSource(source))
 	if err != nil {
 		log.Warn("hub not started", "code", errs.CodeOf(err), "err", err)
 		return o, nil

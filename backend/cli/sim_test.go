@@ -34,8 +34,9 @@ func TestSimServesTheSitesAndPrintsTheChromiumFlags(t *testing.T) {
 	if err := json.NewDecoder(out).Decode(&info); err != nil {
 		t.Fatalf("ferry sim --json: %v", err)
 	}
-	if !strings.HasPrefix(info.Addr, "127.0.0.1:") || len(info.ChromiumFlags) != 2 ||
-		!strings.Contains(info.ChromiumFlags[0], "MAP chatgpt.com "+info.Addr) || info.ChromiumFlags[1] != "--ignore-certificate-errors" {
+	if !strings.HasPrefix(info.Addr, "127.0.0.1:") || len(info.ChromiumFlags) != 3 ||
+		!strings.Contains(info.ChromiumFlags[0], "MAP chatgpt.com "+info.Addr) || info.ChromiumFlags[1] != "--ignore-certificate-errors" ||
+		info.ChromiumFlags[2] != "--test-type" {
 		t.Fatalf("unexpected sim info: %+v", info)
 	}
 	// Reach the index page the way Chromium would with the flags: the real

@@ -2,7 +2,8 @@
 // AI chat sites, served together over HTTPS on one loopback port with a
 // generated self-signed certificate. Chromium started with ChromiumFlags (host-resolver
 // rules mapping the real hostnames to the port, every other name to
-// NOTFOUND, plus --ignore-certificate-errors) loads every page at its real
+// NOTFOUND, plus --ignore-certificate-errors, and --test-type so that a
+// headful window shows no "unsupported command-line flag" bar) loads every page at its real
 // URL, so adapters see real origins and cookies. Package simtest launches
 // such a Chromium for tests.
 //
@@ -28,7 +29,7 @@
 //
 //	srv := sim.New(sim.WithPace(6, 30*time.Millisecond))
 //	err := srv.Start(ctx, "127.0.0.1:0")   // serves every registered site
-//	flags := srv.ChromiumFlags()           // --host-resolver-rules=MAP chatgpt.com 127.0.0.1:PORT,... --ignore-certificate-errors
+//	flags := srv.ChromiumFlags()           // --host-resolver-rules=MAP chatgpt.com 127.0.0.1:PORT,... --ignore-certificate-errors --test-type
 //	defer srv.Close()
 //
 // The index page (https://<any simulated host>/__sim/, or https://127.0.0.1:PORT/)

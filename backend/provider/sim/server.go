@@ -197,9 +197,13 @@ func URL(site, path string) string {
 // ChromiumFlags are the flags that make Chromium load every site from this
 // simulator at its real URL: host-resolver rules mapping each hostname to the
 // listening port (every other name fails to resolve, so nothing leaks to the
-// network) and acceptance of the self-signed certificate.
+// network) and acceptance of the self-signed certificate. Chromium lists
+// both in its "bad flags" and shows a headful window an "unsupported
+// command-line flag" bar for them unless it runs as a test browser, which
+// is what a browser on the simulator is: --test-type (last) keeps the bar
+// away and changes nothing of what the pages see.
 func (s *Server) ChromiumFlags() []string {
-	return []string{"--host-resolver-rules=" + s.HostResolverRules(), "--ignore-certificate-errors"}
+	return []string{"--host-resolver-rules=" + s.HostResolverRules(), "--ignore-certificate-errors", "--test-type"}
 }
 
 // HostResolverRules is the value of --host-resolver-rules for this server.
