@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"os"
@@ -29,6 +30,7 @@ type demoLauncher struct {
 
 func newDemoLauncher(sh *shell, log *slog.Logger, stderr io.Writer) *demoLauncher {
 	desk := runtimeDesktop{sh}
+	var place windowPlace // where the window was when it hid; hide and show run one after the other
 	return &demoLauncher{
 		exe: func() (string, error) {
 			exe, err := os.Executable()
@@ -42,12 +44,13 @@ func newDemoLauncher(sh *shell, log *slog.Logger, stderr io.Writer) *demoLaunche
 		},
 		hide: func() {
 			if ctx, err := desk.windowContext(); err == nil {
+				place = placeOf(ctx)
 				wruntime.WindowHide(ctx)
 			}
 		},
 		show: func() {
 			if ctx, err := desk.windowContext(); err == nil {
-				wruntime.WindowShow(ctx)
+				place.showAt(ctx)
 			}
 		},
 		stderr: stderr,
@@ -55,7 +58,41 @@ func newDemoLauncher(sh *shell, log *slog.Logger, stderr io.Writer) *demoLaunche
 	}
 }
 
-// start runs the demo and hides this window until it exits. Errors:
+// windowPlace is where a window was on the screen and its size, so that
+// a hidden window comes back there: shown again, a window is placed anew
+// by the window manager (elsewhere, and centred by some).
+type windowPlace struct {
+	x, y, width, height int
+	maximised           bool
+	known               bool
+}
+
+// placeOf reads the place of the running window.
+func placeOf(ctx context.Context) windowPlace {
+	w := runtimeWindow{ctx}
+	p := windowPlace{maximised: wruntime.WindowIsMaximised(ctx), known: true}
+	p.x, p.y = w.Position()
+	p.width, p.height = w.Size()
+	return p
+}
+
+// showAt shows the window at p: moved there before it maps (the window
+// manager's first placement) and after (a manager that placed it anyway),
+// at its former size; a maximised window only shows, maximised again.
+func (p windowPlace) showAt(ctx context.Context) {
+	w := runtimeWindow{ctx}
+	if !p.known || p.maximised {
+		w.Show()
+		return
+	}
+	w.SetPosition(p.x, p.y)
+	w.Show()
+	w.SetSize(p.width, p.height)
+	w.SetPosition(p.x, p.y)
+}
+
+// start runs the demo and hides this window until it exits; the window
+// comes back where it was. Errors:
 // bad_input while a demo started here still runs; internal when this
 // program's path is unknown or the process does not start.
 func (l *demoLauncher) start() error {
