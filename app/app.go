@@ -90,6 +90,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	}
 	// The tray, the hotkey, notifications and the quick prompt (app/quick_extras.go).
 	ex := newExtras(sh, log, windowIcon(assets), getenv)
+	ex.startHidden = startsHidden(os.Args[1:]) && dm == nil
 	title := "Ferry"
 	if dm != nil {
 		ex.withoutSystemHooks()
@@ -99,7 +100,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	// so a session manager's `kill` exits 0 with the store closed.
 	err := wails.Run(&options.App{
 		Title:            title,
-		StartHidden:      startsHidden(os.Args[1:]) && dm == nil,
+		StartHidden:      ex.startHidden,
 		Width:            defaultWidth,
 		Height:           defaultHeight,
 		MinWidth:         minWidth,

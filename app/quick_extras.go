@@ -25,6 +25,12 @@ type extras struct {
 	getenv    func(string) string
 	startTray trayStarter
 	grabber   func(hotkeyEnv) hotkeyGrabber
+	// trayHost reports whether a tray on the session bus at an address
+	// shows status icons (statusNotifierHost).
+	trayHost func(bus string) bool
+	// startHidden: the window started hidden (the login entry's --hidden);
+	// without a tray to show it, it shows by itself.
+	startHidden bool
 
 	quick   *quickMode
 	hot     *hotkeys
@@ -35,12 +41,14 @@ type extras struct {
 	win    window
 	note   notifier
 	tray   trayIcon
+	bus    string
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
 
 func newExtras(sh *shell, log *slog.Logger, icon []byte, getenv func(string) string) *extras {
 	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: startTray, grabber: systemGrabber,
+		trayHost: statusNotifierHost,
 		win: nopWindow{}, note: nopNotifier{}}
 	e.quick = &quickMode{win: e.window, emit: sh.emitter, site: e.defaultSite, canHide: e.hasTray}
 	e.notices = &runNotices{sh: sh, n: e.notifier}
@@ -59,10 +67,13 @@ func (e *extras) notifier() notifier {
 	return e.note
 }
 
+// hasTray reports whether the tray icon is up and a tray on the desktop
+// shows it (asked of the session bus each time: a panel may come or go).
 func (e *extras) hasTray() bool {
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.tray != nil
+	tray, bus := e.tray, e.bus
+	e.mu.Unlock()
+	return tray != nil && e.trayHost(bus)
 }
 
 func (e *extras) defaultSite() string {
@@ -104,8 +115,22 @@ func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 	}
 
 	e.mu.Lock()
-	e.ctx, e.win, e.note, e.tray, e.cancel = ctx, win, note, tray, cancel
+	e.ctx, e.win, e.note, e.tray, e.bus, e.cancel = ctx, win, note, tray, bus, cancel
 	e.mu.Unlock()
+	if tray != nil {
+		if e.hasTray() {
+			e.log.Info("tray icon shown")
+		} else {
+			e.log.Info("tray icon not shown: no tray on this desktop (nothing on the session bus shows status icons)")
+		}
+	}
+	if e.startHidden {
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.showWithoutTray(wctx, tray != nil)
+		}()
+	}
 
 	env := hotkeyEnv{Display: e.getenv("DISPLAY"), WaylandDisplay: e.getenv("WAYLAND_DISPLAY"), SessionBus: bus}
 	e.hot = &hotkeys{env: env, grabber: e.grabber(env), onPress: e.toggleQuick}
@@ -128,6 +153,31 @@ func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 		defer e.wg.Done()
 		w.run(wctx)
 	}()
+}
+
+// showWithoutTray shows the window that started hidden when no tray can
+// bring it up: at once without a tray icon, else once trayGrace passed with
+// no tray on the desktop (a panel that starts after Ferry at login still
+// gets its chance). It returns early when ctx ends.
+func (e *extras) showWithoutTray(ctx context.Context, icon bool) {
+	if icon {
+		deadline := time.Now().Add(trayGrace)
+		for !e.hasTray() {
+			if time.Now().After(deadline) {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(250 * time.Millisecond):
+			}
+		}
+		if e.hasTray() {
+			return
+		}
+	}
+	e.log.Info("no tray on this desktop: the window started hidden shows")
+	e.quick.showRun("")
 }
 
 // toggleQuick is the hotkey: it opens the quick prompt, or closes it when
@@ -226,7 +276,9 @@ func (e *extras) status() ExtrasStatus {
 // ExtrasStatus says which desktop integrations work in this session.
 type ExtrasStatus struct {
 	Hotkey HotkeyStatus `json:"hotkey"`
-	// Tray is true while the tray icon is shown.
+	// Tray is true while the tray icon is shown: a tray on the desktop
+	// hosts it. False where none does (then the window cannot hide in it,
+	// and a start at login shows the window).
 	Tray bool `json:"tray"`
 	// Notifications is true when a session bus carries them (whether a
 	// notification server shows them is up to the desktop).

@@ -429,6 +429,7 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 		tray.actions = a
 		return tray, nil
 	}
+	ex.trayHost = func(string) bool { return true } // a panel shows the icon
 	grabber := &fakeGrabber{}
 	ex.grabber = func(hotkeyEnv) hotkeyGrabber { return grabber }
 	win := &fakeWindow{w: 1100, h: 720, visible: true}

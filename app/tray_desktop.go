@@ -11,14 +11,14 @@ import (
 
 // startTray shows the tray icon through fyne.io/systray with Wails' loop
 // (RunWithExternalLoop). The caller checks the session bus first: systray
-// crashes at shutdown when it never connected.
+// crashes at shutdown when it never connected. Whether a tray on the
+// desktop shows the icon is statusNotifierHost's to say.
 func startTray(icon []byte, actions trayActions, log *slog.Logger) (trayIcon, error) {
 	t := &fyneTray{ready: make(chan struct{})}
 	start, end := systray.RunWithExternalLoop(func() { t.build(icon, actions) }, nil)
 	t.end = end
 	start()
 	<-t.ready
-	log.Info("tray icon shown")
 	return t, nil
 }
 

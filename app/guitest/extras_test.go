@@ -820,6 +820,7 @@ func trayMenu(t *testing.T, conn *dbus.Conn, name string) []trayItem {
 func TestTrayMenu(t *testing.T) {
 	requireDisplay(t)
 	requireFrontendBuilt(t)
+	startTrayHost(t)
 	bin := buildApp(t, devTags)
 	b := launchBrowser(t)
 	dir := t.TempDir()

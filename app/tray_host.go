@@ -1,0 +1,54 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// Whether a tray shows Ferry's icon is the desktop's to say: fyne's tray
+// exports its StatusNotifierItem on the session bus either way, and where
+// no panel hosts such items (a bare X session, Xvfb, GNOME without the
+// AppIndicator extension) it only logs "failed to register". Ferry asks
+// the bus instead, so that Settings and a hidden start never count on a
+// tray nobody shows.
+
+const (
+	// watcherName is the StatusNotifierWatcher a tray host runs.
+	watcherName = "org.kde.StatusNotifierWatcher"
+	watcherPath = "/StatusNotifierWatcher"
+	// hostAskTimeout bounds one question to the bus.
+	hostAskTimeout = 2 * time.Second
+	// trayGrace is how long a window started hidden waits for a tray to
+	// appear (a panel that starts after Ferry at login) before it shows.
+	trayGrace = 10 * time.Second
+)
+
+// statusNotifierHost reports whether the session bus at address has a tray
+// that shows status icons: a StatusNotifierWatcher owns its name and does
+// not say that no host registered with it.
+func statusNotifierHost(address string) bool {
+	if address == "" {
+		return false
+	}
+	conn, err := dialSessionBus(address)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), hostAskTimeout)
+	defer cancel()
+	var owned bool
+	if err := conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.NameHasOwner", 0, watcherName).Store(&owned); err != nil || !owned {
+		return false
+	}
+	var registered dbus.Variant
+	err = conn.Object(watcherName, watcherPath).CallWithContext(ctx, "org.freedesktop.DBus.Properties.Get", 0,
+		watcherName, "IsStatusNotifierHostRegistered").Store(&registered)
+	if err != nil {
+		return true // a watcher that does not say: its presence is the answer
+	}
+	on, ok := registered.Value().(bool)
+	return !ok || on
+}
