@@ -82,9 +82,6 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	}
 
 	sh := newShell(log, started)
-	// The demo's browser is launched by its first run: minimized, so that
-	// it does not come up over the demo's window.
-	sh.quietBrowser = dm != nil
 	if !generatingBindings {
 		sh.openAsync(context.Background())
 	}

@@ -31,11 +31,12 @@ type owner struct {
 // the job runner with one long-lived browser for every run and the
 // gateway, so that the CLI and agents work while the app is open. Browser
 // changes, run events and the gateway's approval and client events go to
-// the window through emit. With quietBrowser, a browser that a run
-// launches starts minimized (OwnerBrowser.GetInBackground), so it does not
-// come up over the window. Errors: core.Open's (the window shows them);
+// the window through emit. A browser that a run launches (the window's, the
+// CLI's or an agent's) starts minimized (OwnerBrowser.GetInBackground):
+// nobody asked to see it, so it does not come up over the window; Show,
+// Log in and a check to solve bring it up. Errors: core.Open's (the window shows them);
 // a runner or gateway that does not start is logged, not returned.
-func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter, quietBrowser bool) (*owner, error) {
+func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*owner, error) {
 	c, err := core.Open(ctx, core.Options{Role: "desktop", Owner: true})
 	if err != nil {
 		return nil, err
@@ -49,11 +50,7 @@ func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter, quiet
 	tabsChanged := func() { emit().Emit(EventTabs) }
 	o.browser.WatchTabs(tabsChanged)
 	c.OnTabStatesChanged(tabsChanged)
-	source := o.browser.Get
-	if quietBrowser {
-		source = o.browser.GetInBackground
-	}
-	backend, err := c.HubBackend(ctx, core.WithHubBrowserSource(source))
+	backend, err := c.HubBackend(ctx, core.WithHubBrowserSource(o.browser.GetInBackground))
 	if err != nil {
 		log.Warn("hub not started", "code", errs.CodeOf(err), "err", err)
 		return o, nil

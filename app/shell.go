@@ -23,11 +23,6 @@ var desktopCaller = service.Owner(service.FaceDesktop)
 type shell struct {
 	log     *slog.Logger
 	started time.Time
-	// quietBrowser makes a browser launched for a run start minimized,
-	// behind the window (the demo: its browser is the simulator's
-	// plumbing, nothing the user asked to see). Set before open.
-	quietBrowser bool
-
 	// mu guards the owner's lifecycle: calls into the Service hold it for
 	// reading, reopening (after a settings reset) holds it for writing.
 	mu      sync.RWMutex
@@ -70,7 +65,7 @@ func (s *shell) openAsync(ctx context.Context) {
 }
 
 func (s *shell) openLocked(ctx context.Context) {
-	o, err := openOwner(ctx, s.log, s.emitter, s.quietBrowser)
+	o, err := openOwner(ctx, s.log, s.emitter)
 	s.own, s.openErr = o, err
 	if err != nil {
 		env := errs.From(err)

@@ -90,8 +90,25 @@ func TestASendLeavesFerryInFrontOfTheBrowser(t *testing.T) {
 	page.MustWait(`() => [...document.querySelectorAll('[data-testid=compose-site] option')].some(o => o.value === 'chatgpt')`)
 	page.MustEval(`() => { const s = document.querySelector('[data-testid=compose-site]'); s.value = 'chatgpt'; s.dispatchEvent(new Event('change', {bubbles: true})); }`)
 
-	// The first send starts the browser and opens the site's tab.
+	ferry, err := waitWindowOn(ctx, display, "Ferry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := xdotoolOn(ctx, display, "windowactivate", "--sync", ferry); err != nil {
+		t.Fatal(err)
+	}
+
+	// The first send starts the browser and opens the site's tab: the
+	// browser comes up minimized, and Ferry's window keeps the focus.
 	sendFromCompose(t, page, srv, "Which ferry crosses the river first?")
+	if all, _ := xdotoolOn(ctx, display, "search", "--class", "chromium"); all == "" {
+		t.Fatal("the first send left no browser window on the display: was the browser started headful?")
+	}
+	waitFor(t, 20*time.Second, "the browser Ferry launched to stay minimized, Ferry's window active", func() bool {
+		active := rootWindows(t, ctx, display, "_NET_ACTIVE_WINDOW")
+		shown, _ := xdotoolOn(ctx, display, "search", "--onlyvisible", "--class", "chromium")
+		return len(active) == 1 && active[0] == ferry && shown == ""
+	})
 
 	// The user looks at the site's tab in the browser (it becomes the
 	// active tab, the browser's window comes up), then goes back to Ferry.
@@ -110,10 +127,6 @@ func TestASendLeavesFerryInFrontOfTheBrowser(t *testing.T) {
 		t.Fatalf("the app's browser has no ChatGPT tab after a send (%d tabs)", len(pages))
 	}
 	if err := (proto.TargetActivateTarget{TargetID: tab.TargetID}).Call(ab); err != nil {
-		t.Fatal(err)
-	}
-	ferry, err := waitWindowOn(ctx, display, "Ferry")
-	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := xdotoolOn(ctx, display, "windowactivate", "--sync", ferry); err != nil {
