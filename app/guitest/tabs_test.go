@@ -161,13 +161,33 @@ func TestTabsFollowTheBrowserAndAct(t *testing.T) {
 		}
 	})
 
-	t.Run("Close closes the tab", func(t *testing.T) {
-		page.MustElement(row(second) + ` [data-testid=tab-close]`).MustClick()
+	t.Run("Close closes the tab; a second click at the same point closes no other", func(t *testing.T) {
+		third := o.open(t, ctx, "https://chatgpt.com/")
+		waitFor(t, 20*time.Second, "the third tab's row", func() bool { return hasRow(third) })
+		box := page.MustElement(row(second) + ` [data-testid=tab-close]`).MustShape().Box()
+		x, y := box.X+box.Width/2, box.Y+box.Height/2
+		page.Mouse.MustMoveTo(x, y)
+		page.Mouse.MustClick(proto.InputMouseButtonLeft)
 		waitFor(t, 20*time.Second, "the tab closed in the browser", func() bool {
 			_, open := o.targets(t, ctx)[second]
 			return !open
 		})
-		waitFor(t, 20*time.Second, "its row gone", func() bool { return !hasRow(second) })
+		idle := `() => !!document.querySelector('[data-testid=tab-close]:not([disabled])')`
+		waitFor(t, 20*time.Second, "the list done with the close", func() bool { return page.MustEval(idle).Bool() })
+		// The user clicks again where the pointer still is: the row below
+		// must not have slid its × there.
+		page.Mouse.MustClick(proto.InputMouseButtonLeft)
+		waitFor(t, 20*time.Second, "the list done with the second click", func() bool { return page.MustEval(idle).Bool() })
+		if _, open := o.targets(t, ctx)[third]; !open || !hasRow(third) {
+			t.Fatalf("a second click at the same point closed another tab (open %v, row %v)", open, hasRow(third))
+		}
+		if page.MustEval(`(id) => document.querySelector('[data-tab="' + id + '"]')?.dataset.closed ?? ''`, second).Str() != "true" {
+			t.Error("the closed tab's row did not stay in place, greyed, under the pointer")
+		}
+		page.Mouse.MustMoveTo(2, 2) // out of the list
+		waitFor(t, 20*time.Second, "its row gone once the pointer left", func() bool { return !hasRow(second) })
+		o.call(t, ctx, "", "Target.closeTarget", proto.TargetCloseTarget{TargetID: proto.TargetTargetID(third)}, nil)
+		waitFor(t, 20*time.Second, "the third tab's row gone", func() bool { return !hasRow(third) })
 	})
 
 	var out string
