@@ -27,6 +27,7 @@ func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
 			"sites":        func() error { _, err := s.ListSites(ctx, agent, service.ListSitesRequest{}); return err },
 			"active jobs":  func() error { _, err := s.ListActiveJobs(ctx, agent, service.ListActiveJobsRequest{}); return err },
 			"history":      func() error { _, err := s.SearchHistory(ctx, agent, service.HistoryQuery{}); return err },
+			"retry a run":  func() error { _, err := s.RetryRun(ctx, agent, service.RetryRunRequest{Session: "x"}); return err },
 			"artifacts":    func() error { _, err := s.ListArtifacts(ctx, agent, service.ListArtifactsRequest{}); return err },
 			"setup checks": func() error { _, err := s.CheckSetup(ctx, agent, service.CheckSetupRequest{}); return err },
 		} {

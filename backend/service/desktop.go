@@ -40,6 +40,10 @@ type Desktop interface {
 
 	// RetryJob submits a job's request again as a new job of c.
 	RetryJob(ctx context.Context, c Caller, req JobRef) (Job, error)
+	// RetryRun submits a stored run's request again as a new job of c,
+	// unless its prompt may already be at the site and the request does
+	// not confirm sending it again (the result then says why).
+	RetryRun(ctx context.Context, c Caller, req RetryRunRequest) (RetryRunResult, error)
 	// ListActiveJobs lists the jobs going on now, whoever asked, oldest
 	// first.
 	ListActiveJobs(ctx context.Context, c Caller, req ListActiveJobsRequest) ([]Job, error)

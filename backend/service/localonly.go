@@ -49,6 +49,11 @@ func (LocalOnly) RetryJob(context.Context, Caller, JobRef) (Job, error) {
 	return Job{}, InProcessOnly("retrying a run")
 }
 
+// RetryRun answers InProcessOnly.
+func (LocalOnly) RetryRun(context.Context, Caller, RetryRunRequest) (RetryRunResult, error) {
+	return RetryRunResult{}, InProcessOnly("retrying a run")
+}
+
 // ListActiveJobs answers InProcessOnly.
 func (LocalOnly) ListActiveJobs(context.Context, Caller, ListActiveJobsRequest) ([]Job, error) {
 	return nil, InProcessOnly("listing every run going on")

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, charCount, fromInfo, guidance, isActive, shownState, stateLabel, type RunInfoLike } from './liverun';
+import { applyEvent, charCount, fromInfo, guidance, isActive, retryable, shownState, stateLabel, type RunInfoLike } from './liverun';
 
 const info: RunInfoLike = { id: 'job-1', kind: 'ask', state: 'starting', ended: false, site: 'chatgpt', prompt: 'hi', timeline: [] };
 
@@ -140,5 +140,18 @@ describe('a run whose browser went away', () => {
     expect(sent?.text).toContain('Collect the rest');
     expect(sent?.action).toBe('none');
     expect(guidance({ error: err, site: 'claude' }, 'Claude')?.title).toBe('No browser');
+  });
+});
+
+describe('History offers Retry', () => {
+  it('for a run that ended without its answer, never for one done or going on now', () => {
+    const err = { code: 'browser_disconnected', message: 'gone' };
+    expect(retryable({ state: 'failed' })).toBe(true);
+    expect(retryable({ state: 'cancelled' })).toBe(true);
+    expect(retryable({ state: 'stale' })).toBe(true);
+    expect(retryable({ state: 'streaming', error: err })).toBe(true);
+    expect(retryable({ state: 'done' })).toBe(false);
+    expect(retryable({ state: 'streaming' })).toBe(false);
+    expect(retryable(null)).toBe(false);
   });
 });

@@ -271,6 +271,17 @@ export function shownState(session: { state?: string; error?: unknown } | null |
   return state;
 }
 
+/**
+ * retryable says whether History offers Retry for a run's record: it ended
+ * without its answer (failed, cancelled, interrupted, or stopped with an
+ * error such as a lost browser), and is not going on now.
+ */
+export function retryable(session: { state?: string; error?: unknown } | null | undefined): boolean {
+  const state = session?.state ?? '';
+  if (state === '' || state === 'done') return false;
+  return TERMINAL.has(state) || !!session?.error;
+}
+
 /** stateLabel is a run's state, or a step of its timeline, in the window's words. */
 export function stateLabel(state: string): string {
   const w = STEP_WORDS[state];

@@ -337,6 +337,39 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class RetryOutcome {
+	    run?: RunInfo;
+	    held?: service.RetryHold;
+	
+	    static createFrom(source: any = {}) {
+	        return new RetryOutcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run = this.convertValues(source["run"], RunInfo);
+	        this.held = this.convertValues(source["held"], service.RetryHold);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class RunSpec {
 	    kind: string;
 	    site: string;
@@ -2154,6 +2187,22 @@ export namespace service {
 	
 	
 	
+	export class RetryHold {
+	    sent: string;
+	    collectable: boolean;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RetryHold(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sent = source["sent"];
+	        this.collectable = source["collectable"];
+	        this.message = source["message"];
+	    }
+	}
 	
 	
 	export class SessionExtra {

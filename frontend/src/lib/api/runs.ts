@@ -11,6 +11,8 @@ export type RunInfo = app.RunInfo;
 export type ModelInfo = service.ModelInfo;
 export type SiteInfo = service.SiteInfo;
 export type TemplateInfo = service.Template;
+export type RetryOutcome = app.RetryOutcome;
+export type RetryHold = service.RetryHold;
 
 /** start sends one run; rejects with bad_input for an incomplete spec. */
 export const start = (spec: RunSpec): Promise<RunInfo> => call(() => Runs.Start(spec));
@@ -29,6 +31,16 @@ export const collect = (id: string): Promise<RunInfo> => call(() => Runs.Collect
 
 /** retry sends a run's prompt again as a new run. */
 export const retry = (id: string): Promise<RunInfo> => call(() => Runs.Retry(id));
+
+/**
+ * retryRun sends History's run (a session id) again as a new run: at once
+ * when it stopped before its send; when the site may already hold its
+ * prompt only with sendAgain (else the outcome's held says why).
+ */
+export const retryRun = (session: string, sendAgain: boolean): Promise<RetryOutcome> => call(() => Runs.RetryRun(session, sendAgain));
+
+/** collectRun collects History's run's answer without sending its prompt again, as a new run. */
+export const collectRun = (session: string): Promise<RunInfo> => call(() => Runs.CollectRun(session));
 
 /** showTab shows the tab of run session's conversation in Ferry's browser. */
 export const showTab = (session: string): Promise<service.TabState> => call(() => Runs.ShowTab(session));

@@ -13,7 +13,7 @@ import { appState } from './app.svelte';
 import * as settingsApi from '../api/settings';
 
 export type RunsApi = Pick<typeof api, 'start' | 'broadcast' | 'cancel' | 'retry' | 'get' | 'sites' | 'models' | 'templates' | 'renderTemplate'> &
-  Partial<Pick<typeof api, 'retryOnTab' | 'collect'>>;
+  Partial<Pick<typeof api, 'retryOnTab' | 'collect' | 'retryRun' | 'collectRun'>>;
 export type TabsListApi = Pick<typeof tabsApi, 'list'>;
 
 /** BroadcastPrefs keep the broadcast's sites across restarts (the settings' broadcastSites). */
@@ -451,6 +451,52 @@ export class ComposeState {
     } finally {
       this.#settle();
     }
+  }
+
+  /**
+   * retryRun sends History's run session again as this composer's new run
+   * (shown as a send is): 'sent' once it started, the hold when nothing was
+   * sent because the site may already have the prompt (the user chooses
+   * then: sendAgain, or collectRun), 'failed' on an error (toasted: a gone
+   * file is named).
+   */
+  async retryRun(session: string, sendAgain = false): Promise<'sent' | 'failed' | api.RetryHold> {
+    const retryRun = this.#api.retryRun ?? api.retryRun;
+    this.#starting++;
+    try {
+      const out = await retryRun(session, sendAgain);
+      if (!out.run) return out.held ?? 'failed';
+      this.#show(fromInfo(out.run));
+      return 'sent';
+    } catch (e) {
+      toasts.error(e);
+      return 'failed';
+    } finally {
+      this.#settle();
+    }
+  }
+
+  /** collectRun collects History's run session's answer without sending again, shown as this composer's run; false on an error (toasted). */
+  async collectRun(session: string): Promise<boolean> {
+    const collectRun = this.#api.collectRun ?? api.collectRun;
+    this.#starting++;
+    try {
+      this.#show(fromInfo(await collectRun(session)));
+      return true;
+    } catch (e) {
+      toasts.error(e);
+      return false;
+    } finally {
+      this.#settle();
+    }
+  }
+
+  // show makes run, just started elsewhere than the prompt box, the one on show.
+  #show(run: LiveRun): void {
+    this.earlier = [];
+    this.runs = [run];
+    this.#replay();
+    if (run.ended) void this.refresh(run.id);
   }
 
   /** adopt shows run (the quick prompt's, after "Open in Ferry") as the composer's run. */

@@ -322,4 +322,16 @@ describe('ComposeState', () => {
     await c.retry('job-1');
     expect(c.runs.map((r) => r.id)).toEqual(['job-2']);
   });
+
+  it("shows History's retry as its run, and sends nothing the site may hold until told", async () => {
+    const hold = { sent: 'yes', collectable: false, message: 'ChatGPT already has this prompt' };
+    const retryRun = vi.fn(async (_s: string, again: boolean) => (again ? { run: info('job-9', 'chatgpt') } : { held: hold }));
+    const c = new ComposeState(fakeApi({ retryRun } as unknown as Partial<RunsApi>));
+    await c.load();
+    expect(await c.retryRun('s1')).toEqual(hold);
+    expect(c.runs).toEqual([]);
+    expect(await c.retryRun('s1', true)).toBe('sent');
+    expect(retryRun).toHaveBeenLastCalledWith('s1', true);
+    expect(c.runs.map((r) => r.id)).toEqual(['job-9']);
+  });
 });

@@ -11,6 +11,8 @@ export function Cancel(arg1:string):Promise<app.RunInfo>;
 
 export function Collect(arg1:string):Promise<app.RunInfo>;
 
+export function CollectRun(arg1:string):Promise<app.RunInfo>;
+
 export function Get(arg1:string):Promise<app.RunInfo>;
 
 export function Models(arg1:string):Promise<Array<service.ModelInfo>>;
@@ -20,6 +22,8 @@ export function RenderTemplate(arg1:string,arg2:{[key: string]: string}):Promise
 export function Retry(arg1:string):Promise<app.RunInfo>;
 
 export function RetryOnTab(arg1:string,arg2:string):Promise<app.RunInfo>;
+
+export function RetryRun(arg1:string,arg2:boolean):Promise<app.RetryOutcome>;
 
 export function ShowTab(arg1:string):Promise<service.TabState>;
 

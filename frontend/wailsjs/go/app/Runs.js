@@ -18,6 +18,10 @@ export function Collect(arg1) {
   return window['go']['app']['Runs']['Collect'](arg1);
 }
 
+export function CollectRun(arg1) {
+  return window['go']['app']['Runs']['CollectRun'](arg1);
+}
+
 export function Get(arg1) {
   return window['go']['app']['Runs']['Get'](arg1);
 }
@@ -36,6 +40,10 @@ export function Retry(arg1) {
 
 export function RetryOnTab(arg1, arg2) {
   return window['go']['app']['Runs']['RetryOnTab'](arg1, arg2);
+}
+
+export function RetryRun(arg1, arg2) {
+  return window['go']['app']['Runs']['RetryRun'](arg1, arg2);
 }
 
 export function ShowTab(arg1) {

@@ -1,0 +1,133 @@
+package core
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
+)
+
+// RetryRun sends run req.Session's request again as c's new job: the
+// request of the job that started the run (its kind, prompt or template
+// with its variables, site, tab, model, code-mode options and files), or,
+// for a run no job of this owner started, the one its record keeps. It
+// prefers the run's tab, as RetryJob does. A run whose prompt may already
+// be in the site's conversation (job.Session.PromptSent) is sent again only
+// with req.SendAgain: otherwise nothing is sent and the result's Held says
+// so, and whether the run can be collected without sending instead.
+// Errors: errs.HubForbidden for an agent; errs.SessionNotFound,
+// errs.SessionAmbiguous; errs.BadInput for a run going on now, or naming
+// every attached file that is gone (nothing is sent); as SubmitJob.
+func (s *Service) RetryRun(ctx context.Context, c service.Caller, req service.RetryRunRequest) (service.RetryRunResult, error) {
+	if err := admit(c, "retry runs", req); err != nil {
+		return service.RetryRunResult{}, err
+	}
+	repo, err := s.h.sessions(ctx)
+	if err != nil {
+		return service.RetryRunResult{}, err
+	}
+	run, err := repo.Resolve(ctx, strings.TrimSpace(req.Session))
+	if err != nil {
+		return service.RetryRunResult{}, err
+	}
+	if _, going := s.h.runningJobOf(run.ID); going {
+		return service.RetryRunResult{}, errs.New(errs.BadInput, "run %s is still going", run.ID).
+			WithHint("wait for it to end, or cancel it, then retry")
+	}
+	again, err := s.h.requestOf(run)
+	if err != nil {
+		return service.RetryRunResult{}, err
+	}
+	if sent := run.PromptSent(); sent != job.SentNo && !req.SendAgain {
+		return service.RetryRunResult{Held: s.h.retryHold(run, sent)}, nil
+	}
+	if err := filesStillThere(again.Files); err != nil {
+		return service.RetryRunResult{}, err
+	}
+	again.ShownRun = run.ID
+	j, err := s.SubmitJob(ctx, c, again)
+	if err != nil {
+		return service.RetryRunResult{}, err
+	}
+	return service.RetryRunResult{Job: &j}, nil
+}
+
+// requestOf is the request that started run: its job's, or, for a run no
+// stored job started (a run of an older Ferry), the one its record keeps
+// (the prompt as sent, its site, model, code mode and files). Errors:
+// errs.StoreCorrupt for a job record that does not decode; store failures.
+func (h *HubBackend) requestOf(run *job.Session) (service.JobRequest, error) {
+	recs, err := h.jobs.matching(func(rec jobRecord) bool {
+		return rec.Session == run.ID && (rec.Kind == hub.KindAsk || rec.Kind == hub.KindCode)
+	})
+	if err != nil {
+		return service.JobRequest{}, err
+	}
+	if len(recs) > 0 {
+		return recs[0].Spec, nil
+	}
+	req := service.JobRequest{Kind: service.KindAsk, Prompt: run.Prompt, Site: run.Site, Model: run.ModelRequested}
+	if run.CodeMode {
+		req.Kind, req.Contract = service.KindCode, run.Contract
+		if run.Task != "" {
+			req.Prompt = run.Task
+		}
+	} else if run.Parent != "" {
+		req.SessionID = run.Parent
+	}
+	for _, f := range run.Attachments {
+		if f.Path != "" {
+			req.Files = append(req.Files, f.Path)
+		}
+	}
+	return req, nil
+}
+
+// retryHold says, in the user's words, why a retry of run sent nothing.
+func (h *HubBackend) retryHold(run *job.Session, sent job.Sent) *service.RetryHold {
+	name := run.Site
+	if reg, err := h.c.Sites(); err == nil {
+		if st, err := reg.Get(run.Site); err == nil && st.Name != "" {
+			name = st.Name
+		}
+	}
+	out := &service.RetryHold{Sent: string(sent), Collectable: run.State.Active() || run.Collectable()}
+	switch {
+	case sent == job.SentMaybe:
+		out.Message = name + " may already have this prompt: the run stopped while it was being sent."
+	default:
+		out.Message = name + " already has this prompt: it was sent before the run stopped."
+	}
+	if out.Collectable {
+		out.Message += " Collecting the rest reads the answer from the conversation without sending the prompt again."
+	} else {
+		out.Message += " Look at the conversation in the browser first: sending it again may put it there twice."
+	}
+	return out
+}
+
+// filesStillThere checks that every file a retry would attach is still
+// there. Errors: errs.BadInput naming each file that is gone.
+func filesStillThere(paths []string) error {
+	var gone, names []string
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			gone, names = append(gone, p), append(names, filepath.Base(p))
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	what := "the attached file " + names[0] + " is"
+	if len(names) > 1 {
+		what = "the attached files " + strings.Join(names, ", ") + " are"
+	}
+	return errs.New(errs.BadInput, "%s gone (%s): nothing was sent", what, strings.Join(gone, ", ")).
+		WithEvidence("files", strings.Join(gone, "\n")).
+		WithHint("put the file back where it was, or send the prompt again with the files it needs now")
+}
