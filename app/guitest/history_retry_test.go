@@ -3,9 +3,14 @@
 package guitest
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 )
@@ -20,7 +25,7 @@ func TestHistoryRetrySendsAgainOnlyWhatTheSiteNeverGot(t *testing.T) {
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	shots := t.TempDir()
-	srv, _, app, page := composeOnSim(t, 5*time.Minute)
+	srv, _, _, page := composeOnSim(t, 5*time.Minute)
 	ctx := page.GetContext()
 
 	// send types prompt, sends it and waits for its run to end; it returns
@@ -77,12 +82,12 @@ func TestHistoryRetrySendsAgainOnlyWhatTheSiteNeverGot(t *testing.T) {
 		st := evalJSON(t, page, `() => window.go.app.Tabs.Browser()`)
 		o := dialOutside(t, ctx, str(st["endpoint"]))
 		tab := evalStr(t, page, `(id) => window.go.app.Runs.Get(id).then(r => r.session?.targetId ?? '')`, id)
-		o.eval(t, ctx, tab, `location.assign('/auth/login'), 'ok'`)
-		waitFor(t, 20*time.Second, "the login page", func() bool { return strings.Contains(o.targets(t, ctx)[tab], "/auth/login") })
-		o.eval(t, ctx, tab, `document.querySelector('form').submit(), 'sent'`)
-		waitFor(t, 20*time.Second, "logged in", func() bool {
-			u := o.targets(t, ctx)[tab]
-			return strings.HasPrefix(u, "https://chatgpt.com/") && !strings.Contains(u, "/auth/")
+		if ok := o.eval(t, ctx, tab, `fetch('/auth/login', {method: 'POST', credentials: 'include'}).then(r => String(r.ok))`); ok != "true" {
+			t.Fatalf("the login answered %s", ok)
+		}
+		o.eval(t, ctx, tab, `window.__before = 1, location.reload(), 'ok'`)
+		waitFor(t, 30*time.Second, "the tab reloaded, logged in", func() bool {
+			return o.tryEval(ctx, tab, `String(!window.__before && document.readyState === 'complete' && !!document.querySelector('[data-testid=create-new-chat-button]'))`) == "true"
 		})
 
 		retryInHistory(t, session)
@@ -111,7 +116,10 @@ func TestHistoryRetrySendsAgainOnlyWhatTheSiteNeverGot(t *testing.T) {
 		sent := srv.SubmissionCount(sim.ChatGPT)
 
 		retryInHistory(t, session)
-		waitEval(t, page, 20*time.Second, "Retry saying the site has the prompt", `() => document.querySelector('[data-testid=history-retry-held]')?.dataset.sent === 'yes'`)
+		if err := page.Timeout(30 * time.Second).Wait(rod.Eval(`() => document.querySelector('[data-testid=history-retry-held]')?.dataset.sent === 'yes'`)); err != nil {
+			t.Fatalf("Retry did not say the site has the prompt: %v (toasts: %q)", err,
+				evalStr(t, page, `() => [...document.querySelectorAll('[data-testid=toast]')].map(e => e.textContent).join(' | ')`))
+		}
 		if msg := page.MustElement(`[data-testid=history-retry-held]`).MustText(); !strings.Contains(msg, "ChatGPT already has this prompt") || !strings.Contains(msg, "Send again") {
 			t.Errorf("the retry says %q", msg)
 		}
@@ -138,6 +146,24 @@ func TestHistoryRetrySendsAgainOnlyWhatTheSiteNeverGot(t *testing.T) {
 		}
 	})
 
-	app.stop(t)
 	t.Logf("screenshots in %s", shots)
+}
+
+// tryEval is eval for a tab that may be navigating: "" when it cannot answer.
+func (o *outside) tryEval(ctx context.Context, id, js string) string {
+	raw, err := o.c.Call(ctx, "", "Target.attachToTarget", proto.TargetAttachToTarget{TargetID: proto.TargetTargetID(id), Flatten: true})
+	if err != nil {
+		return ""
+	}
+	var att proto.TargetAttachToTargetResult
+	if json.Unmarshal(raw, &att) != nil {
+		return ""
+	}
+	defer o.c.Call(ctx, "", "Target.detachFromTarget", proto.TargetDetachFromTarget{SessionID: att.SessionID})
+	raw, err = o.c.Call(ctx, string(att.SessionID), "Runtime.evaluate", proto.RuntimeEvaluate{Expression: js, ReturnByValue: true, AwaitPromise: true})
+	var res proto.RuntimeEvaluateResult
+	if err != nil || json.Unmarshal(raw, &res) != nil || res.ExceptionDetails != nil || res.Result == nil {
+		return ""
+	}
+	return res.Result.Value.Str()
 }

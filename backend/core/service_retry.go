@@ -35,7 +35,9 @@ func (s *Service) RetryRun(ctx context.Context, c service.Caller, req service.Re
 	if err != nil {
 		return service.RetryRunResult{}, err
 	}
-	if _, going := s.h.runningJobOf(run.ID); going {
+	// A run that ended may still have its job recording that end: only a
+	// run still in progress is refused.
+	if _, going := s.h.runningJobOf(run.ID); going && !run.State.Terminal() {
 		return service.RetryRunResult{}, errs.New(errs.BadInput, "run %s is still going", run.ID).
 			WithHint("wait for it to end, or cancel it, then retry")
 	}
