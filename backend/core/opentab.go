@@ -230,7 +230,7 @@ func holdTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID
 		leases.mu.Unlock()
 		if !queued {
 			queued = true
-			notice(waitingFor(reg, held.site, tabID))
+			notice(waitingFor(reg, held, tabID))
 		}
 		if err := wait(ctx, freed); err != nil {
 			return nil, errs.Wrap(err, errs.From(err).Code, "wait for tab %s, which another run drives", tabID).
@@ -249,12 +249,17 @@ func holdTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID
 }
 
 // waitingFor says what a run waits for: "the ChatGPT tab, which another
-// run drives", naming the tab by its id when its site is not known.
-func waitingFor(reg *site.Registry, siteID, tabID string) string {
-	if s, err := reg.Get(siteID); siteID != "" && err == nil {
-		return "the " + s.Name + " tab, which another run drives"
+// run drives" (or why else it is busy: held.why), naming the tab by its id
+// when its site is not known.
+func waitingFor(reg *site.Registry, held tabLease, tabID string) string {
+	why := "another run drives"
+	if held.why != "" {
+		why = held.why
 	}
-	return "tab " + tabID + ", which another run drives"
+	if s, err := reg.Get(held.site); held.site != "" && err == nil {
+		return "the " + s.Name + " tab, which " + why
+	}
+	return "tab " + tabID + ", which " + why
 }
 
 // namedTabSite is the site of p, the tab tabID a run names: the site of its

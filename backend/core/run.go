@@ -173,6 +173,17 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		st      site.Site
 		created bool
 	)
+	// The run's tab stays leased until Ask is done with it, past the end
+	// of ctx: a cancelled run stops the site's answer first (see
+	// watchBusyTab for a site that will not stop).
+	life, endLife := context.WithCancel(context.WithoutCancel(ctx))
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			endLife()
+		}
+	}()
+	ctx = withLeaseLife(ctx, life)
 	requested := req.TargetID
 	switch {
 	case req.NewChat:
@@ -188,7 +199,13 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		return nil, err
 	}
 	var finished bool
+	var wentOn provider.Adapter // the adapter of a tab whose site did not stop at Cancel
 	defer func() {
+		if wentOn != nil {
+			handedOff = true
+			go watchBusyTab(b, page, wentOn, endLife)
+			return
+		}
 		cctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
 		defer stop()
 		// A tab opened because the site's tabs were busy with other runs
@@ -263,6 +280,9 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	}
 	c.tabs.learnFromRun(out, err)
 	finished = err == nil && out.State == job.StateDone
+	if job.SiteWentOn(err) {
+		wentOn = a
+	}
 	if err == nil {
 		return out, nil
 	}

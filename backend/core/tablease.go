@@ -23,8 +23,11 @@ import (
 type tabLease struct {
 	site  string
 	spare bool
-	page  *browser.Page
-	run   <-chan struct{} // the run's context's Done
+	// why says why the tab is busy when it is not an ordinary run ("is
+	// still writing the answer of a cancelled run"), for the queue notice.
+	why  string
+	page *browser.Page
+	run  <-chan struct{} // the Done of the run's context (or of its lease life)
 }
 
 // live reports whether the lease still holds: neither Ferry's use of the
@@ -110,11 +113,13 @@ func (l *tabLeases) ofSite(b *browser.Browser, siteID string) []string {
 
 // hold records the lease of p's tab until Ferry's use of p ends, or ctx
 // (the run's) does: a run that forgot to detach does not keep its tab busy
-// for good. l.mu must be held.
+// for good. A ctx given a lease life (withLeaseLife) holds it until that
+// ends instead. l.mu must be held.
 func (l *tabLeases) hold(ctx context.Context, b *browser.Browser, p *browser.Page, t tabLease) {
 	if l.held[b] == nil {
 		l.held[b] = map[string]tabLease{}
 	}
+	ctx = leaseLife(ctx)
 	t.page, t.run = p, ctx.Done()
 	l.held[b][p.ID()] = t
 	go func() {
@@ -141,6 +146,16 @@ func (l *tabLeases) setSite(b *browser.Browser, id, siteID string) {
 	defer l.mu.Unlock()
 	if t, ok := l.held[b][id]; ok {
 		t.site = siteID
+		l.held[b][id] = t
+	}
+}
+
+// setWhy records why tab id of b, held, stays busy (see tabLease.why).
+func (l *tabLeases) setWhy(b *browser.Browser, id, why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if t, ok := l.held[b][id]; ok {
+		t.why = why
 		l.held[b][id] = t
 	}
 }
@@ -180,4 +195,23 @@ func queueNotice(ctx context.Context) func(string) {
 		return f
 	}
 	return func(string) {}
+}
+
+type leaseLifeKey struct{}
+
+// withLeaseLife returns ctx whose tab leases last until life ends (or
+// Ferry's use of the page does) rather than until ctx does: a run the
+// user cancels keeps its tab while it stops the site's answer, and no
+// other run takes the tab (and the one *browser.Page the run detaches)
+// meanwhile.
+func withLeaseLife(ctx, life context.Context) context.Context {
+	return context.WithValue(ctx, leaseLifeKey{}, life)
+}
+
+// leaseLife is the context whose end ends the leases ctx takes.
+func leaseLife(ctx context.Context) context.Context {
+	if life, ok := ctx.Value(leaseLifeKey{}).(context.Context); ok && life != nil {
+		return life
+	}
+	return ctx
 }

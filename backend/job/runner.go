@@ -499,7 +499,7 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 		})
 		if err != nil {
 			if cancelledByUser(ctx) {
-				return r.cancelStreaming(ctx, s, sofar)
+				return r.cancelStreaming(ctx, s, a, sofar)
 			}
 			// A rate limit or a conversation too long gets its one retry,
 			// with its own capture: this turn's stops first.

@@ -45,6 +45,9 @@ type Env struct {
 	// ReadyTimeout bounds the wait for the page to finish loading and show
 	// its composer (default 20 s, always within the caller's context).
 	ReadyTimeout time.Duration
+	// StopTimeout bounds Stop: a site still writing this long after its
+	// stop control was pressed will not stop (default StopTimeout).
+	StopTimeout time.Duration
 }
 
 // Factory builds the adapter of one site for a tab. It fails with

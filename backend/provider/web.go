@@ -31,6 +31,9 @@ func NewWeb(env Env) (*Web, error) {
 	if env.ReadyTimeout <= 0 {
 		env.ReadyTimeout = 20 * time.Second
 	}
+	if env.StopTimeout <= 0 {
+		env.StopTimeout = StopTimeout
+	}
 	return &Web{Env: env}, nil
 }
 

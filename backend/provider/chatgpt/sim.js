@@ -355,7 +355,8 @@
     return h('button', { type: 'button', 'data-testid': 'regenerate-thread-error-button', class: 'btn', onclick: () => submit(true) }, 'Retry');
   }
 
-  function stop() {
+  async function stop() {
+    if (!(await Sim.pressStop())) return;
     if (abort) abort.abort();
     if (conversationId && token) Sim.postJSON('/backend-api/stop_conversation', { conversation_id: conversationId }, authHeaders());
   }

@@ -249,11 +249,19 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 			// stores what was streamed as interrupted.
 			left := len(sim.Chunks(a.Text, pace.Chunk)) - len(sim.Chunks(sent, pace.Chunk))
 			go func() {
-				time.Sleep(max(time.Duration(left)*pace.Interval, 300*time.Millisecond))
-				if s.takeStop(cid) {
-					store(parent, chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{sent}), "finished_successfully", nil,
-						meta("finish_details", sim.O("type", "interrupted")), "all", ch))
-					return
+				// stop_conversation ends the generation at once, whenever
+				// it comes while the answer is still being written.
+				end := time.Now().Add(max(time.Duration(left)*pace.Interval, 300*time.Millisecond))
+				for {
+					if s.takeStop(cid) {
+						store(parent, chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{sent}), "finished_successfully", nil,
+							meta("finish_details", sim.O("type", "interrupted")), "all", ch))
+						return
+					}
+					if !time.Now().Before(end) {
+						break
+					}
+					time.Sleep(min(50*time.Millisecond, time.Until(end)))
 				}
 				s.recordAnswer(t, parent, aid, ch, a, model, meta, mentionIDs)
 			}()

@@ -4,7 +4,8 @@ import "github.com/ferrydesk/ferry/backend/site"
 
 // Site returns the registry entry of DeepSeek (chat.deepseek.com). Send and stop are the same circle button;
 // while generating it shows the .ds-loading spinner, which is therefore
-// both the stop and the busy marker.
+// both the stop and the busy marker. The stop control to press is the
+// button that holds the spinner (the spinner itself may have no size).
 func Site() site.Site {
 	return site.Site{
 		ID:         "deepseek",
@@ -15,7 +16,7 @@ func Site() site.Site {
 		Selectors: map[site.Role][]string{
 			site.RoleComposer: {`textarea[placeholder='Message DeepSeek']`, `#chat-input`},
 			site.RoleSend:     {`[role='button'].ds-button--primary.ds-button--circle:not(.ds-button--disabled):not([aria-disabled='true'])`},
-			site.RoleStop:     {`[role='button'].ds-button--primary.ds-button--circle .ds-loading`, `.ds-loading`},
+			site.RoleStop:     {`[role='button'].ds-button--circle:has(.ds-loading)`, `[role='button'].ds-button--primary.ds-button--circle .ds-loading`, `.ds-loading`},
 			site.RoleBusy:     {`.ds-loading`},
 			// The user's messages are the list's items without an answer's
 			// markdown (a reattach looks for the prompt's turn among them).

@@ -5,7 +5,8 @@
 // read-back, a send that happens exactly once, streamed partial text, the
 // final answer, code blocks, model proof, every interstitial scenario, a
 // drifted page fixed by a settings override alone, a tab that navigated away,
-// and a capability refusal that types nothing.
+// a capability refusal that types nothing, and a Cancel that stops the
+// site's answer (or says the site would not stop).
 //
 // Every turn of the suite runs the way a user's run does (Ask): through a
 // job.Runner over a real store in the test's temporary directory, the one
@@ -200,7 +201,9 @@ func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, 
 	}
 	// The composer of a healthy simulated page shows within a second; a
 	// short readiness bound keeps the drifted-page test quick.
-	a, err := f(provider.Env{Page: p, Site: s, Sites: reg, ReadyTimeout: 5 * time.Second})
+	// A site that will not stop is given up on sooner than in production
+	// too (the refusal case).
+	a, err := f(provider.Env{Page: p, Site: s, Sites: reg, ReadyTimeout: 5 * time.Second, StopTimeout: 3 * time.Second})
 	if err != nil {
 		t.Fatalf("build adapter: %v", err)
 	}

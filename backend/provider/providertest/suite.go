@@ -89,6 +89,8 @@ func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
 	t.Run("a send control out of view or covered is clicked where it shows, or named", c.aim)
 	t.Run("a tab that navigated away pauses until it returns", c.navigatedAway)
 	t.Run("a capability refusal types nothing", c.capability)
+	t.Run("a cancel mid-stream stops the site and the next send on the tab goes through at once", c.cancelStops)
+	t.Run("a site that will not stop is said so by the cancelled run", c.cancelRefused)
 }
 
 type suite struct {

@@ -17,7 +17,9 @@ import (
 //	                             "conversation":"ID" limits a turn scenario to one conversation)
 //	GET  /__sim/submissions      ?site=chatgpt&conversation=ID -> {"count":N,"submissions":[...]}
 //	POST /__sim/pace             {"chunk":6,"interval":"30ms"}
-//	POST /__sim/reset            clears scenarios, locks, submissions and conversations
+//	POST /__sim/stop             {"site":"chatgpt","refuse":true}: the site's stop control does nothing
+//	POST /__sim/stop/press       ?site=chatgpt: a page's stop control was pressed -> {"refuse":bool}
+//	POST /__sim/reset            clears scenarios, locks, submissions, conversations and stop refusals
 //	GET  /__sim/assets/NAME      the pages' scripts and styles
 func (s *Server) adminRoutes() http.Handler {
 	mux := http.NewServeMux()
@@ -62,6 +64,8 @@ func (s *Server) adminRoutes() http.Handler {
 		s.SetPace(Pace{Chunk: req.Chunk, Interval: d})
 		WriteJSON(w, http.StatusOK, map[string]any{"ok": true})
 	})
+	mux.HandleFunc("POST /__sim/stop", s.adminStop)
+	mux.HandleFunc("POST /__sim/stop/press", s.adminStop)
 	mux.HandleFunc("POST /__sim/reset", func(w http.ResponseWriter, r *http.Request) {
 		s.Reset()
 		WriteJSON(w, http.StatusOK, map[string]any{"ok": true})

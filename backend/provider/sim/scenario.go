@@ -401,6 +401,7 @@ func (s *Server) Reset() {
 	s.locked = map[string]time.Time{}
 	s.lockNext = map[string]time.Duration{}
 	s.ledger = ledger{}
+	s.resetStops()
 	hooks := append([]func(){}, s.resets...)
 	s.mu.Unlock()
 	s.script.mu.Lock()

@@ -109,6 +109,7 @@ type Server struct {
 	ledger      ledger
 	resets      []func() // the sites' OnReset hooks
 	script      transcript
+	stops       stopControl
 
 	handler  http.Handler
 	ln       net.Listener

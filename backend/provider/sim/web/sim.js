@@ -343,9 +343,12 @@ Sim.chat = function (spec) {
     eng.changed();
   };
   const conv = () => (spec.conversation ? spec.conversation() : '');
-  eng.stop = () => {
-    if (eng.abort) eng.abort.abort();
-    // The site keeps a stopped answer as far as it came.
+  // The stop control: the only thing that stops a turn (see Sim.pressStop).
+  // The site keeps a stopped answer as far as it came.
+  eng.stop = async () => {
+    const a = eng.abort;
+    if (!eng.busy || !(await Sim.pressStop())) return;
+    if (a) a.abort();
     if (conv()) fetch('/__sim/turns/' + encodeURIComponent(conv()) + '/stop', { method: 'POST', credentials: 'include' }).catch(() => {});
   };
   eng.hydrate = () => { spec.editor().attach(); eng.hydrated = true; eng.changed(); };
@@ -406,6 +409,20 @@ Sim.connectEnvelope = function (obj) {
   new DataView(out.buffer).setUint32(1, payload.length);
   out.set(payload, 5);
   return out;
+};
+
+// Sim.pressStop tells the simulator the page's stop control was pressed
+// and reports whether the page stops its turn: a site made to refuse
+// (POST /__sim/stop {"refuse":true}) ignores the press and goes on
+// streaming. Nothing else stops a turn: a reader that goes away without a
+// press (Ferry's capture when a run is cancelled) changes nothing.
+Sim.pressStop = async function () {
+  try {
+    const r = await fetch('/__sim/stop/press?site=' + encodeURIComponent(Sim.cfg.site || ''), { method: 'POST' });
+    return !(await r.json()).refuse;
+  } catch (e) {
+    return true;
+  }
 };
 
 // Sim.toast shows a toast that goes away after 4 s, as sonner's do.
