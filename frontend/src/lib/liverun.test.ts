@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, charCount, fromInfo, guidance, isActive, retryable, shownState, stateLabel, type RunInfoLike } from './liverun';
+import { applyEvent, cancelNote, charCount, fromInfo, guidance, isActive, retryable, shownState, stateLabel, type RunInfoLike } from './liverun';
 
 const info: RunInfoLike = { id: 'job-1', kind: 'ask', state: 'starting', ended: false, site: 'chatgpt', prompt: 'hi', timeline: [] };
 
@@ -153,5 +153,24 @@ describe('History offers Retry', () => {
     expect(retryable({ state: 'done' })).toBe(false);
     expect(retryable({ state: 'streaming' })).toBe(false);
     expect(retryable(null)).toBe(false);
+  });
+});
+
+describe('the note of a run cancelled while it streamed', () => {
+  const run = (stopped: string | undefined, collectable = true) => ({
+    site: 'chatgpt', collectable,
+    error: { stage: 'internal', code: 'cancelled', message: 'm', retryable: true, evidence: stopped === undefined ? {} : { site_stopped: stopped } },
+  });
+  it('says the site stopped writing where it did', () => {
+    expect(cancelNote(run('true'), 'ChatGPT')).toBe('Cancelled — ChatGPT stopped writing here. “Collect the rest” reads the answer as ChatGPT kept it.');
+  });
+  it('says the site did not stop, and where the next prompt goes', () => {
+    const n = cancelNote(run('false', false), 'ChatGPT');
+    expect(n).toContain('ChatGPT did not stop writing');
+    expect(n).toContain('the next prompt to ChatGPT goes to another tab');
+    expect(n).not.toContain('Collect');
+  });
+  it('says only that the answer stops here when Ferry could not ask the site', () => {
+    expect(cancelNote(run(undefined), 'ChatGPT')).toBe('Cancelled — the answer stops here. “Collect the rest” gets the whole answer from ChatGPT.');
   });
 });

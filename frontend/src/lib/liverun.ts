@@ -199,6 +199,24 @@ export function guidance(run: Pick<LiveRun, 'error' | 'site'> & { collectable?: 
   return null;
 }
 
+/**
+ * cancelNote is the line under the kept text of a run cancelled while its
+ * answer streamed: whether the site stopped writing when Ferry pressed its
+ * stop control (the envelope's site_stopped evidence), and what
+ * “Collect the rest” gets.
+ */
+export function cancelNote(run: Pick<LiveRun, 'error' | 'site' | 'collectable'>, siteName = ''): string {
+  const site = siteName || run.site || 'the site';
+  switch (run.error?.evidence?.site_stopped) {
+    case 'true':
+      return `Cancelled — ${site} stopped writing here.` + (run.collectable ? ` “Collect the rest” reads the answer as ${site} kept it.` : '');
+    case 'false':
+      return `Cancelled — but ${site} did not stop writing when asked. Its tab stays busy until the answer ends: the next prompt to ${site} goes to another tab.` +
+        (run.collectable ? ' “Collect the rest” gets the whole answer.' : '');
+  }
+  return 'Cancelled — the answer stops here.' + (run.collectable ? ` “Collect the rest” gets the whole answer from ${site}.` : '');
+}
+
 /** charCount counts what the user sees as characters (code points). */
 export function charCount(s: string): number {
   return Array.from(s).length;
