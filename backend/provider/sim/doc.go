@@ -112,6 +112,14 @@
 // thinking and the answer; the page keeps its stop control and streaming
 // marker meanwhile, and shows its finished-action bar only at the end.
 //
+// Every site, for stopping (stop.go): only the page's stop control (and
+// ChatGPT's stop_conversation, which its control calls) stops a turn; a
+// client that stops reading (Ferry's capture of a cancelled run) changes
+// nothing, the page streams on with its stop control until the answer
+// ends. Presses are counted (Server.StopPresses), and Server.RefuseStop
+// (POST /__sim/stop {"site":…,"refuse":true}) makes a site's control do
+// nothing, as a site that will not stop.
+//
 // DeepSeek also has two layouts for input that must not miss: tall_send (a
 // tall send control whose centre is below the fold of a short window) and
 // covered_send (a floating banner over the send control).

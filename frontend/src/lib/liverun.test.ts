@@ -159,7 +159,7 @@ describe('History offers Retry', () => {
 describe('the note of a run cancelled while it streamed', () => {
   const run = (stopped: string | undefined, collectable = true) => ({
     site: 'chatgpt', collectable,
-    error: { stage: 'internal', code: 'cancelled', message: 'm', retryable: true, evidence: stopped === undefined ? {} : { site_stopped: stopped } },
+    error: { stage: 'internal', code: 'cancelled', message: 'm', retryable: true, evidence: (stopped === undefined ? {} : { site_stopped: stopped }) as Record<string, string> },
   });
   it('says the site stopped writing where it did', () => {
     expect(cancelNote(run('true'), 'ChatGPT')).toBe('Cancelled — ChatGPT stopped writing here. “Collect the rest” reads the answer as ChatGPT kept it.');
