@@ -20,9 +20,9 @@ import (
 // shows the turn stopped: neither a stop control nor a busy marker. It
 // presses again when a press is ignored (a page re-rendering drops one).
 // A page that shows no turn in progress is stopped already: nil. Errors:
-// TabBusy when the site goes on writing for Env.StopTimeout (or until ctx
-// ends) in spite of the presses; the page's envelopes (TargetNotFound,
-// BrowserDisconnected) when the tab is gone.
+// TabBusy when the site goes on writing for Env.StopTimeout after the
+// first press (or until ctx ends) in spite of the presses; the page's
+// envelopes (TargetNotFound, BrowserDisconnected) when the tab is gone.
 type Stopper interface {
 	Stop(ctx context.Context) error
 }
@@ -55,12 +55,14 @@ const stopIndexJS = `(sels, texts) => {
 }`
 
 // Stop implements Stopper with the site's stop selectors (site.RoleStop).
+// Env.StopTimeout runs from the first press that reached the page (from
+// the start while the page shows no stop control to press), so a slow
+// machine does not give up on a site before Ferry pressed its control.
 func (w *Web) Stop(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, w.Env.StopTimeout)
-	defer cancel()
 	s := w.Env.Site
 	sels := s.Selector(site.RoleStop)
-	var pressed time.Time
+	start := time.Now()
+	var first, pressed time.Time
 	presses := 0
 	for {
 		st, err := w.state(ctx)
@@ -70,17 +72,30 @@ func (w *Web) Stop(ctx context.Context) error {
 		if !st.Stop && !st.Busy {
 			return nil
 		}
+		from := first
+		if from.IsZero() {
+			from = start
+		}
+		if time.Since(from) >= w.Env.StopTimeout {
+			return w.wentOn(presses)
+		}
 		if st.Stop && time.Since(pressed) >= repressAfter {
 			var i int
 			if err := w.Page.EvalInto(ctx, &i, stopIndexJS, sels, s.Texts[site.RoleStop]); err != nil {
 				return w.stopErr(ctx, err, presses)
 			}
 			if i >= 0 && i < len(sels) {
+				// The same click as every other (browser.Page.Click): in the
+				// tab a headful window shows it goes the keyboard's way and
+				// never raises the browser.
 				_, err := w.Page.Click(ctx, sels[i])
 				switch {
 				case err == nil:
 					presses++
 					pressed = time.Now()
+					if first.IsZero() {
+						first = pressed
+					}
 				case errs.Has(err, errs.ComposerNotFound):
 					// The control went away between the look and the
 					// press: the turn may have ended; look again.
@@ -105,12 +120,18 @@ func (w *Web) Stop(ctx context.Context) error {
 	}
 }
 
-// stopErr is the error of a Stop that ended with err: TabBusy when its
-// bound passed with the site still writing.
+// stopErr is the error of a Stop that ended with err: TabBusy (wentOn)
+// when ctx ended with the site still writing.
 func (w *Web) stopErr(ctx context.Context, err error, presses int) error {
 	if ctx.Err() == nil {
 		return err
 	}
+	return w.wentOn(presses)
+}
+
+// wentOn is the TabBusy envelope of a site that went on writing after
+// Ferry pressed its stop control presses times.
+func (w *Web) wentOn(presses int) error {
 	s := w.Env.Site
 	if presses == 0 {
 		return errs.New(errs.TabBusy, "%s went on writing and showed no stop control Ferry could press", s.Name).
