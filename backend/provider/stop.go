@@ -64,6 +64,7 @@ func (w *Web) Stop(ctx context.Context) error {
 	start := time.Now()
 	var first, pressed time.Time
 	presses := 0
+	var obscured error // the last press something covered
 	for {
 		st, err := w.state(ctx)
 		if err != nil {
@@ -77,6 +78,10 @@ func (w *Web) Stop(ctx context.Context) error {
 			from = start
 		}
 		if time.Since(from) >= w.Env.StopTimeout {
+			if presses == 0 && obscured != nil {
+				return errs.Wrap(obscured, errs.TabBusy, "something covers the %s stop control; it could not be pressed", s.Name).
+					WithEvidence("role", string(site.RoleStop))
+			}
 			return w.wentOn(presses)
 		}
 		if st.Stop && time.Since(pressed) >= repressAfter {
@@ -103,8 +108,9 @@ func (w *Web) Stop(ctx context.Context) error {
 					if berr := w.blocked(ctx); berr != nil {
 						return berr
 					}
-					return errs.Wrap(err, errs.TabBusy, "something covers the %s stop control; it could not be pressed", s.Name).
-						WithEvidence("role", string(site.RoleStop))
+					// Something passing (a toast, a re-render): press again
+					// at the next look; said if it stays until the bound.
+					obscured = err
 				case errors.Is(err, browser.ErrNotDelivered):
 					// Dropped before the page: press again at the next look.
 				default:
