@@ -140,9 +140,14 @@ func TestCancelStopsTheSiteAndTheNextPromptIsAnsweredAtOnce(t *testing.T) {
 	cancelStreaming := func(t *testing.T, prompt, stopped string) string {
 		t.Helper()
 		send(prompt)
-		waitEval(t, page, 60*time.Second, "the long answer streaming", `() => {
+		// Past the view's height the card's header, with Cancel, is
+		// pinned; before that it moves as the answer grows, and a click
+		// can land where it was.
+		waitEval(t, page, 60*time.Second, "the long answer streaming past the view's height", `() => {
 			const r = document.querySelector('[data-testid=live-run]');
-			return !!r && r.dataset.state === 'streaming' && (r.querySelector('[data-testid=answer]')?.textContent.length ?? 0) > 300;
+			const sc = r?.closest('.view-body');
+			return !!sc && r.dataset.state === 'streaming' && (r.querySelector('[data-testid=answer]')?.textContent.length ?? 0) > 1000 &&
+				r.getBoundingClientRect().top < sc.getBoundingClientRect().top - 100;
 		}`)
 		id := evalStr(t, page, `() => document.querySelector('[data-testid=live-run]').dataset.run`)
 		page.MustElement(`[data-testid=live-run] [data-testid=run-cancel]`).MustClick()
