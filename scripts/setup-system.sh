@@ -11,6 +11,7 @@ pkgs=(
   openbox x11-utils xdg-utils                         # a window manager for the GUI test of minimized windows; xdg-open, xdg-mime
   git ca-certificates
   dpkg-dev desktop-file-utils appstream lintian librsvg2-bin # packages: shlibdeps, validators, icons
+  wine64 gcc-mingw-w64-x86-64 nsis p7zip-full          # Windows: tests under Wine (and its shim DLL), the installer
 )
 
 missing=()
