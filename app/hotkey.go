@@ -56,6 +56,14 @@ type hotkeyGrabber interface {
 	Grab(h config.Hotkey, onPress func()) (release func(), err error)
 }
 
+// nativeGrabber is a grabber that holds keys through the operating system's
+// own API (Windows' RegisterHotKey): no display variable decides whether it
+// can work, and its errors are envelopes that name their own fix.
+type nativeGrabber interface {
+	hotkeyGrabber
+	native()
+}
+
 // hotkeyEnv is what decides whether a global hotkey can work at all.
 type hotkeyEnv struct {
 	Display        string // $DISPLAY
@@ -95,9 +103,11 @@ func (k *hotkeys) apply(spec string) HotkeyStatus {
 	k.releaseLocked()
 	k.status = HotkeyStatus{Hotkey: canonical}
 	chooser, chooses := k.grabber.(hotkeyChooser)
-	if p := k.envProblem(canonical, chooses); p != nil {
-		k.status.Problem = p
-		return k.status
+	if _, native := k.grabber.(nativeGrabber); !native {
+		if p := k.envProblem(canonical, chooses); p != nil {
+			k.status.Problem = p
+			return k.status
+		}
 	}
 	var held heldHotkey
 	if chooses {

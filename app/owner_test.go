@@ -1,9 +1,6 @@
 package app
 
 import (
-	"errors"
-	"syscall"
-
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/hub"
 )
@@ -27,11 +24,4 @@ func (s *shell) hubServer() *hub.Server {
 		return nil
 	}
 	return s.own.srv
-}
-
-// processAlive reports whether pid names a live process (not a zombie we
-// would have reaped: the browser package waits for its children).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
