@@ -93,12 +93,13 @@ func (a *Artifacts) Delete(path string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := moveToTrash(it.Path, os.Getenv); err != nil {
+	bin := systemTrash()
+	if err := bin.Trash(it.Path); err != nil {
 		return err
 	}
 	side := it.Path + service.ArtifactSidecarSuffix
 	if _, err := os.Lstat(side); err == nil {
-		if _, err := moveToTrash(side, os.Getenv); err != nil {
+		if err := bin.Trash(side); err != nil {
 			return err
 		}
 	}

@@ -16,6 +16,25 @@ import (
 // window stays hidden until the tray or the hotkey asks for it. The entry's
 // presence is the setting: there is no second copy of it to drift.
 
+// loginStart is Ferry's start at login, kept where the platform keeps it
+// (an XDG autostart entry on Linux, the user's Run key on Windows): its
+// presence is the setting, read back each time.
+type loginStart interface {
+	// Enabled reports whether Ferry starts at login.
+	Enabled() (bool, error)
+	// Set makes exe start at login with its window hidden (on) or removes
+	// the entry (off).
+	Set(exe string, on bool) error
+}
+
+// xdgAutostart is loginStart through the XDG autostart entry.
+type xdgAutostart struct{ getenv func(string) string }
+
+func (x xdgAutostart) Enabled() (bool, error)        { return autostartState(x.getenv) }
+func (x xdgAutostart) Set(exe string, on bool) error { return setAutostart(x.getenv, exe, on) }
+
+var _ loginStart = xdgAutostart{}
+
 // autostartName is the entry's file name: the desktop entry's id.
 const autostartName = "io.github.ferrydesk.Ferry.desktop"
 

@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,36 +64,12 @@ func (d runtimeDesktop) CopyText(text string) error {
 	return nil
 }
 
-func (d runtimeDesktop) Reveal(path string) error {
-	// xdg-open on the folder: selecting the file needs the FileManager1
-	// D-Bus interface, which not every file manager has.
-	dir := filepath.Dir(path)
-	if runtime.GOOS == "linux" && !folderHandler(os.Environ()) {
-		// Without an application for folders xdg-open falls back to a web
-		// browser's listing of the folder; that is no file manager, and
-		// whether it "answered" would be a guess at its start-up time.
-		return errs.New(errs.CapabilityMissing, "nothing on this desktop answered to show the folder %s: no application is set to open folders (inode/directory)", dir).
-			WithEvidence("path", dir)
-	}
-	return openWith(dir, "show the folder %s")
-}
+// Reveal shows path's folder in the file manager (revealFile: xdg-open
+// on the folder; explorer with the file selected on Windows).
+func (d runtimeDesktop) Reveal(path string) error { return revealFile(path) }
 
-// folderHandler reports whether the desktop names an application for
-// folders (xdg-mime's default for inode/directory) in the environment env.
-// Without xdg-mime it cannot tell, and says yes: xdg-open decides.
-func folderHandler(env []string) bool {
-	cmd := exec.Command("xdg-mime", "query", "default", "inode/directory")
-	cmd.Env = env
-	out, err := cmd.Output()
-	if errors.Is(err, exec.ErrNotFound) {
-		return true
-	}
-	return err == nil && len(bytes.TrimSpace(out)) > 0
-}
-
-func (d runtimeDesktop) Open(path string) error {
-	return openWith(path, "open %s")
-}
+// Open opens path in the desktop's application for it (openFile).
+func (d runtimeDesktop) Open(path string) error { return openFile(path) }
 
 // openerSettle is how long openWith waits for the opener to fail: xdg-open
 // exits at once with a status when no application takes the file, and

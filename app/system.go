@@ -47,15 +47,17 @@ func (s *System) WindowFocused(focused bool) {
 }
 
 // Autostart reports whether Ferry starts at login, in the tray (an XDG
-// autostart entry is there). Errors: config_invalid with no HOME.
+// autostart entry is there; on Windows the user's Run key holds Ferry's
+// value). Errors: config_invalid with no HOME.
 func (s *System) Autostart() (bool, error) {
 	if s.demo != nil {
 		return false, nil // the demo's XDG config directory is its own
 	}
-	return autostartState(os.Getenv)
+	return systemLoginStart().Enabled()
 }
 
-// SetAutostart writes or removes the XDG autostart entry that starts this
+// SetAutostart writes or removes the XDG autostart entry (on Windows the
+// Run key's value) that starts this
 // ferry-desktop at login with its window hidden (the tray and the hotkey
 // show it), and returns the new state. Errors: config_invalid with no
 // HOME; bad_input in the demo; internal when the running binary's path
@@ -72,10 +74,11 @@ func (s *System) SetAutostart(on bool) (bool, error) {
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	if err := setAutostart(os.Getenv, exe, on); err != nil {
+	login := systemLoginStart()
+	if err := login.Set(exe, on); err != nil {
 		return false, errs.From(err)
 	}
-	return autostartState(os.Getenv)
+	return login.Enabled()
 }
 
 // Version returns this build's version information.

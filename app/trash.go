@@ -13,6 +13,23 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
+// trashCan moves a file where the desktop can restore it from.
+type trashCan interface {
+	// Trash moves the file at path to the user's trash (the Recycle Bin on
+	// Windows). Errors: errs.StoreIO naming the path, and nothing moved.
+	Trash(path string) error
+}
+
+// freedesktopTrash is trashCan through the home trash (moveToTrash).
+type freedesktopTrash struct{ getenv func(string) string }
+
+func (f freedesktopTrash) Trash(path string) error {
+	_, err := moveToTrash(path, f.getenv)
+	return err
+}
+
+var _ trashCan = freedesktopTrash{}
+
 // moveToTrash moves the file at path to the user's trash as the
 // FreeDesktop.org Trash specification (1.0) describes, so that a file
 // manager lists it and can restore it: the home trash

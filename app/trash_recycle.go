@@ -1,0 +1,73 @@
+package app
+
+import (
+	"fmt"
+	"unicode/utf16"
+
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// The Recycle Bin through SHFileOperationW (shellapi.h): the pure parts,
+// tested on every platform.
+const (
+	foDelete = 0x0003 // FO_DELETE
+
+	fofSilent          = 0x0004 // FOF_SILENT: no progress window
+	fofNoConfirmation  = 0x0010 // FOF_NOCONFIRMATION: no "are you sure"
+	fofAllowUndo       = 0x0040 // FOF_ALLOWUNDO: to the Recycle Bin, restorable
+	fofNoErrorUI       = 0x0400 // FOF_NOERRORUI: errors come back to Ferry
+	fofWantNukeWarning = 0x4000 // FOF_WANTNUKEWARNING: ask before a delete the Bin cannot undo
+
+	// recycleFlags move to the Recycle Bin without a word, except where the
+	// file cannot go there (a network drive, a drive without a Bin): there
+	// Windows asks rather than deleting it for good.
+	recycleFlags = fofAllowUndo | fofNoConfirmation | fofNoErrorUI | fofSilent | fofWantNukeWarning
+)
+
+// doubleNulList is SHFileOperationW's pFrom: each path in UTF-16 ended by a
+// NUL, and one more NUL after the last. A path with a NUL of its own would
+// cut the list and is refused.
+func doubleNulList(paths ...string) ([]uint16, error) {
+	var out []uint16
+	for _, p := range paths {
+		if p == "" {
+			return nil, fmt.Errorf("an empty path")
+		}
+		for _, r := range p {
+			if r == 0 {
+				return nil, fmt.Errorf("path %q holds a NUL", p)
+			}
+		}
+		out = append(out, utf16.Encode([]rune(p))...)
+		out = append(out, 0)
+	}
+	return append(out, 0), nil
+}
+
+// recycleResult turns SHFileOperationW's return value and its
+// fAnyOperationsAborted into Ferry's answer for path: nil when the file
+// went to the Recycle Bin, else errs.StoreIO naming the path, with a hint
+// for the cause (the return values are the DE_* codes of shellapi.h's
+// documentation or Win32 error codes).
+func recycleResult(path string, code uint32, aborted bool) error {
+	if code == 0 && !aborted {
+		return nil
+	}
+	fail := func(why, hint string) error {
+		return errs.New(errs.StoreIO, "move %s to the Recycle Bin: %s", path, why).
+			WithEvidence("path", path).WithEvidence("shfileop", fmt.Sprintf("%#x", code)).WithHint("%s", hint)
+	}
+	switch {
+	case code == 0 || code == 1223: // aborted, ERROR_CANCELLED
+		return fail("it was cancelled, and the file stays where it was", "move it again, and answer Yes if Windows asks")
+	case code == 2 || code == 3 || code == 0x7C: // FILE_NOT_FOUND, PATH_NOT_FOUND, DE_INVALIDFILES
+		return fail("the file is not there any more", "refresh the list: it was moved or deleted outside Ferry")
+	case code == 5 || code == 0x78: // ACCESS_DENIED, DE_ACCESSDENIEDSRC
+		return fail("Windows denied access to it", "check the file's permissions in its Properties → Security, or delete it in Explorer")
+	case code == 32 || code == 33: // SHARING_VIOLATION, LOCK_VIOLATION
+		return fail("another program has it open", "close the program that has the file open (an archive manager, an antivirus scan), then move it again")
+	case code == 0x79 || code == 206: // DE_PATHTOODEEP, FILENAME_EXCED_RANGE
+		return fail("its path is too long for the Recycle Bin", "move or rename the folder to a shorter path, or delete the file in Explorer")
+	}
+	return fail(fmt.Sprintf("Windows answered %#x", code), "delete the file in Explorer; its path is shown beside it")
+}
