@@ -14,54 +14,33 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// binaryNames are the executable names searched in PATH, in order.
-var binaryNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"}
+// binaryNames are the executable names searched in PATH on Linux and
+// macOS, in order (searchPlan has Windows' own).
+var binaryNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome",
+	"brave-browser", "microsoft-edge", "microsoft-edge-stable"}
 
-// wellKnownBinaries are install locations that are often not in PATH.
-func wellKnownBinaries() []string {
-	switch runtime.GOOS {
-	case "darwin":
-		return []string{
-			"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-			"/Applications/Chromium.app/Contents/MacOS/Chromium",
-		}
-	case "windows":
-		var out []string
-		for _, env := range []string{"ProgramFiles", "ProgramFiles(x86)", "LocalAppData"} {
-			if dir := os.Getenv(env); dir != "" {
-				out = append(out, dir+`\Google\Chrome\Application\chrome.exe`)
-			}
-		}
-		return out
-	}
-	return nil
+// FindBinary returns the path of a Chromium-based browser Ferry can drive:
+// the first found of the platform's names in PATH, then (Windows) the
+// registry's App Paths and the usual install folders for Chrome, Chromium,
+// Brave and Edge, or (macOS) the .app bundles in /Applications and
+// ~/Applications. It never downloads anything. When none is found it fails
+// with BrowserNotFound naming every place it looked and the platform's own
+// way to install one.
+func FindBinary() (string, error) {
+	return search(thisMachine())
 }
 
-// FindBinary returns the path of a Chromium or Chrome executable: the first
-// of chromium, chromium-browser, google-chrome, google-chrome-stable and
-// chrome found in PATH, then the platform's usual install locations. It never
-// downloads anything. When none is found it fails with BrowserNotFound naming
-// every place it looked.
-func FindBinary() (string, error) {
-	for _, name := range binaryNames {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
+// thisMachine is the search environment of the running process.
+func thisMachine() searchEnv {
+	home, _ := os.UserHomeDir()
+	return searchEnv{
+		goos:     runtime.GOOS,
+		getenv:   os.Getenv,
+		home:     home,
+		lookPath: exec.LookPath,
+		appPath:  appPathFromRegistry,
+		isExec:   isExecutable,
 	}
-	known := wellKnownBinaries()
-	for _, p := range known {
-		if isExecutable(p) {
-			return p, nil
-		}
-	}
-	searched := "PATH for " + strings.Join(binaryNames, ", ")
-	if len(known) > 0 {
-		searched += "; " + strings.Join(known, ", ")
-	}
-	return "", errs.New(errs.BrowserNotFound, "no Chromium or Chrome found (searched %s)", searched).
-		WithEvidence("searched", searched).
-		WithEvidence("PATH", os.Getenv("PATH")).
-		WithHint("install Chromium (Debian/Ubuntu: apt-get install chromium), or pass --chromium PATH, or attach to a running browser with --browser-url")
 }
 
 func isExecutable(p string) bool {
@@ -77,7 +56,7 @@ func checkBinary(path string) error {
 	if !isExecutable(path) {
 		return errs.New(errs.BrowserNotFound, "the browser executable %q does not exist or is not executable", path).
 			WithEvidence("path", path).
-			WithHint("pass the path of an installed Chromium or Chrome with --chromium, or leave it out to search PATH")
+			WithHint("pass the path of an installed Chromium, Chrome, Edge or Brave executable with --chromium, or leave it out to search the usual places")
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub/client"
+	"github.com/ferrydesk/ferry/backend/platform"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/store"
 )
@@ -36,7 +37,7 @@ func Browser(ctx context.Context, p Probe) Check {
 		path, err = p.FindBrowser()
 		if err != nil {
 			c.Status, c.Detail = Fail, "no Chromium or Chrome found"
-			c.Fix = "install Chromium (apt-get install chromium) or set browser.binary in settings"
+			c.Fix = platform.BrowserSetting(p.GOOS)
 			if e := errs.From(err); e.Code == errs.BrowserNotFound {
 				c.Detail = e.Message
 			}

@@ -3,6 +3,8 @@ package errs
 import (
 	"fmt"
 	"sort"
+
+	"github.com/ferrydesk/ferry/backend/platform"
 )
 
 // Code is a stable, machine-readable error code. Codes are part of Ferry's
@@ -165,7 +167,7 @@ func init() {
 	def(DataDirUnwritable, StageStore, ClassBlocked, false, "make the data directory writable, or pass another one with --data-dir or FERRY_DATA_DIR")
 	def(DiskFull, StageStore, ClassDiskFull, true, "free space on the disk that holds the directory named in the message (`df -h DIR` shows it), or move the data directory to a larger disk with --data-dir or FERRY_DATA_DIR, then run again")
 
-	def(BrowserNotFound, StageBrowser, ClassBlocked, false, "install Chromium (apt-get install chromium) or pass --chromium PATH, or attach with --browser-url")
+	def(BrowserNotFound, StageBrowser, ClassBlocked, false, platform.BrowserInstall(platform.GOOS))
 	def(BrowserLaunchFailed, StageBrowser, ClassBlocked, true, "close other browsers using Ferry's profile and run again; `ferry doctor` checks the browser")
 	def(BrowserDisconnected, StageBrowser, ClassBlocked, true, "the browser went away: start it again, then run `ferry reattach` for runs in flight")
 	def(LoginRequired, StageSession, ClassBlocked, false, "log in to the site in the browser window, then retry")

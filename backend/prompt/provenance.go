@@ -16,6 +16,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/platform"
 )
 
 // SourceProvenanceFile is the name of the record CheckSources' result is
@@ -238,7 +239,7 @@ func (g gitRunner) run(ctx context.Context, args ...string) (string, int, error)
 	case errors.As(err, &exit):
 		return strings.TrimRight(stdout.String(), "\n"), exit.ExitCode(), nil
 	case errors.Is(err, exec.ErrNotFound):
-		return "", -1, errs.Wrap(err, errs.BadInput, "git is not installed or not on PATH").WithHint("install git (apt-get install git) to use --repo-root")
+		return "", -1, errs.Wrap(err, errs.BadInput, "git is not installed or not on PATH").WithHint("%s to use --repo-root", platform.GitInstall(platform.GOOS))
 	case ctx.Err() != nil:
 		return "", -1, ctx.Err()
 	}

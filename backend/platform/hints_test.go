@@ -1,0 +1,52 @@
+package platform
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestHintsNameEachPlatformsOwnFix(t *testing.T) {
+	others := map[string][]string{
+		"windows": {"apt-get", "brew", "/Applications", "dnf"},
+		"darwin":  {"apt-get", "winget", `C:\`, "dnf"},
+		"linux":   {"winget", "brew", `C:\`, "/Applications"},
+	}
+	cases := []struct {
+		name string
+		hint func(string) string
+		want map[string][]string
+	}{
+		{"BrowserInstall", BrowserInstall, map[string][]string{
+			"windows": {"winget install Google.Chrome", "Edge", `--chromium "C:\`, "msedge.exe"},
+			"darwin":  {"/Applications", "brew install --cask", "--chromium"},
+			"linux":   {"apt-get install chromium", "--chromium"},
+		}},
+		{"BrowserSetting", BrowserSetting, map[string][]string{
+			"windows": {"winget", "browser.binary", "msedge.exe"},
+			"darwin":  {"/Applications", "brew install --cask", "browser.binary"},
+			"linux":   {"apt-get install chromium", "browser.binary"},
+		}},
+		{"GitInstall", GitInstall, map[string][]string{
+			"windows": {"winget install Git.Git"},
+			"darwin":  {"xcode-select --install", "brew install git"},
+			"linux":   {"apt-get install git"},
+		}},
+	}
+	for _, c := range cases {
+		for goos, wants := range c.want {
+			t.Run(c.name+"/"+goos, func(t *testing.T) {
+				h := c.hint(goos)
+				for _, w := range wants {
+					if !strings.Contains(h, w) {
+						t.Errorf("%s(%s) = %q lacks %q", c.name, goos, h, w)
+					}
+				}
+				for _, o := range others[goos] {
+					if strings.Contains(h, o) {
+						t.Errorf("%s(%s) = %q names another platform's %q", c.name, goos, h, o)
+					}
+				}
+			})
+		}
+	}
+}
