@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -87,22 +88,35 @@ func conversationKey(raw string) string {
 
 // conversationTitles maps each conversation of Ferry's history (by
 // conversationKey) to the words of its first run, clipped (nil when the
-// history cannot be read).
+// history cannot be read). The first run is the one created first: ids
+// sort by the second only, so two runs of one second come in either order.
 func (c *Core) conversationTitles() map[string]string {
-	out := map[string]string{}
+	type first struct {
+		created time.Time
+		title   string
+	}
+	firsts := map[string]first{}
 	err := c.Store().ScanReverse(store.PrefixSession, func(_, val []byte) error {
 		var run job.Session
 		if json.Unmarshal(val, &run) != nil || run.ConversationURL == "" {
 			return nil
 		}
-		// Newest first: the oldest run of a conversation is written last.
-		if key := conversationKey(run.ConversationURL); key != "" {
-			out[key] = clipText(strings.Join(strings.Fields(job.Title(&run)), " "), maxTitle)
+		key := conversationKey(run.ConversationURL)
+		if key == "" {
+			return nil
 		}
+		if f, ok := firsts[key]; ok && !run.Created.Before(f.created) {
+			return nil
+		}
+		firsts[key] = first{run.Created, clipText(strings.Join(strings.Fields(job.Title(&run)), " "), maxTitle)}
 		return nil
 	})
 	if err != nil {
 		return nil
+	}
+	out := make(map[string]string, len(firsts))
+	for k, f := range firsts {
+		out[k] = f.title
 	}
 	return out
 }

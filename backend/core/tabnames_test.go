@@ -1,10 +1,14 @@
 package core
 
 import (
+	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/store"
 )
 
 func TestTabNamesSayWhatTheUserKnows(t *testing.T) {
@@ -26,5 +30,31 @@ func TestTabNamesSayWhatTheUserKnows(t *testing.T) {
 				t.Errorf("tabName(%+v) = %q, want %q", tc.tab, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestATabIsNamedByItsConversationsFirstRun: two runs of one conversation
+// in the same second have ids that sort either way; the name is the
+// words of the run created first, whichever id sorts last.
+func TestATabIsNamedByItsConversationsFirstRun(t *testing.T) {
+	c := openTestCore(t, t.TempDir())
+	defer c.Close()
+	conv := "https://chatgpt.com/c/0d1e2f"
+	at := time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC)
+	for _, s := range []job.Session{
+		// The later run's id sorts first.
+		{ID: "20261204-100000-000000", Site: "chatgpt", Prompt: "And on Sundays?", ConversationURL: conv, Created: at.Add(400 * time.Millisecond)},
+		{ID: "20261204-100000-ffffff", Site: "chatgpt", Prompt: "Which ferries run at night?", ConversationURL: conv, Created: at.Add(100 * time.Millisecond)},
+	} {
+		raw, err := json.Marshal(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Store().Put(store.SessionKey(s.ID), raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := c.conversationTitles()[conversationKey(conv)]; got != "Which ferries run at night?" {
+		t.Fatalf("the conversation is titled %q, want its first run's words", got)
 	}
 }
