@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ferrydesk/ferry/backend/proctree"
 )
 
 // process is a browser Ferry started. Its stderr is drained for the life of
@@ -16,6 +18,7 @@ import (
 // address and the last lines for diagnostics.
 type process struct {
 	cmd    *exec.Cmd
+	tree   *proctree.Tree // the browser and its helpers, ended as one
 	pid    int
 	exited chan struct{}
 	wsURL  chan string
@@ -29,16 +32,17 @@ var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 
 func startProcess(bin string, args []string) (*process, error) {
 	cmd := exec.Command(bin, args...)
-	setProcessGroup(cmd)
 	cmd.Stdout = nil // /dev/null: no copying goroutine, as the process is reaped with os.Process.Wait
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	tree, err := proctree.Start(cmd)
+	if err != nil {
+		stderr.Close()
 		return nil, err
 	}
-	p := &process{cmd: cmd, pid: cmd.Process.Pid, exited: make(chan struct{}), wsURL: make(chan string, 1)}
+	p := &process{cmd: cmd, tree: tree, pid: cmd.Process.Pid, exited: make(chan struct{}), wsURL: make(chan string, 1)}
 	drained := make(chan struct{})
 	go func() {
 		p.drain(stderr)
@@ -112,30 +116,44 @@ func (p *process) exitStatus() string {
 }
 
 // stop waits for the process to exit until ctx ends, then kills its whole
-// process group (renderers, zygote, GPU process) and waits again briefly.
+// tree (renderers, zygote, GPU process: a process group on Unix, a job
+// object on Windows) and waits again briefly.
 func (p *process) stop(ctx context.Context) error {
 	select {
 	case <-p.exited:
 		// Helpers (renderers, zygote) of a browser that died hard can
-		// outlive it: end the group too.
-		killGroup(p.cmd)
+		// outlive it: end the tree too.
+		p.end()
 		return nil
 	case <-ctx.Done():
 	}
-	killGroup(p.cmd)
+	p.tree.Kill()
 	select {
 	case <-p.exited:
+		p.end()
 		return nil
 	case <-time.After(5 * time.Second):
 		return errBrowserWontExit
 	}
 }
 
-// kill ends the process group at once (a failed launch).
+// kill ends the process tree at once (a failed launch).
 func (p *process) kill() {
-	killGroup(p.cmd)
+	p.tree.Kill()
 	select {
 	case <-p.exited:
+		p.end()
 	case <-time.After(5 * time.Second):
 	}
 }
+
+// end kills what is left of the tree of an exited browser and frees the
+// tree's handle.
+func (p *process) end() {
+	p.tree.Kill()
+	p.tree.Release()
+}
+
+// processAlive reports whether pid may name a running process (see
+// proctree.Alive).
+func processAlive(pid int) bool { return proctree.Alive(pid) }
