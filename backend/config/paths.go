@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -40,40 +41,46 @@ type Paths struct {
 // $FERRY_DATA_DIR > the platform default (Linux: $XDG_DATA_HOME/ferry or
 // ~/.local/share/ferry; macOS: ~/Library/Application Support/Ferry; Windows:
 // %LocalAppData%\Ferry). Config dir: $FERRY_CONFIG_DIR > the data dir when it
-// was given by flag or environment > os.UserConfigDir()/ferry ("Ferry" on
-// macOS and Windows). A leading "~/" is expanded and relative paths are made
-// absolute. Nothing is created.
+// was given by flag or environment > the platform's config directory
+// (Linux: $XDG_CONFIG_HOME/ferry or ~/.config/ferry; macOS: the data dir,
+// ~/Library/Application Support/Ferry; Windows: %AppData%\Ferry). A
+// leading "~/" is expanded and relative paths are made absolute. Nothing is
+// created.
 //
 // Errors: errs.BadInput naming the flag or variable when a value is
 // unusable (a NUL byte, an existing non-directory) or when no home directory
 // is known for the default.
 func ResolvePaths(flagDataDir string) (Paths, error) {
+	return resolvePaths(thisMachine(), flagDataDir)
+}
+
+func resolvePaths(m machine, flagDataDir string) (Paths, error) {
 	var p Paths
 	var err error
 	switch {
 	case flagDataDir != "":
 		p.DataSource = SourceFlag
 		p.DataDir, err = overrideDir(SourceFlag, flagDataDir)
-	case os.Getenv(EnvDataDir) != "":
+	case m.getenv(EnvDataDir) != "":
 		p.DataSource = SourceEnvData
-		p.DataDir, err = overrideDir(EnvDataDir, os.Getenv(EnvDataDir))
+		p.DataDir, err = overrideDir(EnvDataDir, m.getenv(EnvDataDir))
 	default:
 		p.DataSource = SourceDefault
-		p.DataDir, err = defaultDataDir()
+		p.DataDir, err = m.defaultDataDir()
 	}
 	if err != nil {
 		return Paths{}, err
 	}
 	switch {
-	case os.Getenv(EnvConfigDir) != "":
+	case m.getenv(EnvConfigDir) != "":
 		p.ConfigSource = SourceEnvConf
-		p.ConfigDir, err = overrideDir(EnvConfigDir, os.Getenv(EnvConfigDir))
+		p.ConfigDir, err = overrideDir(EnvConfigDir, m.getenv(EnvConfigDir))
 	case p.DataSource != SourceDefault:
 		p.ConfigSource = p.DataSource
 		p.ConfigDir = p.DataDir
 	default:
 		p.ConfigSource = SourceDefault
-		p.ConfigDir, err = defaultConfigDir()
+		p.ConfigDir, err = m.defaultConfigDir()
 	}
 	if err != nil {
 		return Paths{}, err
@@ -118,56 +125,132 @@ func overrideDir(source, value string) (string, error) {
 	return abs, nil
 }
 
-func homeDir() (string, error) {
-	home, err := os.UserHomeDir()
+// machine is what the default directories are made of: the platform and
+// its environment. ResolvePaths uses this process' own; tests give each
+// platform's.
+type machine struct {
+	goos   string
+	getenv func(string) string
+	home   func() (string, error) // os.UserHomeDir
+}
+
+func thisMachine() machine {
+	return machine{goos: runtime.GOOS, getenv: os.Getenv, home: os.UserHomeDir}
+}
+
+// join joins path elements with m's separator, whatever the platform
+// running the code (filepath.Join when it is m).
+func (m machine) join(elem ...string) string {
+	if m.goos == runtime.GOOS {
+		return filepath.Join(elem...)
+	}
+	if m.goos == "windows" {
+		out := strings.TrimRight(elem[0], `\/`)
+		for _, e := range elem[1:] {
+			out += `\` + e
+		}
+		return out
+	}
+	return path.Join(elem...)
+}
+
+// isAbs reports whether p is an absolute path on m.
+func (m machine) isAbs(p string) bool {
+	if m.goos == runtime.GOOS {
+		return filepath.IsAbs(p)
+	}
+	if m.goos == "windows" {
+		drive := len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') &&
+			('a' <= p[0]|0x20 && p[0]|0x20 <= 'z')
+		return drive || strings.HasPrefix(p, `\\`)
+	}
+	return strings.HasPrefix(p, "/")
+}
+
+func (m machine) homeDir() (string, error) {
+	home, err := m.home()
 	if err != nil || home == "" {
+		variable := "HOME"
+		if m.goos == "windows" {
+			variable = "USERPROFILE"
+		}
 		return "", errs.New(errs.BadInput, "no home directory is known to put Ferry's data in").
-			WithHint("set HOME, or pass --data-dir or %s", EnvDataDir)
+			WithHint("set %s, or pass --data-dir or %s", variable, EnvDataDir)
 	}
 	return home, nil
 }
 
-func defaultDataDir() (string, error) {
-	switch runtime.GOOS {
+// defaultDataDir is the platform's place for an application's own data:
+// Windows %LocalAppData%\Ferry (the local, not roaming, profile: the store
+// and the browser profile are large and bound to this machine), macOS
+// ~/Library/Application Support/Ferry, elsewhere $XDG_DATA_HOME/ferry or
+// ~/.local/share/ferry.
+func (m machine) defaultDataDir() (string, error) {
+	switch m.goos {
 	case "windows":
-		if d := os.Getenv("LocalAppData"); d != "" && filepath.IsAbs(d) {
-			return filepath.Join(d, "Ferry"), nil
+		if d := m.getenv("LocalAppData"); d != "" && m.isAbs(d) {
+			return m.join(d, "Ferry"), nil
 		}
-		d, err := os.UserCacheDir() // %LocalAppData% on Windows
-		if err != nil {
-			return "", errs.Wrap(err, errs.BadInput, "no local application data directory is known: %v", err).
-				WithHint("set LocalAppData, or pass --data-dir or %s", EnvDataDir)
-		}
-		return filepath.Join(d, "Ferry"), nil
-	case "darwin", "ios":
-		home, err := homeDir()
+		home, err := m.homeDir()
 		if err != nil {
 			return "", err
 		}
-		return filepath.Join(home, "Library", "Application Support", "Ferry"), nil
+		return m.join(home, "AppData", "Local", "Ferry"), nil
+	case "darwin", "ios":
+		home, err := m.homeDir()
+		if err != nil {
+			return "", err
+		}
+		return m.join(home, "Library", "Application Support", "Ferry"), nil
 	}
 	// The XDG spec says a relative $XDG_DATA_HOME is invalid and ignored.
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "ferry"), nil
+	if d := m.getenv("XDG_DATA_HOME"); d != "" && m.isAbs(d) {
+		return m.join(d, "ferry"), nil
 	}
-	home, err := homeDir()
+	home, err := m.homeDir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(home, ".local", "share", "ferry"), nil
+	return m.join(home, ".local", "share", "ferry"), nil
 }
 
-func defaultConfigDir() (string, error) {
-	d, err := os.UserConfigDir()
-	if err != nil {
-		return "", errs.Wrap(err, errs.BadInput, "no config directory is known: %v", err).
+// defaultConfigDir is os.UserConfigDir's place, named for Ferry: Windows
+// %AppData%\Ferry (the roaming profile: settings follow the user),
+// macOS ~/Library/Application Support/Ferry (the data directory itself),
+// elsewhere $XDG_CONFIG_HOME/ferry or ~/.config/ferry.
+func (m machine) defaultConfigDir() (string, error) {
+	noConfig := func(format string, args ...any) error {
+		return errs.New(errs.BadInput, format, args...).
 			WithHint("set HOME (or XDG_CONFIG_HOME to an absolute path), or set %s", EnvConfigDir)
 	}
-	name := "ferry"
-	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" || runtime.GOOS == "ios" {
-		name = "Ferry"
+	switch m.goos {
+	case "windows":
+		if d := m.getenv("AppData"); d != "" && m.isAbs(d) {
+			return m.join(d, "Ferry"), nil
+		}
+		home, err := m.homeDir()
+		if err != nil {
+			return "", errs.From(err).WithHint("set AppData or USERPROFILE, or set %s", EnvConfigDir)
+		}
+		return m.join(home, "AppData", "Roaming", "Ferry"), nil
+	case "darwin", "ios":
+		home, err := m.homeDir()
+		if err != nil {
+			return "", noConfig("no config directory is known: no home directory")
+		}
+		return m.join(home, "Library", "Application Support", "Ferry"), nil
 	}
-	return filepath.Join(d, name), nil
+	if d := m.getenv("XDG_CONFIG_HOME"); d != "" {
+		if !m.isAbs(d) {
+			return "", noConfig("no config directory is known: $XDG_CONFIG_HOME %q is relative", d)
+		}
+		return m.join(d, "ferry"), nil
+	}
+	home, err := m.home()
+	if err != nil || home == "" {
+		return "", noConfig("no config directory is known: neither $XDG_CONFIG_HOME nor $HOME is defined")
+	}
+	return m.join(home, ".config", "ferry"), nil
 }
 
 // SettingsFile is ConfigDir/settings.json.
