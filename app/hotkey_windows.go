@@ -1,5 +1,3 @@
-//go:build desktop || dev
-
 package app
 
 import (
@@ -13,14 +11,9 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// systemGrabber is the global-hotkey backend of the Windows desktop:
-// RegisterHotKey, whatever the environment says.
-func systemGrabber(hotkeyEnv) hotkeyGrabber { return winGrabber{} }
-
 var (
 	procRegisterHotKey    = user32.NewProc("RegisterHotKey")
 	procUnregisterHotKey  = user32.NewProc("UnregisterHotKey")
-	procGetMessageW       = user32.NewProc("GetMessageW")
 	procPeekMessageW      = user32.NewProc("PeekMessageW")
 	procPostThreadMessage = user32.NewProc("PostThreadMessageW")
 )
@@ -33,17 +26,6 @@ const (
 	// errHotkeyAlreadyRegistered is ERROR_HOTKEY_ALREADY_REGISTERED.
 	errHotkeyAlreadyRegistered = windows.Errno(1409)
 )
-
-// winMsg is user32's MSG.
-type winMsg struct {
-	Hwnd    uintptr
-	Message uint32
-	WParam  uintptr
-	LParam  uintptr
-	Time    uint32
-	Pt      struct{ X, Y int32 }
-	Private uint32
-}
 
 // winGrabber registers the combination with RegisterHotKey on a goroutine
 // locked to its own OS thread: WM_HOTKEY is posted to the queue of the

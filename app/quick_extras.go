@@ -26,8 +26,11 @@ type extras struct {
 	startTray trayStarter
 	grabber   func(hotkeyEnv) hotkeyGrabber
 	// trayHost reports whether a tray on the session bus at an address
-	// shows status icons (statusNotifierHost).
+	// shows status icons (systemTrayPlace's Shown).
 	trayHost func(bus string) bool
+	// trayUsable says why no tray icon can start in the session whose bus
+	// is at an address (systemTrayPlace's Usable).
+	trayUsable func(bus string) error
 	// startHidden: the window started hidden (the login entry's --hidden);
 	// without a tray to show it, it shows by itself.
 	startHidden bool
@@ -47,8 +50,9 @@ type extras struct {
 }
 
 func newExtras(sh *shell, log *slog.Logger, icon []byte, getenv func(string) string) *extras {
+	place := systemTrayPlace()
 	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: startTray, grabber: systemGrabber,
-		trayHost: statusNotifierHost,
+		trayHost: place.Shown, trayUsable: place.Usable,
 		win: nopWindow{}, note: nopNotifier{}}
 	e.quick = &quickMode{win: e.window, emit: sh.emitter, site: e.defaultSite, canHide: e.hasTray}
 	e.notices = &runNotices{sh: sh, n: e.notifier}
@@ -92,15 +96,12 @@ func (e *extras) start(ctx context.Context) {
 func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 	wctx, cancel := context.WithCancel(context.Background())
 	bus := sessionBusAddress(e.getenv)
-	note := newNotifier(bus, e.log, func(target string) { e.quick.showRun(target) })
+	note := systemNotifier(bus, e.icon, e.log, func(target string) { e.quick.showRun(target) })
 
 	var tray trayIcon
-	switch {
-	case bus == "":
-		e.log.Info("tray icon off: no session bus")
-	case !busAnswers(bus):
-		e.log.Info("tray icon off: the session bus does not answer", "address", bus)
-	default:
+	if err := e.trayUsable(bus); err != nil {
+		e.log.Info("tray icon off: " + err.Error())
+	} else {
 		t, err := e.startTray(e.icon, trayActions{
 			QuickPrompt: func() { e.quick.open(fromOutside) },
 			Show:        func() { e.quick.showRun("") },
@@ -269,7 +270,8 @@ func (e *extras) status() ExtrasStatus {
 	if e.hot != nil {
 		st.Hotkey = e.hot.currentStatus()
 	}
-	_, st.Notifications = e.notifier().(*dbusNotifier)
+	_, off := e.notifier().(nopNotifier)
+	st.Notifications = !off
 	return st
 }
 
@@ -281,7 +283,8 @@ type ExtrasStatus struct {
 	// and a start at login shows the window).
 	Tray bool `json:"tray"`
 	// Notifications is true when a session bus carries them (whether a
-	// notification server shows them is up to the desktop).
+	// notification server shows them is up to the desktop); on Windows,
+	// when Ferry's notification icon could be set up.
 	Notifications bool `json:"notifications"`
 }
 

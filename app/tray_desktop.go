@@ -9,15 +9,15 @@ import (
 	"fyne.io/systray"
 )
 
-// startTray shows the tray icon through fyne.io/systray with Wails' loop
-// (RunWithExternalLoop). The caller checks the session bus first: systray
-// crashes at shutdown when it never connected. Whether a tray on the
-// desktop shows the icon is statusNotifierHost's to say.
+// startTray shows the tray icon through fyne.io/systray, its loop run by
+// trayLoop (tray_loop_unix.go: Wails' loop with RunWithExternalLoop;
+// tray_loop_windows.go: a thread of its own). The caller asks the session's
+// trayPlace first: on Linux systray crashes at shutdown when it never
+// connected to a bus. Whether the desktop shows the icon is the
+// trayPlace's to say.
 func startTray(icon []byte, actions trayActions, log *slog.Logger) (trayIcon, error) {
 	t := &fyneTray{ready: make(chan struct{})}
-	start, end := systray.RunWithExternalLoop(func() { t.build(icon, actions) }, nil)
-	t.end = end
-	start()
+	t.end = trayLoop(func() { t.build(icon, actions) })
 	<-t.ready
 	return t, nil
 }

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -24,6 +26,35 @@ const (
 	// appear (a panel that starts after Ferry at login) before it shows.
 	trayGrace = 10 * time.Second
 )
+
+// trayPlace is where the session shows tray icons: the freedesktop tray (a
+// StatusNotifierWatcher on the session bus) or Windows' notification area.
+type trayPlace interface {
+	// Usable says why no tray icon can start in the session whose bus is
+	// at bus ("" for none); nil means start it.
+	Usable(bus string) error
+	// Shown reports whether the desktop shows the icon now.
+	Shown(bus string) bool
+}
+
+// sniTray is trayPlace through the session bus: fyne's tray needs a bus
+// that answers (it crashes at shutdown on a dead one), and a
+// StatusNotifierWatcher with a host to be seen.
+type sniTray struct{}
+
+func (sniTray) Usable(bus string) error {
+	switch {
+	case bus == "":
+		return errors.New("no session bus")
+	case !busAnswers(bus):
+		return fmt.Errorf("the session bus at %s does not answer", bus)
+	}
+	return nil
+}
+
+func (sniTray) Shown(bus string) bool { return statusNotifierHost(bus) }
+
+var _ trayPlace = sniTray{}
 
 // statusNotifierHost reports whether the session bus at address has a tray
 // that shows status icons: a StatusNotifierWatcher owns its name and does

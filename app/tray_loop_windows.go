@@ -1,0 +1,22 @@
+//go:build desktop || dev
+
+package app
+
+import (
+	"runtime"
+
+	"fyne.io/systray"
+)
+
+// trayLoop runs systray on an OS thread of its own and returns its end.
+// On Windows the icon's hidden window gets its messages only on the thread
+// that created it, and RunWithExternalLoop would create it on the caller's
+// thread but pump messages on another: systray.Run creates and pumps on
+// this one thread until Quit.
+func trayLoop(onReady func()) (end func()) {
+	go func() {
+		runtime.LockOSThread()
+		systray.Run(onReady, nil)
+	}()
+	return systray.Quit
+}
