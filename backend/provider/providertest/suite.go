@@ -259,7 +259,9 @@ func (c *suite) normal(t *testing.T) {
 
 func (c *suite) domOnly(t *testing.T) {
 	tab, ctx := c.openOn(t, "dom")
-	prompt := "Describe the DOM path"
+	// Paced as in normal: however loaded the machine, the DOM shows the
+	// answer growing in several looks (the last CI saw one at full speed).
+	prompt := "Describe the DOM path\n" + sim.Directive(sim.ScenarioNormal, "chunk", "8", "interval", "60ms")
 	var partials int
 	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, OnPartial: func(provider.Partial) { partials++ }})
 	if err != nil {
