@@ -1,3 +1,9 @@
+//go:build linux
+
+// These tests fill a real small disk (spacetest's tmpfs, Linux only). On
+// Windows nospace_windows_test.go checks that the system's disk-full errors
+// are the same disk_full envelope.
+
 package artifact
 
 import (

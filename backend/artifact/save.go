@@ -321,7 +321,7 @@ func syncDir(dir string) error {
 // (naming the directory) when the disk is full, else ArtifactSaveFailed.
 func saveErr(err error, format string, args ...any) error {
 	what := fmt.Sprintf(format, args...)
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || osNoSpace(err) {
 		dir := ""
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

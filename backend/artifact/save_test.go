@@ -184,7 +184,7 @@ func TestWriteFileAtomicReplacesWholeFiles(t *testing.T) {
 	if got := listDir(t, dir); len(got) != 1 {
 		t.Errorf("temporary files left: %v", got)
 	}
-	if st, _ := os.Stat(p); st.Mode().Perm() != 0o600 {
+	if st, _ := os.Stat(p); st.Mode().Perm() != privatePerm(0o600) {
 		t.Errorf("mode = %v", st.Mode())
 	}
 	if err := WriteFileAtomic(filepath.Join(dir, "missing", "f"), nil, 0o644); !errs.Has(err, errs.ArtifactSaveFailed) {

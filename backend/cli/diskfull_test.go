@@ -1,3 +1,8 @@
+//go:build linux
+
+// This test fills a real small disk (spacetest's tmpfs, Linux only); the
+// Windows side of a full disk is checked in the store and artifact packages.
+
 package cli
 
 import (

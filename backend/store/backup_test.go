@@ -43,13 +43,13 @@ func TestBackupsRotateAndRespectTheDailyRule(t *testing.T) {
 			t.Fatal(err)
 		}
 		st, err := os.Stat(b.Path)
-		if err != nil || st.Mode().Perm() != 0o600 || st.Size() == 0 || st.Size() != b.Size {
+		if err != nil || st.Mode().Perm() != privatePerm(0o600) || st.Size() == 0 || st.Size() != b.Size {
 			t.Fatalf("backup %s: %v, %v", b.Path, st, err)
 		}
-		if cst, err := os.Stat(b.Path + store.ChecksumSuffix); err != nil || cst.Mode().Perm() != 0o600 || cst.Size() != 65 {
+		if cst, err := os.Stat(b.Path + store.ChecksumSuffix); err != nil || cst.Mode().Perm() != privatePerm(0o600) || cst.Size() != 65 {
 			t.Fatalf("the backup's checksum file: %v, %v", cst, err)
 		}
-		if dst, err := os.Stat(backups); err != nil || dst.Mode().Perm() != 0o700 {
+		if dst, err := os.Stat(backups); err != nil || dst.Mode().Perm() != privatePerm(0o700) {
 			t.Fatalf("backups directory: %v, %v", dst, err)
 		}
 		if !strings.HasPrefix(filepath.Base(b.Path), "history-") || !strings.HasSuffix(b.Path, ".backup") {

@@ -134,9 +134,9 @@ func diskFullError(dir string, free, need uint64) *errs.Envelope {
 }
 
 // isNoSpace reports whether err is the operating system's "no space left on
-// device" (or a quota exceeded).
+// device" (or a quota exceeded), in its unix or Windows form.
 func isNoSpace(err error) bool {
-	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || osNoSpace(err)
 }
 
 // byteSize shows n bytes in the largest unit that keeps one decimal.

@@ -1,4 +1,4 @@
-//go:build windows || plan9 || js || wasip1 || aix
+//go:build plan9 || js || wasip1 || aix
 
 package store
 
@@ -19,3 +19,6 @@ func allocated(path string) (uint64, error) {
 	}
 	return uint64(info.Size()), nil
 }
+
+// osNoSpace has no system error of its own to add here.
+func osNoSpace(error) bool { return false }

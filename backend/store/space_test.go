@@ -1,3 +1,9 @@
+//go:build linux
+
+// These tests fill a real small disk (spacetest's tmpfs, Linux only). On
+// Windows space_windows_test.go checks what differs there: the volume's free
+// space read with GetDiskFreeSpaceEx and ERROR_DISK_FULL taken as a full disk.
+
 package store_test
 
 import (

@@ -1,7 +1,9 @@
+//go:build linux
+
 // Package spacetest gives tests a small disk of their own: a tmpfs mounted
 // under the test's temporary directory, and a ballast file that fills it to a
 // chosen free space. Mounting needs root (CI runs as root); elsewhere the
-// tests that need it are skipped with the reason.
+// tests that need it are skipped with the reason. It is Linux only (tmpfs).
 package spacetest
 
 import (
