@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,7 +40,7 @@ type clickKiller struct{ provider.Adapter }
 func (c clickKiller) Submit(ctx context.Context, prompt string) (*provider.Turn, error) {
 	t, err := c.Adapter.Submit(ctx, prompt)
 	if err == nil {
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		killSelf()
 		select {}
 	}
 	return t, err
@@ -66,7 +65,7 @@ func (c *retryClickKiller) Acknowledge(ctx context.Context, label string) error 
 func (c *retryClickKiller) Submit(ctx context.Context, prompt string) (*provider.Turn, error) {
 	t, err := c.Adapter.Submit(ctx, prompt)
 	if c.submits++; c.submits == 2 && err == nil {
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		killSelf()
 		select {}
 	}
 	return t, err
@@ -136,7 +135,7 @@ func runChild() int {
 	}
 	if kill == StateResolved {
 		// The record is at resolved (Create persisted it): die before any step.
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		killSelf()
 		select {}
 	}
 	var opts []RunnerOption
@@ -156,11 +155,11 @@ func runChild() int {
 		// The second submitting is the retry, journaled as the cooldown
 		// begins.
 		if kill == killInCooldown && submitting == 2 {
-			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			killSelf()
 			select {}
 		}
 		if ev.Kind == EventState && ev.State == kill {
-			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			killSelf()
 			select {}
 		}
 	})
@@ -223,8 +222,7 @@ func TestARunKilledInEveryStateIsReattachedWithExactlyOneSubmission(t *testing.T
 				cmd.Env = append(os.Environ(), childEnv+"=run", childDirEnv+"="+dir, childWSEnv+"="+b.Endpoint(),
 					childIDEnv+"="+s.ID, childKillEnv+"="+string(kill))
 				out, err := cmd.CombinedOutput()
-				ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
-				if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+				if !killed(cmd.ProcessState) {
 					t.Fatalf("the child was not killed at %s: %v\n%s", kill, err, out)
 				}
 
@@ -376,8 +374,7 @@ func TestARunKilledDuringTheRateLimitPolicyIsReattachedWithinItsOneRetry(t *test
 				childIDEnv+"="+s.ID, childKillEnv+"="+tc.kill, childCooldownEnv+"="+reattachTestCooldown.String())
 			out, err := cmd.CombinedOutput()
 			<-lifted
-			ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
-			if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+			if !killed(cmd.ProcessState) {
 				t.Fatalf("the child was not killed at %s: %v\n%s", tc.kill, err, out)
 			}
 

@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -89,17 +88,6 @@ func reportLatencies(b *testing.B, ds, cpu []time.Duration) {
 	b.ReportMetric(percentile(ds, 0.99), "p99-ms")
 	b.ReportMetric(percentile(cpu, 0.95), "p95-cpu-ms")
 	b.ReportMetric(0, "ns/op")
-}
-
-// cpuTime is the CPU time the process used so far (user and system). On a
-// machine shared with other work it shows a query's own cost, which the
-// wall-clock latencies mix with waiting for a core.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkSearchTyping100k: keystrokes that extend the previous query.
