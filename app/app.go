@@ -22,6 +22,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -82,12 +83,37 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	}
 
 	sh := newShell(log, started)
-	if !generatingBindings {
-		sh.openAsync(context.Background())
-	}
 	// The tray, the hotkey, notifications and the quick prompt (app/quick_extras.go).
 	ex := newExtras(sh, log, windowIcon(assets), getenv)
 	ex.startHidden = startsHidden(os.Args[1:]) && dm == nil
+	var dataDir string
+	if p, err := sh.paths(); err == nil {
+		dataDir = p.DataDir
+	}
+	if dm == nil && !generatingBindings && dataDir != "" {
+		// One window per data directory (app/instance.go): a second start
+		// brings the first forward and ends here.
+		first, release, err := systemInstanceGuard().Claim(dataDir, ex.startHidden, func() { ex.quick.showRun("") })
+		if err != nil {
+			log.Warn("single instance", "code", errs.CodeOf(err), "err", err)
+		} else if !first {
+			log.Info("Ferry already runs for this data directory: its window was asked to come forward", "dir", dataDir)
+			return 0
+		} else {
+			defer release()
+		}
+	}
+	var winOpts *windows.Options
+	if !generatingBindings {
+		// The platform's own window needs (app/window_platform_*.go): on
+		// Windows the WebView2 Runtime and its profile folder.
+		var err error
+		if winOpts, err = windowPlatform(dataDir); err != nil {
+			fmt.Fprintln(stderr, errs.From(err).Human())
+			return errs.ExitCode(err)
+		}
+		sh.openAsync(context.Background())
+	}
 	title := "Ferry"
 	if dm != nil {
 		ex.withoutSystemHooks()
@@ -95,7 +121,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	}
 	// Wails turns SIGTERM and SIGINT into a normal close (OnShutdown runs),
 	// so a session manager's `kill` exits 0 with the store closed.
-	err := wails.Run(&options.App{
+	opts := &options.App{
 		Title:            title,
 		StartHidden:      ex.startHidden,
 		Width:            defaultWidth,
@@ -124,7 +150,9 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		// Files dropped on the window come to the frontend as their paths
 		// (runtime OnFileDrop); Compose and the quick prompt attach them.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
-	})
+	}
+	opts.Windows = winOpts
+	err := wails.Run(opts)
 	sh.closeCore() // normally done by OnShutdown; a no-op then
 	if err != nil {
 		env := errs.Wrap(err, errs.Internal, "run the window: %v", err)
