@@ -278,8 +278,10 @@ func (p Paths) MCPPendingDir() string { return filepath.Join(p.DataDir, "mcp-pen
 // API's port and token (mode 0600).
 func (p Paths) HubFile() string { return filepath.Join(p.DataDir, "hub.json") }
 
-// EnsureDataDir creates DataDir (mode 0700, parents included) and proves it
-// writable by creating, syncing and removing a probe file. Errors:
+// EnsureDataDir creates DataDir (mode 0700, parents included; on Windows
+// with an owner-only ACL that everything created in it inherits, given to
+// the default directory too when it already exists) and proves it writable
+// by creating, syncing and removing a probe file. Errors:
 // errs.DataDirUnwritable naming the directory and the cause.
 func (p Paths) EnsureDataDir() error {
 	unwritable := func(err error) error {
@@ -290,8 +292,17 @@ func (p Paths) EnsureDataDir() error {
 		return errs.Wrap(err, errs.DataDirUnwritable, "data directory %s is not writable: %v", p.DataDir, rootCause(err)).
 			WithEvidence("dir", p.DataDir)
 	}
+	_, statErr := os.Stat(p.DataDir)
 	if err := os.MkdirAll(p.DataDir, 0o700); err != nil {
 		return unwritable(err)
+	}
+	// A directory Ferry made, or its default one, is the user's alone; a
+	// directory the user chose and already had keeps its access rules
+	// (the doctor reports them).
+	if errors.Is(statErr, fs.ErrNotExist) || p.DataSource == SourceDefault {
+		if err := protectDataDir(p.DataDir); err != nil {
+			return unwritable(err)
+		}
 	}
 	f, err := os.CreateTemp(p.DataDir, ".write-probe-*")
 	if err != nil {

@@ -148,15 +148,16 @@ func TestResolvePathsRefusesUnusableValues(t *testing.T) {
 }
 
 func TestEnsureDataDir(t *testing.T) {
-	t.Run("it creates the directory with mode 0700 and leaves no probe behind", func(t *testing.T) {
+	t.Run("it creates the directory owner-only and leaves no probe behind", func(t *testing.T) {
 		p := config.Paths{DataDir: filepath.Join(t.TempDir(), "a", "ferry")}
 		if err := p.EnsureDataDir(); err != nil {
 			t.Fatal(err)
 		}
 		fi, err := os.Stat(p.DataDir)
-		if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
-			t.Fatalf("stat: %v, %v", fi.Mode(), err)
+		if err != nil || !fi.IsDir() {
+			t.Fatalf("stat: %v, %v", fi, err)
 		}
+		assertOwnerOnly(t, p.DataDir, 0o700)
 		entries, _ := os.ReadDir(p.DataDir)
 		if len(entries) != 0 {
 			t.Fatalf("left %d files behind", len(entries))
@@ -172,23 +173,7 @@ func TestEnsureDataDir(t *testing.T) {
 		}
 	})
 	t.Run("a read-only directory is data_dir_unwritable", func(t *testing.T) {
-		if os.Geteuid() == 0 {
-			// Root writes through permission bits; a read-only bind is
-			// not available to a test, so use a directory root cannot
-			// write either: /proc.
-			p := config.Paths{DataDir: "/proc"}
-			if runtime.GOOS != "linux" {
-				t.Skip("needs /proc")
-			}
-			e := errs.From(p.EnsureDataDir())
-			if e == nil || e.Code != errs.DataDirUnwritable {
-				t.Fatalf("got %v", e)
-			}
-			return
-		}
-		dir := t.TempDir()
-		os.Chmod(dir, 0o500)
-		t.Cleanup(func() { os.Chmod(dir, 0o700) })
+		dir := unwritableDir(t)
 		e := errs.From(config.Paths{DataDir: dir}.EnsureDataDir())
 		if e == nil || e.Code != errs.DataDirUnwritable || e.Evidence["dir"] != dir {
 			t.Fatalf("got %v", e)

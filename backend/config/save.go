@@ -96,8 +96,9 @@ func copyToNewBackup(src *os.File, path string) (string, error) {
 		WithHint("delete old %s.bak.* files", filepath.Base(path))
 }
 
-// writeFileAtomic replaces path with data: temp file in the same directory,
-// fsync, rename, fsync of the directory.
+// writeFileAtomic replaces path with data: temp file in the same directory
+// (private to the user), fsync, rename (ReplaceFile, which outlasts a virus
+// scanner holding the old file on Windows), fsync of the directory.
 func writeFileAtomic(path string, data []byte) (err error) {
 	if target, lerr := filepath.EvalSymlinks(path); lerr == nil {
 		path = target
@@ -116,7 +117,7 @@ func writeFileAtomic(path string, data []byte) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
+	if err := MakePrivate(tmp.Name()); err != nil {
 		return unwritableConfig(path, err)
 	}
 	if _, err := tmp.Write(data); err != nil {
@@ -128,7 +129,7 @@ func writeFileAtomic(path string, data []byte) (err error) {
 	if err := tmp.Close(); err != nil {
 		return unwritableConfig(path, err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := ReplaceFile(tmp.Name(), path); err != nil {
 		return unwritableConfig(path, err)
 	}
 	// The rename is durable only once the directory entry is on disk.

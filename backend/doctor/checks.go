@@ -106,10 +106,10 @@ func DataDir(paths config.Paths) Check {
 	// The directory holds the history (prompts and answers), the browser
 	// profile with the sites' cookies and the gateway's token file: other
 	// users of the machine must not read it.
-	if st, err := os.Stat(paths.DataDir); err == nil && runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
+	if err := config.CheckPrivate(paths.DataDir); errors.Is(err, config.ErrNotPrivate) {
 		c.Status = Warn
-		c.Detail = fmt.Sprintf("writable, but other users can access %s (mode %04o): it holds your history, the browser profile's cookies and the gateway token", paths.DataDir, st.Mode().Perm())
-		c.Fix = fmt.Sprintf("chmod 700 %s", paths.DataDir)
+		c.Detail = fmt.Sprintf("writable, but other users can access %s (%v): it holds your history, the browser profile's cookies and the gateway token", paths.DataDir, err)
+		c.Fix = platform.PrivateDir(runtime.GOOS, paths.DataDir)
 	}
 	return c
 }

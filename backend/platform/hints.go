@@ -1,9 +1,10 @@
 // Package platform holds the few facts about Linux, Windows and macOS that
-// several packages show to the user, as pure functions of the GOOS, so that
-// every hint names the fix of the platform the user is on and each
-// platform's text is tested on any machine. The code that differs by
-// platform (paths, processes, private files, the console) lives with its
-// concern, in x_windows.go / x_darwin.go / x_linux.go files.
+// several packages need: the hints shown to the user, as pure functions of
+// the GOOS, so that every hint names the fix of the platform the user is on
+// and each platform's text is tested on any machine, and whether a Windows
+// program runs under Wine. The code that differs by platform (paths,
+// processes, private files, the console) lives with its concern, in
+// x_windows.go / x_darwin.go / x_linux.go files.
 package platform
 
 import "runtime"
@@ -46,4 +47,13 @@ func GitInstall(goos string) string {
 		return "install git (xcode-select --install, or: brew install git)"
 	}
 	return "install git (Debian/Ubuntu: apt-get install git)"
+}
+
+// PrivateDir is the fix for a directory dir that other users can access,
+// on goos.
+func PrivateDir(goos, dir string) string {
+	if goos == "windows" {
+		return `icacls "` + dir + `" /inheritance:r /grant:r "%USERNAME%:(OI)(CI)F"` + " (or remove every other entry in the folder's Properties > Security)"
+	}
+	return "chmod 700 " + dir
 }

@@ -50,3 +50,16 @@ func TestHintsNameEachPlatformsOwnFix(t *testing.T) {
 		}
 	}
 }
+
+func TestPrivateDirFix(t *testing.T) {
+	if got := PrivateDir("linux", "/home/ann/.local/share/ferry"); got != "chmod 700 /home/ann/.local/share/ferry" {
+		t.Fatalf("linux: %q", got)
+	}
+	if got := PrivateDir("darwin", "/Users/ann/Library/Application Support/Ferry"); !strings.HasPrefix(got, "chmod 700 ") {
+		t.Fatalf("darwin: %q", got)
+	}
+	got := PrivateDir("windows", `C:\Users\ann\AppData\Local\Ferry`)
+	if !strings.Contains(got, `icacls "C:\Users\ann\AppData\Local\Ferry" /inheritance:r`) || strings.Contains(got, "chmod") {
+		t.Fatalf("windows: %q", got)
+	}
+}

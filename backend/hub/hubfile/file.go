@@ -1,8 +1,9 @@
 // Package hubfile reads and writes the hub file: the small JSON document in
 // which a running owner (the desktop app or `ferry serve`) publishes the port
 // and owner token of its local API, so that the CLI on the same account can
-// find it. The file holds a secret, so it is written atomically with mode
-// 0600 and refused when anyone but its owner could read it.
+// find it. The file holds a secret, so it is written atomically readable by
+// its owner alone (mode 0600; on Windows an owner-only ACL) and refused when
+// anyone but its owner could read it.
 package hubfile
 
 import (
@@ -12,9 +13,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -39,7 +40,9 @@ func (f File) GoString() string { return "hubfile.File{" + f.String() + "}" }
 var ErrNotExist = fs.ErrNotExist
 
 // Write stores f at path atomically: a temporary file in the same directory
-// (mode 0600), written, synced, renamed over path, then the directory synced.
+// (mode 0600; on Windows an owner-only ACL), written, synced, renamed over
+// path (config.ReplaceFile, which outlasts a virus scanner holding the old
+// file on Windows), then the directory synced.
 // A reader sees either the old file or the new one, never a part. Errors:
 // errs.BadInput for an invalid File, errs.DataDirUnwritable when the
 // directory does not take the file.
@@ -67,8 +70,10 @@ func Write(path string, f File) error {
 			os.Remove(tmpName)
 		}
 	}()
-	// CreateTemp already uses 0600; Chmod makes it explicit whatever the umask.
-	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
+	// CreateTemp already uses 0600; MakePrivate makes it explicit whatever
+	// the umask, and on Windows gives the file an owner-only ACL, before
+	// the token is written.
+	if err := config.MakePrivate(tmpName); err != nil {
 		return unwritable(err)
 	}
 	if _, err := tmp.Write(data); err != nil {
@@ -80,7 +85,7 @@ func Write(path string, f File) error {
 	if err := tmp.Close(); err != nil {
 		return unwritable(err)
 	}
-	if err := os.Rename(tmpName, path); err != nil {
+	if err := config.ReplaceFile(tmpName, path); err != nil {
 		return unwritable(err)
 	}
 	committed = true
@@ -101,7 +106,8 @@ func syncDir(dir string) {
 
 // Read loads the hub file at path. Errors: one wrapping ErrNotExist when
 // there is none; errs.BadInput when the path is not a regular file, when
-// its permissions let other users read it (the token may have leaked), or
+// its permissions let other users read it (the token may have leaked:
+// config.CheckPrivate), or
 // when its content is not a complete hub file.
 func Read(path string) (File, error) {
 	fi, err := os.Lstat(path)
@@ -116,10 +122,13 @@ func Read(path string) (File, error) {
 			WithEvidence("path", path).
 			WithHint("remove %s; a running owner writes a new one when it starts", path)
 	}
-	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
-		return File{}, errs.New(errs.BadInput, "hub file %s has mode %04o: other users could read its token", path, fi.Mode().Perm()).
-			WithEvidence("path", path).
-			WithHint("remove %s and restart the Ferry app or `ferry serve`; it writes a new token with mode 0600", path)
+	if err := config.CheckPrivate(path); err != nil {
+		if errors.Is(err, config.ErrNotPrivate) {
+			return File{}, errs.Wrap(err, errs.BadInput, "hub file %s: other users could read its token (%v)", path, err).
+				WithEvidence("path", path).
+				WithHint("remove %s and restart the Ferry app or `ferry serve`; it writes a new token readable only by you", path)
+		}
+		return File{}, errs.Wrap(err, errs.BadInput, "read hub file %s: %v", path, err).WithEvidence("path", path)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
