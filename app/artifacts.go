@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -16,6 +17,9 @@ import (
 type Artifacts struct {
 	sh   *shell
 	desk desktop
+
+	dragOnce sync.Once
+	drag     dragOut // systemDragOut's, made at the first DragSource
 }
 
 // List returns every zip of the artifacts directory and its quarantine,
@@ -104,6 +108,16 @@ func (a *Artifacts) Delete(path string) error {
 		}
 	}
 	return nil
+}
+
+// DragSource says what the page writes on a drag-out of a verified zip:
+// a text/uri-list (WebKitGTK), or Chromium's DownloadURL pointing at a
+// loopback address that serves verified zips only (WebView2 on Windows).
+// Errors: internal when the loopback server cannot start (the page then
+// offers Show in folder).
+func (a *Artifacts) DragSource() (DragSource, error) {
+	a.dragOnce.Do(func() { a.drag = systemDragOut(a) })
+	return a.drag.Source()
 }
 
 // DragPath returns the absolute path a drag-out of the artifact at path

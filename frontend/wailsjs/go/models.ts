@@ -36,6 +36,20 @@ export namespace app {
 	        this.active = source["active"];
 	    }
 	}
+	export class DragSource {
+	    kind: string;
+	    base?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DragSource(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.base = source["base"];
+	    }
+	}
 	export class HotkeyStatus {
 	    hotkey: string;
 	    active: boolean;

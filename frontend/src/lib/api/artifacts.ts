@@ -1,12 +1,13 @@
 // The Artifacts bound struct (app/artifacts.go): zips in the artifacts directory.
 
 import * as Artifacts from '../../../wailsjs/go/app/Artifacts';
-import type { service } from '../../../wailsjs/go/models';
+import type { app, service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type ArtifactList = service.ArtifactList;
 export type ArtifactItem = service.ArtifactItem;
 export type ArtifactEntry = service.ArtifactEntry;
+export type DragSource = app.DragSource;
 
 /** list returns the zips, newest first, with their verdicts. */
 export const list = (): Promise<ArtifactList> => call(() => Artifacts.List());
@@ -25,3 +26,6 @@ export const remove = (path: string): Promise<void> => call(() => Artifacts.Dele
 
 /** saveAs asks where to save a copy of a verified zip; resolves the new path, or "" when cancelled. */
 export const saveAs = (path: string): Promise<string> => call(() => Artifacts.SaveAs(path));
+
+/** dragSource says what a drag-out writes: a text/uri-list (WebKitGTK) or Chromium's DownloadURL on loopback (WebView2). */
+export const dragSource = (): Promise<DragSource> => call(() => Artifacts.DragSource());

@@ -11,14 +11,27 @@ export class ArtifactsState {
   loaded = $state(false);
   loading = $state(false);
   problem = $state.raw<Envelope | null>(null);
+  /** drag is how a verified zip leaves the window; 'none' when it cannot (Show in folder then). */
+  drag = $state.raw<DragSourceLike>({ kind: 'uri-list' });
   #list: typeof api.list;
+  #dragSource: typeof api.dragSource;
+  #dragAsked = false;
 
-  constructor(list: typeof api.list = api.list) {
+  constructor(list: typeof api.list = api.list, dragSource: typeof api.dragSource = api.dragSource) {
     this.#list = list;
+    this.#dragSource = dragSource;
   }
 
   async load(): Promise<void> {
     this.loading = true;
+    if (!this.#dragAsked) {
+      this.#dragAsked = true;
+      try {
+        this.drag = await this.#dragSource();
+      } catch {
+        this.drag = { kind: 'none' };
+      }
+    }
     try {
       const res = await this.#list();
       this.dir = res.dir;
@@ -94,6 +107,28 @@ export function draggable(item: Pick<api.ArtifactItem, 'status'>): boolean {
   return item.status === 'verified';
 }
 
+/** DragSourceLike is how a drag-out hands a zip to the desktop (app.DragSource, or 'none'). */
+export interface DragSourceLike {
+  kind: string;
+  base?: string;
+}
+
+/** canDrag reports whether an item can be dragged out with source: a verified zip, where a drag can carry it. */
+export function canDrag(item: Pick<api.ArtifactItem, 'status'>, source: DragSourceLike): boolean {
+  return draggable(item) && (source.kind === 'uri-list' || (source.kind === 'download-url' && !!source.base));
+}
+
+/**
+ * downloadURL is Chromium's DownloadURL drag data for the zip at path, served
+ * under base: "application/zip:NAME:BASE/NAME?path=PATH". The name is the
+ * path's last segment (either slash), a colon in it (which would end the
+ * name field) made an underscore there.
+ */
+export function downloadURL(path: string, base: string): string {
+  const name = path.split(/[\\/]/).pop() ?? '';
+  return `application/zip:${name.replace(/:/g, '_')}:${base}${encodeURIComponent(name)}?path=${encodeURIComponent(path)}`;
+}
+
 /** DataTransferLike is the part of DataTransfer a drag-out writes. */
 export interface DataTransferLike {
   effectAllowed: string;
@@ -101,15 +136,22 @@ export interface DataTransferLike {
 }
 
 /**
- * startDrag fills a dragstart's DataTransfer for a verified zip (text/uri-list
- * with its file URL, text/plain with its path, as WebKitGTK hands to a file
- * manager) and returns true; for any other item it writes nothing and
- * returns false, so the caller cancels the drag.
+ * startDrag fills a dragstart's DataTransfer for a verified zip and returns
+ * true: with a uri-list source (WebKitGTK) text/uri-list with its file URL
+ * and text/plain with its path, as WebKitGTK hands to a file manager; with a
+ * download-url source (WebView2) Chromium's DownloadURL, whose bytes
+ * Windows fetches when the drop lands in Explorer, and the path as text.
+ * For any other item, or a source that cannot carry a file, it writes
+ * nothing and returns false, so the caller cancels the drag.
  */
-export function startDrag(item: Pick<api.ArtifactItem, 'status' | 'path'>, dt: DataTransferLike | null): boolean {
-  if (!dt || !draggable(item)) return false;
+export function startDrag(item: Pick<api.ArtifactItem, 'status' | 'path'>, dt: DataTransferLike | null, source: DragSourceLike = { kind: 'uri-list' }): boolean {
+  if (!dt || !canDrag(item, source)) return false;
   dt.effectAllowed = 'copy';
-  dt.setData('text/uri-list', fileURL(item.path));
+  if (source.kind === 'download-url' && source.base) {
+    dt.setData('DownloadURL', downloadURL(item.path, source.base));
+  } else {
+    dt.setData('text/uri-list', fileURL(item.path));
+  }
   dt.setData('text/plain', item.path);
   return true;
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HistoryState, SEARCH_DEBOUNCE_MS } from './history.svelte';
-import { ArtifactsState, startDrag, whenOf, type DataTransferLike } from './artifacts.svelte';
+import { ArtifactsState, canDrag, downloadURL, startDrag, whenOf, type DataTransferLike } from './artifacts.svelte';
 import type { Hit, HistoryItem, HistorySummary, SessionDetail, SessionList } from '../api/sessions';
 
 // listed builds a row as Sessions.List sends it: a summary of the run (no
@@ -104,6 +104,39 @@ describe('drag-out', () => {
     expect(startDrag({ status, path: '/x.zip' }, dt)).toBe(false);
     expect(dt.data).toEqual({});
   });
+
+  const base = 'http://127.0.0.1:50123/drag/tok/';
+
+  it('on WebView2 a verified zip carries a DownloadURL on loopback and no file URL', () => {
+    const dt = recorder();
+    const path = 'C:\\Users\\Ann Lee\\AppData\\Local\\Ferry\\artifacts\\my project.zip';
+    expect(startDrag({ status: 'verified', path }, dt, { kind: 'download-url', base })).toBe(true);
+    expect(dt.data['DownloadURL']).toBe(
+      'application/zip:my project.zip:http://127.0.0.1:50123/drag/tok/my%20project.zip?path=C%3A%5CUsers%5CAnn%20Lee%5CAppData%5CLocal%5CFerry%5Cartifacts%5Cmy%20project.zip',
+    );
+    expect(dt.data['text/uri-list']).toBeUndefined();
+    expect(dt.data['text/plain']).toBe(path);
+    expect(dt.effectAllowed).toBe('copy');
+  });
+
+  it('a colon in a name cannot end the DownloadURL name field', () => {
+    expect(downloadURL('/a/b:c.zip', base).split(':').slice(0, 2)).toEqual(['application/zip', 'b_c.zip']);
+  });
+
+  it('where no drag can carry a file nothing is written and the card is not draggable', () => {
+    const dt = recorder();
+    for (const source of [{ kind: 'none' }, { kind: 'download-url' }]) {
+      expect(canDrag({ status: 'verified' }, source)).toBe(false);
+      expect(startDrag({ status: 'verified', path: 'C:\\x.zip' }, dt, source)).toBe(false);
+    }
+    expect(dt.data).toEqual({});
+  });
+
+  it.each(['quarantined', 'unverified'])('on WebView2 a %s zip writes nothing', (status) => {
+    const dt = recorder();
+    expect(startDrag({ status, path: 'C:\\x.zip' }, dt, { kind: 'download-url', base })).toBe(false);
+    expect(dt.data).toEqual({});
+  });
 });
 
 describe('ArtifactsState', () => {
@@ -116,6 +149,20 @@ describe('ArtifactsState', () => {
     await bad.load();
     expect(bad.problem?.code).toBe('store_io');
     expect(bad.loaded).toBe(false);
+  });
+
+  it('asks once how a drag-out leaves the window, and a failure there leaves Show in folder', async () => {
+    const list = async () => ({ dir: '/d', items: [] }) as never;
+    const source = vi.fn(async () => ({ kind: 'download-url', base: 'http://127.0.0.1:1/drag/t/' }));
+    const s = new ArtifactsState(list, source);
+    await s.load();
+    await s.load();
+    expect(source).toHaveBeenCalledTimes(1);
+    expect(s.drag).toEqual({ kind: 'download-url', base: 'http://127.0.0.1:1/drag/t/' });
+    const failing = new ArtifactsState(list, async () => Promise.reject({ code: 'internal', message: 'no port' }));
+    await failing.load();
+    expect(failing.drag.kind).toBe('none');
+    expect(canDrag({ status: 'verified' }, failing.drag)).toBe(false);
   });
 });
 

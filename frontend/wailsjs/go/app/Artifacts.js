@@ -14,6 +14,10 @@ export function DragPath(arg1) {
   return window['go']['app']['Artifacts']['DragPath'](arg1);
 }
 
+export function DragSource() {
+  return window['go']['app']['Artifacts']['DragSource']();
+}
+
 export function List() {
   return window['go']['app']['Artifacts']['List']();
 }

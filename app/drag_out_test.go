@@ -1,0 +1,81 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ferrydesk/ferry/backend/artifact"
+)
+
+// The loopback server WebView2's DownloadURL fetches from serves a verified
+// zip to the holder of its token, and nothing else.
+func TestDragServerServesOnlyVerifiedZips(t *testing.T) {
+	sh, _, dataDir := openShell(t, nil)
+	arts := &Artifacts{sh: sh, desk: &fakeDesktop{}}
+	dir := filepath.Join(dataDir, "artifacts")
+	ctx := context.Background()
+	content := zipOf(t, "main.go", "package main\n")
+	good, err := artifact.Save(ctx, dir, "my project.zip", bytes.NewReader(content), artifact.Provenance{Site: "chatgpt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := artifact.Save(ctx, dir, "slip.zip", bytes.NewReader(zipOf(t, "../evil", "x")), artifact.Provenance{Site: "chatgpt"})
+	outside := filepath.Join(t.TempDir(), "other.zip")
+	if err := os.WriteFile(outside, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	d := &dragServer{find: arts.DragPath}
+	src, err := d.Source()
+	if err != nil || src.Kind != dragDownloadURL || !strings.HasPrefix(src.Base, "http://127.0.0.1:") || !strings.HasSuffix(src.Base, "/") {
+		t.Fatalf("Source = %+v, %v; want a download-url on loopback", src, err)
+	}
+	if again, _ := d.Source(); again != src {
+		t.Errorf("a second Source = %+v, want the same server %+v", again, src)
+	}
+	get := func(base, name, path string) (*http.Response, []byte) {
+		t.Helper()
+		resp, err := http.Get(base + url.PathEscape(name) + "?path=" + url.QueryEscape(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+
+	t.Run("a verified zip comes back whole, as a zip", func(t *testing.T) {
+		resp, b := get(src.Base, filepath.Base(good.Path), good.Path)
+		if resp.StatusCode != 200 || !bytes.Equal(b, content) || resp.Header.Get("Content-Type") != "application/zip" {
+			t.Fatalf("GET verified = %d %q, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(b))
+		}
+	})
+	t.Run("a quarantined zip is refused", func(t *testing.T) {
+		if resp, _ := get(src.Base, filepath.Base(bad.Path), bad.Path); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("GET quarantined = %d, want 403", resp.StatusCode)
+		}
+	})
+	t.Run("a file outside the library is not there", func(t *testing.T) {
+		if resp, _ := get(src.Base, "other.zip", outside); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET outside = %d, want 404", resp.StatusCode)
+		}
+	})
+	t.Run("a name that is not the zip's is not there", func(t *testing.T) {
+		if resp, _ := get(src.Base, "renamed.zip", good.Path); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET with another name = %d, want 404", resp.StatusCode)
+		}
+	})
+	t.Run("without the token nothing is served", func(t *testing.T) {
+		wrong := strings.Replace(src.Base, d.token, strings.Repeat("0", len(d.token)), 1)
+		if resp, _ := get(wrong, filepath.Base(good.Path), good.Path); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET with a wrong token = %d, want 404", resp.StatusCode)
+		}
+	})
+}
