@@ -214,14 +214,10 @@ func askPrompt(inv *invocation) (string, error) {
 	return text, nil
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether w is a terminal that takes the escapes of a
+// progress line (on Windows a console in virtual-terminal mode, which it
+// turns on: safetext.Escapes).
+func isTerminal(w io.Writer) bool { return safetext.Escapes(w) }
 
 // askRequestOf reads and checks ask's flags into the job they ask for,
 // before anything is opened. Errors: BadInput for no site, tab, run or
