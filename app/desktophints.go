@@ -1,6 +1,8 @@
 package app
 
 import (
+	"runtime"
+
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -27,7 +29,7 @@ var desktopHints = map[errs.Code]string{
 	errs.StoreSchemaNewer:      "this data was written by a newer Ferry: update Ferry, or set another data directory in Settings → Locations",
 	errs.DataDirUnwritable:     "make the data directory writable, or set another one in Settings → Locations",
 	errs.DiskFull:              "free space on the disk that holds the directory named in the message, or move the data directory to a larger disk in Settings → Locations, then try again",
-	errs.BrowserNotFound:       "install Chromium (apt-get install chromium), or choose the browser in Settings → Browser",
+	errs.BrowserNotFound:       browserNotFoundHint(runtime.GOOS),
 	errs.BrowserLaunchFailed:   "close other browsers that use Ferry's profile, then Launch browser in Tabs; Settings → System checks the browser",
 	errs.BrowserDisconnected:   "the browser went away: a run that was answering is collected with Collect the rest, which starts the browser again; otherwise Launch browser in Tabs, then Retry",
 	errs.SendUnconfirmed:       "check the tab: the prompt may or may not have been sent; look for the answer in the tab or History before sending again",
@@ -43,6 +45,18 @@ var desktopHints = map[errs.Code]string{
 	errs.CodeArtifactMissing:   "the answer came without a sandbox zip: ask again for the zip, or tick “Allow inline code blocks” to save the answer's code blocks as a zip",
 	errs.HubNotRunning:         "start Ferry again",
 	errs.HubNotFound:           "it is gone: refresh the list",
+}
+
+// browserNotFoundHint is the window's fix for "no browser" on goos: each
+// platform's own way to install one, then the setting that names it.
+func browserNotFoundHint(goos string) string {
+	switch goos {
+	case "windows":
+		return "install Google Chrome or Microsoft Edge (winget install Google.Chrome), or choose the browser's .exe in Settings → Browser"
+	case "darwin":
+		return "install Google Chrome into /Applications (or: brew install --cask google-chrome), or choose the browser in Settings → Browser"
+	}
+	return "install Chromium (apt-get install chromium), or choose the browser in Settings → Browser"
 }
 
 // forDesktop is env as the window shows it: its hint in the window's words
