@@ -165,7 +165,7 @@ func init() {
 	def(StoreSchemaNewer, StageStore, ClassBlocked, false, "this data directory was written by a newer Ferry: upgrade Ferry, or pass a different --data-dir")
 	def(StoreIO, StageStore, ClassInternal, true, "check free disk space and permissions of the data directory")
 	def(DataDirUnwritable, StageStore, ClassBlocked, false, "make the data directory writable, or pass another one with --data-dir or FERRY_DATA_DIR")
-	def(DiskFull, StageStore, ClassDiskFull, true, "free space on the disk that holds the directory named in the message (`df -h DIR` shows it), or move the data directory to a larger disk with --data-dir or FERRY_DATA_DIR, then run again")
+	def(DiskFull, StageStore, ClassDiskFull, true, "free space on the disk that holds the directory named in the message ("+platform.FreeSpace(platform.GOOS, "")+"), or move the data directory to a larger disk with --data-dir or FERRY_DATA_DIR, then run again")
 
 	def(BrowserNotFound, StageBrowser, ClassBlocked, false, platform.BrowserInstall(platform.GOOS))
 	def(BrowserLaunchFailed, StageBrowser, ClassBlocked, true, "close other browsers using Ferry's profile and run again; `ferry doctor` checks the browser")

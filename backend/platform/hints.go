@@ -57,3 +57,19 @@ func PrivateDir(goos, dir string) string {
 	}
 	return "chmod 700 " + dir
 }
+
+// FreeSpace says, for a hint about a full disk, how to see the free space
+// of the disk holding dir on goos ("" for dir: the directory named in the
+// message).
+func FreeSpace(goos, dir string) string {
+	if goos == "windows" {
+		if dir == "" {
+			return "This PC in Explorer shows it"
+		}
+		return "This PC in Explorer shows it, and so does the last line of `dir \"" + dir + "\"` in a Command Prompt"
+	}
+	if dir == "" {
+		dir = "DIR"
+	}
+	return "`df -h " + dir + "` shows it"
+}

@@ -63,3 +63,18 @@ func TestPrivateDirFix(t *testing.T) {
 		t.Fatalf("windows: %q", got)
 	}
 }
+
+func TestFreeSpaceHow(t *testing.T) {
+	if got := FreeSpace("linux", "/data"); got != "`df -h /data` shows it" {
+		t.Fatalf("linux: %q", got)
+	}
+	if got := FreeSpace("darwin", ""); got != "`df -h DIR` shows it" {
+		t.Fatalf("darwin: %q", got)
+	}
+	for _, dir := range []string{`D:\Ferry`, ""} {
+		got := FreeSpace("windows", dir)
+		if strings.Contains(got, "df -h") || !strings.Contains(got, "Explorer") || !strings.Contains(got, dir) {
+			t.Fatalf("windows %q: %q", dir, got)
+		}
+	}
+}

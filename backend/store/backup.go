@@ -18,6 +18,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/platform"
 )
 
 // Rolling backups of the store: badger's backup stream (every key's newest
@@ -111,7 +112,7 @@ func (s *Store) Backup(ctx context.Context, dir string) (BackupFile, error) {
 	ioErr := func(err error, what string) error {
 		if isNoSpace(err) {
 			return errs.Wrap(err, errs.DiskFull, "%s in %s: the disk is full", what, dir).WithEvidence("dir", dir).
-				WithHint("free space on the disk that holds %s (`df -h %s` shows it); the history itself is unchanged", dir, dir)
+				WithHint("free space on the disk that holds %s (%s); the history itself is unchanged", dir, platform.FreeSpace(platform.GOOS, dir))
 		}
 		return errs.Wrap(err, errs.StoreIO, "%s in %s: %v", what, dir, rootCause(err)).WithEvidence("dir", dir)
 	}

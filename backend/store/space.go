@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/platform"
 )
 
 // badger writes through memory-mapped files that it sizes with ftruncate and
@@ -129,8 +130,8 @@ func diskFullError(dir string, free, need uint64) *errs.Envelope {
 		WithEvidence("dir", dir).
 		WithEvidence("free_bytes", fmt.Sprint(free)).
 		WithEvidence("needed_bytes", fmt.Sprint(need)).
-		WithHint("free at least %s on the disk that holds %s (`df -h %s` shows it), or move the data directory to a larger disk with --data-dir or FERRY_DATA_DIR, then run again",
-			byteSize(need-min(need, free)), dir, dir)
+		WithHint("free at least %s on the disk that holds %s (%s), or move the data directory to a larger disk with --data-dir or FERRY_DATA_DIR, then run again",
+			byteSize(need-min(need, free)), dir, platform.FreeSpace(platform.GOOS, dir))
 }
 
 // isNoSpace reports whether err is the operating system's "no space left on
