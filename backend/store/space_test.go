@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/platform"
 	"github.com/ferrydesk/ferry/backend/store"
 	"github.com/ferrydesk/ferry/backend/store/spacetest"
 )
@@ -120,7 +121,7 @@ func TestTheDiskFullMessageNamesTheDirectoryAndTheSpace(t *testing.T) {
 			t.Errorf("message %q lacks %q", e.Message, want)
 		}
 	}
-	for _, want := range []string{"df -h " + dir, "--data-dir"} {
+	for _, want := range []string{platform.FreeSpace(platform.GOOS, dir), "--data-dir"} {
 		if !bytes.Contains([]byte(e.RetryHint), []byte(want)) {
 			t.Errorf("hint %q lacks %q", e.RetryHint, want)
 		}
