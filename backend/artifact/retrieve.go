@@ -60,6 +60,21 @@ type FetchInfo struct {
 	Bytes              int64  // bytes written to the writer
 	ContentType        string // as the server sent it
 	ContentDisposition string // carries the file name
+	// Transport is how the bytes left the browser, for the record.
+	Transport Transport
+}
+
+// Transport is how a download's bytes left the browser: the way (a
+// browser.Way, such as "url-download" or "fetch-stream") and, when the way
+// depended on it, whether the browser shares Ferry's files.
+type Transport struct {
+	Way string `json:"way,omitempty"`
+	// FilesShared is set when it was checked: true when the browser saves
+	// its downloads where Ferry reads them.
+	FilesShared *bool `json:"filesShared,omitempty"`
+	// Sharing says how that was decided ("launched", "probe", …) and what
+	// was seen.
+	Sharing string `json:"sharing,omitempty"`
 }
 
 // Download is one minted sandbox file, ready to fetch once.
@@ -107,8 +122,10 @@ func Retrieve(ctx context.Context, m Minter, conversationID string, z Found, dir
 
 	pr, pw := io.Pipe()
 	dlErr := make(chan error, 1)
+	var info FetchInfo
 	go func() {
-		_, err := minted.Fetch(ctx, pw, cfg.maxDownload)
+		var err error
+		info, err = minted.Fetch(ctx, pw, cfg.maxDownload)
 		pw.CloseWithError(err)
 		dlErr <- err
 	}()
@@ -128,6 +145,9 @@ func Retrieve(ctx context.Context, m Minter, conversationID string, z Found, dir
 			derr = errs.Wrap(derr, errs.ArtifactFetchFailed, "download %s: %v", z.Path, derr)
 		}
 		return nil, errs.From(derr).WithEvidence("sandboxPath", z.Path)
+	}
+	if saved != nil {
+		saved.Transport = info.Transport // dlErr was received: the fetch has returned
 	}
 	if err != nil {
 		return saved, errs.From(err).WithEvidence("sandboxPath", z.Path)

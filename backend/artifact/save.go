@@ -55,6 +55,9 @@ type Saved struct {
 	SidecarPath string   // its provenance sidecar
 	Quarantined bool     // Path is under quarantine/, not a good file
 	Verdict     *Verdict // the verifier's account
+	// Transport is how the bytes left the browser, when Retrieve fetched
+	// them.
+	Transport Transport
 }
 
 type saveConfig struct {

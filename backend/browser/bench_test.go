@@ -18,9 +18,12 @@ import (
 func BenchmarkFetchBytes(b *testing.B) {
 	const n = 20 << 20
 	cachedBody(n)
-	chunk := 0 // the default
+	chunk, depth := 0, 0 // the defaults
 	if v := os.Getenv("FERRY_BENCH_CHUNK"); v != "" {
 		chunk, _ = strconv.Atoi(v)
+	}
+	if v := os.Getenv("FERRY_BENCH_DEPTH"); v != "" {
+		depth, _ = strconv.Atoi(v)
 	}
 	ways := []Way{WayChunkedEval, WayBlobIO, WayDownload, WayStream}
 	if v := os.Getenv("FERRY_BENCH_WAYS"); v != "" {
@@ -36,7 +39,7 @@ func BenchmarkFetchBytes(b *testing.B) {
 			b.SetBytes(n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				rc, _, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n="+strconv.Itoa(n), BytesOptions{Way: way, ChunkBytes: chunk})
+				rc, _, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n="+strconv.Itoa(n), BytesOptions{Way: way, ChunkBytes: chunk, ReadsInFlight: depth})
 				if err != nil {
 					b.Fatal(err)
 				}

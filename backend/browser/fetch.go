@@ -24,6 +24,12 @@ type FetchMeta struct {
 	URL        string            `json:"url"` // after redirects
 	Headers    map[string]string `json:"headers"`
 	Size       int64             `json:"size"` // Content-Length, or -1 when not given
+
+	// Way is the way FetchBytes moved the body with.
+	Way Way `json:"-"`
+	// Files is whether the browser shares Ferry's files, when FetchBytes
+	// asked (SharesFiles); nil when it did not need to know.
+	Files *FileSharing `json:"-"`
 }
 
 // Response is a text response of Fetch.

@@ -30,6 +30,9 @@ type postedReply struct {
 	Result json.RawMessage `json:"result"`
 	Error  *cdp.Error      `json:"error"`
 	err    error           // the connection dropped before the reply came
+	// raw is the whole message, undecoded, for a call posted with raw set
+	// (see ioread.go): a large reply is then scanned once, by its reader.
+	raw []byte
 }
 
 func (r postedReply) failure() error {
@@ -45,8 +48,15 @@ func (r postedReply) failure() error {
 type postedReplies struct {
 	mu      sync.Mutex
 	last    int32 // the last id handed out; ids count down from -1
-	waiting map[int32]chan postedReply
+	waiting map[int32]postedWaiter
 	dropped error // set once the socket failed: later posts fail at once
+}
+
+// postedWaiter is where a posted call's reply goes, and whether it goes
+// there undecoded.
+type postedWaiter struct {
+	ch  chan postedReply
+	raw bool
 }
 
 type postedRequest struct {
@@ -59,10 +69,17 @@ type postedRequest struct {
 // post writes the request to ws and returns once it is written; its reply
 // arrives on the returned channel (buffered: nobody has to read it).
 func (pr *postedReplies) post(ws *cdp.WebSocket, sessionID, method string, params any) (<-chan postedReply, error) {
+	_, ch, err := pr.postAs(ws, sessionID, method, params, false)
+	return ch, err
+}
+
+// postAs is post that also returns the call's id (for forget) and, with
+// raw, delivers the reply as the undecoded message.
+func (pr *postedReplies) postAs(ws *cdp.WebSocket, sessionID, method string, params any, raw bool) (int32, <-chan postedReply, error) {
 	pr.mu.Lock()
 	if pr.dropped != nil {
 		pr.mu.Unlock()
-		return nil, pr.dropped
+		return 0, nil, pr.dropped
 	}
 	pr.last--
 	if pr.last >= 0 { // wrapped past the most negative id
@@ -71,9 +88,9 @@ func (pr *postedReplies) post(ws *cdp.WebSocket, sessionID, method string, param
 	id := pr.last
 	ch := make(chan postedReply, 1)
 	if pr.waiting == nil {
-		pr.waiting = map[int32]chan postedReply{}
+		pr.waiting = map[int32]postedWaiter{}
 	}
-	pr.waiting[id] = ch
+	pr.waiting[id] = postedWaiter{ch: ch, raw: raw}
 	pr.mu.Unlock()
 
 	data, err := json.Marshal(postedRequest{ID: id, SessionID: sessionID, Method: method, Params: params})
@@ -82,9 +99,9 @@ func (pr *postedReplies) post(ws *cdp.WebSocket, sessionID, method string, param
 	}
 	if err != nil {
 		pr.forget(id)
-		return nil, err
+		return 0, nil, err
 	}
-	return ch, nil
+	return id, ch, nil
 }
 
 func (pr *postedReplies) forget(id int32) {
@@ -100,28 +117,53 @@ var postedIDMarker = []byte(`"id":-`)
 
 const maxPostedReply = 4096
 
-// take reports whether msg is the reply to a posted call, delivering it if so.
-func (pr *postedReplies) take(msg []byte) bool {
+// postedPrefix is how Chromium begins every reply to a posted call: the id
+// comes first. A large reply (an IO.read chunk) is recognised by it alone.
+var postedPrefix = []byte(`{"id":-`)
+
+// postedID is the id of a reply to a posted call in msg, if it is one.
+func postedID(msg []byte) (int32, bool) {
+	if rest, ok := bytes.CutPrefix(msg, postedPrefix); ok {
+		n := int64(0)
+		i := 0
+		for ; i < len(rest) && i < 11 && rest[i] >= '0' && rest[i] <= '9'; i++ {
+			n = n*10 + int64(rest[i]-'0')
+		}
+		if i > 0 && i < len(rest) && (rest[i] == ',' || rest[i] == '}') && -n >= -1<<31 {
+			return int32(-n), true
+		}
+	}
 	if len(msg) > maxPostedReply || !bytes.Contains(msg, postedIDMarker) {
-		return false
+		return 0, false
 	}
 	var head struct {
 		ID *int64 `json:"id"`
 	}
-	if json.Unmarshal(msg, &head) != nil || head.ID == nil || *head.ID >= 0 {
+	if json.Unmarshal(msg, &head) != nil || head.ID == nil || *head.ID >= 0 || *head.ID < -1<<31 {
+		return 0, false
+	}
+	return int32(*head.ID), true
+}
+
+// take reports whether msg is the reply to a posted call, delivering it if
+// so. The reply to a call nobody waits for any more (forgotten) is dropped.
+func (pr *postedReplies) take(msg []byte) bool {
+	id, ok := postedID(msg)
+	if !ok {
 		return false
 	}
-	id := int32(*head.ID)
 	pr.mu.Lock()
-	ch, ok := pr.waiting[id]
+	w, ok := pr.waiting[id]
 	delete(pr.waiting, id)
 	pr.mu.Unlock()
 	if ok {
 		var r postedReply
-		if err := json.Unmarshal(msg, &r); err != nil {
+		if w.raw {
+			r.raw = msg
+		} else if err := json.Unmarshal(msg, &r); err != nil {
 			r.err = err
 		}
-		ch <- r
+		w.ch <- r
 	}
 	return true
 }
@@ -133,8 +175,8 @@ func (pr *postedReplies) drop(err error) {
 	if pr.dropped == nil {
 		pr.dropped = err
 	}
-	for id, ch := range pr.waiting {
-		ch <- postedReply{err: err}
+	for id, w := range pr.waiting {
+		w.ch <- postedReply{err: err}
 		delete(pr.waiting, id)
 	}
 }

@@ -2,9 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/url"
 	"strconv"
@@ -111,7 +108,8 @@ type streamFetch struct {
 
 	origin string // when set, a redirect elsewhere is refused
 
-	handle string // the body stream, once taken
+	handle string    // the body stream, once taken
+	body   *ioReader // its reader
 	reqID  proto.FetchRequestID
 }
 
@@ -217,8 +215,10 @@ func (p *Page) fetchStream(ctx context.Context, rawURL string, opts BytesOptions
 		want = meta.Size
 	}
 	var got int64
+	body := newIOReader(ctx, p, s.handle, opts.ChunkBytes, opts.ReadsInFlight)
+	s.body = body
 	next := func() ([]byte, bool, error) {
-		b, eof, err := s.read(opts.ChunkBytes)
+		b, eof, err := body.next()
 		if err != nil {
 			return nil, false, err
 		}
@@ -389,21 +389,6 @@ func joinHeaders(hs []*proto.FetchHeaderEntry) map[string]string {
 	return out
 }
 
-// read takes the next chunk of the body off the browser's stream.
-func (s *streamFetch) read(size int) ([]byte, bool, error) {
-	var data []byte
-	var eof bool
-	err := s.p.do(s.ctx, "read the response body", func(ss session) error {
-		raw, err := ss.c.Call(ss.ctx, string(ss.id), "IO.read", map[string]any{"handle": s.handle, "size": size})
-		if err != nil {
-			return err
-		}
-		data, eof, err = decodeIORead(raw)
-		return err
-	})
-	return data, eof, err
-}
-
 // crashProbe bounds the look at the tab when a body ends short.
 const crashProbe = 2 * time.Second
 
@@ -424,39 +409,6 @@ func (s *streamFetch) cutShort(got, want int64) error {
 	return truncated(got, want)
 }
 
-// decodeIORead decodes an IO.read result. The base64 text is decoded
-// straight from the message: a body chunk is copied once, not three times.
-func decodeIORead(raw []byte) ([]byte, bool, error) {
-	var head struct {
-		Base64Encoded bool            `json:"base64Encoded"`
-		Data          json.RawMessage `json:"data"`
-		EOF           bool            `json:"eof"`
-	}
-	if err := json.Unmarshal(raw, &head); err != nil {
-		return nil, false, fmt.Errorf("decode IO.read: %w", err)
-	}
-	if !head.Base64Encoded {
-		var text string
-		if err := json.Unmarshal(head.Data, &text); err != nil {
-			return nil, false, fmt.Errorf("decode IO.read data: %w", err)
-		}
-		return []byte(text), head.EOF, nil
-	}
-	q := head.Data
-	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
-		return nil, false, fmt.Errorf("decode IO.read data: not a string")
-	}
-	q = q[1 : len(q)-1]
-	out := make([]byte, base64.StdEncoding.DecodedLen(len(q)))
-	n, err := base64.StdEncoding.Decode(out, q)
-	if err != nil {
-		// Base64 holds no character JSON must escape except '/', which
-		// Chromium does not escape; anything else is a broken message.
-		return nil, false, fmt.Errorf("decode IO.read data: %w", err)
-	}
-	return out[:n], head.EOF, nil
-}
-
 // cleanup closes the body stream, answers the paused response (an empty
 // body when the body was read to its end, so the page's fetch succeeds;
 // a failure otherwise), stops intercepting, waits briefly for the page's
@@ -475,6 +427,9 @@ func (s *streamFetch) cleanup(complete bool) {
 			s.reqID = pr.id
 		default:
 		}
+	}
+	if s.body != nil {
+		s.body.close()
 	}
 	if s.p.life.Err() == nil {
 		if s.handle != "" {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -400,16 +401,58 @@ func TestDecodeIORead(t *testing.T) {
 		eof  bool
 		bad  bool
 	}{
-		{"decodes base64 data", `{"base64Encoded":true,"data":"aGVsbG8=","eof":false}`, "hello", false, false},
-		{"keeps text data", `{"data":"plain","eof":true}`, "plain", true, false},
-		{"accepts an empty last chunk", `{"base64Encoded":true,"data":"","eof":true}`, "", true, false},
-		{"refuses broken base64", `{"base64Encoded":true,"data":"a$==","eof":false}`, "", false, true},
-		{"refuses data that is not a string", `{"base64Encoded":true,"data":12,"eof":false}`, "", false, true},
+		{"decodes base64 data", `{"id":-3,"result":{"base64Encoded":true,"data":"aGVsbG8=","eof":false},"sessionId":"S"}`, "hello", false, false},
+		{"reads the fields in any order", `{"id":-3,"result":{"eof":true,"data":"aGVsbG8=","base64Encoded":true}}`, "hello", true, false},
+		{"keeps text data", `{"id":-3,"result":{"data":"plain","eof":true}}`, "plain", true, false},
+		{"unescapes text data", `{"id":-3,"result":{"data":"a\"b\\c","eof":true}}`, `a"b\c`, true, false},
+		{"decodes base64 written with an escaped slash", `{"id":-3,"result":{"base64Encoded":true,"data":"Pz8\/","eof":false}}`, "???", false, false},
+		{"accepts an empty last chunk", `{"id":-3,"result":{"base64Encoded":true,"data":"","eof":true}}`, "", true, false},
+		{"refuses broken base64", `{"id":-3,"result":{"base64Encoded":true,"data":"a$==","eof":false}}`, "", false, true},
+		{"refuses data that is not a string", `{"id":-3,"result":{"base64Encoded":true,"data":12,"eof":false}}`, "", false, true},
+		{"refuses a reply without a result", `{"id":-3}`, "", false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, eof, err := decodeIORead([]byte(c.raw))
+			got, eof, err := decodeIOReadRaw([]byte(c.raw), nil)
 			if (err != nil) != c.bad || string(got) != c.want || eof != c.eof {
 				t.Fatalf("got %q %v %v", got, eof, err)
+			}
+		})
+	}
+	t.Run("a protocol error is the browser's error, as rod reports it", func(t *testing.T) {
+		_, _, err := decodeIOReadRaw([]byte(`{"id":-3,"error":{"code":-32000,"message":"Invalid stream handle","data":"x"}}`), nil)
+		var ce *cdp.Error
+		if !errors.As(err, &ce) || ce.Message != "Invalid stream handle" {
+			t.Fatalf("error %v", err)
+		}
+	})
+	t.Run("a chunk is decoded into the buffer it is given", func(t *testing.T) {
+		buf := make([]byte, 0, 64)
+		got, _, err := decodeIOReadRaw([]byte(`{"id":-3,"result":{"base64Encoded":true,"data":"aGVsbG8=","eof":false}}`), buf)
+		if err != nil || string(got) != "hello" || &got[0] != &buf[:1][0] {
+			t.Fatalf("got %q %v, or not in the buffer given", got, err)
+		}
+	})
+}
+
+func TestAReplyToAPostedCallIsKnownByItsID(t *testing.T) {
+	big := `{"id":-7,"result":{"data":"` + strings.Repeat("A", 8192) + `"}}`
+	for _, c := range []struct {
+		name string
+		msg  string
+		id   int32
+		ok   bool
+	}{
+		{"a large reply by the id it begins with", big, -7, true},
+		{"a small reply with the id elsewhere", `{"result":{},"id":-12}`, -12, true},
+		{"the most negative id", `{"id":-2147483648,"result":{}}`, -1 << 31, true},
+		{"not an id past int32", `{"id":-2147483649,"result":{}}`, 0, false},
+		{"not a reply to rod", `{"id":12,"result":{}}`, 0, false},
+		{"not an event", `{"method":"Network.dataReceived","params":{"id":-3}}`, 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			id, ok := postedID([]byte(c.msg))
+			if ok != c.ok || id != c.id {
+				t.Fatalf("id %d %v", id, ok)
 			}
 		})
 	}

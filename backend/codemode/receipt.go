@@ -80,16 +80,19 @@ type StepReceipt struct {
 
 // ZipReceipt is the outcome of one zip.
 type ZipReceipt struct {
-	SandboxPath string         `json:"sandboxPath,omitempty"`
-	Inline      bool           `json:"inline,omitempty"` // built from the answer's code blocks
-	SavedPath   string         `json:"savedPath,omitempty"`
-	Sidecar     string         `json:"sidecar,omitempty"`
-	Verified    bool           `json:"verified"`
-	Quarantined bool           `json:"quarantined,omitempty"`
-	SHA256      string         `json:"sha256,omitempty"`
-	Size        int64          `json:"size,omitempty"`
-	Files       int            `json:"files,omitempty"`
-	Error       *errs.Envelope `json:"error,omitempty"`
+	SandboxPath string `json:"sandboxPath,omitempty"`
+	Inline      bool   `json:"inline,omitempty"` // built from the answer's code blocks
+	SavedPath   string `json:"savedPath,omitempty"`
+	Sidecar     string `json:"sidecar,omitempty"`
+	Verified    bool   `json:"verified"`
+	Quarantined bool   `json:"quarantined,omitempty"`
+	SHA256      string `json:"sha256,omitempty"`
+	Size        int64  `json:"size,omitempty"`
+	Files       int    `json:"files,omitempty"`
+	// Transport is how the bytes left the browser: the way and whether
+	// the browser shares Ferry's files (when the way depended on it).
+	Transport *artifact.Transport `json:"transport,omitempty"`
+	Error     *errs.Envelope      `json:"error,omitempty"`
 }
 
 func newReceipt(c prompt.Contract, multi, inline bool) *Receipt {
@@ -159,13 +162,29 @@ func (rc *Receipt) layers(runErr error) {
 	}
 	switch {
 	case good > 0:
-		l.Download = ReceiptLayer{Status: passed, Detail: plural(good, "zip") + " saved and verified of " + plural(tried, "")}
+		l.Download = ReceiptLayer{Status: passed, Detail: plural(good, "zip") + " saved and verified of " + plural(tried, "") + rc.transportNote()}
 	case tried > 0:
 		l.Download = ReceiptLayer{Status: failed, Detail: "no zip saved as good: " + string(rc.Zips[0].Error.Code)}
 	case rc.asksForZip() && answered > 0:
 		l.Download = ReceiptLayer{Status: failed, Detail: "no zip in the answer"}
 	}
 	rc.Layers = l
+}
+
+// transportNote names the way the first verified zip's bytes left the
+// browser, and says so when the browser does not share Ferry's files.
+func (rc *Receipt) transportNote() string {
+	for _, z := range rc.Zips {
+		if !z.Verified || z.Transport == nil || z.Transport.Way == "" {
+			continue
+		}
+		note := " (by " + z.Transport.Way
+		if fs := z.Transport.FilesShared; fs != nil && !*fs {
+			note += ": the browser does not share Ferry's files"
+		}
+		return note + ")"
+	}
+	return ""
 }
 
 func (rc *Receipt) asksForZip() bool {
@@ -206,6 +225,9 @@ func ZipReceiptOf(x artifact.Result) ZipReceipt {
 	zr := ZipReceipt{SandboxPath: x.Path}
 	if x.Saved != nil {
 		zr.SavedPath, zr.Sidecar, zr.Quarantined = x.Saved.Path, x.Saved.SidecarPath, x.Saved.Quarantined
+		if t := x.Saved.Transport; t.Way != "" {
+			zr.Transport = &t
+		}
 		if v := x.Saved.Verdict; v != nil {
 			zr.SHA256, zr.Size, zr.Files = v.SHA256, v.Size, v.Files
 		}

@@ -92,14 +92,26 @@ type ComplianceWarning struct {
 
 // ZipReceipt is the outcome of one zip of a code run.
 type ZipReceipt struct {
-	SandboxPath string         `json:"sandboxPath,omitempty"`
-	Inline      bool           `json:"inline,omitempty"`
-	SavedPath   string         `json:"savedPath,omitempty"`
-	Sidecar     string         `json:"sidecar,omitempty"`
-	Verified    bool           `json:"verified"`
-	Quarantined bool           `json:"quarantined,omitempty"`
-	SHA256      string         `json:"sha256,omitempty"`
-	Size        int64          `json:"size,omitempty"`
-	Files       int            `json:"files,omitempty"`
-	Error       *errs.Envelope `json:"error,omitempty"`
+	SandboxPath string `json:"sandboxPath,omitempty"`
+	Inline      bool   `json:"inline,omitempty"`
+	SavedPath   string `json:"savedPath,omitempty"`
+	Sidecar     string `json:"sidecar,omitempty"`
+	Verified    bool   `json:"verified"`
+	Quarantined bool   `json:"quarantined,omitempty"`
+	SHA256      string `json:"sha256,omitempty"`
+	Size        int64  `json:"size,omitempty"`
+	Files       int    `json:"files,omitempty"`
+	// Transport is how the bytes left the browser.
+	Transport *ZipTransport  `json:"transport,omitempty"`
+	Error     *errs.Envelope `json:"error,omitempty"`
+}
+
+// ZipTransport is how a zip's bytes left the browser (artifact.Transport):
+// the way (a browser.Way, such as "url-download" or "fetch-stream") and,
+// when the way depended on it, whether the browser shares Ferry's files and
+// how that was decided.
+type ZipTransport struct {
+	Way         string `json:"way,omitempty"`
+	FilesShared *bool  `json:"filesShared,omitempty"`
+	Sharing     string `json:"sharing,omitempty"`
 }

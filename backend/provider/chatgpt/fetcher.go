@@ -28,7 +28,9 @@ type FetcherOption func(*Fetcher)
 
 // WithWay picks how the body leaves the page (browser.WayURLDownload,
 // browser.WayStream, browser.WayDownload, browser.WayBlobIO,
-// browser.WayChunkedEval); "" is browser.DefaultWay, the fastest measured.
+// browser.WayChunkedEval); "" is browser.DefaultWay, the fastest measured,
+// or browser.WayStream when the browser does not share Ferry's files (see
+// browser.Page.FetchBytes).
 func WithWay(w browser.Way) FetcherOption { return func(f *Fetcher) { f.way = w } }
 
 // WithDownloadDir sets the parent of the private temporary directory the
@@ -97,6 +99,7 @@ func (f *Fetcher) Download(ctx context.Context, downloadURL string, w io.Writer,
 		return info, fetchErr(err, errs.ArtifactFetchFailed, "download the zip")
 	}
 	defer body.Close()
+	info.Transport = TransportOf(meta)
 	info.ContentType = meta.Headers["content-type"]
 	info.ContentDisposition = meta.Headers["content-disposition"]
 	if err := artifact.DownloadStatusError(meta.Status); err != nil {
@@ -122,6 +125,21 @@ func (f *Fetcher) Download(ctx context.Context, downloadURL string, w io.Writer,
 			WithEvidence("bytes", strconv.FormatInt(n, 10)).WithEvidence("content_length", strconv.FormatInt(meta.Size, 10))
 	}
 	return info, nil
+}
+
+// TransportOf is the record of how FetchBytes moved a body: its way and,
+// when the way depended on it, whether the browser shares Ferry's files.
+func TransportOf(meta *browser.FetchMeta) artifact.Transport {
+	t := artifact.Transport{Way: string(meta.Way)}
+	if fs := meta.Files; fs != nil {
+		shared := fs.Shared
+		t.FilesShared = &shared
+		t.Sharing = fs.How
+		if fs.Detail != "" {
+			t.Sharing += ": " + fs.Detail
+		}
+	}
+	return t
 }
 
 // fetchErr keeps an envelope's own code (TooLarge, a closed tab, a timeout)

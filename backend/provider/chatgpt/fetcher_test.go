@@ -190,17 +190,21 @@ func sum(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
+// codeArtifactsCase is a sandbox scenario of TestCodeArtifacts and what
+// retrieving it must give.
+type codeArtifactsCase struct {
+	name     string
+	scenario string
+	params   []string
+	zips     int       // zips the conversation names
+	good     int       // zips saved as good
+	code     errs.Code // of RetrieveAll ("" = success)
+	// quarantined: the refused zip sits under quarantine/ with its sidecar
+	quarantined bool
+}
+
 func TestCodeArtifacts(t *testing.T) {
-	cases := []struct {
-		name     string
-		scenario string
-		params   []string
-		zips     int       // zips the conversation names
-		good     int       // zips saved as good
-		code     errs.Code // of RetrieveAll ("" = success)
-		// quarantined: the refused zip sits under quarantine/ with its sidecar
-		quarantined bool
-	}{
+	cases := []codeArtifactsCase{
 		{"one zip is fetched in the page, verified and saved with its provenance", sim.ScenarioCodeZip, nil, 1, 1, "", false},
 		{"several zips are each fetched and saved", sim.ScenarioMultiZip, []string{"zips", "3"}, 3, 3, "", false},
 		{"an expired sandbox is artifact_expired and saves nothing", sim.ScenarioSandboxExpired, nil, 1, 0, errs.ArtifactExpired, false},
@@ -211,82 +215,103 @@ func TestCodeArtifacts(t *testing.T) {
 		{"a zip bomb is artifact_unsafe and quarantined", sim.ScenarioZipBomb, nil, 1, 0, errs.ArtifactUnsafe, true},
 		{"a symlink entry is artifact_unsafe and quarantined", sim.ScenarioZipSymlink, nil, 1, 0, errs.ArtifactUnsafe, true},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
-			defer cancel()
-			c := runCode(t, ctx, sim.Directive(tc.scenario, tc.params...))
-			if len(c.scan.Zips) != tc.zips {
-				t.Fatalf("scan found %d zips, want %d: %+v", len(c.scan.Zips), tc.zips, c.scan.Zips)
+	// Every case runs with the default way (the browser's own download, as
+	// this browser shares Ferry's files) and with the way a browser that
+	// does not share them gets (over the DevTools connection).
+	for _, way := range []browser.Way{"", browser.WayStream} {
+		for _, tc := range cases {
+			name := tc.name
+			wantWay := way
+			if way == "" {
+				wantWay = browser.WayURLDownload
+			} else {
+				name = string(way) + ": " + name
 			}
-			if got := errs.CodeOf(c.err); got != tc.code {
-				t.Fatalf("RetrieveAll error %v (code %q), want code %q", c.err, got, tc.code)
-			}
-			good := 0
-			for i, r := range c.results {
-				if r.Err != nil {
-					if errs.CodeOf(r.Err) != tc.code {
-						t.Fatalf("zip %s failed with %v, want %s", r.Path, r.Err, tc.code)
-					}
-					continue
-				}
-				good++
-				want, err := sim.ZipBytes(tc.scenario, 0, i+1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := os.ReadFile(r.Saved.Path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("%s: saved %d bytes (sha %s), the sandbox served %d (sha %s)", r.Path, len(got), sum(got)[:12], len(want), sum(want)[:12])
-				}
-				var prov artifact.Provenance
-				b, err := os.ReadFile(r.Saved.SidecarPath)
-				if err != nil || json.Unmarshal(b, &prov) != nil {
-					t.Fatalf("sidecar %s: %v", r.Saved.SidecarPath, err)
-				}
-				if prov.SHA256 != sum(want) || prov.ConversationID != c.res.ConversationID || prov.SandboxPath != r.Path || prov.MessageID == "" || len(prov.Files) == 0 {
-					t.Fatalf("sidecar %+v does not describe the zip", prov)
-				}
-				if filepath.Base(r.Saved.Path) != filepath.Base(r.Path) {
-					t.Fatalf("saved as %s, want the sandbox name %s", r.Saved.Path, r.Path)
-				}
-			}
-			if good != tc.good {
-				t.Fatalf("%d zips saved as good, want %d", good, tc.good)
-			}
-			all := files(t, c.dir)
-			for _, f := range all {
-				if strings.Contains(f, ".part") {
-					t.Fatalf("a partial file was left behind: %s", f)
-				}
-				if tc.good == 0 && !strings.HasPrefix(f, artifact.QuarantineDir+"/") {
-					t.Fatalf("a failed retrieval left %s outside quarantine", f)
-				}
-			}
-			if tc.quarantined {
-				r := c.results[0]
-				if r.Saved == nil || !r.Saved.Quarantined || !strings.HasPrefix(r.Saved.Path, filepath.Join(c.dir, artifact.QuarantineDir)) {
-					t.Fatalf("unsafe zip not quarantined: %+v", r.Saved)
-				}
-				if len(all) != 2 {
-					t.Fatalf("quarantine holds %v, want the zip and its sidecar", all)
-				}
-			} else if tc.good == 0 && len(all) != 0 {
-				t.Fatalf("a refused zip left %v", all)
-			}
-			if tc.code == errs.ArtifactExpired {
-				if len(c.rec.urls) != 0 {
-					t.Fatalf("an expired sandbox still downloaded %d urls", len(c.rec.urls))
-				}
-			} else if len(c.rec.urls) != tc.zips {
-				t.Fatalf("%d downloads for %d zips", len(c.rec.urls), tc.zips)
-			}
-			noSecrets(t, c.dir, c.rec.secrets(t, c.token), envelopeTexts(c.results, c.err)...)
-		})
+			runCodeArtifactsCase(t, name, way, wantWay, tc)
+		}
 	}
+}
+
+// runCodeArtifactsCase is tc fetched by way ("" for the default), which
+// must move the bytes by wantWay.
+func runCodeArtifactsCase(t *testing.T, name string, way, wantWay browser.Way, tc codeArtifactsCase) {
+	t.Run(name, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+		defer cancel()
+		c := runCode(t, ctx, sim.Directive(tc.scenario, tc.params...), chatgpt.WithWay(way))
+		if len(c.scan.Zips) != tc.zips {
+			t.Fatalf("scan found %d zips, want %d: %+v", len(c.scan.Zips), tc.zips, c.scan.Zips)
+		}
+		if got := errs.CodeOf(c.err); got != tc.code {
+			t.Fatalf("RetrieveAll error %v (code %q), want code %q", c.err, got, tc.code)
+		}
+		good := 0
+		for i, r := range c.results {
+			if r.Err != nil {
+				if errs.CodeOf(r.Err) != tc.code {
+					t.Fatalf("zip %s failed with %v, want %s", r.Path, r.Err, tc.code)
+				}
+				continue
+			}
+			good++
+			want, err := sim.ZipBytes(tc.scenario, 0, i+1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(r.Saved.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s: saved %d bytes (sha %s), the sandbox served %d (sha %s)", r.Path, len(got), sum(got)[:12], len(want), sum(want)[:12])
+			}
+			var prov artifact.Provenance
+			b, err := os.ReadFile(r.Saved.SidecarPath)
+			if err != nil || json.Unmarshal(b, &prov) != nil {
+				t.Fatalf("sidecar %s: %v", r.Saved.SidecarPath, err)
+			}
+			if prov.SHA256 != sum(want) || prov.ConversationID != c.res.ConversationID || prov.SandboxPath != r.Path || prov.MessageID == "" || len(prov.Files) == 0 {
+				t.Fatalf("sidecar %+v does not describe the zip", prov)
+			}
+			if filepath.Base(r.Saved.Path) != filepath.Base(r.Path) {
+				t.Fatalf("saved as %s, want the sandbox name %s", r.Saved.Path, r.Path)
+			}
+			if tr := r.Saved.Transport; tr.Way != string(wantWay) || (way == "" && (tr.FilesShared == nil || !*tr.FilesShared)) {
+				t.Fatalf("transport %+v, want %s (and the files shared, for the default)", tr, wantWay)
+			}
+		}
+		if good != tc.good {
+			t.Fatalf("%d zips saved as good, want %d", good, tc.good)
+		}
+		all := files(t, c.dir)
+		for _, f := range all {
+			if strings.Contains(f, ".part") {
+				t.Fatalf("a partial file was left behind: %s", f)
+			}
+			if tc.good == 0 && !strings.HasPrefix(f, artifact.QuarantineDir+"/") {
+				t.Fatalf("a failed retrieval left %s outside quarantine", f)
+			}
+		}
+		if tc.quarantined {
+			r := c.results[0]
+			if r.Saved == nil || !r.Saved.Quarantined || !strings.HasPrefix(r.Saved.Path, filepath.Join(c.dir, artifact.QuarantineDir)) {
+				t.Fatalf("unsafe zip not quarantined: %+v", r.Saved)
+			}
+			if len(all) != 2 {
+				t.Fatalf("quarantine holds %v, want the zip and its sidecar", all)
+			}
+		} else if tc.good == 0 && len(all) != 0 {
+			t.Fatalf("a refused zip left %v", all)
+		}
+		if tc.code == errs.ArtifactExpired {
+			if len(c.rec.urls) != 0 {
+				t.Fatalf("an expired sandbox still downloaded %d urls", len(c.rec.urls))
+			}
+		} else if len(c.rec.urls) != tc.zips {
+			t.Fatalf("%d downloads for %d zips", len(c.rec.urls), tc.zips)
+		}
+		noSecrets(t, c.dir, c.rec.secrets(t, c.token), envelopeTexts(c.results, c.err)...)
+	})
 }
 
 func TestFetcherRefusesForeignURLs(t *testing.T) {

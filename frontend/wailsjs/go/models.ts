@@ -1082,6 +1082,22 @@ export namespace service {
 	        this.code = source["code"];
 	    }
 	}
+	export class ZipTransport {
+	    way?: string;
+	    filesShared?: boolean;
+	    sharing?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ZipTransport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.way = source["way"];
+	        this.filesShared = source["filesShared"];
+	        this.sharing = source["sharing"];
+	    }
+	}
 	export class ZipReceipt {
 	    sandboxPath?: string;
 	    inline?: boolean;
@@ -1092,6 +1108,7 @@ export namespace service {
 	    sha256?: string;
 	    size?: number;
 	    files?: number;
+	    transport?: ZipTransport;
 	    error?: errs.Envelope;
 	
 	    static createFrom(source: any = {}) {
@@ -1109,6 +1126,7 @@ export namespace service {
 	        this.sha256 = source["sha256"];
 	        this.size = source["size"];
 	        this.files = source["files"];
+	        this.transport = this.convertValues(source["transport"], ZipTransport);
 	        this.error = this.convertValues(source["error"], errs.Envelope);
 	    }
 	
@@ -2718,6 +2736,7 @@ export namespace service {
 	        this.dismissed = source["dismissed"];
 	    }
 	}
+	
 
 }
 

@@ -1,0 +1,81 @@
+package browser
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+)
+
+func TestALaunchedBrowserSharesFerrysFiles(t *testing.T) {
+	p := loggedIn(t)
+	ctx := testCtx(t, 30*time.Second)
+	fs, err := p.SharesFiles(ctx, t.TempDir())
+	if err != nil || !fs.Shared || fs.How != SharingLaunched {
+		t.Fatalf("sharing %+v %v, want shared because Ferry launched it", fs, err)
+	}
+	// Left to its default, the body comes as the browser's own download.
+	rc, meta, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n=100000", BytesOptions{DownloadDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil || !bytes.Equal(got, cachedBody(100000)) {
+		t.Fatalf("read %d bytes: %v", len(got), err)
+	}
+	if meta.Way != WayURLDownload || meta.Files == nil || !meta.Files.Shared {
+		t.Fatalf("way %q files %+v, want url-download in a browser that shares files", meta.Way, meta.Files)
+	}
+}
+
+// attachedTab attaches to the browser at endpoint (closing only the
+// connection when the test ends) and opens a tab holding the fixture's
+// session cookie.
+func attachedTab(t *testing.T, endpoint string) (*Browser, *Page) {
+	t.Helper()
+	ctx := testCtx(t, 30*time.Second)
+	b, err := Attach(ctx, endpoint)
+	if err != nil {
+		t.Fatalf("attach: %v", err)
+	}
+	t.Cleanup(func() { _ = b.Close(testCtx(t, 15*time.Second)) })
+	if b.Launched() {
+		t.Fatal("an attached browser claims Ferry launched it")
+	}
+	p, err := b.OpenTab(ctx, "about:blank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Navigate(ctx, fixture.URL+"/blank.html"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Fetch(ctx, fixture.URL+"/set-cookie", FetchOptions{}); err != nil {
+		t.Fatalf("set the cookie: %v", err)
+	}
+	return b, p
+}
+
+func TestAnAttachedBrowserOnFerrysFileSystemIsProvenToShareItsFiles(t *testing.T) {
+	profile, _ := userBrowser(t)
+	_, p := attachedTab(t, profile)
+	ctx := testCtx(t, 30*time.Second)
+	dir := t.TempDir()
+	fs, err := p.SharesFiles(ctx, dir)
+	if err != nil || !fs.Shared || fs.How != SharingProbe {
+		t.Fatalf("sharing %+v %v, want shared, proven by the probe", fs, err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("the probe left %d entries in %s", len(left), dir)
+	}
+	// The answer is kept for the connection: a page that would now spoil
+	// a probe (it cancels every click) does not change it.
+	if _, err := p.Eval(ctx, `() => { document.addEventListener('click', e => e.preventDefault(), true); }`); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := p.SharesFiles(ctx, dir); err != nil || again != fs {
+		t.Fatalf("second answer %+v %v, want the first, %+v", again, err, fs)
+	}
+}
