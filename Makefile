@@ -9,7 +9,7 @@ LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
 DESKTOP_TAGS := desktop,production,webkit2_41
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session --
 
-.PHONY: run test setup system frontend mcpclient build cli app vet tidy test-go test-frontend test-gui test-package package bindings clean demo
+.PHONY: run test setup system frontend mcpclient build cli app vet tidy test-go test-frontend test-gui test-package test-windows package bindings clean demo
 
 ## run: all set-up, then the desktop app
 run:
@@ -33,7 +33,7 @@ demo:
 	./build/bin/ferry-desktop --demo
 
 ## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under Xvfb)
-test: setup vet test-go test-frontend test-gui test-package
+test: setup vet test-go test-frontend test-gui test-windows test-package
 
 setup: system build
 
@@ -86,6 +86,22 @@ test-gui: frontend
 	# One package at a time: they share the display, and a test that checks
 	# which window has the focus must not see another package's browser.
 	$(XVFB) $(GO) test -p 1 -count=1 -timeout 15m -tags gui -run Headful ./backend/browser/ ./backend/provider/ ./backend/cli/
+
+## test-windows: the Windows build under Wine, in a private prefix made for
+## the run (build/windows/wine/prefix.sh): the backend packages' tests
+## cross-compiled for windows/amd64, and ferry.exe end to end against the
+## simulator through a Linux Chromium (build/windowstest)
+WINE_BIN := build/bin/wine
+test-windows: system $(WINE_BIN)/bcryptprimitives.dll
+	$(GO) vet -tags wine ./build/windowstest/
+	build/windows/wine/overlay.sh $(WINE_BIN)
+	FERRY_WINE_OVERLAY=$(CURDIR)/$(WINE_BIN)/overlay.json build/windows/wine/prefix.sh $(WINE_BIN)/bcryptprimitives.dll -- \
+	  $(GO) test -v -count=1 -timeout 20m -tags wine ./build/windowstest/
+
+# The ProcessPrng shim Go's Windows runtime needs under Wine 8 (tests only).
+$(WINE_BIN)/bcryptprimitives.dll: build/windows/wine/bcryptprimitives.c
+	mkdir -p $(WINE_BIN)
+	x86_64-w64-mingw32-gcc -shared -O2 -Wall -Wl,--no-insert-timestamp -o $@ $< -ladvapi32
 
 ## package: the .deb and the portable .tar.gz in build/dist/
 package: build
