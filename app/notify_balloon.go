@@ -17,13 +17,21 @@ const (
 // balloonText is n as the balloon's title and body: control characters
 // other than the body's line breaks become spaces (a NUL would end the
 // field early), runs of blanks fold, and each part is cut to its field at
-// a character boundary, "…" marking the cut. An empty title is "Ferry".
+// a character boundary, "…" marking the cut. Windows shows no balloon
+// with an empty body, so a notice without one has Ferry's name as its
+// title and its summary as the body; an empty title is "Ferry".
 func balloonText(n Notice) (title, body string) {
-	title = fitUTF16(plainLine(n.Summary, false), balloonTitleUnits)
+	title, body = plainLine(n.Summary, false), plainLine(n.Body, true)
+	if body == "" {
+		title, body = "", title
+	}
 	if title == "" {
 		title = "Ferry"
 	}
-	return title, fitUTF16(plainLine(n.Body, true), balloonBodyUnits)
+	if body == "" {
+		body = "Ferry"
+	}
+	return fitUTF16(title, balloonTitleUnits), fitUTF16(body, balloonBodyUnits)
 }
 
 // plainLine replaces control characters with spaces (keeping '\n' when

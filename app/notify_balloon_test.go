@@ -16,7 +16,9 @@ func TestBalloonTextFitsTheNotifyIconFields(t *testing.T) {
 		{"a short notice is unchanged", Notice{Summary: "ChatGPT answered", Body: "Write a haiku\nabout ferries"}, "ChatGPT answered", "Write a haiku\nabout ferries"},
 		{"markup characters are plain text", Notice{Summary: "<b>Claude</b> & co", Body: "a < b && c > d"}, "<b>Claude</b> & co", "a < b && c > d"},
 		{"control characters become spaces", Notice{Summary: "x\x00y\tz", Body: "a\x07b\r\nc"}, "x y z", "a b\nc"},
-		{"a title has no line breaks", Notice{Summary: "one\ntwo", Body: ""}, "one two", ""},
+		{"a title has no line breaks", Notice{Summary: "one\ntwo", Body: "b"}, "one two", "b"},
+		{"a notice without a body shows its summary as the body (Windows shows no empty balloon)", Notice{Summary: "Run failed · ChatGPT"}, "Ferry", "Run failed · ChatGPT"},
+		{"an empty notice still shows", Notice{}, "Ferry", "Ferry"},
 		{"blank runs fold", Notice{Summary: "  a    b  ", Body: " x   y \n  z "}, "a b", "x y\nz"},
 		{"an empty title is Ferry's name", Notice{Summary: " ", Body: "b"}, "Ferry", "b"},
 	}
@@ -38,7 +40,7 @@ func TestBalloonTextFitsTheNotifyIconFields(t *testing.T) {
 		}
 	})
 	t.Run("a cut never splits a surrogate pair", func(t *testing.T) {
-		title, _ := balloonText(Notice{Summary: strings.Repeat("😀", 40)})
+		title, _ := balloonText(Notice{Summary: strings.Repeat("😀", 40), Body: "b"})
 		if units(title) > balloonTitleUnits || strings.ContainsRune(title, '\uFFFD') {
 			t.Errorf("title %q is %d units", title, units(title))
 		}
