@@ -13,8 +13,8 @@ import (
 )
 
 // markFiles sets File on each artifact of run that is no longer at its
-// path: trashed when the desktop's trash holds a file moved from there,
-// else missing. A verdict says what the zip was when saved; this says
+// path: trashed when the desktop's trash (the Recycle Bin on Windows)
+// holds a file moved from there, else missing. A verdict says what the zip was when saved; this says
 // whether it is still there to use.
 func markFiles(run *service.Run, getenv func(string) string) {
 	if run == nil {
@@ -29,7 +29,7 @@ func markFiles(run *service.Run, getenv func(string) string) {
 			continue
 		}
 		a.File = service.FileMissing
-		if inTrash(a.Path, getenv) {
+		if trashFor(getenv).Holds(a.Path) {
 			a.File = service.FileTrashed
 		}
 	}

@@ -18,7 +18,13 @@ type trashCan interface {
 	// Trash moves the file at path to the user's trash (the Recycle Bin on
 	// Windows). Errors: errs.StoreIO naming the path, and nothing moved.
 	Trash(path string) error
+	// Holds reports whether the trash holds a file moved from path (so a
+	// run's zip that is gone can say it was moved to the trash).
+	Holds(path string) bool
 }
+
+// systemTrash is the trash of this user's desktop (trashFor).
+func systemTrash() trashCan { return trashFor(os.Getenv) }
 
 // freedesktopTrash is trashCan through the home trash (moveToTrash).
 type freedesktopTrash struct{ getenv func(string) string }
@@ -27,6 +33,8 @@ func (f freedesktopTrash) Trash(path string) error {
 	_, err := moveToTrash(path, f.getenv)
 	return err
 }
+
+func (f freedesktopTrash) Holds(path string) bool { return inTrash(path, f.getenv) }
 
 var _ trashCan = freedesktopTrash{}
 

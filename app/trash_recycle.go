@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unicode/utf16"
 
@@ -70,4 +71,49 @@ func recycleResult(path string, code uint32, aborted bool) error {
 		return fail("its path is too long for the Recycle Bin", "move or rename the folder to a shorter path, or delete the file in Explorer")
 	}
 	return fail(fmt.Sprintf("Windows answered %#x", code), "delete the file in Explorer; its path is shown beside it")
+}
+
+// recycleInfoPath is the original path a Recycle Bin $I file records, ""
+// when b is not one: version 1 (Vista to 8) has a 24-byte header and the
+// path in a 520-byte MAX_PATH field; version 2 (Windows 10 and later) has
+// the header, the path's length in characters (with its NUL) and the path,
+// both UTF-16.
+func recycleInfoPath(b []byte) string {
+	if len(b) < 24 {
+		return ""
+	}
+	var units []uint16
+	switch binary.LittleEndian.Uint64(b) {
+	case 1:
+		if len(b) < 24+520 {
+			return ""
+		}
+		units = utf16Units(b[24 : 24+520])
+	case 2:
+		if len(b) < 28 {
+			return ""
+		}
+		n := int(binary.LittleEndian.Uint32(b[24:28]))
+		if n <= 0 || len(b) < 28+2*n {
+			return ""
+		}
+		units = utf16Units(b[28 : 28+2*n])
+	default:
+		return ""
+	}
+	for i, u := range units {
+		if u == 0 {
+			units = units[:i]
+			break
+		}
+	}
+	return string(utf16.Decode(units))
+}
+
+func utf16Units(b []byte) []uint16 {
+	out := make([]uint16, len(b)/2)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint16(b[2*i:])
+	}
+	return out
 }

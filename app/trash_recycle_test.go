@@ -70,3 +70,42 @@ func TestRecycleResultNamesThePathAndTheCause(t *testing.T) {
 		})
 	}
 }
+
+func TestRecycleInfoPathReadsBothVersions(t *testing.T) {
+	const path = `C:\Users\Zoë\Ferry\artifacts\my project.zip`
+	u := utf16.Encode([]rune(path))
+	header := func(version byte) []byte {
+		b := make([]byte, 24)
+		b[0] = version
+		b[8] = 0x10 // a size
+		return b
+	}
+	le16 := func(units []uint16, pad int) []byte {
+		b := make([]byte, 0, 2*(len(units)+pad))
+		for _, x := range units {
+			b = append(b, byte(x), byte(x>>8))
+		}
+		return append(b, make([]byte, 2*pad)...)
+	}
+	v2 := append(header(2), byte(len(u)+1), 0, 0, 0)
+	v2 = append(v2, le16(u, 1)...)
+	v1 := append(header(1), le16(u, 260-len(u))...)
+	cases := []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"a Windows 10 $I file names the path", v2, path},
+		{"a Windows 7 $I file names the path", v1, path},
+		{"a short file is none", v2[:20], ""},
+		{"a length past the end is none", append(append(header(2), 200, 0, 0, 0), le16(u, 0)...), ""},
+		{"an unknown version is none", append(header(3), le16(u, 1)...), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := recycleInfoPath(c.b); got != c.want {
+				t.Errorf("recycleInfoPath = %q, want %q", got, c.want)
+			}
+		})
+	}
+}

@@ -2,7 +2,5 @@
 
 package app
 
-import "os"
-
-// systemTrash is the freedesktop home trash.
-func systemTrash() trashCan { return freedesktopTrash{getenv: os.Getenv} }
+// trashFor is the freedesktop home trash of the environment getenv reads.
+func trashFor(getenv func(string) string) trashCan { return freedesktopTrash{getenv: getenv} }

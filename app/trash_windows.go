@@ -1,13 +1,17 @@
 package app
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/windows"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// systemTrash is the Recycle Bin.
-func systemTrash() trashCan { return recycleBin{} }
+// trashFor is the Recycle Bin (the environment plays no part).
+func trashFor(func(string) string) trashCan { return recycleBin{} }
 
 var procSHFileOperationW = shell32.NewProc("SHFileOperationW")
 
@@ -33,6 +37,11 @@ func (recycleBin) Trash(path string) error {
 	if err != nil {
 		return errs.Wrap(err, errs.StoreIO, "resolve %s: %v", path, err).WithEvidence("path", path)
 	}
+	if _, err := os.Lstat(abs); err != nil {
+		// Checked first: the shell reports a missing file as a cancel on
+		// some systems (Wine does).
+		return recycleResult(abs, 2, false)
+	}
 	from, err := doubleNulList(abs)
 	if err != nil {
 		return errs.Wrap(err, errs.StoreIO, "move %s to the Recycle Bin: %v", abs, err).WithEvidence("path", abs)
@@ -40,6 +49,32 @@ func (recycleBin) Trash(path string) error {
 	op := shFileOpStruct{Func: foDelete, From: &from[0], Flags: recycleFlags}
 	r, _, _ := procSHFileOperationW.Call(uintptr(unsafePointer(&op)))
 	return recycleResult(abs, uint32(r), op.AnyOperationsAborted != 0)
+}
+
+// Holds reports whether the Recycle Bin of path's drive holds a file moved
+// from path: one of the user's $I files there records it.
+func (recycleBin) Holds(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	vol := filepath.VolumeName(abs)
+	tok := windows.GetCurrentProcessToken()
+	user, err := tok.GetTokenUser()
+	if vol == "" || err != nil {
+		return false
+	}
+	infos, err := filepath.Glob(filepath.Join(vol+`\`, "$Recycle.Bin", user.User.Sid.String(), "$I*"))
+	if err != nil {
+		return false
+	}
+	for _, info := range infos {
+		b, err := os.ReadFile(info)
+		if err == nil && strings.EqualFold(recycleInfoPath(b), abs) {
+			return true
+		}
+	}
+	return false
 }
 
 var _ trashCan = recycleBin{}
