@@ -24,6 +24,9 @@ import (
 // systemNotifier starts the notification icon's window on its own thread;
 // when that fails it logs one line and notifications are off.
 func systemNotifier(_ string, icon []byte, log *slog.Logger, onClick func(target string)) notifier {
+	if small, err := pngOfSize(icon, 32); err == nil {
+		icon = small // the notification area's size at 200 %, not the 512 px PNG
+	}
 	n, err := startBalloonNotifier(icon, onClick)
 	if err != nil {
 		log.Info("desktop notifications off: cannot set up the notification icon", "err", err)

@@ -37,8 +37,8 @@ type fyneTray struct {
 
 func (t *fyneTray) build(icon []byte, a trayActions) {
 	defer close(t.ready)
-	if len(icon) > 0 {
-		systray.SetIcon(icon)
+	if data := trayIconData(icon); len(data) > 0 {
+		systray.SetIcon(data)
 	}
 	systray.SetTitle("Ferry")
 	systray.SetTooltip("Ferry")

@@ -20,3 +20,16 @@ func trayLoop(onReady func()) (end func()) {
 	}()
 	return systray.Quit
 }
+
+// trayIconData is the icon as systray on Windows takes it: .ico data
+// (icoFromPNG), or nil (Windows' stock icon) when the PNG cannot be read.
+func trayIconData(png []byte) []byte {
+	if len(png) == 0 {
+		return nil
+	}
+	ico, err := icoFromPNG(png)
+	if err != nil {
+		return nil
+	}
+	return ico
+}
