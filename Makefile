@@ -103,14 +103,17 @@ $(WINE_BIN)/bcryptprimitives.dll: build/windows/wine/bcryptprimitives.c
 	mkdir -p $(WINE_BIN)
 	x86_64-w64-mingw32-gcc -shared -O2 -Wall -Wl,--no-insert-timestamp -o $@ $< -ladvapi32
 
-## package: the .deb and the portable .tar.gz in build/dist/
+## package: into build/dist/, the .deb and the portable .tar.gz (Linux), the
+## installer and the portable .zip (Windows), the CLI tarballs (macOS arm64, amd64)
 package: build
-	scripts/package.sh
+	FERRY_DESCRIBE='$(VERSION)' FERRY_LDFLAGS='$(LDFLAGS)' scripts/package.sh
 
 ## test-package: build the packages, check them (desktop-file-validate,
-## appstreamcli, lintian), install the .deb, run it, remove it
-test-package: package
-	$(XVFB) $(GO) test -count=1 -timeout 10m -tags package ./build/packagetest/
+## appstreamcli, lintian; file lists, PE subsystems and resources, Mach-O
+## arches), install the .deb, run it, remove it; install the Windows installer
+## under Wine in a private prefix, run ferry.exe, uninstall it
+test-package: package $(WINE_BIN)/bcryptprimitives.dll
+	FERRY_WINE_SHIM=$(CURDIR)/$(WINE_BIN)/bcryptprimitives.dll $(XVFB) $(GO) test -count=1 -timeout 15m -tags package ./build/packagetest/
 
 ## bindings: regenerate frontend/wailsjs from the bound Go structs
 bindings:

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds Ferry's Linux packages into build/dist/: a .deb (amd64) and a portable
-# .tar.gz with the same files. Run by `make package` after both binaries are
-# built; every file but the binaries is made from one source in build/ (the
-# icon's SVG, the desktop entry, the AppStream metainfo) or from the CLI itself
-# (the man page, the shell completions), so nothing drifts.
+# Builds Ferry's packages into build/dist/: here the Linux ones, a .deb (amd64)
+# and a portable .tar.gz with the same files; then scripts/package-windows.sh
+# (installer and zip) and scripts/package-darwin.sh (CLI tarballs). Run by
+# `make package` after both Linux binaries are built; every file but the
+# binaries is made from one source in build/ (the icon's SVG, the desktop
+# entry, the AppStream metainfo) or from the CLI itself (the man page, the
+# shell completions), so nothing drifts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,20 +14,7 @@ arch=amd64
 dist=build/dist
 bin=build/pkgbin
 
-# The version comes from git tags: v1.2.3 is 1.2.3; 4 commits after it is
-# 1.2.3+4.g<hash>; with no tag it is 0.0~git<date>.<hash>. A dirty tree adds
-# +dirty. Debian versions start with a digit and take no hyphen here.
-describe=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
-if [[ $describe =~ ^v?([0-9]+(\.[0-9A-Za-z]+)+)(-([0-9]+)-g([0-9a-f]+))?(-dirty)?$ ]]; then
-  version=${BASH_REMATCH[1]}
-  if [ -n "${BASH_REMATCH[4]}" ]; then version+="+${BASH_REMATCH[4]}.g${BASH_REMATCH[5]}"; fi
-  if [ -n "${BASH_REMATCH[6]}" ]; then version+="+dirty"; fi
-else
-  hash=${describe%-dirty}
-  version="0.0~git$(git log -1 --format=%cd --date=format:%Y%m%d 2>/dev/null || date +%Y%m%d).${hash}"
-  if [[ $describe == *-dirty ]]; then version+="+dirty"; fi
-fi
-date=$(git log -1 --format=%cd --date=format:%Y-%m-%d 2>/dev/null || date +%Y-%m-%d)
+. scripts/package-version.sh
 
 rm -rf "$dist" "$bin"
 mkdir -p "$dist" "$bin"
@@ -115,3 +104,6 @@ install -m 0644 build/linux/README-portable.txt "$tarroot/$name/README.txt"
 tar -C "$tarroot" --owner=0 --group=0 --numeric-owner --sort=name -czf "$dist/$name.tar.gz" "$name"
 echo "package: $dist/ferry_${version}_${arch}.deb"
 echo "package: $dist/$name.tar.gz"
+
+scripts/package-windows.sh
+scripts/package-darwin.sh

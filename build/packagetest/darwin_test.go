@@ -1,0 +1,106 @@
+//go:build package
+
+package packagetest
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"debug/buildinfo"
+	"debug/macho"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// lcCodeSignature is the load command of a Mach-O code signature.
+const lcCodeSignature = 0x1d
+
+func TestMacPackages(t *testing.T) {
+	_, version := distVersion(t, "-windows-amd64.zip")
+	for _, c := range []struct {
+		arch string
+		cpu  macho.Cpu
+	}{{"arm64", macho.CpuArm64}, {"amd64", macho.CpuAmd64}} {
+		t.Run("the "+c.arch+" tarball holds the "+c.arch+" ferry and README.txt", func(t *testing.T) {
+			name := "ferry-" + version + "-darwin-" + c.arch
+			f, err := os.Open(dist(t, name+".tar.gz"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			zr, err := gzip.NewReader(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := tar.NewReader(zr)
+			files := map[string][]byte{}
+			modes := map[string]int64{}
+			for {
+				h, err := tr.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if h.Typeflag == tar.TypeDir {
+					continue
+				}
+				b, err := io.ReadAll(tr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				files[h.Name], modes[h.Name] = b, h.Mode
+			}
+			want := []string{name + "/README.txt", name + "/ferry"}
+			if got := keys(files); strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Fatalf("the tarball holds %v, want %v", got, want)
+			}
+			if modes[name+"/ferry"]&0o111 == 0 {
+				t.Errorf("ferry is not executable: mode %o", modes[name+"/ferry"])
+			}
+			readme := string(files[name+"/README.txt"])
+			for _, s := range []string{"xattr -d com.apple.quarantine", "ferry mcp config claude", "not notarized"} {
+				if !strings.Contains(readme, s) {
+					t.Errorf("README.txt does not say %q", s)
+				}
+			}
+
+			bin := files[name+"/ferry"]
+			m, err := macho.NewFile(bytes.NewReader(bin))
+			if err != nil {
+				t.Fatalf("ferry is no Mach-O file: %v", err)
+			}
+			defer m.Close()
+			if m.Cpu != c.cpu || m.Type != macho.TypeExec {
+				t.Errorf("ferry is %v %v, want %v executable", m.Cpu, m.Type, c.cpu)
+			}
+			// Apple silicon runs no unsigned binary: Go's linker signs it ad hoc.
+			signed := false
+			for _, l := range m.Loads {
+				if raw := l.Raw(); len(raw) >= 4 && binary.LittleEndian.Uint32(raw) == lcCodeSignature {
+					signed = true
+				}
+			}
+			if c.arch == "arm64" && !signed {
+				t.Error("the arm64 ferry has no code signature: macOS would kill it at start")
+			}
+			bi, err := buildinfo.Read(bytes.NewReader(bin))
+			if err != nil {
+				t.Fatal(err)
+			}
+			settings := map[string]string{}
+			for _, s := range bi.Settings {
+				settings[s.Key] = s.Value
+			}
+			if settings["GOOS"] != "darwin" || settings["GOARCH"] != c.arch || settings["CGO_ENABLED"] != "0" ||
+				!strings.Contains(settings["-ldflags"], "backend/version.Version=") {
+				t.Errorf("build settings: %v", settings)
+			}
+		})
+	}
+}
