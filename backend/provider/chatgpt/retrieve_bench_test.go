@@ -24,8 +24,10 @@ import (
 
 // BenchmarkRetrieveZip brings 10 MiB and 100 MiB sandbox zips home the way
 // `ferry code` and `ferry retrieve` do (mint, an in-page way — the default
-// and each other fast way, see benchWays —, verify, atomic save with
-// sidecar) and, in the same run, the same bytes
+// of a browser that shares Ferry's files (url-download), the default of
+// one that does not (fetch-stream, over the DevTools connection) and the
+// other ways, see benchWays —, verify, atomic save with sidecar) and, in
+// the same run, the same bytes
 // over loopback HTTP straight to disk (the machine's ceiling). Beside MB/s
 // it reports memory: the Go process's peak RSS above its RSS before the
 // run (VmHWM after resetting it through /proc/self/clear_refs; the
@@ -93,8 +95,11 @@ func benchRetrieve(b *testing.B, size int64) {
 	})
 	for _, way := range benchWays() {
 		name := "retrieve-" + string(way)
-		if way == browser.DefaultWay {
+		switch way {
+		case browser.DefaultWay:
 			name += "-default"
+		case browser.WayStream:
+			name += "-unshared-default"
 		}
 		b.Run(name, func(b *testing.B) {
 			f := a.Fetcher(chatgpt.WithWay(way), chatgpt.WithDownloadDir(dir))
@@ -117,8 +122,9 @@ func benchRetrieve(b *testing.B, size int64) {
 	}
 }
 
-// benchWays are the ways measured: the default first, then the other
-// ways that are fast enough for 100 MiB; FERRY_BENCH_WAYS (comma-separated
+// benchWays are the ways measured: the default first, then the default of
+// a browser that does not share Ferry's files, then the other ways that
+// are fast enough for 100 MiB; FERRY_BENCH_WAYS (comma-separated
 // browser.Way names, e.g. "blob-io,chunked-eval") picks others.
 func benchWays() []browser.Way {
 	if v := os.Getenv("FERRY_BENCH_WAYS"); v != "" {
@@ -129,7 +135,7 @@ func benchWays() []browser.Way {
 		return out
 	}
 	out := []browser.Way{browser.DefaultWay}
-	for _, w := range []browser.Way{browser.WayURLDownload, browser.WayStream, browser.WayDownload} {
+	for _, w := range []browser.Way{browser.WayURLDownload, browser.WayStream, browser.WayDownload, browser.WayBlobIO} {
 		if w != browser.DefaultWay {
 			out = append(out, w)
 		}
