@@ -23,8 +23,10 @@ func TestTheFreeSpaceIsTheVolumesAndAFullVolumesErrorsAreNoSpace(t *testing.T) {
 	if err := windows.GetDiskFreeSpaceEx(p, &avail, &total, &totalFree); err != nil {
 		t.Fatal(err)
 	}
-	if free == 0 || free > total || free > totalFree {
-		t.Fatalf("free space of %s is %d bytes, outside the volume's %d (%d free)", dir, free, total, totalFree)
+	// Other programs write meanwhile: the two readings of the free space
+	// differ, the volume's size does not.
+	if free == 0 || free > total {
+		t.Fatalf("free space of %s is %d bytes, outside the volume's %d", dir, free, total)
 	}
 	if _, err := freeSpace(filepath.Join(dir, "missing")); err == nil {
 		t.Fatal("the free space of a missing directory was read without an error")

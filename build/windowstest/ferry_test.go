@@ -6,6 +6,8 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"os"
@@ -17,6 +19,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	_ "github.com/ferrydesk/ferry/backend/provider/all" // the sites' simulators
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -123,10 +126,47 @@ func TestFerryExeUnderWine(t *testing.T) {
 		}
 		return got
 	}
+	t.Run("code brings a verified zip home to a Windows folder over DevTools", func(t *testing.T) {
+		out := newWinDir(t, "Ferry Out")
+		before := h.Server.SubmissionCount(sim.ChatGPT)
+		r := ferryExe(t, env, "code", "--site", "chatgpt", "--browser-url", url, "--out", out.win, "--timeout", "60s", "--json",
+			"Build a greeting CLI", sim.Directive(sim.ScenarioCodeZip))
+		var rc core.CodeReceipt
+		if err := json.Unmarshal([]byte(r.stdout), &rc); err != nil {
+			t.Fatalf("stdout is not a receipt (exit %d): %v\n%s\nstderr %s", r.code, err, r.stdout, r.stderr)
+		}
+		if r.code != 0 || !rc.OK || len(rc.Zips) != 1 {
+			t.Fatalf("ferry.exe code: exit %d ok %v zips %+v error %+v\nstderr %s", r.code, rc.OK, rc.Zips, rc.Error, r.stderr)
+		}
+		if n := h.Server.SubmissionCount(sim.ChatGPT) - before; n != 1 {
+			t.Fatalf("%d submissions, want exactly 1", n)
+		}
+		z := rc.Zips[0]
+		if !z.Verified || z.Quarantined || !strings.EqualFold(z.SavedPath, out.win+`\project.zip`) {
+			t.Fatalf("zip %+v, want project.zip verified in %s", z, out.win)
+		}
+		b, err := os.ReadFile(linuxPath(t, z.SavedPath))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != z.SHA256 || int64(len(b)) != z.Size {
+			t.Fatalf("the zip on disk (%d bytes) is not the one the receipt names (%d bytes, sha256 %s)", len(b), z.Size, z.SHA256)
+		}
+		if _, err := os.Stat(linuxPath(t, z.Sidecar)); err != nil {
+			t.Fatalf("provenance sidecar: %v", err)
+		}
+		// The Linux browser cannot write into C:\users\…: Ferry must have
+		// found that out and taken the bytes over the DevTools connection.
+		if tr := z.Transport; tr == nil || tr.FilesShared == nil || *tr.FilesShared || tr.Way == "" {
+			t.Fatalf("transport %+v, want the bytes over DevTools from a browser that does not share Ferry's files", tr)
+		}
+		t.Logf("code: %d bytes by %s (%s) in %s", z.Size, z.Transport.Way, z.Transport.Sharing, r.took.Round(10*time.Millisecond))
+	})
+
 	t.Run("sessions lists every run from the store on the Windows path", func(t *testing.T) {
 		got := sessionsList(t)
-		if len(got) != len(sites) || len(prompts) != len(sites) {
-			t.Fatalf("sessions list has %d runs, %d were answered, want one per site (%d)", len(got), len(prompts), len(sites))
+		if len(prompts) != len(sites) {
+			t.Fatalf("%d runs were answered, want one per site (%d)", len(prompts), len(sites))
 		}
 		for id, p := range prompts {
 			if got[id] != p {
@@ -175,8 +215,11 @@ func TestFerryExeUnderWine(t *testing.T) {
 		if r := ferryExe(t, env, "approvals", "list"); r.code != 0 {
 			t.Fatalf("approvals list through ferry.exe serve: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
-		if got := sessionsList(t); len(got) != len(prompts) {
-			t.Fatalf("sessions list through serve has %d runs, want %d", len(got), len(prompts))
+		got := sessionsList(t)
+		for id, p := range prompts {
+			if got[id] != p {
+				t.Fatalf("sessions list through serve has %v, want run %s (%q) among them", got, id, p)
+			}
 		}
 		// Wine turns SIGINT into the console's Ctrl+C, which ferry.exe
 		// takes as the user's stop.

@@ -139,7 +139,7 @@ func runWine(t *testing.T, bound time.Duration, dir string, env []string, exe st
 	defer cancel()
 	cmd := exec.CommandContext(ctx, wine, append([]string{exe}, args...)...)
 	cmd.Dir, cmd.Env = dir, wineEnv(env...)
-	return wait(t, cmd, ctx)
+	return wait(ctx, t, cmd)
 }
 
 // runLinux runs the Linux ferry with args, for what ferry.exe is compared
@@ -151,10 +151,12 @@ func runLinux(t *testing.T, env []string, args ...string) result {
 	cmd := exec.CommandContext(ctx, filepath.Join(bin, "ferry"), args...)
 	home := t.TempDir()
 	cmd.Env = append(wineEnv(env...), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"))
-	return wait(t, cmd, ctx)
+	return wait(ctx, t, cmd)
 }
 
-func wait(t *testing.T, cmd *exec.Cmd, ctx context.Context) result {
+// wait runs cmd, which ctx bounds, and returns how it ended; it fails t
+// when cmd cannot start or ctx ended it.
+func wait(ctx context.Context, t *testing.T, cmd *exec.Cmd) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
