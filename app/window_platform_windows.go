@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"unsafe"
 
@@ -29,7 +30,12 @@ func windowPlatform(dataDir string) (*windows.Options, error) {
 	}
 	o := &windows.Options{Theme: windows.SystemDefault, Messages: webview2Messages()}
 	if dataDir != "" {
-		o.WebviewUserDataPath = webview2Dir(dataDir)
+		// Made here so that a data directory that cannot hold it is
+		// Wails' default (%APPDATA%\ferry-desktop.exe) rather than a
+		// message box at start.
+		if err := os.MkdirAll(webview2Dir(dataDir), 0o700); err == nil {
+			o.WebviewUserDataPath = webview2Dir(dataDir)
+		}
 	}
 	return o, nil
 }
