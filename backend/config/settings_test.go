@@ -251,7 +251,9 @@ func TestValidate(t *testing.T) {
 		}, "browser.extraArgs[1]"},
 		{"two flags on one line are invalid", func(s *config.Settings) { s.Browser.ExtraArgs = []string{"--lang=en --ignore-certificate-errors"} }, "browser.extraArgs[0]"},
 		{"a loopback attach URL is valid", func(s *config.Settings) { s.Browser.AttachURL = "http://127.0.0.1:9222" }, ""},
-		{"an attach file path is valid", func(s *config.Settings) { s.Browser.AttachURL = "/home/u/.config/chromium/DevToolsActivePort" }, ""},
+		{"an attach file path is valid", func(s *config.Settings) {
+			s.Browser.AttachURL = rooted("home", "u", ".config", "chromium", "DevToolsActivePort")
+		}, ""},
 		{"an attach URL of another scheme is invalid", func(s *config.Settings) { s.Browser.AttachURL = "ftp://127.0.0.1/x" }, "browser.attachURL"},
 		{"a site id with capitals is invalid", func(s *config.Settings) { s.QuickPrompt.DefaultSite = "ChatGPT" }, "quickPrompt.defaultSite"},
 		{"a relative output dir is invalid", func(s *config.Settings) { s.Artifacts.OutputDir = "out" }, "artifacts.outputDir"},
@@ -323,15 +325,22 @@ func TestParseHotkey(t *testing.T) {
 	}
 }
 
+// rooted is an absolute path on this platform from its parts: /usr/bin/…
+// on unix, C:\usr\bin\… on Windows, where a path without a drive is not
+// absolute.
+func rooted(parts ...string) string {
+	return filepath.Join(append([]string{filepath.VolumeName(os.TempDir()) + string(filepath.Separator)}, parts...)...)
+}
+
 func TestSaveThenLoadRoundTrips(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "conf", "settings.json")
 	s := config.Defaults()
 	s.Theme = "dark"
-	s.Browser = config.BrowserSettings{Binary: "/usr/bin/chromium", Headless: true, ExtraArgs: []string{"--lang=en"}, AttachURL: "ws://127.0.0.1:9222/devtools/browser/abc"}
+	s.Browser = config.BrowserSettings{Binary: rooted("usr", "bin", "chromium"), Headless: true, ExtraArgs: []string{"--lang=en"}, AttachURL: "ws://127.0.0.1:9222/devtools/browser/abc"}
 	s.QuickPrompt = config.QuickPromptSettings{Hotkey: "Alt+F9", DefaultSite: "claude"}
 	s.Notifications = false
 	s.Run.AnswerTimeout = "1h30m"
-	s.Artifacts = config.ArtifactSettings{OutputDir: "/tmp/out", MaxZipBytes: 1 << 20, MaxEntries: 50, MaxTotalUncompressedBytes: 8 << 20, MaxRatio: 20}
+	s.Artifacts = config.ArtifactSettings{OutputDir: rooted("tmp", "out"), MaxZipBytes: 1 << 20, MaxEntries: 50, MaxTotalUncompressedBytes: 8 << 20, MaxRatio: 20}
 	s.Sites = []json.RawMessage{json.RawMessage(`{"id":"mysite","url":"https://chat.example.com/","selectors":{"composer":"#prompt"}}`)}
 	if err := config.Save(path, s); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
@@ -243,12 +244,8 @@ func TestRoutesServeTheBackend(t *testing.T) {
 
 func TestTheHubFileIsPrivateAndGoesAwayOnClose(t *testing.T) {
 	th := startHub(t)
-	fi, err := os.Stat(th.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Mode().Perm() != 0o600 {
-		t.Fatalf("hub file mode %o, want 0600", fi.Mode().Perm())
+	if err := config.CheckPrivate(th.path); err != nil {
+		t.Fatalf("hub file: %v, want it readable by its owner only", err)
 	}
 	if th.file.Port != th.srv.Port() || th.file.PID != os.Getpid() || th.file.StartedAt.IsZero() {
 		t.Fatalf("hub file %v", th.file)
