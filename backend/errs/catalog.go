@@ -3,8 +3,6 @@ package errs
 import (
 	"fmt"
 	"sort"
-
-	"github.com/ferrydesk/ferry/backend/platform"
 )
 
 // Code is a stable, machine-readable error code. Codes are part of Ferry's
@@ -165,9 +163,9 @@ func init() {
 	def(StoreSchemaNewer, StageStore, ClassBlocked, false, "this data directory was written by a newer Ferry: upgrade Ferry, or pass a different --data-dir")
 	def(StoreIO, StageStore, ClassInternal, true, "check free disk space and permissions of the data directory")
 	def(DataDirUnwritable, StageStore, ClassBlocked, false, "make the data directory writable, or pass another one with --data-dir or FERRY_DATA_DIR")
-	def(DiskFull, StageStore, ClassDiskFull, true, "free space on the disk that holds the directory named in the message ("+platform.FreeSpace(platform.GOOS, "")+"), or move the data directory to a larger disk with --data-dir or FERRY_DATA_DIR, then run again")
+	def(DiskFull, StageStore, ClassDiskFull, true, "free space on the disk that holds the directory named in the message, or move the data directory to a larger disk with --data-dir or FERRY_DATA_DIR, then run again")
 
-	def(BrowserNotFound, StageBrowser, ClassBlocked, false, platform.BrowserInstall(platform.GOOS))
+	def(BrowserNotFound, StageBrowser, ClassBlocked, false, "install Chrome, Edge or Chromium, or pass --chromium PATH, or attach with --browser-url")
 	def(BrowserLaunchFailed, StageBrowser, ClassBlocked, true, "close other browsers using Ferry's profile and run again; `ferry doctor` checks the browser")
 	def(BrowserDisconnected, StageBrowser, ClassBlocked, true, "the browser went away: start it again, then run `ferry reattach` for runs in flight")
 	def(LoginRequired, StageSession, ClassBlocked, false, "log in to the site in the browser window, then retry")
