@@ -2,6 +2,8 @@
 
 package store
 
+import "github.com/ferrydesk/ferry/backend/proctree"
+
 // canProbeLock is false: badger's lock here cannot be probed without taking
 // it the way badger does, so Open asks badger first.
 const canProbeLock = false
@@ -13,8 +15,9 @@ func dirLocked(dir string) (bool, error) {
 	return err == nil, nil
 }
 
-// processAlive cannot tell on this platform; it assumes the process runs.
-func processAlive(pid int) bool { return pid > 0 }
+// processAlive reports whether pid may still run (proctree.Alive), so that
+// the OWNER sidecar of a process that crashed names no holder.
+func processAlive(pid int) bool { return proctree.Alive(pid) }
 
 // verifyUnheld runs Verify on dir. The lock cannot be held here without
 // taking it the way badger does, so a store being compacted by another

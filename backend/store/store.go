@@ -110,7 +110,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (s *Store, err error)
 		if err == nil {
 			break
 		}
-		if locked, perr := dirLocked(dir); perr == nil && locked {
+		if locked, perr := dirLocked(dir); (perr == nil && locked) || lockRefused(err) {
 			return nil, busyError(dir)
 		}
 		// Another opener's probe holds the lock for an instant; badger
