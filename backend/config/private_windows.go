@@ -47,11 +47,15 @@ func currentUser() (*windows.SID, error) {
 // entry, the current user's full access: inherited entries (Users,
 // Authenticated Users from the parent) are dropped, and a directory's entry
 // is inherited by what is created in it. It changes nothing when path has
-// that DACL already, so a large directory is not walked again.
+// that DACL already, so a large directory is not walked again, and
+// nothing on a volume without access rules (FAT, exFAT).
 func MakePrivate(path string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("make %s private: %w", path, err)
+	}
+	if !keepsACLs(path) {
+		return nil // FAT and exFAT: no per-user access rules to set
 	}
 	sid, err := currentUser()
 	if err != nil {
@@ -73,6 +77,25 @@ func MakePrivate(path string) error {
 		return fmt.Errorf("make %s private: %w", path, err)
 	}
 	return nil
+}
+
+// keepsACLs reports whether the volume holding path keeps access rules
+// (NTFS, ReFS; not FAT or exFAT). When that cannot be told it answers yes,
+// so that MakePrivate tries and reports its own error.
+func keepsACLs(path string) bool {
+	name, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return true
+	}
+	root := make([]uint16, windows.MAX_PATH+1)
+	if err := windows.GetVolumePathName(name, &root[0], uint32(len(root))); err != nil {
+		return true
+	}
+	var flags uint32
+	if err := windows.GetVolumeInformation(&root[0], nil, 0, nil, nil, &flags, nil, 0); err != nil {
+		return true
+	}
+	return flags&windows.FILE_PERSISTENT_ACLS != 0
 }
 
 // ownerOnly reports whether path's DACL is already what MakePrivate sets.
@@ -131,7 +154,8 @@ func allowedACEs(sd *windows.SECURITY_DESCRIPTOR) ([]ace, error) {
 
 // CheckPrivate fails when path's DACL lets anyone read it but the current
 // user, the system and the administrators (who can read every file
-// anyway). Errors: ErrNotPrivate (wrapped) naming the first other account,
+// anyway). A file on a volume without access rules (FAT, exFAT) passes, as
+// on platforms without them. Errors: ErrNotPrivate (wrapped) naming the first other account,
 // or the error of reading the DACL.
 func CheckPrivate(path string) error {
 	if platform.UnderWine() {
@@ -139,6 +163,12 @@ func CheckPrivate(path string) error {
 		// reads back with Wine's default entries, Everyone's read among
 		// them, whatever MakePrivate set. There the Unix file mode is the
 		// only protection and the DACL says nothing about it.
+		return nil
+	}
+	if !keepsACLs(path) {
+		// FAT and exFAT (a USB stick as --data-dir) have no access rules:
+		// every user of the machine can read every file there, and
+		// refusing would only make such a data directory unusable.
 		return nil
 	}
 	sid, err := currentUser()

@@ -184,3 +184,11 @@ func TestReplaceFileGivesUpOnAReaderThatStays(t *testing.T) {
 		t.Fatalf("target holds %q", b)
 	}
 }
+
+// The volume of the test's temporary directory keeps access rules on
+// Windows (NTFS) and under Wine alike, so MakePrivate acts there.
+func TestTheTempVolumeKeepsACLs(t *testing.T) {
+	if !keepsACLs(t.TempDir()) {
+		t.Fatal("the temporary directory's volume reports no persistent ACLs")
+	}
+}
