@@ -79,12 +79,10 @@ func (p *Page) SharesFiles(ctx context.Context, dir string) (FileSharing, error)
 	if dir == "" {
 		dir = os.TempDir()
 	}
-	sharingCache.Lock()
-	fs, ok := sharingCache.m[b][dir]
-	sharingCache.Unlock()
-	if ok {
+	if fs, ok := cachedSharing(b, dir); ok {
 		return fs, nil
 	}
+	var fs FileSharing
 	if !loopbackEndpoint(b.wsURL) {
 		fs = FileSharing{How: SharingNotLoopback, Detail: "the browser is not reached over loopback"}
 	} else {
@@ -110,6 +108,14 @@ func (p *Page) SharesFiles(ctx context.Context, dir string) (FileSharing, error)
 	return fs, nil
 }
 
+// cachedSharing is the answer kept for b and dir, if any.
+func cachedSharing(b *Browser, dir string) (FileSharing, bool) {
+	sharingCache.Lock()
+	defer sharingCache.Unlock()
+	fs, ok := sharingCache.m[b][dir]
+	return fs, ok
+}
+
 // loopbackEndpoint reports whether the DevTools address is on this machine.
 func loopbackEndpoint(wsURL string) bool {
 	u, err := url.Parse(wsURL)
@@ -129,6 +135,10 @@ func (p *Page) probeSharing(ctx context.Context, dir string) (FileSharing, error
 	b := p.b
 	b.downloadMu.Lock()
 	defer b.downloadMu.Unlock()
+	// Another tab's probe may have answered while this one waited.
+	if fs, ok := cachedSharing(b, dir); ok {
+		return fs, nil
+	}
 
 	probeDir, err := os.MkdirTemp(dir, "ferry-probe-")
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"testing"
 	"time"
-
 )
 
 func TestALaunchedBrowserSharesFerrysFiles(t *testing.T) {

@@ -103,7 +103,7 @@ func (f *Fetcher) Download(ctx context.Context, downloadURL string, w io.Writer,
 	info.ContentType = meta.Headers["content-type"]
 	info.ContentDisposition = meta.Headers["content-disposition"]
 	if err := artifact.DownloadStatusError(meta.Status); err != nil {
-		return info, err
+		return info, errs.From(err).WithEvidence("way", string(meta.Way))
 	}
 	src := io.Reader(body)
 	if limit > 0 {
@@ -117,7 +117,7 @@ func (f *Fetcher) Download(ctx context.Context, downloadURL string, w io.Writer,
 		if ctx.Err() != nil {
 			return info, ctx.Err()
 		}
-		return info, fetchErr(err, errs.ArtifactFetchFailed, "read the zip from the page")
+		return info, errs.From(fetchErr(err, errs.ArtifactFetchFailed, "read the zip from the page")).WithEvidence("way", string(meta.Way))
 	}
 	if limit > 0 && n > limit {
 		return info, artifact.TooLargeError(limit)
