@@ -61,17 +61,28 @@ func checkBinary(path string) error {
 	return nil
 }
 
-var versionLine = regexp.MustCompile(`(?m)^\s*((?:Google Chrome|Chromium|Chrome)[^\n]*?\d+\.\d+\.\d+\.\d+[^\n]*?)\s*$`)
+var versionLine = regexp.MustCompile(`(?m)^\s*((?:Google Chrome|Chromium|Chrome|Microsoft Edge|Brave Browser|Brave)[^\n]*?\d+\.\d+\.\d+\.\d+[^\n]*?)\s*$`)
 
-// BinaryVersion runs `path --version` and returns the version line, such as
-// "Chromium 156.0.8078.108 built on Debian GNU/Linux 12 (bookworm)". Other
-// output (Debian's wrapper prints a harmless "[: … unexpected operator") is
-// ignored. It fails with BrowserNotFound when path cannot be run and
-// BrowserLaunchFailed when it prints no version within ctx or 15 s.
+// BinaryVersion returns the browser's version line, such as "Chromium
+// 156.0.8078.108 built on Debian GNU/Linux 12 (bookworm)" or "Microsoft
+// Edge 131.0.2903.86". On Linux and macOS it runs `path --version` (other
+// output — Debian's wrapper prints a harmless "[: … unexpected operator" —
+// is ignored); on Windows, where Chrome and Edge print nothing for
+// --version, it reads the executable's version resource. It fails with
+// BrowserNotFound when path cannot be run or read and BrowserLaunchFailed
+// when it gives no version (within ctx or 15 s).
 func BinaryVersion(ctx context.Context, path string) (string, error) {
 	if err := checkBinary(path); err != nil {
 		return "", err
 	}
+	if v, ok, err := resourceVersion(path); ok {
+		return v, err
+	}
+	return runVersion(ctx, path)
+}
+
+// runVersion runs `path --version` and finds the version line.
+func runVersion(ctx context.Context, path string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "--version")

@@ -4,9 +4,15 @@ package browser
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
+	"unsafe"
 
+	"golang.org/x/sys/windows"
 	"golang.org/x/sys/windows/registry"
+
+	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 const appPathsKey = `SOFTWARE\Microsoft\Windows\CurrentVersion\App Paths\`
@@ -59,4 +65,54 @@ func readAppPath(root registry.Key, access uint32, exe string) (string, error) {
 		return "", errors.New("empty App Paths value")
 	}
 	return v, nil
+}
+
+// resourceVersion reads the version of the executable at path from its
+// version resource, as Explorer's Details tab shows it: "<ProductName>
+// <FileVersion>", e.g. "Google Chrome 131.0.6778.86" (Chrome and Edge
+// print nothing for --version on Windows). ok is always true: Windows has
+// no other way. Errors: BrowserNotFound when path has no readable version
+// resource (not a browser's executable).
+func resourceVersion(path string) (v string, ok bool, err error) {
+	fail := func(err error) (string, bool, error) {
+		return "", true, errs.Wrap(err, errs.BrowserNotFound, "read the version of %s: %v", path, err).
+			WithEvidence("path", path).
+			WithHint("point --chromium (or browser.binary in settings) at chrome.exe, msedge.exe or brave.exe")
+	}
+	size, err := windows.GetFileVersionInfoSize(path, nil)
+	if err != nil {
+		return fail(err)
+	}
+	buf := make([]byte, size)
+	if err := windows.GetFileVersionInfo(path, 0, size, unsafe.Pointer(&buf[0])); err != nil {
+		return fail(err)
+	}
+	var fixed *windows.VS_FIXEDFILEINFO
+	var n uint32
+	if err := windows.VerQueryValue(unsafe.Pointer(&buf[0]), `\`, unsafe.Pointer(&fixed), &n); err != nil || n == 0 {
+		return fail(fmt.Errorf("no fixed file information: %v", err))
+	}
+	version := fmt.Sprintf("%d.%d.%d.%d", fixed.FileVersionMS>>16, fixed.FileVersionMS&0xffff,
+		fixed.FileVersionLS>>16, fixed.FileVersionLS&0xffff)
+	name := productName(buf)
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	return name + " " + version, true, nil
+}
+
+// productName is the ProductName string of a version resource, in the
+// resource's first language ("" when it has none).
+func productName(buf []byte) string {
+	var langs *[2]uint16
+	var n uint32
+	if err := windows.VerQueryValue(unsafe.Pointer(&buf[0]), `\VarFileInfo\Translation`, unsafe.Pointer(&langs), &n); err != nil || n < 4 {
+		return ""
+	}
+	key := fmt.Sprintf(`\StringFileInfo\%04x%04x\ProductName`, langs[0], langs[1])
+	var text *uint16
+	if err := windows.VerQueryValue(unsafe.Pointer(&buf[0]), key, unsafe.Pointer(&text), &n); err != nil || n == 0 {
+		return ""
+	}
+	return strings.TrimSpace(windows.UTF16PtrToString(text))
 }
