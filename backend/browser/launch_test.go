@@ -6,11 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/proctree"
 )
 
 func TestLaunchAndCloseAFerryBrowser(t *testing.T) {
@@ -182,13 +182,14 @@ func userBrowser(t *testing.T) (profile string, cmd *exec.Cmd) {
 	cmd = exec.Command(testBinary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
 		"--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	tree, err := proctree.Start(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		tree.Kill()
 		_ = cmd.Wait()
+		tree.Release()
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for {

@@ -2,7 +2,7 @@ package browser
 
 import (
 	"context"
-	"syscall"
+	"os"
 	"testing"
 	"time"
 
@@ -138,9 +138,7 @@ func TestAKilledBrowserFailsCallsWithBrowserDisconnected(t *testing.T) {
 	const deadline = 8 * time.Second
 	res := evalInBackground(p, deadline)
 	waitEvaluating(t, p)
-	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	killPID(t, b.PID())
 	select {
 	case r := <-res:
 		if !errs.Has(r.err, errs.BrowserDisconnected) {
@@ -189,14 +187,25 @@ func TestLostTellsAWorkingTabACrashedTabAndAKilledBrowser(t *testing.T) {
 	if err := crashed.Lost(ctx, 0); !errs.Has(err, errs.TargetCrashed) {
 		t.Fatalf("a crashed tab: %v, want target_crashed", err)
 	}
-	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	killPID(t, b.PID())
 	start = time.Now()
 	if err := alive.Lost(ctx, 5*time.Second); !errs.Has(err, errs.BrowserDisconnected) || time.Since(start) > 3*time.Second {
 		t.Fatalf("a killed browser: %v after %s, want browser_disconnected at once", err, time.Since(start))
 	}
 	if err := crashed.Lost(ctx, 0); !errs.Has(err, errs.BrowserDisconnected) {
 		t.Fatalf("the crashed tab of a killed browser: %v, want browser_disconnected", err)
+	}
+}
+
+// killPID ends the process pid at once, as a crash would (SIGKILL on
+// Unix, TerminateProcess on Windows).
+func killPID(t *testing.T, pid int) {
+	t.Helper()
+	p, err := os.FindProcess(pid)
+	if err == nil {
+		err = p.Kill()
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
