@@ -106,7 +106,7 @@ $(WINE_BIN)/bcryptprimitives.dll: build/windows/wine/bcryptprimitives.c
 ## package: into build/dist/, the .deb and the portable .tar.gz (Linux), the
 ## installer and the portable .zip (Windows), the CLI tarballs (macOS arm64, amd64)
 package: build
-	FERRY_DESCRIBE='$(VERSION)' FERRY_LDFLAGS='$(LDFLAGS)' scripts/package.sh
+	scripts/package.sh
 
 ## test-package: build the packages, check them (desktop-file-validate,
 ## appstreamcli, lintian; file lists, PE subsystems and resources, Mach-O

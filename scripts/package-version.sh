@@ -1,9 +1,10 @@
 # Sourced by scripts/package*.sh: the version every package carries, from git.
 # Sets describe (git describe), version (the package version), date (the last
 # commit's day), winversion (four numbers for Windows' version resources) and
-# go_ldflags (the version stamp `make build` puts in the binaries). The
-# Makefile passes its own (FERRY_DESCRIBE, FERRY_LDFLAGS), so the packages are
-# named for the version their binaries print.
+# go_ldflags (the version stamp for the binaries built here). describe is the
+# version build/bin/ferry prints (what `make build` stamped), so every package
+# is named for, and carries, the version of the Linux binaries even when
+# commits land during the build; without that binary it is git describe now.
 #
 # v1.2.3 is 1.2.3; 4 commits after it is 1.2.3+4.g<hash>; with no tag it is
 # 0.0~git<date>.<hash>. A dirty tree adds +dirty. Debian versions start with a
@@ -14,10 +15,14 @@
 # every package alike even when a commit lands while they build.
 if [ -n "${FERRY_PKG_VERSION:-}" ]; then
   describe=$FERRY_PKG_DESCRIBE version=$FERRY_PKG_VERSION date=$FERRY_PKG_DATE winversion=$FERRY_PKG_WINVERSION
-  go_ldflags=${FERRY_LDFLAGS:-"-X github.com/ferrydesk/ferry/backend/version.Version=$describe"}
+  go_ldflags="-X github.com/ferrydesk/ferry/backend/version.Version=$describe"
   return 0
 fi
-describe=${FERRY_DESCRIBE:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
+describe=${FERRY_DESCRIBE:-}
+if [ -z "$describe" ] && [ -x build/bin/ferry ]; then
+  describe=$(build/bin/ferry version --json | sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p')
+fi
+[ -n "$describe" ] || describe=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
 if [[ $describe =~ ^v?([0-9]+(\.[0-9A-Za-z]+)+)(-([0-9]+)-g([0-9a-f]+))?(-dirty)?$ ]]; then
   version=${BASH_REMATCH[1]}
   if [ -n "${BASH_REMATCH[4]}" ]; then version+="+${BASH_REMATCH[4]}.g${BASH_REMATCH[5]}"; fi
@@ -37,5 +42,5 @@ else
   winversion="0.0.0.$(( $(git rev-list --count HEAD 2>/dev/null || echo 0) % 65536 ))"
 fi
 date=$(git log -1 --format=%cd --date=format:%Y-%m-%d 2>/dev/null || date +%Y-%m-%d)
-go_ldflags=${FERRY_LDFLAGS:-"-X github.com/ferrydesk/ferry/backend/version.Version=$describe"}
+go_ldflags="-X github.com/ferrydesk/ferry/backend/version.Version=$describe"
 export FERRY_PKG_DESCRIBE=$describe FERRY_PKG_VERSION=$version FERRY_PKG_DATE=$date FERRY_PKG_WINVERSION=$winversion

@@ -220,6 +220,17 @@ func TestWindowsPackages(t *testing.T) {
 		if err != nil || !strings.HasPrefix(out, "ferry ") || !strings.Contains(out, "windows/amd64") {
 			t.Errorf("the installed ferry.exe version: %v\n%s", err, out)
 		}
+		// The same version as the Linux programs packaged beside it.
+		versionWord := func(s string) string {
+			if f := strings.Fields(s); len(f) > 1 {
+				return f[1]
+			}
+			return ""
+		}
+		linux, err := run(t, "../bin/ferry", "version")
+		if err != nil || versionWord(linux) == "" || versionWord(linux) != versionWord(out) {
+			t.Errorf("ferry.exe says %q, build/bin/ferry %q (%v)", out, linux, err)
+		}
 		out, err = w.run(t, instDir+`\ferry.exe`, "mcp", "config", "claude", "--json")
 		var snippet struct{ Command string }
 		if err != nil || json.Unmarshal([]byte(out), &snippet) != nil || snippet.Command != instDir+`\ferry.exe` {
