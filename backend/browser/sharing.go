@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,6 +47,12 @@ const (
 	SharingProbe = "probe"
 	// SharingNotLoopback: the browser is not reached over loopback.
 	SharingNotLoopback = "not-loopback"
+	// SharingOtherOS: the browser's user agent names another operating
+	// system than Ferry's (ferry.exe under Wine attached to Linux
+	// Chromium, Linux Ferry in WSL attached to Windows Chrome). It is not
+	// probed: a directory Ferry names means nothing there, and the browser
+	// would make it, relative to its own working directory.
+	SharingOtherOS = "other-os"
 )
 
 // probeTimeout bounds the probe download: a browser that has not saved a
@@ -85,6 +93,8 @@ func (p *Page) SharesFiles(ctx context.Context, dir string) (FileSharing, error)
 	var fs FileSharing
 	if !loopbackEndpoint(b.wsURL) {
 		fs = FileSharing{How: SharingNotLoopback, Detail: "the browser is not reached over loopback"}
+	} else if other := userAgentOS(b.agent(ctx)); other != "" && other != runtime.GOOS {
+		fs = FileSharing{How: SharingOtherOS, Detail: "the browser runs on " + osName(other) + ", Ferry on " + osName(runtime.GOOS)}
 	} else {
 		var err error
 		if fs, err = p.probeSharing(ctx, dir); err != nil {
@@ -106,6 +116,36 @@ func (p *Page) SharesFiles(ctx context.Context, dir string) (FileSharing, error)
 	}
 	sharingCache.m[b][dir] = fs
 	return fs, nil
+}
+
+// userAgentOS is the GOOS of the system a Chromium user agent names
+// ("Windows NT", "Macintosh", "X11; Linux"), or "" when it names none of
+// them (Android and ChromeOS say Linux too, and are not taken for it).
+func userAgentOS(ua string) string {
+	switch {
+	case strings.Contains(ua, "Windows NT"):
+		return "windows"
+	case strings.Contains(ua, "Macintosh"):
+		return "darwin"
+	case strings.Contains(ua, "Android"), strings.Contains(ua, "CrOS"):
+		return ""
+	case strings.Contains(ua, "Linux"):
+		return "linux"
+	}
+	return ""
+}
+
+// osName is how a user names the system GOOS goos.
+func osName(goos string) string {
+	switch goos {
+	case "windows":
+		return "Windows"
+	case "darwin":
+		return "macOS"
+	case "linux":
+		return "Linux"
+	}
+	return goos
 }
 
 // cachedSharing is the answer kept for b and dir, if any.

@@ -78,3 +78,21 @@ func TestAnAttachedBrowserOnFerrysFileSystemIsProvenToShareItsFiles(t *testing.T
 		t.Fatalf("second answer %+v %v, want the first, %+v", again, err, fs)
 	}
 }
+
+// TestTheBrowsersSystemIsReadFromItsUserAgent: a browser on another system
+// than Ferry's is not probed (the directory Ferry would name means nothing
+// there); Android and ChromeOS, which say Linux too, are probed.
+func TestTheBrowsersSystemIsReadFromItsUserAgent(t *testing.T) {
+	for _, tc := range []struct{ ua, want string }{
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36", "windows"},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36", "darwin"},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36", "linux"},
+		{"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36", ""},
+		{"Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36", ""},
+		{"", ""},
+	} {
+		if got := userAgentOS(tc.ua); got != tc.want {
+			t.Errorf("userAgentOS(%q) = %q, want %q", tc.ua, got, tc.want)
+		}
+	}
+}
