@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -324,7 +323,7 @@ func syncDir(dir string) error {
 // (naming the directory) when the disk is full, else ArtifactSaveFailed.
 func saveErr(err error, format string, args ...any) error {
 	what := fmt.Sprintf(format, args...)
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || osNoSpace(err) {
+	if errs.IsNoSpace(err) {
 		dir := ""
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -87,7 +86,7 @@ func WriteFileAtomic(path string, data []byte, overwrite bool) error {
 }
 
 func writeErr(path string, err error) error {
-	if errors.Is(err, syscall.ENOSPC) {
+	if errs.IsNoSpace(err) {
 		return errs.Wrap(err, errs.DiskFull, "write %s: the disk is full", path)
 	}
 	return errs.Wrap(err, errs.Internal, "write %s: %v", path, err)

@@ -1,10 +1,8 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -136,9 +134,7 @@ func diskFullError(dir string, free, need uint64) *errs.Envelope {
 
 // isNoSpace reports whether err is the operating system's "no space left on
 // device" (or a quota exceeded), in its unix or Windows form.
-func isNoSpace(err error) bool {
-	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || osNoSpace(err)
-}
+func isNoSpace(err error) bool { return errs.IsNoSpace(err) }
 
 // byteSize shows n bytes in the largest unit that keeps one decimal.
 func byteSize(n uint64) string {

@@ -19,6 +19,3 @@ func allocated(path string) (uint64, error) {
 	}
 	return uint64(info.Size()), nil
 }
-
-// osNoSpace has no system error of its own to add here.
-func osNoSpace(error) bool { return false }

@@ -28,6 +28,3 @@ func allocated(path string) (uint64, error) {
 	}
 	return uint64(st.Blocks) * 512, nil
 }
-
-// osNoSpace has nothing to add to ENOSPC and EDQUOT on unix.
-func osNoSpace(error) bool { return false }

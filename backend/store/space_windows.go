@@ -1,7 +1,6 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -33,10 +32,4 @@ func allocated(path string) (uint64, error) {
 		return 0, err
 	}
 	return uint64(info.Size()), nil
-}
-
-// osNoSpace reports Windows' own "the disk is full" errors, which are not
-// syscall.ENOSPC there.
-func osNoSpace(err error) bool {
-	return errors.Is(err, windows.ERROR_DISK_FULL) || errors.Is(err, windows.ERROR_HANDLE_DISK_FULL)
 }

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package artifact
+package errs
 
 // osNoSpace has nothing to add to ENOSPC and EDQUOT here.
 func osNoSpace(error) bool { return false }
