@@ -186,6 +186,10 @@ func watchPrinter(inv *invocation, stream bool) func(service.JobEvent) {
 	if !stream || inv.json {
 		return nil
 	}
+	// A rewritten answer clears the line where a terminal takes escapes
+	// (on Windows a console in virtual-terminal mode); elsewhere (a pipe,
+	// a log, an old console) it starts on a new line.
+	escapes := isTerminal(inv.stderr)
 	return func(je service.JobEvent) {
 		ev := je.Run
 		if ev == nil {
@@ -197,7 +201,11 @@ func watchPrinter(inv *invocation, stream bool) func(service.JobEvent) {
 				return
 			}
 			if ev.Partial.Rewritten {
-				fmt.Fprint(inv.stderr, "\r\033[K")
+				if escapes {
+					fmt.Fprint(inv.stderr, "\r\033[K")
+				} else {
+					fmt.Fprintln(inv.stderr)
+				}
 			}
 			fmt.Fprint(inv.stderr, safetext.Block(ev.Partial.Added))
 		case service.RunEventState:
