@@ -40,10 +40,11 @@ func ferryExe(t *testing.T, env []string, args ...string) result {
 // simulator, one browser and one data directory shared by the cases in
 // order, as a user's machine would have them.
 func TestFerryExeUnderWine(t *testing.T) {
-	// The browser starts in this test's directory: ferry.exe's probe of
-	// whether it shares Ferry's files asks it to download into
-	// C:\users\…\Temp\…, which a Linux browser takes as a relative path
-	// and creates in its working directory.
+	// The browser starts in this test's directory: a Linux browser told to
+	// download into C:\users\… takes it as a relative path and creates it
+	// in its working directory. Ferry no longer asks a browser of another
+	// system to (it takes the bytes over DevTools), but if it ever did, the
+	// folders land here, not in the source tree.
 	t.Chdir(t.TempDir())
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
