@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/platform"
 )
 
 // SidecarSuffix is appended to a saved zip's name for its provenance file.
@@ -332,7 +333,7 @@ func saveErr(err error, format string, args ...any) error {
 		e := errs.Wrap(err, errs.DiskFull, "%s: the disk is full (%v); nothing was saved", what, err).WithStage(errs.StageArtifact)
 		if dir != "" {
 			e = e.WithEvidence("dir", dir).
-				WithHint("free space on the disk that holds %s (`df -h %s` shows it), or save to another directory (--out, or the settings' artifacts.outputDir), then run again", dir, dir)
+				WithHint("free space on the disk that holds %s (%s), or save to another directory (--out, or the settings' artifacts.outputDir), then run again", dir, platform.FreeSpace(platform.GOOS, dir))
 		}
 		return e
 	}

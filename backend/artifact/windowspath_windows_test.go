@@ -69,6 +69,9 @@ func TestWindowsDiskFullErrorsAreDiskFull(t *testing.T) {
 		if e == nil || e.Code != errs.DiskFull || e.Evidence["dir"] != dir {
 			t.Fatalf("%v: got %v, want disk_full naming %s", code, err, dir)
 		}
+		if strings.Contains(e.RetryHint, "df -h") || !strings.Contains(e.RetryHint, "Explorer") {
+			t.Fatalf("the hint %q names no Windows way to see the free space", e.RetryHint)
+		}
 	}
 	if e := errs.From(saveErr(&fs.PathError{Op: "write", Path: dir, Err: windows.ERROR_ACCESS_DENIED}, "save")); e == nil || e.Code == errs.DiskFull {
 		t.Fatalf("access denied is not a full disk: %v", e)
