@@ -5,6 +5,9 @@ SHELL := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# Once per make: a commit landing mid-build must not give the binaries and
+# the packages two versions.
+VERSION := $(VERSION)
 LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
 DESKTOP_TAGS := desktop,production,webkit2_41
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session --
@@ -95,7 +98,7 @@ WINE_BIN := build/bin/wine
 test-windows: system $(WINE_BIN)/bcryptprimitives.dll
 	$(GO) vet -tags wine ./build/windowstest/
 	build/windows/wine/overlay.sh $(WINE_BIN)
-	FERRY_WINE_OVERLAY=$(CURDIR)/$(WINE_BIN)/overlay.json build/windows/wine/prefix.sh $(WINE_BIN)/bcryptprimitives.dll -- \
+	FERRY_WINE_OVERLAY=$(CURDIR)/$(WINE_BIN)/overlay.json $(XVFB) build/windows/wine/prefix.sh $(WINE_BIN)/bcryptprimitives.dll -- \
 	  $(GO) test -v -count=1 -timeout 20m -tags wine ./build/windowstest/
 
 # The ProcessPrng shim Go's Windows runtime needs under Wine 8 (tests only).

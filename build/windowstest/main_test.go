@@ -78,7 +78,7 @@ func buildAll(overlay string) error {
 	win := []string{"GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0"}
 	pkgs := make([]string, len(suites))
 	for i, s := range suites {
-		pkgs[i] = "./backend/" + s.dir
+		pkgs[i] = "./" + s.path()
 	}
 	builds := []struct {
 		env  []string

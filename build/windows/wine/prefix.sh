@@ -29,6 +29,9 @@ if [ -z "$wine" ] || [ -z "$wineserver" ]; then
 fi
 
 WINEPREFIX=$(mktemp -d "${TMPDIR:-/tmp}/ferry-wine.XXXXXX")
+# The prefix is made without a display; tests whose programs open windows
+# (app/'s notification icon, the hotkey's window) get this one back.
+export FERRY_WINE_DISPLAY=${DISPLAY:-}
 export WINEPREFIX WINEDEBUG=-all DISPLAY=
 cleanup() {
   "$wineserver" -k 2>/dev/null || true
