@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -285,7 +284,7 @@ func (p Paths) HubFile() string { return filepath.Join(p.DataDir, "hub.json") }
 // errs.DataDirUnwritable naming the directory and the cause.
 func (p Paths) EnsureDataDir() error {
 	unwritable := func(err error) error {
-		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		if errs.IsNoSpace(err) {
 			return errs.Wrap(err, errs.DiskFull, "the disk holding data directory %s is full: %v", p.DataDir, rootCause(err)).
 				WithEvidence("dir", p.DataDir)
 		}
