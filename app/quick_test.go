@@ -338,7 +338,7 @@ func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 	ap := ownerEventOf(wireEvent(hub.EventApprovalRequested, "", json.RawMessage(apData)))
 	waitCount := func(want int) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(30 * time.Second) // only a hang reaches it
 		for note.count() != want && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
@@ -358,8 +358,22 @@ func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.handle(ap)
-	time.Sleep(100 * time.Millisecond)
-	waitCount(1)
+	// The notice that must not come would be shown before a later one:
+	// with notices on again, a second approval's notice is the event that
+	// proves the first was dropped, not merely late.
+	cur.Notifications = true
+	if _, err := settings.Save(cur); err != nil {
+		t.Fatal(err)
+	}
+	laterData, _ := json.Marshal(hub.Approval{JobID: "j2", ClientName: "claude", Kind: hub.KindAsk})
+	r.handle(ownerEventOf(wireEvent(hub.EventApprovalRequested, "", json.RawMessage(laterData))))
+	waitCount(2)
+	note.mu.Lock()
+	got := append([]Notice(nil), note.got...)
+	note.mu.Unlock()
+	if strings.Contains(got[0].Body, "claude") || !strings.Contains(got[1].Body, "claude") {
+		t.Fatalf("notices %+v: with notifications off the approval was announced anyway", got)
+	}
 }
 
 func TestTrayListsTheNewestRuns(t *testing.T) {
