@@ -37,21 +37,30 @@ func (b *Browser) CloseTab(ctx context.Context, targetID string) error {
 // opens, closes, navigates or changes its title, until ctx ends or the
 // connection drops.
 func (b *Browser) WatchTargets(ctx context.Context, changed func()) {
+	b.watchTargets(ctx, changed)()
+}
+
+// watchTargets subscribes to the browser's target events before it
+// returns, and returns the loop that calls changed until ctx ends or the
+// connection drops: a change made once watchTargets has returned is seen.
+func (b *Browser) watchTargets(ctx context.Context, changed func()) (loop func()) {
 	events, stop := b.subscribe(ctx, "", false)
-	defer stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-b.life.Done():
-			return
-		case m, ok := <-events:
-			if !ok {
+	return func() {
+		defer stop()
+		for {
+			select {
+			case <-ctx.Done():
 				return
-			}
-			switch m.Method {
-			case "Target.targetCreated", "Target.targetDestroyed", "Target.targetInfoChanged":
-				changed()
+			case <-b.life.Done():
+				return
+			case m, ok := <-events:
+				if !ok {
+					return
+				}
+				switch m.Method {
+				case "Target.targetCreated", "Target.targetDestroyed", "Target.targetInfoChanged":
+					changed()
+				}
 			}
 		}
 	}

@@ -19,13 +19,13 @@ func TestTabsAreShownClosedAndWatched(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	changes := make(chan struct{}, 64)
-	go shared.WatchTargets(wctx, func() {
+	// WatchTargets is watchTargets' loop: subscribed once it returns.
+	go shared.watchTargets(wctx, func() {
 		select {
 		case changes <- struct{}{}:
 		default:
 		}
-	})
-	time.Sleep(200 * time.Millisecond) // let the watcher subscribe
+	})()
 	drain := func() {
 		for {
 			select {
@@ -71,7 +71,7 @@ func TestTabsAreShownClosedAndWatched(t *testing.T) {
 			if err := shared.ShowTab(ctx, tc.front.ID()); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(5 * time.Second)
+			deadline := time.Now().Add(30 * time.Second) // only a hang reaches it
 			for visibility(tc.front) != "visible" && time.Now().Before(deadline) {
 				time.Sleep(50 * time.Millisecond)
 			}
