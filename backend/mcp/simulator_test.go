@@ -235,7 +235,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 
 	t.Run("retrieve brings the conversation's zips home again", func(t *testing.T) {
 		if conv == "" {
-			t.Skip("no conversation from the code job")
+			t.Fatal("no conversation from the code job: the code subtest above failed, and retrieve needs its conversation")
 		}
 		before := oc.Sim.SubmissionCount(sim.ChatGPT)
 		res := mcptest.Call(t, ctx, cs, "retrieve", map[string]any{"conversation": conv, "out_dir": filepath.Join(root, "again")})
