@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
 	t.Run("a browser killed while the answer streams ends the run browser_disconnected, still collectable", func(t *testing.T) {
 		b := launch(t)
 		prompt = "Killed browser question about harbours"
-		out, killedAt, journaledAtKill, err := askKilledMidStream(t, ctx, c, srv, b, prompt)
+		out, killedAt, journaledAtKill, err := askKilledMidStream(t, ctx, c, b, prompt)
 		env := errs.From(err)
 		if env.Code != errs.BrowserDisconnected {
 			t.Fatalf("ask ended with %v, want browser_disconnected", err)
@@ -104,7 +105,7 @@ func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
 
 	t.Run("sessions doctor --recover reopens the conversation of a run that lost its browser, and reattach collects it", func(t *testing.T) {
 		prompt := "Killed browser question about lighthouses"
-		out, _, _, err := askKilledMidStream(t, ctx, c, srv, launch(t), prompt)
+		out, _, _, err := askKilledMidStream(t, ctx, c, launch(t), prompt)
 		if !errs.Has(err, errs.BrowserDisconnected) {
 			t.Fatalf("ask ended with %v, want browser_disconnected", err)
 		}
@@ -177,35 +178,42 @@ func launchFor(t *testing.T, ctx context.Context, srv *sim.Server) *browser.Brow
 	return b
 }
 
-// askKilledMidStream asks prompt in b and SIGKILLs b 600 ms after the
-// simulator received it, while the answer streams. It returns the run, the
-// moment of the kill, the conversation address the journal held then and
-// the ask's error.
-func askKilledMidStream(t *testing.T, ctx context.Context, c *Core, srv *sim.Server, b *browser.Browser, prompt string) (*job.Session, time.Time, string, error) {
+// askKilledMidStream asks prompt in b and SIGKILLs b as soon as the first
+// piece of the answer reached the run, while the rest streams. It returns
+// the run, the moment of the kill, the conversation address the journal
+// held then and the ask's error.
+func askKilledMidStream(t *testing.T, ctx context.Context, c *Core, b *browser.Browser, prompt string) (*job.Session, time.Time, string, error) {
 	t.Helper()
 	repo, err := c.Sessions(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := srv.SubmissionCount(sim.ChatGPT)
 	var (
 		journaledAtKill string
 		killedAt        time.Time
 	)
+	streaming := make(chan struct{})
+	var once sync.Once
 	killed := make(chan struct{})
 	go func() {
 		defer close(killed)
-		for srv.SubmissionCount(sim.ChatGPT) == before && ctx.Err() == nil {
-			time.Sleep(10 * time.Millisecond)
+		select {
+		case <-streaming:
+		case <-ctx.Done():
+			return
 		}
-		time.Sleep(600 * time.Millisecond) // into the stream
 		if act, err := repo.Active(ctx); err == nil && len(act) == 1 {
 			journaledAtKill = act[0].ConversationURL
 		}
 		killedAt = time.Now()
 		_ = syscall.Kill(b.PID(), syscall.SIGKILL)
 	}()
-	out, err := c.Ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: b, Timeout: 60 * time.Second})
+	out, err := c.Ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: b, Timeout: 60 * time.Second,
+		OnEvent: func(ev job.Event) {
+			if ev.Kind == job.EventPartial {
+				once.Do(func() { close(streaming) })
+			}
+		}})
 	<-killed
 	return out, killedAt, journaledAtKill, err
 }
@@ -263,7 +271,7 @@ func TestTheReattachedAnswerIsExtractedAsTheSentOne(t *testing.T) {
 	})
 	t.Run("the reattached answer is the same, clean", func(t *testing.T) {
 		prompt := "Killed cited code " + sim.Directive(sim.ScenarioCitedCode)
-		out, _, _, err := askKilledMidStream(t, ctx, c, srv, launchFor(t, ctx, srv), prompt)
+		out, _, _, err := askKilledMidStream(t, ctx, c, launchFor(t, ctx, srv), prompt)
 		if !errs.Has(err, errs.BrowserDisconnected) {
 			t.Fatalf("ask ended with %v, want browser_disconnected", err)
 		}
