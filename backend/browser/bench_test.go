@@ -12,7 +12,7 @@ import (
 
 // BenchmarkFetchBytes moves a 20 MiB body out of a page by each way that
 // keeps the cookies in the browser; -benchmem and the MB/s column are the
-// figures in README. Run with:
+// figures in docs/figures.md. Run with:
 //
 //	go test ./backend/browser -run '^$' -bench FetchBytes -benchtime 3x
 func BenchmarkFetchBytes(b *testing.B) {

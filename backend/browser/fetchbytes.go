@@ -30,7 +30,7 @@ const (
 )
 
 // DefaultWay is the fastest sound way as measured by BenchmarkFetchBytes
-// and BenchmarkRetrieveZip (see README): the browser downloads the address
+// and BenchmarkRetrieveZip (see docs/figures.md): the browser downloads the address
 // itself, streaming it to disk, after Ferry has seen the status and
 // headers; only the path crosses the DevTools connection and neither the
 // browser nor Go holds the body. It needs a browser that shares Ferry's

@@ -13,7 +13,7 @@ import (
 // Draining a browser-side stream (IO.read on a Fetch.takeResponseBodyAsStream
 // or IO.resolveBlob handle) fast.
 //
-// Measured (README, "Throughput"): Chromium's cost per IO.read grows faster
+// Measured (backend/browser/README.md, "Throughput"): Chromium's cost per IO.read grows faster
 // than the chunk: 256 KiB reads cost the browser about half the CPU per byte
 // of 4–32 MiB reads, and a stream whose bytes arrive from the network hands
 // out only what it holds (≈ 130–400 KiB per read), so a read waiting for its

@@ -263,5 +263,5 @@ func ClassOf(err error) Class {
 	return mustSpec(From(err).Code).Class
 }
 
-// ExitCode maps err to the CLI's exit status (see the table in README).
+// ExitCode maps err to the CLI's exit status (see the table in docs/cli.md).
 func ExitCode(err error) int { return ClassOf(err).ExitCode() }

@@ -13,7 +13,7 @@
 //	FERRY_WINE_OVERLAY  the `go build -overlay` file for Wine 8's gap in
 //	                    os.RemoveAll (build/windows/wine/overlay.sh)
 //
-// What cannot run here is said in README ("Windows under Wine: what is
+// What cannot run here is said in docs/status.md ("Windows under Wine: what is
 // tested here"): the WebView2 window and anything on macOS.
 package windowstest
 

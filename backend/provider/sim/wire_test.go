@@ -154,7 +154,7 @@ func TestEachSiteStreamsItsRealWireFormat(t *testing.T) {
 
 // TestSimulatorAndBrowserStartAndServeTheFirstPage starts the simulator
 // and a Chromium mapped to it and loads a ChatGPT composer. How fast is a
-// figure, measured by BenchmarkSimulatorAndBrowserStart (README, goal
+// figure, measured by BenchmarkSimulatorAndBrowserStart (docs/figures.md, goal
 // < 3 s); this test holds only a bound that no loaded machine reaches but a
 // start that hangs on something (a listener, a certificate, Chromium's
 // launch) does.
