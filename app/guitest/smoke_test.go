@@ -43,7 +43,7 @@ func TestDesktopWindow(t *testing.T) {
 				writeSettings(t, dir, c.theme)
 			}
 			p := startApp(t, bin, isolatedEnv(dir))
-			ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second) // only a hang reaches it
 			defer cancel()
 
 			line, err := p.waitLine(ctx, `msg="frontend ready"`)
@@ -63,15 +63,28 @@ func TestDesktopWindow(t *testing.T) {
 				t.Fatalf("window %s is named %q (%v), want Ferry", wid, name, err)
 			}
 
-			// Let the first frame after ready reach the X server.
-			time.Sleep(300 * time.Millisecond)
+			// The frames after ready reach the X server when they do (the
+			// first painted one may still be light with the dark theme set):
+			// take screenshots until one is painted (not one colour) in the
+			// theme's lightness. Only a hang ends the polling otherwise,
+			// and the checks below then fail.
 			shot := filepath.Join(t.TempDir(), "ferry-window-"+map[bool]string{false: "light", true: "dark"}[c.dark]+".png")
-			if err := screenshot(ctx, wid, shot); err != nil {
-				t.Fatal(err)
-			}
-			st, err := imageStats(shot)
-			if err != nil {
-				t.Fatal(err)
+			var st pixelStats
+			for {
+				if err := screenshot(ctx, wid, shot); err != nil {
+					t.Fatal(err)
+				}
+				if st, err = imageStats(shot); err != nil {
+					t.Fatal(err)
+				}
+				themed := c.dark && st.MeanLuma <= 90 || !c.dark && st.MeanLuma >= 170
+				if st.Colours >= 64 && st.StdLuma >= 4 && themed || ctx.Err() != nil {
+					break
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(50 * time.Millisecond):
+				}
 			}
 			t.Logf("screenshot %s: %dx%d, mean luma %.0f, stddev %.1f, %d colours", shot, st.Width, st.Height, st.MeanLuma, st.StdLuma, st.Colours)
 			keepScreenshot(t, shot)
