@@ -499,7 +499,7 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 		if _, err := srv.CreateJob(ctx, hub.Caller{ClientID: info.ID, Name: "codex"}, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "refactor the parser"}); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(30 * time.Second) // only a hang reaches it
 		for len(server.notifications()) == 0 && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -516,7 +516,7 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 		win.Hide()
 		before := strings.Count(rec.names(), EventShowRun)
 		server.emit(t, "ActionInvoked", id, "default")
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(30 * time.Second) // only a hang reaches it
 		for (strings.Count(rec.names(), EventShowRun) == before || !win.isVisible()) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
