@@ -57,7 +57,7 @@ func TestABrowserKilledMidAnswerExitsBrowserDisconnectedAndReattachCollects(t *t
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	time.Sleep(600 * time.Millisecond) // into the stream
+	journaled(t, ctx, dataDir, `"conversationUrl":"https://chatgpt.com/c/`)
 	pid := chromiumOf(t, filepath.Join(dataDir, "browser-profile"))
 	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill chromium's process group %d: %v", pid, err)
@@ -115,6 +115,34 @@ func TestABrowserKilledMidAnswerExitsBrowserDisconnectedAndReattachCollects(t *t
 
 // chromiumOf is the pid of the Chromium holding profile (its SingletonLock
 // names host-pid).
+// journaled returns once the store under dataDir, held by another
+// process, has written want: the moment the run journals its conversation,
+// while the answer streams. The holder's lock keeps the store from being
+// opened, so its write-ahead files are read instead: badger's .mem files
+// hold each write, uncompressed and unencrypted (Ferry sets no key), as it
+// commits, and a session record is far below the size badger moves to its
+// value log. Only ctx ending (a hang) stops the polling otherwise.
+func journaled(t *testing.T, ctx context.Context, dataDir, want string) {
+	t.Helper()
+	for ctx.Err() == nil {
+		found := false
+		_ = filepath.WalkDir(dataDir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || found || !strings.HasSuffix(path, ".mem") {
+				return nil
+			}
+			if b, err := os.ReadFile(path); err == nil && bytes.Contains(b, []byte(want)) {
+				found = true
+			}
+			return nil
+		})
+		if found {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the run never journaled %s under %s", want, dataDir)
+}
+
 func chromiumOf(t *testing.T, profile string) int {
 	t.Helper()
 	target, err := os.Readlink(filepath.Join(profile, "SingletonLock"))
