@@ -252,9 +252,9 @@ func TestSessionsDoctor(t *testing.T) {
 }
 
 // askKilledMidStream starts `ferry ask`, lets the answer stream until the
-// page has shown the conversation's address for 2 s (the runner journals it
-// at the first partial text), SIGKILLs it, and returns the run, still
-// active, which must hold that address.
+// page has shown the conversation's address and the run has journaled it
+// (the runner does at the first partial text), SIGKILLs it, and returns the
+// run, still active, which must hold that address.
 func askKilledMidStream(t *testing.T, h *providertest.Harness, dataDir, prompt, query string) *job.Session {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -297,7 +297,7 @@ func askKilledMidStream(t *testing.T, h *providertest.Harness, dataDir, prompt, 
 			fail("no tab ever showed conversation %s", conv)
 		}
 	}
-	time.Sleep(2 * time.Second)
+	journaled(t, ctx, dataDir, `"conversationUrl":"https://chatgpt.com/c/`+conv)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
