@@ -143,9 +143,21 @@ func startApp(t testing.TB, bin string, env []string, args ...string) *appProces
 		close(p.done)
 	}()
 	t.Cleanup(func() {
+		// SIGTERM first: the window closes as the user's close does, and
+		// the app closes the browser it launched, which runs in a process
+		// group of its own and would outlive a SIGKILL of the app's group,
+		// writing into the profile while the test's directory is removed
+		// (the CI's "browser-profile/Default: directory not empty"). Only
+		// an app that hangs in its close is killed.
 		select {
 		case <-p.done:
 		default:
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-p.done:
+			case <-time.After(30 * time.Second):
+				t.Logf("the app did not close within 30 s of SIGTERM: killed")
+			}
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			<-p.done
 		}
