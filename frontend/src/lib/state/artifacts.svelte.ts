@@ -4,6 +4,7 @@ import * as api from '../api/artifacts';
 import { toEnvelope, type Envelope } from '../envelope';
 import { fileURL } from '../highlight';
 import { toasts } from './toasts.svelte';
+import { pagePlatform, trashWords } from '../trashwords';
 
 export class ArtifactsState {
   dir = $state('');
@@ -87,7 +88,8 @@ export class ArtifactsState {
     try {
       await api.remove(item.path);
       this.items = this.items.filter((i) => i.path !== item.path);
-      toasts.success(`${item.name} moved to the trash`, 'Restore it from the trash in your file manager.');
+      const trash = trashWords(pagePlatform());
+      toasts.success(`${item.name} moved to the ${trash.name}`, trash.restore);
     } catch (e) {
       toasts.error(e);
     }
