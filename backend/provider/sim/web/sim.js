@@ -119,11 +119,16 @@
   };
 
   // Throttled re-render: at most one DOM rebuild per 16 ms.
+  // flush runs fn now and drops the run still pending: a late timer would
+  // render the turn once more after it finished, replacing its nodes.
   Sim.throttle = function (fn) {
-    let pending = false;
-    const run = () => { pending = false; fn(); };
-    const f = () => { if (!pending) { pending = true; setTimeout(run, 16); } };
-    f.flush = () => { pending = false; fn(); };
+    let timer = null;
+    const run = () => { timer = null; fn(); };
+    const f = () => { if (timer === null) timer = setTimeout(run, 16); };
+    f.flush = () => {
+      if (timer !== null) { clearTimeout(timer); timer = null; }
+      fn();
+    };
     return f;
   };
 
