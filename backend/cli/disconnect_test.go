@@ -113,8 +113,6 @@ func TestABrowserKilledMidAnswerExitsBrowserDisconnectedAndReattachCollects(t *t
 	t.Logf("ask ended %s after the kill; reattach took %s: %s", time.Since(killedAt), r.took, strings.TrimSpace(r.stderr))
 }
 
-// chromiumOf is the pid of the Chromium holding profile (its SingletonLock
-// names host-pid).
 // journaled returns once the store under dataDir, held by another
 // process, has written want: the moment the run journals its conversation,
 // while the answer streams. The holder's lock keeps the store from being
@@ -124,6 +122,8 @@ func TestABrowserKilledMidAnswerExitsBrowserDisconnectedAndReattachCollects(t *t
 // value log. Only ctx ending (a hang) stops the polling otherwise.
 func journaled(t *testing.T, ctx context.Context, dataDir, want string) {
 	t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
 	for ctx.Err() == nil {
 		found := false
 		_ = filepath.WalkDir(dataDir, func(path string, d os.DirEntry, err error) error {
@@ -138,11 +138,16 @@ func journaled(t *testing.T, ctx context.Context, dataDir, want string) {
 		if found {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+		}
 	}
 	t.Fatalf("the run never journaled %s under %s", want, dataDir)
 }
 
+// chromiumOf is the pid of the Chromium holding profile (its SingletonLock
+// names host-pid).
 func chromiumOf(t *testing.T, profile string) int {
 	t.Helper()
 	target, err := os.Readlink(filepath.Join(profile, "SingletonLock"))

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // The test binary plays the browser and its helper: with roleEnv=root it
@@ -28,13 +28,21 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 		fmt.Println("helper", helper.Process.Pid)
-		time.Sleep(time.Hour) // a browser that runs until it is ended
+		untilEnded() // a browser
 		os.Exit(0)
 	case "helper":
-		time.Sleep(time.Hour) // a renderer that runs until it is ended
+		untilEnded() // a renderer
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// untilEnded blocks until the process is ended: the tests kill it, and
+// nothing sends it the interrupt it waits for.
+func untilEnded() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt)
+	<-c
 }
 
 // startTree starts the root role through Start and returns the tree and
