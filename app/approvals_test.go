@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func TestGatewayApprovalsAndClients(t *testing.T) {
@@ -25,13 +26,10 @@ func TestGatewayApprovalsAndClients(t *testing.T) {
 		t.Fatal("the hub did not start")
 	}
 	ctx := context.Background()
-	info, _, err := srv.RegisterClient(ctx, "codex")
-	if err != nil {
-		t.Fatal(err)
-	}
+	agent := sh.pairAgent(t, "codex")
 	ask := func(prompt string) hub.Job {
 		t.Helper()
-		j, err := srv.CreateJob(ctx, hub.Caller{ClientID: info.ID, Name: "codex"}, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: prompt})
+		j, err := sh.submitAs(ctx, agent, service.JobRequest{Kind: hub.KindAsk, Site: "chatgpt", Prompt: prompt})
 		if err != nil || j.State != hub.StateAwaitingApproval {
 			t.Fatalf("create job: %+v, %v", j, err)
 		}
@@ -80,28 +78,28 @@ func TestGatewayApprovalsAndClients(t *testing.T) {
 	})
 	t.Run("clients are listed, set to run without asking, granted the user's conversations, and revoked", func(t *testing.T) {
 		cs, err := g.Clients()
-		if err != nil || len(cs) != 1 || cs[0].ID != info.ID || cs[0].AutoApprove {
+		if err != nil || len(cs) != 1 || cs[0].ID != agent.Client || cs[0].AutoApprove {
 			t.Fatalf("clients %+v, %v", cs, err)
 		}
-		if c, err := g.SetAutoApprove(info.ID, true); err != nil || !c.AutoApprove {
+		if c, err := g.SetAutoApprove(agent.Client, true); err != nil || !c.AutoApprove {
 			t.Fatalf("auto-approve: %+v, %v", c, err)
 		}
 		if cs[0].ExistingConversations {
 			t.Fatalf("a new client may use the user's conversations: %+v", cs[0])
 		}
-		if c, err := g.GrantClient(info.ID, true); err != nil || !c.ExistingConversations || !c.AutoApprove {
+		if c, err := g.GrantClient(agent.Client, true); err != nil || !c.ExistingConversations || !c.AutoApprove {
 			t.Fatalf("grant: %+v, %v", c, err)
 		}
-		if c, err := g.GrantClient(info.ID, false); err != nil || c.ExistingConversations {
+		if c, err := g.GrantClient(agent.Client, false); err != nil || c.ExistingConversations {
 			t.Fatalf("grant taken back: %+v, %v", c, err)
 		}
-		if c, err := g.Revoke(info.ID); err != nil || c.RevokedAt == nil {
+		if c, err := g.Revoke(agent.Client); err != nil || c.RevokedAt == nil {
 			t.Fatalf("revoke: %+v, %v", c, err)
 		}
-		if _, err := g.SetAutoApprove(info.ID, false); !errs.Has(err, errs.BadInput) {
+		if _, err := g.SetAutoApprove(agent.Client, false); !errs.Has(err, errs.BadInput) {
 			t.Errorf("auto-approve of a revoked client: %v", err)
 		}
-		if _, err := g.GrantClient(info.ID, true); !errs.Has(err, errs.BadInput) {
+		if _, err := g.GrantClient(agent.Client, true); !errs.Has(err, errs.BadInput) {
 			t.Errorf("grant to a revoked client: %v", err)
 		}
 		if _, err := g.Revoke("nobody"); !errs.Has(err, errs.HubNotFound) {
@@ -141,11 +139,8 @@ func TestWaitingApprovalsAreAnnouncedWhenTheWatcherStarts(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	info, _, err := srv.RegisterClient(ctx, "codex")
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := srv.CreateJob(ctx, hub.Caller{ClientID: info.ID, Name: "codex"}, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "waited before the window"})
+	agent := sh.pairAgent(t, "codex")
+	j, err := sh.submitAs(ctx, agent, service.JobRequest{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "waited before the window"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,10 +24,7 @@ func TestGatewayClientFolders(t *testing.T) {
 	if srv == nil {
 		t.Fatal("the hub did not start")
 	}
-	info, _, err := srv.RegisterClient(context.Background(), "codex")
-	if err != nil {
-		t.Fatal(err)
-	}
+	agent := sh.pairAgent(t, "codex")
 
 	t.Run("the folder dialog's choice is returned", func(t *testing.T) {
 		if got, err := g.ChooseFolder(); err != nil || got != logs {
@@ -39,7 +35,7 @@ func TestGatewayClientFolders(t *testing.T) {
 		}
 	})
 	t.Run("folders set are the client's and listed with it", func(t *testing.T) {
-		out, err := g.SetClientFolders(info.ID, []string{logs, docs})
+		out, err := g.SetClientFolders(agent.Client, []string{logs, docs})
 		if err != nil || !reflect.DeepEqual(out.FileRoots, []string{logs, docs}) {
 			t.Fatalf("set: %+v, %v", out, err)
 		}
@@ -47,12 +43,12 @@ func TestGatewayClientFolders(t *testing.T) {
 		if err != nil || len(list) != 1 || !reflect.DeepEqual(list[0].FileRoots, []string{logs, docs}) {
 			t.Fatalf("clients %+v, %v", list, err)
 		}
-		if out, err := g.SetClientFolders(info.ID, nil); err != nil || len(out.FileRoots) != 0 {
+		if out, err := g.SetClientFolders(agent.Client, nil); err != nil || len(out.FileRoots) != 0 {
 			t.Fatalf("clear: %+v, %v", out, err)
 		}
 	})
 	t.Run("a relative folder and an unknown client are refused", func(t *testing.T) {
-		if _, err := g.SetClientFolders(info.ID, []string{"logs"}); !errs.Has(err, errs.BadInput) {
+		if _, err := g.SetClientFolders(agent.Client, []string{"logs"}); !errs.Has(err, errs.BadInput) {
 			t.Fatalf("relative: %v", err)
 		}
 		if _, err := g.SetClientFolders("c_nobody", []string{logs}); !errs.Has(err, errs.HubNotFound) {

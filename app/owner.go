@@ -23,7 +23,7 @@ type owner struct {
 	browser *core.OwnerBrowser
 	backend *core.HubBackend // nil when the job runner did not start
 	srv     *hub.Server      // nil when the gateway did not start: the app's runs still work then
-	svc     service.Service  // nil when the job runner did not start
+	svc     *core.Service    // nil when the job runner did not start
 	cancel  context.CancelFunc
 }
 
@@ -57,15 +57,14 @@ func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*own
 	}
 	evCtx, cancel := context.WithCancel(context.Background())
 	o.backend, o.cancel = backend, cancel
-	if runs, err := backend.Events(evCtx); err == nil {
-		go forwardRuns(runs, emit)
+	if events, err := backend.Events(evCtx); err == nil {
+		go forwardEvents(events, emit)
 	}
-	// The gateway serves agents and the CLI through its own view of the
-	// service; the window's view (below) also reaches the gateway's
-	// approval queue and connections, which exist only once it runs.
-	srv, err := hub.New(core.NewService(c, backend, core.WithOwnerBrowser(o.browser)),
+	// One Service for the window and the gateway: approvals, clients and
+	// pairing are decided in it, whichever face asks.
+	o.svc = core.NewService(c, backend, core.WithOwnerBrowser(o.browser), core.WithGateway())
+	srv, err := hub.New(o.svc,
 		hub.WithHubFile(c.Paths().HubFile()),
-		hub.WithClientStore(c.HubClients()),
 		hub.WithEventSource(backend),
 		hub.WithLogger(log.With("part", "hub")))
 	if err == nil {
@@ -73,27 +72,24 @@ func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*own
 	}
 	if err != nil {
 		log.Warn("hub not started", "code", errs.CodeOf(err), "err", err)
-		srv = nil
-	} else {
-		o.srv = srv
-		go func() {
-			for ev := range srv.Subscribe(evCtx, 64) {
-				switch ev.Type {
-				case hub.EventApprovalRequested, hub.EventApprovalResolved, hub.EventClientRevoked:
-					emit().Emit(EventHub, ev)
-				}
-			}
-		}()
+		return o, nil
 	}
-	o.svc = core.NewService(c, backend, core.WithOwnerBrowser(o.browser), core.WithGateway(srv))
+	o.srv = srv
+	o.svc.GatewayUp()
 	return o, nil
 }
 
-// forwardRuns turns the job runner's events into RunEvents for the window.
-func forwardRuns(runs <-chan hub.Event, emit func() emitter) {
-	for ev := range runs {
-		if re, ok := runEventOf(ownerEventOf(ev)); ok {
-			emit().Emit(EventRun, re)
+// forwardEvents turns the owner's events into the window's: a run's into
+// RunEvents, an approval's or a client's as they are.
+func forwardEvents(events <-chan hub.Event, emit func() emitter) {
+	for ev := range events {
+		switch ev.Type {
+		case hub.EventApprovalRequested, hub.EventApprovalResolved, hub.EventClientRevoked:
+			emit().Emit(EventHub, ev)
+		default:
+			if re, ok := runEventOf(ownerEventOf(ev)); ok {
+				emit().Emit(EventRun, re)
+			}
 		}
 	}
 }
@@ -112,14 +108,16 @@ func ownerEventOf(ev hub.Event) ownerEvent {
 	return out
 }
 
-// subscribe follows the gateway's events until ctx ends, the gateway
-// closes or the reader falls behind (then the channel closes); ok is
-// false when no gateway runs.
+// subscribe follows the owner's events until ctx ends or the job runner
+// stops (then the channel closes); ok is false when no job runner runs.
 func (o *owner) subscribe(ctx context.Context, buf int) (events <-chan ownerEvent, ok bool) {
-	if o == nil || o.srv == nil {
+	if o == nil || o.backend == nil {
 		return nil, false
 	}
-	in := o.srv.Subscribe(ctx, buf)
+	in, err := o.backend.Events(ctx)
+	if err != nil {
+		return nil, false
+	}
 	out := make(chan ownerEvent, buf)
 	go func() {
 		defer close(out)

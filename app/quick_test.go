@@ -492,11 +492,8 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 		if srv == nil {
 			t.Fatal("the hub did not start")
 		}
-		info, _, err := srv.RegisterClient(ctx, "codex")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := srv.CreateJob(ctx, hub.Caller{ClientID: info.ID, Name: "codex"}, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "refactor the parser"}); err != nil {
+		agent := sh.pairAgent(t, "codex")
+		if _, err := sh.submitAs(ctx, agent, service.JobRequest{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "refactor the parser"}); err != nil {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(30 * time.Second) // only a hang reaches it

@@ -74,7 +74,6 @@ func startOwner(ctx context.Context, inv *cli.Invocation, role string, log *slog
 	o.svc = core.NewService(c, o.backend)
 	srv, err := hub.New(o.svc,
 		hub.WithHubFile(c.Paths().HubFile()),
-		hub.WithClientStore(c.HubClients()),
 		hub.WithEventSource(o.backend),
 		hub.WithLogger(log))
 	if err == nil {
@@ -87,6 +86,7 @@ func startOwner(ctx context.Context, inv *cli.Invocation, role string, log *slog
 		return nil, err
 	}
 	o.hub = srv
+	o.svc.GatewayUp()
 	return o, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/ferrydesk/ferry/backend/clients"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/store"
@@ -35,6 +36,9 @@ type Core struct {
 	hist  history   // the one session repository, see History
 	bk    backups   // the owner's rolling backups, see backups.go
 	tabs  tabLedger // what the last check or run learned of each tab
+
+	clients *clients.Registry // the agents that may use the local API
+	pairing *clients.Pairing  // the open pairing codes, shared by every Service of this core
 
 	mu       sync.RWMutex
 	settings config.Settings
@@ -65,7 +69,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Core{paths: paths, store: st, settings: settings}
+	c := &Core{paths: paths, store: st, settings: settings, clients: clients.New(st), pairing: clients.NewPairing(0, nil)}
 	if opts.Owner {
 		c.startBackups()
 	}

@@ -8,30 +8,37 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// PendingApprovals lists the stored jobs that await approval, oldest
-// first, with their specs (hub.PendingLister). Errors: errs.StoreCorrupt
+// pendingApprovals lists the stored jobs that await approval, oldest
+// first, with their specs. Errors: errs.StoreCorrupt
 // for a record that does not decode; store failures.
-func (h *HubBackend) PendingApprovals(ctx context.Context) ([]hub.PendingJob, error) {
+func (h *HubBackend) pendingApprovals(ctx context.Context) ([]pendingJob, error) {
 	recs, err := h.jobs.InState(hub.StateAwaitingApproval)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]hub.PendingJob, 0, len(recs))
+	out := make([]pendingJob, 0, len(recs))
 	for _, rec := range recs {
-		out = append(out, hub.PendingJob{Job: h.view(ctx, rec), Spec: rec.Spec})
+		out = append(out, pendingJob{Job: h.view(ctx, rec), Spec: rec.Spec})
 	}
 	return out, nil
 }
 
+// pendingJob is a job awaiting approval with the request it was made from.
+type pendingJob struct {
+	Job  service.Job
+	Spec service.JobRequest
+}
+
 // ApproveJob starts a job that awaits approval. Errors: errs.HubNotFound;
-// errs.BadInput when the job does not await approval; store failures.
+// errs.HubNotFound also when the job does not await approval; store failures.
 func (h *HubBackend) ApproveJob(ctx context.Context, id string) (hub.Job, error) {
 	h.mu.Lock()
 	rec, err := h.jobs.Get(id)
 	if err == nil && rec.State != hub.StateAwaitingApproval {
-		err = errs.New(errs.BadInput, "job %s is %s, not awaiting approval", id, rec.State)
+		err = errs.New(errs.HubNotFound, "no job %q awaits approval (it is %s)", id, rec.State)
 	}
 	if err == nil {
 		rec.State, rec.Approval, rec.UpdatedAt = jobStateStarting, job.ApprovalApproved, time.Now().UTC()
@@ -65,7 +72,7 @@ func (h *HubBackend) reject(id, reason string) (jobRecord, error) {
 		return jobRecord{}, err
 	}
 	if rec.State != hub.StateAwaitingApproval {
-		return jobRecord{}, errs.New(errs.BadInput, "job %s is %s, not awaiting approval", id, rec.State)
+		return jobRecord{}, errs.New(errs.HubNotFound, "no job %q awaits approval (it is %s)", id, rec.State)
 	}
 	msg := "the user rejected job " + id
 	if strings.TrimSpace(reason) != "" {

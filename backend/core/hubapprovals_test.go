@@ -11,6 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // owner is one lifetime of an owner process: the core on the data
@@ -29,14 +30,29 @@ func startOwner(t testing.TB, ctx context.Context, dir string, opts ...HubOption
 		c.Close()
 		t.Fatal(err)
 	}
-	srv, err := hub.New(NewService(c, hb), hub.WithHubFile(c.Paths().HubFile()), hub.WithClientStore(c.HubClients()), hub.WithEventSource(hb))
+	svc := NewService(c, hb)
+	srv, err := hub.New(svc, hub.WithHubFile(c.Paths().HubFile()), hub.WithEventSource(hb))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	svc.GatewayUp()
 	return &owner{c: c, hb: hb, srv: srv}
+}
+
+// autoApprove sets whether client id's jobs skip the approval, as the
+// user's switch does.
+func (o *owner) autoApprove(ctx context.Context, id string, on bool) (service.ClientInfo, error) {
+	return NewService(o.c, o.hb).SetAutoApprove(ctx, service.Owner(service.FaceCLI), service.AutoApproveRequest{ID: id, AutoApprove: on})
+}
+
+// register pairs a client named name as a redeemed code does, returning
+// it with its token.
+func (o *owner) register(ctx context.Context, name string) (service.ClientInfo, string, error) {
+	rec, token, err := o.c.clients.Register(ctx, name)
+	return rec.Info(), token, err
 }
 
 func (o *owner) stop(t testing.TB) {
@@ -72,7 +88,7 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 	dir := t.TempDir()
 
 	first := startOwner(t, ctx, dir, WithHubBrowser(sim.Browser))
-	info, token, err := first.srv.RegisterClient(ctx, "restart agent")
+	info, token, err := first.register(ctx, "restart agent")
 	if err != nil {
 		t.Fatal(err)
 	}

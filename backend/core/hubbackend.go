@@ -65,8 +65,7 @@ type HubBackend struct {
 }
 
 var (
-	_ hub.EventSource   = (*HubBackend)(nil)
-	_ hub.PendingLister = (*HubBackend)(nil)
+	_ hub.EventSource = (*HubBackend)(nil)
 )
 
 // HubBackend returns the hub's view of this core. Jobs that were starting

@@ -26,51 +26,6 @@ func openTestCore(t testing.TB, dir string) *Core {
 	return c
 }
 
-func TestHubClientsSurviveReopenWithHashedTokens(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	c := openTestCore(t, dir)
-	token := "c_0123456789ab.secret-token-value"
-	rec := hub.ClientRecord{ID: "c_0123456789ab", Name: "agent", TokenDigest: hub.DigestOf(token), CreatedAt: time.Now().UTC()}
-	if err := c.HubClients().Put(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	raw, err := c.Store().Get([]byte("client/" + rec.ID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if json.Valid(raw) && string(raw) != "" && contains(raw, token) {
-		t.Fatalf("the stored client holds the token itself: %s", raw)
-	}
-	c.Close()
-	c = openTestCore(t, dir)
-	defer c.Close()
-	got, err := c.HubClients().Get(ctx, rec.ID)
-	if err != nil || !got.TokenDigest.Equal(hub.DigestOf(token)) || got.Name != "agent" {
-		t.Fatalf("after reopen: %+v %v", got, err)
-	}
-	if _, err := c.HubClients().Get(ctx, "c_nope"); !errs.Has(err, errs.HubNotFound) {
-		t.Fatalf("unknown client: %v", err)
-	}
-	list, err := c.HubClients().List(ctx)
-	if err != nil || len(list) != 1 {
-		t.Fatalf("list: %+v %v", list, err)
-	}
-}
-
-func contains(b []byte, s string) bool {
-	return len(s) > 0 && string(b) != "" && indexOf(string(b), s) >= 0
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
-}
-
 func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 	ctx := context.Background()
 	c := openTestCore(t, t.TempDir())

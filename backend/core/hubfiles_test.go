@@ -38,7 +38,7 @@ func TestAnAgentsFilesGoThroughTheGateway(t *testing.T) {
 	defer cancel()
 	o := startOwner(t, ctx, t.TempDir(), WithHubBrowser(sm.Browser))
 	defer o.stop(t)
-	info, token, err := o.srv.RegisterClient(ctx, "files agent")
+	info, token, err := o.register(ctx, "files agent")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -280,8 +280,6 @@ func (h *HubBackend) OpenTab(ctx context.Context, req hub.OpenTabRequest) (hub.T
 	return hub.Tab{TargetID: p.ID(), Site: s.ID, URL: site.Redact(info.URL), Title: info.Title}, nil
 }
 
-var _ hub.BrowserEndpointer = (*HubBackend)(nil)
-
 // BrowserEndpoint is the DevTools address of the owner's browser
 // (browserFor). Errors: errs.BrowserDisconnected when the owner has none
 // (ferry serve without --browser-url launches one per run).

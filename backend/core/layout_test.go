@@ -168,6 +168,29 @@ func TestCodeModeIsWiredByCore(t *testing.T) {
 	}
 }
 
+// TestTheHubImportsOnlyTheServiceLayer enforces that the gateway is a
+// transport in front of a service.Gateway: from the backend it imports the
+// service layer (and the leaves that layer stands on) and its own hub
+// file, never the implementation (core, clients, the store, the jobs or
+// the browser), so that every rule it serves is decided in one place.
+func TestTheHubImportsOnlyTheServiceLayer(t *testing.T) {
+	const backend = "github.com/ferrydesk/ferry/backend/"
+	allowed := map[string]bool{}
+	for _, p := range []string{"service", "errs", "config", "version", "redact", "proctree", "hub/hubfile"} {
+		allowed[backend+p] = true
+	}
+	deps := listDeps(t, "./backend/...")
+	ds, ok := deps[backend+"hub"]
+	if !ok {
+		t.Fatal("go list found no backend/hub: the check would prove nothing")
+	}
+	for _, d := range ds {
+		if strings.HasPrefix(d, backend) && !allowed[d] {
+			t.Errorf("backend/hub depends on %s: the hub asks the service (service.Gateway), never its implementation", d)
+		}
+	}
+}
+
 const (
 	providerPkg = "github.com/ferrydesk/ferry/backend/provider"
 	artifactPkg = "github.com/ferrydesk/ferry/backend/artifact"

@@ -36,11 +36,11 @@ func TestAgentsTabsAndFollowUps(t *testing.T) {
 	defer o.stop(t)
 	svc := NewService(o.c, o.hb)
 	agent := func(name string) service.Caller {
-		info, _, err := o.srv.RegisterClient(ctx, name)
+		info, _, err := o.register(ctx, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := o.srv.SetAutoApprove(ctx, info.ID, true); err != nil {
+		if _, err := o.autoApprove(ctx, info.ID, true); err != nil {
 			t.Fatal(err)
 		}
 		return service.Agent(info.ID)
@@ -128,7 +128,7 @@ func TestAgentsTabsAndFollowUps(t *testing.T) {
 	// A follow-up of agent A's first run goes back to its conversation,
 	// and its approval says so.
 	aID := a.Client
-	if _, err := o.srv.SetAutoApprove(ctx, aID, false); err != nil {
+	if _, err := o.autoApprove(ctx, aID, false); err != nil {
 		t.Fatal(err)
 	}
 	j, err := svc.SubmitJob(ctx, a, service.JobRequest{Kind: service.KindAsk, SessionID: first.ID[:len(first.ID)-2], Prompt: "And a follow-up?"})

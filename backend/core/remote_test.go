@@ -113,7 +113,7 @@ func TestTheRemoteServiceAnswersAsTheInProcessOne(t *testing.T) {
 	}
 
 	t.Run("an agent's job waits for the owner's approval", func(t *testing.T) {
-		info, token, err := o.srv.RegisterClient(ctx, "remote agent")
+		info, token, err := o.register(ctx, "remote agent")
 		if err != nil {
 			t.Fatal(err)
 		}

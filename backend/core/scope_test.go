@@ -113,14 +113,14 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 	}
 	owner := scopeCaller{name: "the owner", token: hf.Token}
 	register := func(name string) scopeCaller {
-		info, token, err := o.srv.RegisterClient(ctx, name)
+		info, token, err := o.register(ctx, name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return scopeCaller{name: name, id: info.ID, token: token}
 	}
 	a, b, revoked := register("agent A"), register("agent B"), register("revoked agent")
-	if _, err := o.srv.Revoke(ctx, revoked.id); err != nil {
+	if _, err := NewService(o.c, o.hb).RevokeClient(ctx, service.Owner(service.FaceCLI), service.ClientRef{ID: revoked.id}); err != nil {
 		t.Fatal(err)
 	}
 	api := &scopeHTTP{t: t, port: o.srv.Port(), hc: &http.Client{Timeout: 30 * time.Second}}
@@ -167,11 +167,11 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		return done
 	}
 	ownerJob := runJob(owner, "The owner's private question")
-	if _, err := o.srv.SetAutoApprove(ctx, a.id, true); err != nil {
+	if _, err := o.autoApprove(ctx, a.id, true); err != nil {
 		t.Fatal(err)
 	}
 	aJob := runJob(a, "Agent A's own question")
-	if _, err := o.srv.SetAutoApprove(ctx, a.id, false); err != nil {
+	if _, err := o.autoApprove(ctx, a.id, false); err != nil {
 		t.Fatal(err)
 	}
 	ownerRun, aRun := ownerJob.Detail.Session, aJob.Detail.Session

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/version"
 )
@@ -16,22 +15,17 @@ import (
 // may do everything; an agent submits and follows its own jobs, reads its
 // own runs, the tabs its jobs opened and the templates, and names the
 // user's tabs, conversations and runs only with the user's grant
-// (service_scope.go).
-//
-// Approvals and clients are decided on the store; a running hub keeps its
-// own approval queue and connections, so while one runs, decide through it:
-// an owner that serves one passes WithGateway, and the approvals, clients
-// and pairing operations then go through it.
+// (service_scope.go). It is also the service.Gateway the owner's local
+// gateway serves: approvals, clients and pairing are decided here, once.
 type Service struct {
 	c *Core
 	h *HubBackend
 
 	browser *OwnerBrowser // the owner's long-lived browser; nil without one
-	gateway bool          // the owner runs a gateway: approvals and clients go through srv
-	srv     *hub.Server   // the running gateway; nil when it did not start
+	gateway gatewayFlag   // whether the owner's gateway serves this Service
 }
 
-var _ service.Service = (*Service)(nil)
+var _ service.Gateway = (*Service)(nil)
 
 // ServiceOption sets what an owner adds to a Service.
 type ServiceOption func(*Service)
@@ -39,13 +33,6 @@ type ServiceOption func(*Service)
 // WithOwnerBrowser gives the Service the owner's long-lived browser (the
 // one h runs its jobs in): the browser operations and TabStates use it.
 func WithOwnerBrowser(b *OwnerBrowser) ServiceOption { return func(s *Service) { s.browser = b } }
-
-// WithGateway says the owner serves a gateway, srv: approvals, clients and
-// pairing go through its queue and connections. A nil srv is a gateway
-// that did not start: they are errs.HubNotRunning then.
-func WithGateway(srv *hub.Server) ServiceOption {
-	return func(s *Service) { s.gateway, s.srv = true, srv }
-}
 
 // NewService serves c through h (the jobs' runner; h must be c's).
 func NewService(c *Core, h *HubBackend, opts ...ServiceOption) *Service {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -28,8 +27,8 @@ func TestEnsureAgentKeepsOneClientPerName(t *testing.T) {
 	if err != nil || again.ID != first.ID || first.Kind != service.AgentKindMCP || first.AutoApprove {
 		t.Fatalf("ensure twice: %+v then %+v, %v", first, again, err)
 	}
-	rec, err := c.HubClients().Get(ctx, first.ID)
-	if err != nil || rec.TokenDigest != (hub.Digest{}) || rec.Name != "claude-code" {
+	rec, err := c.clients.Get(ctx, first.ID)
+	if err != nil || rec.TokenDigest != (service.Digest{}) || rec.Name != "claude-code" {
 		t.Fatalf("stored client: %+v, %v; want it without a token", rec, err)
 	}
 	if _, err := s.EnsureAgent(ctx, service.Agent(first.ID), req); !errs.Has(err, errs.HubForbidden) {

@@ -3,8 +3,15 @@ package core
 import (
 	"context"
 
+	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 )
+
+// The approvals: an agent's job that is not auto-approved is stored in
+// service.StateAwaitingApproval (SubmitJob) and waits there, across
+// restarts of the owner, until the user approves, rejects or its client
+// cancels it. This file is the one place that decides them; each decision
+// is an event of the owner's stream (approval.requested, .resolved).
 
 // ListApprovals lists the stored jobs awaiting approval, oldest first, each
 // named after its client (marked revoked when it was), with the site, tab
@@ -14,20 +21,14 @@ func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req servi
 	if err := admit(c, "list approvals", req); err != nil {
 		return nil, err
 	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return nil, err
-		}
-		return srv.Approvals(), nil
-	}
-	pending, err := s.h.PendingApprovals(ctx)
+	pending, err := s.h.pendingApprovals(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]service.Approval, 0, len(pending))
 	for _, p := range pending {
 		name := p.Spec.RequestedBy
-		if rec, err := s.c.HubClients().Get(ctx, p.Spec.RequestedBy); err == nil {
+		if rec, err := s.c.clients.Get(ctx, p.Spec.RequestedBy); err == nil {
 			name = rec.Name
 			if rec.RevokedAt != nil {
 				name += " (revoked)"
@@ -39,19 +40,17 @@ func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req servi
 }
 
 // Approve starts job req.JobID, which awaits approval. Errors:
-// errs.HubForbidden for an agent; errs.HubNotFound; errs.BadInput when the
-// job does not await approval.
+// errs.HubForbidden for an agent; errs.HubNotFound when no such job awaits
+// approval (also one decided already).
 func (s *Service) Approve(ctx context.Context, c service.Caller, req service.ApprovalRef) (service.Job, error) {
 	if err := admit(c, "decide approvals", req); err != nil {
 		return service.Job{}, err
 	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return service.Job{}, err
-		}
-		return srv.Approve(ctx, req.JobID)
+	j, err := s.h.ApproveJob(ctx, req.JobID)
+	if err == nil {
+		s.approvalResolved(j, true, "")
 	}
-	return s.h.ApproveJob(ctx, req.JobID)
+	return j, err
 }
 
 // Reject ends job req.JobID, which awaits approval, without running it.
@@ -60,11 +59,23 @@ func (s *Service) Reject(ctx context.Context, c service.Caller, req service.Reje
 	if err := admit(c, "decide approvals", req); err != nil {
 		return service.Job{}, err
 	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return service.Job{}, err
-		}
-		return srv.Reject(ctx, req.JobID, req.Reason)
+	reason := service.Summarize(req.Reason, 500)
+	j, err := s.h.RejectJob(ctx, req.JobID, reason)
+	if err == nil {
+		s.approvalResolved(j, false, reason)
 	}
-	return s.h.RejectJob(ctx, req.JobID, service.Summarize(req.Reason, 500))
+	return j, err
+}
+
+// approvalRequested announces job j of client clientName, which waits for
+// the user, asked with req.
+func (s *Service) approvalRequested(j service.Job, req service.JobRequest, clientName string) {
+	ap := service.ApprovalOf(j, req, clientName)
+	s.h.publish(hub.Event{Type: hub.EventApprovalRequested, JobID: j.ID, ClientID: j.RequestedBy, Data: &hub.EventData{Approval: &ap}})
+}
+
+// approvalResolved announces the end of job j's wait.
+func (s *Service) approvalResolved(j service.Job, approved bool, reason string) {
+	d := hub.Decision{JobID: j.ID, Approved: approved, Reason: reason}
+	s.h.publish(hub.Event{Type: hub.EventApprovalResolved, JobID: j.ID, ClientID: j.RequestedBy, Data: &hub.EventData{Decision: &d}})
 }

@@ -2,12 +2,17 @@ package core
 
 import (
 	"context"
-	"time"
 
+	"github.com/ferrydesk/ferry/backend/clients"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 )
+
+// The clients: the agents that may use the owner's local API, their
+// settings and the pairing codes that make new ones. They are kept in the
+// store (package clients); this file is the one place that changes them,
+// for every face, the gateway's routes included.
 
 // ListClients lists the paired clients, revoked ones included, oldest
 // first. Errors: errs.HubForbidden for an agent; store failures.
@@ -15,13 +20,7 @@ func (s *Service) ListClients(ctx context.Context, c service.Caller, req service
 	if err := admit(c, "manage clients", req); err != nil {
 		return nil, err
 	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return nil, err
-		}
-		return srv.Clients(ctx)
-	}
-	recs, err := s.c.HubClients().List(ctx)
+	recs, err := s.c.clients.List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -32,31 +31,20 @@ func (s *Service) ListClients(ctx context.Context, c service.Caller, req service
 	return out, nil
 }
 
-// RevokeClient revokes a client in the store (revoking twice is harmless).
+// RevokeClient revokes a client (revoking twice is harmless): its next
+// request fails, and the client.revoked event ends its open streams.
 // Errors: errs.HubForbidden for an agent; errs.HubNotFound; store failures.
 func (s *Service) RevokeClient(ctx context.Context, c service.Caller, req service.ClientRef) (service.ClientInfo, error) {
 	if err := admit(c, "manage clients", req); err != nil {
 		return service.ClientInfo{}, err
 	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return service.ClientInfo{}, err
-		}
-		return srv.Revoke(ctx, req.ID)
-	}
-	store := s.c.HubClients()
-	rec, err := store.Get(ctx, req.ID)
+	rec, err := s.c.clients.Revoke(ctx, req.ID)
 	if err != nil {
 		return service.ClientInfo{}, err
 	}
-	if rec.RevokedAt == nil {
-		now := time.Now().UTC()
-		rec.RevokedAt = &now
-		if err := store.Put(ctx, rec); err != nil {
-			return service.ClientInfo{}, err
-		}
-	}
-	return rec.Info(), nil
+	info := rec.Info()
+	s.h.publish(hub.Event{Type: hub.EventClientRevoked, ClientID: service.OwnerRequester, Data: &hub.EventData{Client: &info}})
+	return info, nil
 }
 
 // SetAutoApprove sets whether a client's jobs skip the approval. Errors:
@@ -66,13 +54,7 @@ func (s *Service) SetAutoApprove(ctx context.Context, c service.Caller, req serv
 	if err := admit(c, "manage clients", req); err != nil {
 		return service.ClientInfo{}, err
 	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return service.ClientInfo{}, err
-		}
-		return srv.SetAutoApprove(ctx, req.ID, req.AutoApprove)
-	}
-	return s.editClient(ctx, req.ID, func(rec *hub.ClientRecord) { rec.AutoApprove = req.AutoApprove })
+	return s.editClient(ctx, req.ID, func(rec *clients.Record) { rec.AutoApprove = req.AutoApprove })
 }
 
 // GrantClient sets whether a client's jobs may name the user's existing
@@ -81,85 +63,96 @@ func (s *Service) GrantClient(ctx context.Context, c service.Caller, req service
 	if err := admit(c, "manage clients", req); err != nil {
 		return service.ClientInfo{}, err
 	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return service.ClientInfo{}, err
-		}
-		return srv.GrantExisting(ctx, req.ID, req.ExistingConversations)
-	}
-	return s.editClient(ctx, req.ID, func(rec *hub.ClientRecord) { rec.ExistingConversations = req.ExistingConversations })
+	return s.editClient(ctx, req.ID, func(rec *clients.Record) { rec.ExistingConversations = req.ExistingConversations })
 }
 
 // SetFileRoots replaces the folders under which a client's jobs may name
-// files to attach (cleaned, each once); through the window's gateway when
-// it runs one. Errors: as SetAutoApprove; req.Validate's (errs.BadInput).
+// files to attach (cleaned, each once). Errors: as SetAutoApprove;
+// req.Validate's (errs.BadInput).
 func (s *Service) SetFileRoots(ctx context.Context, c service.Caller, req service.FileRootsRequest) (service.ClientInfo, error) {
 	if err := admit(c, "manage clients", req); err != nil {
 		return service.ClientInfo{}, err
 	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return service.ClientInfo{}, err
-		}
-		return srv.SetFileRoots(ctx, req.ID, req.Roots)
-	}
-	roots, err := hub.CleanFileRoots(req.Roots)
+	roots, err := clients.CleanFileRoots(req.Roots)
 	if err != nil {
 		return service.ClientInfo{}, err
 	}
-	return s.editClient(ctx, req.ID, func(rec *hub.ClientRecord) { rec.FileRoots = roots })
+	return s.editClient(ctx, req.ID, func(rec *clients.Record) { rec.FileRoots = roots })
 }
 
-// editClient applies edit to a paired client in the store that is not
-// revoked. Errors: errs.HubNotFound; errs.BadInput for a revoked client;
-// store failures.
-func (s *Service) editClient(ctx context.Context, id string, edit func(*hub.ClientRecord)) (service.ClientInfo, error) {
-	store := s.c.HubClients()
-	rec, err := store.Get(ctx, id)
+func (s *Service) editClient(ctx context.Context, id string, edit func(*clients.Record)) (service.ClientInfo, error) {
+	rec, err := s.c.clients.Edit(ctx, id, edit)
 	if err != nil {
-		return service.ClientInfo{}, err
-	}
-	if rec.RevokedAt != nil {
-		return service.ClientInfo{}, errs.New(errs.BadInput, "client %q was revoked; pair it again instead", rec.ID).
-			WithHint("pair the client again for a new token")
-	}
-	edit(&rec)
-	if err := store.Put(ctx, rec); err != nil {
 		return service.ClientInfo{}, err
 	}
 	return rec.Info(), nil
 }
 
-// NewPairingCode cannot be served in-process: a pairing code is redeemed by
-// the hub that drew it. Errors: errs.HubForbidden for an agent;
-// errs.HubNotRunning.
-func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req service.PairingRequest) (service.PairingCode, error) {
-	if err := admit(c, "pair clients", req); err != nil {
-		return service.PairingCode{}, err
-	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return service.PairingCode{}, err
-		}
-		return srv.NewPairingCode()
-	}
-	return service.PairingCode{}, errs.New(errs.HubNotRunning, "pairing needs a running Ferry owner: its hub redeems the code").
-		WithHint("start the Ferry app or `ferry serve`, then ask for a pairing code")
-}
-
 // EnsureAgent returns the agent client of req's name and kind, creating it
-// without a token the first time (hub.EnsureAgent); through the window's
-// gateway when it runs one. Errors: errs.HubForbidden for an agent;
+// without a token the first time. Errors: errs.HubForbidden for an agent;
 // req.Validate's; store failures.
 func (s *Service) EnsureAgent(ctx context.Context, c service.Caller, req service.EnsureAgentRequest) (service.ClientInfo, error) {
 	if err := admit(c, "manage clients", req); err != nil {
 		return service.ClientInfo{}, err
 	}
-	if srv, use, err := s.viaGateway(); use {
-		if err != nil {
-			return service.ClientInfo{}, err
-		}
-		return srv.EnsureAgent(ctx, req)
+	rec, err := s.c.clients.EnsureAgent(ctx, req)
+	if err != nil {
+		return service.ClientInfo{}, err
 	}
-	return hub.EnsureAgent(ctx, s.c.HubClients(), req, time.Now())
+	return rec.Info(), nil
+}
+
+// NewPairingCode draws a one-time pairing code, which the owner's gateway
+// redeems (Pair). Errors: errs.HubForbidden for an agent;
+// errs.HubNotRunning where no gateway serves this Service.
+func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req service.PairingRequest) (service.PairingCode, error) {
+	if err := admit(c, "pair clients", req); err != nil {
+		return service.PairingCode{}, err
+	}
+	if err := s.gatewayServes(); err != nil {
+		return service.PairingCode{}, err
+	}
+	code, err := s.c.pairing.Issue()
+	if err != nil {
+		return service.PairingCode{}, errs.Wrap(err, errs.Internal, "issue pairing code: %v", err)
+	}
+	return code, nil
+}
+
+// Pair redeems a pairing code for a new paired client and its token.
+// The name is checked first, so a bad one does not spend the code.
+// Errors: as service.Gateway's Pair.
+func (s *Service) Pair(ctx context.Context, req service.PairRequest) (service.Paired, error) {
+	name, err := clients.CleanName(req.Name)
+	if err != nil {
+		return service.Paired{}, err
+	}
+	if _, err := s.c.pairing.Redeem(req.From, req.Code); err != nil {
+		return service.Paired{}, err
+	}
+	rec, token, err := s.c.clients.Register(ctx, name)
+	if err != nil {
+		return service.Paired{}, err
+	}
+	return service.Paired{ClientID: rec.ID, Token: token}, nil
+}
+
+// Authenticate returns the paired client whose token tok is. Errors: as
+// clients.Registry.Authenticate.
+func (s *Service) Authenticate(ctx context.Context, tok string) (service.ClientInfo, error) {
+	rec, err := s.c.clients.Authenticate(ctx, tok)
+	if err != nil {
+		return service.ClientInfo{}, err
+	}
+	return rec.Info(), nil
+}
+
+// ActAs returns agent client id if it may act now. Errors: as
+// clients.Registry.Active.
+func (s *Service) ActAs(ctx context.Context, id string) (service.ClientInfo, error) {
+	rec, err := s.c.clients.Active(ctx, id)
+	if err != nil {
+		return service.ClientInfo{}, err
+	}
+	return rec.Info(), nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
+	"strings"
 )
 
 func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
@@ -91,10 +92,18 @@ func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
 			t.Fatalf("%+v %v", r, err)
 		}
 	})
-	t.Run("with a gateway that did not start, approvals say the gateway is not running", func(t *testing.T) {
-		gs := NewService(s.c, s.h, WithGateway(nil))
-		if _, err := gs.ListApprovals(ctx, desk, service.ListApprovalsRequest{}); !errs.Has(err, errs.HubNotRunning) {
-			t.Fatalf("%v", err)
+	t.Run("with a gateway that did not start, approvals are listed from the store and pairing says the gateway is not running", func(t *testing.T) {
+		gs := NewService(s.c, s.h, WithGateway())
+		if _, err := gs.ListApprovals(ctx, desk, service.ListApprovalsRequest{}); err != nil {
+			t.Fatalf("approvals: %v", err)
+		}
+		_, err := gs.NewPairingCode(ctx, desk, service.PairingRequest{})
+		if !errs.Has(err, errs.HubNotRunning) || !strings.Contains(errs.From(err).Message, "not running in this window") {
+			t.Fatalf("pairing: %v", err)
+		}
+		gs.GatewayUp()
+		if code, err := gs.NewPairingCode(ctx, desk, service.PairingRequest{}); err != nil || code.Code == "" {
+			t.Fatalf("pairing once the gateway is up: %+v %v", code, err)
 		}
 	})
 	t.Run("with the owner's browser, its state is not_started until asked for", func(t *testing.T) {

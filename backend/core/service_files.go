@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/attach"
+	"github.com/ferrydesk/ferry/backend/clients"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -16,7 +16,7 @@ import (
 // approval shows them (names, sizes). Errors: errs.HubForbidden naming the
 // first file outside the roots (or saying the client has none);
 // attach.Prepare's local checks (errs.BadInput).
-func confineFiles(rec hub.ClientRecord, files []string) ([]service.Attachment, error) {
+func confineFiles(rec clients.Record, files []string) ([]service.Attachment, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}

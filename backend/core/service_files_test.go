@@ -58,7 +58,7 @@ func TestAnAgentAttachesOnlyFilesUnderItsRoots(t *testing.T) {
 	if err != nil || len(info.FileRoots) != 1 || info.FileRoots[0] != root {
 		t.Fatalf("set folders: %+v %v", info, err)
 	}
-	if rec, err := c.HubClients().Get(ctx, agent.ID); err != nil || len(rec.FileRoots) != 1 || rec.FileRoots[0] != root {
+	if rec, err := c.clients.Get(ctx, agent.ID); err != nil || len(rec.FileRoots) != 1 || rec.FileRoots[0] != root {
 		t.Fatalf("stored client %+v %v", rec, err)
 	}
 	t.Run("a file outside the allowed folders is refused", func(t *testing.T) {

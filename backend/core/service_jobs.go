@@ -36,15 +36,9 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 	}
 	opts := CreateOptions{}
 	if !c.IsOwner() {
-		rec, err := s.c.HubClients().Get(ctx, c.Client)
-		if errs.Has(err, errs.HubNotFound) {
-			return service.Job{}, errs.New(errs.HubUnauthorized, "no paired client has id %q", c.Client).WithHint("pair the client first")
-		}
+		rec, err := s.c.clients.Active(ctx, c.Client)
 		if err != nil {
 			return service.Job{}, err
-		}
-		if rec.RevokedAt != nil {
-			return service.Job{}, errs.New(errs.HubUnauthorized, "client %q was revoked", rec.ID)
 		}
 		sc, err := s.scopeOf(ctx, c)
 		if err != nil {
@@ -61,6 +55,11 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 		if opts.Target != nil {
 			opts.Target.Files = files
 		}
+		j, err := s.h.CreateJob(ctx, req, opts)
+		if err == nil && opts.AwaitApproval {
+			s.approvalRequested(j, req, rec.Name)
+		}
+		return j, err
 	}
 	return s.h.CreateJob(ctx, req, opts)
 }
@@ -122,8 +121,13 @@ func (s *Service) CancelJob(ctx context.Context, c service.Caller, req service.J
 	if err := admit(c, "", req); err != nil {
 		return service.Job{}, err
 	}
-	if _, err := s.visibleJob(ctx, c, req.ID); err != nil {
+	before, err := s.visibleJob(ctx, c, req.ID)
+	if err != nil {
 		return service.Job{}, err
 	}
-	return s.h.CancelJob(ctx, req.ID)
+	j, err := s.h.CancelJob(ctx, req.ID)
+	if err == nil && before.State == service.StateAwaitingApproval {
+		s.approvalResolved(before, false, "cancelled by the client")
+	}
+	return j, err
 }

@@ -4,33 +4,30 @@ import (
 	"context"
 	"io"
 
-	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// What the hub asks of the Service it serves beyond service.Service: the
-// artifacts of jobs, the owner's browser and the jobs awaiting approval
-// after a restart. The hub checks the caller before it asks.
-
-var (
-	_ hub.ArtifactOpener    = (*Service)(nil)
-	_ hub.BrowserEndpointer = (*Service)(nil)
-	_ hub.PendingLister     = (*Service)(nil)
-)
-
-// OpenArtifact opens a job's verified artifact. Errors: as
-// (*HubBackend).OpenArtifact.
-func (s *Service) OpenArtifact(ctx context.Context, jobID, name string) (hub.ArtifactInfo, io.ReadCloser, error) {
+// OpenArtifact opens artifact name of job jobID, which c may see. Errors:
+// errs.HubNotFound for a job c may not see; as (*HubBackend).OpenArtifact.
+func (s *Service) OpenArtifact(ctx context.Context, c service.Caller, jobID, name string) (service.ArtifactInfo, io.ReadCloser, error) {
+	if err := checkCaller(c); err != nil {
+		return service.ArtifactInfo{}, nil, err
+	}
+	if _, err := s.visibleJob(ctx, c, jobID); err != nil {
+		return service.ArtifactInfo{}, nil, err
+	}
 	return s.h.OpenArtifact(ctx, jobID, name)
 }
 
-// BrowserEndpoint is the DevTools address of the owner's browser. Errors:
-// as (*HubBackend).BrowserEndpoint.
-func (s *Service) BrowserEndpoint(ctx context.Context) (hub.BrowserInfo, error) {
+// BrowserEndpoint is the DevTools address of the owner's browser (the
+// owner's only: it gives full control of the user's browser). Errors:
+// errs.HubForbidden for an agent; as (*HubBackend).BrowserEndpoint.
+func (s *Service) BrowserEndpoint(ctx context.Context, c service.Caller) (service.BrowserInfo, error) {
+	if err := checkCaller(c); err != nil {
+		return service.BrowserInfo{}, err
+	}
+	if err := ownerOnly(c, "reach the owner's browser"); err != nil {
+		return service.BrowserInfo{}, err
+	}
 	return s.h.BrowserEndpoint(ctx)
-}
-
-// PendingApprovals lists the stored jobs awaiting approval. Errors: as
-// (*HubBackend).PendingApprovals.
-func (s *Service) PendingApprovals(ctx context.Context) ([]hub.PendingJob, error) {
-	return s.h.PendingApprovals(ctx)
 }

@@ -34,15 +34,9 @@ func (s *Service) scopeOf(ctx context.Context, c service.Caller) (scope, error) 
 		return scope{owner: true}, nil
 	}
 	sc := scope{tabs: map[string]bool{}}
-	rec, err := s.c.HubClients().Get(ctx, c.Client)
-	if errs.Has(err, errs.HubNotFound) {
-		return scope{}, errs.New(errs.HubUnauthorized, "no paired client has id %q", clipText(c.Client, 80)).WithHint("pair the client first")
-	}
+	rec, err := s.c.clients.Active(ctx, c.Client)
 	if err != nil {
 		return scope{}, err
-	}
-	if rec.RevokedAt != nil {
-		return scope{}, errs.New(errs.HubUnauthorized, "client %q was revoked", rec.ID).WithHint("pair the client again for a new token")
 	}
 	sc.granted = rec.ExistingConversations
 	hd, err := s.h.holdings(ctx, c.Client)

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/clients"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -36,7 +36,7 @@ func openTestService(t *testing.T, ctx context.Context, opts ...HubOption) (*Ser
 
 func pairTestClient(t *testing.T, ctx context.Context, c *Core, id string, auto bool) service.Caller {
 	t.Helper()
-	if err := c.HubClients().Put(ctx, hub.ClientRecord{ID: id, Name: "agent " + id, AutoApprove: auto, CreatedAt: time.Now().UTC()}); err != nil {
+	if err := c.clients.Put(ctx, clients.Record{ID: id, Name: "agent " + id, AutoApprove: auto, CreatedAt: time.Now().UTC()}); err != nil {
 		t.Fatal(err)
 	}
 	return service.Agent(id)

@@ -97,11 +97,11 @@ func TestASendWithoutATabGoesWhereTheUserWould(t *testing.T) {
 	})
 
 	t.Run("an agent's ask is not routed by a run of the owner it names as shown", func(t *testing.T) {
-		info, _, err := o.srv.RegisterClient(ctx, "agent")
+		info, _, err := o.register(ctx, "agent")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := o.srv.SetAutoApprove(ctx, info.ID, true); err != nil {
+		if _, err := o.autoApprove(ctx, info.ID, true); err != nil {
 			t.Fatal(err)
 		}
 		got := answered(t, run(t, service.Agent(info.ID), service.JobRequest{Site: "chatgpt", ShownRun: first.ID, Prompt: "Mine?"}))

@@ -104,7 +104,7 @@ func TestStoreCheckShowsAnOwnerOfAnotherWireRevision(t *testing.T) {
 
 // idleBackend is a service that serves nothing: the doctor only asks the
 // hub whether it is alive.
-type idleBackend struct{ service.Service }
+type idleBackend struct{ service.Gateway }
 
 func TestSettingsCheckNamesTheLineOfAMalformedFile(t *testing.T) {
 	p := paths(t)

@@ -50,7 +50,7 @@ func TestEnsureAgentMakesOneClientPerNameAndKind(t *testing.T) {
 
 func TestOwnerTokenActsAsAnAgentClient(t *testing.T) {
 	th := startHub(t)
-	info, err := th.srv.EnsureAgent(context.Background(), service.EnsureAgentRequest{Name: "claude-code", Kind: service.AgentKindMCP})
+	info, err := th.backend.EnsureAgent(context.Background(), service.Owner(service.FaceCLI), service.EnsureAgentRequest{Name: "claude-code", Kind: service.AgentKindMCP})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,13 +85,11 @@ func TestOwnerTokenActsAsAnAgentClient(t *testing.T) {
 	if r := th.do(t, req{path: "/v1/whoami", token: th.file.Token, header: map[string]string{hub.ActAsHeader: "c_000000000000"}}); r.status != 401 || r.envelope(t).Code != errs.HubUnauthorized {
 		t.Fatalf("acting as an unknown client: %d %s", r.status, r.body)
 	}
-	if _, err := th.srv.Revoke(context.Background(), info.ID); err != nil {
-		t.Fatal(err)
-	}
+	th.revoke(t, info.ID)
 	if r := th.do(t, req{path: "/v1/whoami", token: th.file.Token, header: as}); r.status != 401 || r.envelope(t).Code != errs.HubUnauthorized {
 		t.Fatalf("acting as a revoked client: %d %s", r.status, r.body)
 	}
-	again, err := th.srv.EnsureAgent(context.Background(), service.EnsureAgentRequest{Name: "claude-code", Kind: service.AgentKindMCP})
+	again, err := th.backend.EnsureAgent(context.Background(), service.Owner(service.FaceCLI), service.EnsureAgentRequest{Name: "claude-code", Kind: service.AgentKindMCP})
 	if err != nil || again.ID != info.ID || again.RevokedAt == nil {
 		t.Fatalf("ensure after revocation: %+v, %v; want the same client, revoked", again, err)
 	}

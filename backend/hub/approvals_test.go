@@ -36,7 +36,7 @@ func TestAgentJobsWaitForTheUsersApproval(t *testing.T) {
 	notify := th.srv.Subscribe(context.Background(), 8) // the desktop app's notification feed
 
 	var job hub.Job
-	r := th.do(t, req{method: "POST", path: "/v1/jobs", token: tok, body: hub.JobSpec{Kind: hub.KindCode, Prompt: "build   the\nzip", RequestedBy: "owner"}})
+	r := th.do(t, req{method: "POST", path: "/v1/jobs", token: tok, body: hub.JobSpec{Kind: hub.KindCode, Site: "chatgpt", Prompt: "build   the\nzip", RequestedBy: "owner"}})
 	r.decode(t, &job)
 	if r.status != 201 || job.State != hub.StateAwaitingApproval {
 		t.Fatalf("create: %d %s", r.status, r.body)
@@ -92,7 +92,7 @@ func TestAgentJobsWaitForTheUsersApproval(t *testing.T) {
 
 	t.Run("a rejected job never runs", func(t *testing.T) {
 		var j hub.Job
-		th.do(t, req{method: "POST", path: "/v1/jobs", token: tok, body: hub.JobSpec{Kind: hub.KindAsk, Prompt: "x"}}).decode(t, &j)
+		th.do(t, req{method: "POST", path: "/v1/jobs", token: tok, body: hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "x"}}).decode(t, &j)
 		r := th.do(t, req{method: "POST", path: "/v1/approvals/" + j.ID + "/reject", token: th.file.Token, body: hub.RejectRequest{Reason: "not now"}})
 		if r.status != 200 || th.backend.rejectReason(j.ID) != "not now" {
 			t.Fatalf("reject: %d %s", r.status, r.body)
@@ -108,15 +108,15 @@ func TestAgentJobsWaitForTheUsersApproval(t *testing.T) {
 			t.Fatalf("settings: %d %s", r.status, r.body)
 		}
 		var j hub.Job
-		th.do(t, req{method: "POST", path: "/v1/jobs", token: tok2, body: hub.JobSpec{Kind: hub.KindAsk, Prompt: "x"}}).decode(t, &j)
-		if j.State != "running" || len(th.srv.Approvals()) != 0 {
-			t.Fatalf("job %+v, approvals %v", j, th.srv.Approvals())
+		th.do(t, req{method: "POST", path: "/v1/jobs", token: tok2, body: hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "x"}}).decode(t, &j)
+		if aps := th.approvals(t); j.State != "running" || len(aps) != 0 {
+			t.Fatalf("job %+v, approvals %v", j, aps)
 		}
 	})
 
 	t.Run("the owner's jobs run at once", func(t *testing.T) {
 		var j hub.Job
-		th.do(t, req{method: "POST", path: "/v1/jobs", token: th.file.Token, body: hub.JobSpec{Kind: hub.KindAsk, Prompt: "x"}}).decode(t, &j)
+		th.do(t, req{method: "POST", path: "/v1/jobs", token: th.file.Token, body: hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "x"}}).decode(t, &j)
 		if j.State != "running" {
 			t.Fatalf("job %+v", j)
 		}
@@ -124,11 +124,11 @@ func TestAgentJobsWaitForTheUsersApproval(t *testing.T) {
 
 	t.Run("cancelling a waiting job withdraws its approval", func(t *testing.T) {
 		var j hub.Job
-		th.do(t, req{method: "POST", path: "/v1/jobs", token: tok, body: hub.JobSpec{Kind: hub.KindAsk, Prompt: "y"}}).decode(t, &j)
+		th.do(t, req{method: "POST", path: "/v1/jobs", token: tok, body: hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "y"}}).decode(t, &j)
 		if r := th.do(t, req{method: "POST", path: "/v1/jobs/" + j.ID + "/cancel", token: tok}); r.status != 200 {
 			t.Fatalf("cancel: %d", r.status)
 		}
-		for _, ap := range th.srv.Approvals() {
+		for _, ap := range th.approvals(t) {
 			if ap.JobID == j.ID {
 				t.Fatal("the cancelled job still awaits approval")
 			}
@@ -136,12 +136,20 @@ func TestAgentJobsWaitForTheUsersApproval(t *testing.T) {
 	})
 }
 
+// approvals lists the jobs awaiting approval over the owner's route.
+func (th *testHub) approvals(t *testing.T) []hub.Approval {
+	t.Helper()
+	var out []hub.Approval
+	th.do(t, req{path: "/v1/approvals", token: th.file.Token}).decode(t, &out)
+	return out
+}
+
 func TestClientsSeeOnlyTheirOwnJobsAndEvents(t *testing.T) {
 	th := startHub(t)
 	idA, tokA := th.pairClient(t, "a")
 	_, tokB := th.pairClient(t, "b")
 	var job hub.Job
-	th.do(t, req{method: "POST", path: "/v1/jobs", token: tokA, body: hub.JobSpec{Kind: hub.KindAsk, Prompt: "secret question"}}).decode(t, &job)
+	th.do(t, req{method: "POST", path: "/v1/jobs", token: tokA, body: hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "secret question"}}).decode(t, &job)
 
 	if r := th.do(t, req{path: "/v1/jobs/" + job.ID, token: tokB}); r.status != 404 {
 		t.Fatalf("b read a's job: %d", r.status)
@@ -226,7 +234,7 @@ func TestRoutesServeTheBackend(t *testing.T) {
 		}
 	})
 	t.Run("a verified artifact downloads with its digest", func(t *testing.T) {
-		th.do(t, req{method: "POST", path: "/v1/jobs", token: owner, body: hub.JobSpec{Kind: hub.KindCode, Prompt: "x"}})
+		th.do(t, req{method: "POST", path: "/v1/jobs", token: owner, body: hub.JobSpec{Kind: hub.KindCode, Site: "chatgpt", Prompt: "x"}})
 		r := th.do(t, req{path: "/v1/jobs/job-1/artifacts/out.zip", token: owner})
 		if r.status != 200 || r.header.Get("Content-Type") != "application/zip" || string(r.body) != string(th.backend.artifacts["job-1/out.zip"]) || r.header.Get("X-Ferry-Sha256") == "" {
 			t.Fatalf("%d %v", r.status, r.header)
@@ -259,7 +267,7 @@ func TestTheHubFileIsPrivateAndGoesAwayOnClose(t *testing.T) {
 	}
 
 	t.Run("a second owner on the same file is refused", func(t *testing.T) {
-		srv, _ := hub.New(newFakeBackend(), hub.WithHubFile(th.path))
+		srv, _ := hub.New(newFakeBackend(t, time.Now), hub.WithHubFile(th.path))
 		err := srv.Start(context.Background())
 		if err == nil {
 			srv.Close(context.Background())

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"io"
 
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -12,9 +11,9 @@ import (
 // client's: that agent) and writes the Service's typed result. The
 // Service's errors are errs envelopes; the hub maps their codes to HTTP
 // statuses and passes them to the client unchanged (anything else becomes
-// errs.Internal). What the Service cannot say through service.Service the
-// hub finds by type assertion: ArtifactOpener, BrowserEndpointer and
-// PendingLister.
+// errs.Internal). What only the owner's implementation can answer (whom a
+// token stands for, pairing, artifacts, the browser's address) it asks
+// through service.Gateway.
 
 // ownerCaller is the caller of the owner's requests: the owner token, and
 // the owner's actions the desktop calls on the Server directly.
@@ -26,13 +25,6 @@ func (c Caller) service() service.Caller {
 		return ownerCaller
 	}
 	return service.Agent(c.ClientID)
-}
-
-// ArtifactOpener is implemented by a Service that keeps the artifacts of
-// jobs. The hub serves only artifacts whose info says Verified, and only of
-// jobs the caller may see. The caller closes the reader.
-type ArtifactOpener interface {
-	OpenArtifact(ctx context.Context, jobID, name string) (ArtifactInfo, io.ReadCloser, error)
 }
 
 // EventSource delivers run events (run.update, run.partial) from the

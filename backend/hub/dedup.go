@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // MessageIDHeader carries a client-chosen id on state-changing HTTP requests;
@@ -24,7 +26,7 @@ const maxMessageIDLen = 128
 type dedupKey struct{ client, id string }
 
 type dedupEntry struct {
-	fingerprint Digest
+	fingerprint service.Digest
 	expires     time.Time
 	done        chan struct{}
 	resp        recorded
@@ -65,7 +67,7 @@ func validMessageID(id string) bool {
 // and call finish; otherwise the returned entry's response is (or will be,
 // once done is closed) the one to replay. A key reused for a different
 // request (another fingerprint) is an error.
-func (c *dedupCache) begin(key dedupKey, fp Digest) (e *dedupEntry, first bool, err error) {
+func (c *dedupCache) begin(key dedupKey, fp service.Digest) (e *dedupEntry, first bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()

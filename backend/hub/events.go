@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"github.com/coder/websocket"
 	"sync"
 	"time"
 )
@@ -87,8 +88,9 @@ func (s *Server) Subscribe(ctx context.Context, buf int) <-chan Event {
 	return sub.ch
 }
 
-// pumpEvents relays the EventSource into the bus until ctx ends. The hub
-// trusts only JobID and ClientID for routing; it overwrites Seq.
+// pumpEvents relays the EventSource into the bus until ctx ends, and ends
+// the open streams of a client revoked. The hub trusts only JobID and
+// ClientID for routing; it overwrites Seq.
 func (s *Server) pumpEvents(ctx context.Context, src EventSource) {
 	ch, err := src.Events(ctx)
 	if err != nil {
@@ -102,6 +104,11 @@ func (s *Server) pumpEvents(ctx context.Context, src EventSource) {
 		case ev, ok := <-ch:
 			if !ok {
 				return
+			}
+			if ev.Type == EventClientRevoked && ev.Data != nil && ev.Data.Client != nil {
+				// A revoked client's next request fails; its open streams end now.
+				s.closeClientConns(ev.Data.Client.ID, websocket.StatusPolicyViolation, "client token revoked")
+				s.limiter.forget(ev.Data.Client.ID)
 			}
 			s.bus.publish(ev)
 		}

@@ -10,25 +10,31 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/clients"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/store"
+	"testing"
 )
 
 // createOptions is what the fake decided about a new job.
 type createOptions struct{ AwaitApproval bool }
 
 // fakeBackend stands in for Ferry's core (the job pipeline and the history)
-// as the service.Service the hub serves, so the gateway's routes can be
-// tested. It holds an agent's job for approval unless the client (read
-// from clients) is set to auto-approve, as the core does, and records what
-// the hub asked of it.
+// as the service.Gateway the hub serves, so the gateway's routes can be
+// tested. Its clients and pairing codes are the real ones (package clients
+// over a badger store in a temp dir, on the test's clock); it holds an
+// agent's job for approval unless the client is set to auto-approve and
+// announces approvals on its event stream, as the core does, and records
+// what the hub asked of it.
 type fakeBackend struct {
 	service.LocalOnly // the desktop's operations are not the hub's
 
 	mu        sync.Mutex
 	n         int
-	clients   hub.ClientStore
+	clients   *clients.Registry
+	pairing   *clients.Pairing
 	jobs      map[string]hub.Job
 	specs     []hub.JobSpec
 	opts      []createOptions
@@ -41,8 +47,16 @@ type fakeBackend struct {
 	events    chan hub.Event
 }
 
-func newFakeBackend() *fakeBackend {
+func newFakeBackend(t testing.TB, now func() time.Time) *fakeBackend {
+	t.Helper()
+	st, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
 	return &fakeBackend{
+		clients:  clients.New(st),
+		pairing:  clients.NewPairing(0, now),
 		jobs:     map[string]hub.Job{},
 		rejected: map[string]string{},
 		sessions: []hub.SessionSummary{
@@ -66,16 +80,23 @@ func (f *fakeBackend) Hello(_ context.Context, c service.Caller, _ service.Hello
 }
 
 func (f *fakeBackend) SubmitJob(ctx context.Context, c service.Caller, spec hub.JobSpec) (hub.Job, error) {
-	await := false
-	if !c.IsOwner() {
-		await = true
-		if f.clients != nil {
-			if rec, err := f.clients.Get(ctx, c.Client); err == nil {
-				await = !rec.AutoApprove
-			}
-		}
+	if err := spec.Validate(); err != nil {
+		return hub.Job{}, err
 	}
-	return f.create(spec, c.Requester(), createOptions{AwaitApproval: await})
+	await, name := false, ""
+	if !c.IsOwner() {
+		rec, err := f.clients.Active(ctx, c.Client)
+		if err != nil {
+			return hub.Job{}, err
+		}
+		await, name = !rec.AutoApprove, rec.Name
+	}
+	j, err := f.create(spec, c.Requester(), createOptions{AwaitApproval: await})
+	if err == nil && await {
+		ap := service.ApprovalOf(j, spec, name)
+		f.events <- hub.Event{Type: hub.EventApprovalRequested, JobID: j.ID, ClientID: j.RequestedBy, Data: &hub.EventData{Approval: &ap}}
+	}
+	return j, err
 }
 
 func (f *fakeBackend) create(spec hub.JobSpec, by string, opts createOptions) (hub.Job, error) {
@@ -94,8 +115,12 @@ func (f *fakeBackend) create(spec hub.JobSpec, by string, opts createOptions) (h
 	return j, nil
 }
 
-func (f *fakeBackend) GetJob(_ context.Context, _ service.Caller, ref service.JobRef) (hub.Job, error) {
-	return f.job(ref.ID)
+func (f *fakeBackend) GetJob(_ context.Context, c service.Caller, ref service.JobRef) (hub.Job, error) {
+	j, err := f.job(ref.ID)
+	if err == nil && !c.IsOwner() && j.RequestedBy != c.Requester() {
+		return hub.Job{}, errs.New(errs.HubNotFound, "no job %q for this client", ref.ID)
+	}
+	return j, err
 }
 
 // job returns a job as stored.
@@ -121,19 +146,41 @@ func (f *fakeBackend) setState(id, want, to string) (hub.Job, error) {
 		return hub.Job{}, errs.New(errs.HubNotFound, "no job %q", id)
 	}
 	if want != "" && j.State != want {
-		return hub.Job{}, errs.New(errs.BadInput, "job %s is %s, not %s", id, j.State, want)
+		return hub.Job{}, errs.New(errs.HubNotFound, "no job %q is %s (it is %s)", id, want, j.State)
 	}
 	j.State = to
 	f.jobs[id] = j
 	return j, nil
 }
 
-func (f *fakeBackend) CancelJob(_ context.Context, _ service.Caller, ref service.JobRef) (hub.Job, error) {
-	return f.setState(ref.ID, "", "cancelled")
+func (f *fakeBackend) CancelJob(ctx context.Context, c service.Caller, ref service.JobRef) (hub.Job, error) {
+	before, err := f.GetJob(ctx, c, ref)
+	if err != nil {
+		return hub.Job{}, err
+	}
+	j, err := f.setState(ref.ID, "", "cancelled")
+	if err == nil && before.State == hub.StateAwaitingApproval {
+		f.resolved(j, false, "cancelled by the client")
+	}
+	return j, err
 }
 
-func (f *fakeBackend) ListApprovals(context.Context, service.Caller, service.ListApprovalsRequest) ([]hub.Approval, error) {
-	return nil, cannot("list approvals")
+// resolved announces the end of job j's wait for approval.
+func (f *fakeBackend) resolved(j hub.Job, approved bool, reason string) {
+	f.events <- hub.Event{Type: hub.EventApprovalResolved, JobID: j.ID, ClientID: j.RequestedBy,
+		Data: &hub.EventData{Decision: &hub.Decision{JobID: j.ID, Approved: approved, Reason: reason}}}
+}
+
+func (f *fakeBackend) ListApprovals(_ context.Context, c service.Caller, _ service.ListApprovalsRequest) ([]hub.Approval, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []hub.Approval
+	for i := 1; i <= f.n; i++ {
+		if j, ok := f.jobs[fmt.Sprintf("job-%d", i)]; ok && j.State == hub.StateAwaitingApproval {
+			out = append(out, service.ApprovalOf(j, f.specs[i-1], j.RequestedBy))
+		}
+	}
+	return out, nil
 }
 
 func (f *fakeBackend) Approve(_ context.Context, _ service.Caller, req service.ApprovalRef) (hub.Job, error) {
@@ -142,6 +189,7 @@ func (f *fakeBackend) Approve(_ context.Context, _ service.Caller, req service.A
 		f.mu.Lock()
 		f.approved = append(f.approved, req.JobID)
 		f.mu.Unlock()
+		f.resolved(j, true, "")
 	}
 	return j, err
 }
@@ -152,6 +200,7 @@ func (f *fakeBackend) Reject(_ context.Context, _ service.Caller, req service.Re
 		f.mu.Lock()
 		f.rejected[req.JobID] = req.Reason
 		f.mu.Unlock()
+		f.resolved(j, false, req.Reason)
 	}
 	return j, err
 }
@@ -237,31 +286,87 @@ func (f *fakeBackend) RenderTemplate(context.Context, service.Caller, service.Re
 	return service.Rendered{}, cannot("keep templates")
 }
 
-func (f *fakeBackend) ListClients(context.Context, service.Caller, service.ListClientsRequest) ([]hub.ClientInfo, error) {
-	return nil, cannot("list clients")
+func (f *fakeBackend) ListClients(ctx context.Context, _ service.Caller, _ service.ListClientsRequest) ([]hub.ClientInfo, error) {
+	recs, err := f.clients.List(ctx)
+	out := make([]hub.ClientInfo, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, r.Info())
+	}
+	return out, err
 }
 
-func (f *fakeBackend) RevokeClient(context.Context, service.Caller, service.ClientRef) (hub.ClientInfo, error) {
-	return hub.ClientInfo{}, cannot("revoke clients")
+func (f *fakeBackend) RevokeClient(ctx context.Context, _ service.Caller, ref service.ClientRef) (hub.ClientInfo, error) {
+	rec, err := f.clients.Revoke(ctx, ref.ID)
+	if err != nil {
+		return hub.ClientInfo{}, err
+	}
+	info := rec.Info()
+	f.events <- hub.Event{Type: hub.EventClientRevoked, ClientID: hub.OwnerClientID, Data: &hub.EventData{Client: &info}}
+	return info, nil
 }
 
-func (f *fakeBackend) SetAutoApprove(context.Context, service.Caller, service.AutoApproveRequest) (hub.ClientInfo, error) {
-	return hub.ClientInfo{}, cannot("change clients")
+func (f *fakeBackend) edit(ctx context.Context, id string, fn func(*clients.Record)) (hub.ClientInfo, error) {
+	rec, err := f.clients.Edit(ctx, id, fn)
+	return rec.Info(), err
 }
 
-func (f *fakeBackend) GrantClient(context.Context, service.Caller, service.GrantRequest) (hub.ClientInfo, error) {
-	return hub.ClientInfo{}, cannot("change clients")
+func (f *fakeBackend) SetAutoApprove(ctx context.Context, _ service.Caller, req service.AutoApproveRequest) (hub.ClientInfo, error) {
+	return f.edit(ctx, req.ID, func(r *clients.Record) { r.AutoApprove = req.AutoApprove })
 }
 
-func (f *fakeBackend) SetFileRoots(context.Context, service.Caller, service.FileRootsRequest) (hub.ClientInfo, error) {
-	return hub.ClientInfo{}, cannot("change clients")
+func (f *fakeBackend) GrantClient(ctx context.Context, _ service.Caller, req service.GrantRequest) (hub.ClientInfo, error) {
+	return f.edit(ctx, req.ID, func(r *clients.Record) { r.ExistingConversations = req.ExistingConversations })
+}
+
+func (f *fakeBackend) SetFileRoots(ctx context.Context, _ service.Caller, req service.FileRootsRequest) (hub.ClientInfo, error) {
+	return f.edit(ctx, req.ID, func(r *clients.Record) { r.FileRoots = req.Roots })
 }
 
 func (f *fakeBackend) NewPairingCode(context.Context, service.Caller, service.PairingRequest) (hub.PairingCode, error) {
-	return hub.PairingCode{}, cannot("pair clients")
+	return f.pairing.Issue()
 }
 
-func (f *fakeBackend) OpenArtifact(_ context.Context, jobID, name string) (hub.ArtifactInfo, io.ReadCloser, error) {
+func (f *fakeBackend) Pair(ctx context.Context, req service.PairRequest) (service.Paired, error) {
+	name, err := clients.CleanName(req.Name)
+	if err != nil {
+		return service.Paired{}, err
+	}
+	if _, err := f.pairing.Redeem(req.From, req.Code); err != nil {
+		return service.Paired{}, err
+	}
+	rec, token, err := f.clients.Register(ctx, name)
+	return service.Paired{ClientID: rec.ID, Token: token}, err
+}
+
+func (f *fakeBackend) Authenticate(ctx context.Context, tok string) (hub.ClientInfo, error) {
+	rec, err := f.clients.Authenticate(ctx, tok)
+	return rec.Info(), err
+}
+
+func (f *fakeBackend) ActAs(ctx context.Context, id string) (hub.ClientInfo, error) {
+	rec, err := f.clients.Active(ctx, id)
+	return rec.Info(), err
+}
+
+func (f *fakeBackend) BrowserEndpoint(context.Context, service.Caller) (hub.BrowserInfo, error) {
+	return hub.BrowserInfo{}, errs.New(errs.BrowserDisconnected, "this Ferry owner drives no browser of its own")
+}
+
+// register pairs a client directly, as a redeemed code does, returning its
+// id and token.
+func (f *fakeBackend) register(t testing.TB, name string) (string, string) {
+	t.Helper()
+	rec, token, err := f.clients.Register(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec.ID, token
+}
+
+func (f *fakeBackend) OpenArtifact(ctx context.Context, c service.Caller, jobID, name string) (hub.ArtifactInfo, io.ReadCloser, error) {
+	if _, err := f.GetJob(ctx, c, service.JobRef{ID: jobID}); err != nil {
+		return hub.ArtifactInfo{}, nil, err
+	}
 	data, ok := f.artifacts[jobID+"/"+name]
 	if !ok {
 		return hub.ArtifactInfo{}, nil, errs.New(errs.ArtifactNotFound, "no artifact %q", name)
@@ -307,9 +412,8 @@ func (f *fakeBackend) setVerified(v bool) {
 }
 
 var (
-	_ service.Service    = (*fakeBackend)(nil)
-	_ hub.EventSource    = (*fakeBackend)(nil)
-	_ hub.ArtifactOpener = (*fakeBackend)(nil)
+	_ service.Gateway = (*fakeBackend)(nil)
+	_ hub.EventSource = (*fakeBackend)(nil)
 )
 
 // Retrieve answers a receipt for conversation "conv-ok", with the error
@@ -326,6 +430,7 @@ func (f *fakeBackend) Retrieve(_ context.Context, _ service.Caller, req service.
 	return nil, errs.New(errs.BadInput, "--conv %q is not a ChatGPT conversation id", req.Conversation)
 }
 
-func (f *fakeBackend) EnsureAgent(context.Context, service.Caller, service.EnsureAgentRequest) (hub.ClientInfo, error) {
-	return hub.ClientInfo{}, cannot("change clients")
+func (f *fakeBackend) EnsureAgent(ctx context.Context, _ service.Caller, req service.EnsureAgentRequest) (hub.ClientInfo, error) {
+	rec, err := f.clients.EnsureAgent(ctx, req)
+	return rec.Info(), err
 }

@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -150,23 +149,10 @@ func (s *Server) handleOpenTab(w http.ResponseWriter, r *http.Request, c Caller)
 // reads a conversation there instead of launching a second browser on the
 // profile the owner's browser holds). Owner only: the address gives full
 // control of the user's logged-in browser.
-type BrowserInfo struct {
-	URL string `json:"url"`
-}
-
-// BrowserEndpointer is implemented by a Service that drives a long-lived
-// browser. Errors: errs.BrowserDisconnected when it has none now.
-type BrowserEndpointer interface {
-	BrowserEndpoint(ctx context.Context) (BrowserInfo, error)
-}
+type BrowserInfo = service.BrowserInfo
 
 func (s *Server) handleBrowser(w http.ResponseWriter, r *http.Request, c Caller) {
-	be, ok := s.svc.(BrowserEndpointer)
-	if !ok {
-		writeErr(w, errs.New(errs.BrowserDisconnected, "this Ferry owner drives no browser of its own"))
-		return
-	}
-	info, err := be.BrowserEndpoint(r.Context())
+	info, err := s.svc.BrowserEndpoint(r.Context(), c.service())
 	if err != nil {
 		writeErr(w, err)
 		return

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"path/filepath"
-	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -16,8 +15,7 @@ import (
 )
 
 // followBackend is the fake backend with the optional capabilities: it
-// follows runs, opens tabs, keeps jobs on approval across restarts, and
-// records what the hub passed it.
+// follows runs, opens tabs, and records what the hub passed it.
 type followBackend struct {
 	*fakeBackend
 	mu        sync.Mutex
@@ -25,7 +23,6 @@ type followBackend struct {
 	requester []string
 	opened    []hub.OpenTabRequest
 	queries   []hub.SessionQuery
-	pending   []hub.PendingJob
 }
 
 func (b *followBackend) PollSession(_ context.Context, _ service.Caller, req service.PollRequest) (hub.PollResult, error) {
@@ -70,10 +67,6 @@ func (b *followBackend) ListSessions(ctx context.Context, c service.Caller, q hu
 	return b.fakeBackend.ListSessions(ctx, c, q)
 }
 
-func (b *followBackend) PendingApprovals(context.Context) ([]hub.PendingJob, error) {
-	return b.pending, nil
-}
-
 func (b *followBackend) calls() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -82,12 +75,11 @@ func (b *followBackend) calls() int {
 
 // startFollowHub starts a hub in front of b (with its client store cs, so
 // that a restart can keep the paired clients).
-func startFollowHub(t *testing.T, b *followBackend, cs hub.ClientStore) *testHub {
+func startFollowHub(t *testing.T, b *followBackend) *testHub {
 	t.Helper()
 	th := &testHub{clock: newFakeClock()}
 	th.path = filepath.Join(t.TempDir(), "hub.json")
-	b.fakeBackend.clients = cs
-	srv, err := hub.New(b, hub.WithHubFile(th.path), hub.WithClock(th.clock.Now), hub.WithClientStore(cs))
+	srv, err := hub.New(b, hub.WithHubFile(th.path), hub.WithClock(th.clock.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,8 +101,9 @@ func startFollowHub(t *testing.T, b *followBackend, cs hub.ClientStore) *testHub
 }
 
 func TestSessionFollowRoutes(t *testing.T) {
-	b := &followBackend{fakeBackend: newFakeBackend()}
-	th := startFollowHub(t, b, &hub.MemoryClientStore{})
+	b := &followBackend{fakeBackend: newFakeBackend(t, time.Now)}
+	th := startFollowHub(t, b)
+	th.backend = b.fakeBackend
 	owner := th.file.Token
 	_, agent := th.pairClient(t, "agent")
 
@@ -202,34 +195,5 @@ func TestBackendWithoutFollowerSaysSo(t *testing.T) {
 	r := th.do(t, req{method: http.MethodPost, path: "/v1/sessions/poll", token: th.file.Token, body: hub.SessionCheck{}})
 	if r.status != http.StatusBadRequest || r.envelope(t).Code != errs.BadInput {
 		t.Fatalf("poll on a backend that cannot: %d %s", r.status, r.body)
-	}
-}
-
-func TestApprovalsAreRestoredFromTheBackendAtStart(t *testing.T) {
-	cs := &hub.MemoryClientStore{}
-	first := startFollowHub(t, &followBackend{fakeBackend: newFakeBackend()}, cs)
-	clientID, _ := first.pairClient(t, "night agent")
-
-	fb := newFakeBackend()
-	created := time.Date(2025, 1, 1, 8, 0, 0, 0, time.UTC)
-	fb.jobs["job-old"] = hub.Job{ID: "job-old", Kind: hub.KindAsk, State: hub.StateAwaitingApproval, RequestedBy: clientID, CreatedAt: created}
-	b := &followBackend{fakeBackend: fb, pending: []hub.PendingJob{
-		{Job: fb.jobs["job-old"], Spec: hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "summarise   the\nlogs", RequestedBy: clientID}},
-		{Job: hub.Job{ID: "job-done", State: "done"}, Spec: hub.JobSpec{Kind: hub.KindAsk, Prompt: "x", RequestedBy: clientID}},
-	}}
-	th := startFollowHub(t, b, cs)
-	aps := th.srv.Approvals()
-	want := hub.Approval{JobID: "job-old", ClientID: clientID, ClientName: "night agent", Kind: hub.KindAsk, Site: "chatgpt", Summary: "summarise the logs", RequestedAt: created, Prompt: "summarise   the\nlogs"}
-	if len(aps) != 1 || !reflect.DeepEqual(aps[0], want) {
-		t.Fatalf("restored approvals %+v, want only %+v", aps, want)
-	}
-	if _, err := th.srv.Approve(context.Background(), "job-old"); err != nil {
-		t.Fatal(err)
-	}
-	if ids := fb.approvedIDs(); len(ids) != 1 || ids[0] != "job-old" {
-		t.Fatalf("the backend approved %v", ids)
-	}
-	if len(th.srv.Approvals()) != 0 {
-		t.Fatal("an approved job is still listed")
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // guard holds the loopback names under which the hub may be addressed.
@@ -99,7 +101,7 @@ func checkQuery(u *url.URL) *errs.Envelope {
 	for name, values := range q {
 		looksLikeToken := false
 		for _, v := range values {
-			if _, problem := tokenShape(v); problem == "" {
+			if _, problem := service.TokenShape(v); problem == "" {
 				looksLikeToken = true
 			}
 		}

@@ -51,11 +51,10 @@ type testHub struct {
 
 func startHub(t *testing.T, opts ...hub.Option) *testHub {
 	t.Helper()
-	th := &testHub{backend: newFakeBackend(), clock: newFakeClock()}
+	th := &testHub{clock: newFakeClock()}
+	th.backend = newFakeBackend(t, th.clock.Now)
 	th.path = filepath.Join(t.TempDir(), "hub.json")
-	cs := &hub.MemoryClientStore{}
-	th.backend.clients = cs
-	all := append([]hub.Option{hub.WithHubFile(th.path), hub.WithClock(th.clock.Now), hub.WithEventSource(th.backend), hub.WithClientStore(cs)}, opts...)
+	all := append([]hub.Option{hub.WithHubFile(th.path), hub.WithClock(th.clock.Now), hub.WithEventSource(th.backend)}, opts...)
 	srv, err := hub.New(th.backend, all...)
 	if err != nil {
 		t.Fatal(err)
@@ -151,15 +150,19 @@ func (th *testHub) do(t *testing.T, q req) resp {
 	return resp{status: res.StatusCode, header: res.Header, body: data}
 }
 
-// pairClient registers a client directly (the owner's action) and returns
-// its id and token.
+// revoke revokes client id over the owner's route.
+func (th *testHub) revoke(t *testing.T, id string) {
+	t.Helper()
+	if r := th.do(t, req{method: "DELETE", path: "/v1/clients/" + id, token: th.file.Token}); r.status != 200 {
+		t.Fatalf("revoke %s: %d %s", id, r.status, r.body)
+	}
+}
+
+// pairClient registers a client directly (what a redeemed code does) and
+// returns its id and token.
 func (th *testHub) pairClient(t *testing.T, name string) (string, string) {
 	t.Helper()
-	info, token, err := th.srv.RegisterClient(context.Background(), name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return info.ID, token
+	return th.backend.register(t, name)
 }
 
 func (th *testHub) dialWS(t *testing.T, token string, header map[string]string) (*websocket.Conn, *http.Response, error) {

@@ -1,7 +1,6 @@
 package hub_test
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"encoding/json"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 )
@@ -208,9 +208,9 @@ func isReply(m hub.WSMessage) bool { return m.Type == hub.WSReply }
 func TestMessageIDsAreDeduplicatedForSixtySeconds(t *testing.T) {
 	th := startHub(t)
 	_, tok := th.pairClient(t, "agent")
-	th.srv.SetAutoApprove(context.Background(), strings.Split(tok, ".")[0], true)
+	th.do(t, req{method: "POST", path: "/v1/clients/" + strings.Split(tok, ".")[0] + "/settings", token: th.file.Token, body: map[string]bool{"autoApprove": true}})
 	post := func(id, prompt string) resp {
-		return th.do(t, req{method: "POST", path: "/v1/jobs", token: tok, body: hub.JobSpec{Kind: hub.KindAsk, Prompt: prompt},
+		return th.do(t, req{method: "POST", path: "/v1/jobs", token: tok, body: hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: prompt},
 			header: map[string]string{hub.MessageIDHeader: id}})
 	}
 	first := post("msg-1", "hello")
@@ -230,7 +230,7 @@ func TestMessageIDsAreDeduplicatedForSixtySeconds(t *testing.T) {
 		}
 	})
 	t.Run("ids are per client", func(t *testing.T) {
-		r := th.do(t, req{method: "POST", path: "/v1/jobs", token: th.file.Token, body: hub.JobSpec{Kind: hub.KindAsk, Prompt: "hello"},
+		r := th.do(t, req{method: "POST", path: "/v1/jobs", token: th.file.Token, body: hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hello"},
 			header: map[string]string{hub.MessageIDHeader: "msg-1"}})
 		if r.status != 201 || r.header.Get(hub.ReplayHeader) != "" {
 			t.Fatalf("owner with the same id: %d", r.status)
@@ -241,7 +241,7 @@ func TestMessageIDsAreDeduplicatedForSixtySeconds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body := []byte(`{"kind":"ask","prompt":"hello"}`)
+		body, _ := json.Marshal(hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hello"}) // the bytes th.do sent
 		writeWS(t, conn, hub.WSRequest{ID: "msg-1", Method: "POST", Path: "/v1/jobs", Body: body})
 		m := readUntil(t, conn, 5*time.Second, isReply)
 		if m.Status != 201 || string(m.Body) != strings.TrimSpace(string(first.body)) {

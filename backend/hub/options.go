@@ -12,12 +12,6 @@ const (
 	DefaultRateLimit     = 100
 	DefaultRateWindow    = 10 * time.Second
 	DefaultDedupWindow   = 60 * time.Second
-	DefaultPairingTTL    = 5 * time.Minute
-	MaxPairingTTL        = 5 * time.Minute
-	pairingPerMinute     = 5
-	pairingLockoutAfter  = 10
-	pairingLockoutFor    = 15 * time.Minute
-	pairingGlobalBurn    = 20
 	defaultMaxBody       = 1 << 20
 	defaultSubscriberBuf = 256
 )
@@ -26,12 +20,10 @@ type options struct {
 	hubFile     string
 	now         func() time.Time
 	heartbeat   time.Duration
-	clients     ClientStore
 	origins     []string
 	rateN       int
 	rateWindow  time.Duration
 	dedupWindow time.Duration
-	pairingTTL  time.Duration
 	logger      *slog.Logger
 	events      EventSource
 }
@@ -44,17 +36,13 @@ type Option func(*options)
 // Close remove it. Without it no file is written.
 func WithHubFile(path string) Option { return func(o *options) { o.hubFile = path } }
 
-// WithClock replaces time.Now for expiries, rate limits and deduplication
+// WithClock replaces time.Now for rate limits and deduplication
 // (tests use it to move time without sleeping).
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
 // WithHeartbeat sets the interval of the WebSocket heartbeat message
 // (default 30 s).
 func WithHeartbeat(d time.Duration) Option { return func(o *options) { o.heartbeat = d } }
-
-// WithClientStore keeps paired clients in cs (default: in memory, so pairings
-// end with the process).
-func WithClientStore(cs ClientStore) Option { return func(o *options) { o.clients = cs } }
 
 // WithAllowedOrigins adds exact origins ("scheme://host[:port]") that may
 // call the API from a web page, besides the hub's own loopback origins. "*"
@@ -84,10 +72,6 @@ func WithRateLimit(n int, window time.Duration) Option {
 // WithDedupWindow sets how long a message id is remembered (default 60 s).
 func WithDedupWindow(d time.Duration) Option { return func(o *options) { o.dedupWindow = d } }
 
-// WithPairingTTL sets how long a pairing code is valid; values above five
-// minutes are cut to five.
-func WithPairingTTL(d time.Duration) Option { return func(o *options) { o.pairingTTL = d } }
-
 // WithLogger sends the hub's log lines (never a token) to l (default: none).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
@@ -101,7 +85,6 @@ func defaultOptions() options {
 		rateN:       DefaultRateLimit,
 		rateWindow:  DefaultRateWindow,
 		dedupWindow: DefaultDedupWindow,
-		pairingTTL:  DefaultPairingTTL,
 		logger:      slog.New(slog.DiscardHandler),
 	}
 }

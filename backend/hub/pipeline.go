@@ -11,14 +11,14 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Caller is the authenticated client of a request.
 type Caller struct {
-	ClientID    string
-	Name        string
-	Owner       bool
-	AutoApprove bool
+	ClientID string
+	Name     string
+	Owner    bool
 }
 
 type callerKey struct{}
@@ -110,36 +110,32 @@ func (s *Server) authenticate(r *http.Request) (Caller, *errs.Envelope) {
 // authToken checks a token. Digests are compared in constant time; the
 // client id part only selects which digest to compare with.
 func (s *Server) authToken(ctx context.Context, tok string) (Caller, *errs.Envelope) {
-	id, problem := tokenShape(tok)
+	id, problem := service.TokenShape(tok)
 	if problem != "" {
 		return Caller{}, errs.New(errs.HubUnauthorized, "%s", problem)
 	}
-	d := DigestOf(tok)
-	invalid := errs.New(errs.HubUnauthorized, "the token is not valid for this hub").
-		WithHint("read the hub file again (the owner makes a new token at each start), or pair the client again")
 	if id == OwnerClientID {
-		if !d.Equal(s.ownerDigest) {
-			return Caller{}, invalid
+		if !service.DigestOf(tok).Equal(s.ownerDigest) {
+			return Caller{}, errs.New(errs.HubUnauthorized, "the token is not valid for this hub").
+				WithHint("read the hub file again (the owner makes a new token at each start), or pair the client again")
 		}
-		return Caller{ClientID: OwnerClientID, Name: "owner", Owner: true, AutoApprove: true}, nil
+		return Caller{ClientID: OwnerClientID, Name: "owner", Owner: true}, nil
 	}
-	rec, err := s.clients.Get(ctx, id)
+	info, err := s.svc.Authenticate(ctx, tok)
 	if err != nil {
-		if errs.Has(err, errs.HubNotFound) {
-			d.Equal(Digest{}) // same work as a known id
-			return Caller{}, invalid
-		}
-		s.log.Error("read client store", "err", err)
-		return Caller{}, errs.Wrap(err, errs.Internal, "read client %s: %v", id, err)
+		return Caller{}, s.authError(id, err)
 	}
-	if !d.Equal(rec.TokenDigest) {
-		return Caller{}, invalid
+	return Caller{ClientID: info.ID, Name: info.Name}, nil
+}
+
+// authError is the envelope of a failed authentication: the service's
+// refusal as it is, anything else an internal error that is logged.
+func (s *Server) authError(id string, err error) *errs.Envelope {
+	if errs.Has(err, errs.HubUnauthorized) {
+		return errs.From(err)
 	}
-	if rec.RevokedAt != nil {
-		return Caller{}, errs.New(errs.HubUnauthorized, "client %q (%s) was revoked", rec.Name, rec.ID).
-			WithHint("pair the client again with a new code from Ferry")
-	}
-	return Caller{ClientID: rec.ID, Name: rec.Name, AutoApprove: rec.AutoApprove}, nil
+	s.log.Error("read client", "client", clip(id, 80), "err", err)
+	return errs.Wrap(err, errs.Internal, "read client %s: %v", clip(id, 80), err)
 }
 
 // recheck confirms, for each WebSocket message, that the connection's client
@@ -148,8 +144,7 @@ func (s *Server) recheck(ctx context.Context, c Caller) *errs.Envelope {
 	if c.Owner {
 		return nil
 	}
-	rec, err := s.clients.Get(ctx, c.ClientID)
-	if err != nil || rec.RevokedAt != nil {
+	if _, err := s.svc.ActAs(ctx, c.ClientID); err != nil {
 		return errs.New(errs.HubUnauthorized, "client %q was revoked", c.ClientID)
 	}
 	return nil
@@ -176,7 +171,7 @@ func (s *Server) withDedup(w http.ResponseWriter, r *http.Request, c Caller, fn 
 	h := sha256.New()
 	io.WriteString(h, r.Method+"\n"+r.URL.Path+"?"+r.URL.RawQuery+"\n")
 	h.Write(body)
-	var fp Digest
+	var fp service.Digest
 	copy(fp[:], h.Sum(nil))
 
 	e, first, err := s.dedup.begin(dedupKey{client: c.ClientID, id: id}, fp)

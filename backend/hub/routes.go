@@ -9,8 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -145,7 +144,12 @@ func (s *Server) handleCreateJob(w http.ResponseWriter, r *http.Request, c Calle
 		writeEnvelope(w, http.StatusBadRequest, e)
 		return
 	}
-	job, err := s.CreateJob(r.Context(), c, spec)
+	if spec.Browser != nil {
+		writeEnvelope(w, http.StatusBadRequest, errs.New(errs.BadInput, "a job through the owner runs in the owner's browser; it takes no \"browser\"").
+			WithHint("drop \"browser\" from the job"))
+		return
+	}
+	job, err := s.svc.SubmitJob(r.Context(), c.service(), spec)
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -153,21 +157,8 @@ func (s *Server) handleCreateJob(w http.ResponseWriter, r *http.Request, c Calle
 	writeJSON(w, http.StatusCreated, job)
 }
 
-// jobFor fetches a job the caller may see: its own, or any for the owner. A
-// job of another client is reported as not found, so ids cannot be probed.
-func (s *Server) jobFor(r *http.Request, c Caller, id string) (Job, error) {
-	job, err := s.svc.GetJob(r.Context(), c.service(), service.JobRef{ID: id})
-	if err != nil {
-		return Job{}, err
-	}
-	if !c.Owner && job.RequestedBy != c.ClientID {
-		return Job{}, errs.New(errs.HubNotFound, "no job %q for this client", clip(id, 80))
-	}
-	return job, nil
-}
-
 func (s *Server) handleGetJob(w http.ResponseWriter, r *http.Request, c Caller) {
-	job, err := s.jobFor(r, c, r.PathValue("id"))
+	job, err := s.svc.GetJob(r.Context(), c.service(), service.JobRef{ID: r.PathValue("id")})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -176,34 +167,17 @@ func (s *Server) handleGetJob(w http.ResponseWriter, r *http.Request, c Caller) 
 }
 
 func (s *Server) handleCancelJob(w http.ResponseWriter, r *http.Request, c Caller) {
-	id := r.PathValue("id")
-	if _, err := s.jobFor(r, c, id); err != nil {
-		writeErr(w, err)
-		return
-	}
-	job, err := s.svc.CancelJob(r.Context(), c.service(), service.JobRef{ID: id})
+	job, err := s.svc.CancelJob(r.Context(), c.service(), service.JobRef{ID: r.PathValue("id")})
 	if err != nil {
 		writeErr(w, err)
 		return
-	}
-	if ap, ok := s.approvals.take(id); ok {
-		s.publishDecision(ap, Decision{JobID: id, Approved: false, Reason: "cancelled by the client"})
 	}
 	writeJSON(w, http.StatusOK, job)
 }
 
 func (s *Server) handleArtifact(w http.ResponseWriter, r *http.Request, c Caller) {
 	id, name := r.PathValue("id"), r.PathValue("name")
-	if _, err := s.jobFor(r, c, id); err != nil {
-		writeErr(w, err)
-		return
-	}
-	ao, ok := s.svc.(ArtifactOpener)
-	if !ok {
-		writeErr(w, errs.New(errs.ArtifactNotFound, "this Ferry owner keeps no artifacts"))
-		return
-	}
-	info, rc, err := ao.OpenArtifact(r.Context(), id, name)
+	info, rc, err := s.svc.OpenArtifact(r.Context(), c.service(), id, name)
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -300,11 +274,16 @@ func (s *Server) handleListTabs(w http.ResponseWriter, r *http.Request, c Caller
 }
 
 func (s *Server) handleListApprovals(w http.ResponseWriter, r *http.Request, c Caller) {
-	writeJSON(w, http.StatusOK, s.Approvals())
+	out, err := s.svc.ListApprovals(r.Context(), c.service(), service.ListApprovalsRequest{})
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) handleApprove(w http.ResponseWriter, r *http.Request, c Caller) {
-	job, err := s.Approve(r.Context(), r.PathValue("id"))
+	job, err := s.svc.Approve(r.Context(), c.service(), service.ApprovalRef{JobID: r.PathValue("id")})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -332,7 +311,7 @@ func (s *Server) handleReject(w http.ResponseWriter, r *http.Request, c Caller) 
 			return
 		}
 	}
-	job, err := s.Reject(r.Context(), r.PathValue("id"), req.Reason)
+	job, err := s.svc.Reject(r.Context(), c.service(), service.RejectRequest{JobID: r.PathValue("id"), Reason: req.Reason})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -341,7 +320,7 @@ func (s *Server) handleReject(w http.ResponseWriter, r *http.Request, c Caller) 
 }
 
 func (s *Server) handleNewPairingCode(w http.ResponseWriter, r *http.Request, c Caller) {
-	code, err := s.NewPairingCode()
+	code, err := s.svc.NewPairingCode(r.Context(), c.service(), service.PairingRequest{})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -350,7 +329,7 @@ func (s *Server) handleNewPairingCode(w http.ResponseWriter, r *http.Request, c 
 }
 
 func (s *Server) handleListClients(w http.ResponseWriter, r *http.Request, c Caller) {
-	out, err := s.Clients(r.Context())
+	out, err := s.svc.ListClients(r.Context(), c.service(), service.ListClientsRequest{})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -359,7 +338,7 @@ func (s *Server) handleListClients(w http.ResponseWriter, r *http.Request, c Cal
 }
 
 func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request, c Caller) {
-	info, err := s.Revoke(r.Context(), r.PathValue("id"))
+	info, err := s.svc.RevokeClient(r.Context(), c.service(), service.ClientRef{ID: r.PathValue("id")})
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -390,15 +369,17 @@ func (s *Server) handleClientSettings(w http.ResponseWriter, r *http.Request, c 
 	var (
 		info ClientInfo
 		err  error
+		id   = r.PathValue("id")
+		sc   = c.service()
 	)
 	if req.AutoApprove != nil {
-		info, err = s.SetAutoApprove(r.Context(), r.PathValue("id"), *req.AutoApprove)
+		info, err = s.svc.SetAutoApprove(r.Context(), sc, service.AutoApproveRequest{ID: id, AutoApprove: *req.AutoApprove})
 	}
 	if err == nil && req.ExistingConversations != nil {
-		info, err = s.GrantExisting(r.Context(), r.PathValue("id"), *req.ExistingConversations)
+		info, err = s.svc.GrantClient(r.Context(), sc, service.GrantRequest{ID: id, ExistingConversations: *req.ExistingConversations})
 	}
 	if err == nil && req.FileRoots != nil {
-		info, err = s.SetFileRoots(r.Context(), r.PathValue("id"), *req.FileRoots)
+		info, err = s.svc.SetFileRoots(r.Context(), sc, service.FileRootsRequest{ID: id, Roots: *req.FileRoots})
 	}
 	if err != nil {
 		writeErr(w, err)
@@ -420,38 +401,20 @@ func (s *Server) handlePair(w http.ResponseWriter, r *http.Request) {
 		writeEnvelope(w, http.StatusBadRequest, e)
 		return
 	}
-	name, e := cleanClientName(req.Name)
-	if e != nil {
-		writeEnvelope(w, http.StatusBadRequest, e)
-		return
-	}
-	ip := remoteIP(r)
-	if retry, err := s.pairing.redeem(ip, req.Code); err != nil {
-		s.log.Warn("pairing refused", "remote", ip, "code", errs.CodeOf(err))
-		if errs.Has(err, errs.HubRateLimited) {
-			writeRateLimited(w, retry, errs.From(err))
+	req.From = remoteIP(r)
+	paired, err := s.svc.Pair(r.Context(), req)
+	if err != nil {
+		s.log.Warn("pairing refused", "remote", req.From, "code", errs.CodeOf(err))
+		if e := errs.From(err); e.Code == errs.HubRateLimited {
+			retry, _ := time.ParseDuration(e.Evidence["retryAfter"])
+			writeRateLimited(w, retry, e)
 			return
 		}
 		writeErr(w, err)
 		return
 	}
-	info, token, err := s.RegisterClient(r.Context(), name)
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	s.log.Info("client paired", "client", info.ID, "name", info.Name)
-	writeJSON(w, http.StatusCreated, PairResponse{ClientID: info.ID, Token: token})
-}
-
-func cleanClientName(name string) (string, *errs.Envelope) {
-	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > 64 || !utf8.ValidString(name) ||
-		strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-		return "", errs.New(errs.BadInput, "the client name must be 1 to 64 printable characters").
-			WithHint("name the client after the tool, e.g. \"claude-code on laptop\"")
-	}
-	return name, nil
+	s.log.Info("client paired", "client", paired.ClientID)
+	writeJSON(w, http.StatusCreated, paired)
 }
 
 func nonNil[T any](s []T) []T {

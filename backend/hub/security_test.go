@@ -24,9 +24,7 @@ func TestSecurityRefusesEveryUntrustedRequest(t *testing.T) {
 	port := strconv.Itoa(th.file.Port)
 	clientID, clientTok := th.pairClient(t, "agent")
 	revokedID, revokedTok := th.pairClient(t, "old agent")
-	if _, err := th.srv.Revoke(context.Background(), revokedID); err != nil {
-		t.Fatal(err)
-	}
+	th.revoke(t, revokedID)
 	wrongSecret := "owner." + strings.Repeat("A", 43)
 	unknownClient := "c_000000000000." + strings.Repeat("B", 43)
 
@@ -124,7 +122,7 @@ func TestWebSocketUpgradeIsCheckedLikeHTTP(t *testing.T) {
 	port := strconv.Itoa(th.file.Port)
 	_, revokedTok := th.pairClient(t, "gone")
 	revokedID := strings.Split(revokedTok, ".")[0]
-	th.srv.Revoke(context.Background(), revokedID)
+	th.revoke(t, revokedID)
 	cases := []struct {
 		name   string
 		token  string

@@ -21,17 +21,14 @@ import (
 // Server is the local gateway of one owner process. Create it with New,
 // start it with Start and stop it with Close.
 type Server struct {
-	svc     service.Service
-	opt     options
-	log     *slog.Logger
-	clients ClientStore
+	svc service.Gateway
+	opt options
+	log *slog.Logger
 
-	limiter   *rateLimiter
-	dedup     *dedupCache
-	pairing   *pairing
-	approvals *approvals
-	bus       *bus
-	mux       *http.ServeMux
+	limiter *rateLimiter
+	dedup   *dedupCache
+	bus     *bus
+	mux     *http.ServeMux
 
 	mu          sync.Mutex
 	started     bool
@@ -40,7 +37,7 @@ type Server struct {
 	port        int
 	pid         int
 	startedAt   time.Time
-	ownerDigest Digest
+	ownerDigest service.Digest
 	ownerToken  string // kept only to recognise our own hub file on Close
 	httpSrv     *http.Server
 	conns       map[string]map[*websocket.Conn]struct{} // client id -> open streams
@@ -52,16 +49,13 @@ type Server struct {
 
 // New returns a Server in front of svc. Errors: errs.BadInput when svc is
 // nil.
-func New(svc service.Service, opts ...Option) (*Server, error) {
+func New(svc service.Gateway, opts ...Option) (*Server, error) {
 	if svc == nil {
 		return nil, errs.New(errs.BadInput, "hub.New needs a service")
 	}
 	o := defaultOptions()
 	for _, fn := range opts {
 		fn(&o)
-	}
-	if o.clients == nil {
-		o.clients = &MemoryClientStore{}
 	}
 	if o.heartbeat <= 0 {
 		o.heartbeat = DefaultHeartbeat
@@ -70,30 +64,23 @@ func New(svc service.Service, opts ...Option) (*Server, error) {
 		o.dedupWindow = DefaultDedupWindow
 	}
 	s := &Server{
-		svc:       svc,
-		opt:       o,
-		log:       o.logger,
-		clients:   o.clients,
-		limiter:   newRateLimiter(o.rateN, o.rateWindow, o.now),
-		dedup:     newDedupCache(o.dedupWindow, o.now),
-		approvals: newApprovals(),
-		bus:       newBus(o.now),
-		conns:     map[string]map[*websocket.Conn]struct{}{},
-		pairing: newPairing(o.pairingTTL, o.now, pairingLimits{
-			perMinute: pairingPerMinute, lockoutAfter: pairingLockoutAfter,
-			lockoutFor: pairingLockoutFor, globalBurn: pairingGlobalBurn,
-		}),
+		svc:     svc,
+		opt:     o,
+		log:     o.logger,
+		limiter: newRateLimiter(o.rateN, o.rateWindow, o.now),
+		dedup:   newDedupCache(o.dedupWindow, o.now),
+		bus:     newBus(o.now),
+		conns:   map[string]map[*websocket.Conn]struct{}{},
 	}
 	s.mux = s.routes()
 	return s, nil
 }
 
-// Start restores the approvals of a Service that is a PendingLister (jobs
-// awaiting approval survive a restart of the owner), mints the owner token,
-// listens on 127.0.0.1 at a port the system picks, publishes the hub file
-// (WithHubFile) and serves until Close. Errors: errs.StoreBusy when the hub
-// file names another owner that answers; errs.Internal when the port cannot
-// be opened; the hub file's errors; the PendingLister's errors.
+// Start mints the owner token, listens on 127.0.0.1 at a port the system
+// picks, publishes the hub file (WithHubFile) and serves until Close.
+// Errors: errs.StoreBusy when the hub file names another owner that
+// answers; errs.Internal when the port cannot be opened; the hub file's
+// errors.
 func (s *Server) Start(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -105,10 +92,7 @@ func (s *Server) Start(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := s.restoreApprovals(ctx); err != nil {
-		return err
-	}
-	token, digest, err := mintToken(OwnerClientID)
+	token, digest, err := service.MintToken(OwnerClientID)
 	if err != nil {
 		return errs.Wrap(err, errs.Internal, "mint owner token: %v", err)
 	}

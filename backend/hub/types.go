@@ -52,12 +52,7 @@ const StateAwaitingApproval = service.StateAwaitingApproval
 const OwnerClientID = service.OwnerRequester
 
 // ArtifactInfo describes an artifact file of a job.
-type ArtifactInfo struct {
-	Name     string `json:"name"`
-	Size     int64  `json:"size"`
-	SHA256   string `json:"sha256"`
-	Verified bool   `json:"verified"`
-}
+type ArtifactInfo = service.ArtifactInfo
 
 // Event types. Run events come from the EventSource; approval and client
 // events from the hub itself.
@@ -89,17 +84,11 @@ type Decision struct {
 }
 
 // PairRequest is the body of POST /v1/pair.
-type PairRequest struct {
-	Code string `json:"code"`
-	Name string `json:"name"`
-}
+type PairRequest = service.PairRequest
 
 // PairResponse answers a successful pairing: the client's id and token. It
 // is the only time the token is shown.
-type PairResponse struct {
-	ClientID string `json:"clientId"`
-	Token    string `json:"token"`
-}
+type PairResponse = service.Paired
 
 // WhoAmI answers GET /v1/whoami; clients use it to check that a hub file
 // points at a live hub that accepts their token.

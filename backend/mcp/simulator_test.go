@@ -120,12 +120,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		if e := mcptest.Envelope(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Read it", "new_chat": true, "files": []string{notes}})); e.Code != errs.HubForbidden {
 			t.Fatalf("files with no folder allowed: %+v, want hub_forbidden", e)
 		}
-		rec, err := oc.Core.HubClients().Get(ctx, agentID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec.FileRoots = []string{dir}
-		if err := oc.Core.HubClients().Put(ctx, rec); err != nil {
+		if _, err := oc.Service.SetFileRoots(ctx, service.Owner(service.FaceDesktop), service.FileRootsRequest{ID: agentID, Roots: []string{dir}}); err != nil {
 			t.Fatal(err)
 		}
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Read the attached notes", "new_chat": true, "files": []string{notes}, "wait_s": 120}))
@@ -366,13 +361,14 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	oc := mcptest.StartOwner(t, ctx)
-	gw, err := hub.New(oc.Service, hub.WithHubFile(oc.Core.Paths().HubFile()), hub.WithClientStore(oc.Core.HubClients()), hub.WithEventSource(oc.Backend))
+	gw, err := hub.New(oc.Service, hub.WithHubFile(oc.Core.Paths().HubFile()), hub.WithEventSource(oc.Backend))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := gw.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	oc.Service.GatewayUp()
 	t.Cleanup(func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -19,7 +19,7 @@ import (
 // limit of 100 messages per 10 s per client. Any error fails the run.
 func BenchmarkLoopback50Clients100Requests(b *testing.B) {
 	const clients, perClient = 50, 100
-	srv, _ := startHub(b, hubPath(b))
+	srv, be := startHub(b, hubPath(b))
 	ctx := context.Background()
 	var all []time.Duration
 	var errCount atomic.Int64
@@ -28,10 +28,7 @@ func BenchmarkLoopback50Clients100Requests(b *testing.B) {
 		b.StopTimer()
 		cs := make([]*client.Client, clients)
 		for c := range cs {
-			_, token, err := srv.RegisterClient(ctx, fmt.Sprintf("bench %d-%d", i, c))
-			if err != nil {
-				b.Fatal(err)
-			}
+			_, token := be.register(b, fmt.Sprintf("bench %d-%d", i, c))
 			cs[c] = client.New(client.NewEndpoint(srv.Port(), token))
 		}
 		lat := make([][]time.Duration, clients)

@@ -9,19 +9,24 @@ import (
 	"io"
 	"sync"
 
+	"github.com/ferrydesk/ferry/backend/clients"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/store"
+	"testing"
 )
 
 // fakeBackend stands in for Ferry's core behind the hub (the service.Service
 // it serves), so the client can be tested against a real hub. It holds an
 // agent's job for approval unless the client (read from clients) is set to
-// auto-approve, as the core does, and records the jobs asked for. The
-// operations the tests do not reach are left to the nil Service.
+// auto-approve, as the core does, and records the jobs asked for. Its
+// clients are the real ones (package clients over a badger store in a temp
+// dir). The operations the tests do not reach are left to the nil Gateway.
 type fakeBackend struct {
-	service.Service
-	clients   hub.ClientStore
+	service.Gateway
+	clients   *clients.Registry
+	pairing   *clients.Pairing
 	mu        sync.Mutex
 	jobs      map[string]hub.Job
 	prompts   []string
@@ -29,8 +34,62 @@ type fakeBackend struct {
 	events    chan hub.Event
 }
 
-func newFakeBackend() *fakeBackend {
-	return &fakeBackend{jobs: map[string]hub.Job{}, artifacts: map[string][]byte{}, events: make(chan hub.Event, 64)}
+func newFakeBackend(t testing.TB) *fakeBackend {
+	t.Helper()
+	st, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &fakeBackend{clients: clients.New(st), pairing: clients.NewPairing(0, nil), jobs: map[string]hub.Job{}, artifacts: map[string][]byte{}, events: make(chan hub.Event, 64)}
+}
+
+func (f *fakeBackend) Authenticate(ctx context.Context, tok string) (hub.ClientInfo, error) {
+	rec, err := f.clients.Authenticate(ctx, tok)
+	return rec.Info(), err
+}
+
+func (f *fakeBackend) ActAs(ctx context.Context, id string) (hub.ClientInfo, error) {
+	rec, err := f.clients.Active(ctx, id)
+	return rec.Info(), err
+}
+
+// RevokeClient revokes a client and announces it, as the core does.
+func (f *fakeBackend) RevokeClient(ctx context.Context, _ service.Caller, ref service.ClientRef) (hub.ClientInfo, error) {
+	rec, err := f.clients.Revoke(ctx, ref.ID)
+	if err != nil {
+		return hub.ClientInfo{}, err
+	}
+	info := rec.Info()
+	f.events <- hub.Event{Type: hub.EventClientRevoked, ClientID: hub.OwnerClientID, Data: &hub.EventData{Client: &info}}
+	return info, nil
+}
+
+func (f *fakeBackend) NewPairingCode(context.Context, service.Caller, service.PairingRequest) (hub.PairingCode, error) {
+	return f.pairing.Issue()
+}
+
+// Pair redeems a code as the core does: the name first, then the code.
+func (f *fakeBackend) Pair(ctx context.Context, req service.PairRequest) (service.Paired, error) {
+	name, err := clients.CleanName(req.Name)
+	if err != nil {
+		return service.Paired{}, err
+	}
+	if _, err := f.pairing.Redeem(req.From, req.Code); err != nil {
+		return service.Paired{}, err
+	}
+	rec, token, err := f.clients.Register(ctx, name)
+	return service.Paired{ClientID: rec.ID, Token: token}, err
+}
+
+// register pairs a client directly, as a redeemed code does.
+func (f *fakeBackend) register(t testing.TB, name string) (hub.ClientInfo, string) {
+	t.Helper()
+	rec, token, err := f.clients.Register(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec.Info(), token
 }
 
 func (f *fakeBackend) SubmitJob(ctx context.Context, c service.Caller, spec hub.JobSpec) (hub.Job, error) {
@@ -83,6 +142,29 @@ func (f *fakeBackend) Approve(_ context.Context, _ service.Caller, req service.A
 func (f *fakeBackend) Reject(_ context.Context, _ service.Caller, req service.RejectRequest) (hub.Job, error) {
 	return f.move(req.JobID, "failed")
 }
+func (f *fakeBackend) ListApprovals(context.Context, service.Caller, service.ListApprovalsRequest) ([]hub.Approval, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []hub.Approval
+	for _, j := range f.jobs {
+		if j.State == hub.StateAwaitingApproval {
+			out = append(out, service.ApprovalOf(j, hub.JobSpec{Kind: j.Kind, RequestedBy: j.RequestedBy}, j.RequestedBy))
+		}
+	}
+	return out, nil
+}
+func (f *fakeBackend) SetAutoApprove(ctx context.Context, _ service.Caller, req service.AutoApproveRequest) (hub.ClientInfo, error) {
+	rec, err := f.clients.Edit(ctx, req.ID, func(r *clients.Record) { r.AutoApprove = req.AutoApprove })
+	return rec.Info(), err
+}
+func (f *fakeBackend) ListClients(ctx context.Context, _ service.Caller, _ service.ListClientsRequest) ([]hub.ClientInfo, error) {
+	recs, err := f.clients.List(ctx)
+	out := make([]hub.ClientInfo, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, r.Info())
+	}
+	return out, err
+}
 func (f *fakeBackend) ListSessions(context.Context, service.Caller, hub.SessionQuery) ([]hub.SessionSummary, error) {
 	return []hub.SessionSummary{{ID: "s1", Site: "chatgpt", Title: "one"}}, nil
 }
@@ -95,7 +177,7 @@ func (f *fakeBackend) ShowSession(_ context.Context, _ service.Caller, ref servi
 func (f *fakeBackend) ListTabs(context.Context, service.Caller, service.ListTabsRequest) ([]hub.Tab, error) {
 	return []hub.Tab{{TargetID: "T1", URL: "https://chatgpt.com/"}}, nil
 }
-func (f *fakeBackend) OpenArtifact(_ context.Context, jobID, name string) (hub.ArtifactInfo, io.ReadCloser, error) {
+func (f *fakeBackend) OpenArtifact(_ context.Context, _ service.Caller, jobID, name string) (hub.ArtifactInfo, io.ReadCloser, error) {
 	f.mu.Lock()
 	data, ok := f.artifacts[jobID+"/"+name]
 	f.mu.Unlock()
@@ -113,10 +195,7 @@ func (f *fakeBackend) seenPrompts() []string {
 	return append([]string(nil), f.prompts...)
 }
 
-var (
-	_ service.Service    = (*fakeBackend)(nil)
-	_ hub.ArtifactOpener = (*fakeBackend)(nil)
-)
+var _ service.Gateway = (*fakeBackend)(nil)
 
 // Retrieve answers a receipt for conversation "conv-ok", with the error
 // of a run that failed after it began for "conv-failed", and BadInput

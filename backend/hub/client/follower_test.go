@@ -12,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 type eventLog struct {
@@ -154,11 +155,8 @@ func TestTheFollowerReconnectsToARestartedOwner(t *testing.T) {
 
 func TestARevokedClientStopsReconnecting(t *testing.T) {
 	path := hubPath(t)
-	srv, _ := startHub(t, path)
-	info, token, err := srv.RegisterClient(context.Background(), "agent")
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, be := startHub(t, path)
+	info, token := be.register(t, "agent")
 	var connected sync.WaitGroup
 	connected.Add(1)
 	var once sync.Once
@@ -170,7 +168,7 @@ func TestARevokedClientStopsReconnecting(t *testing.T) {
 		}))
 	done := runFollower(t, f)
 	connected.Wait()
-	if _, err := srv.Revoke(context.Background(), info.ID); err != nil {
+	if _, err := be.RevokeClient(context.Background(), service.Owner(service.FaceCLI), service.ClientRef{ID: info.ID}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -185,8 +183,8 @@ func TestARevokedClientStopsReconnecting(t *testing.T) {
 
 func TestRequestsOverTheStreamAreRateLimitedAndRetried(t *testing.T) {
 	path := hubPath(t)
-	srv, _ := startHub(t, path, hub.WithRateLimit(3, 500*time.Millisecond))
-	_, token, _ := srv.RegisterClient(context.Background(), "agent")
+	srv, be := startHub(t, path, hub.WithRateLimit(3, 500*time.Millisecond))
+	_, token := be.register(t, "agent")
 	clock := &recordingClock{}
 	f := client.NewFollower(client.Static(client.NewEndpoint(srv.Port(), token)), nil, client.WithClock(clock))
 	runFollower(t, f)

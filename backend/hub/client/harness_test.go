@@ -15,10 +15,8 @@ import (
 // path; it is closed at the end of the test.
 func startHub(t testing.TB, path string, opts ...hub.Option) (*hub.Server, *fakeBackend) {
 	t.Helper()
-	be := newFakeBackend()
-	cs := &hub.MemoryClientStore{}
-	be.clients = cs
-	srv, err := hub.New(be, append([]hub.Option{hub.WithHubFile(path), hub.WithEventSource(be), hub.WithClientStore(cs)}, opts...)...)
+	be := newFakeBackend(t)
+	srv, err := hub.New(be, append([]hub.Option{hub.WithHubFile(path), hub.WithEventSource(be)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

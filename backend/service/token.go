@@ -1,4 +1,4 @@
-package hub
+package service
 
 import (
 	"crypto/rand"
@@ -10,16 +10,17 @@ import (
 	"strings"
 )
 
-// A token is "<client id>.<secret>": the id is not secret and selects the
-// record to compare against; the secret is 32 bytes (256 bits) from
-// crypto/rand in unpadded base64url (43 characters).
+// A token of the local API is "<client id>.<secret>": the id is not secret
+// and selects the record to compare against; the secret is 32 bytes (256
+// bits) from crypto/rand in unpadded base64url (43 characters). The owner's
+// token has the id OwnerRequester; a paired client's, its client id.
 const (
 	tokenSecretBytes = 32
-	tokenSecretLen   = 43 // base64.RawURLEncoding.EncodedLen(32)
 	maxTokenLen      = 256
 )
 
-// Digest is the SHA-256 of a token: what the hub stores and compares.
+// Digest is the SHA-256 of a token: what is stored and compared, never the
+// token itself.
 type Digest [sha256.Size]byte
 
 // DigestOf returns the SHA-256 digest of a token.
@@ -28,8 +29,9 @@ func DigestOf(token string) Digest { return sha256.Sum256([]byte(token)) }
 // Equal compares two digests in constant time.
 func (d Digest) Equal(o Digest) bool { return subtle.ConstantTimeCompare(d[:], o[:]) == 1 }
 
-// mintToken returns a new token for the client id and its digest.
-func mintToken(clientID string) (string, Digest, error) {
+// MintToken returns a new token for clientID and its digest. Errors: the
+// system's random source failing.
+func MintToken(clientID string) (string, Digest, error) {
 	var secret [tokenSecretBytes]byte
 	if _, err := rand.Read(secret[:]); err != nil {
 		return "", Digest{}, fmt.Errorf("read random token: %w", err)
@@ -38,23 +40,15 @@ func mintToken(clientID string) (string, Digest, error) {
 	return tok, DigestOf(tok), nil
 }
 
-// newClientID returns a random, non-secret client id such as "c_1f2e3d4c5b6a".
-func newClientID() (string, error) {
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("read random client id: %w", err)
-	}
-	return "c_" + hex.EncodeToString(b[:]), nil
-}
-
-// tokenShape says what is wrong with a presented token's form, or "" when it
-// has the form of a Ferry token. It never looks at whether it is valid.
-func tokenShape(tok string) (clientID string, problem string) {
+// TokenShape says what is wrong with a presented token's form ("" when it
+// has the form of a Ferry token) and returns its client id. It never looks
+// at whether the token is valid.
+func TokenShape(tok string) (clientID string, problem string) {
 	if len(tok) > maxTokenLen {
 		return "", "the token is too long"
 	}
 	id, secret, ok := strings.Cut(tok, ".")
-	if !ok || id == "" || !validClientID(id) {
+	if !ok || id == "" || !ValidClientID(id) {
 		return "", "the token is not a Ferry token (expected <client id>.<secret>)"
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(secret)
@@ -67,7 +61,9 @@ func tokenShape(tok string) (clientID string, problem string) {
 	return id, ""
 }
 
-func validClientID(id string) bool {
+// ValidClientID reports whether id has the form of a client id: 1 to 64
+// of a-z, 0-9, '_' and '-'.
+func ValidClientID(id string) bool {
 	if len(id) == 0 || len(id) > 64 {
 		return false
 	}

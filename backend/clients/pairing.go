@@ -1,4 +1,4 @@
-package hub
+package clients
 
 import (
 	"crypto/rand"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Pairing codes are 10 characters of Crockford's base32 (50 bits), shown as
@@ -18,21 +19,23 @@ import (
 const (
 	pairingAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 	pairingCodeLen  = 10
+
+	// PairingTTL is how long a code is valid, at most.
+	PairingTTL = 5 * time.Minute
+
+	pairingPerMinute    = 5
+	pairingLockoutAfter = 10
+	pairingLockoutFor   = 15 * time.Minute
+	pairingGlobalBurn   = 20
 )
 
-type pairingLimits struct {
-	perMinute    int
-	lockoutAfter int
-	lockoutFor   time.Duration
-	globalBurn   int
-}
-
-type pairing struct {
+// Pairing holds the open pairing codes (only their digests) and the
+// failed attempts of each address. It is safe for concurrent use.
+type Pairing struct {
 	mu             sync.Mutex
 	now            func() time.Time
 	ttl            time.Duration
-	limits         pairingLimits
-	codes          map[Digest]time.Time // digest of the normalised code -> expiry
+	codes          map[service.Digest]time.Time // digest of the normalised code -> expiry
 	addrs          map[string]*pairingAddr
 	globalFailures int
 }
@@ -43,18 +46,24 @@ type pairingAddr struct {
 	lockedUntil time.Time
 }
 
-func newPairing(ttl time.Duration, now func() time.Time, limits pairingLimits) *pairing {
-	if ttl <= 0 || ttl > MaxPairingTTL {
-		ttl = MaxPairingTTL
+// NewPairing returns an empty code table whose codes live ttl (PairingTTL
+// when ttl is not in (0, PairingTTL]) by the clock now (time.Now when nil).
+func NewPairing(ttl time.Duration, now func() time.Time) *Pairing {
+	if ttl <= 0 || ttl > PairingTTL {
+		ttl = PairingTTL
 	}
-	return &pairing{now: now, ttl: ttl, limits: limits, codes: map[Digest]time.Time{}, addrs: map[string]*pairingAddr{}}
+	if now == nil {
+		now = time.Now
+	}
+	return &Pairing{now: now, ttl: ttl, codes: map[service.Digest]time.Time{}, addrs: map[string]*pairingAddr{}}
 }
 
-// issue creates a new one-time code.
-func (p *pairing) issue() (PairingCode, error) {
+// Issue draws a new one-time code. Errors: the system's random source
+// failing.
+func (p *Pairing) Issue() (service.PairingCode, error) {
 	var raw [pairingCodeLen]byte
 	if _, err := rand.Read(raw[:]); err != nil {
-		return PairingCode{}, fmt.Errorf("read random pairing code: %w", err)
+		return service.PairingCode{}, fmt.Errorf("read random pairing code: %w", err)
 	}
 	var b strings.Builder
 	for i, c := range raw {
@@ -67,8 +76,8 @@ func (p *pairing) issue() (PairingCode, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	exp := p.now().Add(p.ttl)
-	p.codes[DigestOf(normalizeCode(code))] = exp
-	return PairingCode{Code: code, ExpiresAt: exp}, nil
+	p.codes[service.DigestOf(normalizeCode(code))] = exp
+	return service.PairingCode{Code: code, ExpiresAt: exp}, nil
 }
 
 // normalizeCode applies Crockford's reading rules: case, dashes and spaces
@@ -89,12 +98,12 @@ func normalizeCode(s string) string {
 	return b.String()
 }
 
-// redeem spends a code for addr. It returns nil when the code was valid (it
+// Redeem spends a code for addr. It returns nil when the code was valid (it
 // is gone afterwards), errs.PairingCodeInvalid for a wrong, used or expired
 // code (the three are not told apart, so the answer teaches a guesser
 // nothing), or errs.HubRateLimited with retryAfter when addr is over its
 // attempts or locked out.
-func (p *pairing) redeem(addr, code string) (retryAfter time.Duration, err error) {
+func (p *Pairing) Redeem(addr, code string) (retryAfter time.Duration, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
@@ -116,9 +125,9 @@ func (p *pairing) redeem(addr, code string) (retryAfter time.Duration, err error
 		}
 	}
 	a.attempts = recent
-	if len(a.attempts) >= p.limits.perMinute {
+	if len(a.attempts) >= pairingPerMinute {
 		wait := time.Minute - now.Sub(a.attempts[0])
-		return wait, errs.New(errs.HubRateLimited, "more than %d pairing attempts a minute from %s", p.limits.perMinute, addr).
+		return wait, errs.New(errs.HubRateLimited, "more than %d pairing attempts a minute from %s", pairingPerMinute, addr).
 			WithEvidence("retryAfter", wait.Round(time.Second).String())
 	}
 	a.attempts = append(a.attempts, now)
@@ -128,7 +137,7 @@ func (p *pairing) redeem(addr, code string) (retryAfter time.Duration, err error
 			delete(p.codes, d)
 		}
 	}
-	d := DigestOf(normalizeCode(code))
+	d := service.DigestOf(normalizeCode(code))
 	if _, ok := p.codes[d]; ok {
 		delete(p.codes, d)
 		a.failures = 0
@@ -136,10 +145,10 @@ func (p *pairing) redeem(addr, code string) (retryAfter time.Duration, err error
 	}
 	a.failures++
 	p.globalFailures++
-	if a.failures >= p.limits.lockoutAfter {
-		a.lockedUntil = now.Add(p.limits.lockoutFor)
+	if a.failures >= pairingLockoutAfter {
+		a.lockedUntil = now.Add(pairingLockoutFor)
 	}
-	if p.globalFailures >= p.limits.globalBurn {
+	if p.globalFailures >= pairingGlobalBurn {
 		clear(p.codes)
 		p.globalFailures = 0
 	}
