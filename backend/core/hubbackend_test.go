@@ -46,7 +46,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 		if err != nil || j.State != string(job.StateFailed) || !errs.Has(j.Error, errs.ApprovalRejected) {
 			t.Fatalf("reject: %+v %v", j, err)
 		}
-		if _, err := h.ApproveJob(ctx, j.ID); !errs.Has(err, errs.BadInput) {
+		if _, err := h.ApproveJob(ctx, j.ID); !errs.Has(err, errs.HubNotFound) {
 			t.Fatalf("approving a rejected job: %v", err)
 		}
 		if _, n, _ := mustSessions(t, h).List(ctx, job.Filter{}); n != 0 {
