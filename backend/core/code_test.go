@@ -50,7 +50,7 @@ func TestCode(t *testing.T) {
 				states = append(states, ev.State)
 			}
 		}
-		s, err := c.Code(ctx, req)
+		s, err := c.code(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestCode(t *testing.T) {
 		h.Server.Reset()
 		req := base
 		req.Template, req.Vars = "review", map[string]string{"change": "rename the ledger type"}
-		s, err := c.Ask(ctx, req)
+		s, err := c.ask(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +157,7 @@ func TestCode(t *testing.T) {
 			{AskRequest: AskRequest{Site: "chatgpt", Browser: h.Browser}, RepoRoot: t.TempDir()},
 			{AskRequest: AskRequest{Prompt: "x", Browser: h.Browser}, Conversation: "../etc"},
 		} {
-			if _, err := c.Code(ctx, req); err == nil || errs.CodeOf(err) == errs.Internal {
+			if _, err := c.code(ctx, req); err == nil || errs.CodeOf(err) == errs.Internal {
 				t.Fatalf("request %+v: %v", req, err)
 			}
 		}

@@ -113,9 +113,9 @@ func (c *Core) Settings() config.Settings {
 	return c.settings
 }
 
-// SaveSettings validates s and saves it atomically; on success it is in
+// saveSettings validates s and saves it atomically; on success it is in
 // force at once. An invalid s is a ConfigInvalid envelope and changes nothing.
-func (c *Core) SaveSettings(s config.Settings) error {
+func (c *Core) saveSettings(s config.Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}

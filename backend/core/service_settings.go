@@ -23,7 +23,7 @@ func (s *Service) SaveSettings(ctx context.Context, c service.Caller, req servic
 	if err := admit(c, "change the settings", req); err != nil {
 		return config.Settings{}, err
 	}
-	if err := s.c.SaveSettings(req.Settings); err != nil {
+	if err := s.c.saveSettings(req.Settings); err != nil {
 		return config.Settings{}, err
 	}
 	return s.c.Settings(), nil
