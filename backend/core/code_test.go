@@ -12,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
+	"github.com/ferrydesk/ferry/backend/prompt/templates"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -39,7 +40,7 @@ func TestCode(t *testing.T) {
 	base := AskRequest{Site: "chatgpt", Browser: h.Browser, Origin: job.OriginDesktop, Timeout: 50 * time.Second}
 
 	t.Run("a template renders the task, the journal passes the artifact states, and the zip lands in the artifacts directory", func(t *testing.T) {
-		if _, err := c.Templates().Save(ctx, TemplateInfo{Name: "tool", Body: "Build {{what}} " + sim.Directive(sim.ScenarioCodeZip), Variables: []string{"what"}}); err != nil {
+		if _, err := c.Templates().Save(ctx, templates.Info{Name: "tool", Body: "Build {{what}} " + sim.Directive(sim.ScenarioCodeZip), Variables: []string{"what"}}); err != nil {
 			t.Fatal(err)
 		}
 		req := CodeRequest{AskRequest: base}
