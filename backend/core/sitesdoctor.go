@@ -250,7 +250,7 @@ func (s *Service) ApplySiteOverride(ctx context.Context, c service.Caller, req s
 	if err != nil {
 		return config.Settings{}, err
 	}
-	if sites, err = CheckSitesText(string(text)); err != nil {
+	if sites, err = site.Builtin().CheckOverridesText(string(text)); err != nil {
 		return config.Settings{}, err
 	}
 	set.Sites = sites
