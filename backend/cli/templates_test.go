@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/prompt/templates"
 )
 
 func TestTemplatesCommand(t *testing.T) {
@@ -87,7 +87,7 @@ func TestTemplatesCommand(t *testing.T) {
 			t.Fatalf("save --json: exit %d %s", r.code, r.stderr)
 		}
 		r := ferry(t, nil, "templates", "list", "--json", d)
-		var list []core.TemplateInfo
+		var list []templates.Info
 		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &list) != nil {
 			t.Fatalf("list --json: exit %d %s", r.code, r.stdout)
 		}
@@ -104,7 +104,7 @@ func TestTemplatesCommand(t *testing.T) {
 			t.Fatalf("list --json: %d built-ins, %d greet: %s", builtins, mine, r.stdout)
 		}
 		r = ferry(t, nil, "templates", "show", "greet", "--json", d)
-		var one core.TemplateInfo
+		var one templates.Info
 		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &one) != nil || one.Body != "Say hello to {{name}} in {{lang}}.\n" {
 			t.Fatalf("show --json: exit %d %s", r.code, r.stdout)
 		}

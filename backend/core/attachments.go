@@ -9,9 +9,9 @@ import (
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
-// DefaultMaxPromptBytes bounds a prompt with inlined files on a site whose
+// defaultMaxPromptBytes bounds a prompt with inlined files on a site whose
 // own limit is not known.
-const DefaultMaxPromptBytes = 256 << 10
+const defaultMaxPromptBytes = 256 << 10
 
 // withFiles checks the files of a run on site st with the model alias
 // before anything touches the browser, and returns the prompt to send and
@@ -26,7 +26,7 @@ func withFiles(reg *site.Registry, st site.Site, model, prompt string, paths []s
 		return prompt, nil, nil
 	}
 	if inline {
-		limit := DefaultMaxPromptBytes
+		limit := defaultMaxPromptBytes
 		if st.Uploads != nil && st.Uploads.MaxPromptBytes > 0 {
 			limit = st.Uploads.MaxPromptBytes
 		}

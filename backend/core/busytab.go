@@ -11,7 +11,7 @@ import (
 
 // busyTabWatch bounds how long a tab whose site did not stop at Cancel
 // stays leased: the longest answer a site writes ends well within it.
-const busyTabWatch = DefaultAskTimeout
+const busyTabWatch = defaultAskTimeout
 
 // stillWriting is why a tab whose site did not stop at Cancel is busy
 // (the queue notice of a run that waits for it says so).

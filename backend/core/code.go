@@ -64,8 +64,6 @@ func (r CodeRequest) codemode() codemode.Request {
 // The names of package codemode that the CLI, the hub and the app use
 // through core.
 type (
-	// CodeOutcome is everything a code run produced.
-	CodeOutcome = codemode.Outcome
 	// CodeReceipt is the record a code run writes beside its outputs.
 	CodeReceipt = codemode.Receipt
 	// ReceiptLayers are the four proofs of a code run.
@@ -79,21 +77,16 @@ type (
 )
 
 const (
-	// CodeSite is the site whose sandbox code mode drives.
-	CodeSite = codemode.SiteID
-	// DefaultCodeTimeout is the deadline of a code run whose request gives
-	// none.
-	DefaultCodeTimeout = codemode.DefaultTimeout
 	// ReceiptKind names the code receipt format.
 	ReceiptKind = codemode.ReceiptKind
 	// ReceiptSuffix ends the name of a receipt written beside the outputs.
 	ReceiptSuffix = codemode.ReceiptSuffix
 )
 
-// Code runs a code-mode request through the journaled pipeline and returns
+// code runs a code-mode request through the journaled pipeline and returns
 // the session of its last step (see RunCode, whose errors it returns). The
 // session is nil when the run failed before a session was created.
-func (c *Core) Code(ctx context.Context, req CodeRequest) (*job.Session, error) {
+func (c *Core) code(ctx context.Context, req CodeRequest) (*job.Session, error) {
 	out, err := c.RunCode(ctx, req)
 	return out.Last(), err
 }
@@ -101,7 +94,7 @@ func (c *Core) Code(ctx context.Context, req CodeRequest) (*job.Session, error) 
 // RunCode runs req with codemode.Run over the Core (its settings, history,
 // templates, and req's browser or the one req's browser options open),
 // with codemode.Run's outcome and envelopes.
-func (c *Core) RunCode(ctx context.Context, req CodeRequest) (*CodeOutcome, error) {
+func (c *Core) RunCode(ctx context.Context, req CodeRequest) (*codemode.Outcome, error) {
 	cr, err := c.codeFiles(req)
 	if err != nil {
 		return nil, err
@@ -116,7 +109,7 @@ func (c *Core) codeFiles(req CodeRequest) (codemode.Request, error) {
 	if len(req.Files) == 0 {
 		return cr, nil
 	}
-	reg, err := c.Sites()
+	reg, err := c.sites()
 	if err != nil {
 		return cr, err
 	}
@@ -128,9 +121,9 @@ func (c *Core) codeFiles(req CodeRequest) (codemode.Request, error) {
 	return cr, err
 }
 
-// CheckCode checks req as RunCode does before it touches the browser (see
+// checkCode checks req as RunCode does before it touches the browser (see
 // codemode.Check), with RunCode's envelopes; nothing is opened or written.
-func (c *Core) CheckCode(ctx context.Context, req CodeRequest) error {
+func (c *Core) checkCode(ctx context.Context, req CodeRequest) error {
 	cr, err := c.codeFiles(req)
 	if err != nil {
 		return err
@@ -138,14 +131,5 @@ func (c *Core) CheckCode(ctx context.Context, req CodeRequest) error {
 	return codemode.Check(ctx, c.codeHost(req.AskRequest), cr)
 }
 
-// WriteReceipt saves a receipt atomically (see codemode.WriteReceipt).
-func WriteReceipt(path string, receipt any, runErr error) (warning string, err error) {
-	return codemode.WriteReceipt(path, receipt, runErr)
-}
-
 // VerifyLimits are the verifier's caps from the settings.
 func VerifyLimits(a config.ArtifactSettings) []artifact.VerifyOption { return codemode.VerifyLimits(a) }
-
-// CheckConvID refuses an id that is not a ChatGPT conversation id, with a
-// BadInput envelope naming the --conv flag.
-func CheckConvID(id string) error { return codemode.CheckConvID(id) }

@@ -12,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
+	"github.com/ferrydesk/ferry/backend/prompt/templates"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -39,7 +40,7 @@ func TestCode(t *testing.T) {
 	base := AskRequest{Site: "chatgpt", Browser: h.Browser, Origin: job.OriginDesktop, Timeout: 50 * time.Second}
 
 	t.Run("a template renders the task, the journal passes the artifact states, and the zip lands in the artifacts directory", func(t *testing.T) {
-		if _, err := c.Templates().Save(ctx, TemplateInfo{Name: "tool", Body: "Build {{what}} " + sim.Directive(sim.ScenarioCodeZip), Variables: []string{"what"}}); err != nil {
+		if _, err := c.Templates().Save(ctx, templates.Info{Name: "tool", Body: "Build {{what}} " + sim.Directive(sim.ScenarioCodeZip), Variables: []string{"what"}}); err != nil {
 			t.Fatal(err)
 		}
 		req := CodeRequest{AskRequest: base}
@@ -50,7 +51,7 @@ func TestCode(t *testing.T) {
 				states = append(states, ev.State)
 			}
 		}
-		s, err := c.Code(ctx, req)
+		s, err := c.code(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +139,7 @@ func TestCode(t *testing.T) {
 		h.Server.Reset()
 		req := base
 		req.Template, req.Vars = "review", map[string]string{"change": "rename the ledger type"}
-		s, err := c.Ask(ctx, req)
+		s, err := c.ask(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +158,7 @@ func TestCode(t *testing.T) {
 			{AskRequest: AskRequest{Site: "chatgpt", Browser: h.Browser}, RepoRoot: t.TempDir()},
 			{AskRequest: AskRequest{Prompt: "x", Browser: h.Browser}, Conversation: "../etc"},
 		} {
-			if _, err := c.Code(ctx, req); err == nil || errs.CodeOf(err) == errs.Internal {
+			if _, err := c.code(ctx, req); err == nil || errs.CodeOf(err) == errs.Internal {
 				t.Fatalf("request %+v: %v", req, err)
 			}
 		}

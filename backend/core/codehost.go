@@ -26,14 +26,14 @@ func (t tabs) OpenBrowser(ctx context.Context) (*browser.Browser, error) {
 	return t.open(ctx)
 }
 
-// ResolveTab implements codemode.Tabs with ResolveTab.
+// ResolveTab implements codemode.Tabs with resolveTab.
 func (tabs) ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
-	return ResolveTab(ctx, b, reg, siteID, tabID)
+	return resolveTab(ctx, b, reg, siteID, tabID)
 }
 
-// NewChatTab implements codemode.Tabs with NewChatTab.
+// NewChatTab implements codemode.Tabs with newChatTab.
 func (tabs) NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, bool, error) {
-	return NewChatTab(ctx, b, reg, siteID)
+	return newChatTab(ctx, b, reg, siteID)
 }
 
 // codeHost is codemode.Host over the Core: its settings, history,
@@ -55,7 +55,7 @@ func (h codeHost) Settings() config.Settings { return h.c.Settings() }
 func (h codeHost) ArtifactsDir() string { return h.c.paths.ArtifactsDir() }
 
 // Sites implements codemode.Host with Core.Sites.
-func (h codeHost) Sites() (*site.Registry, error) { return h.c.Sites() }
+func (h codeHost) Sites() (*site.Registry, error) { return h.c.sites() }
 
 // Sessions implements codemode.Host with Core.Sessions.
 func (h codeHost) Sessions(ctx context.Context) (*job.Repo, error) { return h.c.Sessions(ctx) }

@@ -93,11 +93,11 @@ func TestTwoAsksAtOnceThroughTheOwner(t *testing.T) {
 	}
 	remote := client.NewService(client.New(ep))
 	// The user's own ChatGPT tab is open, as in a browser one works in.
-	reg, err := o.c.Sites()
+	reg, err := o.c.sites()
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine, _, err := OpenSiteTab(ctx, h.Browser, reg, sim.ChatGPT)
+	mine, _, err := openSiteTab(ctx, h.Browser, reg, sim.ChatGPT)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,12 +150,12 @@ func TestTwoAsksAtOnceThroughTheOwner(t *testing.T) {
 	t.Run("two asks on a site that takes one run at a time take turns in its tab", func(t *testing.T) {
 		st := o.c.Settings()
 		st.Sites = []json.RawMessage{json.RawMessage(`{"id":"chatgpt","oneRunAtATime":true}`)}
-		if err := o.c.SaveSettings(st); err != nil {
+		if err := o.c.saveSettings(st); err != nil {
 			t.Fatal(err)
 		}
 		defer func() {
 			st.Sites = nil
-			if err := o.c.SaveSettings(st); err != nil {
+			if err := o.c.saveSettings(st); err != nil {
 				t.Error(err)
 			}
 		}()

@@ -25,7 +25,7 @@ type Options struct {
 	// Owner marks a process that holds the data directory for long (the
 	// desktop app, ferry serve): it backs the history up while it runs,
 	// when the newest backup is older than store.BackupEvery, and once
-	// more when it closes cleanly (see backups.go).
+	// more when it closes cleanly (store.RollingBackups).
 	Owner bool
 }
 
@@ -33,9 +33,9 @@ type Options struct {
 type Core struct {
 	paths config.Paths
 	store *store.Store
-	hist  history   // the one session repository, see History
-	bk    backups   // the owner's rolling backups, see backups.go
-	tabs  tabLedger // what the last check or run learned of each tab
+	hist  history               // the one session repository, see History
+	bk    *store.RollingBackups // the owner's rolling backups; nil unless Options.Owner
+	tabs  tabLedger             // what the last check or run learned of each tab
 
 	clients *clients.Registry // the agents that may use the local API
 	pairing *clients.Pairing  // the open pairing codes, shared by every Service of this core
@@ -71,7 +71,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	c := &Core{paths: paths, store: st, settings: settings, clients: clients.New(st), pairing: clients.NewPairing(0, nil)}
 	if opts.Owner {
-		c.startBackups()
+		c.bk = st.StartBackups(paths.BackupsDir())
 	}
 	return c, nil
 }
@@ -83,14 +83,14 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 // store.Close); the backup's error, after the store closed, when only the
 // backup failed.
 func (c *Core) Close() error {
-	c.stopBackups() // before the store they read goes away
-	c.hist.stop()   // likewise
+	c.bk.Stop()   // before the store they read goes away
+	c.hist.stop() // likewise
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.store == nil {
 		return nil
 	}
-	berr := c.closingBackup()
+	berr := c.bk.Close(context.Background())
 	err := c.store.Close()
 	c.store = nil
 	if errs.Has(err, errs.DiskFull) {
@@ -110,6 +110,10 @@ func (c *Core) Paths() config.Paths { return c.paths }
 // Store returns the open store.
 func (c *Core) Store() *store.Store { return c.store }
 
+// LastBackup is the newest backup this process wrote as the owner (zero
+// when none).
+func (c *Core) LastBackup() store.BackupFile { return c.bk.Last() }
+
 // Settings returns the settings in force.
 func (c *Core) Settings() config.Settings {
 	c.mu.RLock()
@@ -117,9 +121,9 @@ func (c *Core) Settings() config.Settings {
 	return c.settings
 }
 
-// SaveSettings validates s and saves it atomically; on success it is in
+// saveSettings validates s and saves it atomically; on success it is in
 // force at once. An invalid s is a ConfigInvalid envelope and changes nothing.
-func (c *Core) SaveSettings(s config.Settings) error {
+func (c *Core) saveSettings(s config.Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}

@@ -37,13 +37,13 @@ func TestEverySiteCollectsTheAnswerOfARunWhoseBrowserWentAway(t *testing.T) {
 		return config.BrowserSettings{Binary: providertest.ChromiumBin, Headless: true, ExtraArgs: srv.ChromiumFlags()}
 	}, t.TempDir(), nil)
 	defer owner.Close()
-	s, c := openTestService(t, ctx, WithHubBrowserSource(owner.Get))
+	s, c := openTestService(t, ctx, WithHubBrowserSource(owner.get))
 	desk := service.Owner(service.FaceDesktop)
 	repo, err := c.Sessions(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := c.Sites()
+	reg, err := c.sites()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -146,7 +146,7 @@ func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
 	t.Run("a browser killed before the send fails the run and sends nothing", func(t *testing.T) {
 		srv.Reset()
 		b := launch(t)
-		out, err := c.Ask(ctx, AskRequest{Site: "chatgpt", Prompt: "Never sent", Browser: b, Timeout: 60 * time.Second,
+		out, err := c.ask(ctx, AskRequest{Site: "chatgpt", Prompt: "Never sent", Browser: b, Timeout: 60 * time.Second,
 			OnEvent: func(ev job.Event) {
 				if ev.Kind == job.EventState && ev.State == job.StatePreflighted {
 					_ = syscall.Kill(b.PID(), syscall.SIGKILL)
@@ -208,7 +208,7 @@ func askKilledMidStream(t *testing.T, ctx context.Context, c *Core, b *browser.B
 		killedAt = time.Now()
 		_ = syscall.Kill(b.PID(), syscall.SIGKILL)
 	}()
-	out, err := c.Ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: b, Timeout: 60 * time.Second,
+	out, err := c.ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: b, Timeout: 60 * time.Second,
 		OnEvent: func(ev job.Event) {
 			if ev.Kind == job.EventPartial {
 				once.Do(func() { close(streaming) })
@@ -262,7 +262,7 @@ func TestTheReattachedAnswerIsExtractedAsTheSentOne(t *testing.T) {
 	var sent string
 	t.Run("the run that collects its answer returns it clean", func(t *testing.T) {
 		prompt := "Sent cited code " + sim.Directive(sim.ScenarioCitedCode)
-		out, err := c.Ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: launchFor(t, ctx, srv), Timeout: 60 * time.Second})
+		out, err := c.ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: launchFor(t, ctx, srv), Timeout: 60 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,9 +24,9 @@ func Doctor(ctx context.Context, opts DoctorOptions) doctor.Report {
 	return doctor.Run(ctx, paths, probe(paths), version.String())
 }
 
-// Doctor runs the checks for this core's data directory. The store check
+// doctor runs the checks for this core's data directory. The store check
 // reports the store this process holds instead of opening it a second time.
-func (c *Core) Doctor(ctx context.Context) doctor.Report {
+func (c *Core) doctor(ctx context.Context) doctor.Report {
 	p := probe(c.paths)
 	checks := []doctor.Check{
 		doctor.Browser(ctx, p),

@@ -18,11 +18,11 @@ import (
 // sessions doctor) in one place, so that the embedded CLI and the owner
 // serving the CLI through the hub decide and word everything alike.
 
-// PickSession is the run ref names (an unambiguous id prefix is enough) or,
+// pickSession is the run ref names (an unambiguous id prefix is enough) or,
 // with ref "", the only active run. Errors: errs.SessionNotFound (no such
 // run, or no active run), errs.SessionAmbiguous (several active runs,
 // listed: the command fails closed).
-func PickSession(ctx context.Context, repo *job.Repo, ref string) (*job.Session, error) {
+func pickSession(ctx context.Context, repo *job.Repo, ref string) (*job.Session, error) {
 	if ref != "" {
 		return repo.Resolve(ctx, ref)
 	}
@@ -55,11 +55,11 @@ func clipLine(s string, n int) string {
 	return s
 }
 
-// CheckFresh is the gate before poll, watch and reattach: the stored
+// checkFresh is the gate before poll, watch and reattach: the stored
 // TargetID must be a live page on the session's site. Errors:
 // errs.SessionStale with the open tabs of that site as candidates; the
 // browser's envelopes.
-func CheckFresh(ctx context.Context, b *browser.Browser, reg *site.Registry, s *job.Session) error {
+func checkFresh(ctx context.Context, b *browser.Browser, reg *site.Registry, s *job.Session) error {
 	infer := func(host string) string {
 		if st, ok := reg.ForHost(host); ok {
 			return st.ID
@@ -101,7 +101,7 @@ func hostOf(raw string) string {
 	return raw
 }
 
-// ReattachIn resumes run s in browser b after the freshness gate, never
+// reattachIn resumes run s in browser b after the freshness gate, never
 // sending its prompt again once it was sent (job.Runner.Reattach). A run
 // that lost its tab or browser after the send (job.Session.LostItsTab) and
 // whose tab is not in b is first rebound to a new tab showing its
@@ -112,12 +112,12 @@ func hostOf(raw string) string {
 // saved, and the receipt is written beside them. The Finding says what
 // reattach found, also when it fails. Errors: the gate's, the adapter's and
 // the runner's envelopes (for a code step, as RunCode words them).
-func ReattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, repo *job.Repo, s *job.Session, onEvent func(job.Event)) (*job.Session, *job.Finding, error) {
+func reattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, repo *job.Repo, s *job.Session, onEvent func(job.Event)) (*job.Session, *job.Finding, error) {
 	s, err := reopenConversation(ctx, b, repo, s)
 	if err != nil {
 		return s, nil, err
 	}
-	if err := CheckFresh(ctx, b, reg, s); err != nil {
+	if err := checkFresh(ctx, b, reg, s); err != nil {
 		return s, nil, err
 	}
 	st, err := reg.Get(s.Site)
@@ -146,7 +146,7 @@ func ReattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, rep
 // stale, recovered or unchecked.
 type DoctorReport = service.DoctorReport
 
-// DoctorSessions checks the tabs of the active and stale runs in b: a run
+// doctorSessions checks the tabs of the active and stale runs in b: a run
 // whose tab is gone or left its site is marked stale (a stale run is
 // checked again every time, with its candidate tabs, and one whose tab is
 // live on its site again is resumed in the state it was in); with recover a
@@ -155,7 +155,7 @@ type DoctorReport = service.DoctorReport
 // one it resumed the run at.
 // With b nil nothing is checked (every run is "unchecked"). Errors: the
 // repository's and the browser's envelopes.
-func DoctorSessions(ctx context.Context, repo *job.Repo, b *browser.Browser, reg *site.Registry, recover bool) ([]DoctorReport, error) {
+func doctorSessions(ctx context.Context, repo *job.Repo, b *browser.Browser, reg *site.Registry, recover bool) ([]DoctorReport, error) {
 	act, err := repo.Active(ctx)
 	if err != nil {
 		return nil, err
@@ -179,7 +179,7 @@ func DoctorSessions(ctx context.Context, repo *job.Repo, b *browser.Browser, reg
 		// Stale runs are checked again too: a second doctor shows why they
 		// are stale and the tabs that could take them, and a run whose tab is
 		// live on its site again is resumed where it stopped.
-		gerr := CheckFresh(ctx, b, reg, s)
+		gerr := checkFresh(ctx, b, reg, s)
 		if gerr == nil {
 			rp.Verdict = "ok"
 			if s.State == job.StateStale {

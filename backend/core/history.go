@@ -69,11 +69,11 @@ func (c *Core) WarmHistory() {
 	}()
 }
 
-// SearchHistory lists the runs that pass f through the shared repository:
+// searchHistory lists the runs that pass f through the shared repository:
 // newest first without a query, best match first with one. Errors: as
 // job.Repo.List (BadInput for an unknown state or an invalid query, store
 // failures), and as History.
-func (c *Core) SearchHistory(ctx context.Context, f job.Filter) ([]job.Listed, int, error) {
+func (c *Core) searchHistory(ctx context.Context, f job.Filter) ([]job.Listed, int, error) {
 	repo, err := c.History(ctx)
 	if err != nil {
 		return nil, 0, err
@@ -81,9 +81,9 @@ func (c *Core) SearchHistory(ctx context.Context, f job.Filter) ([]job.Listed, i
 	return repo.List(ctx, f)
 }
 
-// SearchHistoryHits is SearchHistory without reading the runs: the hits
+// searchHistoryHits is searchHistory without reading the runs: the hits
 // alone (see job.Repo.Hits), for a view that searches on every keystroke.
-func (c *Core) SearchHistoryHits(ctx context.Context, f job.Filter) ([]search.Hit, int, error) {
+func (c *Core) searchHistoryHits(ctx context.Context, f job.Filter) ([]search.Hit, int, error) {
 	repo, err := c.History(ctx)
 	if err != nil {
 		return nil, 0, err

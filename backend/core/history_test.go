@@ -31,7 +31,7 @@ func seedHistory(t *testing.T, c *Core, n int, prompt string) {
 
 func searchIDs(t *testing.T, c *Core, f job.Filter) ([]string, int) {
 	t.Helper()
-	items, total, err := c.SearchHistory(context.Background(), f)
+	items, total, err := c.searchHistory(context.Background(), f)
 	if err != nil {
 		t.Fatalf("search %+v: %v", f, err)
 	}
@@ -171,7 +171,7 @@ func TestHistory(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for i := 0; i < 20; i++ {
-					if _, _, err := c.SearchHistory(ctx, job.Filter{Query: "pool"}); err != nil {
+					if _, _, err := c.searchHistory(ctx, job.Filter{Query: "pool"}); err != nil {
 						failed.Store(err)
 						return
 					}

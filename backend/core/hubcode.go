@@ -42,7 +42,7 @@ func (h *HubBackend) checkCodeSpec(spec hub.JobSpec) error {
 	if err := checkSources(context.Background(), spec); err != nil {
 		return err
 	}
-	return h.c.CheckCode(context.Background(), h.codeRequest(spec, AskRequest{}))
+	return h.c.checkCode(context.Background(), h.codeRequest(spec, AskRequest{}))
 }
 
 // codeRequest is the core request of a code job, over base (the owner's

@@ -18,7 +18,7 @@ func (h *HubBackend) emitRun(rec jobRecord, ev job.Event) {
 	if ev.Kind == job.EventPartial {
 		typ = hub.EventRunPartial
 	}
-	re := RunEventOf(ev)
+	re := runEventOf(ev)
 	h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: &hub.EventData{Run: &re}})
 	h.notify(service.JobEvent{Type: typ, JobID: rec.ID, Time: ev.At, Run: &re})
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // The owner's side of ferry poll, watch, reattach, sessions doctor and open
-// through the hub: the same decisions as the embedded commands (PickSession,
-// CheckFresh, ReattachIn, DoctorSessions, OpenSiteTab) on the owner's store
+// through the hub: the same decisions as the embedded commands (pickSession,
+// checkFresh, reattachIn, doctorSessions, openSiteTab) on the owner's store
 // and browser.
 
 // defaultReattachTimeout bounds a reattach job whose request names none
@@ -57,19 +57,19 @@ func (h *HubBackend) requestBrowser(ctx context.Context, url string) (b *browser
 }
 
 // PollSession checks a run once: with chk.Browser an active run's tab must
-// pass the freshness gate. Errors: as PickSession and CheckFresh.
+// pass the freshness gate. Errors: as pickSession and checkFresh.
 func (h *HubBackend) PollSession(ctx context.Context, chk hub.SessionCheck) (hub.PollResult, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return hub.PollResult{}, err
 	}
-	s, err := PickSession(ctx, repo, chk.Session)
+	s, err := pickSession(ctx, repo, chk.Session)
 	if err != nil {
 		return hub.PollResult{}, err
 	}
 	fresh := false
 	if s.State.Active() && chk.Browser {
-		reg, err := h.c.Sites()
+		reg, err := h.c.sites()
 		if err != nil {
 			return hub.PollResult{}, err
 		}
@@ -78,7 +78,7 @@ func (h *HubBackend) PollSession(ctx context.Context, chk hub.SessionCheck) (hub
 			return hub.PollResult{}, err
 		}
 		defer done()
-		if err := CheckFresh(ctx, b, reg, s); err != nil {
+		if err := checkFresh(ctx, b, reg, s); err != nil {
 			return hub.PollResult{}, err
 		}
 		fresh = true
@@ -86,7 +86,7 @@ func (h *HubBackend) PollSession(ctx context.Context, chk hub.SessionCheck) (hub
 	return hub.PollResult{Session: RunOf(s), Fresh: fresh}, nil
 }
 
-// DoctorSessions runs DoctorSessions (the function) on the owner's store,
+// DoctorSessions runs doctorSessions on the owner's store,
 // in the request's browser when chk.Browser.
 func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (hub.DoctorResult, error) {
 	var b *browser.Browser
@@ -98,7 +98,7 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 			return hub.DoctorResult{}, err
 		}
 		defer done()
-		if reg, err = h.c.Sites(); err != nil {
+		if reg, err = h.c.sites(); err != nil {
 			return hub.DoctorResult{}, err
 		}
 	}
@@ -106,7 +106,7 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 	if err != nil {
 		return hub.DoctorResult{}, err
 	}
-	out, err := DoctorSessions(ctx, repo, b, reg, chk.Recover)
+	out, err := doctorSessions(ctx, repo, b, reg, chk.Recover)
 	if err != nil {
 		return hub.DoctorResult{}, err
 	}
@@ -121,14 +121,14 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 // not resumed a second time: that job is returned, to be followed, with
 // Started false. An active run needs a browser: chk's (Browser or
 // BrowserURL), else the long-lived one.
-// Errors: as PickSession; errs.BadInput for an active run when neither
+// Errors: as pickSession; errs.BadInput for an active run when neither
 // names a browser; store failures.
 func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, requestedBy string) (hub.ReattachResult, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return hub.ReattachResult{}, err
 	}
-	s, err := PickSession(ctx, repo, chk.Session)
+	s, err := pickSession(ctx, repo, chk.Session)
 	if err != nil {
 		return hub.ReattachResult{}, err
 	}
@@ -230,7 +230,7 @@ func (h *HubBackend) reattachRun(ctx context.Context, sessionID string, chk hub.
 	if err != nil {
 		return nil, err
 	}
-	reg, err := h.c.Sites()
+	reg, err := h.c.sites()
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +239,7 @@ func (h *HubBackend) reattachRun(ctx context.Context, sessionID string, chk hub.
 		return nil, err
 	}
 	defer done()
-	_, finding, err := ReattachIn(ctx, b, reg, repo, s, onEvent)
+	_, finding, err := reattachIn(ctx, b, reg, repo, s, onEvent)
 	return finding, err
 }
 
@@ -249,7 +249,7 @@ func (h *HubBackend) reattachRun(ctx context.Context, sessionID string, chk hub.
 // browser's envelopes (errs.Timeout when the page does not load within
 // req.TimeoutMs).
 func (h *HubBackend) OpenTab(ctx context.Context, req hub.OpenTabRequest) (hub.Tab, error) {
-	reg, err := h.c.Sites()
+	reg, err := h.c.sites()
 	if err != nil {
 		return hub.Tab{}, err
 	}
@@ -266,7 +266,7 @@ func (h *HubBackend) OpenTab(ctx context.Context, req hub.OpenTabRequest) (hub.T
 		return hub.Tab{}, err
 	}
 	defer done()
-	p, s, err := OpenSiteTab(ctx, b, reg, req.Site)
+	p, s, err := openSiteTab(ctx, b, reg, req.Site)
 	if err != nil {
 		return hub.Tab{}, err
 	}

@@ -99,7 +99,7 @@ func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
 		}
 	}
 	if spec.Site != "" {
-		reg, err := h.c.Sites()
+		reg, err := h.c.sites()
 		if err != nil {
 			return err
 		}
@@ -172,7 +172,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		}
 		h.emitRun(rec, ev)
 	}
-	ctx = WithQueueNotice(ctx, func(waitingFor string) { h.queued(rec, waitingFor) })
+	ctx = withQueueNotice(ctx, func(waitingFor string) { h.queued(rec, waitingFor) })
 	if origin != job.OriginAgent && rec.Spec.ShownRun != "" {
 		// The owner's run goes where the user would (tabpref.go).
 		if shown, ok := h.shown(ctx, rec.Spec.ShownRun); ok {
@@ -181,7 +181,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	}
 	if origin == job.OriginAgent {
 		// An agent's new chat or follow-up takes one of its own free tabs
-		// when it has one (NewChatTab, ContinueTab); without the list (the
+		// when it has one (newChatTab, continueTab); without the list (the
 		// store failed) it opens a tab. Its tabs are claimed for it.
 		hd, err := h.holdings(ctx, rec.RequestedBy)
 		if err != nil {
@@ -213,7 +213,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 		if rec.Kind == hub.KindCode {
 			s, receipt, err = h.runCode(ctx, rec, req)
 		} else {
-			s, err = h.c.Ask(ctx, req)
+			s, err = h.c.ask(ctx, req)
 		}
 	}
 	// The sources' zip is gone before the job says it ended.
@@ -276,7 +276,7 @@ func (h *HubBackend) followUp(ctx context.Context, ref string, req *AskRequest) 
 // must be siteID's when siteID is given. Errors: errs.BadInput for an
 // address of no known site or of another site; errs.UnknownSite.
 func (h *HubBackend) conversationSite(conv, siteID string) (string, error) {
-	reg, err := h.c.Sites()
+	reg, err := h.c.sites()
 	if err != nil {
 		return "", err
 	}

@@ -94,13 +94,13 @@ func summaryOf(s *job.Session) hub.SessionSummary {
 }
 
 // ShowSession returns a run (an unambiguous id prefix is enough) with its
-// journal. Errors: as ShowSession (the function).
+// journal. Errors: as showSession.
 func (h *HubBackend) ShowSession(ctx context.Context, id string) (hub.Session, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return hub.Session{}, err
 	}
-	s, j, err := ShowSession(ctx, repo, id)
+	s, j, err := showSession(ctx, repo, id)
 	if err != nil {
 		return hub.Session{}, err
 	}
@@ -139,13 +139,13 @@ func clipText(s string, n int) string {
 
 // ExportSession renders a run (an unambiguous id prefix is enough) as
 // Markdown or JSON with its secrets redacted (job.Export). Errors: as
-// ShowSession (the function); errs.BadInput for another format.
+// showSession; errs.BadInput for another format.
 func (h *HubBackend) ExportSession(ctx context.Context, id, format string) (service.Export, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return service.Export{}, err
 	}
-	run, journal, err := ShowSession(ctx, repo, id)
+	run, journal, err := showSession(ctx, repo, id)
 	if err != nil {
 		return service.Export{}, err
 	}

@@ -20,7 +20,7 @@ func (h *HubBackend) ListTabs(ctx context.Context) ([]hub.Tab, error) {
 	if b == nil {
 		return []hub.Tab{}, nil
 	}
-	reg, err := h.c.Sites()
+	reg, err := h.c.sites()
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func (h *HubBackend) specBrowser(ctx context.Context, spec service.BrowserSpec) 
 // ListTabsIn lists the tabs of the browser spec names, each described by
 // describeTab. Errors: as specBrowser; the browser's envelopes.
 func (h *HubBackend) ListTabsIn(ctx context.Context, spec service.BrowserSpec) ([]service.Tab, error) {
-	reg, err := h.c.Sites()
+	reg, err := h.c.sites()
 	if err != nil {
 		return nil, err
 	}

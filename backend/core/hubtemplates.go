@@ -4,18 +4,19 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/prompt/templates"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // The owner's templates through the hub (ferry templates while an owner
 // runs): the same repository and errors as embedded.
 
-func templateOut(t TemplateInfo) hub.Template {
+func templateOut(t templates.Info) hub.Template {
 	return hub.Template{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables, BuiltIn: t.BuiltIn, UpdatedAt: t.UpdatedAt}
 }
 
 // ListTemplates lists the built-in and the user's templates. Errors: as
-// TemplateRepo.List.
+// templates.Repo.List.
 func (h *HubBackend) ListTemplates(ctx context.Context) ([]hub.Template, error) {
 	list, err := h.c.Templates().List(ctx)
 	if err != nil {
@@ -28,7 +29,7 @@ func (h *HubBackend) ListTemplates(ctx context.Context) ([]hub.Template, error) 
 	return out, nil
 }
 
-// GetTemplate returns one template. Errors: as TemplateRepo.Get.
+// GetTemplate returns one template. Errors: as templates.Repo.Get.
 func (h *HubBackend) GetTemplate(ctx context.Context, name string) (hub.Template, error) {
 	t, err := h.c.Templates().Get(ctx, name)
 	if err != nil {
@@ -38,9 +39,9 @@ func (h *HubBackend) GetTemplate(ctx context.Context, name string) (hub.Template
 }
 
 // SaveTemplate saves the user's template t.Name (BuiltIn and UpdatedAt of
-// t are ignored). Errors: as TemplateRepo.Save.
+// t are ignored). Errors: as templates.Repo.Save.
 func (h *HubBackend) SaveTemplate(ctx context.Context, t hub.Template) (hub.Template, error) {
-	saved, err := h.c.Templates().Save(ctx, TemplateInfo{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables})
+	saved, err := h.c.Templates().Save(ctx, templates.Info{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables})
 	if err != nil {
 		return hub.Template{}, err
 	}
@@ -48,7 +49,7 @@ func (h *HubBackend) SaveTemplate(ctx context.Context, t hub.Template) (hub.Temp
 }
 
 // DeleteTemplate deletes the user's template name. Errors: as
-// TemplateRepo.Delete.
+// templates.Repo.Delete.
 func (h *HubBackend) DeleteTemplate(ctx context.Context, name string) error {
 	return h.c.Templates().Delete(ctx, name)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
-// OpenSiteTab opens a new background tab on the new-chat address of site
+// openSiteTab opens a new background tab on the new-chat address of site
 // siteID (its address when it has none) and waits for the page to load. It
 // never reuses an open tab: this is how a run asked for a fresh chat avoids
 // the ambiguity of several open tabs, and what `ferry open` does. The tab
@@ -18,7 +18,7 @@ import (
 // left open when the page fails to load (the user may want to see why).
 // Errors: UnknownSite; the browser's envelopes (BrowserDisconnected,
 // NavigationAborted, Timeout when ctx ends first).
-func OpenSiteTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, error) {
+func openSiteTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, error) {
 	s, err := reg.Get(siteID)
 	if err != nil {
 		return nil, site.Site{}, err
@@ -55,7 +55,7 @@ func navigateNew(ctx context.Context, p *browser.Page, s site.Site) error {
 	return nil
 }
 
-// ResolveTab finds the tab a run drives: exactly tabID when given (its site
+// resolveTab finds the tab a run drives: exactly tabID when given (its site
 // inferred from its live address, or siteID for a tab on its site's login
 // page); else the one open tab of siteID that no other run of this process
 // drives and that is not claimed for another agent (owntabs.go); of
@@ -65,7 +65,7 @@ func navigateNew(ctx context.Context, p *browser.Page, s site.Site) error {
 // (every open tab of the site busy with another run included). created
 // reports a new tab. The tab is the caller's alone until it detaches from
 // it (see tablease.go): a named tab another run drives is waited for, the
-// context's queue notice (WithQueueNotice) saying so. Errors: BadInput
+// context's queue notice (withQueueNotice) saying so. Errors: BadInput
 // when the tab shows another site than siteID; NavigatedAway for a tab on
 // no known site; TabAmbiguous listing the free open tabs of the site when
 // several are and none is preferred;
@@ -75,7 +75,7 @@ func navigateNew(ctx context.Context, p *browser.Page, s site.Site) error {
 // A site that takes one run at a time (site.Site.OneRunAtATime) never gets
 // a tab of its own for a run: the run waits, queued, while another run of
 // the site goes on.
-func ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
+func resolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
 	if tabID != "" {
 		p, s, err := resolveNamedTab(ctx, b, reg, siteID, tabID)
 		if err == nil {
@@ -195,7 +195,7 @@ func lockSite(ctx context.Context, b *browser.Browser, reg *site.Registry, s sit
 	}
 }
 
-// resolveNamedTab is ResolveTab for tab tabID: once no other run drives
+// resolveNamedTab is resolveTab for tab tabID: once no other run drives
 // it, the tab with its site.
 func resolveNamedTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, error) {
 	p, err := holdTab(ctx, b, reg, siteID, tabID)
@@ -216,7 +216,7 @@ func resolveNamedTab(ctx context.Context, b *browser.Browser, reg *site.Registry
 // holdTab attaches to tab tabID of b, a tab of site siteID ("" when not
 // known yet), once no other run of this process drives it, and holds it
 // until the caller detaches. While it waits, the context's queue notice
-// (WithQueueNotice) says for what. Errors: the browser's envelopes
+// (withQueueNotice) says for what. Errors: the browser's envelopes
 // (TargetNotFound for a tab that is gone); Timeout or Cancelled when ctx
 // ends while waiting.
 func holdTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, error) {
@@ -264,7 +264,7 @@ func waitingFor(reg *site.Registry, held tabLease, tabID string) string {
 
 // namedTabSite is the site of p, the tab tabID a run names: the site of its
 // live address, or siteID for a tab on its site's login page. Errors: as
-// ResolveTab's for a named tab.
+// resolveTab's for a named tab.
 func namedTabSite(ctx context.Context, p *browser.Page, reg *site.Registry, siteID, tabID string) (site.Site, error) {
 	info, err := p.Info(ctx)
 	if err != nil {

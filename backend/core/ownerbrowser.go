@@ -46,11 +46,11 @@ func NewOwnerBrowser(settings func() config.BrowserSettings, profileDir string, 
 	return &OwnerBrowser{settings: settings, profileDir: profileDir, changed: changed}
 }
 
-// Get returns the connected browser, connecting first when there is none
+// get returns the connected browser, connecting first when there is none
 // or the last one went away. Errors: the launch or attach envelopes
 // (BrowserNotFound, BrowserLaunchFailed, BadInput for a bad attach address);
 // Internal after shutdown.
-func (m *OwnerBrowser) Get(ctx context.Context) (*browser.Browser, error) {
+func (m *OwnerBrowser) get(ctx context.Context) (*browser.Browser, error) {
 	if b := m.Current(); b != nil {
 		return b, nil
 	}
@@ -86,10 +86,10 @@ func (m *OwnerBrowser) GetInBackground(ctx context.Context) (*browser.Browser, e
 	return b, nil
 }
 
-// Reconnect drops the current browser (quitting it when Ferry launched it)
+// reconnect drops the current browser (quitting it when Ferry launched it)
 // and connects again with the settings in force now: the way to apply
 // changed browser settings, or to retry after a failure. Errors: as Get.
-func (m *OwnerBrowser) Reconnect(ctx context.Context) (*browser.Browser, error) {
+func (m *OwnerBrowser) reconnect(ctx context.Context) (*browser.Browser, error) {
 	m.connMu.Lock()
 	defer m.connMu.Unlock()
 	m.mu.Lock()
@@ -194,12 +194,12 @@ func (m *OwnerBrowser) watch(b *browser.Browser) {
 
 func (m *OwnerBrowser) notify() {
 	if m.changed != nil {
-		m.changed(m.State())
+		m.changed(m.state())
 	}
 }
 
-// State describes the browser now.
-func (m *OwnerBrowser) State() service.BrowserState {
+// state describes the browser now.
+func (m *OwnerBrowser) state() service.BrowserState {
 	bs := m.settings()
 	st := service.BrowserState{Status: service.BrowserNotStarted, Mode: "launch", Headless: bs.Headless}
 	if bs.AttachURL != "" {

@@ -25,10 +25,10 @@ func TestOwnerBrowser(t *testing.T) {
 		m := NewOwnerBrowser(func() config.BrowserSettings {
 			return config.BrowserSettings{Binary: "/nonexistent/chromium", Headless: true}
 		}, t.TempDir(), nil)
-		if _, err := m.Get(context.Background()); err == nil {
+		if _, err := m.get(context.Background()); err == nil {
 			t.Fatal("a missing binary started")
 		}
-		st := m.State()
+		st := m.state()
 		if st.Status != service.BrowserDisconnected || st.Problem == nil || st.Problem.Code != errs.BrowserNotFound {
 			t.Errorf("state %+v, want disconnected with browser_not_found", st)
 		}
@@ -90,15 +90,15 @@ func TestOwnerBrowser(t *testing.T) {
 		m := NewOwnerBrowser(func() config.BrowserSettings {
 			return config.BrowserSettings{AttachURL: theirs.Endpoint()}
 		}, t.TempDir(), func(s service.BrowserState) { changes = append(changes, s) })
-		b, err := m.Get(ctx)
+		b, err := m.get(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := m.State()
+		st := m.state()
 		if st.Mode != "attach" || st.Status != service.BrowserConnected || st.Launched || st.PID != 0 {
 			t.Errorf("attached state %+v", st)
 		}
-		if again, _ := m.Get(ctx); again != b {
+		if again, _ := m.get(ctx); again != b {
 			t.Error("a second Get connected again instead of reusing the connection")
 		}
 		m.Close()
@@ -108,7 +108,7 @@ func TestOwnerBrowser(t *testing.T) {
 		if !processAlive(theirs.PID()) {
 			t.Error("the user's browser was quit")
 		}
-		if _, err := m.Get(ctx); errs.CodeOf(err) != errs.Internal {
+		if _, err := m.get(ctx); errs.CodeOf(err) != errs.Internal {
 			t.Errorf("Get after Close: %v, want internal", err)
 		}
 		if len(changes) == 0 || changes[0].Status != service.BrowserConnected {

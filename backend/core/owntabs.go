@@ -67,16 +67,16 @@ func claimFor(ctx context.Context, b *browser.Browser, p *browser.Page) {
 	}
 }
 
-// NewChatTab is the tab of a run asked for a new chat on site siteID: the
+// newChatTab is the tab of a run asked for a new chat on site siteID: the
 // first of the requester's own tabs (withRequester) that is open on the site
 // and that no run drives, navigated to the site's new-chat address; for the
 // owner, the tab of the run on screen when that run sent nothing there and
 // it still shows the new chat (takeUnsentTab); else a new background tab
-// (OpenSiteTab). created reports a new tab. The tab is
+// (openSiteTab). created reports a new tab. The tab is
 // the caller's alone until it detaches (see tablease.go). Errors:
 // UnknownSite; the browser's envelopes (NavigationAborted, Timeout when
 // ctx ends first, BrowserDisconnected).
-func NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, bool, error) {
+func newChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, bool, error) {
 	claimOwn(ctx, b)
 	s, err := reg.Get(siteID)
 	if err != nil {
@@ -96,7 +96,7 @@ func NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		noteUsed(ctx, b, s.ID, p.ID())
 		return p, s, false, nil
 	}
-	p, s, err = OpenSiteTab(ctx, b, reg, siteID)
+	p, s, err = openSiteTab(ctx, b, reg, siteID)
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}
@@ -105,14 +105,14 @@ func NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 	return p, s, true, nil
 }
 
-// ContinueTab is the tab of a run that continues the conversation at
+// continueTab is the tab of a run that continues the conversation at
 // address conv on site siteID: a tab that shows it (prefer first, the tab
 // of the run it follows, when it still does; one another run drives is
 // waited for), else one of the requester's own free tabs (withRequester) or
 // a new background tab, navigated to conv. created reports a new tab.
 // Errors: UnknownSite; BadInput when conv is not an address of the site;
 // the browser's envelopes.
-func ContinueTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, conv, prefer string) (*browser.Page, site.Site, bool, error) {
+func continueTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, conv, prefer string) (*browser.Page, site.Site, bool, error) {
 	claimOwn(ctx, b)
 	s, err := reg.Get(siteID)
 	if err != nil {

@@ -25,7 +25,7 @@ func (h *HubBackend) ReportSession(ctx context.Context, id string) (service.Repo
 	if err != nil {
 		return service.Report{}, err
 	}
-	run, journal, err := ShowSession(ctx, repo, id)
+	run, journal, err := showSession(ctx, repo, id)
 	if err != nil {
 		return service.Report{}, err
 	}

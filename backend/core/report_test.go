@@ -118,7 +118,7 @@ func TestAFailedRunKeepsASnapshotAndItsReportHoldsNoSecret(t *testing.T) {
 		if _, err := tab.Eval(ctx, plantJS); err != nil {
 			t.Fatal(err)
 		}
-		s, err := c.Ask(ctx, AskRequest{Site: "chatgpt", TargetID: tab.ID(), Prompt: plantedPrompt + "\n" + sim.Directive(sim.ScenarioError),
+		s, err := c.ask(ctx, AskRequest{Site: "chatgpt", TargetID: tab.ID(), Prompt: plantedPrompt + "\n" + sim.Directive(sim.ScenarioError),
 			Browser: h.Browser, Origin: job.OriginCLI, Timeout: 45 * time.Second})
 		if errs.CodeOf(err) != errs.GenerationError || s == nil || s.State != job.StateFailed {
 			t.Fatalf("the run: %v (state %v), want a failed run with generation_error", err, s)
@@ -193,12 +193,12 @@ func TestAFailedRunKeepsASnapshotAndItsReportHoldsNoSecret(t *testing.T) {
 	t.Run("with the setting off the snapshot has no screenshot", func(t *testing.T) {
 		st := c.Settings()
 		st.Run.NoFailureScreenshot = true
-		if err := c.SaveSettings(st); err != nil {
+		if err := c.saveSettings(st); err != nil {
 			t.Fatal(err)
 		}
 		defer func() {
 			st.Run.NoFailureScreenshot = false
-			_ = c.SaveSettings(st)
+			_ = c.saveSettings(st)
 		}()
 		s := fail(t)
 		rep, err := svc.ReportSession(ctx, owner, service.ReportRequest{ID: s.ID})
@@ -211,7 +211,7 @@ func TestAFailedRunKeepsASnapshotAndItsReportHoldsNoSecret(t *testing.T) {
 	})
 
 	t.Run("a run that did not fail has nothing to report", func(t *testing.T) {
-		s, err := c.Ask(ctx, AskRequest{Site: "chatgpt", TargetID: openTab(t).ID(), Prompt: "A fine question", Browser: h.Browser, Origin: job.OriginCLI, Timeout: 45 * time.Second})
+		s, err := c.ask(ctx, AskRequest{Site: "chatgpt", TargetID: openTab(t).ID(), Prompt: "A fine question", Browser: h.Browser, Origin: job.OriginCLI, Timeout: 45 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

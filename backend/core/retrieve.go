@@ -9,18 +9,9 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 )
 
-// RetrieveReceiptKind names the format of the receipt `ferry retrieve`
-// writes.
-const RetrieveReceiptKind = codemode.RetrieveReceiptKind
-
-// RetrieveReceipt is the record `ferry retrieve` writes beside its outputs.
-type RetrieveReceipt = codemode.RetrieveReceipt
-
-// RetrieveRequest is one `ferry retrieve` in this process: it needs no
-// store, only the data directory's settings and a browser.
-type RetrieveRequest struct {
-	// DataDir is the data directory ("" is the default one).
-	DataDir string
+// retrieveRequest is one retrieval in this process: it needs no store,
+// only the data directory's settings and a browser.
+type retrieveRequest struct {
 	// Conversation is the ChatGPT conversation id.
 	Conversation string
 	// TabID is exactly the tab to read through, or "" to find one.
@@ -35,30 +26,15 @@ type RetrieveRequest struct {
 	OpenBrowser func(ctx context.Context, paths config.Paths) (*browser.Browser, error)
 }
 
-// Retrieve brings the verified zips of an existing conversation home,
-// sending nothing (see codemode.Retrieve): the settings of the data
-// directory give the site overrides, the output directory and the caps.
-// It returns the receipt written into the output directory (nil when the
-// run failed before it began, or its receipt could not be written) and
-// the run's error. Errors: codemode.RetrieveRequest.Validate's BadInput;
-// the data directory's and the settings' envelopes (ConfigInvalid);
-// BadInput for an output directory that cannot be created;
-// codemode.Retrieve's.
-func Retrieve(ctx context.Context, req RetrieveRequest) (*RetrieveReceipt, error) {
-	creq := codemode.RetrieveRequest{Conversation: req.Conversation, TabID: req.TabID, Timeout: req.Timeout}
-	if err := creq.Validate(); err != nil {
-		return nil, err
-	}
-	paths, err := ResolvePaths(req.DataDir)
-	if err != nil {
-		return nil, err
-	}
-	return retrieveIn(ctx, paths, req, creq)
-}
-
-// retrieveIn is Retrieve in the data directory of paths, for the checked
-// creq.
-func retrieveIn(ctx context.Context, paths config.Paths, req RetrieveRequest, creq codemode.RetrieveRequest) (*RetrieveReceipt, error) {
+// retrieveIn brings the verified zips of an existing conversation home,
+// sending nothing (see codemode.Retrieve), in the data directory of paths
+// for the checked creq: its settings give the site overrides, the output
+// directory and the caps. It returns the receipt written into the output
+// directory (nil when the run failed before it began, or its receipt could
+// not be written) and the run's error. Errors: the settings' envelopes
+// (ConfigInvalid); BadInput for an output directory that cannot be
+// created; codemode.Retrieve's.
+func retrieveIn(ctx context.Context, paths config.Paths, req retrieveRequest, creq codemode.RetrieveRequest) (*codemode.RetrieveReceipt, error) {
 	settings, err := config.Load(paths.SettingsFile())
 	if err != nil {
 		return nil, err

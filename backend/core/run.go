@@ -40,12 +40,12 @@ type AskRequest struct {
 	TargetID string
 	// NewChat runs the prompt in a fresh chat: a new tab on the site's
 	// new-chat address, whatever tabs of the site are open (for an agent,
-	// one of its own free tabs navigated there: NewChatTab). It needs Site
+	// one of its own free tabs navigated there: newChatTab). It needs Site
 	// and excludes TargetID.
 	NewChat bool
 	// Continue is the address of a conversation of Site to go on with (a
 	// follow-up): the run takes a tab that shows it, else one navigated to
-	// it (ContinueTab); TargetID is then only the tab preferred. It needs
+	// it (continueTab); TargetID is then only the tab preferred. It needs
 	// Site and excludes NewChat.
 	Continue string
 	// Parent is the run this one follows up (with Continue): the new run
@@ -85,10 +85,10 @@ type AskRequest struct {
 	OnEvent func(job.Event)
 }
 
-// DefaultAskTimeout is the deadline of a run whose request gives none.
-const DefaultAskTimeout = 20 * time.Minute
+// defaultAskTimeout is the deadline of a run whose request gives none.
+const defaultAskTimeout = 20 * time.Minute
 
-// Ask runs one prompt through the crash-safe pipeline and returns the
+// ask runs one prompt through the crash-safe pipeline and returns the
 // session record it wrote: it resolves the browser, the tab and the site's
 // adapter, creates the session (state resolved, with the routing request),
 // then drives it with a job.Runner, which persists every state before the
@@ -109,7 +109,7 @@ const DefaultAskTimeout = 20 * time.Minute
 // deadline passed (a run already sent stays collectable: the envelope's
 // hint names `ferry reattach`), Cancelled when ctx was cancelled. Every
 // envelope of a created run carries the evidence "session".
-func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
+func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if req.Site == "" && req.TargetID == "" {
 		return nil, errs.New(errs.BadInput, "a run needs a site or a tab").WithHint("give the site id, or the TargetID of the tab to use")
 	}
@@ -132,12 +132,12 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	}
 	timeout := req.Timeout
 	if timeout == 0 {
-		timeout = DefaultAskTimeout
+		timeout = defaultAskTimeout
 	}
 	if req.Origin == "" {
 		req.Origin = job.OriginCLI
 	}
-	reg, err := c.Sites()
+	reg, err := c.sites()
 	if err != nil {
 		return nil, err
 	}
@@ -187,13 +187,13 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	requested := req.TargetID
 	switch {
 	case req.NewChat:
-		page, st, created, err = NewChatTab(ctx, b, reg, req.Site)
+		page, st, created, err = newChatTab(ctx, b, reg, req.Site)
 	case req.Continue != "":
 		// The request named a conversation; its tab was only a preference.
-		page, st, created, err = ContinueTab(ctx, b, reg, req.Site, req.Continue, req.TargetID)
+		page, st, created, err = continueTab(ctx, b, reg, req.Site, req.Continue, req.TargetID)
 		requested = ""
 	default:
-		page, st, created, err = ResolveTab(ctx, b, reg, req.Site, req.TargetID)
+		page, st, created, err = resolveTab(ctx, b, reg, req.Site, req.TargetID)
 	}
 	if err != nil {
 		return nil, err
@@ -247,7 +247,7 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		}
 	}()
 	freshTab := func(ctx context.Context, siteID string) (provider.Adapter, error) {
-		p, fs, err := OpenSiteTab(ctx, b, reg, siteID)
+		p, fs, err := openSiteTab(ctx, b, reg, siteID)
 		if err != nil {
 			return nil, err
 		}
@@ -299,14 +299,10 @@ func (c *Core) Ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	return out, env.WithEvidence("session", out.ID)
 }
 
-// ResultOf is the answer of a session with its proof (see
-// job.Session.Result): what `ferry ask --json` prints.
-func ResultOf(s *job.Session) provider.Result { return s.Result() }
-
-// Sites returns the built-in site registry with the overrides of the
+// sites returns the built-in site registry with the overrides of the
 // settings in force. Errors: ConfigInvalid for an override that does not
 // parse or merge.
-func (c *Core) Sites() (*site.Registry, error) { return SiteRegistry(c.Settings()) }
+func (c *Core) sites() (*site.Registry, error) { return SiteRegistry(c.Settings()) }
 
 // SiteRegistry is the built-in site registry with the site overrides of s.
 // Errors: ConfigInvalid for an override that does not parse or merge.

@@ -36,7 +36,7 @@ func TestAsk(t *testing.T) {
 		var states []job.State
 		partials := 0
 		prompt := "Core asks about canals"
-		s, err := c.Ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: h.Browser, Origin: job.OriginDesktop, Timeout: 45 * time.Second,
+		s, err := c.ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: h.Browser, Origin: job.OriginDesktop, Timeout: 45 * time.Second,
 			OnEvent: func(ev job.Event) {
 				switch ev.Kind {
 				case job.EventState:
@@ -61,7 +61,7 @@ func TestAsk(t *testing.T) {
 				t.Fatalf("events: states %v, want %v", states, want)
 			}
 		}
-		res := ResultOf(s)
+		res := s.Result()
 		if res.Model.Slug != "gpt-5-2" || res.Content.Source != "conversation_api" || res.Transport.Source != "stream" ||
 			!res.Routing.TabWasCreated || res.Routing.ControlledTabID != s.TargetID || res.Timings.TotalMS <= 0 {
 			t.Fatalf("result proof %+v", res)
@@ -95,7 +95,7 @@ func TestAsk(t *testing.T) {
 		if err := p.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
 			t.Fatal(err)
 		}
-		s, err := c.Ask(ctx, AskRequest{TargetID: tab, Prompt: "refused?", Browser: h.Browser, Timeout: 30 * time.Second})
+		s, err := c.ask(ctx, AskRequest{TargetID: tab, Prompt: "refused?", Browser: h.Browser, Timeout: 30 * time.Second})
 		if !errs.Has(err, errs.LoginRequired) || s == nil {
 			t.Fatalf("Ask = %v, %v; want login_required with the record", s, err)
 		}
@@ -114,7 +114,7 @@ func TestAsk(t *testing.T) {
 			{Site: "nosuchsite", Prompt: "x"},
 			{Site: "chatgpt", Prompt: "x", Timeout: -time.Second},
 		} {
-			s, err := c.Ask(ctx, req)
+			s, err := c.ask(ctx, req)
 			if s != nil || errs.ClassOf(err) != errs.ClassBadInput {
 				t.Fatalf("Ask(%+v) = %v, %v; want a bad-input envelope and no record", req, s, err)
 			}

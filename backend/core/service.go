@@ -31,7 +31,7 @@ var _ service.Gateway = (*Service)(nil)
 type ServiceOption func(*Service)
 
 // WithOwnerBrowser gives the Service the owner's long-lived browser (the
-// one h runs its jobs in): the browser operations and TabStates use it.
+// one h runs its jobs in): the browser operations and tabStates use it.
 func WithOwnerBrowser(b *OwnerBrowser) ServiceOption { return func(s *Service) { s.browser = b } }
 
 // NewService serves c through h (the jobs' runner; h must be c's).

@@ -33,7 +33,7 @@ func (s *Service) BrowserState(ctx context.Context, c service.Caller, req servic
 	if err != nil {
 		return service.BrowserState{}, err
 	}
-	return b.State(), nil
+	return b.state(), nil
 }
 
 // ConnectBrowser launches the owner's browser, or attaches to the one at
@@ -53,13 +53,13 @@ func (s *Service) ConnectBrowser(ctx context.Context, c service.Caller, req serv
 	}
 	switch {
 	case req.Reconnect:
-		_, err = b.Reconnect(ctx)
+		_, err = b.reconnect(ctx)
 	case req.Background:
 		_, err = b.GetInBackground(ctx)
 	default:
-		_, err = b.Get(ctx)
+		_, err = b.get(ctx)
 	}
-	return b.State(), err
+	return b.state(), err
 }
 
 // TabStates lists the tabs of the owner's browser with their site,
@@ -79,7 +79,7 @@ func (s *Service) TabStates(ctx context.Context, c service.Caller, req service.T
 	if b == nil {
 		return []service.TabState{}, nil
 	}
-	reg, err := s.c.Sites()
+	reg, err := s.c.sites()
 	if err != nil {
 		return nil, err
 	}

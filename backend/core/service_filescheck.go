@@ -21,7 +21,7 @@ func (s *Service) CheckFiles(ctx context.Context, c service.Caller, req service.
 	if err := admit(c, "check files to attach", req); err != nil {
 		return service.FilesCheck{}, err
 	}
-	reg, err := s.c.Sites()
+	reg, err := s.c.sites()
 	if err != nil {
 		return service.FilesCheck{}, err
 	}

@@ -18,7 +18,7 @@ func (s *Service) ViewSession(ctx context.Context, c service.Caller, req service
 	if err != nil {
 		return service.SessionDetail{}, err
 	}
-	sess, journal, err := ShowSession(ctx, repo, req.ID)
+	sess, journal, err := showSession(ctx, repo, req.ID)
 	if err != nil {
 		return service.SessionDetail{}, err
 	}
@@ -41,7 +41,7 @@ func (s *Service) SearchHistory(ctx context.Context, c service.Caller, req servi
 	for _, st := range req.States {
 		f.States = append(f.States, job.State(st))
 	}
-	hits, total, err := s.c.SearchHistoryHits(ctx, f)
+	hits, total, err := s.c.searchHistoryHits(ctx, f)
 	if err != nil {
 		return service.HistoryPage{Hits: []service.Hit{}}, err
 	}

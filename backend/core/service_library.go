@@ -44,7 +44,7 @@ func (s *Service) OpenTab(ctx context.Context, c service.Caller, req service.Ope
 }
 
 // ListTemplates lists the built-in and the user's templates. Errors: as
-// TemplateRepo.List.
+// templates.Repo.List.
 func (s *Service) ListTemplates(ctx context.Context, c service.Caller, req service.ListTemplatesRequest) ([]service.Template, error) {
 	if err := admit(c, "", req); err != nil {
 		return nil, err
@@ -52,7 +52,7 @@ func (s *Service) ListTemplates(ctx context.Context, c service.Caller, req servi
 	return s.h.ListTemplates(ctx)
 }
 
-// GetTemplate returns one template. Errors: as TemplateRepo.Get.
+// GetTemplate returns one template. Errors: as templates.Repo.Get.
 func (s *Service) GetTemplate(ctx context.Context, c service.Caller, req service.TemplateRef) (service.Template, error) {
 	if err := admit(c, "", req); err != nil {
 		return service.Template{}, err
@@ -61,7 +61,7 @@ func (s *Service) GetTemplate(ctx context.Context, c service.Caller, req service
 }
 
 // SaveTemplate saves one of the user's templates. Errors: errs.HubForbidden
-// for an agent; as TemplateRepo.Save.
+// for an agent; as templates.Repo.Save.
 func (s *Service) SaveTemplate(ctx context.Context, c service.Caller, req service.Template) (service.Template, error) {
 	if err := admit(c, "change templates", req); err != nil {
 		return service.Template{}, err
@@ -70,7 +70,7 @@ func (s *Service) SaveTemplate(ctx context.Context, c service.Caller, req servic
 }
 
 // DeleteTemplate deletes one of the user's templates. Errors:
-// errs.HubForbidden for an agent; as TemplateRepo.Delete.
+// errs.HubForbidden for an agent; as templates.Repo.Delete.
 func (s *Service) DeleteTemplate(ctx context.Context, c service.Caller, req service.TemplateRef) (service.DeletedTemplate, error) {
 	if err := admit(c, "change templates", req); err != nil {
 		return service.DeletedTemplate{}, err

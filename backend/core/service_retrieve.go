@@ -13,12 +13,12 @@ import (
 )
 
 // Retrieve brings the verified zips of conversation req.Conversation home
-// with Retrieve, in the browser req.Browser names, else in the owner's
+// with retrieveIn, in the browser req.Browser names, else in the owner's
 // long-lived browser (attached anew: the retrieval closes what it opens),
 // else in Ferry's own, launched. It returns the receipt, also on a failure
 // after the run began, with the run's error. Errors: req.Validate's;
 // errs.HubForbidden for an agent (the owner alone writes local files);
-// Retrieve's.
+// retrieveIn's.
 func (s *Service) Retrieve(ctx context.Context, c service.Caller, req service.RetrieveRequest) (*service.RetrieveReceipt, error) {
 	if err := admit(c, "retrieve a conversation's zips into a local directory", req); err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func (s *Service) Retrieve(ctx context.Context, c service.Caller, req service.Re
 		}
 		return s.c.openBrowser(ctx, AskRequest{})
 	}
-	rc, runErr := retrieveIn(ctx, s.c.Paths(), RetrieveRequest{Conversation: req.Conversation, TabID: req.TabID,
+	rc, runErr := retrieveIn(ctx, s.c.Paths(), retrieveRequest{Conversation: req.Conversation, TabID: req.TabID,
 		OutDir: req.OutDir, Timeout: req.Timeout(), OpenBrowser: open}, creq)
 	if rc == nil {
 		return nil, runErr

@@ -93,7 +93,7 @@ func (h *HubBackend) requestOf(run *job.Session) (service.JobRequest, error) {
 // retryHold says, in the user's words, why a retry of run sent nothing.
 func (h *HubBackend) retryHold(run *job.Session, sent job.Sent) *service.RetryHold {
 	name := run.Site
-	if reg, err := h.c.Sites(); err == nil {
+	if reg, err := h.c.sites(); err == nil {
 		if st, err := reg.Get(run.Site); err == nil && st.Name != "" {
 			name = st.Name
 		}

@@ -125,7 +125,7 @@ func (s *Service) visibleRun(ctx context.Context, c service.Caller, ref string) 
 }
 
 // PollSession checks a run once. Errors: errs.HubForbidden for an agent; as
-// PickSession and CheckFresh.
+// pickSession and checkFresh.
 func (s *Service) PollSession(ctx context.Context, c service.Caller, req service.PollRequest) (service.PollResult, error) {
 	if err := admit(c, "poll runs", req); err != nil {
 		return service.PollResult{}, err
@@ -139,7 +139,7 @@ func (s *Service) PollSession(ctx context.Context, c service.Caller, req service
 }
 
 // ReattachSession resumes an interrupted run as a job. Errors:
-// errs.HubForbidden for an agent; as PickSession; store failures.
+// errs.HubForbidden for an agent; as pickSession; store failures.
 func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req service.ReattachRequest) (service.ReattachResult, error) {
 	if err := admit(c, "resume a run", req); err != nil {
 		return service.ReattachResult{}, err
@@ -148,7 +148,7 @@ func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req ser
 }
 
 // DoctorSessions checks the tabs of active and stale runs. Errors:
-// errs.HubForbidden for an agent; as DoctorSessions (the function).
+// errs.HubForbidden for an agent; as doctorSessions.
 func (s *Service) DoctorSessions(ctx context.Context, c service.Caller, req service.DoctorRequest) ([]service.DoctorReport, error) {
 	if err := admit(c, "check runs' tabs", req); err != nil {
 		return nil, err

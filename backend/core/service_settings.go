@@ -5,6 +5,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/site"
 )
 
 // Settings returns the settings in force. Errors: errs.HubForbidden for an
@@ -23,19 +24,20 @@ func (s *Service) SaveSettings(ctx context.Context, c service.Caller, req servic
 	if err := admit(c, "change the settings", req); err != nil {
 		return config.Settings{}, err
 	}
-	if err := s.c.SaveSettings(req.Settings); err != nil {
+	if err := s.c.saveSettings(req.Settings); err != nil {
 		return config.Settings{}, err
 	}
 	return s.c.Settings(), nil
 }
 
-// CheckSites checks req.Text as the "sites" setting (see CheckSitesText).
-// Errors: errs.HubForbidden for an agent; as CheckSitesText.
+// CheckSites checks req.Text as the "sites" setting, over the built-in
+// sites (see site.Registry.CheckOverridesText). Errors: errs.HubForbidden
+// for an agent; as CheckOverridesText.
 func (s *Service) CheckSites(ctx context.Context, c service.Caller, req service.CheckSitesRequest) (service.SitesSetting, error) {
 	if err := admit(c, "change the settings", req); err != nil {
 		return service.SitesSetting{}, err
 	}
-	raws, err := CheckSitesText(req.Text)
+	raws, err := site.Builtin().CheckOverridesText(req.Text)
 	if err != nil {
 		return service.SitesSetting{}, err
 	}

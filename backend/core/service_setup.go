@@ -14,7 +14,7 @@ func (s *Service) CheckSetup(ctx context.Context, c service.Caller, req service.
 	if err := admit(c, "run the setup checks", req); err != nil {
 		return service.SetupReport{}, err
 	}
-	return SetupReportOf(s.c.Doctor(ctx)), nil
+	return SetupReportOf(s.c.doctor(ctx)), nil
 }
 
 // SetupReportOf is the service's view of a doctor report (for a face that

@@ -14,7 +14,7 @@ func (s *Service) ListSites(ctx context.Context, c service.Caller, req service.L
 	if err := admit(c, "list the sites", req); err != nil {
 		return nil, err
 	}
-	reg, err := s.c.Sites()
+	reg, err := s.c.sites()
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (s *Service) ListModels(ctx context.Context, c service.Caller, req service.
 	if err := admit(c, "list the sites", req); err != nil {
 		return nil, err
 	}
-	reg, err := s.c.Sites()
+	reg, err := s.c.sites()
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func (s *Service) TabAction(ctx context.Context, c service.Caller, req service.T
 		return service.TabActionResult{}, errs.New(errs.BrowserDisconnected, "the browser is not connected").
 			WithHint("launch the browser (or attach to yours) first")
 	}
-	reg, err := s.c.Sites()
+	reg, err := s.c.sites()
 	if err != nil {
 		return service.TabActionResult{}, err
 	}
@@ -76,7 +76,7 @@ func (s *Service) TabAction(ctx context.Context, c service.Caller, req service.T
 	return service.TabActionResult{Tab: after}, nil
 }
 
-// tabState is the state of tab id among the browser's tabs, as TabStates
+// tabState is the state of tab id among the browser's tabs, as tabStates
 // gives it. Errors: errs.TargetNotFound when no open tab has the id.
 func (s *Service) tabState(ctx context.Context, b *browser.Browser, reg *site.Registry, id string) (service.TabState, error) {
 	tabs, err := tabStatesLearned(ctx, b, reg, &s.c.tabs)

@@ -126,7 +126,7 @@ func (s *Service) findTab(ctx context.Context, match func(service.Tab) bool) (se
 // isNewChat reports whether tab shows its site's new-chat page (or its
 // bare address): a job there starts a conversation.
 func (s *Service) isNewChat(tab service.Tab) bool {
-	reg, err := s.c.Sites()
+	reg, err := s.c.sites()
 	if err != nil {
 		return false
 	}

@@ -62,7 +62,7 @@ func (s *Service) SiteLogins(ctx context.Context, c service.Caller, req service.
 // siteLogins reads the logins in the owner's browser when it is connected,
 // else from the records (also without an owner's browser at all).
 func (s *Service) siteLogins(ctx context.Context) ([]service.SiteLogin, error) {
-	reg, err := s.c.Sites()
+	reg, err := s.c.sites()
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func (s *Service) OpenLogin(ctx context.Context, c service.Caller, req service.O
 	if err != nil {
 		return service.SiteLogin{}, err
 	}
-	reg, err := s.c.Sites()
+	reg, err := s.c.sites()
 	if err != nil {
 		return service.SiteLogin{}, err
 	}
@@ -100,12 +100,12 @@ func (s *Service) OpenLogin(ctx context.Context, c service.Caller, req service.O
 	}
 	// Checked before the browser starts: a headless one would start for
 	// nothing the user could see.
-	if bs := ob.State(); bs.Mode == "launch" && bs.Headless {
+	if bs := ob.state(); bs.Mode == "launch" && bs.Headless {
 		return service.SiteLogin{}, errs.New(errs.CapabilityMissing, "Ferry's browser runs without a window, so there is no page to log in to %s in", st.Name).
 			WithEvidence("site", st.ID).
 			WithHint("turn off Headless in Settings → Browser, then log in")
 	}
-	b, err := ob.Get(ctx)
+	b, err := ob.get(ctx)
 	if err != nil {
 		return service.SiteLogin{}, err
 	}
@@ -128,7 +128,7 @@ func (s *Service) DismissWelcome(ctx context.Context, c service.Caller, req serv
 		return next, nil
 	}
 	next.WelcomeDismissed = true
-	if err := s.c.SaveSettings(next); err != nil {
+	if err := s.c.saveSettings(next); err != nil {
 		return config.Settings{}, err
 	}
 	return s.c.Settings(), nil

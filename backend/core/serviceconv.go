@@ -82,8 +82,8 @@ func findingOf(f *job.Finding) *service.Finding {
 	return &service.Finding{From: string(f.From), Looked: f.Looked, Found: f.Found, Action: f.Action, Detail: f.Detail}
 }
 
-// FindingOf is the pipeline's finding of f (nil for nil).
-func FindingOf(f *service.Finding) *job.Finding {
+// jobFindingOf is the pipeline's finding of f (nil for nil).
+func jobFindingOf(f *service.Finding) *job.Finding {
 	if f == nil {
 		return nil
 	}
@@ -101,9 +101,9 @@ func receiptOf(r *CodeReceipt) *service.CodeReceipt {
 	return &out
 }
 
-// ReceiptOf is the code receipt of r (nil for nil), as `ferry code --json`
+// codeReceiptOf is the code receipt of r (nil for nil), as `ferry code --json`
 // prints it.
-func ReceiptOf(r *service.CodeReceipt) *CodeReceipt {
+func codeReceiptOf(r *service.CodeReceipt) *CodeReceipt {
 	if r == nil {
 		return nil
 	}
@@ -114,8 +114,8 @@ func ReceiptOf(r *service.CodeReceipt) *CodeReceipt {
 	return &out
 }
 
-// RunEventOf is the service's view of a run event.
-func RunEventOf(ev job.Event) service.RunEvent {
+// runEventOf is the service's view of a run event.
+func runEventOf(ev job.Event) service.RunEvent {
 	out, err := mirror[service.RunEvent](ev)
 	if err != nil {
 		panic(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/codemode"
 	"github.com/ferrydesk/ferry/backend/doctor"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -107,11 +108,11 @@ func TestServiceMirrorsKeepEveryField(t *testing.T) {
 	t.Run("a reattach finding", func(t *testing.T) { sameJSON[service.Finding](t, filled[job.Finding]()) })
 	t.Run("a run event", func(t *testing.T) { sameJSON[service.RunEvent](t, filled[job.Event]()) })
 	t.Run("a code receipt", func(t *testing.T) { sameJSON[service.CodeReceipt](t, filled[CodeReceipt]()) })
-	t.Run("a retrieve receipt", func(t *testing.T) { sameJSON[service.RetrieveReceipt](t, filled[RetrieveReceipt]()) })
+	t.Run("a retrieve receipt", func(t *testing.T) { sameJSON[service.RetrieveReceipt](t, filled[codemode.RetrieveReceipt]()) })
 	t.Run("an answer with its proof", func(t *testing.T) { sameJSON[service.Result](t, filled[provider.Result]()) })
 	t.Run("a doctor verdict", func(t *testing.T) { sameJSON[service.DoctorReport](t, filled[DoctorReport]()) })
 	t.Run("an artifact of the library", func(t *testing.T) { sameJSON[service.ArtifactItem](t, filled[artifact.Item]()) })
-	t.Run("a tab with its readiness", func(t *testing.T) { sameJSON[service.TabState](t, filled[TabState]()) })
+	t.Run("a tab with its readiness", func(t *testing.T) { sameJSON[service.TabState](t, filled[tabState]()) })
 	t.Run("a setup report", func(t *testing.T) { sameJSON[service.SetupReport](t, filled[doctor.Report]()) })
 	t.Run("a live check of the sites", func(t *testing.T) { sameJSON[service.SitesReport](t, filled[sitecheck.Report]()) })
 }
@@ -122,10 +123,10 @@ func TestConversionsRoundTrip(t *testing.T) {
 		t.Fatalf("a run record changed through the service:\n got %+v\nwant %+v", got, &s)
 	}
 	f := filled[job.Finding]()
-	if got := FindingOf(findingOf(&f)); !reflect.DeepEqual(got, &f) {
+	if got := jobFindingOf(findingOf(&f)); !reflect.DeepEqual(got, &f) {
 		t.Fatalf("a finding changed: %+v", got)
 	}
-	if RunOf(nil) != nil || SessionOf(nil) != nil || receiptOf(nil) != nil || ReceiptOf(nil) != nil {
+	if RunOf(nil) != nil || SessionOf(nil) != nil || receiptOf(nil) != nil || codeReceiptOf(nil) != nil {
 		t.Fatal("nil does not stay nil")
 	}
 }

@@ -25,7 +25,7 @@ const (
 	siteChecksAtOnce = 3
 )
 
-// CheckSitesLive checks the sites ids of reg in b, each in an open tab of
+// checkSitesLive checks the sites ids of reg in b, each in an open tab of
 // the site (one with a conversation first) or, when it has none, in a tab
 // it opens in the background on the site's new-chat address. Nothing is
 // typed, clicked or navigated in a tab the check did not open; a tab it
@@ -33,7 +33,7 @@ const (
 // (to log in, to look) when it is not. A site whose tab cannot be found or
 // read is a report with an Error. Errors: UnknownSite (before any tab is
 // touched).
-func CheckSitesLive(ctx context.Context, b *browser.Browser, reg *site.Registry, ids []string) (sitecheck.Report, error) {
+func checkSitesLive(ctx context.Context, b *browser.Browser, reg *site.Registry, ids []string) (sitecheck.Report, error) {
 	for _, id := range ids {
 		if _, err := reg.Get(id); err != nil {
 			return sitecheck.Report{}, err
@@ -105,7 +105,7 @@ func siteCheckTab(ctx context.Context, b *browser.Browser, reg *site.Registry, s
 		p, err := b.Page(ctx, best.ID)
 		return p, false, err
 	}
-	p, _, err := OpenSiteTab(ctx, b, reg, s.ID)
+	p, _, err := openSiteTab(ctx, b, reg, s.ID)
 	return p, err == nil, err
 }
 
@@ -120,7 +120,7 @@ func (h *HubBackend) usedSites(ctx context.Context, b *browser.Browser, reg *sit
 			}
 		}
 	}
-	if runs, _, err := h.c.SearchHistory(ctx, job.Filter{Limit: 200}); err == nil {
+	if runs, _, err := h.c.searchHistory(ctx, job.Filter{Limit: 200}); err == nil {
 		for _, l := range runs {
 			if l.Session != nil {
 				if _, err := reg.Get(l.Session.Site); err == nil {
@@ -142,12 +142,12 @@ func (h *HubBackend) usedSites(ctx context.Context, b *browser.Browser, reg *sit
 
 // DoctorSites checks req.Sites (every site the user uses when none) live
 // in the browser the request names (see service.SitesDoctorRequest and
-// CheckSitesLive). A browser launched for the check is quit after it,
+// checkSitesLive). A browser launched for the check is quit after it,
 // with every tab it opened. Errors: UnknownSite; ConfigInvalid for a bad
 // site override; the browser's envelopes (BrowserDisconnected when the
 // browser named does not run; BrowserLaunchFailed, BrowserNotFound).
 func (h *HubBackend) DoctorSites(ctx context.Context, req service.SitesDoctorRequest) (sitecheck.Report, error) {
-	reg, err := h.c.Sites()
+	reg, err := h.c.sites()
 	if err != nil {
 		return sitecheck.Report{}, err
 	}
@@ -165,7 +165,7 @@ func (h *HubBackend) DoctorSites(ctx context.Context, req service.SitesDoctorReq
 	if len(ids) == 0 {
 		ids = h.usedSites(ctx, b, reg)
 	}
-	rep, err := CheckSitesLive(ctx, b, reg, ids)
+	rep, err := checkSitesLive(ctx, b, reg, ids)
 	if launched {
 		for i := range rep.Sites {
 			if s, gerr := reg.Get(rep.Sites[i].Site); gerr == nil {
@@ -250,11 +250,11 @@ func (s *Service) ApplySiteOverride(ctx context.Context, c service.Caller, req s
 	if err != nil {
 		return config.Settings{}, err
 	}
-	if sites, err = CheckSitesText(string(text)); err != nil {
+	if sites, err = site.Builtin().CheckOverridesText(string(text)); err != nil {
 		return config.Settings{}, err
 	}
 	set.Sites = sites
-	if err := s.c.SaveSettings(set); err != nil {
+	if err := s.c.saveSettings(set); err != nil {
 		return config.Settings{}, err
 	}
 	return s.c.Settings(), nil

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"os"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
@@ -12,9 +11,10 @@ import (
 
 // Sources sent as a zip (`--source-as zip`): the tracked, clean files
 // under the job's source paths at HEAD, archived by git into a private
-// temporary directory when the job runs, attached like any other file
-// (the site's limits apply, and the run records its name, size and
-// sha256), and removed when the run ends.
+// temporary directory when the job runs (prompt.ZipSources), attached like
+// any other file (the site's limits apply, and the run records its name,
+// size and sha256), and removed when the run ends. What core decides is
+// whose job may name sources, and when they are checked and zipped.
 
 // checkSources checks a job's repository and source paths when it is
 // submitted: only the user may name them, and sources sent as a zip must
@@ -36,29 +36,12 @@ func checkSources(ctx context.Context, spec hub.JobSpec) error {
 	return err
 }
 
-// sourceZip makes the zip of spec's sources when it asks for one and
-// returns its path and the function that removes it ("" and a no-op when
-// the job sends no zip). Errors: prompt.CleanSources' (errs.BadInput
-// naming the changed files); errs.Internal when no temporary directory can
-// be made; the archive's.
+// sourceZip makes the zip of spec's sources when it asks for one (see
+// prompt.ZipSources) and returns its path and the function that removes it
+// ("" and a no-op when the job sends no zip). Errors: prompt.ZipSources'.
 func sourceZip(ctx context.Context, spec hub.JobSpec) (string, func(), error) {
-	none := func() {}
 	if spec.SourceAs != service.SourceAsZip {
-		return "", none, nil
+		return "", func() {}, nil
 	}
-	tree, err := prompt.CleanSources(ctx, spec.RepoRoot, spec.SourcePaths)
-	if err != nil {
-		return "", none, err
-	}
-	dir, err := os.MkdirTemp("", "ferry-sources-")
-	if err != nil {
-		return "", none, errs.Wrap(err, errs.Internal, "make a directory for the sources' zip: %v", err)
-	}
-	remove := func() { _ = os.RemoveAll(dir) }
-	path, err := tree.Zip(ctx, dir)
-	if err != nil {
-		remove()
-		return "", none, err
-	}
-	return path, remove, nil
+	return prompt.ZipSources(ctx, spec.RepoRoot, spec.SourcePaths)
 }

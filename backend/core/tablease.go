@@ -181,11 +181,11 @@ func wait(ctx context.Context, freed <-chan struct{}) error {
 
 type queueNoticeKey struct{}
 
-// WithQueueNotice returns ctx carrying notice, which a run's tab
+// withQueueNotice returns ctx carrying notice, which a run's tab
 // resolution calls with what it waits for ("the ChatGPT tab") when the
 // tab it needs is busy with another run, and with "" once it has its
 // tab. The owner shows the job queued meanwhile.
-func WithQueueNotice(ctx context.Context, notice func(waitingFor string)) context.Context {
+func withQueueNotice(ctx context.Context, notice func(waitingFor string)) context.Context {
 	return context.WithValue(ctx, queueNoticeKey{}, notice)
 }
 

@@ -10,11 +10,11 @@ import (
 
 // tabLedger is the one place that keeps what Ferry learned about each tab
 // of a browser, by TargetID: a tab's state is whatever the last look at it
-// learned, a check (the probe of TabStates) or a run (a run that failed as
+// learned, a check (the probe of tabStates) or a run (a run that failed as
 // logged out marks its tab logged out; a run that got its answer, or the
 // next check that sees the account, clears it). The Tabs view, the
 // gateway's tab list and the desktop's other faces read it through
-// TabStates, so they cannot disagree.
+// tabStates, so they cannot disagree.
 type tabLedger struct {
 	mu      sync.Mutex
 	tabs    map[string]learnedTab
@@ -57,7 +57,7 @@ func (l *tabLedger) couldNotTell(id string) {
 
 // learnedTab is the last thing learned about one tab.
 type learnedTab struct {
-	State   TabReadiness
+	State   tabReadiness
 	Code    errs.Code
 	Message string
 	Hint    string
@@ -136,19 +136,19 @@ func (l *tabLedger) learnFromRun(s *job.Session, err error) {
 	}
 	switch {
 	case errs.Has(err, errs.LoginRequired):
-		l.learn(s.TargetID, learnedTab{State: TabLogin, Code: errs.LoginRequired, Message: errs.From(err).Message, Hint: loginHint, ByRun: true})
+		l.learn(s.TargetID, learnedTab{State: tabNeedsLogin, Code: errs.LoginRequired, Message: errs.From(err).Message, Hint: loginHint, ByRun: true})
 	case err == nil && s.State == job.StateDone:
-		l.learn(s.TargetID, learnedTab{State: TabReady, ByRun: true})
+		l.learn(s.TargetID, learnedTab{State: tabReady, ByRun: true})
 	}
 }
 
 // apply sets ts's state to what was learned.
-func (t learnedTab) apply(ts *TabState) {
+func (t learnedTab) apply(ts *tabState) {
 	ts.State, ts.Code, ts.Message, ts.Hint = t.State, t.Code, t.Message, t.Hint
 }
 
 // learnedOf is what ts says about its tab, to record.
-func learnedOf(ts TabState) learnedTab {
+func learnedOf(ts tabState) learnedTab {
 	return learnedTab{State: ts.State, Code: ts.Code, Message: ts.Message, Hint: ts.Hint}
 }
 

@@ -16,20 +16,20 @@ func TestTheTabLedgerKeepsWhatTheLastLookLearned(t *testing.T) {
 		l.onChange(func() { told.Add(1) })
 		l.learnFromRun(&job.Session{TargetID: "T1", State: job.StateFailed}, errs.New(errs.LoginRequired, "ChatGPT shows no logged-in account"))
 		got, ok := l.last("T1")
-		if !ok || got.State != TabLogin || got.Code != errs.LoginRequired || !got.ByRun {
+		if !ok || got.State != tabNeedsLogin || got.Code != errs.LoginRequired || !got.ByRun {
 			t.Fatalf("after the run the tab is %+v (%v), want login learned by the run", got, ok)
 		}
 		if _, ok := l.last("T2"); ok {
 			t.Fatal("another tab learned something")
 		}
-		l.learn("T1", learnedOf(TabState{State: TabReady}))
-		if got, _ := l.last("T1"); got.State != TabReady || got.ByRun {
+		l.learn("T1", learnedOf(tabState{State: tabReady}))
+		if got, _ := l.last("T1"); got.State != tabReady || got.ByRun {
 			t.Fatalf("after the check the tab is %+v, want ready learned by the check", got)
 		}
 		if n := told.Load(); n != 2 {
 			t.Errorf("the listener was told %d times, want 2 (each change of state)", n)
 		}
-		l.learn("T1", learnedOf(TabState{State: TabReady}))
+		l.learn("T1", learnedOf(tabState{State: tabReady}))
 		if n := told.Load(); n != 2 {
 			t.Errorf("the same state again told the listener (%d times)", n)
 		}
@@ -38,7 +38,7 @@ func TestTheTabLedgerKeepsWhatTheLastLookLearned(t *testing.T) {
 		var l tabLedger
 		l.learnFromRun(&job.Session{TargetID: "T1", State: job.StateDone}, nil)
 		l.learnFromRun(&job.Session{TargetID: "T2", State: job.StateCancelled}, errs.New(errs.Cancelled, "cancelled"))
-		if got, _ := l.last("T1"); got.State != TabReady {
+		if got, _ := l.last("T1"); got.State != tabReady {
 			t.Errorf("the answered run's tab is %q", got.State)
 		}
 		if _, ok := l.last("T2"); ok {
@@ -47,8 +47,8 @@ func TestTheTabLedgerKeepsWhatTheLastLookLearned(t *testing.T) {
 	})
 	t.Run("closed tabs are forgotten", func(t *testing.T) {
 		var l tabLedger
-		l.learn("T1", learnedOf(TabState{State: TabLogin}))
-		l.learn("T2", learnedOf(TabState{State: TabReady}))
+		l.learn("T1", learnedOf(tabState{State: tabNeedsLogin}))
+		l.learn("T2", learnedOf(tabState{State: tabReady}))
 		l.forget(map[string]bool{"T2": true})
 		if _, ok := l.last("T1"); ok {
 			t.Error("a closed tab is remembered")

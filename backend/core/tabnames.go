@@ -23,7 +23,7 @@ func (c *Core) nameTabs(env *errs.Envelope) *errs.Envelope {
 	if env == nil || len(env.Tabs) == 0 {
 		return env
 	}
-	reg, err := c.Sites()
+	reg, err := c.sites()
 	if err != nil {
 		return env
 	}

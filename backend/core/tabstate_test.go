@@ -12,12 +12,12 @@ func TestDescribeTarget(t *testing.T) {
 	tests := []struct {
 		name, url   string
 		site, conv  string
-		state       TabReadiness
+		state       tabReadiness
 		wantMessage bool
 	}{
-		{"a ChatGPT conversation is probed with its conversation path", "https://chatgpt.com/c/abc-123?model=x#frag", "chatgpt", "c/abc-123", TabReady, false},
-		{"a site's start page is a new chat", "https://chatgpt.com/", "chatgpt", "", TabReady, false},
-		{"a page of no chat site is other", "https://example.org/c/1", "", "", TabOther, false},
+		{"a ChatGPT conversation is probed with its conversation path", "https://chatgpt.com/c/abc-123?model=x#frag", "chatgpt", "c/abc-123", tabReady, false},
+		{"a site's start page is a new chat", "https://chatgpt.com/", "chatgpt", "", tabReady, false},
+		{"a page of no chat site is other", "https://example.org/c/1", "", "", tabOther, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,7 +34,7 @@ func TestDescribeTarget(t *testing.T) {
 		for _, s := range reg.Sites() {
 			for _, h := range s.LoginHosts {
 				got := describeTarget(reg, browser.Target{ID: "T", URL: "https://" + h + "/login"})
-				if got.State != TabLogin || got.Hint == "" {
+				if got.State != tabNeedsLogin || got.Hint == "" {
 					t.Errorf("%s login host %s: %+v", s.ID, h, got)
 				}
 				return

@@ -93,7 +93,7 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 		if !errs.Has(err, errs.CapabilityMissing) || !strings.Contains(errs.From(err).Message, "Claude") {
 			t.Fatalf("open login headless: %v, want capability_missing naming Claude", err)
 		}
-		if st := ob.State(); st.Status != service.BrowserNotStarted {
+		if st := ob.state(); st.Status != service.BrowserNotStarted {
 			t.Errorf("the browser's state is %+v, want not started", st)
 		}
 		if _, err := s.OpenLogin(ctx, desk, service.OpenLoginRequest{Site: "nosuch"}); !errs.Has(err, errs.UnknownSite) {
@@ -142,7 +142,7 @@ func TestLoggingInFromGetStarted(t *testing.T) {
 	if err != nil || opened.TargetID == "" || opened.Name != "Claude" {
 		t.Fatalf("open login: %+v %v", opened, err)
 	}
-	b, err := ob.Get(ctx)
+	b, err := ob.get(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

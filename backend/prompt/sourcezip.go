@@ -69,3 +69,27 @@ func (t *SourceTree) Zip(ctx context.Context, dir string) (string, error) {
 	}
 	return out, nil
 }
+
+// ZipSources checks the sources at paths of the repository at root as
+// CleanSources does and writes their zip (see Zip) into a private
+// temporary directory of its own, for one run to attach. It returns the
+// zip's path and remove, which deletes the directory with the zip; remove
+// is a no-op when err is not nil. Errors: CleanSources'; errs.Internal when
+// no temporary directory can be made; Zip's.
+func ZipSources(ctx context.Context, root string, paths []string) (path string, remove func(), err error) {
+	none := func() {}
+	tree, err := CleanSources(ctx, root, paths)
+	if err != nil {
+		return "", none, err
+	}
+	dir, err := os.MkdirTemp("", "ferry-sources-")
+	if err != nil {
+		return "", none, errs.Wrap(err, errs.Internal, "make a directory for the sources' zip: %v", err)
+	}
+	remove = func() { _ = os.RemoveAll(dir) }
+	if path, err = tree.Zip(ctx, dir); err != nil {
+		remove()
+		return "", none, err
+	}
+	return path, remove, nil
+}

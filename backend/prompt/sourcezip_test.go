@@ -74,6 +74,46 @@ func TestCleanSourcesRefusesChangedFilesNamingThem(t *testing.T) {
 	}
 }
 
+// TestZipSourcesLeavesNothingBehind: the zip of a run's sources lies
+// alone in a private temporary directory that remove deletes, and a refused
+// tree leaves no directory.
+func TestZipSourcesLeavesNothingBehind(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	work, _ := gitRepo(t)
+	t.Run("a clean tree's zip lies in a private directory that remove deletes", func(t *testing.T) {
+		path, remove, err := ZipSources(context.Background(), work, []string{"go.mod"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Dir(path)
+		if filepath.Dir(dir) != tmp || !strings.HasPrefix(filepath.Base(dir), "ferry-sources-") {
+			t.Fatalf("zip at %s, want it in a directory of its own under %s", path, tmp)
+		}
+		if st, err := os.Stat(dir); err != nil || st.Mode().Perm()&0o077 != 0 {
+			t.Fatalf("the zip's directory: %v, %v", st, err)
+		}
+		if got := zipFiles(t, path); len(got) != 1 || strings.TrimSpace(got["go.mod"]) == "" {
+			t.Fatalf("zip holds %v, want go.mod", keys(got))
+		}
+		remove()
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Fatalf("the zip's directory after remove: %v", err)
+		}
+	})
+	t.Run("a changed tree is refused and leaves no directory", func(t *testing.T) {
+		os.WriteFile(filepath.Join(work, "go.mod"), []byte("module changed\n"), 0o644)
+		path, remove, err := ZipSources(context.Background(), work, []string{"go.mod"})
+		remove()
+		if !errs.Has(err, errs.BadInput) || path != "" {
+			t.Fatalf("ZipSources of a changed tree: %q, %v", path, err)
+		}
+		if left, _ := filepath.Glob(filepath.Join(tmp, "ferry-sources-*")); len(left) != 0 {
+			t.Fatalf("left behind: %v", left)
+		}
+	})
+}
+
 // zipFiles reads the regular files of a zip: name to content.
 func zipFiles(t *testing.T, path string) map[string]string {
 	t.Helper()

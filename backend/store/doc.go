@@ -25,7 +25,7 @@
 //	journal/<id>/<seq, 8 bytes BE>        one journal entry JSON of session <id>, in order
 //	artifact/<sha256 hex>                 artifact descriptor JSON (the file itself is on disk)
 //	template/<name>                       user prompt template JSON {name, description, body, variables, updatedAt}
-//	                                      (package core; built-in templates are not stored)
+//	                                      (package prompt/templates; built-in templates are not stored)
 //	client/<id>                           gateway client JSON (never a raw token: a hash)
 //	hubjob/<id>                           job record JSON of the local API (package core): the
 //	                                      request, approval, the session once it runs, its end

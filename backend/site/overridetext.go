@@ -1,4 +1,4 @@
-package core
+package site
 
 import (
 	"bytes"
@@ -13,17 +13,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/site"
 )
 
-// CheckSitesText reads text as the "sites" setting (the Settings view's
-// sites editor): a JSON array of objects, each a site.Override, merged in
-// order over the built-in sites, and returns the entries. Every problem is
+// CheckOverridesText reads text as the "sites" setting (the Settings view's
+// sites editor): a JSON array of objects, each an Override, merged in
+// order over r's sites, and returns the entries. Every problem is
 // placed at a line and column of text, so the editor can show it where it
 // is: the error is a config_invalid (or site_incomplete) envelope with
 // evidence "line" and "column" (1-based), "entry" (1-based) when one is to
 // blame, and field "sites".
-func CheckSitesText(text string) ([]json.RawMessage, error) {
+func (r *Registry) CheckOverridesText(text string) ([]json.RawMessage, error) {
 	data := []byte(text)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return []json.RawMessage{}, nil
@@ -56,9 +55,9 @@ func CheckSitesText(text string) ([]json.RawMessage, error) {
 		return nil, sitesProblem(data, rest, 0, "syntax error: more text after the closing ] of the list", nil)
 	}
 
-	reg := site.Builtin()
+	reg := r
 	for i, raw := range raws {
-		overrides, err := site.ParseOverrides(append(append([]byte("["), raw...), ']'))
+		overrides, err := ParseOverrides(append(append([]byte("["), raw...), ']'))
 		if err != nil {
 			msg := fmt.Sprintf("entry %d: %s", i+1, errs.From(err).Message)
 			if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
@@ -77,7 +76,7 @@ func CheckSitesText(text string) ([]json.RawMessage, error) {
 
 // overrideFields are the JSON names of a site entry's fields.
 func overrideFields() []string {
-	t := reflect.TypeOf(site.Override{})
+	t := reflect.TypeOf(Override{})
 	out := make([]string, 0, t.NumField())
 	for i := 0; i < t.NumField(); i++ {
 		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
@@ -106,6 +105,8 @@ func fieldOffset(raw []byte, err error) int {
 	return 0
 }
 
+// sitesSyntax is the envelope for the decoder's error err, placed where
+// the text went wrong.
 func sitesSyntax(data []byte, dec *json.Decoder, err error) error {
 	off := int(dec.InputOffset())
 	var se *json.SyntaxError
@@ -151,6 +152,8 @@ func lineColumn(data []byte, off int) (int, int) {
 	return line, utf8.RuneCount(before[start:]) + 1
 }
 
+// skipSpace is the offset of the first byte at or after off that is not a
+// blank or a comma.
 func skipSpace(data []byte, off int) int {
 	for off < len(data) {
 		switch data[off] {

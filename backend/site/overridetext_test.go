@@ -1,4 +1,4 @@
-package core
+package site
 
 import (
 	"strings"
@@ -35,7 +35,7 @@ func TestSitesEditorPlacesEveryProblem(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			raws, err := CheckSitesText(c.text)
+			raws, err := Builtin().CheckOverridesText(c.text)
 			if c.code == "" {
 				if err != nil {
 					t.Fatalf("parseSites: %v", err)

@@ -1,4 +1,4 @@
-package core
+package templates
 
 import (
 	"context"
@@ -13,9 +13,10 @@ import (
 func TestTemplates(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	c := openTestCore(t, dir)
-	repo := c.Templates()
-	greet := TemplateInfo{Name: "greet", Description: "a greeting", Body: "Say hello to {{name}} in {{ lang }}.", Variables: []string{"name", "lang"}}
+	top := t // the store outlives the subtests
+	st := openStore(top, dir)
+	repo := New(func() *store.Store { return st })
+	greet := Info{Name: "greet", Description: "a greeting", Body: "Say hello to {{name}} in {{ lang }}.", Variables: []string{"name", "lang"}}
 
 	t.Run("the built-in templates are listed first, marked, and are valid", func(t *testing.T) {
 		list, err := repo.List(ctx)
@@ -48,7 +49,7 @@ func TestTemplates(t *testing.T) {
 		if err != nil || got.Body != greet.Body || got.Description != "a greeting" || strings.Join(got.Variables, ",") != "name,lang" {
 			t.Fatalf("get %+v %v", got, err)
 		}
-		raw, err := c.Store().Get(store.TemplateKey("greet"))
+		raw, err := st.Get(store.TemplateKey("greet"))
 		if err != nil || !strings.Contains(string(raw), "Say hello") {
 			t.Fatalf("template/greet in the store: %q %v", raw, err)
 		}
@@ -58,12 +59,11 @@ func TestTemplates(t *testing.T) {
 		}
 	})
 
-	t.Run("a saved template survives closing and reopening the data directory", func(t *testing.T) {
-		if err := c.Close(); err != nil {
+	t.Run("a saved template survives closing and reopening the store", func(t *testing.T) {
+		if err := st.Close(); err != nil {
 			t.Fatal(err)
 		}
-		c = openTestCore(t, dir)
-		repo = c.Templates()
+		st = openStore(top, dir)
 		got, err := repo.Get(ctx, "greet")
 		if err != nil || got.Body != greet.Body {
 			t.Fatalf("after reopen: %+v %v", got, err)
@@ -83,17 +83,17 @@ func TestTemplates(t *testing.T) {
 
 	invalid := []struct {
 		name string
-		t    TemplateInfo
+		t    Info
 		code errs.Code
 		says string
 	}{
-		{"a body using an undeclared variable is refused naming it", TemplateInfo{Name: "x", Body: "hi {{who}} from {{where}}", Variables: []string{"who"}}, errs.TemplateInvalid, `"where"`},
-		{"a body with variables but no declarations is refused naming them", TemplateInfo{Name: "x", Body: "hi {{who}}"}, errs.TemplateInvalid, `"who"`},
-		{"a declared variable the body never uses is refused", TemplateInfo{Name: "x", Body: "hi {{who}}", Variables: []string{"who", "extra"}}, errs.TemplateInvalid, `"extra"`},
-		{"an empty body is refused", TemplateInfo{Name: "x", Body: "  \n"}, errs.TemplateInvalid, "empty body"},
-		{"a bad name is refused", TemplateInfo{Name: "Bad Name", Body: "hi"}, errs.TemplateInvalid, "Bad Name"},
-		{"an unclosed brace is refused with its place", TemplateInfo{Name: "x", Body: "hi {{who"}, errs.TemplateInvalid, "line 1, column 4"},
-		{"a built-in name cannot be replaced", TemplateInfo{Name: "review", Body: "mine"}, errs.BadInput, "built-in"},
+		{"a body using an undeclared variable is refused naming it", Info{Name: "x", Body: "hi {{who}} from {{where}}", Variables: []string{"who"}}, errs.TemplateInvalid, `"where"`},
+		{"a body with variables but no declarations is refused naming them", Info{Name: "x", Body: "hi {{who}}"}, errs.TemplateInvalid, `"who"`},
+		{"a declared variable the body never uses is refused", Info{Name: "x", Body: "hi {{who}}", Variables: []string{"who", "extra"}}, errs.TemplateInvalid, `"extra"`},
+		{"an empty body is refused", Info{Name: "x", Body: "  \n"}, errs.TemplateInvalid, "empty body"},
+		{"a bad name is refused", Info{Name: "Bad Name", Body: "hi"}, errs.TemplateInvalid, "Bad Name"},
+		{"an unclosed brace is refused with its place", Info{Name: "x", Body: "hi {{who"}, errs.TemplateInvalid, "line 1, column 4"},
+		{"a built-in name cannot be replaced", Info{Name: "review", Body: "mine"}, errs.BadInput, "built-in"},
 	}
 	for _, tc := range invalid {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,18 +110,18 @@ func TestTemplates(t *testing.T) {
 	}
 
 	t.Run("rendering fills every variable", func(t *testing.T) {
-		out, err := c.RenderTemplate(ctx, "greet", map[string]string{"name": "Ada", "lang": "French"})
+		out, err := repo.Render(ctx, "greet", map[string]string{"name": "Ada", "lang": "French"})
 		if err != nil || out != "Greet Ada warmly in French." {
 			t.Fatalf("render %q %v", out, err)
 		}
-		out, err = c.RenderTemplate(ctx, "review", map[string]string{"change": "diff --git a/x b/x"})
+		out, err = repo.Render(ctx, "review", map[string]string{"change": "diff --git a/x b/x"})
 		if err != nil || !strings.HasSuffix(out, "diff --git a/x b/x") {
 			t.Fatalf("render built-in %q %v", out, err)
 		}
 	})
 
 	t.Run("a missing variable is bad input naming it and the --var fix", func(t *testing.T) {
-		_, err := c.RenderTemplate(ctx, "greet", map[string]string{"name": "Ada"})
+		_, err := repo.Render(ctx, "greet", map[string]string{"name": "Ada"})
 		e := errs.From(err)
 		if e.Code != errs.BadInput || !strings.Contains(e.Message, `"lang"`) || !strings.Contains(e.RetryHint, "--var lang=") {
 			t.Fatalf("render without lang: %+v", e)
@@ -129,7 +129,7 @@ func TestTemplates(t *testing.T) {
 	})
 
 	t.Run("a variable the template does not use is bad input listing its variables", func(t *testing.T) {
-		_, err := c.RenderTemplate(ctx, "greet", map[string]string{"name": "Ada", "lang": "en", "colour": "red"})
+		_, err := repo.Render(ctx, "greet", map[string]string{"name": "Ada", "lang": "en", "colour": "red"})
 		e := errs.From(err)
 		if e.Code != errs.BadInput || !strings.Contains(e.Message, `"colour"`) || !strings.Contains(e.RetryHint, "name, lang") {
 			t.Fatalf("render with colour: %+v", e)
@@ -137,7 +137,7 @@ func TestTemplates(t *testing.T) {
 	})
 
 	t.Run("an unknown template is not found", func(t *testing.T) {
-		if _, err := c.RenderTemplate(ctx, "nope", nil); !errs.Has(err, errs.TemplateNotFound) {
+		if _, err := repo.Render(ctx, "nope", nil); !errs.Has(err, errs.TemplateNotFound) {
 			t.Fatalf("render nope: %v", err)
 		}
 	})
@@ -159,5 +159,24 @@ func TestTemplates(t *testing.T) {
 			t.Fatalf("second delete: %v", err)
 		}
 	})
-	c.Close()
+	t.Run("a closed store is an internal error, never a panic", func(t *testing.T) {
+		closed := New(func() *store.Store { return nil })
+		if _, err := closed.List(ctx); !errs.Has(err, errs.Internal) {
+			t.Fatalf("list on a closed store: %v", err)
+		}
+		if _, err := (Repo{}).Get(ctx, "greet"); !errs.Has(err, errs.Internal) {
+			t.Fatalf("get on the zero repository: %v", err)
+		}
+	})
+}
+
+// openStore opens the store in dir for one test, closed when it ends.
+func openStore(t *testing.T, dir string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), dir, store.WithRole("test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
 }
