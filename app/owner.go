@@ -9,6 +9,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -65,7 +66,6 @@ func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*own
 	o.svc = core.NewService(c, backend, core.WithOwnerBrowser(o.browser), core.WithGateway())
 	srv, err := hub.New(o.svc,
 		hub.WithHubFile(c.Paths().HubFile()),
-		hub.WithEventSource(backend),
 		hub.WithLogger(log.With("part", "hub")))
 	if err == nil {
 		err = srv.Start(ctx)
@@ -167,5 +167,5 @@ func resetSettingsFile(paths config.Paths) (string, error) { return core.ResetSe
 // checkSetupWithoutOwner runs the setup checks when the core did not open
 // (the store check then opens and closes the store).
 func checkSetupWithoutOwner(ctx context.Context) service.SetupReport {
-	return core.SetupReportOf(core.Doctor(ctx, core.DoctorOptions{}))
+	return core.SetupReportOf(core.Doctor(ctx, core.DoctorOptions{FindOwner: client.FindOwner}))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/hub/client"
 )
 
 func init() {
@@ -45,7 +46,7 @@ override that fixes it). It never types, clicks or changes the page. The exit co
 			if cli.SitesFlagsGiven(inv) {
 				return errs.New(errs.BadInput, "--site and the browser flags go with --sites").WithHint("run `ferry doctor --sites --site ID`")
 			}
-			r := core.Doctor(ctx, core.DoctorOptions{DataDir: inv.DataDir()})
+			r := core.Doctor(ctx, core.DoctorOptions{DataDir: inv.DataDir(), FindOwner: client.FindOwner})
 			var err error
 			if inv.JSON() {
 				err = inv.PrintJSON(r)

@@ -74,7 +74,6 @@ func startOwner(ctx context.Context, inv *cli.Invocation, role string, log *slog
 	o.svc = core.NewService(c, o.backend)
 	srv, err := hub.New(o.svc,
 		hub.WithHubFile(c.Paths().HubFile()),
-		hub.WithEventSource(o.backend),
 		hub.WithLogger(log))
 	if err == nil {
 		err = srv.Start(ctx)

@@ -12,6 +12,9 @@ import (
 // DoctorOptions select the data directory to check.
 type DoctorOptions struct {
 	DataDir string // as Options.DataDir
+	// FindOwner finds a running owner of the data directory, whose store
+	// is then in use as it should be (hub/client.FindOwner).
+	FindOwner doctor.OwnerFinder
 }
 
 // Doctor runs every check for the data directory without holding it: the
@@ -21,7 +24,9 @@ func Doctor(ctx context.Context, opts DoctorOptions) doctor.Report {
 	if err != nil {
 		return doctor.NewReport(version.String(), []doctor.Check{pathsCheck(err)})
 	}
-	return doctor.Run(ctx, paths, probe(paths), version.String())
+	p := probe(paths)
+	p.FindOwner = opts.FindOwner
+	return doctor.Run(ctx, paths, p, version.String())
 }
 
 // doctor runs the checks for this core's data directory. The store check

@@ -37,7 +37,7 @@ func TestAClientOfAnotherWireRevisionGetsVersionMismatch(t *testing.T) {
 	if ep.Owner != service.This() {
 		t.Fatalf("discovered owner %+v, want %+v", ep.Owner, service.This())
 	}
-	if _, err := client.New(ep).ListSessions(ctx, hub.SessionQuery{}); err != nil {
+	if _, err := client.New(ep).ListSessions(ctx, service.SessionQuery{}); err != nil {
 		t.Fatalf("a client of this build: %v", err)
 	}
 
@@ -51,7 +51,7 @@ func TestAClientOfAnotherWireRevisionGetsVersionMismatch(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cl := client.New(ep, client.WithPeer(tc.peer))
-			_, err := cl.ListSessions(ctx, hub.SessionQuery{})
+			_, err := cl.ListSessions(ctx, service.SessionQuery{})
 			if !errs.Has(err, errs.VersionMismatch) {
 				t.Fatalf("list sessions: %v, want version_mismatch", err)
 			}
@@ -62,7 +62,7 @@ func TestAClientOfAnotherWireRevisionGetsVersionMismatch(t *testing.T) {
 			if spec, _ := errs.Lookup(errs.VersionMismatch); spec.Class != errs.ClassBlocked {
 				t.Fatalf("version_mismatch is %v, want blocked before send", spec.Class)
 			}
-			if _, err := cl.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "never"}); !errs.Has(err, errs.VersionMismatch) {
+			if _, err := cl.CreateJob(ctx, service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", Prompt: "never"}); !errs.Has(err, errs.VersionMismatch) {
 				t.Fatalf("create job: %v", err)
 			}
 			who, err := cl.WhoAmI(ctx)

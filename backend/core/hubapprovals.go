@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -15,7 +14,7 @@ import (
 // first, with their specs. Errors: errs.StoreCorrupt
 // for a record that does not decode; store failures.
 func (h *HubBackend) pendingApprovals(ctx context.Context) ([]pendingJob, error) {
-	recs, err := h.jobs.InState(hub.StateAwaitingApproval)
+	recs, err := h.jobs.InState(service.StateAwaitingApproval)
 	if err != nil {
 		return nil, err
 	}
@@ -34,10 +33,10 @@ type pendingJob struct {
 
 // ApproveJob starts a job that awaits approval. Errors: errs.HubNotFound;
 // errs.HubNotFound also when the job does not await approval; store failures.
-func (h *HubBackend) ApproveJob(ctx context.Context, id string) (hub.Job, error) {
+func (h *HubBackend) ApproveJob(ctx context.Context, id string) (service.Job, error) {
 	h.mu.Lock()
 	rec, err := h.jobs.Get(id)
-	if err == nil && rec.State != hub.StateAwaitingApproval {
+	if err == nil && rec.State != service.StateAwaitingApproval {
 		err = errs.New(errs.HubNotFound, "no job %q awaits approval (it is %s)", id, rec.State)
 	}
 	if err == nil {
@@ -46,7 +45,7 @@ func (h *HubBackend) ApproveJob(ctx context.Context, id string) (hub.Job, error)
 	}
 	h.mu.Unlock()
 	if err != nil {
-		return hub.Job{}, err
+		return service.Job{}, err
 	}
 	h.start(rec)
 	return h.view(ctx, rec), nil
@@ -55,10 +54,10 @@ func (h *HubBackend) ApproveJob(ctx context.Context, id string) (hub.Job, error)
 // RejectJob ends a job that awaits approval without running it: failed,
 // with an errs.ApprovalRejected envelope carrying reason. Errors: as
 // ApproveJob.
-func (h *HubBackend) RejectJob(ctx context.Context, id, reason string) (hub.Job, error) {
+func (h *HubBackend) RejectJob(ctx context.Context, id, reason string) (service.Job, error) {
 	rec, err := h.reject(id, reason)
 	if err != nil {
-		return hub.Job{}, err
+		return service.Job{}, err
 	}
 	return h.view(ctx, rec), nil
 }
@@ -71,7 +70,7 @@ func (h *HubBackend) reject(id, reason string) (jobRecord, error) {
 	if err != nil {
 		return jobRecord{}, err
 	}
-	if rec.State != hub.StateAwaitingApproval {
+	if rec.State != service.StateAwaitingApproval {
 		return jobRecord{}, errs.New(errs.HubNotFound, "no job %q awaits approval (it is %s)", id, rec.State)
 	}
 	msg := "the user rejected job " + id

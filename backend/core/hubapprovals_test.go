@@ -31,7 +31,7 @@ func startOwner(t testing.TB, ctx context.Context, dir string, opts ...HubOption
 		t.Fatal(err)
 	}
 	svc := NewService(c, hb)
-	srv, err := hub.New(svc, hub.WithHubFile(c.Paths().HubFile()), hub.WithEventSource(hb))
+	srv, err := hub.New(svc, hub.WithHubFile(c.Paths().HubFile()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,15 +94,15 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 	}
 	agent := client.New(client.NewEndpoint(first.srv.Port(), token))
 	runPrompt, holdPrompt := "Run me after the restart", "Never run me"
-	toRun, err := agent.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: runPrompt})
+	toRun, err := agent.CreateJob(ctx, service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", Prompt: runPrompt})
 	if err != nil {
 		t.Fatal(err)
 	}
-	toReject, err := agent.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: holdPrompt})
+	toReject, err := agent.CreateJob(ctx, service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", Prompt: holdPrompt})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if toRun.State != hub.StateAwaitingApproval || toReject.State != hub.StateAwaitingApproval {
+	if toRun.State != service.StateAwaitingApproval || toReject.State != service.StateAwaitingApproval {
 		t.Fatalf("agent jobs are %s and %s, want both awaiting approval", toRun.State, toReject.State)
 	}
 	first.stop(t)
@@ -125,14 +125,14 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 			t.Fatalf("approvals after restart: %+v", aps)
 		}
 		for _, ap := range aps {
-			if ap.ClientID != info.ID || ap.ClientName != "restart agent" || ap.Kind != hub.KindAsk || ap.Site != "chatgpt" || ap.RequestedAt.IsZero() {
+			if ap.ClientID != info.ID || ap.ClientName != "restart agent" || ap.Kind != service.KindAsk || ap.Site != "chatgpt" || ap.RequestedAt.IsZero() {
 				t.Fatalf("restored approval: %+v", ap)
 			}
 		}
 		if aps[0].Summary != runPrompt {
 			t.Fatalf("summary %q, want the prompt", aps[0].Summary)
 		}
-		if j, err := agent.GetJob(ctx, toRun.ID); err != nil || j.State != hub.StateAwaitingApproval {
+		if j, err := agent.GetJob(ctx, toRun.ID); err != nil || j.State != service.StateAwaitingApproval {
 			t.Fatalf("the job moved by itself after the restart: %+v %v", j, err)
 		}
 	})
@@ -152,7 +152,7 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 		if _, err := ownerCl.Approve(ctx, toRun.ID); err != nil {
 			t.Fatal(err)
 		}
-		var j hub.Job
+		var j service.Job
 		for {
 			if j, err = agent.GetJob(ctx, toRun.ID); err != nil {
 				t.Fatal(err)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // OpenArtifact opens artifact name of job jobID: a file the job's run
@@ -22,18 +22,18 @@ import (
 // Verified true. Errors: errs.HubNotFound (no such job), errs.ArtifactNotFound
 // (the run recorded no such artifact, or its file is gone),
 // errs.ArtifactUnsafe (outside the artifacts directory, or a symlink).
-func (h *HubBackend) OpenArtifact(ctx context.Context, jobID, name string) (hub.ArtifactInfo, io.ReadCloser, error) {
+func (h *HubBackend) OpenArtifact(ctx context.Context, jobID, name string) (service.ArtifactInfo, io.ReadCloser, error) {
 	rec, err := h.jobs.Get(jobID)
 	if err != nil {
-		return hub.ArtifactInfo{}, nil, err
+		return service.ArtifactInfo{}, nil, err
 	}
 	notFound := errs.New(errs.ArtifactNotFound, "job %s has no artifact %q", jobID, clipText(name, 80))
 	if rec.Session == "" {
-		return hub.ArtifactInfo{}, nil, notFound
+		return service.ArtifactInfo{}, nil, notFound
 	}
 	s, err := h.session(ctx, rec.Session)
 	if err != nil {
-		return hub.ArtifactInfo{}, nil, err
+		return service.ArtifactInfo{}, nil, err
 	}
 	var found *job.Artifact
 	for i := range s.Artifacts {
@@ -44,44 +44,44 @@ func (h *HubBackend) OpenArtifact(ctx context.Context, jobID, name string) (hub.
 		}
 	}
 	if found == nil || found.Path == "" {
-		return hub.ArtifactInfo{}, nil, notFound
+		return service.ArtifactInfo{}, nil, notFound
 	}
 	return openVerified(h.artifactsDir(), found.Path, name)
 }
 
 // openVerified opens path (which must lie in dir, not through a symlink)
 // and checks it against its provenance sidecar (artifact.ReadProvenance).
-func openVerified(dir, path, name string) (hub.ArtifactInfo, io.ReadCloser, error) {
+func openVerified(dir, path, name string) (service.ArtifactInfo, io.ReadCloser, error) {
 	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return hub.ArtifactInfo{}, nil, errs.Wrap(err, errs.ArtifactNotFound, "open artifacts directory %s: %v", dir, err)
+		return service.ArtifactInfo{}, nil, errs.Wrap(err, errs.ArtifactNotFound, "open artifacts directory %s: %v", dir, err)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return hub.ArtifactInfo{}, nil, errs.Wrap(err, errs.ArtifactUnsafe, "resolve artifact %q: %v", name, err)
+		return service.ArtifactInfo{}, nil, errs.Wrap(err, errs.ArtifactUnsafe, "resolve artifact %q: %v", name, err)
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return hub.ArtifactInfo{}, nil, errs.Wrap(err, errs.ArtifactNotFound, "artifact %q is gone: %v", name, err)
+		return service.ArtifactInfo{}, nil, errs.Wrap(err, errs.ArtifactNotFound, "artifact %q is gone: %v", name, err)
 	}
 	rel, err := filepath.Rel(root, real)
 	if err != nil || rel == "." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || rel == ".." || real != filepath.Clean(abs) {
-		return hub.ArtifactInfo{}, nil, errs.New(errs.ArtifactUnsafe, "artifact %q is not a plain file in the artifacts directory", name).
+		return service.ArtifactInfo{}, nil, errs.New(errs.ArtifactUnsafe, "artifact %q is not a plain file in the artifacts directory", name).
 			WithEvidence("path", path)
 	}
 	if strings.HasPrefix(rel, artifact.QuarantineDir+string(filepath.Separator)) {
-		return hub.ArtifactInfo{}, nil, errs.New(errs.ArtifactUnsafe, "artifact %q is quarantined", name)
+		return service.ArtifactInfo{}, nil, errs.New(errs.ArtifactUnsafe, "artifact %q is quarantined", name)
 	}
-	info := hub.ArtifactInfo{Name: filepath.Base(real)}
+	info := service.ArtifactInfo{Name: filepath.Base(real)}
 	prov, err := artifact.ReadProvenance(real)
 	f, ferr := os.Open(real)
 	if ferr != nil {
-		return hub.ArtifactInfo{}, nil, errs.Wrap(ferr, errs.ArtifactNotFound, "open artifact %q: %v", name, ferr)
+		return service.ArtifactInfo{}, nil, errs.Wrap(ferr, errs.ArtifactNotFound, "open artifact %q: %v", name, ferr)
 	}
 	data, rerr := io.ReadAll(f)
 	f.Close()
 	if rerr != nil {
-		return hub.ArtifactInfo{}, nil, errs.Wrap(rerr, errs.ArtifactNotFound, "read artifact %q: %v", name, rerr)
+		return service.ArtifactInfo{}, nil, errs.Wrap(rerr, errs.ArtifactNotFound, "read artifact %q: %v", name, rerr)
 	}
 	sum := sha256.Sum256(data)
 	info.Size, info.SHA256 = int64(len(data)), hex.EncodeToString(sum[:])

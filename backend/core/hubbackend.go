@@ -6,7 +6,6 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -43,7 +42,7 @@ func WithHubAskDefaults(d AskRequest) HubOption {
 }
 
 // HubBackend runs the owner's jobs (the hub's through Service, the
-// desktop's directly) and is the hub's hub.EventSource: jobs run through
+// desktop's directly) and is the source of the owner's events: jobs run through
 // (*Core).Ask, sessions come from the journal's repository, artifacts from
 // the artifacts directory. Create it with (*Core).HubBackend; Close waits
 // for running jobs to stop.
@@ -56,7 +55,7 @@ type HubBackend struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // job id -> cancel of its run
-	subs    map[chan hub.Event]struct{}
+	subs    map[chan service.Event]struct{}
 	watches map[chan service.JobEvent]string // typed in-process subscribers -> job id
 	closed  bool
 	wg      sync.WaitGroup
@@ -64,17 +63,13 @@ type HubBackend struct {
 	stopAll context.CancelFunc
 }
 
-var (
-	_ hub.EventSource = (*HubBackend)(nil)
-)
-
 // HubBackend returns the hub's view of this core. Jobs that were starting
 // or awaiting approval when a previous owner stopped are left as they are
 // stored: a job awaiting approval is listed again by PendingApprovals (the
 // hub restores its approval list from it at Start) and runs only once
 // approved. The run history is opened on first need. Errors: none.
 func (c *Core) HubBackend(ctx context.Context, opts ...HubOption) (*HubBackend, error) {
-	h := &HubBackend{c: c, jobs: hubJobRepo{st: c.Store(), held: &heldJobs{}}, running: map[string]context.CancelFunc{}, subs: map[chan hub.Event]struct{}{},
+	h := &HubBackend{c: c, jobs: hubJobRepo{st: c.Store(), held: &heldJobs{}}, running: map[string]context.CancelFunc{}, subs: map[chan service.Event]struct{}{},
 		watches: map[chan service.JobEvent]string{}}
 	for _, o := range opts {
 		o(h)
@@ -110,8 +105,8 @@ func (h *HubBackend) Close(ctx context.Context) error {
 // answer grew) of every job started here, until ctx ends. A slow reader
 // misses events rather than slowing the run; the job's state stays
 // readable with GetJob.
-func (h *HubBackend) Events(ctx context.Context) (<-chan hub.Event, error) {
-	ch := make(chan hub.Event, 256)
+func (h *HubBackend) Events(ctx context.Context) (<-chan service.Event, error) {
+	ch := make(chan service.Event, 256)
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -131,7 +126,7 @@ func (h *HubBackend) Events(ctx context.Context) (<-chan hub.Event, error) {
 	return ch, nil
 }
 
-func (h *HubBackend) publish(ev hub.Event) {
+func (h *HubBackend) publish(ev service.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for ch := range h.subs {

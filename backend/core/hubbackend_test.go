@@ -13,8 +13,8 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func openTestCore(t testing.TB, dir string) *Core {
@@ -35,11 +35,11 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(ctx)
-	spec := hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hold me", RequestedBy: "c_agent"}
+	spec := service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", Prompt: "hold me", RequestedBy: "c_agent"}
 
 	t.Run("a job created on hold waits and a rejection fails it with approval_rejected", func(t *testing.T) {
 		j, err := h.CreateJob(ctx, spec, CreateOptions{AwaitApproval: true})
-		if err != nil || j.State != hub.StateAwaitingApproval {
+		if err != nil || j.State != service.StateAwaitingApproval {
 			t.Fatalf("create: %+v %v", j, err)
 		}
 		j, err = h.RejectJob(ctx, j.ID, "too risky")
@@ -61,12 +61,12 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 		}
 	})
 	t.Run("bad specs are refused before anything is stored", func(t *testing.T) {
-		for _, sp := range []hub.JobSpec{
-			{Kind: hub.KindCode, Site: "claude", Prompt: "x"},                       // no sandbox
-			{Kind: hub.KindCode, Site: "chatgpt", Prompt: "x", OutDir: t.TempDir()}, // an agent's path
-			{Kind: hub.KindCode, Site: "chatgpt", Prompt: "x", Contract: "all"},     // unauthorized
-			{Kind: hub.KindAsk, Prompt: "no site"},
-			{Kind: hub.KindAsk, Site: "nosuchsite", Prompt: "x"},
+		for _, sp := range []service.JobRequest{
+			{Kind: service.KindCode, Site: "claude", Prompt: "x"},                       // no sandbox
+			{Kind: service.KindCode, Site: "chatgpt", Prompt: "x", OutDir: t.TempDir()}, // an agent's path
+			{Kind: service.KindCode, Site: "chatgpt", Prompt: "x", Contract: "all"},     // unauthorized
+			{Kind: service.KindAsk, Prompt: "no site"},
+			{Kind: service.KindAsk, Site: "nosuchsite", Prompt: "x"},
 		} {
 			if _, err := h.CreateJob(ctx, sp, CreateOptions{AwaitApproval: true}); err == nil || errs.CodeOf(err) == errs.Internal {
 				t.Fatalf("spec %+v: %v", sp, err)
@@ -81,7 +81,7 @@ func TestHubBackendJobsAwaitingApproval(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := time.Now().UTC()
-		rec := jobRecord{ID: "job-finishing", Kind: hub.KindReattach, Session: s.ID, CreatedAt: now, UpdatedAt: now, State: jobStateStarting}
+		rec := jobRecord{ID: "job-finishing", Kind: service.KindReattach, Session: s.ID, CreatedAt: now, UpdatedAt: now, State: jobStateStarting}
 		if err := h.jobs.Put(rec); err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -22,12 +21,12 @@ import (
 
 // trustedRequester reports whether a job's requester is the user
 // themselves (the owner token or the desktop app), who may name local paths.
-func trustedRequester(id string) bool { return id == hub.OwnerClientID || id == DesktopRequester }
+func trustedRequester(id string) bool { return id == service.OwnerRequester || id == DesktopRequester }
 
 // checkCodeSpec checks a code job's spec as RunCode would before touching
 // the browser. Errors: BadInput for local paths from an agent, for a
 // session id, for a negative timeout; RunCode's input envelopes.
-func (h *HubBackend) checkCodeSpec(spec hub.JobSpec) error {
+func (h *HubBackend) checkCodeSpec(spec service.JobRequest) error {
 	if !trustedRequester(spec.RequestedBy) && (spec.OutDir != "" || spec.RepoRoot != "" || len(spec.SourcePaths) > 0) {
 		return errs.New(errs.BadInput, "outDir, repoRoot and sourcePaths are for the owner only: an agent's zips go to the owner's artifacts directory").
 			WithHint("drop outDir, repoRoot and sourcePaths from the job")
@@ -47,7 +46,7 @@ func (h *HubBackend) checkCodeSpec(spec hub.JobSpec) error {
 
 // codeRequest is the core request of a code job, over base (the owner's
 // browser settings and the run's origin and events).
-func (h *HubBackend) codeRequest(spec hub.JobSpec, base AskRequest) CodeRequest {
+func (h *HubBackend) codeRequest(spec service.JobRequest, base AskRequest) CodeRequest {
 	base.Site, base.Model, base.Prompt, base.TargetID = spec.Site, spec.Model, spec.Prompt, spec.TabID
 	base.Template, base.Vars, base.NewChat = spec.Template, spec.Vars, spec.NewChat
 	base.Files, base.InlineFiles = spec.Files, spec.InlineFiles

@@ -3,30 +3,29 @@ package core
 import (
 	"context"
 
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// A job's events go two ways: to the hub's event stream (hub.Event, whose
+// A job's events go two ways: to the hub's event stream (service.Event, whose
 // payload is the run event or, at the job's end, the job itself) and to
 // in-process watchers of that job (service.JobEvent, typed).
 
 // emitRun publishes ev, an event of rec's run.
 func (h *HubBackend) emitRun(rec jobRecord, ev job.Event) {
-	typ := hub.EventRunUpdate
+	typ := service.EventRunUpdate
 	if ev.Kind == job.EventPartial {
-		typ = hub.EventRunPartial
+		typ = service.EventRunPartial
 	}
 	re := runEventOf(ev)
-	h.publish(hub.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: &hub.EventData{Run: &re}})
+	h.publish(service.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: &service.EventData{Run: &re}})
 	h.notify(service.JobEvent{Type: typ, JobID: rec.ID, Time: ev.At, Run: &re})
 }
 
 // emitEnd publishes the view of rec, which has just recorded its end.
 func (h *HubBackend) emitEnd(ctx context.Context, rec jobRecord) {
 	v := h.view(ctx, rec)
-	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: &hub.EventData{Job: &v}})
+	h.publish(service.Event{Type: service.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: &service.EventData{Job: &v}})
 	h.notify(service.JobEvent{Type: service.EventRunUpdate, JobID: rec.ID, Time: v.UpdatedAt, Job: &v})
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -68,7 +67,7 @@ func TestAnAgentsFilesGoThroughTheGateway(t *testing.T) {
 	prompt := "Compare the notes with the build log"
 
 	t.Run("a file outside the allowed folder is refused before anything is attached", func(t *testing.T) {
-		_, err := agent.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", NewChat: true, Prompt: prompt, Files: []string{notes, secret}})
+		_, err := agent.CreateJob(ctx, service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", NewChat: true, Prompt: prompt, Files: []string{notes, secret}})
 		if !errs.Has(err, errs.HubForbidden) || errs.From(err).Evidence["file"] != secret {
 			t.Fatalf("create: %v, want hub_forbidden naming %s", err, secret)
 		}
@@ -80,15 +79,15 @@ func TestAnAgentsFilesGoThroughTheGateway(t *testing.T) {
 		}
 	})
 	t.Run("an agent may not name a repository to send as a zip", func(t *testing.T) {
-		_, err := agent.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", NewChat: true, Prompt: prompt,
+		_, err := agent.CreateJob(ctx, service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", NewChat: true, Prompt: prompt,
 			RepoRoot: root, SourcePaths: []string{"."}, SourceAs: service.SourceAsZip})
 		if !errs.Has(err, errs.BadInput) || !strings.Contains(errs.From(err).Message, "owner only") {
 			t.Fatalf("create: %v, want bad_input", err)
 		}
 	})
 	t.Run("files under it wait for an approval listing them with sizes, then go with one prompt", func(t *testing.T) {
-		j, err := agent.CreateJob(ctx, hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", NewChat: true, Prompt: prompt, Files: []string{notes, log}})
-		if err != nil || j.State != hub.StateAwaitingApproval {
+		j, err := agent.CreateJob(ctx, service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", NewChat: true, Prompt: prompt, Files: []string{notes, log}})
+		if err != nil || j.State != service.StateAwaitingApproval {
 			t.Fatalf("create: %+v %v", j, err)
 		}
 		aps, err := ownerCl.Approvals(ctx)

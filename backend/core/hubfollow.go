@@ -8,8 +8,8 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -56,65 +56,91 @@ func (h *HubBackend) requestBrowser(ctx context.Context, url string) (b *browser
 	}, nil
 }
 
+// sessionCheck is what a poll, a reattach or a doctor of runs asks for.
+type sessionCheck struct {
+	// Session is the run (an unambiguous id prefix is enough); "" means the
+	// only active run (poll, reattach).
+	Session string
+	// Browser asks poll and doctor to check the run's tab in a browser:
+	// BrowserURL, else the owner's browser, else Ferry's own running
+	// browser. Reattach always needs one: for an active run without
+	// Browser or BrowserURL it is the owner's long-lived browser.
+	Browser bool
+	// BrowserURL is a browser the owner attaches to for this request.
+	BrowserURL string
+	// Recover asks doctor to reopen stale runs' conversations in new tabs.
+	Recover bool
+	// TimeoutMs bounds a reattach (0: the owner's default).
+	TimeoutMs int64
+	// Launch is how an in-process reattach starts Ferry's browser for a run
+	// that lost its own (service.ReattachRequest.Launch).
+	Launch *service.BrowserSpec
+}
+
+// doctorResult is the verdicts of a doctor of runs.
+type doctorResult struct {
+	Sessions []service.DoctorReport
+}
+
 // PollSession checks a run once: with chk.Browser an active run's tab must
 // pass the freshness gate. Errors: as pickSession and checkFresh.
-func (h *HubBackend) PollSession(ctx context.Context, chk hub.SessionCheck) (hub.PollResult, error) {
+func (h *HubBackend) PollSession(ctx context.Context, chk sessionCheck) (service.PollResult, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
-		return hub.PollResult{}, err
+		return service.PollResult{}, err
 	}
 	s, err := pickSession(ctx, repo, chk.Session)
 	if err != nil {
-		return hub.PollResult{}, err
+		return service.PollResult{}, err
 	}
 	fresh := false
 	if s.State.Active() && chk.Browser {
 		reg, err := h.c.sites()
 		if err != nil {
-			return hub.PollResult{}, err
+			return service.PollResult{}, err
 		}
 		b, done, err := h.requestBrowser(ctx, chk.BrowserURL)
 		if err != nil {
-			return hub.PollResult{}, err
+			return service.PollResult{}, err
 		}
 		defer done()
 		if err := checkFresh(ctx, b, reg, s); err != nil {
-			return hub.PollResult{}, err
+			return service.PollResult{}, err
 		}
 		fresh = true
 	}
-	return hub.PollResult{Session: RunOf(s), Fresh: fresh}, nil
+	return service.PollResult{Session: RunOf(s), Fresh: fresh}, nil
 }
 
 // DoctorSessions runs doctorSessions on the owner's store,
 // in the request's browser when chk.Browser.
-func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (hub.DoctorResult, error) {
+func (h *HubBackend) DoctorSessions(ctx context.Context, chk sessionCheck) (doctorResult, error) {
 	var b *browser.Browser
 	var reg *site.Registry
 	if chk.Browser {
 		var done func()
 		var err error
 		if b, done, err = h.requestBrowser(ctx, chk.BrowserURL); err != nil {
-			return hub.DoctorResult{}, err
+			return doctorResult{}, err
 		}
 		defer done()
 		if reg, err = h.c.sites(); err != nil {
-			return hub.DoctorResult{}, err
+			return doctorResult{}, err
 		}
 	}
 	repo, err := h.sessions(ctx)
 	if err != nil {
-		return hub.DoctorResult{}, err
+		return doctorResult{}, err
 	}
 	out, err := doctorSessions(ctx, repo, b, reg, chk.Recover)
 	if err != nil {
-		return hub.DoctorResult{}, err
+		return doctorResult{}, err
 	}
-	return hub.DoctorResult{Sessions: out}, nil
+	return doctorResult{Sessions: out}, nil
 }
 
 // ReattachSession picks the run at once and resumes it as a job of
-// hub.KindReattach. A run that has ended needs nothing: the job is ended
+// service.KindReattach. A run that has ended needs nothing: the job is ended
 // at once with its record; a run the user cancelled while it streamed
 // (job.Session.Collectable) is collected, its partial answer completed. A run that a job of this owner is running now
 // (an ask of the app, of the CLI or of an agent, or another reattach) is
@@ -123,36 +149,36 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk hub.SessionCheck) (
 // BrowserURL), else the long-lived one.
 // Errors: as pickSession; errs.BadInput for an active run when neither
 // names a browser; store failures.
-func (h *HubBackend) ReattachSession(ctx context.Context, chk hub.SessionCheck, requestedBy string) (hub.ReattachResult, error) {
+func (h *HubBackend) ReattachSession(ctx context.Context, chk sessionCheck, requestedBy string) (service.ReattachResult, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
-		return hub.ReattachResult{}, err
+		return service.ReattachResult{}, err
 	}
 	s, err := pickSession(ctx, repo, chk.Session)
 	if err != nil {
-		return hub.ReattachResult{}, err
+		return service.ReattachResult{}, err
 	}
 	if rec, ok := h.runningJobOf(s.ID); ok {
-		return hub.ReattachResult{Job: h.view(ctx, rec)}, nil
+		return service.ReattachResult{Job: h.view(ctx, rec)}, nil
 	}
 	if (s.State.Active() || s.Collectable()) && !chk.Browser && chk.BrowserURL == "" && !h.HasBrowser() && !s.LostItsTab() {
-		return hub.ReattachResult{}, errs.New(errs.BadInput, "this needs the browser that holds the run's tab: pass --browser-url").
+		return service.ReattachResult{}, errs.New(errs.BadInput, "this needs the browser that holds the run's tab: pass --browser-url").
 			WithHint("give the ws://127.0.0.1:PORT/devtools/browser/ID address or the profile's DevToolsActivePort file, or --browser attach for Ferry's own browser")
 	}
 	now := time.Now().UTC()
-	spec := hub.JobSpec{Kind: hub.KindReattach, SessionID: s.ID, RequestedBy: requestedBy}
-	rec := jobRecord{ID: "job-" + job.NewID(now), Kind: hub.KindReattach, Spec: spec, RequestedBy: requestedBy, Session: s.ID,
+	spec := service.JobRequest{Kind: service.KindReattach, SessionID: s.ID, RequestedBy: requestedBy}
+	rec := jobRecord{ID: "job-" + job.NewID(now), Kind: service.KindReattach, Spec: spec, RequestedBy: requestedBy, Session: s.ID,
 		CreatedAt: now, UpdatedAt: now, State: jobStateStarting, Approval: job.ApprovalNotRequired}
 	if !s.State.Active() && !s.Collectable() {
 		rec.State, rec.Ended = string(s.State), true
 	}
 	if err := h.jobs.Put(rec); err != nil {
-		return hub.ReattachResult{}, err
+		return service.ReattachResult{}, err
 	}
 	if !rec.Ended {
 		h.startFunc(rec, func(ctx context.Context) { h.runReattach(ctx, rec, chk) })
 	}
-	return hub.ReattachResult{Job: h.view(ctx, rec), Started: true}, nil
+	return service.ReattachResult{Job: h.view(ctx, rec), Started: true}, nil
 }
 
 // runningJobOf finds the job of this owner that runs session id now.
@@ -191,7 +217,7 @@ func (h *HubBackend) startFunc(rec jobRecord, fn func(ctx context.Context)) {
 	}()
 }
 
-func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.SessionCheck) {
+func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk sessionCheck) {
 	timeout := defaultReattachTimeout
 	if chk.TimeoutMs > 0 {
 		timeout = time.Duration(chk.TimeoutMs) * time.Millisecond
@@ -221,7 +247,7 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk hub.Ses
 	h.emitEnd(wctx, cur)
 }
 
-func (h *HubBackend) reattachRun(ctx context.Context, sessionID string, chk hub.SessionCheck, onEvent func(job.Event)) (*job.Finding, error) {
+func (h *HubBackend) reattachRun(ctx context.Context, sessionID string, chk sessionCheck, onEvent func(job.Event)) (*job.Finding, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return nil, err
@@ -248,13 +274,13 @@ func (h *HubBackend) reattachRun(ctx context.Context, sessionID string, chk hub.
 // returns it with its address redacted. Errors: errs.UnknownSite; the
 // browser's envelopes (errs.Timeout when the page does not load within
 // req.TimeoutMs).
-func (h *HubBackend) OpenTab(ctx context.Context, req hub.OpenTabRequest) (hub.Tab, error) {
+func (h *HubBackend) OpenTab(ctx context.Context, req service.OpenTabRequest) (service.Tab, error) {
 	reg, err := h.c.sites()
 	if err != nil {
-		return hub.Tab{}, err
+		return service.Tab{}, err
 	}
 	if _, err := reg.Get(req.Site); err != nil {
-		return hub.Tab{}, err
+		return service.Tab{}, err
 	}
 	if req.TimeoutMs > 0 {
 		var cancel context.CancelFunc
@@ -263,33 +289,33 @@ func (h *HubBackend) OpenTab(ctx context.Context, req hub.OpenTabRequest) (hub.T
 	}
 	b, done, err := h.requestBrowser(ctx, req.BrowserURL)
 	if err != nil {
-		return hub.Tab{}, err
+		return service.Tab{}, err
 	}
 	defer done()
 	p, s, err := openSiteTab(ctx, b, reg, req.Site)
 	if err != nil {
-		return hub.Tab{}, err
+		return service.Tab{}, err
 	}
 	info, err := p.Info(ctx)
 	dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer dcancel()
 	_ = p.Detach(dctx)
 	if err != nil {
-		return hub.Tab{}, err
+		return service.Tab{}, err
 	}
-	return hub.Tab{TargetID: p.ID(), Site: s.ID, URL: site.Redact(info.URL), Title: info.Title}, nil
+	return service.Tab{TargetID: p.ID(), Site: s.ID, URL: site.Redact(info.URL), Title: info.Title}, nil
 }
 
 // BrowserEndpoint is the DevTools address of the owner's browser
 // (browserFor). Errors: errs.BrowserDisconnected when the owner has none
 // (ferry serve without --browser-url launches one per run).
-func (h *HubBackend) BrowserEndpoint(ctx context.Context) (hub.BrowserInfo, error) {
+func (h *HubBackend) BrowserEndpoint(ctx context.Context) (service.BrowserInfo, error) {
 	b, err := h.browserFor(ctx)
 	if err != nil {
-		return hub.BrowserInfo{}, err
+		return service.BrowserInfo{}, err
 	}
 	if b == nil {
-		return hub.BrowserInfo{}, errs.New(errs.BrowserDisconnected, "the Ferry owner has no long-lived browser; it launches one per run")
+		return service.BrowserInfo{}, errs.New(errs.BrowserDisconnected, "the Ferry owner has no long-lived browser; it launches one per run")
 	}
-	return hub.BrowserInfo{URL: b.Endpoint()}, nil
+	return service.BrowserInfo{URL: b.Endpoint()}, nil
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/store"
@@ -35,8 +34,8 @@ const (
 // jobRecord is a hub job as stored.
 type jobRecord struct {
 	ID          string         `json:"id"`
-	Kind        hub.JobKind    `json:"kind"`
-	Spec        hub.JobSpec    `json:"spec"`
+	Kind        service.JobKind    `json:"kind"`
+	Spec        service.JobRequest    `json:"spec"`
 	State       string         `json:"state"`
 	Approval    job.Approval   `json:"approval"`
 	Session     string         `json:"session,omitempty"`

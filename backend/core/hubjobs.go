@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -18,10 +17,10 @@ import (
 // reattach found, the run's error, a code step's receipt): a client that
 // stops polling at the session's end must not miss them. Not to be called
 // with h.mu held.
-func (h *HubBackend) view(ctx context.Context, rec jobRecord) hub.Job {
+func (h *HubBackend) view(ctx context.Context, rec jobRecord) service.Job {
 	d := &service.JobDetail{Session: rec.Session, Approval: string(rec.Approval), Spec: rec.Spec, Ended: rec.Ended,
 		Finding: findingOf(rec.Finding), RunError: rec.Error, Receipt: receiptOf(rec.Receipt), Target: rec.Target, Waiting: rec.Waiting}
-	out := hub.Job{ID: rec.ID, Kind: rec.Kind, State: rec.State, RequestedBy: rec.RequestedBy,
+	out := service.Job{ID: rec.ID, Kind: rec.Kind, State: rec.State, RequestedBy: rec.RequestedBy,
 		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt, Error: rec.Error}
 	if rec.Session != "" {
 		if s, err := h.session(ctx, rec.Session); err == nil {
@@ -44,10 +43,10 @@ func (h *HubBackend) view(ctx context.Context, rec jobRecord) hub.Job {
 
 // GetJob returns the job id with its run's current state. Errors:
 // errs.HubNotFound; errs.StoreCorrupt; store failures.
-func (h *HubBackend) GetJob(ctx context.Context, id string) (hub.Job, error) {
+func (h *HubBackend) GetJob(ctx context.Context, id string) (service.Job, error) {
 	rec, err := h.jobs.Get(id)
 	if err != nil {
-		return hub.Job{}, err
+		return service.Job{}, err
 	}
 	return h.view(ctx, rec), nil
 }
@@ -56,20 +55,20 @@ func (h *HubBackend) GetJob(ctx context.Context, id string) (hub.Job, error) {
 // collectable when its prompt was already sent) or ends a job awaiting
 // approval as cancelled. A finished job is returned unchanged. Errors: as
 // GetJob.
-func (h *HubBackend) CancelJob(ctx context.Context, id string) (hub.Job, error) {
+func (h *HubBackend) CancelJob(ctx context.Context, id string) (service.Job, error) {
 	h.mu.Lock()
 	rec, err := h.jobs.Get(id)
 	if err != nil {
 		h.mu.Unlock()
-		return hub.Job{}, err
+		return service.Job{}, err
 	}
 	cancel := h.running[id]
-	if rec.State == hub.StateAwaitingApproval {
+	if rec.State == service.StateAwaitingApproval {
 		rec.State, rec.UpdatedAt, rec.Ended = string(job.StateCancelled), time.Now().UTC(), true
 		rec.Error = errs.New(errs.Cancelled, "job %s was cancelled before it was approved", id)
 		if err := h.jobs.Put(rec); err != nil {
 			h.mu.Unlock()
-			return hub.Job{}, err
+			return service.Job{}, err
 		}
 	}
 	h.mu.Unlock()
@@ -84,14 +83,14 @@ func (h *HubBackend) CancelJob(ctx context.Context, id string) (hub.Job, error) 
 // desktop's, the CLI's and agents' alike), oldest first. A job awaiting
 // approval is not running; a job left unended by an earlier owner is not
 // either. Errors: none (a job whose record cannot be read is left out).
-func (h *HubBackend) RunningJobs(ctx context.Context) []hub.Job {
+func (h *HubBackend) RunningJobs(ctx context.Context) []service.Job {
 	h.mu.Lock()
 	ids := make([]string, 0, len(h.running))
 	for id := range h.running {
 		ids = append(ids, id)
 	}
 	h.mu.Unlock()
-	out := make([]hub.Job, 0, len(ids))
+	out := make([]service.Job, 0, len(ids))
 	for _, id := range ids {
 		// A job that journaled its end is no longer running, even in the
 		// moment before its goroutine leaves h.running.
@@ -99,7 +98,7 @@ func (h *HubBackend) RunningJobs(ctx context.Context) []hub.Job {
 			out = append(out, h.view(ctx, rec))
 		}
 	}
-	slices.SortFunc(out, func(a, b hub.Job) int {
+	slices.SortFunc(out, func(a, b service.Job) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
 			return c
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
@@ -19,7 +18,7 @@ import (
 // CreateOptions are the decisions about a new job that are not the
 // requester's to make.
 type CreateOptions struct {
-	// AwaitApproval creates the job in hub.StateAwaitingApproval: nothing
+	// AwaitApproval creates the job in service.StateAwaitingApproval: nothing
 	// is done with it until ApproveJob.
 	AwaitApproval bool
 	// Target is where the job runs, as its approval shows it (nil: not
@@ -28,22 +27,22 @@ type CreateOptions struct {
 }
 
 // CreateJob stores a job for spec. With opts.AwaitApproval it stays in
-// hub.StateAwaitingApproval until ApproveJob; otherwise its run starts at
+// service.StateAwaitingApproval until ApproveJob; otherwise its run starts at
 // once in the background. Errors: errs.BadInput for an incomplete spec
 // (no site and no tab), for a code job (not yet served through the hub) or
 // for template or contract on an ask job; errs.UnknownSite; store failures.
-func (h *HubBackend) CreateJob(ctx context.Context, spec hub.JobSpec, opts CreateOptions) (hub.Job, error) {
+func (h *HubBackend) CreateJob(ctx context.Context, spec service.JobRequest, opts CreateOptions) (service.Job, error) {
 	if err := h.checkSpec(spec); err != nil {
-		return hub.Job{}, err
+		return service.Job{}, err
 	}
 	now := time.Now().UTC()
 	rec := jobRecord{ID: "job-" + job.NewID(now), Kind: spec.Kind, Spec: spec, RequestedBy: spec.RequestedBy,
 		CreatedAt: now, UpdatedAt: now, State: jobStateStarting, Approval: job.ApprovalNotRequired, Target: opts.Target}
 	if opts.AwaitApproval {
-		rec.State, rec.Approval = hub.StateAwaitingApproval, job.ApprovalPending
+		rec.State, rec.Approval = service.StateAwaitingApproval, job.ApprovalPending
 	}
 	if err := h.jobs.Put(rec); err != nil {
-		return hub.Job{}, err
+		return service.Job{}, err
 	}
 	if !opts.AwaitApproval {
 		h.start(rec)
@@ -51,10 +50,10 @@ func (h *HubBackend) CreateJob(ctx context.Context, spec hub.JobSpec, opts Creat
 	return h.view(ctx, rec), nil
 }
 
-func (h *HubBackend) checkSpec(spec hub.JobSpec) error {
+func (h *HubBackend) checkSpec(spec service.JobRequest) error {
 	switch spec.Kind {
-	case hub.KindAsk:
-	case hub.KindCode:
+	case service.KindAsk:
+	case service.KindCode:
 		return h.checkCodeSpec(spec)
 	default:
 		return errs.New(errs.BadInput, "unknown job kind %q", spec.Kind)
@@ -133,7 +132,7 @@ func (h *HubBackend) browserFor(ctx context.Context) (*browser.Browser, error) {
 func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	origin := job.OriginAgent
 	switch rec.RequestedBy {
-	case hub.OwnerClientID:
+	case service.OwnerRequester:
 		origin = job.OriginCLI
 	case DesktopRequester:
 		origin = job.OriginDesktop
@@ -192,7 +191,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	var s *job.Session
 	var receipt *CodeReceipt
 	b, err := h.browserFor(ctx)
-	if err == nil && rec.Kind == hub.KindAsk {
+	if err == nil && rec.Kind == service.KindAsk {
 		switch {
 		case rec.Spec.SessionID != "":
 			err = h.followUp(ctx, rec.Spec.SessionID, &req)
@@ -210,7 +209,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 	}
 	if err == nil {
 		req.Browser = b
-		if rec.Kind == hub.KindCode {
+		if rec.Kind == service.KindCode {
 			s, receipt, err = h.runCode(ctx, rec, req)
 		} else {
 			s, err = h.c.ask(ctx, req)
@@ -354,6 +353,6 @@ func (h *HubBackend) queued(rec jobRecord, waitingFor string) {
 	if err != nil {
 		return
 	}
-	h.publish(hub.Event{Type: hub.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Time: now, Data: &hub.EventData{Run: &ev}})
+	h.publish(service.Event{Type: service.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Time: now, Data: &service.EventData{Run: &ev}})
 	h.notify(service.JobEvent{Type: service.EventRunUpdate, JobID: rec.ID, Time: now, Run: &ev})
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/search"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -22,25 +21,25 @@ const (
 // ListSessions lists runs newest first, or best match first with q.Query,
 // exactly as `ferry sessions list` does. Errors: as job.Repo.List
 // (errs.BadInput for an unknown state).
-func (h *HubBackend) ListSessions(ctx context.Context, q hub.SessionQuery) ([]hub.SessionSummary, error) {
+func (h *HubBackend) ListSessions(ctx context.Context, q service.SessionQuery) ([]service.SessionSummary, error) {
 	return h.listSessions(ctx, q, nil)
 }
 
 // listSessions is ListSessions of the runs keep holds for (all for nil).
-func (h *HubBackend) listSessions(ctx context.Context, q hub.SessionQuery, keep func(id string) bool) ([]hub.SessionSummary, error) {
+func (h *HubBackend) listSessions(ctx context.Context, q service.SessionQuery, keep func(id string) bool) ([]service.SessionSummary, error) {
 	return h.list(ctx, job.Filter{Site: q.Site, State: job.State(q.State), Query: q.Query, Limit: q.Limit}, keep)
 }
 
 // SearchSessions searches runs; see filterSite and filterState for the
 // filter words it understands. Errors: as job.Repo.List (errs.BadInput for
 // an unknown state).
-func (h *HubBackend) SearchSessions(ctx context.Context, query string, limit int) ([]hub.SessionSummary, error) {
+func (h *HubBackend) SearchSessions(ctx context.Context, query string, limit int) ([]service.SessionSummary, error) {
 	return h.searchSessions(ctx, query, limit, nil)
 }
 
 // searchSessions is SearchSessions of the runs keep holds for (all for
 // nil).
-func (h *HubBackend) searchSessions(ctx context.Context, query string, limit int, keep func(id string) bool) ([]hub.SessionSummary, error) {
+func (h *HubBackend) searchSessions(ctx context.Context, query string, limit int, keep func(id string) bool) ([]service.SessionSummary, error) {
 	f := job.Filter{Limit: limit}
 	var text []string
 	for _, w := range strings.Fields(query) {
@@ -60,7 +59,7 @@ func (h *HubBackend) searchSessions(ctx context.Context, query string, limit int
 // list lists the runs that pass f and keep (all for a nil keep). With keep,
 // the best search.MaxLimit matches are filtered, and the total counts the
 // kept runs only: a caller learns nothing of the others.
-func (h *HubBackend) list(ctx context.Context, f job.Filter, keep func(id string) bool) ([]hub.SessionSummary, error) {
+func (h *HubBackend) list(ctx context.Context, f job.Filter, keep func(id string) bool) ([]service.SessionSummary, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return nil, err
@@ -80,7 +79,7 @@ func (h *HubBackend) list(ctx context.Context, f job.Filter, keep func(id string
 			items = items[:limit]
 		}
 	}
-	out := make([]hub.SessionSummary, 0, len(items))
+	out := make([]service.SessionSummary, 0, len(items))
 	for _, it := range items {
 		sum := summaryOf(it.Session)
 		sum.Extra = &service.SessionExtra{Listed: service.Listed{Session: RunOf(it.Session), Hit: hitOf(it.Hit)}, Total: total}
@@ -89,24 +88,24 @@ func (h *HubBackend) list(ctx context.Context, f job.Filter, keep func(id string
 	return out, nil
 }
 
-func summaryOf(s *job.Session) hub.SessionSummary {
-	return hub.SessionSummary{ID: s.ID, Site: s.Site, Title: clipText(strings.Join(strings.Fields(s.Prompt), " "), 80), UpdatedAt: s.Updated}
+func summaryOf(s *job.Session) service.SessionSummary {
+	return service.SessionSummary{ID: s.ID, Site: s.Site, Title: clipText(strings.Join(strings.Fields(s.Prompt), " "), 80), UpdatedAt: s.Updated}
 }
 
 // ShowSession returns a run (an unambiguous id prefix is enough) with its
 // journal. Errors: as showSession.
-func (h *HubBackend) ShowSession(ctx context.Context, id string) (hub.Session, error) {
+func (h *HubBackend) ShowSession(ctx context.Context, id string) (service.Session, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
-		return hub.Session{}, err
+		return service.Session{}, err
 	}
 	s, j, err := showSession(ctx, repo, id)
 	if err != nil {
-		return hub.Session{}, err
+		return service.Session{}, err
 	}
 	v := sessionView(s, j)
 	if v.Detail.Thread, err = threadOf(ctx, repo, s.ID); err != nil {
-		return hub.Session{}, err
+		return service.Session{}, err
 	}
 	return v, nil
 }

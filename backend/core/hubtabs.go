@@ -3,7 +3,7 @@ package core
 import (
 	"context"
 
-	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -12,13 +12,13 @@ import (
 // address belongs to and its address redacted (site.Redact). Without either (the owner launches a browser per run)
 // there is nothing to list: an empty list. Errors: the source's envelopes;
 // BrowserDisconnected.
-func (h *HubBackend) ListTabs(ctx context.Context) ([]hub.Tab, error) {
+func (h *HubBackend) ListTabs(ctx context.Context) ([]service.Tab, error) {
 	b, err := h.browserFor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if b == nil {
-		return []hub.Tab{}, nil
+		return []service.Tab{}, nil
 	}
 	reg, err := h.c.sites()
 	if err != nil {
@@ -33,11 +33,11 @@ func (h *HubBackend) ListTabs(ctx context.Context) ([]hub.Tab, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]hub.Tab, 0, len(targets))
+	out := make([]service.Tab, 0, len(targets))
 	for _, t := range targets {
 		// Addresses without query, fragment and userinfo, where sites put
 		// one-off tokens: agents read this list too.
-		out = append(out, hub.Tab{TargetID: t.ID, Site: t.Site, URL: site.Redact(t.URL), Title: t.Title})
+		out = append(out, service.Tab{TargetID: t.ID, Site: t.Site, URL: site.Redact(t.URL), Title: t.Title})
 	}
 	return out, nil
 }

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/prompt/templates"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -11,18 +10,18 @@ import (
 // The owner's templates through the hub (ferry templates while an owner
 // runs): the same repository and errors as embedded.
 
-func templateOut(t templates.Info) hub.Template {
-	return hub.Template{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables, BuiltIn: t.BuiltIn, UpdatedAt: t.UpdatedAt}
+func templateOut(t templates.Info) service.Template {
+	return service.Template{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables, BuiltIn: t.BuiltIn, UpdatedAt: t.UpdatedAt}
 }
 
 // ListTemplates lists the built-in and the user's templates. Errors: as
 // templates.Repo.List.
-func (h *HubBackend) ListTemplates(ctx context.Context) ([]hub.Template, error) {
+func (h *HubBackend) ListTemplates(ctx context.Context) ([]service.Template, error) {
 	list, err := h.c.Templates().List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]hub.Template, 0, len(list))
+	out := make([]service.Template, 0, len(list))
 	for _, t := range list {
 		out = append(out, templateOut(t))
 	}
@@ -30,20 +29,20 @@ func (h *HubBackend) ListTemplates(ctx context.Context) ([]hub.Template, error) 
 }
 
 // GetTemplate returns one template. Errors: as templates.Repo.Get.
-func (h *HubBackend) GetTemplate(ctx context.Context, name string) (hub.Template, error) {
+func (h *HubBackend) GetTemplate(ctx context.Context, name string) (service.Template, error) {
 	t, err := h.c.Templates().Get(ctx, name)
 	if err != nil {
-		return hub.Template{}, err
+		return service.Template{}, err
 	}
 	return templateOut(t), nil
 }
 
 // SaveTemplate saves the user's template t.Name (BuiltIn and UpdatedAt of
 // t are ignored). Errors: as templates.Repo.Save.
-func (h *HubBackend) SaveTemplate(ctx context.Context, t hub.Template) (hub.Template, error) {
+func (h *HubBackend) SaveTemplate(ctx context.Context, t service.Template) (service.Template, error) {
 	saved, err := h.c.Templates().Save(ctx, templates.Info{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables})
 	if err != nil {
-		return hub.Template{}, err
+		return service.Template{}, err
 	}
 	return templateOut(saved), nil
 }

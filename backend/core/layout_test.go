@@ -168,6 +168,24 @@ func TestCodeModeIsWiredByCore(t *testing.T) {
 	}
 }
 
+// TestCoreDoesNotImportTheHub enforces that core implements the service
+// and the hub serves it, not the other way round: nothing core depends on
+// is the gateway or its client (the owners that start a gateway, app and
+// clihost, pass core's Service to it).
+func TestCoreDoesNotImportTheHub(t *testing.T) {
+	const hubPkg = "github.com/ferrydesk/ferry/backend/hub"
+	deps := listDeps(t, "./backend/...")
+	ds, ok := deps["github.com/ferrydesk/ferry/backend/core"]
+	if !ok {
+		t.Fatal("go list found no backend/core: the check would prove nothing")
+	}
+	for _, d := range ds {
+		if d == hubPkg || strings.HasPrefix(d, hubPkg+"/") {
+			t.Errorf("backend/core depends on %s: core implements service.Gateway; the hub imports the service, never the reverse", d)
+		}
+	}
+}
+
 // TestTheHubImportsOnlyTheServiceLayer enforces that the gateway is a
 // transport in front of a service.Gateway: from the backend it imports the
 // service layer (and the leaves that layer stands on) and its own hub
@@ -215,13 +233,13 @@ func isVendor(pkg string) bool {
 // TestTheAppIsAFaceOfTheService enforces that the desktop app is a thin
 // face: its files import from the backend only the service layer, errs,
 // config, version, safetext and mcpconfig (two leaves), and the one file that builds what the app is a face
-// of (appOwnerFile) may import core and hub as well. Every build of the
+// of (appOwnerFile) may import core, hub and hub/client (to find a running owner) as well. Every build of the
 // app is checked (the desktop binary's tags, the dev binary's, the
 // default); test files are not.
 func TestTheAppIsAFaceOfTheService(t *testing.T) {
 	const backend = "github.com/ferrydesk/ferry/backend/"
 	face := map[string]bool{backend + "service": true, backend + "errs": true, backend + "config": true, backend + "version": true, backend + "safetext": true, backend + "mcpconfig": true}
-	owner := map[string]bool{backend + "core": true, backend + "hub": true}
+	owner := map[string]bool{backend + "core": true, backend + "hub": true, backend + "hub/client": true}
 	files := appFiles(t)
 	if len(files) < 10 {
 		t.Fatalf("found %d files of the app: the check would prove nothing", len(files))

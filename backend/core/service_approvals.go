@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -71,11 +70,11 @@ func (s *Service) Reject(ctx context.Context, c service.Caller, req service.Reje
 // the user, asked with req.
 func (s *Service) approvalRequested(j service.Job, req service.JobRequest, clientName string) {
 	ap := service.ApprovalOf(j, req, clientName)
-	s.h.publish(hub.Event{Type: hub.EventApprovalRequested, JobID: j.ID, ClientID: j.RequestedBy, Data: &hub.EventData{Approval: &ap}})
+	s.h.publish(service.Event{Type: service.EventApprovalRequested, JobID: j.ID, ClientID: j.RequestedBy, Data: &service.EventData{Approval: &ap}})
 }
 
 // approvalResolved announces the end of job j's wait.
 func (s *Service) approvalResolved(j service.Job, approved bool, reason string) {
-	d := hub.Decision{JobID: j.ID, Approved: approved, Reason: reason}
-	s.h.publish(hub.Event{Type: hub.EventApprovalResolved, JobID: j.ID, ClientID: j.RequestedBy, Data: &hub.EventData{Decision: &d}})
+	d := service.Decision{JobID: j.ID, Approved: approved, Reason: reason}
+	s.h.publish(service.Event{Type: service.EventApprovalResolved, JobID: j.ID, ClientID: j.RequestedBy, Data: &service.EventData{Decision: &d}})
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/clients"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -43,7 +42,7 @@ func (s *Service) RevokeClient(ctx context.Context, c service.Caller, req servic
 		return service.ClientInfo{}, err
 	}
 	info := rec.Info()
-	s.h.publish(hub.Event{Type: hub.EventClientRevoked, ClientID: service.OwnerRequester, Data: &hub.EventData{Client: &info}})
+	s.h.publish(service.Event{Type: service.EventClientRevoked, ClientID: service.OwnerRequester, Data: &service.EventData{Client: &info}})
 	return info, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -31,7 +30,7 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 		if err := ownerOnly(c, "resume a run"); err != nil {
 			return service.Job{}, err
 		}
-		res, err := s.h.ReattachSession(ctx, hub.SessionCheck{Session: req.SessionID, TimeoutMs: req.Timeout().Milliseconds()}, req.RequestedBy)
+		res, err := s.h.ReattachSession(ctx, sessionCheck{Session: req.SessionID, TimeoutMs: req.Timeout().Milliseconds()}, req.RequestedBy)
 		return res.Job, err
 	}
 	opts := CreateOptions{}

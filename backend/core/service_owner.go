@@ -31,3 +31,6 @@ func (s *Service) BrowserEndpoint(ctx context.Context, c service.Caller) (servic
 	}
 	return s.h.BrowserEndpoint(ctx)
 }
+
+// Events delivers the owner's events. Errors: as (*HubBackend).Events.
+func (s *Service) Events(ctx context.Context) (<-chan service.Event, error) { return s.h.Events(ctx) }

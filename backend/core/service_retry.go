@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -65,7 +64,7 @@ func (s *Service) RetryRun(ctx context.Context, c service.Caller, req service.Re
 // errs.StoreCorrupt for a job record that does not decode; store failures.
 func (h *HubBackend) requestOf(run *job.Session) (service.JobRequest, error) {
 	recs, err := h.jobs.matching(func(rec jobRecord) bool {
-		return rec.Session == run.ID && (rec.Kind == hub.KindAsk || rec.Kind == hub.KindCode)
+		return rec.Session == run.ID && (rec.Kind == service.KindAsk || rec.Kind == service.KindCode)
 	})
 	if err != nil {
 		return service.JobRequest{}, err

@@ -14,7 +14,7 @@ import (
 // (a job record keeps its requester and its run), the tabs those runs
 // opened and the conversations they had. It sees only those, and it names
 // another tab, conversation or run in a job only when the user granted
-// the client that right (hub.ClientRecord.ExistingConversations). The
+// the client that right (clients.Record.ExistingConversations). The
 // scope is read from the store on every request, so it holds after a
 // restart of the owner and follows a grant or a revocation at once.
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -135,7 +134,7 @@ func (s *Service) PollSession(ctx context.Context, c service.Caller, req service
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(req.TimeoutMs)*time.Millisecond)
 		defer cancel()
 	}
-	return s.h.PollSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL})
+	return s.h.PollSession(ctx, sessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL})
 }
 
 // ReattachSession resumes an interrupted run as a job. Errors:
@@ -144,7 +143,7 @@ func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req ser
 	if err := admit(c, "resume a run", req); err != nil {
 		return service.ReattachResult{}, err
 	}
-	return s.h.ReattachSession(ctx, hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs, Launch: req.Launch}, c.Requester())
+	return s.h.ReattachSession(ctx, sessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs, Launch: req.Launch}, c.Requester())
 }
 
 // DoctorSessions checks the tabs of active and stale runs. Errors:
@@ -153,6 +152,6 @@ func (s *Service) DoctorSessions(ctx context.Context, c service.Caller, req serv
 	if err := admit(c, "check runs' tabs", req); err != nil {
 		return nil, err
 	}
-	res, err := s.h.DoctorSessions(ctx, hub.SessionCheck{Browser: req.Browser, BrowserURL: req.BrowserURL, Recover: req.Recover})
+	res, err := s.h.DoctorSessions(ctx, sessionCheck{Browser: req.Browser, BrowserURL: req.BrowserURL, Recover: req.Recover})
 	return res.Sessions, err
 }

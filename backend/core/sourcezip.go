@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/prompt"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -21,7 +20,7 @@ import (
 // be tracked and clean now (they are checked again when the zip is made).
 // Errors: errs.BadInput for an agent naming a repository, and
 // prompt.CleanSources' (errs.BadInput naming the changed files).
-func checkSources(ctx context.Context, spec hub.JobSpec) error {
+func checkSources(ctx context.Context, spec service.JobRequest) error {
 	if spec.RepoRoot == "" && len(spec.SourcePaths) == 0 {
 		return nil
 	}
@@ -39,7 +38,7 @@ func checkSources(ctx context.Context, spec hub.JobSpec) error {
 // sourceZip makes the zip of spec's sources when it asks for one (see
 // prompt.ZipSources) and returns its path and the function that removes it
 // ("" and a no-op when the job sends no zip). Errors: prompt.ZipSources'.
-func sourceZip(ctx context.Context, spec hub.JobSpec) (string, func(), error) {
+func sourceZip(ctx context.Context, spec service.JobRequest) (string, func(), error) {
 	if spec.SourceAs != service.SourceAsZip {
 		return "", func() {}, nil
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/platform"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/store"
@@ -26,7 +25,15 @@ type Probe struct {
 	BrowserVer    func(ctx context.Context, path string) (string, error)
 	WebKitLibs    []string // glob patterns of the WebKitGTK library
 	BrowserBinary string   // from settings; "" = discover
+	// FindOwner finds the running owner of a data directory from its hub
+	// file (hub/client.FindOwner): where it answers and its side of the
+	// version handshake; an error when none answers. Nil: no owner is
+	// looked for.
+	FindOwner OwnerFinder
 }
+
+// OwnerFinder finds the running owner whose hub file is at hubFile.
+type OwnerFinder func(ctx context.Context, hubFile string) (where string, owner service.Peer, err error)
 
 // Browser checks that Chromium or Chrome is installed and runs.
 func Browser(ctx context.Context, p Probe) Check {
@@ -135,7 +142,7 @@ func Settings(paths config.Paths) Check {
 // the backup that `ferry sessions restore` would bring back. A store held by another
 // process fails with the holder named: the CLI cannot run embedded while
 // another process owns the data directory.
-func Store(ctx context.Context, paths config.Paths) Check {
+func Store(ctx context.Context, paths config.Paths, findOwner OwnerFinder) Check {
 	c := Check{ID: "store", Title: "History store", Required: true}
 	if _, err := os.Stat(paths.DataDir); err != nil {
 		c.Status, c.Detail, c.Fix = Fail, "data directory missing: "+paths.DataDir, "see the datadir check"
@@ -144,21 +151,21 @@ func Store(ctx context.Context, paths config.Paths) Check {
 	s, err := store.Open(ctx, paths.StoreDir(), store.WithRole("ferry doctor"))
 	if err != nil {
 		e := errs.From(err)
-		if e.Code == errs.StoreBusy {
+		if e.Code == errs.StoreBusy && findOwner != nil {
 			// A running owner (the desktop app or `ferry serve`) holding the
 			// store is the normal case: the CLI goes through its hub.
 			dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-			ep, derr := client.Discover(dctx, paths.HubFile())
+			where, owner, derr := findOwner(dctx, paths.HubFile())
 			cancel()
-			if derr == nil && ep.Owner.Wire != service.WireRevision {
+			if derr == nil && owner.Wire != service.WireRevision {
 				// The owner answers, but on another wire revision: every
 				// command through it would fail with version_mismatch.
-				e := service.VersionMismatch(ep.Owner, service.This())
-				c.Status, c.Detail, c.Fix = Fail, fmt.Sprintf("owned by a running Ferry (%s) that cannot serve this CLI: %s", ep, e.Message), e.RetryHint
+				e := service.VersionMismatch(owner, service.This())
+				c.Status, c.Detail, c.Fix = Fail, fmt.Sprintf("owned by a running Ferry (%s) that cannot serve this CLI: %s", where, e.Message), e.RetryHint
 				return c
 			}
 			if derr == nil {
-				c.Status, c.Detail = OK, fmt.Sprintf("owned by a running Ferry (%s): CLI commands go through it; %s", ep, backupsText(paths))
+				c.Status, c.Detail = OK, fmt.Sprintf("owned by a running Ferry (%s): CLI commands go through it; %s", where, backupsText(paths))
 				return c
 			}
 		}
@@ -222,7 +229,7 @@ func Run(ctx context.Context, paths config.Paths, p Probe, version string) Repor
 		WebKit(p),
 		DataDir(paths),
 		Settings(paths),
-		Store(ctx, paths),
+		Store(ctx, paths, p.FindOwner),
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/store"
@@ -30,7 +31,7 @@ func TestStoreCheck(t *testing.T) {
 	ctx := context.Background()
 	t.Run("a free store opens and is closed again", func(t *testing.T) {
 		p := paths(t)
-		if c := Store(ctx, p); c.Status != OK {
+		if c := Store(ctx, p, client.FindOwner); c.Status != OK {
 			t.Fatalf("store check: %+v", c)
 		}
 		s, err := store.Open(ctx, p.StoreDir())
@@ -46,7 +47,7 @@ func TestStoreCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		c := Store(ctx, p)
+		c := Store(ctx, p, client.FindOwner)
 		if c.Status != Fail || !strings.Contains(c.Detail, "ferry-desktop") || c.Fix == "" {
 			t.Fatalf("busy store: %+v", c)
 		}
@@ -66,7 +67,7 @@ func TestStoreCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer h.Close(ctx)
-		c := Store(ctx, p)
+		c := Store(ctx, p, client.FindOwner)
 		if c.Status != OK || !strings.Contains(c.Detail, "running Ferry") {
 			t.Fatalf("owned store: %+v", c)
 		}
@@ -95,7 +96,7 @@ func TestStoreCheckShowsAnOwnerOfAnotherWireRevision(t *testing.T) {
 	if err := hubfile.Write(p.HubFile(), f); err != nil {
 		t.Fatal(err)
 	}
-	c := Store(ctx, p)
+	c := Store(ctx, p, client.FindOwner)
 	if c.Status != Fail || !strings.Contains(c.Detail, "cannot serve this CLI") || !strings.Contains(c.Detail, version.Version) ||
 		!strings.Contains(c.Fix, "the running owner is the older") {
 		t.Fatalf("store owned by an older owner: %+v", c)
@@ -105,6 +106,13 @@ func TestStoreCheckShowsAnOwnerOfAnotherWireRevision(t *testing.T) {
 // idleBackend is a service that serves nothing: the doctor only asks the
 // hub whether it is alive.
 type idleBackend struct{ service.Gateway }
+
+// Events is a stream on which nothing happens, closed when ctx ends.
+func (idleBackend) Events(ctx context.Context) (<-chan service.Event, error) {
+	ch := make(chan service.Event)
+	go func() { <-ctx.Done(); close(ch) }()
+	return ch, nil
+}
 
 func TestSettingsCheckNamesTheLineOfAMalformedFile(t *testing.T) {
 	p := paths(t)

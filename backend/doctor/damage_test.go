@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/store"
 )
 
@@ -52,7 +53,7 @@ func TestStoreCheckNamesTheDamage(t *testing.T) {
 	t.Run("a sound store reports its checksums verified and its newest backup", func(t *testing.T) {
 		p := paths(t)
 		storeWithSessions(t, p, 1500, true)
-		c := Store(ctx, p)
+		c := Store(ctx, p, client.FindOwner)
 		if c.Status != OK || !strings.Contains(c.Detail, "passed its checksum") || strings.Contains(c.Detail, "of its 0 table") ||
 			!strings.Contains(c.Detail, "newest backup") {
 			t.Fatalf("sound store: %+v", c)
@@ -71,7 +72,7 @@ func TestStoreCheckNamesTheDamage(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
-		c := Store(ctx, p)
+		c := Store(ctx, p, client.FindOwner)
 		if c.Status != Fail || !c.Required || !strings.Contains(c.Detail, "000001.sst") || !strings.Contains(c.Detail, "damaged") {
 			t.Fatalf("damaged table: %+v", c)
 		}
@@ -85,7 +86,7 @@ func TestStoreCheckNamesTheDamage(t *testing.T) {
 		if err := os.Remove(filepath.Join(p.StoreDir(), "MANIFEST")); err != nil {
 			t.Fatal(err)
 		}
-		c := Store(ctx, p)
+		c := Store(ctx, p, client.FindOwner)
 		if c.Status != Fail || !strings.Contains(c.Detail, "MANIFEST") {
 			t.Fatalf("missing manifest: %+v", c)
 		}

@@ -1,8 +1,6 @@
 package hub
 
 import (
-	"context"
-
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -12,25 +10,14 @@ import (
 // Service's errors are errs envelopes; the hub maps their codes to HTTP
 // statuses and passes them to the client unchanged (anything else becomes
 // errs.Internal). What only the owner's implementation can answer (whom a
-// token stands for, pairing, artifacts, the browser's address) it asks
-// through service.Gateway.
+// token stands for, pairing, artifacts, the browser's address, the
+// owner's events) it asks through service.Gateway.
 
-// ownerCaller is the caller of the owner's requests: the owner token, and
-// the owner's actions the desktop calls on the Server directly.
-var ownerCaller = service.Owner(service.FaceCLI)
-
-// service is the Service's caller for c.
+// service is the Service's caller for c: the owner's token is the owner's
+// CLI face.
 func (c Caller) service() service.Caller {
 	if c.Owner {
-		return ownerCaller
+		return service.Owner(service.FaceCLI)
 	}
 	return service.Agent(c.ClientID)
-}
-
-// EventSource delivers run events (run.update, run.partial) from the
-// pipeline. Events must carry the JobID and the RequestedBy of the job as
-// ClientID, so that the hub shows each client only its own runs. The channel
-// is closed when ctx ends or the source stops.
-type EventSource interface {
-	Events(ctx context.Context) (<-chan Event, error)
 }

@@ -88,11 +88,11 @@ func (s *Server) Subscribe(ctx context.Context, buf int) <-chan Event {
 	return sub.ch
 }
 
-// pumpEvents relays the EventSource into the bus until ctx ends, and ends
+// pumpEvents relays the service's events into the bus until ctx ends, and ends
 // the open streams of a client revoked. The hub trusts only JobID and
 // ClientID for routing; it overwrites Seq.
-func (s *Server) pumpEvents(ctx context.Context, src EventSource) {
-	ch, err := src.Events(ctx)
+func (s *Server) pumpEvents(ctx context.Context) {
+	ch, err := s.svc.Events(ctx)
 	if err != nil {
 		s.log.Error("open event source", "err", err)
 		return

@@ -411,10 +411,7 @@ func (f *fakeBackend) setVerified(v bool) {
 	f.mu.Unlock()
 }
 
-var (
-	_ service.Gateway = (*fakeBackend)(nil)
-	_ hub.EventSource = (*fakeBackend)(nil)
-)
+var _ service.Gateway = (*fakeBackend)(nil)
 
 // Retrieve answers a receipt for conversation "conv-ok", with the error
 // of a run that failed after it began for "conv-failed", and BadInput

@@ -54,7 +54,7 @@ func startHub(t *testing.T, opts ...hub.Option) *testHub {
 	th := &testHub{clock: newFakeClock()}
 	th.backend = newFakeBackend(t, th.clock.Now)
 	th.path = filepath.Join(t.TempDir(), "hub.json")
-	all := append([]hub.Option{hub.WithHubFile(th.path), hub.WithClock(th.clock.Now), hub.WithEventSource(th.backend)}, opts...)
+	all := append([]hub.Option{hub.WithHubFile(th.path), hub.WithClock(th.clock.Now)}, opts...)
 	srv, err := hub.New(th.backend, all...)
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,6 @@ type options struct {
 	rateWindow  time.Duration
 	dedupWindow time.Duration
 	logger      *slog.Logger
-	events      EventSource
 }
 
 // Option configures a Server.
@@ -74,9 +73,6 @@ func WithDedupWindow(d time.Duration) Option { return func(o *options) { o.dedup
 
 // WithLogger sends the hub's log lines (never a token) to l (default: none).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
-
-// WithEventSource relays the pipeline's run events to the event stream.
-func WithEventSource(src EventSource) Option { return func(o *options) { o.events = src } }
 
 func defaultOptions() options {
 	return options{

@@ -128,13 +128,11 @@ func (s *Server) Start(ctx context.Context) error {
 			s.log.Error("serve hub", "err", err)
 		}
 	}()
-	if s.opt.events != nil {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.pumpEvents(s.ctx, s.opt.events)
-		}()
-	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.pumpEvents(s.ctx)
+	}()
 	s.started = true
 	s.log.Info("hub listening", "addr", ln.Addr().String())
 	return nil

@@ -1,9 +1,8 @@
 package hub
 
 import (
-	"time"
-
 	"github.com/ferrydesk/ferry/backend/service"
+	"time"
 )
 
 // The API's request and result types are the service's (package service is
@@ -54,34 +53,25 @@ const OwnerClientID = service.OwnerRequester
 // ArtifactInfo describes an artifact file of a job.
 type ArtifactInfo = service.ArtifactInfo
 
-// Event types. Run events come from the EventSource; approval and client
-// events from the hub itself.
-const (
-	EventRunUpdate         = "run.update"
-	EventRunPartial        = "run.partial"
-	EventApprovalRequested = "approval.requested"
-	EventApprovalResolved  = "approval.resolved"
-	EventClientRevoked     = "client.revoked"
+// The event stream's types are the service's (the owner's stream,
+// service.Gateway's Events).
+type (
+	// Event is one message of the event stream.
+	Event = service.Event
+	// EventData is an event's payload, typed by the event's Type.
+	EventData = service.EventData
+	// Decision is the outcome of an approval (approval.resolved).
+	Decision = service.Decision
 )
 
-// Event is one message of the event stream. ClientID names the client whose
-// job the event concerns: a paired client sees only its own events, the
-// owner sees all. Seq is assigned by the hub and increases by one per event.
-type Event struct {
-	Seq      uint64     `json:"seq"`
-	Type     string     `json:"type"`
-	JobID    string     `json:"jobId,omitempty"`
-	ClientID string     `json:"clientId,omitempty"`
-	Time     time.Time  `json:"time"`
-	Data     *EventData `json:"data,omitempty"`
-}
-
-// Decision is the outcome of an approval, as sent in approval.resolved.
-type Decision struct {
-	JobID    string `json:"jobId"`
-	Approved bool   `json:"approved"`
-	Reason   string `json:"reason,omitempty"`
-}
+// The event types.
+const (
+	EventRunUpdate         = service.EventRunUpdate
+	EventRunPartial        = service.EventRunPartial
+	EventApprovalRequested = service.EventApprovalRequested
+	EventApprovalResolved  = service.EventApprovalResolved
+	EventClientRevoked     = service.EventClientRevoked
+)
 
 // PairRequest is the body of POST /v1/pair.
 type PairRequest = service.PairRequest

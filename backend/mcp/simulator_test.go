@@ -361,7 +361,7 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	oc := mcptest.StartOwner(t, ctx)
-	gw, err := hub.New(oc.Service, hub.WithHubFile(oc.Core.Paths().HubFile()), hub.WithEventSource(oc.Backend))
+	gw, err := hub.New(oc.Service, hub.WithHubFile(oc.Core.Paths().HubFile()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,13 @@ type Gateway interface {
 	// The caller closes the reader. Errors: errs.HubNotFound for a job c
 	// may not see; errs.ArtifactNotFound.
 	OpenArtifact(ctx context.Context, c Caller, jobID, name string) (ArtifactInfo, io.ReadCloser, error)
+	// Events delivers the owner's events (EventRunUpdate, EventRunPartial,
+	// EventApprovalRequested, EventApprovalResolved, EventClientRevoked)
+	// of every job and client until ctx ends, when the channel closes. A
+	// slow reader misses events rather than slowing the runs; a job's
+	// state stays readable with GetJob. Errors: errs.Internal once the
+	// implementation has closed.
+	Events(ctx context.Context) (<-chan Event, error)
 	// BrowserEndpoint is the DevTools address of the owner's browser (the
 	// owner's only). Errors: errs.BrowserDisconnected when it has none now.
 	BrowserEndpoint(ctx context.Context, c Caller) (BrowserInfo, error)

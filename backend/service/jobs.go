@@ -442,12 +442,6 @@ type JobEvent struct {
 	Job   *Job      `json:"job,omitempty"`
 }
 
-// The types of a JobEvent (the event stream's run events).
-const (
-	EventRunUpdate  = "run.update"
-	EventRunPartial = "run.partial"
-)
-
 // WatchRequest follows job ID to its end.
 type WatchRequest struct {
 	ID string `json:"id"`

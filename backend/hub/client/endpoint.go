@@ -42,6 +42,17 @@ func (e Endpoint) Host() string { return "127.0.0.1:" + strconv.Itoa(e.Port) }
 // BaseURL is http://127.0.0.1:port.
 func (e Endpoint) BaseURL() string { return "http://" + e.Host() }
 
+// FindOwner finds the running owner whose hub file is at hubFile (what
+// doctor.Probe.FindOwner asks): where it answers and its side of the
+// version handshake. Errors: as Discover.
+func FindOwner(ctx context.Context, hubFile string) (where string, owner service.Peer, err error) {
+	ep, err := Discover(ctx, hubFile)
+	if err != nil {
+		return "", service.Peer{}, err
+	}
+	return ep.String(), ep.Owner, nil
+}
+
 // String describes the endpoint without its token.
 func (e Endpoint) String() string {
 	if e.PID > 0 {

@@ -16,7 +16,7 @@ import (
 func startHub(t testing.TB, path string, opts ...hub.Option) (*hub.Server, *fakeBackend) {
 	t.Helper()
 	be := newFakeBackend(t)
-	srv, err := hub.New(be, append([]hub.Option{hub.WithHubFile(path), hub.WithEventSource(be)}, opts...)...)
+	srv, err := hub.New(be, append([]hub.Option{hub.WithHubFile(path)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,20 +1,49 @@
-package hub
+package service
 
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/ferrydesk/ferry/backend/service"
+	"time"
 )
+
+// The types of the owner's events: a run's (from the pipeline), and the
+// approvals' and clients' (from the service's decisions).
+const (
+	EventRunUpdate         = "run.update"  // a state the run entered; at the job's end, its view
+	EventRunPartial        = "run.partial" // the answer grew
+	EventApprovalRequested = "approval.requested"
+	EventApprovalResolved  = "approval.resolved"
+	EventClientRevoked     = "client.revoked"
+)
+
+// Event is one message of the owner's event stream. ClientID names the
+// client whose job the event concerns: a paired client sees only its own
+// events, the owner sees all. Seq is assigned by the gateway's stream and
+// increases by one per event.
+type Event struct {
+	Seq      uint64     `json:"seq"`
+	Type     string     `json:"type"`
+	JobID    string     `json:"jobId,omitempty"`
+	ClientID string     `json:"clientId,omitempty"`
+	Time     time.Time  `json:"time"`
+	Data     *EventData `json:"data,omitempty"`
+}
+
+// Decision is the outcome of an approval, as sent in approval.resolved.
+type Decision struct {
+	JobID    string `json:"jobId"`
+	Approved bool   `json:"approved"`
+	Reason   string `json:"reason,omitempty"`
+}
 
 // EventData is an event's payload, typed by the event's Type: exactly one
 // field is set. On the wire it is the event's "data" object, that value
 // alone.
 type EventData struct {
 	// Run is a run's own event (run.update while the run goes, run.partial).
-	Run *service.RunEvent
+	Run *RunEvent
 	// Job is the job's view once it has ended (run.update).
-	Job *service.Job
+	Job *Job
 	// Approval is the job that waits for the user (approval.requested).
 	Approval *Approval
 	// Decision is the user's decision on it (approval.resolved).
@@ -70,10 +99,10 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 			break
 		}
 		if e.Type == EventRunUpdate && probe.ID != "" {
-			d.Job = new(service.Job)
+			d.Job = new(Job)
 			err = json.Unmarshal(aux.Data, d.Job)
 		} else {
-			d.Run = new(service.RunEvent)
+			d.Run = new(RunEvent)
 			err = json.Unmarshal(aux.Data, d.Run)
 		}
 	case EventApprovalRequested:
@@ -98,8 +127,8 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 // JobEvent is a run event in the service's form: the job's view at its end,
 // or the run's own event. ok is false for other types and for an event
 // without either.
-func (e Event) JobEvent() (ev service.JobEvent, ok bool) {
-	ev = service.JobEvent{Type: e.Type, JobID: e.JobID, Time: e.Time}
+func (e Event) JobEvent() (ev JobEvent, ok bool) {
+	ev = JobEvent{Type: e.Type, JobID: e.JobID, Time: e.Time}
 	if (e.Type != EventRunUpdate && e.Type != EventRunPartial) || e.Data == nil {
 		return ev, false
 	}
