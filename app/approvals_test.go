@@ -67,13 +67,10 @@ func TestGatewayApprovalsAndClients(t *testing.T) {
 		}
 		// Let the run reach its end (the dead browser address) before the
 		// shell closes.
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			jj, gerr := sh.own.backend.GetJob(ctx, second.ID)
-			if gerr == nil && (jj.State == "failed" || jj.State == "done" || jj.State == "cancelled") {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
+		wctx, cancel := context.WithTimeout(ctx, 60*time.Second) // a bound only a hang reaches
+		defer cancel()
+		if jj, err := sh.own.svc.WatchJob(wctx, service.Owner(service.FaceDesktop), service.WatchRequest{ID: second.ID}, nil); err != nil || !jj.Ended() {
+			t.Fatalf("the approved run did not end: %+v %v", jj, err)
 		}
 	})
 	t.Run("clients are listed, set to run without asking, granted the user's conversations, and revoked", func(t *testing.T) {

@@ -22,9 +22,9 @@ import (
 type owner struct {
 	core    *core.Core
 	browser *core.OwnerBrowser
-	backend *core.HubBackend // nil when the job runner did not start
-	srv     *hub.Server      // nil when the gateway did not start: the app's runs still work then
-	svc     *core.Service    // nil when the job runner did not start
+	jobs    *core.Owner   // the runner of every face's jobs and the Service over it
+	srv     *hub.Server   // nil when the gateway did not start: the app's runs still work then
+	svc     *core.Service // jobs.Service
 	cancel  context.CancelFunc
 }
 
@@ -51,31 +51,26 @@ func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*own
 	tabsChanged := func() { emit().Emit(EventTabs) }
 	o.browser.WatchTabs(tabsChanged)
 	c.OnTabStatesChanged(tabsChanged)
-	backend, err := c.HubBackend(ctx, core.WithHubBrowserSource(o.browser.GetInBackground))
-	if err != nil {
-		log.Warn("hub not started", "code", errs.CodeOf(err), "err", err)
-		return o, nil
-	}
-	evCtx, cancel := context.WithCancel(context.Background())
-	o.backend, o.cancel = backend, cancel
-	if events, err := backend.Events(evCtx); err == nil {
-		go forwardEvents(events, emit)
-	}
 	// One Service for the window and the gateway: approvals, clients and
 	// pairing are decided in it, whichever face asks.
-	o.svc = core.NewService(c, backend, core.WithOwnerBrowser(o.browser), core.WithGateway())
-	srv, err := hub.New(o.svc,
-		hub.WithHubFile(c.Paths().HubFile()),
-		hub.WithLogger(log.With("part", "hub")))
-	if err == nil {
-		err = srv.Start(ctx)
+	o.jobs = core.StartOwner(c, core.OwnerOptions{OwnerBrowser: o.browser, Gateway: true})
+	o.svc = o.jobs.Service
+	evCtx, cancel := context.WithCancel(context.Background())
+	o.cancel = cancel
+	if events, err := o.svc.Events(evCtx); err == nil {
+		go forwardEvents(events, emit)
 	}
+	err = o.jobs.Serve(ctx, func(ctx context.Context, svc service.Gateway) (func(context.Context) error, error) {
+		srv, err := hub.Serve(ctx, svc, hub.WithHubFile(c.Paths().HubFile()), hub.WithLogger(log.With("part", "hub")))
+		if err != nil {
+			return nil, err
+		}
+		o.srv = srv
+		return srv.Close, nil
+	})
 	if err != nil {
 		log.Warn("hub not started", "code", errs.CodeOf(err), "err", err)
-		return o, nil
 	}
-	o.srv = srv
-	o.svc.GatewayUp()
 	return o, nil
 }
 
@@ -111,10 +106,10 @@ func ownerEventOf(ev hub.Event) ownerEvent {
 // subscribe follows the owner's events until ctx ends or the job runner
 // stops (then the channel closes); ok is false when no job runner runs.
 func (o *owner) subscribe(ctx context.Context, buf int) (events <-chan ownerEvent, ok bool) {
-	if o == nil || o.backend == nil {
+	if o == nil || o.svc == nil {
 		return nil, false
 	}
-	in, err := o.backend.Events(ctx)
+	in, err := o.svc.Events(ctx)
 	if err != nil {
 		return nil, false
 	}
@@ -142,14 +137,9 @@ func (o *owner) close(log *slog.Logger) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if o.srv != nil {
-		if err := o.srv.Close(ctx); err != nil {
-			log.Error("close hub", "err", err)
-		}
-	}
-	if o.backend != nil {
-		if err := o.backend.Close(ctx); err != nil {
-			log.Error("stop hub jobs", "err", err)
+	if o.jobs != nil {
+		if err := o.jobs.Stop(ctx); err != nil {
+			log.Error("stop the gateway and the jobs", "err", err)
 		}
 	}
 	o.cancel()

@@ -92,11 +92,11 @@ func TestRunEventOf(t *testing.T) {
 	}
 }
 
-// TestRunsThroughTheHubBackend sends prompts through the bound Runs and Tabs
+// TestRunsThroughTheOwnersJobs sends prompts through the bound Runs and Tabs
 // structs to the simulator's ChatGPT: the app launches its own headless
 // Chromium per its settings (mapped to the simulator), keeps it for the
 // next run, and closes it at shutdown.
-func TestRunsThroughTheHubBackend(t *testing.T) {
+func TestRunsThroughTheOwnersJobs(t *testing.T) {
 	srv := sim.New(providertest.DefaultSimOptions...)
 	if err := srv.Start(context.Background(), "127.0.0.1:0"); err != nil {
 		t.Fatal(err)

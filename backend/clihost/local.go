@@ -20,15 +20,11 @@ func openLocal(ctx context.Context, dataDir, role string) (service.Service, func
 	if err != nil {
 		return nil, nil, err
 	}
-	hb, err := c.HubBackend(ctx)
-	if err != nil {
-		c.Close()
-		return nil, nil, err
-	}
-	return core.NewService(c, hb), func() {
+	o := core.StartOwner(c, core.OwnerOptions{})
+	return o.Service, func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 		defer cancel()
-		_ = hb.Close(cctx)
+		_ = o.Stop(cctx)
 		_ = c.Close()
 	}, nil
 }

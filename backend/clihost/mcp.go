@@ -151,10 +151,10 @@ func mcpService(ctx context.Context, inv *cli.Invocation, log *slog.Logger) (ser
 		}
 		mine = o
 		log.Info("mcp: owning the data directory", "port", o.hub.Port(), "hubFile", paths.HubFile())
-		go announceApprovals(ctx, o.hub, inv.Stderr())
-		// The server is a client of its own gateway, as of any owner's: the
-		// gateway's approval queue holds its jobs (so `ferry approvals`
-		// decides them) and one path serves both cases.
+		go o.announceApprovals(ctx, inv.Stderr())
+		// The server is a client of its own gateway, as of any owner's: it
+		// acts as its agent there (so its jobs wait for approval, which
+		// `ferry approvals` decides) and one path serves both cases.
 		return client.Discover(ctx, paths.HubFile())
 	}
 	done := func() error {

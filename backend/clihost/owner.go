@@ -13,6 +13,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/cli"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // ownerFlags defines the flags of a command that owns the data directory
@@ -33,13 +34,12 @@ func (l *argList) Get() any           { return []string(*l) }
 
 var _ flag.Getter = (*argList)(nil)
 
-// owner is this process owning the data directory: the core over the
-// store, the runner of its jobs, the Service over both and the hub serving
+// owner is this process owning the data directory: the core, the runner
+// of its jobs and the Service over both (core.Owner), and the hub serving
 // it on loopback, as the desktop app does.
 type owner struct {
 	core    *core.Core
-	backend *core.HubBackend
-	svc     *core.Service
+	jobs    *core.Owner
 	hub     *hub.Server
 	browser *browser.Browser
 }
@@ -60,32 +60,29 @@ func startOwner(ctx context.Context, inv *cli.Invocation, role string, log *slog
 			_ = c.Close()
 		}
 	}()
-	opts := []core.HubOption{core.WithHubAskDefaults(core.AskRequest{Headless: inv.Flag("headless").(bool),
-		Chromium: inv.Flag("chromium").(string), BrowserArgs: inv.Flag("browser-arg").([]string)})}
+	opts := core.OwnerOptions{Defaults: core.AskRequest{Headless: inv.Flag("headless").(bool),
+		Chromium: inv.Flag("chromium").(string), BrowserArgs: inv.Flag("browser-arg").([]string)}}
 	if u := inv.Flag("browser-url").(string); u != "" {
 		if o.browser, err = browser.Attach(ctx, u); err != nil {
 			return nil, err
 		}
-		opts = append(opts, core.WithHubBrowser(o.browser))
+		opts.Browser = o.browser
 	}
-	if o.backend, err = c.HubBackend(ctx, opts...); err != nil {
-		return nil, err
-	}
-	o.svc = core.NewService(c, o.backend)
-	srv, err := hub.New(o.svc,
-		hub.WithHubFile(c.Paths().HubFile()),
-		hub.WithLogger(log))
-	if err == nil {
-		err = srv.Start(ctx)
-	}
+	o.jobs = core.StartOwner(c, opts)
+	err = o.jobs.Serve(ctx, func(ctx context.Context, svc service.Gateway) (func(context.Context) error, error) {
+		srv, err := hub.Serve(ctx, svc, hub.WithHubFile(c.Paths().HubFile()), hub.WithLogger(log))
+		if err != nil {
+			return nil, err
+		}
+		o.hub = srv
+		return srv.Close, nil
+	})
 	if err != nil {
 		cctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
-		_ = o.backend.Close(cctx)
+		_ = o.jobs.Stop(cctx)
 		return nil, err
 	}
-	o.hub = srv
-	o.svc.GatewayUp()
 	return o, nil
 }
 
@@ -95,10 +92,7 @@ func startOwner(ctx context.Context, inv *cli.Invocation, role string, log *slog
 func (o *owner) stop(stderr io.Writer, name string) error {
 	cctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	err := o.hub.Close(cctx)
-	if berr := o.backend.Close(cctx); err == nil {
-		err = berr
-	}
+	err := o.jobs.Stop(cctx)
 	o.closeBrowser()
 	// A clean stop backs the history up (core.Options.Owner).
 	if cerr := o.core.Close(); cerr != nil {

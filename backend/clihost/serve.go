@@ -11,8 +11,8 @@ import (
 	"syscall"
 
 	"github.com/ferrydesk/ferry/backend/cli"
-	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/safetext"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 func init() {
@@ -55,21 +55,26 @@ func runServe(ctx context.Context, inv *cli.Invocation) error {
 		fmt.Fprintln(inv.Stdout(), string(b))
 	} else {
 		fmt.Fprintf(inv.Stdout(), "ferry serve: listening on 127.0.0.1:%d (pid %d); hub file %s\n", info.Port, info.PID, info.HubFile)
-		if !o.backend.HasBrowser() {
+		if o.browser == nil {
 			fmt.Fprintln(inv.Stdout(), "no browser attached (--browser-url): each job launches Ferry's browser; the tab list is empty")
 		}
 	}
-	go announceApprovals(ctx, srv, inv.Stderr())
+	go o.announceApprovals(ctx, inv.Stderr())
 	<-ctx.Done()
 	fmt.Fprintln(inv.Stderr(), "ferry serve: stopping")
 	return o.stop(inv.Stderr(), "ferry serve")
 }
 
 // announceApprovals tells the user at the terminal that a job waits for
-// them (the desktop app shows a notification instead).
-func announceApprovals(ctx context.Context, srv *hub.Server, w io.Writer) {
-	for ev := range srv.Subscribe(ctx, 64) {
-		if ev.Type != hub.EventApprovalRequested {
+// them (the desktop app shows a notification instead), from the owner's
+// events until ctx ends.
+func (o *owner) announceApprovals(ctx context.Context, w io.Writer) {
+	events, err := o.jobs.Service.Events(ctx)
+	if err != nil {
+		return
+	}
+	for ev := range events {
+		if ev.Type != service.EventApprovalRequested {
 			continue
 		}
 		ap, ok := ev.Approval()

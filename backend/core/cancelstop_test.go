@@ -32,7 +32,7 @@ func TestACancelledRunWhoseSiteWillNotStopKeepsItsTabBusy(t *testing.T) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	o := startOwner(t, ctx, t.TempDir(), WithHubBrowser(h.Browser))
+	o := startOwner(t, ctx, t.TempDir(), OwnerOptions{Browser: h.Browser})
 	defer o.stop(t)
 	ep, err := client.Discover(ctx, o.c.Paths().HubFile())
 	if err != nil {

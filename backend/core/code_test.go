@@ -76,7 +76,7 @@ func TestCode(t *testing.T) {
 			t.Fatalf("task %q (title %q), want the rendered template alone, apart from the prompt sent", s.Task, job.Title(s))
 		}
 		// The library tells each zip's story: its run, when, in what words.
-		list, err := NewService(c, nil).ListArtifacts(ctx, service.Owner(service.FaceDesktop), service.ListArtifactsRequest{})
+		list, err := newService(c, nil, nil).ListArtifacts(ctx, service.Owner(service.FaceDesktop), service.ListArtifactsRequest{})
 		if err != nil {
 			t.Fatal(err)
 		}

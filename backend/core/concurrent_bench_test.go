@@ -35,7 +35,7 @@ func BenchmarkConcurrentAsks(b *testing.B) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	o := startOwner(b, ctx, b.TempDir(), WithHubBrowser(h.Browser))
+	o := startOwner(b, ctx, b.TempDir(), OwnerOptions{Browser: h.Browser})
 	defer o.stop(b)
 	ep, err := client.Discover(ctx, o.c.Paths().HubFile())
 	if err != nil {

@@ -37,7 +37,7 @@ func TestEverySiteCollectsTheAnswerOfARunWhoseBrowserWentAway(t *testing.T) {
 		return config.BrowserSettings{Binary: providertest.ChromiumBin, Headless: true, ExtraArgs: srv.ChromiumFlags()}
 	}, t.TempDir(), nil)
 	defer owner.Close()
-	s, c := openTestService(t, ctx, WithHubBrowserSource(owner.get))
+	s, c := openTestService(t, ctx, OwnerOptions{OwnerBrowser: owner})
 	desk := service.Owner(service.FaceDesktop)
 	repo, err := c.Sessions(ctx)
 	if err != nil {

@@ -28,7 +28,7 @@ func TestAClientOfAnotherWireRevisionGetsVersionMismatch(t *testing.T) {
 	t.Setenv(config.EnvConfigDir, t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	o := startOwner(t, ctx, t.TempDir())
+	o := startOwner(t, ctx, t.TempDir(), OwnerOptions{})
 	defer o.stop(t)
 	ep, err := client.Discover(ctx, o.c.Paths().HubFile())
 	if err != nil {

@@ -32,9 +32,9 @@ func TestAgentsTabsAndFollowUps(t *testing.T) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	o := startOwner(t, ctx, t.TempDir(), WithHubBrowser(h.Browser))
+	o := startOwner(t, ctx, t.TempDir(), OwnerOptions{Browser: h.Browser})
 	defer o.stop(t)
-	svc := NewService(o.c, o.hb)
+	svc := o.svc
 	agent := func(name string) service.Caller {
 		info, _, err := o.register(ctx, name)
 		if err != nil {

@@ -29,13 +29,13 @@ func TestTheRemoteServiceAnswersAsTheInProcessOne(t *testing.T) {
 	defer sim.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	o := startOwner(t, ctx, t.TempDir(), WithHubBrowser(sim.Browser))
+	o := startOwner(t, ctx, t.TempDir(), OwnerOptions{Browser: sim.Browser})
 	defer o.stop(t)
 	ep, err := client.Discover(ctx, o.c.Paths().HubFile())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var local, remote service.Service = NewService(o.c, o.hb), client.NewService(client.New(ep))
+	var local, remote service.Service = o.svc, client.NewService(client.New(ep))
 	owner := service.Owner(service.FaceCLI)
 
 	prompt := "Follow me from afar"

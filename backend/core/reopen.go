@@ -63,7 +63,7 @@ func reopenConversation(ctx context.Context, b *browser.Browser, repo *job.Repo,
 // owner's defaults), and closed by done. Errors: errs.BrowserDisconnected
 // when no browser runs for a run that cannot be reopened; the browser's
 // envelopes.
-func (h *HubBackend) reattachBrowser(ctx context.Context, s *job.Session, chk sessionCheck) (*browser.Browser, func(), error) {
+func (h *runner) reattachBrowser(ctx context.Context, s *job.Session, chk sessionCheck) (*browser.Browser, func(), error) {
 	b, done, err := h.requestBrowser(ctx, chk.BrowserURL)
 	if err == nil || chk.BrowserURL != "" || !s.LostItsTab() {
 		return b, done, err

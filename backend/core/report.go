@@ -20,7 +20,7 @@ import (
 // the site definition in force with the user's overrides (package report).
 // Errors: as ShowSession; errs.BadInput for a run that did not fail;
 // errs.ConfigInvalid for settings whose site overrides do not merge.
-func (h *HubBackend) ReportSession(ctx context.Context, id string) (service.Report, error) {
+func (h *runner) ReportSession(ctx context.Context, id string) (service.Report, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return service.Report{}, err

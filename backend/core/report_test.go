@@ -93,11 +93,7 @@ func TestAFailedRunKeepsASnapshotAndItsReportHoldsNoSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	hb, err := c.HubBackend(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := NewService(c, hb)
+	svc := StartOwner(c, OwnerOptions{}).Service
 	owner := service.Owner(service.FaceCLI)
 
 	openTab := func(t *testing.T) *browser.Page {

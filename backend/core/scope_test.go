@@ -100,7 +100,7 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	o := startOwner(t, ctx, dir, WithHubBrowser(h.Browser))
+	o := startOwner(t, ctx, dir, OwnerOptions{Browser: h.Browser})
 	stopped := false
 	defer func() {
 		if !stopped {
@@ -120,11 +120,11 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		return scopeCaller{name: name, id: info.ID, token: token}
 	}
 	a, b, revoked := register("agent A"), register("agent B"), register("revoked agent")
-	if _, err := NewService(o.c, o.hb).RevokeClient(ctx, service.Owner(service.FaceCLI), service.ClientRef{ID: revoked.id}); err != nil {
+	if _, err := o.svc.RevokeClient(ctx, service.Owner(service.FaceCLI), service.ClientRef{ID: revoked.id}); err != nil {
 		t.Fatal(err)
 	}
 	api := &scopeHTTP{t: t, port: o.srv.Port(), hc: &http.Client{Timeout: 30 * time.Second}}
-	svc := NewService(o.c, o.hb)
+	svc := o.svc
 
 	// The user's own tab: a conversation titled "Tax questions".
 	userTab, err := h.Browser.OpenTab(ctx, "about:blank")
@@ -446,7 +446,7 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 	t.Run("the rules hold after a restart of the owner", func(t *testing.T) {
 		o.stop(t)
 		stopped = true
-		o = startOwner(t, ctx, dir, WithHubBrowser(h.Browser))
+		o = startOwner(t, ctx, dir, OwnerOptions{Browser: h.Browser})
 		stopped = false
 		api.port = o.srv.Port()
 		if status, body := api.do(ctx, a, "GET", "/v1/sessions/"+ownerRun, nil); status != http.StatusNotFound || codeOf(body) != errs.SessionNotFound {

@@ -10,7 +10,7 @@ import (
 
 // Service is the in-process implementation of service.Service: every
 // operation runs here, over this core's store and browser, through the
-// HubBackend's jobs (which also feed a hub when one serves them). It
+// runner's jobs (StartOwner makes both). It
 // decides what a Caller may see and do, for every face: the owner's faces
 // may do everything; an agent submits and follows its own jobs, reads its
 // own runs, the tabs its jobs opened and the templates, and names the
@@ -19,7 +19,7 @@ import (
 // gateway serves: approvals, clients and pairing are decided here, once.
 type Service struct {
 	c *Core
-	h *HubBackend
+	h *runner
 
 	browser *OwnerBrowser // the owner's long-lived browser; nil without one
 	gateway gatewayFlag   // whether the owner's gateway serves this Service
@@ -27,20 +27,11 @@ type Service struct {
 
 var _ service.Gateway = (*Service)(nil)
 
-// ServiceOption sets what an owner adds to a Service.
-type ServiceOption func(*Service)
-
-// WithOwnerBrowser gives the Service the owner's long-lived browser (the
-// one h runs its jobs in): the browser operations and tabStates use it.
-func WithOwnerBrowser(b *OwnerBrowser) ServiceOption { return func(s *Service) { s.browser = b } }
-
-// NewService serves c through h (the jobs' runner; h must be c's).
-func NewService(c *Core, h *HubBackend, opts ...ServiceOption) *Service {
-	s := &Service{c: c, h: h}
-	for _, o := range opts {
-		o(s)
-	}
-	return s
+// newService serves c through h (the jobs' runner; h must be c's) and b,
+// the owner's long-lived browser (nil without one), which the browser
+// operations and tabStates use.
+func newService(c *Core, h *runner, b *OwnerBrowser) *Service {
+	return &Service{c: c, h: h, browser: b}
 }
 
 // Hello says which Ferry answers and who it takes c for. Errors: none.

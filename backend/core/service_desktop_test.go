@@ -93,7 +93,8 @@ func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
 		}
 	})
 	t.Run("with a gateway that did not start, approvals are listed from the store and pairing says the gateway is not running", func(t *testing.T) {
-		gs := NewService(s.c, s.h, WithGateway())
+		gs := newService(s.c, s.h, nil)
+		gs.gateway.set(gatewayDown) // OwnerOptions.Gateway
 		if _, err := gs.ListApprovals(ctx, desk, service.ListApprovalsRequest{}); err != nil {
 			t.Fatalf("approvals: %v", err)
 		}
@@ -101,7 +102,7 @@ func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
 		if !errs.Has(err, errs.HubNotRunning) || !strings.Contains(errs.From(err).Message, "not running in this window") {
 			t.Fatalf("pairing: %v", err)
 		}
-		gs.GatewayUp()
+		gs.gateway.set(gatewayUp) // Owner.Serve
 		if code, err := gs.NewPairingCode(ctx, desk, service.PairingRequest{}); err != nil || code.Code == "" {
 			t.Fatalf("pairing once the gateway is up: %+v %v", code, err)
 		}
@@ -109,7 +110,7 @@ func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
 	t.Run("with the owner's browser, its state is not_started until asked for", func(t *testing.T) {
 		ob := NewOwnerBrowser(func() config.BrowserSettings { return config.BrowserSettings{AttachURL: "http://127.0.0.1:1"} }, t.TempDir(), nil)
 		defer ob.Close()
-		bs := NewService(s.c, s.h, WithOwnerBrowser(ob))
+		bs := newService(s.c, s.h, ob)
 		st, err := bs.BrowserState(ctx, desk, service.BrowserStateRequest{})
 		if err != nil || st.Status != service.BrowserNotStarted || st.Mode != "attach" {
 			t.Fatalf("%+v %v", st, err)

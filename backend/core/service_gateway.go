@@ -22,15 +22,6 @@ type gatewayFlag struct{ v atomic.Int32 }
 func (f *gatewayFlag) get() gatewayState  { return gatewayState(f.v.Load()) }
 func (f *gatewayFlag) set(g gatewayState) { f.v.Store(int32(g)) }
 
-// WithGateway says the owner (the window) means to serve this Service
-// through its local gateway: until GatewayUp, pairing says that the
-// gateway is not running in this window.
-func WithGateway() ServiceOption { return func(s *Service) { s.gateway.set(gatewayDown) } }
-
-// GatewayUp says the local gateway now serves this Service: the pairing
-// codes it draws can be redeemed.
-func (s *Service) GatewayUp() { s.gateway.set(gatewayUp) }
-
 // gatewayServes refuses what needs a running gateway when none serves.
 func (s *Service) gatewayServes() error {
 	switch s.gateway.get() {

@@ -19,7 +19,7 @@ const watchPoll = 250 * time.Millisecond
 // site asks in a new chat); it keeps where it runs for its approval. A
 // reattach job resumes a run (the owner's only). Errors: req.Validate's;
 // errs.HubUnauthorized for an unknown or revoked client; errs.HubForbidden
-// for an agent's reattach or a foreign tab, conversation or run; the HubBackend's (errs.BadInput for local paths
+// for an agent's reattach or a foreign tab, conversation or run; the runner's (errs.BadInput for local paths
 // of an agent, errs.UnknownSite, store failures).
 func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.JobRequest) (service.Job, error) {
 	if err := admit(c, "", req); err != nil {

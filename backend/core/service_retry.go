@@ -62,7 +62,7 @@ func (s *Service) RetryRun(ctx context.Context, c service.Caller, req service.Re
 // stored job started (a run of an older Ferry), the one its record keeps
 // (the prompt as sent, its site, model, code mode and files). Errors:
 // errs.StoreCorrupt for a job record that does not decode; store failures.
-func (h *HubBackend) requestOf(run *job.Session) (service.JobRequest, error) {
+func (h *runner) requestOf(run *job.Session) (service.JobRequest, error) {
 	recs, err := h.jobs.matching(func(rec jobRecord) bool {
 		return rec.Session == run.ID && (rec.Kind == service.KindAsk || rec.Kind == service.KindCode)
 	})
@@ -90,7 +90,7 @@ func (h *HubBackend) requestOf(run *job.Session) (service.JobRequest, error) {
 }
 
 // retryHold says, in the user's words, why a retry of run sent nothing.
-func (h *HubBackend) retryHold(run *job.Session, sent job.Sent) *service.RetryHold {
+func (h *runner) retryHold(run *job.Session, sent job.Sent) *service.RetryHold {
 	name := run.Site
 	if reg, err := h.c.sites(); err == nil {
 		if st, err := reg.Get(run.Site); err == nil && st.Name != "" {

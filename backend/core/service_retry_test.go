@@ -32,9 +32,9 @@ func TestRetryRunNeverSendsAPromptTheSiteMayHoldUnasked(t *testing.T) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	o := startOwner(t, ctx, t.TempDir(), WithHubBrowser(h.Browser))
+	o := startOwner(t, ctx, t.TempDir(), OwnerOptions{Browser: h.Browser})
 	defer o.stop(t)
-	svc := NewService(o.c, o.hb)
+	svc := o.svc
 	desk := service.Owner(service.FaceDesktop)
 
 	watch := func(t *testing.T, j service.Job) service.Job {

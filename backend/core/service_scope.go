@@ -60,7 +60,7 @@ type holdings struct {
 
 // holdings reads from the store what the jobs of client made. Errors:
 // errs.StoreCorrupt; store failures.
-func (h *HubBackend) holdings(ctx context.Context, client string) (holdings, error) {
+func (h *runner) holdings(ctx context.Context, client string) (holdings, error) {
 	hd := holdings{runs: map[string]bool{}, convs: map[string]bool{}}
 	recs, err := h.jobs.ByRequester(client)
 	if err != nil {

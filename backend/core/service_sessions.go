@@ -97,7 +97,7 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 }
 
 // ReportSession builds the failure report of a failed run (see
-// HubBackend.ReportSession); an agent reports only on its own runs.
+// runner.ReportSession); an agent reports only on its own runs.
 // Errors: as ShowSession; errs.BadInput for a run that did not fail.
 func (s *Service) ReportSession(ctx context.Context, c service.Caller, req service.ReportRequest) (service.Report, error) {
 	if err := admit(c, "", req); err != nil {

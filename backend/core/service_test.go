@@ -16,22 +16,25 @@ import (
 	"github.com/ferrydesk/ferry/backend/version"
 )
 
-func openTestService(t *testing.T, ctx context.Context, opts ...HubOption) (*Service, *Core) {
+// openTestService starts an owner of a fresh data directory with opts (the
+// first, if any) and returns its Service.
+func openTestService(t *testing.T, ctx context.Context, opts ...OwnerOptions) (*Service, *Core) {
 	t.Helper()
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv(config.EnvConfigDir, t.TempDir())
 	c := openTestCore(t, t.TempDir())
-	h, err := c.HubBackend(ctx, opts...)
-	if err != nil {
-		t.Fatal(err)
+	var o OwnerOptions
+	if len(opts) > 0 {
+		o = opts[0]
 	}
+	own := StartOwner(c, o)
 	t.Cleanup(func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		h.Close(cctx)
+		own.Stop(cctx)
 		c.Close()
 	})
-	return NewService(c, h), c
+	return own.Service, c
 }
 
 func pairTestClient(t *testing.T, ctx context.Context, c *Core, id string, auto bool) service.Caller {
@@ -182,7 +185,7 @@ func TestServiceWatchesAJobToItsEnd(t *testing.T) {
 	defer sim.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	s, _ := openTestService(t, ctx, WithHubBrowser(sim.Browser))
+	s, _ := openTestService(t, ctx, OwnerOptions{Browser: sim.Browser})
 	owner := service.Owner(service.FaceDesktop)
 	prompt := "Watch me to the end"
 	j, err := s.SubmitJob(ctx, owner, service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", Prompt: prompt})

@@ -111,7 +111,7 @@ func siteCheckTab(ctx context.Context, b *browser.Browser, reg *site.Registry, s
 
 // usedSites are the sites the user uses: those of b's open tabs and of the
 // history's runs, sorted; every site of reg when there are none.
-func (h *HubBackend) usedSites(ctx context.Context, b *browser.Browser, reg *site.Registry) []string {
+func (h *runner) usedSites(ctx context.Context, b *browser.Browser, reg *site.Registry) []string {
 	seen := map[string]bool{}
 	if targets, err := b.Targets(ctx, nil); err == nil {
 		for _, t := range targets {
@@ -146,7 +146,7 @@ func (h *HubBackend) usedSites(ctx context.Context, b *browser.Browser, reg *sit
 // with every tab it opened. Errors: UnknownSite; ConfigInvalid for a bad
 // site override; the browser's envelopes (BrowserDisconnected when the
 // browser named does not run; BrowserLaunchFailed, BrowserNotFound).
-func (h *HubBackend) DoctorSites(ctx context.Context, req service.SitesDoctorRequest) (sitecheck.Report, error) {
+func (h *runner) DoctorSites(ctx context.Context, req service.SitesDoctorRequest) (sitecheck.Report, error) {
 	reg, err := h.c.sites()
 	if err != nil {
 		return sitecheck.Report{}, err
@@ -181,7 +181,7 @@ func (h *HubBackend) DoctorSites(ctx context.Context, req service.SitesDoctorReq
 // browser named it is the owner's long-lived browser, else Ferry's own
 // running one, else Ferry's own launched on its profile, as `ferry ask`
 // launches it.
-func (h *HubBackend) sitesBrowser(ctx context.Context, req service.SitesDoctorRequest) (b *browser.Browser, done func(), launched bool, err error) {
+func (h *runner) sitesBrowser(ctx context.Context, req service.SitesDoctorRequest) (b *browser.Browser, done func(), launched bool, err error) {
 	if req.BrowserURL != "" {
 		b, done, err = h.requestBrowser(ctx, req.BrowserURL)
 		return b, done, false, err
@@ -216,8 +216,8 @@ func (h *HubBackend) sitesBrowser(ctx context.Context, req service.SitesDoctorRe
 	return b, done, err == nil, err
 }
 
-// DoctorSites checks the sites live (HubBackend.DoctorSites). Errors:
-// errs.HubForbidden for an agent; as HubBackend.DoctorSites.
+// DoctorSites checks the sites live (runner.DoctorSites). Errors:
+// errs.HubForbidden for an agent; as runner.DoctorSites.
 func (s *Service) DoctorSites(ctx context.Context, c service.Caller, req service.SitesDoctorRequest) (service.SitesReport, error) {
 	if err := admit(c, "check the sites", req); err != nil {
 		return service.SitesReport{}, err

@@ -26,9 +26,9 @@ func TestACheckOfTheSitesLeavesARunInFlightAlone(t *testing.T) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	o := startOwner(t, ctx, t.TempDir(), WithHubBrowser(h.Browser))
+	o := startOwner(t, ctx, t.TempDir(), OwnerOptions{Browser: h.Browser})
 	defer o.stop(t)
-	svc := NewService(o.c, o.hb)
+	svc := o.svc
 	owner := service.Owner(service.FaceCLI)
 
 	prompt := "Stream slowly while I look"

@@ -32,9 +32,9 @@ func TestASendWithoutATabGoesWhereTheUserWould(t *testing.T) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	o := startOwner(t, ctx, t.TempDir(), WithHubBrowser(h.Browser))
+	o := startOwner(t, ctx, t.TempDir(), OwnerOptions{Browser: h.Browser})
 	defer o.stop(t)
-	svc := NewService(o.c, o.hb)
+	svc := o.svc
 	desk, cli := service.Owner(service.FaceDesktop), service.Owner(service.FaceCLI)
 
 	// run submits req for c and waits for its end.

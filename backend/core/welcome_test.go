@@ -38,7 +38,7 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 		s, c := openTestService(t, ctx)
 		ob := NewOwnerBrowser(func() config.BrowserSettings { return config.BrowserSettings{AttachURL: "http://127.0.0.1:1"} }, t.TempDir(), nil)
 		defer ob.Close()
-		s = NewService(c, s.h, WithOwnerBrowser(ob))
+		s = newService(c, s.h, ob)
 		w, err := s.Welcome(ctx, desk, service.WelcomeRequest{})
 		if err != nil || !w.Show || w.Used || w.LoggedIn || w.Dismissed {
 			t.Fatalf("welcome %+v %v, want shown on a fresh data directory", w, err)
@@ -88,7 +88,7 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 			return config.BrowserSettings{Binary: "/nonexistent/chromium", Headless: true}
 		}, t.TempDir(), nil)
 		defer ob.Close()
-		s = NewService(c, s.h, WithOwnerBrowser(ob))
+		s = newService(c, s.h, ob)
 		_, err := s.OpenLogin(ctx, desk, service.OpenLoginRequest{Site: "claude"})
 		if !errs.Has(err, errs.CapabilityMissing) || !strings.Contains(errs.From(err).Message, "Claude") {
 			t.Fatalf("open login headless: %v, want capability_missing naming Claude", err)
@@ -134,7 +134,7 @@ func TestLoggingInFromGetStarted(t *testing.T) {
 	s, c := openTestService(t, ctx)
 	ob := NewOwnerBrowser(func() config.BrowserSettings { return config.BrowserSettings{AttachURL: h.Browser.Endpoint()} }, filepath.Join(t.TempDir(), "profile"), nil)
 	defer ob.Close()
-	s = NewService(c, s.h, WithOwnerBrowser(ob))
+	s = newService(c, s.h, ob)
 	h.Server.SetScenario(sim.Claude, sim.Scenario{Name: sim.ScenarioLoggedOut})
 	defer h.Server.SetScenario(sim.Claude, sim.Scenario{Name: sim.ScenarioNormal})
 

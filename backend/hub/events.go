@@ -69,25 +69,6 @@ func (b *bus) publish(ev Event) Event {
 	return ev
 }
 
-// Subscribe returns the owner's view of the event stream (every event), for
-// the process that runs the hub: the desktop app shows a notification on
-// approval.requested. The channel holds buf events; a reader that falls
-// further behind, or whose ctx ends, sees the channel closed.
-func (s *Server) Subscribe(ctx context.Context, buf int) <-chan Event {
-	if buf <= 0 {
-		buf = defaultSubscriberBuf
-	}
-	sub := s.bus.subscribe(buf, nil)
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-sub.overflow:
-		}
-		s.bus.unsubscribe(sub)
-	}()
-	return sub.ch
-}
-
 // pumpEvents relays the service's events into the bus until ctx ends, and ends
 // the open streams of a client revoked. The hub trusts only JobID and
 // ClientID for routing; it overwrites Seq.

@@ -252,3 +252,16 @@ func closeAll(conns []*websocket.Conn, code websocket.StatusCode, reason string)
 	}
 	wg.Wait()
 }
+
+// Serve makes a Server in front of svc and starts it: New, then Start.
+// Errors: as New and Start (nothing serves then).
+func Serve(ctx context.Context, svc service.Gateway, opts ...Option) (*Server, error) {
+	s, err := New(svc, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Start(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}

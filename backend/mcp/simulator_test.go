@@ -361,14 +361,18 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	oc := mcptest.StartOwner(t, ctx)
-	gw, err := hub.New(oc.Service, hub.WithHubFile(oc.Core.Paths().HubFile()))
+	var gw *hub.Server
+	err := oc.Jobs.Serve(ctx, func(ctx context.Context, svc service.Gateway) (func(context.Context) error, error) {
+		srv, err := hub.Serve(ctx, svc, hub.WithHubFile(oc.Core.Paths().HubFile()))
+		if err != nil {
+			return nil, err
+		}
+		gw = srv
+		return srv.Close, nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := gw.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	oc.Service.GatewayUp()
 	t.Cleanup(func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

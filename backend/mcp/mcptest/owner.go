@@ -16,7 +16,7 @@ import (
 type Owner struct {
 	Service *core.Service
 	Core    *core.Core
-	Backend *core.HubBackend
+	Jobs    *core.Owner // serves Service; a test may start the gateway in front of it (Jobs.Serve)
 	Sim     *sim.Server
 }
 
@@ -36,16 +36,12 @@ func StartOwner(t *testing.T, ctx context.Context) Owner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hb, err := c.HubBackend(ctx, core.WithHubBrowser(h.Browser))
-	if err != nil {
-		c.Close()
-		t.Fatal(err)
-	}
+	o := core.StartOwner(c, core.OwnerOptions{Browser: h.Browser})
 	t.Cleanup(func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		hb.Close(cctx)
+		o.Stop(cctx)
 		c.Close()
 	})
-	return Owner{Service: core.NewService(c, hb), Core: c, Backend: hb, Sim: h.Server}
+	return Owner{Service: o.Service, Core: c, Jobs: o, Sim: h.Server}
 }

@@ -31,7 +31,7 @@ type CreateOptions struct {
 // once in the background. Errors: errs.BadInput for an incomplete spec
 // (no site and no tab), for a code job (not yet served through the hub) or
 // for template or contract on an ask job; errs.UnknownSite; store failures.
-func (h *HubBackend) CreateJob(ctx context.Context, spec service.JobRequest, opts CreateOptions) (service.Job, error) {
+func (h *runner) CreateJob(ctx context.Context, spec service.JobRequest, opts CreateOptions) (service.Job, error) {
 	if err := h.checkSpec(spec); err != nil {
 		return service.Job{}, err
 	}
@@ -50,7 +50,7 @@ func (h *HubBackend) CreateJob(ctx context.Context, spec service.JobRequest, opt
 	return h.view(ctx, rec), nil
 }
 
-func (h *HubBackend) checkSpec(spec service.JobRequest) error {
+func (h *runner) checkSpec(spec service.JobRequest) error {
 	switch spec.Kind {
 	case service.KindAsk:
 	case service.KindCode:
@@ -116,20 +116,20 @@ func (h *HubBackend) checkSpec(spec service.JobRequest) error {
 }
 
 // start runs rec's prompt through (*Core).Ask in the background.
-func (h *HubBackend) start(rec jobRecord) {
+func (h *runner) start(rec jobRecord) {
 	h.startFunc(rec, func(ctx context.Context) { h.run(ctx, rec) })
 }
 
 // browserFor is the browser jobs and tab listings use: the fixed one, else
 // the source's, else nil (Ask then launches or attaches per run).
-func (h *HubBackend) browserFor(ctx context.Context) (*browser.Browser, error) {
+func (h *runner) browserFor(ctx context.Context) (*browser.Browser, error) {
 	if h.browser != nil || h.source == nil {
 		return h.browser, nil
 	}
 	return h.source(ctx)
 }
 
-func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
+func (h *runner) run(ctx context.Context, rec jobRecord) {
 	origin := job.OriginAgent
 	switch rec.RequestedBy {
 	case service.OwnerRequester:
@@ -248,7 +248,7 @@ func (h *HubBackend) run(ctx context.Context, rec jobRecord) {
 
 // shown is run id as the run on screen of a job (false when it cannot be
 // read: the job then goes as if none were shown).
-func (h *HubBackend) shown(ctx context.Context, id string) (shownRun, bool) {
+func (h *runner) shown(ctx context.Context, id string) (shownRun, bool) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return shownRun{}, false
@@ -262,7 +262,7 @@ func (h *HubBackend) shown(ctx context.Context, id string) (shownRun, bool) {
 
 // followUp makes req continue the conversation of run ref: its site, its
 // conversation address, its tab preferred. Errors: as followed.
-func (h *HubBackend) followUp(ctx context.Context, ref string, req *AskRequest) error {
+func (h *runner) followUp(ctx context.Context, ref string, req *AskRequest) error {
 	run, err := h.followed(ctx, ref, req.Site)
 	if err != nil {
 		return err
@@ -274,7 +274,7 @@ func (h *HubBackend) followUp(ctx context.Context, ref string, req *AskRequest) 
 // conversationSite is the site of the conversation address conv, which
 // must be siteID's when siteID is given. Errors: errs.BadInput for an
 // address of no known site or of another site; errs.UnknownSite.
-func (h *HubBackend) conversationSite(conv, siteID string) (string, error) {
+func (h *runner) conversationSite(conv, siteID string) (string, error) {
 	reg, err := h.c.sites()
 	if err != nil {
 		return "", err
@@ -299,7 +299,7 @@ func (h *HubBackend) conversationSite(conv, siteID string) (string, error) {
 // continues. Errors: errs.SessionNotFound, errs.SessionAmbiguous;
 // errs.BadInput for a run with no conversation address (it failed before
 // the site gave one) or on another site; store failures.
-func (h *HubBackend) followed(ctx context.Context, ref, siteID string) (*job.Session, error) {
+func (h *runner) followed(ctx context.Context, ref, siteID string) (*job.Session, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return nil, err
@@ -319,7 +319,7 @@ func (h *HubBackend) followed(ctx context.Context, ref, siteID string) (*job.Ses
 	return run, nil
 }
 
-func (h *HubBackend) link(jobID, sessionID string) {
+func (h *runner) link(jobID, sessionID string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	rec, err := h.jobs.Get(jobID)
@@ -334,7 +334,7 @@ func (h *HubBackend) link(jobID, sessionID string) {
 // another run drives, or the run going on on a site that takes one at a
 // time), or with "" that its wait is over, and reports it as a state event
 // of the run: "queued", then "starting".
-func (h *HubBackend) queued(rec jobRecord, waitingFor string) {
+func (h *runner) queued(rec jobRecord, waitingFor string) {
 	h.mu.Lock()
 	cur, err := h.jobs.Get(rec.ID)
 	if err != nil || cur.Ended {

@@ -17,35 +17,37 @@ import (
 // owner is one lifetime of an owner process: the core on the data
 // directory, its hub backend and the hub serving it.
 type owner struct {
-	c   *Core
-	hb  *HubBackend
-	srv *hub.Server
+	c    *Core
+	jobs *Owner
+	hb   *runner
+	svc  *Service
+	srv  *hub.Server
 }
 
-func startOwner(t testing.TB, ctx context.Context, dir string, opts ...HubOption) *owner {
+func startOwner(t testing.TB, ctx context.Context, dir string, opts OwnerOptions) *owner {
 	t.Helper()
 	c := openTestCore(t, dir)
-	hb, err := c.HubBackend(ctx, opts...)
+	o := &owner{c: c, jobs: StartOwner(c, opts)}
+	o.hb, o.svc = o.jobs.run, o.jobs.Service
+	err := o.jobs.Serve(ctx, func(ctx context.Context, svc service.Gateway) (func(context.Context) error, error) {
+		srv, err := hub.Serve(ctx, svc, hub.WithHubFile(c.Paths().HubFile()))
+		if err != nil {
+			return nil, err
+		}
+		o.srv = srv
+		return srv.Close, nil
+	})
 	if err != nil {
 		c.Close()
 		t.Fatal(err)
 	}
-	svc := NewService(c, hb)
-	srv, err := hub.New(svc, hub.WithHubFile(c.Paths().HubFile()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	svc.GatewayUp()
-	return &owner{c: c, hb: hb, srv: srv}
+	return o
 }
 
 // autoApprove sets whether client id's jobs skip the approval, as the
 // user's switch does.
 func (o *owner) autoApprove(ctx context.Context, id string, on bool) (service.ClientInfo, error) {
-	return NewService(o.c, o.hb).SetAutoApprove(ctx, service.Owner(service.FaceCLI), service.AutoApproveRequest{ID: id, AutoApprove: on})
+	return o.svc.SetAutoApprove(ctx, service.Owner(service.FaceCLI), service.AutoApproveRequest{ID: id, AutoApprove: on})
 }
 
 // register pairs a client named name as a redeemed code does, returning
@@ -59,10 +61,7 @@ func (o *owner) stop(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := o.srv.Close(ctx); err != nil {
-		t.Error(err)
-	}
-	if err := o.hb.Close(ctx); err != nil {
+	if err := o.jobs.Stop(ctx); err != nil {
 		t.Error(err)
 	}
 	if err := o.c.Close(); err != nil {
@@ -87,7 +86,7 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 
-	first := startOwner(t, ctx, dir, WithHubBrowser(sim.Browser))
+	first := startOwner(t, ctx, dir, OwnerOptions{Browser: sim.Browser})
 	info, token, err := first.register(ctx, "restart agent")
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +106,7 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 	}
 	first.stop(t)
 
-	second := startOwner(t, ctx, dir, WithHubBrowser(sim.Browser))
+	second := startOwner(t, ctx, dir, OwnerOptions{Browser: sim.Browser})
 	defer second.stop(t)
 	ep, err := client.Discover(ctx, second.c.Paths().HubFile())
 	if err != nil {

@@ -26,7 +26,7 @@ func trustedRequester(id string) bool { return id == service.OwnerRequester || i
 // checkCodeSpec checks a code job's spec as RunCode would before touching
 // the browser. Errors: BadInput for local paths from an agent, for a
 // session id, for a negative timeout; RunCode's input envelopes.
-func (h *HubBackend) checkCodeSpec(spec service.JobRequest) error {
+func (h *runner) checkCodeSpec(spec service.JobRequest) error {
 	if !trustedRequester(spec.RequestedBy) && (spec.OutDir != "" || spec.RepoRoot != "" || len(spec.SourcePaths) > 0) {
 		return errs.New(errs.BadInput, "outDir, repoRoot and sourcePaths are for the owner only: an agent's zips go to the owner's artifacts directory").
 			WithHint("drop outDir, repoRoot and sourcePaths from the job")
@@ -46,7 +46,7 @@ func (h *HubBackend) checkCodeSpec(spec service.JobRequest) error {
 
 // codeRequest is the core request of a code job, over base (the owner's
 // browser settings and the run's origin and events).
-func (h *HubBackend) codeRequest(spec service.JobRequest, base AskRequest) CodeRequest {
+func (h *runner) codeRequest(spec service.JobRequest, base AskRequest) CodeRequest {
 	base.Site, base.Model, base.Prompt, base.TargetID = spec.Site, spec.Model, spec.Prompt, spec.TabID
 	base.Template, base.Vars, base.NewChat = spec.Template, spec.Vars, spec.NewChat
 	base.Files, base.InlineFiles = spec.Files, spec.InlineFiles
@@ -70,7 +70,7 @@ func (h *HubBackend) codeRequest(spec service.JobRequest, base AskRequest) CodeR
 
 // runCode runs a code job; the receipt is kept with the job so that a
 // client prints exactly what the embedded CLI prints.
-func (h *HubBackend) runCode(ctx context.Context, rec jobRecord, base AskRequest) (*job.Session, *CodeReceipt, error) {
+func (h *runner) runCode(ctx context.Context, rec jobRecord, base AskRequest) (*job.Session, *CodeReceipt, error) {
 	cr := h.codeRequest(rec.Spec, base)
 	// The run's files: the job's and its sources' zip.
 	cr.Files = base.Files
@@ -83,7 +83,7 @@ func (h *HubBackend) runCode(ctx context.Context, rec jobRecord, base AskRequest
 
 // artifactsDir is where code jobs of agents save their zips and where
 // OpenArtifact serves from.
-func (h *HubBackend) artifactsDir() string {
+func (h *runner) artifactsDir() string {
 	if d := h.c.Settings().Artifacts.OutputDir; d != "" {
 		if abs, err := filepath.Abs(d); err == nil {
 			return abs

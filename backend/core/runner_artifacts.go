@@ -22,7 +22,7 @@ import (
 // Verified true. Errors: errs.HubNotFound (no such job), errs.ArtifactNotFound
 // (the run recorded no such artifact, or its file is gone),
 // errs.ArtifactUnsafe (outside the artifacts directory, or a symlink).
-func (h *HubBackend) OpenArtifact(ctx context.Context, jobID, name string) (service.ArtifactInfo, io.ReadCloser, error) {
+func (h *runner) OpenArtifact(ctx context.Context, jobID, name string) (service.ArtifactInfo, io.ReadCloser, error) {
 	rec, err := h.jobs.Get(jobID)
 	if err != nil {
 		return service.ArtifactInfo{}, nil, err

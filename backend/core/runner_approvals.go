@@ -13,7 +13,7 @@ import (
 // pendingApprovals lists the stored jobs that await approval, oldest
 // first, with their specs. Errors: errs.StoreCorrupt
 // for a record that does not decode; store failures.
-func (h *HubBackend) pendingApprovals(ctx context.Context) ([]pendingJob, error) {
+func (h *runner) pendingApprovals(ctx context.Context) ([]pendingJob, error) {
 	recs, err := h.jobs.InState(service.StateAwaitingApproval)
 	if err != nil {
 		return nil, err
@@ -33,7 +33,7 @@ type pendingJob struct {
 
 // ApproveJob starts a job that awaits approval. Errors: errs.HubNotFound;
 // errs.HubNotFound also when the job does not await approval; store failures.
-func (h *HubBackend) ApproveJob(ctx context.Context, id string) (service.Job, error) {
+func (h *runner) ApproveJob(ctx context.Context, id string) (service.Job, error) {
 	h.mu.Lock()
 	rec, err := h.jobs.Get(id)
 	if err == nil && rec.State != service.StateAwaitingApproval {
@@ -54,7 +54,7 @@ func (h *HubBackend) ApproveJob(ctx context.Context, id string) (service.Job, er
 // RejectJob ends a job that awaits approval without running it: failed,
 // with an errs.ApprovalRejected envelope carrying reason. Errors: as
 // ApproveJob.
-func (h *HubBackend) RejectJob(ctx context.Context, id, reason string) (service.Job, error) {
+func (h *runner) RejectJob(ctx context.Context, id, reason string) (service.Job, error) {
 	rec, err := h.reject(id, reason)
 	if err != nil {
 		return service.Job{}, err
@@ -63,7 +63,7 @@ func (h *HubBackend) RejectJob(ctx context.Context, id, reason string) (service.
 }
 
 // reject records the rejection of job id under h.mu.
-func (h *HubBackend) reject(id, reason string) (jobRecord, error) {
+func (h *runner) reject(id, reason string) (jobRecord, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	rec, err := h.jobs.Get(id)

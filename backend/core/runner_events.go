@@ -12,7 +12,7 @@ import (
 // in-process watchers of that job (service.JobEvent, typed).
 
 // emitRun publishes ev, an event of rec's run.
-func (h *HubBackend) emitRun(rec jobRecord, ev job.Event) {
+func (h *runner) emitRun(rec jobRecord, ev job.Event) {
 	typ := service.EventRunUpdate
 	if ev.Kind == job.EventPartial {
 		typ = service.EventRunPartial
@@ -23,7 +23,7 @@ func (h *HubBackend) emitRun(rec jobRecord, ev job.Event) {
 }
 
 // emitEnd publishes the view of rec, which has just recorded its end.
-func (h *HubBackend) emitEnd(ctx context.Context, rec jobRecord) {
+func (h *runner) emitEnd(ctx context.Context, rec jobRecord) {
 	v := h.view(ctx, rec)
 	h.publish(service.Event{Type: service.EventRunUpdate, JobID: rec.ID, ClientID: rec.RequestedBy, Data: &service.EventData{Job: &v}})
 	h.notify(service.JobEvent{Type: service.EventRunUpdate, JobID: rec.ID, Time: v.UpdatedAt, Job: &v})
@@ -31,7 +31,7 @@ func (h *HubBackend) emitEnd(ctx context.Context, rec jobRecord) {
 
 // notify hands ev to the watchers of its job. A slow watcher misses events
 // rather than slowing the run (it reads the job's state meanwhile).
-func (h *HubBackend) notify(ev service.JobEvent) {
+func (h *runner) notify(ev service.JobEvent) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for ch, id := range h.watches {
@@ -46,7 +46,7 @@ func (h *HubBackend) notify(ev service.JobEvent) {
 }
 
 // watch delivers the events of job id until stop is called.
-func (h *HubBackend) watch(id string) (events <-chan service.JobEvent, stop func()) {
+func (h *runner) watch(id string) (events <-chan service.JobEvent, stop func()) {
 	ch := make(chan service.JobEvent, 256)
 	h.mu.Lock()
 	h.watches[ch] = id

@@ -21,25 +21,25 @@ const (
 // ListSessions lists runs newest first, or best match first with q.Query,
 // exactly as `ferry sessions list` does. Errors: as job.Repo.List
 // (errs.BadInput for an unknown state).
-func (h *HubBackend) ListSessions(ctx context.Context, q service.SessionQuery) ([]service.SessionSummary, error) {
+func (h *runner) ListSessions(ctx context.Context, q service.SessionQuery) ([]service.SessionSummary, error) {
 	return h.listSessions(ctx, q, nil)
 }
 
 // listSessions is ListSessions of the runs keep holds for (all for nil).
-func (h *HubBackend) listSessions(ctx context.Context, q service.SessionQuery, keep func(id string) bool) ([]service.SessionSummary, error) {
+func (h *runner) listSessions(ctx context.Context, q service.SessionQuery, keep func(id string) bool) ([]service.SessionSummary, error) {
 	return h.list(ctx, job.Filter{Site: q.Site, State: job.State(q.State), Query: q.Query, Limit: q.Limit}, keep)
 }
 
 // SearchSessions searches runs; see filterSite and filterState for the
 // filter words it understands. Errors: as job.Repo.List (errs.BadInput for
 // an unknown state).
-func (h *HubBackend) SearchSessions(ctx context.Context, query string, limit int) ([]service.SessionSummary, error) {
+func (h *runner) SearchSessions(ctx context.Context, query string, limit int) ([]service.SessionSummary, error) {
 	return h.searchSessions(ctx, query, limit, nil)
 }
 
 // searchSessions is SearchSessions of the runs keep holds for (all for
 // nil).
-func (h *HubBackend) searchSessions(ctx context.Context, query string, limit int, keep func(id string) bool) ([]service.SessionSummary, error) {
+func (h *runner) searchSessions(ctx context.Context, query string, limit int, keep func(id string) bool) ([]service.SessionSummary, error) {
 	f := job.Filter{Limit: limit}
 	var text []string
 	for _, w := range strings.Fields(query) {
@@ -59,7 +59,7 @@ func (h *HubBackend) searchSessions(ctx context.Context, query string, limit int
 // list lists the runs that pass f and keep (all for a nil keep). With keep,
 // the best search.MaxLimit matches are filtered, and the total counts the
 // kept runs only: a caller learns nothing of the others.
-func (h *HubBackend) list(ctx context.Context, f job.Filter, keep func(id string) bool) ([]service.SessionSummary, error) {
+func (h *runner) list(ctx context.Context, f job.Filter, keep func(id string) bool) ([]service.SessionSummary, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func summaryOf(s *job.Session) service.SessionSummary {
 
 // ShowSession returns a run (an unambiguous id prefix is enough) with its
 // journal. Errors: as showSession.
-func (h *HubBackend) ShowSession(ctx context.Context, id string) (service.Session, error) {
+func (h *runner) ShowSession(ctx context.Context, id string) (service.Session, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return service.Session{}, err
@@ -139,7 +139,7 @@ func clipText(s string, n int) string {
 // ExportSession renders a run (an unambiguous id prefix is enough) as
 // Markdown or JSON with its secrets redacted (job.Export). Errors: as
 // showSession; errs.BadInput for another format.
-func (h *HubBackend) ExportSession(ctx context.Context, id, format string) (service.Export, error) {
+func (h *runner) ExportSession(ctx context.Context, id, format string) (service.Export, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return service.Export{}, err

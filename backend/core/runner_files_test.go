@@ -35,7 +35,7 @@ func TestAnAgentsFilesGoThroughTheGateway(t *testing.T) {
 	defer sm.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	o := startOwner(t, ctx, t.TempDir(), WithHubBrowser(sm.Browser))
+	o := startOwner(t, ctx, t.TempDir(), OwnerOptions{Browser: sm.Browser})
 	defer o.stop(t)
 	info, token, err := o.register(ctx, "files agent")
 	if err != nil {

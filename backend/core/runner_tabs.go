@@ -12,7 +12,7 @@ import (
 // address belongs to and its address redacted (site.Redact). Without either (the owner launches a browser per run)
 // there is nothing to list: an empty list. Errors: the source's envelopes;
 // BrowserDisconnected.
-func (h *HubBackend) ListTabs(ctx context.Context) ([]service.Tab, error) {
+func (h *runner) ListTabs(ctx context.Context) ([]service.Tab, error) {
 	b, err := h.browserFor(ctx)
 	if err != nil {
 		return nil, err
@@ -44,4 +44,4 @@ func (h *HubBackend) ListTabs(ctx context.Context) ([]service.Tab, error) {
 
 // HasBrowser reports whether jobs run in a long-lived browser (fixed or
 // from a source), so that ListTabs can list tabs.
-func (h *HubBackend) HasBrowser() bool { return h.browser != nil || h.source != nil }
+func (h *runner) HasBrowser() bool { return h.browser != nil || h.source != nil }

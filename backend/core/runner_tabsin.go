@@ -20,7 +20,7 @@ import (
 // disconnects from an attached browser and quits a launched one. Errors:
 // errs.BrowserDisconnected when Ferry's browser does not run; the launch
 // and attach envelopes.
-func (h *HubBackend) specBrowser(ctx context.Context, spec service.BrowserSpec) (b *browser.Browser, done func(), err error) {
+func (h *runner) specBrowser(ctx context.Context, spec service.BrowserSpec) (b *browser.Browser, done func(), err error) {
 	switch spec.Mode {
 	case service.BrowserOwn:
 		return h.requestBrowser(ctx, "")
@@ -53,7 +53,7 @@ func (h *HubBackend) specBrowser(ctx context.Context, spec service.BrowserSpec) 
 
 // ListTabsIn lists the tabs of the browser spec names, each described by
 // describeTab. Errors: as specBrowser; the browser's envelopes.
-func (h *HubBackend) ListTabsIn(ctx context.Context, spec service.BrowserSpec) ([]service.Tab, error) {
+func (h *runner) ListTabsIn(ctx context.Context, spec service.BrowserSpec) ([]service.Tab, error) {
 	reg, err := h.c.sites()
 	if err != nil {
 		return nil, err

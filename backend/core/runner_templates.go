@@ -16,7 +16,7 @@ func templateOut(t templates.Info) service.Template {
 
 // ListTemplates lists the built-in and the user's templates. Errors: as
 // templates.Repo.List.
-func (h *HubBackend) ListTemplates(ctx context.Context) ([]service.Template, error) {
+func (h *runner) ListTemplates(ctx context.Context) ([]service.Template, error) {
 	list, err := h.c.Templates().List(ctx)
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func (h *HubBackend) ListTemplates(ctx context.Context) ([]service.Template, err
 }
 
 // GetTemplate returns one template. Errors: as templates.Repo.Get.
-func (h *HubBackend) GetTemplate(ctx context.Context, name string) (service.Template, error) {
+func (h *runner) GetTemplate(ctx context.Context, name string) (service.Template, error) {
 	t, err := h.c.Templates().Get(ctx, name)
 	if err != nil {
 		return service.Template{}, err
@@ -39,7 +39,7 @@ func (h *HubBackend) GetTemplate(ctx context.Context, name string) (service.Temp
 
 // SaveTemplate saves the user's template t.Name (BuiltIn and UpdatedAt of
 // t are ignored). Errors: as templates.Repo.Save.
-func (h *HubBackend) SaveTemplate(ctx context.Context, t service.Template) (service.Template, error) {
+func (h *runner) SaveTemplate(ctx context.Context, t service.Template) (service.Template, error) {
 	saved, err := h.c.Templates().Save(ctx, templates.Info{Name: t.Name, Description: t.Description, Body: t.Body, Variables: t.Variables})
 	if err != nil {
 		return service.Template{}, err
@@ -49,13 +49,13 @@ func (h *HubBackend) SaveTemplate(ctx context.Context, t service.Template) (serv
 
 // DeleteTemplate deletes the user's template name. Errors: as
 // templates.Repo.Delete.
-func (h *HubBackend) DeleteTemplate(ctx context.Context, name string) error {
+func (h *runner) DeleteTemplate(ctx context.Context, name string) error {
 	return h.c.Templates().Delete(ctx, name)
 }
 
 // RenderTemplate fills template name with vars. Errors: as
 // (*Core).RenderTemplate.
-func (h *HubBackend) RenderTemplate(ctx context.Context, name string, vars map[string]string) (service.Rendered, error) {
+func (h *runner) RenderTemplate(ctx context.Context, name string, vars map[string]string) (service.Rendered, error) {
 	text, err := h.c.RenderTemplate(ctx, name, vars)
 	if err != nil {
 		return service.Rendered{}, err

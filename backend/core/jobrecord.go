@@ -33,19 +33,19 @@ const (
 
 // jobRecord is a hub job as stored.
 type jobRecord struct {
-	ID          string         `json:"id"`
+	ID          string             `json:"id"`
 	Kind        service.JobKind    `json:"kind"`
-	Spec        service.JobRequest    `json:"spec"`
-	State       string         `json:"state"`
-	Approval    job.Approval   `json:"approval"`
-	Session     string         `json:"session,omitempty"`
-	Error       *errs.Envelope `json:"error,omitempty"`
-	Ended       bool           `json:"ended,omitempty"`
-	Finding     *job.Finding   `json:"finding,omitempty"` // what a reattach job found
-	RequestedBy string         `json:"requestedBy,omitempty"`
-	CreatedAt   time.Time      `json:"createdAt"`
-	UpdatedAt   time.Time      `json:"updatedAt"`
-	Receipt     *CodeReceipt   `json:"receipt,omitempty"` // of a code job
+	Spec        service.JobRequest `json:"spec"`
+	State       string             `json:"state"`
+	Approval    job.Approval       `json:"approval"`
+	Session     string             `json:"session,omitempty"`
+	Error       *errs.Envelope     `json:"error,omitempty"`
+	Ended       bool               `json:"ended,omitempty"`
+	Finding     *job.Finding       `json:"finding,omitempty"` // what a reattach job found
+	RequestedBy string             `json:"requestedBy,omitempty"`
+	CreatedAt   time.Time          `json:"createdAt"`
+	UpdatedAt   time.Time          `json:"updatedAt"`
+	Receipt     *CodeReceipt       `json:"receipt,omitempty"` // of a code job
 	// Target is where the job runs, resolved when it was submitted (what
 	// its approval shows).
 	Target  *service.JobTarget `json:"target,omitempty"`
@@ -53,7 +53,7 @@ type jobRecord struct {
 }
 
 // hubJobRepo keeps hub jobs in the store. It does no locking of its own:
-// HubBackend serialises read-modify-write under its mutex.
+// runner serialises read-modify-write under its mutex.
 type hubJobRepo struct {
 	st   *store.Store
 	held *heldJobs // updates a full disk refused, see hubjobheld.go

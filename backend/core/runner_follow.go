@@ -27,7 +27,7 @@ const defaultReattachTimeout = 10 * time.Minute
 // (browserFor), else Ferry's own running browser (its profile's
 // DevToolsActivePort). Errors: errs.BrowserDisconnected when Ferry's
 // browser does not run; the browser's envelopes.
-func (h *HubBackend) requestBrowser(ctx context.Context, url string) (b *browser.Browser, done func(), err error) {
+func (h *runner) requestBrowser(ctx context.Context, url string) (b *browser.Browser, done func(), err error) {
 	if url == "" {
 		own, err := h.browserFor(ctx)
 		if err != nil {
@@ -84,7 +84,7 @@ type doctorResult struct {
 
 // PollSession checks a run once: with chk.Browser an active run's tab must
 // pass the freshness gate. Errors: as pickSession and checkFresh.
-func (h *HubBackend) PollSession(ctx context.Context, chk sessionCheck) (service.PollResult, error) {
+func (h *runner) PollSession(ctx context.Context, chk sessionCheck) (service.PollResult, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return service.PollResult{}, err
@@ -114,7 +114,7 @@ func (h *HubBackend) PollSession(ctx context.Context, chk sessionCheck) (service
 
 // DoctorSessions runs doctorSessions on the owner's store,
 // in the request's browser when chk.Browser.
-func (h *HubBackend) DoctorSessions(ctx context.Context, chk sessionCheck) (doctorResult, error) {
+func (h *runner) DoctorSessions(ctx context.Context, chk sessionCheck) (doctorResult, error) {
 	var b *browser.Browser
 	var reg *site.Registry
 	if chk.Browser {
@@ -149,7 +149,7 @@ func (h *HubBackend) DoctorSessions(ctx context.Context, chk sessionCheck) (doct
 // BrowserURL), else the long-lived one.
 // Errors: as pickSession; errs.BadInput for an active run when neither
 // names a browser; store failures.
-func (h *HubBackend) ReattachSession(ctx context.Context, chk sessionCheck, requestedBy string) (service.ReattachResult, error) {
+func (h *runner) ReattachSession(ctx context.Context, chk sessionCheck, requestedBy string) (service.ReattachResult, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return service.ReattachResult{}, err
@@ -182,7 +182,7 @@ func (h *HubBackend) ReattachSession(ctx context.Context, chk sessionCheck, requ
 }
 
 // runningJobOf finds the job of this owner that runs session id now.
-func (h *HubBackend) runningJobOf(sessionID string) (jobRecord, bool) {
+func (h *runner) runningJobOf(sessionID string) (jobRecord, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for id := range h.running {
@@ -195,7 +195,7 @@ func (h *HubBackend) runningJobOf(sessionID string) (jobRecord, bool) {
 
 // startFunc runs fn for job rec in the background, cancellable by
 // CancelJob and waited for by Close.
-func (h *HubBackend) startFunc(rec jobRecord, fn func(ctx context.Context)) {
+func (h *runner) startFunc(rec jobRecord, fn func(ctx context.Context)) {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -217,7 +217,7 @@ func (h *HubBackend) startFunc(rec jobRecord, fn func(ctx context.Context)) {
 	}()
 }
 
-func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk sessionCheck) {
+func (h *runner) runReattach(ctx context.Context, rec jobRecord, chk sessionCheck) {
 	timeout := defaultReattachTimeout
 	if chk.TimeoutMs > 0 {
 		timeout = time.Duration(chk.TimeoutMs) * time.Millisecond
@@ -247,7 +247,7 @@ func (h *HubBackend) runReattach(ctx context.Context, rec jobRecord, chk session
 	h.emitEnd(wctx, cur)
 }
 
-func (h *HubBackend) reattachRun(ctx context.Context, sessionID string, chk sessionCheck, onEvent func(job.Event)) (*job.Finding, error) {
+func (h *runner) reattachRun(ctx context.Context, sessionID string, chk sessionCheck, onEvent func(job.Event)) (*job.Finding, error) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
 		return nil, err
@@ -274,7 +274,7 @@ func (h *HubBackend) reattachRun(ctx context.Context, sessionID string, chk sess
 // returns it with its address redacted. Errors: errs.UnknownSite; the
 // browser's envelopes (errs.Timeout when the page does not load within
 // req.TimeoutMs).
-func (h *HubBackend) OpenTab(ctx context.Context, req service.OpenTabRequest) (service.Tab, error) {
+func (h *runner) OpenTab(ctx context.Context, req service.OpenTabRequest) (service.Tab, error) {
 	reg, err := h.c.sites()
 	if err != nil {
 		return service.Tab{}, err
@@ -309,7 +309,7 @@ func (h *HubBackend) OpenTab(ctx context.Context, req service.OpenTabRequest) (s
 // BrowserEndpoint is the DevTools address of the owner's browser
 // (browserFor). Errors: errs.BrowserDisconnected when the owner has none
 // (ferry serve without --browser-url launches one per run).
-func (h *HubBackend) BrowserEndpoint(ctx context.Context) (service.BrowserInfo, error) {
+func (h *runner) BrowserEndpoint(ctx context.Context) (service.BrowserInfo, error) {
 	b, err := h.browserFor(ctx)
 	if err != nil {
 		return service.BrowserInfo{}, err

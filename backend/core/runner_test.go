@@ -26,14 +26,11 @@ func openTestCore(t testing.TB, dir string) *Core {
 	return c
 }
 
-func TestHubBackendJobsAwaitingApproval(t *testing.T) {
+func TestRunnerJobsAwaitingApproval(t *testing.T) {
 	ctx := context.Background()
 	c := openTestCore(t, t.TempDir())
 	defer c.Close()
-	h, err := c.HubBackend(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newRunner(c, OwnerOptions{})
 	defer h.Close(ctx)
 	spec := service.JobRequest{Kind: service.KindAsk, Site: "chatgpt", Prompt: "hold me", RequestedBy: "c_agent"}
 
@@ -193,7 +190,7 @@ func TestOpenVerifiedNeedsAMatchingSidecar(t *testing.T) {
 	}
 }
 
-func mustSessions(t *testing.T, h *HubBackend) *job.Repo {
+func mustSessions(t *testing.T, h *runner) *job.Repo {
 	t.Helper()
 	repo, err := h.sessions(context.Background())
 	if err != nil {

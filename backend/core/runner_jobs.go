@@ -17,7 +17,7 @@ import (
 // reattach found, the run's error, a code step's receipt): a client that
 // stops polling at the session's end must not miss them. Not to be called
 // with h.mu held.
-func (h *HubBackend) view(ctx context.Context, rec jobRecord) service.Job {
+func (h *runner) view(ctx context.Context, rec jobRecord) service.Job {
 	d := &service.JobDetail{Session: rec.Session, Approval: string(rec.Approval), Spec: rec.Spec, Ended: rec.Ended,
 		Finding: findingOf(rec.Finding), RunError: rec.Error, Receipt: receiptOf(rec.Receipt), Target: rec.Target, Waiting: rec.Waiting}
 	out := service.Job{ID: rec.ID, Kind: rec.Kind, State: rec.State, RequestedBy: rec.RequestedBy,
@@ -43,7 +43,7 @@ func (h *HubBackend) view(ctx context.Context, rec jobRecord) service.Job {
 
 // GetJob returns the job id with its run's current state. Errors:
 // errs.HubNotFound; errs.StoreCorrupt; store failures.
-func (h *HubBackend) GetJob(ctx context.Context, id string) (service.Job, error) {
+func (h *runner) GetJob(ctx context.Context, id string) (service.Job, error) {
 	rec, err := h.jobs.Get(id)
 	if err != nil {
 		return service.Job{}, err
@@ -55,7 +55,7 @@ func (h *HubBackend) GetJob(ctx context.Context, id string) (service.Job, error)
 // collectable when its prompt was already sent) or ends a job awaiting
 // approval as cancelled. A finished job is returned unchanged. Errors: as
 // GetJob.
-func (h *HubBackend) CancelJob(ctx context.Context, id string) (service.Job, error) {
+func (h *runner) CancelJob(ctx context.Context, id string) (service.Job, error) {
 	h.mu.Lock()
 	rec, err := h.jobs.Get(id)
 	if err != nil {
@@ -83,7 +83,7 @@ func (h *HubBackend) CancelJob(ctx context.Context, id string) (service.Job, err
 // desktop's, the CLI's and agents' alike), oldest first. A job awaiting
 // approval is not running; a job left unended by an earlier owner is not
 // either. Errors: none (a job whose record cannot be read is left out).
-func (h *HubBackend) RunningJobs(ctx context.Context) []service.Job {
+func (h *runner) RunningJobs(ctx context.Context) []service.Job {
 	h.mu.Lock()
 	ids := make([]string, 0, len(h.running))
 	for id := range h.running {
@@ -108,7 +108,7 @@ func (h *HubBackend) RunningJobs(ctx context.Context) []service.Job {
 }
 
 // isRunning reports whether job id runs in this backend now.
-func (h *HubBackend) isRunning(id string) bool {
+func (h *runner) isRunning(id string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	_, ok := h.running[id]
@@ -117,7 +117,7 @@ func (h *HubBackend) isRunning(id string) bool {
 
 // waitStopped waits (briefly) for a cancelled run to journal its end, so
 // that the answer to a cancel shows the new state.
-func (h *HubBackend) waitStopped(ctx context.Context, id string) {
+func (h *runner) waitStopped(ctx context.Context, id string) {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		if !h.isRunning(id) {
