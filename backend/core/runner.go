@@ -22,7 +22,7 @@ const DesktopRequester = "desktop"
 type runner struct {
 	c        *Core
 	jobs     hubJobRepo
-	browser  *browser.Browser                                  // every job runs here (OwnerOptions.Browser)
+	browser  *browser.Browser                                    // every job runs here (OwnerOptions.Browser)
 	source   func(ctx context.Context) (*browser.Browser, error) // else each job asks here (the desktop's)
 	defaults AskRequest
 
