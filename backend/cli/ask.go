@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -219,13 +218,13 @@ func askPrompt(inv *invocation) (string, error) {
 // turns on: safetext.Escapes).
 func isTerminal(w io.Writer) bool { return safetext.Escapes(w) }
 
-// askRequestOf reads and checks ask's flags into the job they ask for,
-// before anything is opened. Errors: BadInput for no site, tab, run or
-// conversation, --new-chat without a site or with a tab, --session or
-// --conv with a tab or --new-chat, a timeout that is not positive,
-// a --cooldown outside 1 s to 1 h, browser flags that contradict each
-// other, the prompt's and template's own input errors, and the request's
-// Validate.
+// askRequestOf reads ask's flags into the job they ask for, checked
+// before anything is opened by the request's Validate (no site, tab, run
+// or conversation; --new-chat without a site or with a tab; --session or
+// --conv with a tab or --new-chat; a --cooldown outside 1 s to 1 h), said
+// in the flags' words. Errors: BadInput for those, a timeout that is not
+// positive, a cooldown that is not whole seconds, browser flags that
+// contradict each other, the prompt's and template's own input errors.
 func askRequestOf(inv *invocation) (service.JobRequest, error) {
 	var none service.JobRequest
 	prompt, tmpl, vars, err := promptOrTemplate(inv)
@@ -235,23 +234,14 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 	siteID, tabID, newChat := inv.flag("site").(string), inv.flag("tab").(string), inv.flag("new-chat").(bool)
 	follow, conv := strings.TrimSpace(inv.flag("session").(string)), strings.TrimSpace(inv.flag("conv").(string))
 	timeout, cooldown := inv.flag("timeout").(time.Duration), inv.flag("cooldown").(time.Duration)
-	switch {
-	case siteID == "" && tabID == "" && follow == "" && conv == "":
-		return none, errs.New(errs.BadInput, "ferry ask needs --site SITE, --tab TARGETID, --session RUN or --conv URL").WithHint("e.g. `ferry ask --site chatgpt \"hello\"`; `ferry help ask` for more")
-	case follow != "" && (tabID != "" || newChat || conv != ""):
-		return none, errs.New(errs.BadInput, "--session continues that run's conversation: it takes no --tab, --new-chat or --conv").
-			WithHint("e.g. `ferry ask --session 20261201-2130 \"and then?\"`")
-	case conv != "" && (tabID != "" || newChat):
-		return none, errs.New(errs.BadInput, "--conv continues that conversation: it takes no --tab and no --new-chat").
-			WithHint("e.g. `ferry ask --conv https://chatgpt.com/c/<id> \"and then?\"`")
-	case newChat && (siteID == "" || tabID != ""):
-		return none, errs.New(errs.BadInput, "--new-chat needs --site and no --tab: a new chat opens its own tab").
-			WithHint("e.g. `ferry ask --site chatgpt --new-chat \"hello\"`")
-	case timeout <= 0:
+	// The flags' combinations are the request's rules (its Validate,
+	// said in the flags' words below); only what a flag's own type allows
+	// is checked here: a duration of 0 is the default in the request.
+	if timeout <= 0 {
 		return none, errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
-	case cooldown != 0 && (cooldown < config.MinRateLimitCooldown || cooldown > config.MaxRateLimitCooldown):
-		return none, errs.New(errs.BadInput, "--cooldown must be between %s and %s, got %s", config.MinRateLimitCooldown, config.MaxRateLimitCooldown, cooldown).
-			WithHint("e.g. --cooldown 90s; leave it out for the settings' run.rateLimitCooldown (default 5m)")
+	}
+	if cooldown%time.Second != 0 {
+		return none, errs.New(errs.BadInput, "--cooldown is whole seconds, got %s", cooldown).WithHint("e.g. --cooldown 90s")
 	}
 	b, err := browserRequestOf(inv)
 	if err != nil {
@@ -265,5 +255,5 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 	if err := withFiles(inv, &req); err != nil {
 		return none, err
 	}
-	return req, req.Validate()
+	return req, inFlags(req.Validate())
 }

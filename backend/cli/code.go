@@ -171,7 +171,7 @@ func codeRequestOf(inv *invocation) (service.JobRequest, error) {
 	if err := withFiles(inv, &req); err != nil {
 		return none, err
 	}
-	return req, req.Validate()
+	return req, inFlags(req.Validate())
 }
 
 // printCode prints a code run's receipt (with --json) or its zips in words,

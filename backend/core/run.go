@@ -111,10 +111,9 @@ const defaultAskTimeout = 20 * time.Minute
 // envelope of a created run carries the evidence "session".
 func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if req.Site == "" && req.TargetID == "" {
-		return nil, errs.New(errs.BadInput, "a run needs a site or a tab").WithHint("give the site id, or the TargetID of the tab to use")
-	}
-	if req.NewChat && (req.Site == "" || req.TargetID != "") {
-		return nil, errs.New(errs.BadInput, "a new chat needs a site and no tab").WithHint("give the site id without a TargetID: a new chat opens its own tab")
+		// The runner resolves every job's target first (JobRequest.Validate
+		// holds the user's rules); this is its invariant.
+		return nil, errs.New(errs.Internal, "a run reached the pipeline with no site and no tab")
 	}
 	if req.Continue != "" && (req.Site == "" || req.NewChat) {
 		return nil, errs.New(errs.BadInput, "a follow-up needs the conversation's site and no new chat").WithHint("give the site id of the conversation")

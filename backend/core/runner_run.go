@@ -3,12 +3,10 @@ package core
 import (
 	"context"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -50,30 +48,20 @@ func (h *runner) CreateJob(ctx context.Context, spec service.JobRequest, opts Cr
 	return h.view(ctx, rec), nil
 }
 
+// checkSpec refuses a job that cannot run, before anything is stored: the
+// request's own rules (its Validate, the one place they are written), then
+// what only the owner can look up (the run or conversation it continues,
+// the sources, the template, the site and its files).
 func (h *runner) checkSpec(spec service.JobRequest) error {
+	if err := spec.Validate(); err != nil {
+		return err
+	}
 	switch spec.Kind {
 	case service.KindAsk:
 	case service.KindCode:
 		return h.checkCodeSpec(spec)
 	default:
-		return errs.New(errs.BadInput, "unknown job kind %q", spec.Kind)
-	}
-	if strings.TrimSpace(spec.Prompt) == "" && spec.Template == "" {
-		return errs.New(errs.BadInput, "the job has an empty prompt")
-	}
-	if spec.Site == "" && spec.TabID == "" && spec.SessionID == "" && spec.Conversation == "" {
-		return errs.New(errs.BadInput, "an ask job needs a site, a tab, a run or a conversation to continue").
-			WithHint("set \"site\" (e.g. chatgpt), \"tabId\", \"sessionId\" or \"conversation\"")
-	}
-	if spec.NewChat && (spec.Site == "" || spec.TabID != "") {
-		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab")
-	}
-	if spec.TimeoutSeconds < 0 {
-		return errs.New(errs.BadInput, "timeoutSeconds must be positive, got %d", spec.TimeoutSeconds)
-	}
-	if c := time.Duration(spec.CooldownSeconds) * time.Second; c != 0 && (c < config.MinRateLimitCooldown || c > config.MaxRateLimitCooldown) {
-		return errs.New(errs.BadInput, "cooldownSeconds must be between %d and %d, got %d",
-			int(config.MinRateLimitCooldown.Seconds()), int(config.MaxRateLimitCooldown.Seconds()), spec.CooldownSeconds)
+		return errs.New(errs.BadInput, "a %s job is not created here", spec.Kind).WithHint("resume a run with ReattachSession")
 	}
 	if spec.Contract != "" {
 		return errs.New(errs.BadInput, "contract is not supported on ask jobs").

@@ -249,7 +249,9 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		{"deleting a template", "DELETE", "/v1/templates/scope", nil, [4]want{skip, forbidden, forbidden, unauthorized}},
 		{"the settings", "GET", "/v1/settings", nil, [4]want{noRoute, noRoute, noRoute, unauthorized}},
 		{"the owner's browser", "GET", "/v1/browser", nil, [4]want{skip, forbidden, forbidden, unauthorized}},
-		{"a retrieval", "POST", "/v1/retrieve", map[string]any{"conversation": "tax-questions-1"}, [4]want{skip, forbidden, forbidden, unauthorized}},
+		{"a retrieval of the user's conversation", "POST", "/v1/retrieve", map[string]any{"conversation": "tax-questions-1", "timeoutMs": 1000}, [4]want{skip, forbidden, forbidden, unauthorized}},
+		{"a retrieval into a folder", "POST", "/v1/retrieve", map[string]any{"conversation": "tax-questions-1", "timeoutMs": 1000, "outDir": "/tmp"}, [4]want{skip, forbidden, forbidden, unauthorized}},
+		{"the sites", "GET", "/v1/sites", nil, [4]want{ok, ok, ok, unauthorized}},
 	}
 	for _, r := range routes {
 		for i, c := range callers {

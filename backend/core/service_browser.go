@@ -64,11 +64,18 @@ func (s *Service) ConnectBrowser(ctx context.Context, c service.Caller, req serv
 
 // TabStates lists the tabs of the owner's browser with their site,
 // conversation and readiness; none when it is not connected (this does
-// not start it). Errors: as BrowserState; errs.BrowserDisconnected when
+// not start it). An agent sees each tab's site and readiness (whether the
+// user is logged in there, what stands in the way), and which tab and
+// conversation it is only for the tabs its jobs opened, or for all with
+// the user's grant. Errors: as BrowserState; errs.BrowserDisconnected when
 // the browser went away meanwhile; errs.ConfigInvalid for a bad site
-// override.
+// override; errs.HubUnauthorized for an unknown or revoked agent.
 func (s *Service) TabStates(ctx context.Context, c service.Caller, req service.TabStatesRequest) ([]service.TabState, error) {
-	if err := admit(c, "see the tabs", req); err != nil {
+	if err := admit(c, "", req); err != nil {
+		return nil, err
+	}
+	sc, err := s.scopeOf(ctx, c)
+	if err != nil {
 		return nil, err
 	}
 	ob, err := s.ownerBrowser()
@@ -95,6 +102,11 @@ func (s *Service) TabStates(ctx context.Context, c service.Caller, req service.T
 	}
 	if out == nil {
 		out = []service.TabState{}
+	}
+	for i, t := range out {
+		if !sc.granted && !sc.tab(t.TargetID) {
+			out[i].TargetID, out[i].Title, out[i].URL, out[i].Conversation = "", "", "", ""
+		}
 	}
 	return out, nil
 }

@@ -11,8 +11,8 @@ import (
 )
 
 // confineFiles checks that every file an agent's job names lies under one
-// of the roots the user allowed its client (after symbolic links are
-// resolved, so a link cannot lead outside), and returns the files as the
+// of the roots the user allowed its client (service.Within: after symbolic
+// links are resolved too, so a link cannot lead outside), and returns the files as the
 // approval shows them (names, sizes). Errors: errs.HubForbidden naming the
 // first file outside the roots (or saying the client has none);
 // attach.Prepare's local checks (errs.BadInput).
@@ -25,11 +25,10 @@ func confineFiles(rec clients.Record, files []string) ([]service.Attachment, err
 			WithHint("ask the user to allow this client (%s) a folder in Ferry's Settings → Agents → Add folder…", rec.ID)
 	}
 	for _, f := range files {
-		real, err := filepath.EvalSymlinks(f)
-		if err != nil {
+		if _, err := filepath.EvalSymlinks(f); err != nil {
 			return nil, errs.Wrap(err, errs.BadInput, "cannot read the file to attach %s: %v", f, err).WithEvidence("file", f)
 		}
-		if !under(real, rec.FileRoots) || !under(filepath.Clean(f), rec.FileRoots) {
+		if !service.Within(f, rec.FileRoots) {
 			return nil, errs.New(errs.HubForbidden, "file %s is outside the folders the user allowed client %q", f, rec.Name).
 				WithEvidence("file", f).WithEvidence("roots", strings.Join(rec.FileRoots, ", ")).
 				WithHint("attach files from %s, or ask the user to allow the folder for this client (%s) in Ferry's Settings → Agents", strings.Join(rec.FileRoots, ", "), rec.ID)
@@ -44,24 +43,4 @@ func confineFiles(rec clients.Record, files []string) ([]service.Attachment, err
 		out[i] = service.Attachment{Path: f.Path, Name: f.Name, Bytes: f.Bytes, SHA256: f.SHA256, RenamedFrom: f.RenamedFrom}
 	}
 	return out, nil
-}
-
-// under reports whether p is one of roots or inside one (roots resolved
-// through their own symbolic links too).
-func under(p string, roots []string) bool {
-	for _, r := range roots {
-		for _, root := range []string{r, resolved(r)} {
-			if p == root || strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func resolved(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
 }

@@ -16,12 +16,18 @@ import (
 // with retrieveIn, in the browser req.Browser names, else in the owner's
 // long-lived browser (attached anew: the retrieval closes what it opens),
 // else in Ferry's own, launched. It returns the receipt, also on a failure
-// after the run began, with the run's error. Errors: req.Validate's;
-// errs.HubForbidden for an agent (the owner alone writes local files);
-// retrieveIn's.
+// after the run began, with the run's error. An agent retrieves only
+// conversations of its own runs (or the user's, with the grant), into the
+// artifacts directory (checkAgentRetrieve). Errors: req.Validate's;
+// checkAgentRetrieve's; retrieveIn's.
 func (s *Service) Retrieve(ctx context.Context, c service.Caller, req service.RetrieveRequest) (*service.RetrieveReceipt, error) {
-	if err := admit(c, "retrieve a conversation's zips into a local directory", req); err != nil {
+	if err := admit(c, "", req); err != nil {
 		return nil, err
+	}
+	if !c.IsOwner() {
+		if err := s.checkAgentRetrieve(ctx, c, req); err != nil {
+			return nil, err
+		}
 	}
 	creq := codemode.RetrieveRequest{Conversation: req.Conversation, TabID: req.TabID, Timeout: req.Timeout()}
 	if err := creq.Validate(); err != nil {
@@ -50,6 +56,27 @@ func (s *Service) Retrieve(ctx context.Context, c service.Caller, req service.Re
 		panic(err) // the mirror test keeps the types in step
 	}
 	return &out, runErr
+}
+
+// checkAgentRetrieve holds an agent's retrieval to what it may name: a
+// conversation of its own runs (any, when the user granted the client
+// theirs), and no folder, tab or browser of its choosing: its zips go to
+// Ferry's artifacts directory, whose paths the receipt gives (a face may
+// copy them where its user allowed). Errors: errs.HubForbidden;
+// errs.HubUnauthorized for an unknown or revoked client.
+func (s *Service) checkAgentRetrieve(ctx context.Context, c service.Caller, req service.RetrieveRequest) error {
+	if req.OutDir != "" || req.TabID != "" || req.Browser != nil {
+		return errs.New(errs.HubForbidden, "an agent's retrieval names no folder, tab or browser: its zips go to Ferry's artifacts directory").
+			WithHint("leave the folder, tab and browser out and use the zips' paths in the receipt")
+	}
+	sc, err := s.scopeOf(ctx, c)
+	if err != nil {
+		return err
+	}
+	if sc.granted || sc.conversation(req.Conversation) {
+		return nil
+	}
+	return grantHint(errs.New(errs.HubForbidden, "conversation %q is not one of this client's runs", clipText(req.Conversation, 80)), c.Client)
 }
 
 // askBrowser is the browser part of an AskRequest for spec.

@@ -11,7 +11,7 @@ import (
 // Errors: errs.HubForbidden for an agent; errs.ConfigInvalid for a site
 // override that does not parse.
 func (s *Service) ListSites(ctx context.Context, c service.Caller, req service.ListSitesRequest) ([]service.SiteInfo, error) {
-	if err := admit(c, "list the sites", req); err != nil {
+	if err := admit(c, "", req); err != nil {
 		return nil, err
 	}
 	reg, err := s.c.sites()
@@ -29,7 +29,7 @@ func (s *Service) ListSites(ctx context.Context, c service.Caller, req service.L
 // registry ("default" first), each with its features. Errors:
 // errs.HubForbidden for an agent; errs.UnknownSite; errs.ConfigInvalid.
 func (s *Service) ListModels(ctx context.Context, c service.Caller, req service.ListModelsRequest) ([]service.ModelInfo, error) {
-	if err := admit(c, "list the sites", req); err != nil {
+	if err := admit(c, "", req); err != nil {
 		return nil, err
 	}
 	reg, err := s.c.sites()

@@ -7,10 +7,10 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// handleRetrieve answers POST /v1/retrieve (owner only: it writes local
-// files): the retrieval runs in the owner, in its browser unless the
-// request names a loopback one, and the answer is the receipt with the
-// run's error (200), or the error alone when no receipt was begun.
+// handleRetrieve answers POST /v1/retrieve: the retrieval runs in the
+// owner (the service decides what an agent may retrieve), in its browser
+// unless the request names a loopback one, and the answer is the receipt
+// with the run's error (200), or the error alone when no receipt was begun.
 func (s *Server) handleRetrieve(w http.ResponseWriter, r *http.Request, c Caller) {
 	var req service.RetrieveRequest
 	if e := decodeJSON(w, r, 16<<10, &req); e != nil {

@@ -76,14 +76,14 @@ func (s *Server) routes() *http.ServeMux {
 	})
 	add("/v1/templates/{name}/render", map[string]endpoint{http.MethodPost: {fn: s.handleRenderTemplate}})
 	add("/v1/browser", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleBrowser}})
-	add("/v1/retrieve", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleRetrieve}})
+	add("/v1/retrieve", map[string]endpoint{http.MethodPost: {fn: s.handleRetrieve}})
 	add("/v1/tabs", map[string]endpoint{
 		http.MethodGet:  {fn: s.handleListTabs},
 		http.MethodPost: {owner: true, fn: s.handleOpenTab},
 	})
-	add("/v1/sites", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleListSites}})
+	add("/v1/sites", get(s.handleListSites))
 	add("/v1/sites/doctor", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleDoctorSites}})
-	add("/v1/tabs/states", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleTabStates}})
+	add("/v1/tabs/states", get(s.handleTabStates))
 	add("/v1/tabs/action", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleTabAction}})
 	add("/v1/events", get(s.handleEvents))
 	add("/v1/approvals", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleListApprovals}})

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // roots are the directories an out_dir may lie in, cleaned; none when the
@@ -54,37 +55,11 @@ func (s *Server) checkOutDir(dir string) (string, error) {
 		return "", errs.New(errs.BadInput, "out_dir is not accepted from an agent here: the zips stay in Ferry's artifacts directory").
 			WithHint("leave out_dir out and use the returned paths")
 	}
-	real := resolved(dir)
-	for _, r := range roots {
-		if within(real, resolved(r)) {
-			return dir, nil
-		}
+	if service.Within(dir, roots) {
+		return dir, nil
 	}
 	return "", errs.New(errs.BadInput, "out_dir %s is outside the allowed roots (%s)", dir, strings.Join(roots, ", ")).
 		WithHint("choose a directory inside %s", strings.Join(roots, " or "))
-}
-
-// resolved is p with its existing part's symbolic links resolved, so that a
-// link inside a root cannot lead out of it.
-func resolved(p string) string {
-	rest := ""
-	for cur := p; ; {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
-
-// within reports whether p is root or lies under it.
-func within(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // remember keeps dir as the out_dir of job id: in memory, and in the
@@ -161,20 +136,25 @@ func (s *Server) outDirOf(id string) (dir string, ok bool) {
 // (by this server or one before it) there once, and points the result's
 // paths at the copies; a copy that fails is said in the zip's error.
 func (s *Server) copyOut(r *JobResult) {
-	dir, ok := s.outDirOf(r.JobID)
-	if !ok {
-		return
+	if dir, ok := s.outDirOf(r.JobID); ok {
+		copyZips(r.Zips, dir)
 	}
-	for i, z := range r.Zips {
+}
+
+// copyZips copies each verified zip of zips into dir, a folder checked
+// against the roots, and points its path at the copy; a copy that fails
+// is said in the zip's error.
+func copyZips(zips []Zip, dir string) {
+	for i, z := range zips {
 		if !z.Verified || z.Path == "" {
 			continue
 		}
 		dst := filepath.Join(dir, filepath.Base(z.Path))
 		if err := copyFile(z.Path, dst); err != nil {
-			r.Zips[i].Error = err.Error()
+			zips[i].Error = err.Error()
 			continue
 		}
-		r.Zips[i].Path = dst
+		zips[i].Path = dst
 	}
 }
 

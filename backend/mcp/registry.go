@@ -48,17 +48,16 @@ func (s *Server) addRegistryTools() {
 		s.templates)
 }
 
-// sites reads the registry and the tabs' states as the user's MCP face
-// (the registry and the login states are no run's data); a login state it
-// cannot read is unknown.
+// sites reads the registry and the tabs' states as the agent (the service
+// shows it each site's login state, not the user's tabs); a login state
+// it cannot read is unknown.
 func (s *Server) sites(ctx context.Context, c call, _ noInput) (SitesResult, string, error) {
-	owner := service.Owner(service.FaceMCP)
-	infos, err := s.svc.ListSites(ctx, owner, service.ListSitesRequest{})
+	infos, err := s.svc.ListSites(ctx, c.caller, service.ListSitesRequest{})
 	if err != nil {
 		return SitesResult{}, "", err
 	}
 	states := map[string]service.TabState{}
-	if tabs, err := s.svc.TabStates(ctx, owner, service.TabStatesRequest{}); err == nil {
+	if tabs, err := s.svc.TabStates(ctx, c.caller, service.TabStatesRequest{}); err == nil {
 		for _, t := range tabs {
 			if _, seen := states[t.Site]; !seen || t.State == "ready" {
 				states[t.Site] = t

@@ -8,7 +8,6 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -121,55 +120,28 @@ func (s *Server) session(ctx context.Context, c call, in SessionInput) (SessionR
 	return SessionResult{ID: run.ID, Resource: sessionURI(run.ID), Markdown: md.Body, Session: run.Detail}, md.Body, nil
 }
 
-// retrieve runs a retrieval for the agent: the owner alone writes local
-// files, so the face checks the agent's scope (the conversation is one of
-// its runs', or it was granted the user's) and asks as the user's MCP
-// face, into the artifacts directory or the confined out_dir.
+// retrieve runs a retrieval as the agent: the service decides which
+// conversations it may retrieve, and its zips go to Ferry's artifacts
+// directory; with out_dir (checked against the roots) the verified ones
+// are copied there too.
 func (s *Server) retrieve(ctx context.Context, c call, in RetrieveInput) (RetrieveResult, string, error) {
 	out, err := s.checkOutDir(in.OutDir)
 	if err != nil {
 		return RetrieveResult{}, "", err
 	}
 	conv := strings.TrimSpace(in.Conversation)
-	if conv == "" {
-		return RetrieveResult{}, "", errs.New(errs.BadInput, "a retrieval needs the conversation").
-			WithHint("set conversation to the <id> of https://chatgpt.com/c/<id>")
-	}
-	if !c.client.ExistingConversations {
-		if err := s.ownConversation(ctx, c, conv); err != nil {
-			return RetrieveResult{}, "", err
-		}
-	}
-	rc, err := s.svc.Retrieve(ctx, service.Owner(service.FaceMCP), service.RetrieveRequest{Conversation: conv, OutDir: out,
-		TimeoutMs: retrieveTimeout.Milliseconds()})
+	rc, err := s.svc.Retrieve(ctx, c.caller, service.RetrieveRequest{Conversation: conv, TimeoutMs: retrieveTimeout.Milliseconds()})
 	if err != nil {
 		return RetrieveResult{}, "", err
 	}
 	res := RetrieveResult{OK: rc.OK, Zips: zipsOf(rc.Zips), Receipt: rc}
+	if out != "" {
+		copyZips(res.Zips, out)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Retrieved %d zips of conversation %s.", len(res.Zips), conv)
 	for _, z := range res.Zips {
 		fmt.Fprintf(&b, "\nZip %s: %s, sha256 %s", z.Path, z.Verdict, z.SHA256)
 	}
 	return res, b.String(), nil
-}
-
-// ownConversation checks that conversation conv is one of the agent's
-// runs'. Errors: errs.HubForbidden when it is not; ListSessions'.
-func (s *Server) ownConversation(ctx context.Context, c call, conv string) error {
-	list, err := s.svc.ListSessions(ctx, c.caller, service.SessionQuery{Limit: service.MaxListLimit})
-	if err != nil {
-		return err
-	}
-	for _, ss := range list {
-		if ss.Extra == nil || ss.Extra.Listed.Session == nil {
-			continue
-		}
-		run := ss.Extra.Listed.Session
-		if run.ConversationID == conv || strings.Contains(run.ConversationURL, "/c/"+conv) {
-			return nil
-		}
-	}
-	return errs.New(errs.HubForbidden, "conversation %s is not one of this agent's runs", conv).
-		WithHint("retrieve a conversation this agent started, or ask the user to grant it their conversations in Ferry")
 }

@@ -31,9 +31,11 @@ type Service interface {
 	// CancelJob stops a job and returns its new state.
 	CancelJob(ctx context.Context, c Caller, req JobRef) (Job, error)
 	// Retrieve brings the verified zips of an existing ChatGPT
-	// conversation home, sending nothing (the owner's only: it writes
-	// local files). It returns the receipt written beside them, also when
-	// the run failed after it began (nil when it failed before), with the
+	// conversation home, sending nothing. An agent retrieves only a
+	// conversation of its own runs (or the user's, when granted) and names
+	// no folder, tab or browser: its zips go to Ferry's artifacts
+	// directory. It returns the receipt written beside them, also when the
+	// run failed after it began (nil when it failed before), with the
 	// run's error.
 	Retrieve(ctx context.Context, c Caller, req RetrieveRequest) (*RetrieveReceipt, error)
 

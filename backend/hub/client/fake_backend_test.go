@@ -197,10 +197,14 @@ func (f *fakeBackend) seenPrompts() []string {
 
 var _ service.Gateway = (*fakeBackend)(nil)
 
-// Retrieve answers a receipt for conversation "conv-ok", with the error
+// Retrieve refuses an agent that names a folder, as the core does, and
+// answers a receipt for conversation "conv-ok", with the error
 // of a run that failed after it began for "conv-failed", and BadInput
 // before any receipt otherwise.
-func (f *fakeBackend) Retrieve(_ context.Context, _ service.Caller, req service.RetrieveRequest) (*service.RetrieveReceipt, error) {
+func (f *fakeBackend) Retrieve(_ context.Context, c service.Caller, req service.RetrieveRequest) (*service.RetrieveReceipt, error) {
+	if !c.IsOwner() && req.OutDir != "" {
+		return nil, errs.New(errs.HubForbidden, "agent %s names a folder", c.Client)
+	}
 	switch req.Conversation {
 	case "conv-ok":
 		return &service.RetrieveReceipt{Kind: "retrieve", OK: true, ConversationID: req.Conversation, Path: req.OutDir}, nil

@@ -49,7 +49,7 @@ func TestRetrieveGoesOverTheWire(t *testing.T) {
 			t.Fatalf("retrieve: %v", err)
 		}
 	})
-	t.Run("an agent may not retrieve into the owner's files", func(t *testing.T) {
+	t.Run("an agent's retrieval reaches the service as the agent, and its refusal comes back", func(t *testing.T) {
 		code, err := owner.Client().NewPairingCode(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// ListSites lists the owner's site registry (owner only). Errors: the
+// ListSites lists the owner's site registry. Errors: the
 // owner's envelopes.
 func (s *Service) ListSites(ctx context.Context, c service.Caller, req service.ListSitesRequest) ([]service.SiteInfo, error) {
 	ctx = actingAs(ctx, c)
@@ -16,7 +16,8 @@ func (s *Service) ListSites(ctx context.Context, c service.Caller, req service.L
 }
 
 // TabStates lists the tabs of the owner's browser with what a run would
-// meet in each (owner only). Errors: the owner's envelopes.
+// meet in each (an agent sees less: see service.Service). Errors: the
+// owner's envelopes.
 func (s *Service) TabStates(ctx context.Context, c service.Caller, req service.TabStatesRequest) ([]service.TabState, error) {
 	ctx = actingAs(ctx, c)
 	var out []service.TabState
