@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -102,39 +103,72 @@ func clipLine(s string, n int) string {
 	return s
 }
 
-// shotAttempt bounds one screenshot request. A tab in the background
-// answers a capture only once it draws a frame, and at times it draws that
-// frame only for a later request (measured with headless Chromium 156 on a
-// simulated site's tab after a run: the first capture waited forever, a
-// second one sent after 1.5 s answered in under 100 ms; sent after 0.75 s,
-// three in a row waited), so a capture that does not answer in time is
-// asked again.
+// shotAttempt is how long a screenshot request goes unanswered before
+// another is sent beside it. A tab in the background answers a capture
+// only once it draws a frame, and at times it draws that frame only for a
+// later request (measured with headless Chromium 156 on a simulated site's
+// tab after a run: the first capture waited forever, a second one sent
+// after 1.5 s answered in under 100 ms; sent after 0.75 s, three in a row
+// waited). Earlier requests stay pending, so a capture that is merely slow
+// (a busy machine) still answers.
 const shotAttempt = 1500 * time.Millisecond
+
+// maxShotRequests bounds the requests one Screenshot sends.
+const maxShotRequests = 8
 
 // Screenshot returns a JPEG of the tab's viewport at quality 60, or nil
 // when it would be larger than maxBytes. A tab in the background of a
 // headful window draws no frames: the capture holds input (see HoldInput),
-// which has Chromium render it without showing it. It asks up to three
-// times (see shotAttempt). Errors: the page's envelopes.
+// which has Chromium render it without showing it. It sends a request,
+// and another each shotAttempt the earlier ones go unanswered, and takes
+// the first answer, until ctx ends. Errors: the page's envelopes.
 func (p *Page) Screenshot(ctx context.Context, maxBytes int) ([]byte, error) {
 	var img []byte
 	err := p.withInput(ctx, func() error {
-		var err error
-		for try := 0; try < 3; try++ {
-			actx, cancel := context.WithTimeout(ctx, shotAttempt)
+		actx, cancel := context.WithCancel(ctx)
+		defer cancel() // the requests still pending
+		type answer struct {
+			data []byte
+			err  error
+		}
+		answers := make(chan answer, maxShotRequests)
+		ask := func() {
 			var res proto.PageCaptureScreenshotResult
-			err = p.Exec(actx, "Page.captureScreenshot", proto.PageCaptureScreenshot{
+			err := p.Exec(actx, "Page.captureScreenshot", proto.PageCaptureScreenshot{
 				Format: proto.PageCaptureScreenshotFormatJpeg, Quality: intPtr(60)}, &res)
-			cancel()
-			if err == nil {
-				img = res.Data
-				return nil
-			}
-			if ctx.Err() != nil || p.Err() != nil {
-				return err
+			answers <- answer{res.Data, err}
+		}
+		go ask()
+		sent, pending := 1, 1
+		tick := time.NewTicker(shotAttempt)
+		defer tick.Stop()
+		var last error
+		for pending > 0 || (sent < maxShotRequests && ctx.Err() == nil) {
+			select {
+			case a := <-answers:
+				pending--
+				if a.err == nil {
+					img = a.data
+					return nil
+				}
+				last = a.err
+				if ctx.Err() != nil || p.Err() != nil {
+					return last
+				}
+			case <-tick.C:
+				if sent < maxShotRequests {
+					sent++
+					pending++
+					go ask()
+				}
+			case <-ctx.Done():
+				if last == nil {
+					last = errs.Wrap(ctx.Err(), errs.Timeout, "take a screenshot of the tab: %v", ctx.Err())
+				}
+				return last
 			}
 		}
-		return err
+		return last
 	})
 	if err != nil {
 		return nil, err
