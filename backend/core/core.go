@@ -11,6 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/store"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // Options say which data directory to open and who opens it.
@@ -35,6 +36,9 @@ type Core struct {
 	hist  history               // the one session repository, see History
 	bk    *store.RollingBackups // the owner's rolling backups; nil unless Options.Owner
 	tabs  tabLedger             // what the last check or run learned of each tab
+	// leases are the tabs this core's runs hold (see package tabs), shared
+	// by every run of the core whatever its browser.
+	leases *tabs.Leases
 
 	mu       sync.RWMutex
 	settings config.Settings
@@ -65,7 +69,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Core{paths: paths, store: st, settings: settings}
+	c := &Core{paths: paths, store: st, settings: settings, leases: tabs.NewLeases()}
 	if opts.Owner {
 		c.bk = st.StartBackups(paths.BackupsDir())
 	}
