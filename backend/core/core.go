@@ -35,7 +35,8 @@ type Core struct {
 	store *store.Store
 	hist  history               // the one session repository, see History
 	bk    *store.RollingBackups // the owner's rolling backups; nil unless Options.Owner
-	tabs  tabLedger             // what the last check or run learned of each tab
+	// ledger is what the last check or run learned of each tab.
+	ledger tabs.Ledger
 	// leases are the tabs this core's runs hold (see package tabs), shared
 	// by every run of the core whatever its browser.
 	leases *tabs.Leases
@@ -109,6 +110,11 @@ func (c *Core) Paths() config.Paths { return c.paths }
 
 // Store returns the open store.
 func (c *Core) Store() *store.Store { return c.store }
+
+// OnTabStatesChanged sets fn (which must return quickly) to be told each
+// time what was learned about a tab changes its state: the desktop then
+// lists the tabs again.
+func (c *Core) OnTabStatesChanged(fn func()) { c.ledger.OnChange(fn) }
 
 // LastBackup is the newest backup this process wrote as the owner (zero
 // when none).

@@ -285,7 +285,7 @@ func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if out == nil {
 		out = s
 	}
-	c.tabs.learnFromRun(out, err)
+	c.ledger.LearnFromRun(out, err)
 	finished = err == nil && out.State == job.StateDone
 	if job.SiteWentOn(err) {
 		wentOn = a

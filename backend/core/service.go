@@ -37,7 +37,7 @@ var _ service.Service = (*Service)(nil)
 type ServiceOption func(*Service)
 
 // WithOwnerBrowser gives the Service the owner's long-lived browser (the
-// one h runs its jobs in): the browser operations and tabStates use it.
+// one h runs its jobs in): the browser operations and tabs.States use it.
 func WithOwnerBrowser(b *OwnerBrowser) ServiceOption { return func(s *Service) { s.browser = b } }
 
 // WithGateway says the owner serves a gateway, srv: approvals, clients and

@@ -99,7 +99,7 @@ func siteCheckTab(ctx context.Context, l *tabs.Leases, b *browser.Browser, reg *
 		if !s.Allows(t.URL) && !s.IsLoginURL(t.URL) {
 			continue
 		}
-		if best == nil || conversationOf(s, best.URL) == "" && conversationOf(s, t.URL) != "" {
+		if best == nil || tabs.ConversationOf(s, best.URL) == "" && tabs.ConversationOf(s, t.URL) != "" {
 			best = &targets[i]
 		}
 	}

@@ -71,7 +71,7 @@ func tabName(reg *site.Registry, t errs.TabCandidate, history map[string]string)
 	if !ok {
 		return "A tab on no chat site Ferry knows"
 	}
-	if conversationOf(s, t.URL) == "" || (s.NewChat != "" && tabs.SameConversation(t.URL, s.NewChat)) {
+	if tabs.ConversationOf(s, t.URL) == "" || (s.NewChat != "" && tabs.SameConversation(t.URL, s.NewChat)) {
 		return "New chat"
 	}
 	return "A " + s.Name + " conversation Ferry has no record of"
