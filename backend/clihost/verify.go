@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/codemode"
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/safetext"
 )
@@ -55,7 +55,7 @@ func runVerify(ctx context.Context, inv *cli.Invocation) error {
 	if err != nil {
 		return errs.Wrap(err, errs.BadInput, "resolve %s: %v", inv.Args()[0], err)
 	}
-	paths, err := core.ResolvePaths(inv.DataDir())
+	paths, err := config.ResolvePaths(inv.DataDir())
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ var verifyHints = map[errs.Code]string{
 // verifyLimits are the verifier's limits from the settings' artifacts
 // section (validated by config.Load).
 func verifyLimits(a config.ArtifactSettings) []artifact.VerifyOption {
-	return core.VerifyLimits(a)
+	return codemode.VerifyLimits(a)
 }
 
 // printVerdict writes the verdict in words: the outcome and hash on stdout

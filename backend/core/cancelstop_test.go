@@ -13,6 +13,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // TestACancelledRunWhoseSiteWillNotStopKeepsItsTabBusy: the user cancels
@@ -111,7 +112,7 @@ func TestACancelledRunWhoseSiteWillNotStopKeepsItsTabBusy(t *testing.T) {
 		if got := jobs[0].Detail.Run.TargetID; got != busy {
 			t.Fatalf("the prompt naming tab %s ran in %s", busy, got)
 		}
-		want := "waiting for the ChatGPT tab, which " + stillWriting
+		want := "waiting for the ChatGPT tab, which " + tabs.StillWriting
 		if len(waits) != 1 || waits[0] != want {
 			t.Fatalf("queued events %q, want one: %s", waits, want)
 		}

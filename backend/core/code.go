@@ -3,9 +3,7 @@ package core
 import (
 	"context"
 
-	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/codemode"
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
 )
@@ -130,6 +128,3 @@ func (c *Core) checkCode(ctx context.Context, req CodeRequest) error {
 	}
 	return codemode.Check(ctx, c.codeHost(req.AskRequest), cr)
 }
-
-// VerifyLimits are the verifier's caps from the settings.
-func VerifyLimits(a config.ArtifactSettings) []artifact.VerifyOption { return codemode.VerifyLimits(a) }

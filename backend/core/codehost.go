@@ -9,43 +9,47 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
-// tabs is codemode.Tabs over the Core's tab resolution, with open as the
-// way to the browser.
-type tabs struct {
-	open func(ctx context.Context) (*browser.Browser, error)
+// runTabs is codemode.Tabs over the tab leases of a Core for one run, with
+// open as the way to the browser.
+type runTabs struct {
+	open   func(ctx context.Context) (*browser.Browser, error)
+	leases *tabs.Leases
+	run    tabs.Run
 }
 
 // OpenBrowser implements codemode.Tabs. Errors: BrowserDisconnected when
 // no way to a browser was given; open's envelopes.
-func (t tabs) OpenBrowser(ctx context.Context) (*browser.Browser, error) {
+func (t runTabs) OpenBrowser(ctx context.Context) (*browser.Browser, error) {
 	if t.open == nil {
 		return nil, errs.New(errs.BrowserDisconnected, "no browser was given to this run")
 	}
 	return t.open(ctx)
 }
 
-// ResolveTab implements codemode.Tabs with resolveTab.
-func (tabs) ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
-	return resolveTab(ctx, b, reg, siteID, tabID)
+// ResolveTab implements codemode.Tabs with tabs.Leases.Resolve.
+func (t runTabs) ResolveTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, tabID string) (*browser.Page, site.Site, bool, error) {
+	return t.leases.Resolve(ctx, t.run, b, reg, siteID, tabID)
 }
 
-// NewChatTab implements codemode.Tabs with newChatTab.
-func (tabs) NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, bool, error) {
-	return newChatTab(ctx, b, reg, siteID)
+// NewChatTab implements codemode.Tabs with tabs.Leases.NewChat.
+func (t runTabs) NewChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, bool, error) {
+	return t.leases.NewChat(ctx, t.run, b, reg, siteID)
 }
 
 // codeHost is codemode.Host over the Core: its settings, history,
 // templates and sites, and the browser of one request's options.
 type codeHost struct {
-	tabs
+	runTabs
 	c *Core
 }
 
 // codeHost is the Host of a code run whose browser options are req's.
 func (c *Core) codeHost(req AskRequest) codeHost {
-	return codeHost{tabs: tabs{open: func(ctx context.Context) (*browser.Browser, error) { return c.openBrowser(ctx, req) }}, c: c}
+	open := func(ctx context.Context) (*browser.Browser, error) { return c.openBrowser(ctx, req) }
+	return codeHost{runTabs: runTabs{open: open, leases: c.leases, run: req.Tab}, c: c}
 }
 
 // Settings implements codemode.Host.
@@ -67,6 +71,6 @@ func (h codeHost) Task(ctx context.Context, text, template string, vars map[stri
 
 // Interface guards.
 var (
-	_ codemode.Tabs = tabs{}
+	_ codemode.Tabs = runTabs{}
 	_ codemode.Host = codeHost{}
 )

@@ -14,6 +14,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // askAll submits every request through svc at once, as many `ferry ask`
@@ -97,7 +98,7 @@ func TestTwoAsksAtOnceThroughTheOwner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine, _, err := openSiteTab(ctx, h.Browser, reg, sim.ChatGPT)
+	mine, _, err := o.c.leases.OpenSite(ctx, tabs.Run{}, h.Browser, reg, sim.ChatGPT)
 	if err != nil {
 		t.Fatal(err)
 	}

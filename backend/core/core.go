@@ -12,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/store"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // Options say which data directory to open and who opens it.
@@ -35,7 +36,11 @@ type Core struct {
 	store *store.Store
 	hist  history               // the one session repository, see History
 	bk    *store.RollingBackups // the owner's rolling backups; nil unless Options.Owner
-	tabs  tabLedger             // what the last check or run learned of each tab
+	// ledger is what the last check or run learned of each tab.
+	ledger tabs.Ledger
+	// leases are the tabs this core's runs hold (see package tabs), shared
+	// by every run of the core whatever its browser.
+	leases *tabs.Leases
 
 	clients *clients.Registry // the agents that may use the local API
 	pairing *clients.Pairing  // the open pairing codes, shared by every Service of this core
@@ -69,7 +74,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Core{paths: paths, store: st, settings: settings, clients: clients.New(st), pairing: clients.NewPairing(0, nil)}
+	c := &Core{paths: paths, store: st, settings: settings, clients: clients.New(st), pairing: clients.NewPairing(0, nil), leases: tabs.NewLeases()}
 	if opts.Owner {
 		c.bk = st.StartBackups(paths.BackupsDir())
 	}
@@ -109,6 +114,11 @@ func (c *Core) Paths() config.Paths { return c.paths }
 
 // Store returns the open store.
 func (c *Core) Store() *store.Store { return c.store }
+
+// OnTabStatesChanged sets fn (which must return quickly) to be told each
+// time what was learned about a tab changes its state: the desktop then
+// lists the tabs again.
+func (c *Core) OnTabStatesChanged(fn func()) { c.ledger.OnChange(fn) }
 
 // LastBackup is the newest backup this process wrote as the owner (zero
 // when none).

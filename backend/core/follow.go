@@ -12,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // The session commands that follow runs in flight (poll, watch, reattach,
@@ -112,7 +113,7 @@ func hostOf(raw string) string {
 // saved, and the receipt is written beside them. The Finding says what
 // reattach found, also when it fails. Errors: the gate's, the adapter's and
 // the runner's envelopes (for a code step, as RunCode words them).
-func reattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, repo *job.Repo, s *job.Session, onEvent func(job.Event)) (*job.Session, *job.Finding, error) {
+func (c *Core) reattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, repo *job.Repo, s *job.Session, onEvent func(job.Event)) (*job.Session, *job.Finding, error) {
 	s, err := reopenConversation(ctx, b, repo, s)
 	if err != nil {
 		return s, nil, err
@@ -124,7 +125,7 @@ func reattachIn(ctx context.Context, b *browser.Browser, reg *site.Registry, rep
 	if err != nil {
 		return s, nil, err
 	}
-	page, err := holdTab(ctx, b, reg, s.Site, s.TargetID)
+	page, err := c.leases.Hold(ctx, tabs.Run{}, b, reg, s.Site, s.TargetID)
 	if err != nil {
 		return s, nil, err
 	}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -206,6 +207,94 @@ func TestTheHubImportsOnlyTheServiceLayer(t *testing.T) {
 		if strings.HasPrefix(d, backend) && !allowed[d] {
 			t.Errorf("backend/hub depends on %s: the hub asks the service (service.Gateway), never its implementation", d)
 		}
+	}
+}
+
+// TestTheTabsAndTheCoreKeepNoProcessStateAndPassNoContextValues enforces
+// issue 28's rule for the choice of tabs and the composition root: the
+// table of tab leases is a value its owner makes (tabs.Leases), never a
+// variable of the package, and what a run's choice of tab needs to know is
+// a parameter (tabs.Run), never a value of its context. A package-level
+// var is allowed only as an interface guard (var _ I = T{}) or a sentinel
+// error (var errX = errors.New(…)).
+func TestTheTabsAndTheCoreKeepNoProcessStateAndPassNoContextValues(t *testing.T) {
+	root := moduleRoot(t)
+	checked := 0
+	for _, dir := range []string{"backend/tabs", "backend/core"} {
+		files, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no sources in %s (%v): the check would prove nothing", dir, err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			checked++
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
+			if err != nil {
+				t.Fatalf("parse %s: %v", f, err)
+			}
+			name := dir + "/" + filepath.Base(f)
+			for _, d := range af.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok || gd.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					vs := spec.(*ast.ValueSpec)
+					for i, n := range vs.Names {
+						if n.Name != "_" && !(i < len(vs.Values) && isErrorsNew(vs.Values[i])) {
+							t.Errorf("%s declares the package variable %s: state belongs to a value its owner makes", name, n.Name)
+						}
+					}
+				}
+			}
+			ast.Inspect(af, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "WithValue" {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "context" {
+						t.Errorf("%s passes a value in a context: make it a parameter or a field", name)
+					}
+				}
+				return true
+			})
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("checked %d files: the check would prove nothing", checked)
+	}
+}
+
+// isErrorsNew reports whether e is a call of errors.New.
+func isErrorsNew(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == "errors" && sel.Sel.Name == "New"
+}
+
+// TestPromptStaysPure: package prompt composes and judges prompts without
+// I/O beyond its git checks; the user's templates, which live in the
+// store, are prompt/templates, so prompt itself never depends on the store.
+func TestPromptStaysPure(t *testing.T) {
+	const promptPkg = "github.com/ferrydesk/ferry/backend/prompt"
+	deps := listDeps(t, "./backend/...")
+	ds, ok := deps[promptPkg]
+	if !ok {
+		t.Fatalf("go list does not know %s", promptPkg)
+	}
+	for _, d := range ds {
+		if d == "github.com/ferrydesk/ferry/backend/store" || strings.HasPrefix(d, "github.com/dgraph-io/badger") {
+			t.Errorf("%s depends on %s: the stored templates are prompt/templates", promptPkg, d)
+		}
+	}
+	if _, ok := deps[promptPkg+"/templates"]; !ok {
+		t.Errorf("go list does not know %s/templates: the templates moved, update the rule", promptPkg)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/codemode"
 	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // retrieveRequest is one retrieval in this process: it needs no store,
@@ -27,14 +28,15 @@ type retrieveRequest struct {
 }
 
 // retrieveIn brings the verified zips of an existing conversation home,
-// sending nothing (see codemode.Retrieve), in the data directory of paths
+// sending nothing (see codemode.Retrieve), in a tab leased in l, in the
+// data directory of paths
 // for the checked creq: its settings give the site overrides, the output
 // directory and the caps. It returns the receipt written into the output
 // directory (nil when the run failed before it began, or its receipt could
 // not be written) and the run's error. Errors: the settings' envelopes
 // (ConfigInvalid); BadInput for an output directory that cannot be
 // created; codemode.Retrieve's.
-func retrieveIn(ctx context.Context, paths config.Paths, req retrieveRequest, creq codemode.RetrieveRequest) (*codemode.RetrieveReceipt, error) {
+func retrieveIn(ctx context.Context, l *tabs.Leases, paths config.Paths, req retrieveRequest, creq codemode.RetrieveRequest) (*codemode.RetrieveReceipt, error) {
 	settings, err := config.Load(paths.SettingsFile())
 	if err != nil {
 		return nil, err
@@ -47,7 +49,7 @@ func retrieveIn(ctx context.Context, paths config.Paths, req retrieveRequest, cr
 		return nil, err
 	}
 	creq.Limits = settings.Artifacts
-	t := tabs{}
+	t := runTabs{leases: l}
 	if req.OpenBrowser != nil {
 		t.open = func(ctx context.Context) (*browser.Browser, error) { return req.OpenBrowser(ctx, paths) }
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	_ "github.com/ferrydesk/ferry/backend/provider/all" // every adapter
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // AskRequest is one prompt to run through the journal. Site or TargetID
@@ -40,14 +41,19 @@ type AskRequest struct {
 	TargetID string
 	// NewChat runs the prompt in a fresh chat: a new tab on the site's
 	// new-chat address, whatever tabs of the site are open (for an agent,
-	// one of its own free tabs navigated there: newChatTab). It needs Site
-	// and excludes TargetID.
+	// one of its own free tabs navigated there: tabs.Leases.NewChat). It
+	// needs Site and excludes TargetID.
 	NewChat bool
 	// Continue is the address of a conversation of Site to go on with (a
 	// follow-up): the run takes a tab that shows it, else one navigated to
-	// it (continueTab); TargetID is then only the tab preferred. It needs
-	// Site and excludes NewChat.
+	// it (tabs.Leases.Continue); TargetID is then only the tab preferred.
+	// It needs Site and excludes NewChat.
 	Continue string
+	// Tab is what the choice of the run's tab needs to know of the run
+	// beyond the fields above: whom it is for, the run on screen, whom to
+	// tell that it waits (see tabs.Run; the zero value is a run of the
+	// owner). Ask sets the life of its leases itself.
+	Tab tabs.Run
 	// Parent is the run this one follows up (with Continue): the new run
 	// records it, and the thread of runs it belongs to.
 	Parent *job.Session
@@ -174,7 +180,7 @@ func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	)
 	// The run's tab stays leased until Ask is done with it, past the end
 	// of ctx: a cancelled run stops the site's answer first (see
-	// watchBusyTab for a site that will not stop).
+	// tabs.Leases.WatchBusy for a site that will not stop).
 	life, endLife := context.WithCancel(context.WithoutCancel(ctx))
 	handedOff := false
 	defer func() {
@@ -182,17 +188,18 @@ func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 			endLife()
 		}
 	}()
-	ctx = withLeaseLife(ctx, life)
+	tr := req.Tab
+	tr.Life = life
 	requested := req.TargetID
 	switch {
 	case req.NewChat:
-		page, st, created, err = newChatTab(ctx, b, reg, req.Site)
+		page, st, created, err = c.leases.NewChat(ctx, tr, b, reg, req.Site)
 	case req.Continue != "":
 		// The request named a conversation; its tab was only a preference.
-		page, st, created, err = continueTab(ctx, b, reg, req.Site, req.Continue, req.TargetID)
+		page, st, created, err = c.leases.Continue(ctx, tr, b, reg, req.Site, req.Continue, req.TargetID)
 		requested = ""
 	default:
-		page, st, created, err = resolveTab(ctx, b, reg, req.Site, req.TargetID)
+		page, st, created, err = c.leases.Resolve(ctx, tr, b, reg, req.Site, req.TargetID)
 	}
 	if err != nil {
 		return nil, err
@@ -202,7 +209,7 @@ func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	defer func() {
 		if wentOn != nil {
 			handedOff = true
-			go watchBusyTab(b, page, wentOn, endLife)
+			go c.leases.WatchBusy(b, page, wentOn, endLife, defaultAskTimeout)
 			return
 		}
 		cctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
@@ -210,7 +217,7 @@ func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		// A tab opened because the site's tabs were busy with other runs
 		// is closed once its run is done: left open, it would make the
 		// site's next run ambiguous (TabAmbiguous).
-		if finished && leases.spare(b, page.ID()) {
+		if finished && c.leases.Spare(b, page.ID()) {
 			_ = page.Close(cctx)
 			return
 		}
@@ -246,7 +253,7 @@ func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 		}
 	}()
 	freshTab := func(ctx context.Context, siteID string) (provider.Adapter, error) {
-		p, fs, err := openSiteTab(ctx, b, reg, siteID)
+		p, fs, err := c.leases.OpenSite(ctx, tr, b, reg, siteID)
 		if err != nil {
 			return nil, err
 		}
@@ -277,7 +284,7 @@ func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if out == nil {
 		out = s
 	}
-	c.tabs.learnFromRun(out, err)
+	c.ledger.LearnFromRun(out, err)
 	finished = err == nil && out.State == job.StateDone
 	if job.SiteWentOn(err) {
 		wentOn = a

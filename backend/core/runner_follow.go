@@ -11,11 +11,12 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // The owner's side of ferry poll, watch, reattach, sessions doctor and open
 // through the hub: the same decisions as the embedded commands (pickSession,
-// checkFresh, reattachIn, doctorSessions, openSiteTab) on the owner's store
+// checkFresh, reattachIn, doctorSessions, tabs.Leases.OpenSite) on the owner's store
 // and browser.
 
 // defaultReattachTimeout bounds a reattach job whose request names none
@@ -265,7 +266,7 @@ func (h *runner) reattachRun(ctx context.Context, sessionID string, chk sessionC
 		return nil, err
 	}
 	defer done()
-	_, finding, err := reattachIn(ctx, b, reg, repo, s, onEvent)
+	_, finding, err := h.c.reattachIn(ctx, b, reg, repo, s, onEvent)
 	return finding, err
 }
 
@@ -292,7 +293,7 @@ func (h *runner) OpenTab(ctx context.Context, req service.OpenTabRequest) (servi
 		return service.Tab{}, err
 	}
 	defer done()
-	p, s, err := openSiteTab(ctx, b, reg, req.Site)
+	p, s, err := h.c.leases.OpenSite(ctx, tabs.Run{}, b, reg, req.Site)
 	if err != nil {
 		return service.Tab{}, err
 	}

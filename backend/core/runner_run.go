@@ -11,6 +11,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // CreateOptions are the decisions about a new job that are not the
@@ -159,22 +160,22 @@ func (h *runner) run(ctx context.Context, rec jobRecord) {
 		}
 		h.emitRun(rec, ev)
 	}
-	ctx = withQueueNotice(ctx, func(waitingFor string) { h.queued(rec, waitingFor) })
+	req.Tab.Queued = func(waitingFor string) { h.queued(rec, waitingFor) }
 	if origin != job.OriginAgent && rec.Spec.ShownRun != "" {
-		// The owner's run goes where the user would (tabpref.go).
+		// The owner's run goes where the user would (tabs/pref.go).
 		if shown, ok := h.shown(ctx, rec.Spec.ShownRun); ok {
-			ctx = withShown(ctx, shown)
+			req.Tab.Shown = &shown
 		}
 	}
 	if origin == job.OriginAgent {
 		// An agent's new chat or follow-up takes one of its own free tabs
-		// when it has one (newChatTab, continueTab); without the list (the
+		// when it has one (tabs.Leases.NewChat, Continue); without the list (the
 		// store failed) it opens a tab. Its tabs are claimed for it.
 		hd, err := h.holdings(ctx, rec.RequestedBy)
 		if err != nil {
 			hd = holdings{}
 		}
-		ctx = withRequester(ctx, rec.RequestedBy, hd.tabs)
+		req.Tab.Client, req.Tab.Own = rec.RequestedBy, hd.tabs
 	}
 	var s *job.Session
 	var receipt *CodeReceipt
@@ -236,16 +237,16 @@ func (h *runner) run(ctx context.Context, rec jobRecord) {
 
 // shown is run id as the run on screen of a job (false when it cannot be
 // read: the job then goes as if none were shown).
-func (h *runner) shown(ctx context.Context, id string) (shownRun, bool) {
+func (h *runner) shown(ctx context.Context, id string) (tabs.Shown, bool) {
 	repo, err := h.sessions(ctx)
 	if err != nil {
-		return shownRun{}, false
+		return tabs.Shown{}, false
 	}
 	run, err := repo.Get(ctx, id)
 	if err != nil {
-		return shownRun{}, false
+		return tabs.Shown{}, false
 	}
-	return shownRun{site: run.Site, tab: run.TargetID, conv: run.ConversationURL, sent: run.Fingerprint != nil}, true
+	return tabs.Shown{Site: run.Site, Tab: run.TargetID, Conv: run.ConversationURL, Sent: run.Fingerprint != nil}, true
 }
 
 // followUp makes req continue the conversation of run ref: its site, its

@@ -29,7 +29,7 @@ var _ service.Gateway = (*Service)(nil)
 
 // newService serves c through h (the jobs' runner; h must be c's) and b,
 // the owner's long-lived browser (nil without one), which the browser
-// operations and tabStates use.
+// operations and tabs.States use.
 func newService(c *Core, h *runner, b *OwnerBrowser) *Service {
 	return &Service{c: c, h: h, browser: b}
 }

@@ -27,7 +27,7 @@ func (s *Service) RetryJob(ctx context.Context, c service.Caller, req service.Jo
 	if j.Detail.Run != nil {
 		// The run retried is the one on screen: the retry goes to its
 		// tab, and a new chat that sent nothing there takes it again
-		// rather than opening another (tabpref.go).
+		// rather than opening another (tabs/pref.go).
 		again.ShownRun = j.Detail.Run.ID
 	}
 	return s.SubmitJob(ctx, c, again)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // tabStatesTimeout bounds a listing of the owner's tabs (each tab's probe
@@ -92,11 +93,11 @@ func (s *Service) TabStates(ctx context.Context, c service.Caller, req service.T
 	}
 	ctx, cancel := context.WithTimeout(ctx, tabStatesTimeout)
 	defer cancel()
-	tabs, err := tabStatesLearned(ctx, b, reg, &s.c.tabs)
+	list, err := tabs.States(ctx, b, reg, &s.c.ledger)
 	if err != nil {
 		return nil, err
 	}
-	out, err := mirror[[]service.TabState](tabs)
+	out, err := mirror[[]service.TabState](list)
 	if err != nil {
 		panic(err) // the mirror test keeps the types in step
 	}

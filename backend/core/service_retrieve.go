@@ -46,7 +46,7 @@ func (s *Service) Retrieve(ctx context.Context, c service.Caller, req service.Re
 		}
 		return s.c.openBrowser(ctx, AskRequest{})
 	}
-	rc, runErr := retrieveIn(ctx, s.c.Paths(), retrieveRequest{Conversation: req.Conversation, TabID: req.TabID,
+	rc, runErr := retrieveIn(ctx, s.c.leases, s.c.Paths(), retrieveRequest{Conversation: req.Conversation, TabID: req.TabID,
 		OutDir: req.OutDir, Timeout: req.Timeout(), OpenBrowser: open}, creq)
 	if rc == nil {
 		return nil, runErr

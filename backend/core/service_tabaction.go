@@ -9,6 +9,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // tabActionTimeout bounds an action on a tab, a login page's load included.
@@ -76,14 +77,14 @@ func (s *Service) TabAction(ctx context.Context, c service.Caller, req service.T
 	return service.TabActionResult{Tab: after}, nil
 }
 
-// tabState is the state of tab id among the browser's tabs, as tabStates
-// gives it. Errors: errs.TargetNotFound when no open tab has the id.
+// tabState is the state of tab id among the browser's tabs, as
+// tabs.States gives it. Errors: errs.TargetNotFound when no open tab has the id.
 func (s *Service) tabState(ctx context.Context, b *browser.Browser, reg *site.Registry, id string) (service.TabState, error) {
-	tabs, err := tabStatesLearned(ctx, b, reg, &s.c.tabs)
+	list, err := tabs.States(ctx, b, reg, &s.c.ledger)
 	if err != nil {
 		return service.TabState{}, err
 	}
-	for _, t := range tabs {
+	for _, t := range list {
 		if t.TargetID == id {
 			out, err := mirror[service.TabState](t)
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/search"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/sitecheck"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // fill sets every field reachable from v to a value that is not its zero,
@@ -112,7 +113,7 @@ func TestServiceMirrorsKeepEveryField(t *testing.T) {
 	t.Run("an answer with its proof", func(t *testing.T) { sameJSON[service.Result](t, filled[provider.Result]()) })
 	t.Run("a doctor verdict", func(t *testing.T) { sameJSON[service.DoctorReport](t, filled[DoctorReport]()) })
 	t.Run("an artifact of the library", func(t *testing.T) { sameJSON[service.ArtifactItem](t, filled[artifact.Item]()) })
-	t.Run("a tab with its readiness", func(t *testing.T) { sameJSON[service.TabState](t, filled[tabState]()) })
+	t.Run("a tab with its readiness", func(t *testing.T) { sameJSON[service.TabState](t, filled[tabs.State]()) })
 	t.Run("a setup report", func(t *testing.T) { sameJSON[service.SetupReport](t, filled[doctor.Report]()) })
 	t.Run("a live check of the sites", func(t *testing.T) { sameJSON[service.SitesReport](t, filled[sitecheck.Report]()) })
 }

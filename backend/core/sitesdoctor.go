@@ -16,6 +16,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/sitecheck"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // siteCheckTimeout bounds the check of one site (opening its tab
@@ -27,13 +28,14 @@ const (
 
 // checkSitesLive checks the sites ids of reg in b, each in an open tab of
 // the site (one with a conversation first) or, when it has none, in a tab
-// it opens in the background on the site's new-chat address. Nothing is
+// it opens in the background on the site's new-chat address, leased in l
+// while it is checked. Nothing is
 // typed, clicked or navigated in a tab the check did not open; a tab it
 // opened is closed again when the site is ok, and left open for the user
 // (to log in, to look) when it is not. A site whose tab cannot be found or
 // read is a report with an Error. Errors: UnknownSite (before any tab is
 // touched).
-func checkSitesLive(ctx context.Context, b *browser.Browser, reg *site.Registry, ids []string) (sitecheck.Report, error) {
+func checkSitesLive(ctx context.Context, l *tabs.Leases, b *browser.Browser, reg *site.Registry, ids []string) (sitecheck.Report, error) {
 	for _, id := range ids {
 		if _, err := reg.Get(id); err != nil {
 			return sitecheck.Report{}, err
@@ -48,18 +50,18 @@ func checkSitesLive(ctx context.Context, b *browser.Browser, reg *site.Registry,
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i] = checkSiteLive(ctx, b, reg, id)
+			out[i] = checkSiteLive(ctx, l, b, reg, id)
 		}()
 	}
 	wg.Wait()
 	return sitecheck.NewReport(out), nil
 }
 
-func checkSiteLive(ctx context.Context, b *browser.Browser, reg *site.Registry, id string) sitecheck.SiteReport {
+func checkSiteLive(ctx context.Context, l *tabs.Leases, b *browser.Browser, reg *site.Registry, id string) sitecheck.SiteReport {
 	s, _ := reg.Get(id)
 	ctx, cancel := context.WithTimeout(ctx, siteCheckTimeout)
 	defer cancel()
-	p, opened, err := siteCheckTab(ctx, b, reg, s)
+	p, opened, err := siteCheckTab(ctx, l, b, reg, s)
 	if err != nil {
 		return sitecheck.Failed(s, err)
 	}
@@ -82,7 +84,7 @@ func checkSiteLive(ctx context.Context, b *browser.Browser, reg *site.Registry, 
 
 // siteCheckTab is the tab to check site s in: an open tab of the site (on
 // a conversation first, where the thread's roles show), else a new one.
-func siteCheckTab(ctx context.Context, b *browser.Browser, reg *site.Registry, s site.Site) (*browser.Page, bool, error) {
+func siteCheckTab(ctx context.Context, l *tabs.Leases, b *browser.Browser, reg *site.Registry, s site.Site) (*browser.Page, bool, error) {
 	targets, err := b.Targets(ctx, func(host string) string {
 		if hs, ok := reg.ForHost(host); ok {
 			return hs.ID
@@ -97,7 +99,7 @@ func siteCheckTab(ctx context.Context, b *browser.Browser, reg *site.Registry, s
 		if !s.Allows(t.URL) && !s.IsLoginURL(t.URL) {
 			continue
 		}
-		if best == nil || conversationOf(s, best.URL) == "" && conversationOf(s, t.URL) != "" {
+		if best == nil || tabs.ConversationOf(s, best.URL) == "" && tabs.ConversationOf(s, t.URL) != "" {
 			best = &targets[i]
 		}
 	}
@@ -105,7 +107,7 @@ func siteCheckTab(ctx context.Context, b *browser.Browser, reg *site.Registry, s
 		p, err := b.Page(ctx, best.ID)
 		return p, false, err
 	}
-	p, _, err := openSiteTab(ctx, b, reg, s.ID)
+	p, _, err := l.OpenSite(ctx, tabs.Run{}, b, reg, s.ID)
 	return p, err == nil, err
 }
 
@@ -165,7 +167,7 @@ func (h *runner) DoctorSites(ctx context.Context, req service.SitesDoctorRequest
 	if len(ids) == 0 {
 		ids = h.usedSites(ctx, b, reg)
 	}
-	rep, err := checkSitesLive(ctx, b, reg, ids)
+	rep, err := checkSitesLive(ctx, h.c.leases, b, reg, ids)
 	if launched {
 		for i := range rep.Sites {
 			if s, gerr := reg.Get(rep.Sites[i].Site); gerr == nil {

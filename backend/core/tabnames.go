@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/store"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // nameTabs returns env with each tab it lists (TabAmbiguous: the tabs a
@@ -70,7 +71,7 @@ func tabName(reg *site.Registry, t errs.TabCandidate, history map[string]string)
 	if !ok {
 		return "A tab on no chat site Ferry knows"
 	}
-	if conversationOf(s, t.URL) == "" || (s.NewChat != "" && sameConversation(t.URL, s.NewChat)) {
+	if tabs.ConversationOf(s, t.URL) == "" || (s.NewChat != "" && tabs.SameConversation(t.URL, s.NewChat)) {
 		return "New chat"
 	}
 	return "A " + s.Name + " conversation Ferry has no record of"

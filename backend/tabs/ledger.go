@@ -1,4 +1,4 @@
-package core
+package tabs
 
 import (
 	"sync"
@@ -8,14 +8,15 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 )
 
-// tabLedger is the one place that keeps what Ferry learned about each tab
+// Ledger is the one place that keeps what Ferry learned about each tab
 // of a browser, by TargetID: a tab's state is whatever the last look at it
-// learned, a check (the probe of tabStates) or a run (a run that failed as
+// learned, a check (the probe of States) or a run (a run that failed as
 // logged out marks its tab logged out; a run that got its answer, or the
 // next check that sees the account, clears it). The Tabs view, the
 // gateway's tab list and the desktop's other faces read it through
-// tabStates, so they cannot disagree.
-type tabLedger struct {
+// States, so they cannot disagree. The zero value is an empty ledger; a
+// nil *Ledger learns nothing.
+type Ledger struct {
 	mu      sync.Mutex
 	tabs    map[string]learnedTab
 	unsure  map[string]int // looks in a row that could not tell, by tab
@@ -33,7 +34,7 @@ const (
 // couldNotTell notes that a look at tab id could not tell its state (its
 // page was still loading) and has the listener told again a little later,
 // so that the list asks once more, a few times at most.
-func (l *tabLedger) couldNotTell(id string) {
+func (l *Ledger) couldNotTell(id string) {
 	if l == nil {
 		return
 	}
@@ -57,7 +58,7 @@ func (l *tabLedger) couldNotTell(id string) {
 
 // learnedTab is the last thing learned about one tab.
 type learnedTab struct {
-	State   tabReadiness
+	State   Readiness
 	Code    errs.Code
 	Message string
 	Hint    string
@@ -68,7 +69,7 @@ type learnedTab struct {
 
 // learn records what a look at tab id found, and tells the listener when
 // the tab's state changed.
-func (l *tabLedger) learn(id string, t learnedTab) {
+func (l *Ledger) learn(id string, t learnedTab) {
 	if l == nil || id == "" {
 		return
 	}
@@ -88,7 +89,7 @@ func (l *tabLedger) learn(id string, t learnedTab) {
 }
 
 // last is what the last look at tab id learned.
-func (l *tabLedger) last(id string) (learnedTab, bool) {
+func (l *Ledger) last(id string) (learnedTab, bool) {
 	if l == nil {
 		return learnedTab{}, false
 	}
@@ -99,7 +100,7 @@ func (l *tabLedger) last(id string) (learnedTab, bool) {
 }
 
 // forget drops what was learned about the tabs not in open (closed tabs).
-func (l *tabLedger) forget(open map[string]bool) {
+func (l *Ledger) forget(open map[string]bool) {
 	if l == nil {
 		return
 	}
@@ -117,8 +118,10 @@ func (l *tabLedger) forget(open map[string]bool) {
 	}
 }
 
-// onChange sets the listener told of every change of a tab's state.
-func (l *tabLedger) onChange(fn func()) {
+// OnChange sets fn (which must return quickly) as the listener told of
+// every change of a tab's state, and again a little later after a look
+// that could not tell.
+func (l *Ledger) OnChange(fn func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.changed = fn
@@ -127,32 +130,27 @@ func (l *tabLedger) onChange(fn func()) {
 // loginHint is what the user does about a logged-out tab.
 const loginHint = "Log in shows the site's login page in this tab"
 
-// learnFromRun records what run s, which ended with err, learned about its
+// LearnFromRun records what run s, which ended with err, learned about its
 // tab: logged out when it failed for want of a logged-in account, ready
 // when it got its answer.
-func (l *tabLedger) learnFromRun(s *job.Session, err error) {
+func (l *Ledger) LearnFromRun(s *job.Session, err error) {
 	if s == nil || s.TargetID == "" {
 		return
 	}
 	switch {
 	case errs.Has(err, errs.LoginRequired):
-		l.learn(s.TargetID, learnedTab{State: tabNeedsLogin, Code: errs.LoginRequired, Message: errs.From(err).Message, Hint: loginHint, ByRun: true})
+		l.learn(s.TargetID, learnedTab{State: NeedsLogin, Code: errs.LoginRequired, Message: errs.From(err).Message, Hint: loginHint, ByRun: true})
 	case err == nil && s.State == job.StateDone:
-		l.learn(s.TargetID, learnedTab{State: tabReady, ByRun: true})
+		l.learn(s.TargetID, learnedTab{State: Ready, ByRun: true})
 	}
 }
 
 // apply sets ts's state to what was learned.
-func (t learnedTab) apply(ts *tabState) {
+func (t learnedTab) apply(ts *State) {
 	ts.State, ts.Code, ts.Message, ts.Hint = t.State, t.Code, t.Message, t.Hint
 }
 
 // learnedOf is what ts says about its tab, to record.
-func learnedOf(ts tabState) learnedTab {
+func learnedOf(ts State) learnedTab {
 	return learnedTab{State: ts.State, Code: ts.Code, Message: ts.Message, Hint: ts.Hint}
 }
-
-// OnTabStatesChanged sets fn (which must return quickly) to be told each
-// time what was learned about a tab changes its state: the desktop then
-// lists the tabs again.
-func (c *Core) OnTabStatesChanged(fn func()) { c.tabs.onChange(fn) }

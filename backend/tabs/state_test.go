@@ -1,4 +1,4 @@
-package core
+package tabs
 
 import (
 	"testing"
@@ -12,12 +12,12 @@ func TestDescribeTarget(t *testing.T) {
 	tests := []struct {
 		name, url   string
 		site, conv  string
-		state       tabReadiness
+		state       Readiness
 		wantMessage bool
 	}{
-		{"a ChatGPT conversation is probed with its conversation path", "https://chatgpt.com/c/abc-123?model=x#frag", "chatgpt", "c/abc-123", tabReady, false},
-		{"a site's start page is a new chat", "https://chatgpt.com/", "chatgpt", "", tabReady, false},
-		{"a page of no chat site is other", "https://example.org/c/1", "", "", tabOther, false},
+		{"a ChatGPT conversation is probed with its conversation path", "https://chatgpt.com/c/abc-123?model=x#frag", "chatgpt", "c/abc-123", Ready, false},
+		{"a site's start page is a new chat", "https://chatgpt.com/", "chatgpt", "", Ready, false},
+		{"a page of no chat site is other", "https://example.org/c/1", "", "", Other, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,7 +34,7 @@ func TestDescribeTarget(t *testing.T) {
 		for _, s := range reg.Sites() {
 			for _, h := range s.LoginHosts {
 				got := describeTarget(reg, browser.Target{ID: "T", URL: "https://" + h + "/login"})
-				if got.State != tabNeedsLogin || got.Hint == "" {
+				if got.State != NeedsLogin || got.Hint == "" {
 					t.Errorf("%s login host %s: %+v", s.ID, h, got)
 				}
 				return

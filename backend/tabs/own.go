@@ -1,4 +1,4 @@
-package core
+package tabs
 
 import (
 	"context"
@@ -12,79 +12,56 @@ import (
 )
 
 // An agent without the right to use the user's tabs asks every site-only
-// prompt in a new chat (see service_scope.go). Opening a tab for each
+// prompt in a new chat (core's caller scope). Opening a tab for each
 // would leave one tab per ask behind; a new chat instead takes one of the
 // tabs the agent's earlier runs opened when it is free, and navigates it
 // to the site's new-chat address. The agent so keeps one tab of a site per
 // run it has going on at once, and never gets one of the user's. The other
-// way round, the tabs of an agent are claimed for it (tablease.go): a run
+// way round, the tabs of an agent are claimed for it (leases.go): a run
 // of the user or of another agent that names no tab never chooses one, so
 // the user's next site-only ask finds the user's own tab, not a choice
 // between it and the agent's.
 
-// requester is who a run is for: an agent's client id and the tabs its
-// earlier runs opened (newest first); the zero value is the owner.
-type requester struct {
-	client string
-	own    []string
-}
-
-type requesterKey struct{}
-
-// withRequester returns ctx carrying that the run is agent client's, whose
-// earlier runs opened the tabs own (newest first).
-func withRequester(ctx context.Context, client string, own []string) context.Context {
-	return context.WithValue(ctx, requesterKey{}, requester{client: client, own: own})
-}
-
-// requesterOf is who the run of ctx is for (the zero value: the owner).
-func requesterOf(ctx context.Context) requester {
-	r, _ := ctx.Value(requesterKey{}).(requester)
-	return r
-}
-
-// claimOwn claims for the agent ctx's run is for the tabs its earlier runs
+// claimOwn claims for the agent run r is for the tabs its earlier runs
 // opened (after a restart of the owner the claims are made again so).
-func claimOwn(ctx context.Context, b *browser.Browser) {
-	r := requesterOf(ctx)
-	if r.client == "" {
+func (l *Leases) claimOwn(r Run, b *browser.Browser) {
+	if r.Client == "" {
 		return
 	}
-	leases.mu.Lock()
-	defer leases.mu.Unlock()
-	for _, id := range r.own {
-		leases.claim(b, id, r.client)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, id := range r.Own {
+		l.claim(b, id, r.Client)
 	}
 }
 
-// claimFor records p's tab as the tab of the agent ctx's run is for, if
-// any.
-func claimFor(ctx context.Context, b *browser.Browser, p *browser.Page) {
-	if r := requesterOf(ctx); r.client != "" {
-		leases.mu.Lock()
-		leases.claim(b, p.ID(), r.client)
-		leases.mu.Unlock()
+// claimFor records p's tab as the tab of the agent run r is for, if any.
+func (l *Leases) claimFor(r Run, b *browser.Browser, p *browser.Page) {
+	if r.Client != "" {
+		l.mu.Lock()
+		l.claim(b, p.ID(), r.Client)
+		l.mu.Unlock()
 	}
 }
 
-// newChatTab is the tab of a run asked for a new chat on site siteID: the
-// first of the requester's own tabs (withRequester) that is open on the site
-// and that no run drives, navigated to the site's new-chat address; for the
+// NewChat is the tab of run r, asked for a new chat on site siteID: the
+// first of the agent's own tabs (Run.Own) that is open on the site and
+// that no run drives, navigated to the site's new-chat address; for the
 // owner, the tab of the run on screen when that run sent nothing there and
 // it still shows the new chat (takeUnsentTab); else a new background tab
-// (openSiteTab). created reports a new tab. The tab is
-// the caller's alone until it detaches (see tablease.go). Errors:
-// UnknownSite; the browser's envelopes (NavigationAborted, Timeout when
-// ctx ends first, BrowserDisconnected).
-func newChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID string) (*browser.Page, site.Site, bool, error) {
-	claimOwn(ctx, b)
-	s, err := reg.Get(siteID)
+// (OpenSite). created reports a new tab. The tab is the caller's alone
+// until it detaches (see leases.go). Errors: UnknownSite; the browser's
+// envelopes (NavigationAborted, Timeout when ctx ends first,
+// BrowserDisconnected).
+func (l *Leases) NewChat(ctx context.Context, r Run, b *browser.Browser, reg *site.Registry, siteID string) (p *browser.Page, s site.Site, created bool, err error) {
+	l.claimOwn(r, b)
+	s, err = reg.Get(siteID)
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}
-	p, err := takeOwnTab(ctx, b, reg, s)
+	p, err = l.takeOwnTab(ctx, r, b, reg, s)
 	if err == nil && p == nil {
-		p, err = takeUnsentTab(ctx, b, reg, s)
+		p, err = l.takeUnsentTab(ctx, r, b, reg, s)
 	}
 	if err != nil {
 		return nil, site.Site{}, false, err
@@ -93,27 +70,27 @@ func newChatTab(ctx context.Context, b *browser.Browser, reg *site.Registry, sit
 		if err := navigateNew(ctx, p, s); err != nil {
 			return nil, site.Site{}, false, err
 		}
-		noteUsed(ctx, b, s.ID, p.ID())
+		l.noteUsedLocking(r, b, s.ID, p.ID())
 		return p, s, false, nil
 	}
-	p, s, err = openSiteTab(ctx, b, reg, siteID)
+	p, s, err = l.OpenSite(ctx, r, b, reg, siteID)
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}
-	claimFor(ctx, b, p)
-	noteUsed(ctx, b, s.ID, p.ID())
+	l.claimFor(r, b, p)
+	l.noteUsedLocking(r, b, s.ID, p.ID())
 	return p, s, true, nil
 }
 
-// continueTab is the tab of a run that continues the conversation at
+// Continue is the tab of run r, which continues the conversation at
 // address conv on site siteID: a tab that shows it (prefer first, the tab
 // of the run it follows, when it still does; one another run drives is
-// waited for), else one of the requester's own free tabs (withRequester) or
-// a new background tab, navigated to conv. created reports a new tab.
-// Errors: UnknownSite; BadInput when conv is not an address of the site;
-// the browser's envelopes.
-func continueTab(ctx context.Context, b *browser.Browser, reg *site.Registry, siteID, conv, prefer string) (*browser.Page, site.Site, bool, error) {
-	claimOwn(ctx, b)
+// waited for), else one of the agent's own free tabs (Run.Own) or a new
+// background tab, navigated to conv. created reports a new tab. Errors:
+// UnknownSite; BadInput when conv is not an address of the site; the
+// browser's envelopes.
+func (l *Leases) Continue(ctx context.Context, r Run, b *browser.Browser, reg *site.Registry, siteID, conv, prefer string) (*browser.Page, site.Site, bool, error) {
+	l.claimOwn(r, b)
 	s, err := reg.Get(siteID)
 	if err != nil {
 		return nil, site.Site{}, false, err
@@ -128,7 +105,7 @@ func continueTab(ctx context.Context, b *browser.Browser, reg *site.Registry, si
 	}
 	var on []string
 	for _, t := range targets {
-		if sameConversation(t.URL, conv) {
+		if SameConversation(t.URL, conv) {
 			if t.ID == prefer {
 				on = append([]string{t.ID}, on...)
 			} else {
@@ -137,28 +114,28 @@ func continueTab(ctx context.Context, b *browser.Browser, reg *site.Registry, si
 		}
 	}
 	for _, id := range on {
-		p, _, err := resolveNamedTab(ctx, b, reg, s.ID, id)
+		p, _, err := l.resolveNamed(ctx, r, b, reg, s.ID, id)
 		if errs.CodeOf(err) == errs.TargetNotFound {
 			continue
 		}
 		if err != nil {
 			return nil, site.Site{}, false, err
 		}
-		noteUsed(ctx, b, s.ID, p.ID())
+		l.noteUsedLocking(r, b, s.ID, p.ID())
 		return p, s, false, nil
 	}
-	p, err := takeOwnTab(ctx, b, reg, s)
+	p, err := l.takeOwnTab(ctx, r, b, reg, s)
 	created := false
 	if err == nil && p == nil {
-		leases.mu.Lock()
+		l.mu.Lock()
 		p, err = b.OpenTab(ctx, "about:blank")
 		if err == nil {
-			leases.hold(ctx, b, p, tabLease{site: s.ID})
-			if r := requesterOf(ctx); r.client != "" {
-				leases.claim(b, p.ID(), r.client)
+			l.hold(ctx, r, b, p, lease{site: s.ID})
+			if r.Client != "" {
+				l.claim(b, p.ID(), r.Client)
 			}
 		}
-		leases.mu.Unlock()
+		l.mu.Unlock()
 		created = true
 	}
 	if err != nil {
@@ -170,13 +147,13 @@ func continueTab(ctx context.Context, b *browser.Browser, reg *site.Registry, si
 		_ = p.Detach(dctx)
 		return nil, site.Site{}, false, err
 	}
-	noteUsed(ctx, b, s.ID, p.ID())
+	l.noteUsedLocking(r, b, s.ID, p.ID())
 	return p, s, created, nil
 }
 
-// sameConversation reports whether the tab address raw shows the
+// SameConversation reports whether the tab address raw shows the
 // conversation at conv: the same host and path, whatever the query.
-func sameConversation(raw, conv string) bool {
+func SameConversation(raw, conv string) bool {
 	a, err1 := url.Parse(raw)
 	c, err2 := url.Parse(conv)
 	return err1 == nil && err2 == nil && a.Host == c.Host && strings.TrimSuffix(a.Path, "/") == strings.TrimSuffix(c.Path, "/")
@@ -202,11 +179,11 @@ func siteTargets(ctx context.Context, b *browser.Browser, reg *site.Registry, s 
 	return out, nil
 }
 
-// takeOwnTab leases the first of the requester's own tabs (withRequester)
-// that is open on site s and free, or returns nil when none is. Errors:
-// the browser's envelopes.
-func takeOwnTab(ctx context.Context, b *browser.Browser, reg *site.Registry, s site.Site) (*browser.Page, error) {
-	own := requesterOf(ctx).own
+// takeOwnTab leases the first of the agent's own tabs (Run.Own) that is
+// open on site s and free, or returns nil when none is. Errors: the
+// browser's envelopes.
+func (l *Leases) takeOwnTab(ctx context.Context, r Run, b *browser.Browser, reg *site.Registry, s site.Site) (*browser.Page, error) {
+	own := r.Own
 	if len(own) == 0 {
 		return nil, nil
 	}
@@ -218,10 +195,10 @@ func takeOwnTab(ctx context.Context, b *browser.Browser, reg *site.Registry, s s
 	for _, t := range targets {
 		open[t.ID] = true
 	}
-	leases.mu.Lock()
-	defer leases.mu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	for _, id := range own {
-		if !open[id] || leases.busy(b, id) {
+		if !open[id] || l.busy(b, id) {
 			continue
 		}
 		p, err := b.Page(ctx, id)
@@ -229,7 +206,7 @@ func takeOwnTab(ctx context.Context, b *browser.Browser, reg *site.Registry, s s
 			// Closed since the listing: the next one, or a new tab.
 			continue
 		}
-		leases.hold(ctx, b, p, tabLease{site: s.ID})
+		l.hold(ctx, r, b, p, lease{site: s.ID})
 		return p, nil
 	}
 	return nil, nil

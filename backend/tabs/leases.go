@@ -1,4 +1,4 @@
-package core
+package tabs
 
 import (
 	"context"
@@ -17,10 +17,10 @@ import (
 // run for the same site gets a tab of its own, and a run that names the
 // tab waits its turn.
 
-// tabLease is one held tab: the site it was chosen for (its address may
+// lease is one held tab: the site it was chosen for (its address may
 // still be about:blank) and whether it was opened because every tab of
 // its site was busy.
-type tabLease struct {
+type lease struct {
 	site  string
 	spare bool
 	// why says why the tab is busy when it is not an ordinary run ("is
@@ -34,7 +34,7 @@ type tabLease struct {
 // page nor the run ended. The goroutine hold starts deletes an ended
 // lease, but a run that starts just after another detached must not find
 // the tab busy meanwhile (and open a spare tab of the site for nothing).
-func (t tabLease) live() bool {
+func (t lease) live() bool {
 	select {
 	case <-t.page.Done():
 		return false
@@ -45,29 +45,34 @@ func (t tabLease) live() bool {
 	}
 }
 
-// tabLeases are the leases of every browser connection of the process.
-type tabLeases struct {
+// Leases are the tabs the runs of one owner hold, on every browser
+// connection its runs use, with the tabs claimed for agents and the tab
+// each site's runs of the owner last took. The zero value is unusable; get
+// one from NewLeases, and share it among every run that may use the same
+// browser connection.
+type Leases struct {
 	mu   sync.Mutex
-	held map[*browser.Browser]map[string]tabLease
+	held map[*browser.Browser]map[string]lease
 	// claimed maps the tabs agents' runs opened or took to the agent's
-	// client id (see owntabs.go); it outlives the leases.
+	// client id (see own.go); it outlives the leases.
 	claimed map[*browser.Browser]map[string]string
 	// used maps each site to the tab the owner's runs last took on it
-	// (see tabpref.go); it outlives the leases.
+	// (see pref.go); it outlives the leases.
 	used map[*browser.Browser]map[string]string
 	// freed is closed, and replaced, whenever a lease ends.
 	freed chan struct{}
 }
 
-// leases is the process's table: a *browser.Browser is shared by every
-// Core of the process that was handed it.
-var leases = &tabLeases{held: map[*browser.Browser]map[string]tabLease{}, claimed: map[*browser.Browser]map[string]string{},
-	used: map[*browser.Browser]map[string]string{}, freed: make(chan struct{})}
+// NewLeases is an empty table of leases.
+func NewLeases() *Leases {
+	return &Leases{held: map[*browser.Browser]map[string]lease{}, claimed: map[*browser.Browser]map[string]string{},
+		used: map[*browser.Browser]map[string]string{}, freed: make(chan struct{})}
+}
 
 // claim records that tab id of b is agent client's (a tab its runs
 // opened or took): a run of anyone else that names no tab never chooses
 // it. l.mu must be held.
-func (l *tabLeases) claim(b *browser.Browser, id, client string) {
+func (l *Leases) claim(b *browser.Browser, id, client string) {
 	if l.claimed[b] == nil {
 		l.claimed[b] = map[string]string{}
 	}
@@ -76,12 +81,12 @@ func (l *tabLeases) claim(b *browser.Browser, id, client string) {
 
 // claimedBy is the agent whose tab id of b is ("" for none). l.mu must be
 // held.
-func (l *tabLeases) claimedBy(b *browser.Browser, id string) string { return l.claimed[b][id] }
+func (l *Leases) claimedBy(b *browser.Browser, id string) string { return l.claimed[b][id] }
 
 // forget drops the claims on the tabs of b not in open (closed since),
 // and forgets them as the tabs last used.
 // l.mu must be held.
-func (l *tabLeases) forget(b *browser.Browser, open map[string]bool) {
+func (l *Leases) forget(b *browser.Browser, open map[string]bool) {
 	for id := range l.claimed[b] {
 		if !open[id] {
 			delete(l.claimed[b], id)
@@ -95,13 +100,13 @@ func (l *tabLeases) forget(b *browser.Browser, open map[string]bool) {
 }
 
 // busy reports whether a run holds tab id of b. l.mu must be held.
-func (l *tabLeases) busy(b *browser.Browser, id string) bool {
+func (l *Leases) busy(b *browser.Browser, id string) bool {
 	t, ok := l.held[b][id]
 	return ok && t.live()
 }
 
 // ofSite lists the tabs of b held for site siteID. l.mu must be held.
-func (l *tabLeases) ofSite(b *browser.Browser, siteID string) []string {
+func (l *Leases) ofSite(b *browser.Browser, siteID string) []string {
 	var out []string
 	for id, t := range l.held[b] {
 		if t.site == siteID && t.live() {
@@ -113,13 +118,13 @@ func (l *tabLeases) ofSite(b *browser.Browser, siteID string) []string {
 
 // hold records the lease of p's tab until Ferry's use of p ends, or ctx
 // (the run's) does: a run that forgot to detach does not keep its tab busy
-// for good. A ctx given a lease life (withLeaseLife) holds it until that
-// ends instead. l.mu must be held.
-func (l *tabLeases) hold(ctx context.Context, b *browser.Browser, p *browser.Page, t tabLease) {
+// for good. A run r given a lease life (Run.Life) holds it until that ends
+// instead. l.mu must be held.
+func (l *Leases) hold(ctx context.Context, r Run, b *browser.Browser, p *browser.Page, t lease) {
 	if l.held[b] == nil {
-		l.held[b] = map[string]tabLease{}
+		l.held[b] = map[string]lease{}
 	}
-	ctx = leaseLife(ctx)
+	ctx = r.life(ctx)
 	t.page, t.run = p, ctx.Done()
 	l.held[b][p.ID()] = t
 	go func() {
@@ -141,7 +146,7 @@ func (l *tabLeases) hold(ctx context.Context, b *browser.Browser, p *browser.Pag
 }
 
 // setSite records that tab id of b, held, shows site siteID.
-func (l *tabLeases) setSite(b *browser.Browser, id, siteID string) {
+func (l *Leases) setSite(b *browser.Browser, id, siteID string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if t, ok := l.held[b][id]; ok {
@@ -150,8 +155,8 @@ func (l *tabLeases) setSite(b *browser.Browser, id, siteID string) {
 	}
 }
 
-// setWhy records why tab id of b, held, stays busy (see tabLease.why).
-func (l *tabLeases) setWhy(b *browser.Browser, id, why string) {
+// setWhy records why tab id of b, held, stays busy (see lease.why).
+func (l *Leases) setWhy(b *browser.Browser, id, why string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if t, ok := l.held[b][id]; ok {
@@ -160,9 +165,10 @@ func (l *tabLeases) setWhy(b *browser.Browser, id, why string) {
 	}
 }
 
-// spare reports whether tab id of b was opened for a run because every
-// tab of its site was busy.
-func (l *tabLeases) spare(b *browser.Browser, id string) bool {
+// Spare reports whether tab id of b was opened for a run because every
+// tab of its site was busy: such a tab is closed once its run is done, or
+// it would make the site's next run ambiguous.
+func (l *Leases) Spare(b *browser.Browser, id string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.held[b][id].spare
@@ -177,41 +183,4 @@ func wait(ctx context.Context, freed <-chan struct{}) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-type queueNoticeKey struct{}
-
-// withQueueNotice returns ctx carrying notice, which a run's tab
-// resolution calls with what it waits for ("the ChatGPT tab") when the
-// tab it needs is busy with another run, and with "" once it has its
-// tab. The owner shows the job queued meanwhile.
-func withQueueNotice(ctx context.Context, notice func(waitingFor string)) context.Context {
-	return context.WithValue(ctx, queueNoticeKey{}, notice)
-}
-
-// queueNotice is the notice of ctx, or one that does nothing.
-func queueNotice(ctx context.Context) func(string) {
-	if f, ok := ctx.Value(queueNoticeKey{}).(func(string)); ok && f != nil {
-		return f
-	}
-	return func(string) {}
-}
-
-type leaseLifeKey struct{}
-
-// withLeaseLife returns ctx whose tab leases last until life ends (or
-// Ferry's use of the page does) rather than until ctx does: a run the
-// user cancels keeps its tab while it stops the site's answer, and no
-// other run takes the tab (and the one *browser.Page the run detaches)
-// meanwhile.
-func withLeaseLife(ctx, life context.Context) context.Context {
-	return context.WithValue(ctx, leaseLifeKey{}, life)
-}
-
-// leaseLife is the context whose end ends the leases ctx takes.
-func leaseLife(ctx context.Context) context.Context {
-	if life, ok := ctx.Value(leaseLifeKey{}).(context.Context); ok && life != nil {
-		return life
-	}
-	return ctx
 }

@@ -1,4 +1,4 @@
-package core
+package tabs
 
 import (
 	"context"
@@ -14,24 +14,25 @@ import (
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
-// tabReadiness says whether a run could use a tab now.
-type tabReadiness string
+// Readiness says whether a run could use a tab now.
+type Readiness string
 
 // The readiness of a tab, as the desktop's Tabs view shows it.
 const (
-	tabReady        tabReadiness = "ready"        // on its site, logged in, nothing in the way
-	tabNeedsLogin   tabReadiness = "login"        // on a login page or behind a login wall
-	tabInterstitial tabReadiness = "interstitial" // a check, a cap or an error page: Message says which
-	tabStale        tabReadiness = "stale"        // the tab did not answer the probe (hung, crashed or gone)
-	tabOther        tabReadiness = "other"        // not on a chat site Ferry knows
+	Ready        Readiness = "ready"        // on its site, logged in, nothing in the way
+	NeedsLogin   Readiness = "login"        // on a login page or behind a login wall
+	Interstitial Readiness = "interstitial" // a check, a cap or an error page: Message says which
+	Stale        Readiness = "stale"        // the tab did not answer the probe (hung, crashed or gone)
+	Other        Readiness = "other"        // not on a chat site Ferry knows
 )
 
 // tabProbeTimeout bounds the look at one tab: a hung page must not hold up
 // the whole list.
 const tabProbeTimeout = 3 * time.Second
 
-// tabState is one tab of the browser with what a run would meet in it.
-type tabState struct {
+// State is one tab of the browser with what a run would meet in it (the
+// service's TabState mirrors it field for field).
+type State struct {
 	TargetID string `json:"targetId"`
 	Site     string `json:"site,omitempty"`
 	SiteName string `json:"siteName,omitempty"`
@@ -40,8 +41,8 @@ type tabState struct {
 	URL string `json:"url"`
 	// Conversation is the part of the address after the site's own (such
 	// as "c/6823…"); "" on the site's start page, a new chat.
-	Conversation string       `json:"conversation,omitempty"`
-	State        tabReadiness `json:"state"`
+	Conversation string    `json:"conversation,omitempty"`
+	State        Readiness `json:"state"`
 	// Message and Code describe what stands in the way (interstitial,
 	// login, stale); Hint says what the user can do.
 	Message string    `json:"message,omitempty"`
@@ -49,37 +50,33 @@ type tabState struct {
 	Hint    string    `json:"hint,omitempty"`
 }
 
-// tabStates lists b's tabs with their site, conversation and readiness.
+// States lists b's tabs with their site, conversation and readiness.
 // Tabs on a known site are probed in place (a snapshot of the page run
 // through the interstitial detector, never activating the tab or changing
-// it); each probe is bounded, and a tab that does not answer is stale.
-// Errors: BrowserDisconnected when the connection is gone.
-func tabStates(ctx context.Context, b *browser.Browser, reg *site.Registry) ([]tabState, error) {
-	return tabStatesLearned(ctx, b, reg, nil)
-}
-
-// tabStatesLearned is tabStates recording what each look learned in l, and
-// taking from l the state of a tab whose page cannot tell yet (still
-// loading): a tab's state is what the last check or run learned of it.
-func tabStatesLearned(ctx context.Context, b *browser.Browser, reg *site.Registry, l *tabLedger) ([]tabState, error) {
+// it); each probe is bounded, and a tab that does not answer is stale. It
+// records what each look learned in l, and takes from l the state of a tab
+// whose page cannot tell yet (still loading): a tab's state is what the
+// last check or run learned of it. l may be nil. Errors:
+// BrowserDisconnected when the connection is gone.
+func States(ctx context.Context, b *browser.Browser, reg *site.Registry, l *Ledger) ([]State, error) {
 	targets, err := b.Targets(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tabState, len(targets))
+	out := make([]State, len(targets))
 	open := make(map[string]bool, len(targets))
 	var wg sync.WaitGroup
 	for i, t := range targets {
 		open[t.ID] = true
 		out[i] = describeTarget(reg, t)
-		if out[i].State != tabReady {
-			if out[i].State == tabNeedsLogin {
+		if out[i].State != Ready {
+			if out[i].State == NeedsLogin {
 				l.learn(t.ID, learnedOf(out[i]))
 			}
 			continue
 		}
 		wg.Add(1)
-		go func(ts *tabState) {
+		go func(ts *State) {
 			defer wg.Done()
 			if probeTab(ctx, b, reg, ts) {
 				l.learn(ts.TargetID, learnedOf(*ts))
@@ -99,13 +96,13 @@ func tabStatesLearned(ctx context.Context, b *browser.Browser, reg *site.Registr
 // describeTarget is what the address alone says about a tab: its site, its
 // conversation, and whether it is a login page. Tabs it calls ready are
 // then probed.
-func describeTarget(reg *site.Registry, t browser.Target) tabState {
-	ts := tabState{TargetID: t.ID, Title: t.Title, URL: site.Redact(t.URL), State: tabOther}
+func describeTarget(reg *site.Registry, t browser.Target) State {
+	ts := State{TargetID: t.ID, Title: t.Title, URL: site.Redact(t.URL), State: Other}
 	s, ok := reg.ForURL(t.URL)
 	if !ok {
 		for _, cand := range reg.Sites() {
 			if cand.IsLoginURL(t.URL) {
-				ts.Site, ts.SiteName, ts.State = cand.ID, cand.Name, tabNeedsLogin
+				ts.Site, ts.SiteName, ts.State = cand.ID, cand.Name, NeedsLogin
 				ts.Message, ts.Code = cand.Name+" shows its login page", errs.LoginRequired
 				ts.Hint = loginHint
 				return ts
@@ -114,18 +111,19 @@ func describeTarget(reg *site.Registry, t browser.Target) tabState {
 		return ts
 	}
 	ts.Site, ts.SiteName = s.ID, s.Name
-	ts.Conversation = conversationOf(s, t.URL)
+	ts.Conversation = ConversationOf(s, t.URL)
 	if s.IsLoginURL(t.URL) {
-		ts.State, ts.Code = tabNeedsLogin, errs.LoginRequired
+		ts.State, ts.Code = NeedsLogin, errs.LoginRequired
 		ts.Message, ts.Hint = s.Name+" shows its login page", loginHint
 		return ts
 	}
-	ts.State = tabReady
+	ts.State = Ready
 	return ts
 }
 
-// conversationOf is the path of rawURL below the site's address.
-func conversationOf(s site.Site, rawURL string) string {
+// ConversationOf is the path of rawURL below the address of site s (such
+// as "c/6823…"); "" on the site's start page.
+func ConversationOf(s site.Site, rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return ""
@@ -142,7 +140,7 @@ func conversationOf(s site.Site, rawURL string) string {
 // logged-in account as a run's readiness check does, and records what it
 // found in ts; known is false when the page could not tell yet (it is
 // still loading), leaving ts ready.
-func probeTab(ctx context.Context, b *browser.Browser, reg *site.Registry, ts *tabState) (known bool) {
+func probeTab(ctx context.Context, b *browser.Browser, reg *site.Registry, ts *State) (known bool) {
 	s, err := reg.Get(ts.Site)
 	if err != nil {
 		return false
@@ -150,7 +148,7 @@ func probeTab(ctx context.Context, b *browser.Browser, reg *site.Registry, ts *t
 	pctx, cancel := context.WithTimeout(ctx, tabProbeTimeout)
 	defer cancel()
 	stale := func(err error) {
-		ts.State, ts.Code = tabStale, errs.CodeOf(err)
+		ts.State, ts.Code = Stale, errs.CodeOf(err)
 		ts.Message = "the tab does not answer: " + errs.From(err).Message
 		ts.Hint = "reload the tab in the browser window or close it; runs will not use it until it answers"
 	}
@@ -172,10 +170,10 @@ func probeTab(ctx context.Context, b *browser.Browser, reg *site.Registry, ts *t
 	if r.Found() && r.Code != "" && (r.Blocking || r.Terminal) {
 		ts.Code, ts.Message = r.Code, r.Message
 		if r.Kind == interstitial.LoginWall || r.Kind == interstitial.SessionExpired {
-			ts.State, ts.Hint = tabNeedsLogin, loginHint
+			ts.State, ts.Hint = NeedsLogin, loginHint
 			return true
 		}
-		ts.State = tabInterstitial
+		ts.State = Interstitial
 		ts.Hint = "solve it in the browser window (Show brings the tab forward); a run started now would stop at it"
 		return true
 	}
@@ -184,7 +182,7 @@ func probeTab(ctx context.Context, b *browser.Browser, reg *site.Registry, ts *t
 		return false
 	}
 	if !in {
-		ts.State, ts.Code, ts.Hint = tabNeedsLogin, errs.LoginRequired, loginHint
+		ts.State, ts.Code, ts.Hint = NeedsLogin, errs.LoginRequired, loginHint
 		ts.Message = s.Name + " shows no logged-in account"
 	}
 	return true
