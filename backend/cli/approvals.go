@@ -76,12 +76,19 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 		_, err = fmt.Fprintf(inv.stdout, "rejected job %s (%s)\n", j.ID, j.State)
 		return err
 	}
+	if verb == "show" {
+		ap, err := svc.GetApproval(ctx, cliCaller, service.ApprovalRef{JobID: inv.args[1]})
+		if errs.Has(err, errs.HubNotFound) {
+			return errs.From(err).WithHint("run `ferry approvals list` for the jobs that wait")
+		}
+		if err != nil {
+			return err
+		}
+		return showApproval(inv, ap)
+	}
 	list, err := svc.ListApprovals(ctx, cliCaller, service.ListApprovalsRequest{})
 	if err != nil {
 		return err
-	}
-	if verb == "show" {
-		return showApproval(inv, list, inv.args[1])
 	}
 	if inv.json {
 		return inv.printJSON(map[string]any{"approvals": list})

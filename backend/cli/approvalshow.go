@@ -4,41 +4,32 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// showApproval prints the waiting job id of list with the whole of its
-// prompt, made safe for the terminal with its newlines kept. Errors:
-// errs.HubNotFound when no job id waits for approval.
-func showApproval(inv *invocation, list []service.Approval, id string) error {
-	for _, a := range list {
-		if a.JobID != id {
-			continue
-		}
-		if inv.json {
-			return inv.printJSON(a)
-		}
-		w := inv.stdout
-		fmt.Fprintf(w, "job:       %s\n", safetext.Line(a.JobID))
-		fmt.Fprintf(w, "client:    %s\n", safetext.Line(a.ClientName))
-		fmt.Fprintf(w, "kind:      %s\n", safetext.Line(string(a.Kind)))
-		if a.Site != "" {
-			fmt.Fprintf(w, "site:      %s\n", safetext.Line(a.Site))
-		}
-		fmt.Fprintf(w, "would:     %s\n", safetext.Line(a.Describe()))
-		fmt.Fprintf(w, "requested: %s\n", a.RequestedAt.Local().Format("2006-01-02 15:04:05"))
-		fmt.Fprintf(w, "prompt:    %s, whole below between the rules (control characters shown as \\x1b, \\u202e…)\n", promptLength(a.Prompt))
-		body := safetext.Block(a.Prompt)
-		if body != "" && !strings.HasSuffix(body, "\n") {
-			body += "\n"
-		}
-		_, err := fmt.Fprintf(w, "%s\n%s%s\n", approvalRule, body, approvalRule)
-		return err
+// showApproval prints the waiting job a with the whole of its prompt,
+// made safe for the terminal with its newlines kept.
+func showApproval(inv *invocation, a service.Approval) error {
+	if inv.json {
+		return inv.printJSON(a)
 	}
-	return errs.New(errs.HubNotFound, "no job %s waits for approval", safetext.Line(id)).
-		WithHint("run `ferry approvals list` for the jobs that wait")
+	w := inv.stdout
+	fmt.Fprintf(w, "job:       %s\n", safetext.Line(a.JobID))
+	fmt.Fprintf(w, "client:    %s\n", safetext.Line(a.ClientName))
+	fmt.Fprintf(w, "kind:      %s\n", safetext.Line(string(a.Kind)))
+	if a.Site != "" {
+		fmt.Fprintf(w, "site:      %s\n", safetext.Line(a.Site))
+	}
+	fmt.Fprintf(w, "would:     %s\n", safetext.Line(a.Describe()))
+	fmt.Fprintf(w, "requested: %s\n", a.RequestedAt.Local().Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(w, "prompt:    %s, whole below between the rules (control characters shown as \\x1b, \\u202e…)\n", promptLength(a.Prompt))
+	body := safetext.Block(a.Prompt)
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	_, err := fmt.Fprintf(w, "%s\n%s%s\n", approvalRule, body, approvalRule)
+	return err
 }
 
 // approvalRule frames a whole prompt, so that its first and last lines

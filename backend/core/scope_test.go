@@ -237,6 +237,7 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		{"a follow-up of the owner's run", "POST", "/v1/jobs", ask(func(r *service.JobRequest) { r.Site, r.SessionID = "chatgpt", ownerRun }), [4]want{skip, forbidden, forbidden, unauthorized}},
 		{"a job naming only a site", "POST", "/v1/jobs", ask(func(r *service.JobRequest) { r.Site = "chatgpt" }), [4]want{skip, created, created, unauthorized}},
 		{"the approvals", "GET", "/v1/approvals", nil, [4]want{ok, forbidden, forbidden, unauthorized}},
+		{"an approval", "GET", "/v1/approvals/job-none", nil, [4]want{noJob, forbidden, forbidden, unauthorized}},
 		{"approving", "POST", "/v1/approvals/job-none/approve", nil, [4]want{noJob, forbidden, forbidden, unauthorized}},
 		{"rejecting", "POST", "/v1/approvals/job-none/reject", nil, [4]want{noJob, forbidden, forbidden, unauthorized}},
 		{"the clients", "GET", "/v1/clients", nil, [4]want{ok, forbidden, forbidden, unauthorized}},

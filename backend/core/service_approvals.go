@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 
+	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -36,6 +37,26 @@ func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req servi
 		out = append(out, service.ApprovalOf(p.Job, p.Spec, name))
 	}
 	return out, nil
+}
+
+// GetApproval returns the approval of job req.JobID, which awaits it, as
+// ListApprovals shows it. Errors: errs.HubForbidden for an agent;
+// errs.HubNotFound when no such job awaits approval; store failures.
+func (s *Service) GetApproval(ctx context.Context, c service.Caller, req service.ApprovalRef) (service.Approval, error) {
+	list, err := s.ListApprovals(ctx, c, service.ListApprovalsRequest{})
+	if err != nil {
+		return service.Approval{}, err
+	}
+	if err := req.Validate(); err != nil {
+		return service.Approval{}, err
+	}
+	for _, ap := range list {
+		if ap.JobID == req.JobID {
+			return ap, nil
+		}
+	}
+	return service.Approval{}, errs.New(errs.HubNotFound, "no job %q awaits approval", clipText(req.JobID, 80)).
+		WithHint("list the jobs that wait for approval")
 }
 
 // Approve starts job req.JobID, which awaits approval. Errors:

@@ -183,6 +183,16 @@ func (f *fakeBackend) ListApprovals(_ context.Context, c service.Caller, _ servi
 	return out, nil
 }
 
+func (f *fakeBackend) GetApproval(ctx context.Context, c service.Caller, req service.ApprovalRef) (hub.Approval, error) {
+	list, _ := f.ListApprovals(ctx, c, service.ListApprovalsRequest{})
+	for _, ap := range list {
+		if ap.JobID == req.JobID {
+			return ap, nil
+		}
+	}
+	return hub.Approval{}, errs.New(errs.HubNotFound, "no job %q awaits approval", req.JobID)
+}
+
 func (f *fakeBackend) Approve(_ context.Context, _ service.Caller, req service.ApprovalRef) (hub.Job, error) {
 	j, err := f.setState(req.JobID, hub.StateAwaitingApproval, "running")
 	if err == nil {

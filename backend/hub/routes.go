@@ -87,6 +87,7 @@ func (s *Server) routes() *http.ServeMux {
 	add("/v1/tabs/action", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleTabAction}})
 	add("/v1/events", get(s.handleEvents))
 	add("/v1/approvals", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleListApprovals}})
+	add("/v1/approvals/{id}", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleGetApproval}})
 	add("/v1/approvals/{id}/approve", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleApprove}})
 	add("/v1/approvals/{id}/reject", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleReject}})
 	add("/v1/pairing", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleNewPairingCode}})
@@ -280,6 +281,15 @@ func (s *Server) handleListApprovals(w http.ResponseWriter, r *http.Request, c C
 		return
 	}
 	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+func (s *Server) handleGetApproval(w http.ResponseWriter, r *http.Request, c Caller) {
+	ap, err := s.svc.GetApproval(r.Context(), c.service(), service.ApprovalRef{JobID: r.PathValue("id")})
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ap)
 }
 
 func (s *Server) handleApprove(w http.ResponseWriter, r *http.Request, c Caller) {

@@ -41,6 +41,9 @@ type Service interface {
 
 	// ListApprovals lists the jobs awaiting approval, oldest first.
 	ListApprovals(ctx context.Context, c Caller, req ListApprovalsRequest) ([]Approval, error)
+	// GetApproval returns the approval of one job that awaits it
+	// (errs.HubNotFound when none does).
+	GetApproval(ctx context.Context, c Caller, req ApprovalRef) (Approval, error)
 	// Approve starts a job awaiting approval.
 	Approve(ctx context.Context, c Caller, req ApprovalRef) (Job, error)
 	// Reject ends a job awaiting approval without running it (failed, with

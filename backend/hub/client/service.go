@@ -8,6 +8,8 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
+	"net/http"
+	"net/url"
 )
 
 // Service is service.Service run on the owner over its local API: the same
@@ -216,6 +218,16 @@ func (s *Service) CancelJob(ctx context.Context, c service.Caller, req service.J
 func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req service.ListApprovalsRequest) ([]service.Approval, error) {
 	ctx = actingAs(ctx, c)
 	return s.c.Approvals(ctx)
+}
+
+// GetApproval returns the approval of one waiting job (owner only).
+func (s *Service) GetApproval(ctx context.Context, c service.Caller, req service.ApprovalRef) (service.Approval, error) {
+	ctx = actingAs(ctx, c)
+	if err := req.Validate(); err != nil {
+		return service.Approval{}, err
+	}
+	var out service.Approval
+	return out, s.c.do(ctx, http.MethodGet, "/v1/approvals/"+url.PathEscape(req.JobID), nil, &out)
 }
 
 // Approve starts a job awaiting approval (owner only).
