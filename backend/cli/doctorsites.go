@@ -204,7 +204,7 @@ func describe(c service.SiteCandidate) string {
 	return ", " + strings.Join(parts, ", ")
 }
 
-func streamMark(status string) string {
+func streamMark(status service.StreamStatus) string {
 	switch status {
 	case service.StreamOK:
 		return "ok"

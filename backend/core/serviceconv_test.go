@@ -15,7 +15,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/search"
 	"github.com/ferrydesk/ferry/backend/service"
-	"github.com/ferrydesk/ferry/backend/sitecheck"
 	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
@@ -115,7 +114,6 @@ func TestServiceMirrorsKeepEveryField(t *testing.T) {
 	t.Run("an artifact of the library", func(t *testing.T) { sameJSON[service.ArtifactItem](t, filled[artifact.Item]()) })
 	t.Run("a tab with its readiness", func(t *testing.T) { sameJSON[service.TabState](t, filled[tabs.State]()) })
 	t.Run("a setup report", func(t *testing.T) { sameJSON[service.SetupReport](t, filled[doctor.Report]()) })
-	t.Run("a live check of the sites", func(t *testing.T) { sameJSON[service.SitesReport](t, filled[sitecheck.Report]()) })
 }
 
 func TestConversionsRoundTrip(t *testing.T) {

@@ -43,20 +43,26 @@ func (r SitesDoctorRequest) Validate() error {
 	return CheckBrowserURL(r.BrowserURL)
 }
 
-// The verdicts on a selector role, as SiteRoleCheck.Status.
+// RoleStatus is the verdict on one selector role (SiteRoleCheck.Status).
+type RoleStatus string
+
+// The verdicts on a selector role.
 const (
-	RoleOK        = "ok"        // a selector of the list matches
-	RoleMissing   = "missing"   // the page should show it and no selector matches
-	RoleNotShown  = "not_shown" // nothing matches and the page need not show it now
-	RoleUndefined = "undefined" // the site has no selector for it
+	RoleOK        RoleStatus = "ok"        // a selector of the list matches
+	RoleMissing   RoleStatus = "missing"   // the page should show it (or shows what looks like it) and no selector matches
+	RoleNotShown  RoleStatus = "not_shown" // nothing matches and the page need not show it now (a stop control while idle)
+	RoleUndefined RoleStatus = "undefined" // the site has no selector for it
 )
 
-// The verdicts on the stream capture, as SiteStreamCheck.Status.
+// StreamStatus is the verdict on the stream capture (SiteStreamCheck.Status).
+type StreamStatus string
+
+// The verdicts on the stream capture.
 const (
-	StreamOK     = "ok"     // a request of the page matches the stream pattern
-	StreamMissed = "missed" // the last turn streamed over a request the pattern misses
-	StreamUnseen = "unseen" // no turn answered in the tab since it loaded
-	StreamNone   = "none"   // the site captures no stream
+	StreamOK     StreamStatus = "ok"     // a request of the page matches the stream pattern
+	StreamMissed StreamStatus = "missed" // the last turn streamed over a request the pattern misses: a run falls back to the DOM
+	StreamUnseen StreamStatus = "unseen" // no turn answered in the tab since it loaded: nothing to check yet
+	StreamNone   StreamStatus = "none"   // the site captures no stream
 )
 
 // SitesReport is the live check of the sites: OK when every site is.
@@ -97,15 +103,18 @@ type SiteInterstitial struct {
 // of the list that matched (Matched is its index, -1 for none) or, for a
 // role that resolves nowhere, the elements that look like it.
 type SiteRoleCheck struct {
-	Role            string          `json:"role"`
-	Status          string          `json:"status"`
-	Selectors       []string        `json:"selectors"`
-	Matched         int             `json:"matched"`
-	MatchedSelector string          `json:"matchedSelector,omitempty"`
-	Count           int             `json:"count,omitempty"`
-	Invalid         []string        `json:"invalid,omitempty"`
-	Note            string          `json:"note,omitempty"`
-	Candidates      []SiteCandidate `json:"candidates,omitempty"`
+	Role   string     `json:"role"`
+	Status RoleStatus `json:"status"`
+	// Selectors are the role's list; Matched is the index of the first
+	// that matches (-1 for none), MatchedSelector that selector.
+	Selectors       []string `json:"selectors"`
+	Matched         int      `json:"matched"`
+	MatchedSelector string   `json:"matchedSelector,omitempty"`
+	Count           int      `json:"count,omitempty"`
+	// Invalid lists the selectors the browser cannot parse.
+	Invalid    []string        `json:"invalid,omitempty"`
+	Note       string          `json:"note,omitempty"`
+	Candidates []SiteCandidate `json:"candidates,omitempty"`
 	// Blocks is, for a missing role the site lists as optional, the
 	// feature (model_selection, file_upload) that cannot work without it;
 	// the site stays ok for plain asks.
@@ -130,12 +139,12 @@ type SiteCandidate struct {
 // SiteStreamCheck is the passive check of the stream capture on the last
 // turn; Override (a "sites" settings entry) fixes a missed stream.
 type SiteStreamCheck struct {
-	Status   string   `json:"status"`
-	Pattern  string   `json:"pattern,omitempty"`
-	Matched  string   `json:"matched,omitempty"`
-	Seen     []string `json:"seen,omitempty"`
-	Detail   string   `json:"detail"`
-	Override string   `json:"override,omitempty"`
+	Status   StreamStatus `json:"status"`
+	Pattern  string       `json:"pattern,omitempty"`
+	Matched  string       `json:"matched,omitempty"`
+	Seen     []string     `json:"seen,omitempty"`
+	Detail   string       `json:"detail"`
+	Override string       `json:"override,omitempty"`
 }
 
 // ApplySiteOverrideRequest adds Override, one "sites" settings entry (as a

@@ -68,7 +68,7 @@ func Judge(s site.Site, pg Page, r interstitial.Result) SiteReport {
 	for _, role := range site.Roles() {
 		rc := judgeRole(s, role, pg, hasTurn, generating)
 		if rc.Status == RoleMissing {
-			if rc.Blocks = s.Blocks(role); rc.Blocks == "" {
+			if rc.Blocks = string(s.Blocks(role)); rc.Blocks == "" {
 				rep.Problems = append(rep.Problems, missingLine(s, rc))
 			}
 		}
@@ -95,7 +95,7 @@ func missingLine(s site.Site, rc RoleCheck) string {
 
 func judgeRole(s site.Site, role site.Role, pg Page, hasTurn, generating bool) RoleCheck {
 	sels := s.Selector(role)
-	rc := RoleCheck{Role: role, Selectors: sels, Matched: -1}
+	rc := RoleCheck{Role: string(role), Selectors: sels, Matched: -1}
 	if rc.Selectors == nil {
 		rc.Selectors = []string{}
 	}

@@ -117,7 +117,7 @@ func TestJudgeRoles(t *testing.T) {
 
 func roleOf(rep SiteReport, role site.Role) RoleCheck {
 	for _, r := range rep.Roles {
-		if r.Role == role {
+		if r.Role == string(role) {
 			return r
 		}
 	}
@@ -179,7 +179,7 @@ func TestAMissingOptionalRoleBlocksItsFeatureNotTheSite(t *testing.T) {
 	ready := map[site.Role]int{site.RoleComposer: 0, site.RoleSend: 0}
 	roleOf := func(rep SiteReport) RoleCheck {
 		for _, r := range rep.Roles {
-			if r.Role == site.RoleModelPicker {
+			if r.Role == string(site.RoleModelPicker) {
 				return r
 			}
 		}
@@ -197,7 +197,7 @@ func TestAMissingOptionalRoleBlocksItsFeatureNotTheSite(t *testing.T) {
 		s.Optional = map[site.Role]site.Feature{site.RoleModelPicker: site.FeatureModelSelection}
 		rep := Judge(s, page(ready), interstitial.Result{})
 		r := roleOf(rep)
-		if !rep.OK || len(rep.Problems) != 0 || r.Status != RoleMissing || r.Blocks != site.FeatureModelSelection {
+		if !rep.OK || len(rep.Problems) != 0 || r.Status != RoleMissing || r.Blocks != string(site.FeatureModelSelection) {
 			t.Fatalf("report %+v, model_picker %+v", rep, r)
 		}
 	})
