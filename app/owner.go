@@ -157,5 +157,5 @@ func resetSettingsFile(paths config.Paths) (string, error) { return core.ResetSe
 // checkSetupWithoutOwner runs the setup checks when the core did not open
 // (the store check then opens and closes the store).
 func checkSetupWithoutOwner(ctx context.Context) service.SetupReport {
-	return core.SetupReportOf(core.Doctor(ctx, core.DoctorOptions{FindOwner: client.FindOwner}))
+	return core.Doctor(ctx, core.DoctorOptions{FindOwner: client.FindOwner})
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/cli"
 
 	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/doctor"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 )
@@ -51,13 +52,13 @@ override that fixes it). It never types, clicks or changes the page. The exit co
 			if inv.JSON() {
 				err = inv.PrintJSON(r)
 			} else {
-				err = r.WriteText(inv.Stdout())
+				err = doctor.WriteText(inv.Stdout(), r)
 			}
 			if err != nil {
 				return err
 			}
 			if !r.OK {
-				failed := r.Failed()
+				failed := doctor.Failed(r)
 				return cli.Reported(errs.New(errs.EnvironmentNotReady, "%d required check(s) failed", len(failed)))
 			}
 			return nil

@@ -25,7 +25,6 @@ func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
 				_, err := s.SaveSettings(ctx, agent, service.SaveSettingsRequest{Settings: c.Settings()})
 				return err
 			},
-			"sites":        func() error { _, err := s.ListSites(ctx, agent, service.ListSitesRequest{}); return err },
 			"active jobs":  func() error { _, err := s.ListActiveJobs(ctx, agent, service.ListActiveJobsRequest{}); return err },
 			"history":      func() error { _, err := s.SearchHistory(ctx, agent, service.HistoryQuery{}); return err },
 			"retry a run":  func() error { _, err := s.RetryRun(ctx, agent, service.RetryRunRequest{Session: "x"}); return err },
@@ -35,6 +34,12 @@ func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
 			if err := call(); !errs.Has(err, errs.HubForbidden) {
 				t.Errorf("%s by an agent: %v, want hub_forbidden", name, err)
 			}
+		}
+	})
+	t.Run("an agent lists the sites, as the MCP sites tool shows them", func(t *testing.T) {
+		sites, err := s.ListSites(ctx, agent, service.ListSitesRequest{})
+		if err != nil || len(sites) == 0 {
+			t.Fatalf("sites by an agent: %d %v", len(sites), err)
 		}
 	})
 	t.Run("saved settings are in force and an invalid value changes nothing", func(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/codemode"
-	"github.com/ferrydesk/ferry/backend/doctor"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
@@ -113,7 +112,6 @@ func TestServiceMirrorsKeepEveryField(t *testing.T) {
 	t.Run("a doctor verdict", func(t *testing.T) { sameJSON[service.DoctorReport](t, filled[DoctorReport]()) })
 	t.Run("an artifact of the library", func(t *testing.T) { sameJSON[service.ArtifactItem](t, filled[artifact.Item]()) })
 	t.Run("a tab with its readiness", func(t *testing.T) { sameJSON[service.TabState](t, filled[tabs.State]()) })
-	t.Run("a setup report", func(t *testing.T) { sameJSON[service.SetupReport](t, filled[doctor.Report]()) })
 }
 
 func TestConversionsRoundTrip(t *testing.T) {

@@ -7,37 +7,31 @@ package doctor
 
 import (
 	"fmt"
+	"github.com/ferrydesk/ferry/backend/service"
 	"io"
 	"strings"
 )
 
-// Status is the outcome of one check.
-type Status string
-
-// Outcomes. A warning does not fail the report; a failure of a required check
-// does.
-const (
-	OK   Status = "ok"
-	Warn Status = "warn"
-	Fail Status = "fail"
+// The report's records are the service's (package service is their one
+// definition, as the window and the CLI show them); these names keep the
+// doctor's own vocabulary.
+type (
+	// Status is the outcome of one check.
+	Status = service.SetupStatus
+	// Check is one line of the report.
+	Check = service.SetupCheck
+	// Report is the whole doctor run. OK is false when a required check
+	// failed.
+	Report = service.SetupReport
 )
 
-// Check is one line of the report.
-type Check struct {
-	ID       string `json:"id"`
-	Title    string `json:"title"`
-	Status   Status `json:"status"`
-	Detail   string `json:"detail"`
-	Fix      string `json:"fix,omitempty"`
-	Required bool   `json:"required"`
-}
-
-// Report is the whole doctor run. OK is false when a required check failed.
-type Report struct {
-	OK      bool    `json:"ok"`
-	Version string  `json:"version"`
-	Checks  []Check `json:"checks"`
-}
+// The outcomes. A warning does not fail the report; a failure of a
+// required check does.
+const (
+	OK   = service.SetupOK
+	Warn = service.SetupWarn
+	Fail = service.SetupFail
+)
 
 // NewReport computes OK from the checks.
 func NewReport(version string, checks []Check) Report {
@@ -50,8 +44,8 @@ func NewReport(version string, checks []Check) Report {
 	return r
 }
 
-// Failed returns the required checks that failed.
-func (r Report) Failed() []Check {
+// Failed returns the required checks of r that failed.
+func Failed(r Report) []Check {
 	var out []Check
 	for _, c := range r.Checks {
 		if c.Required && c.Status == Fail {
@@ -61,9 +55,9 @@ func (r Report) Failed() []Check {
 	return out
 }
 
-// WriteText renders the report for a terminal, one check per line with its
-// fix indented below it.
-func (r Report) WriteText(w io.Writer) error {
+// WriteText renders r for a terminal, one check per line with its fix
+// indented below it.
+func WriteText(w io.Writer, r Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", r.Version)
 	for _, c := range r.Checks {
@@ -76,7 +70,7 @@ func (r Report) WriteText(w io.Writer) error {
 	if r.OK {
 		b.WriteString("all required checks passed\n")
 	} else {
-		fmt.Fprintf(&b, "%d required check(s) failed\n", len(r.Failed()))
+		fmt.Fprintf(&b, "%d required check(s) failed\n", len(Failed(r)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -234,11 +234,22 @@ type SetupReport struct {
 	Checks  []SetupCheck `json:"checks"`
 }
 
-// SetupCheck is one line of a SetupReport: Status is ok, warn or fail.
+// SetupStatus is the outcome of one setup check.
+type SetupStatus string
+
+// The outcomes of a setup check. A warning does not fail the report; a
+// failure of a required check does.
+const (
+	SetupOK   SetupStatus = "ok"
+	SetupWarn SetupStatus = "warn"
+	SetupFail SetupStatus = "fail"
+)
+
+// SetupCheck is one line of a SetupReport.
 type SetupCheck struct {
-	ID       string `json:"id"`
-	Title    string `json:"title"`
-	Status   string `json:"status"`
+	ID       string      `json:"id"`
+	Title    string      `json:"title"`
+	Status   SetupStatus `json:"status"`
 	Detail   string `json:"detail"`
 	Fix      string `json:"fix,omitempty"`
 	Required bool   `json:"required"`
