@@ -118,8 +118,8 @@ const defaultAskTimeout = 20 * time.Minute
 func (c *Core) ask(ctx context.Context, req AskRequest) (*job.Session, error) {
 	if req.Site == "" && req.TargetID == "" {
 		// The runner resolves every job's target first (JobRequest.Validate
-		// holds the user's rules); this is its invariant.
-		return nil, errs.New(errs.Internal, "a run reached the pipeline with no site and no tab")
+		// holds the user's rules); a run without one fails before its record.
+		return nil, errs.New(errs.BadInput, "a run needs a site or a tab").WithHint("give the site id, or the TargetID of the tab to use")
 	}
 	if req.Continue != "" && (req.Site == "" || req.NewChat) {
 		return nil, errs.New(errs.BadInput, "a follow-up needs the conversation's site and no new chat").WithHint("give the site id of the conversation")
