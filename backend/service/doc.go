@@ -10,8 +10,11 @@
 // tags and no json.RawMessage for a shape Ferry knows.
 //
 // The package is a leaf: it imports errs, config and version only, so that a
-// face importing it pulls in no browser, store or site code. The records it
-// shows (a run, its journal, a code receipt) are therefore declared here as
-// mirrors of the records the pipeline keeps, with the same JSON form; core
-// converts between the two and tests that no field is lost.
+// face importing it pulls in no browser, store or site code. A record that
+// needs nothing of the pipeline is declared here once and used as it is by
+// the package that makes it (the setup report by doctor, the live check of
+// the sites by sitecheck, the clients, the owner's events). The records
+// that nest the pipeline's own types (a run, its journal, a code receipt)
+// are still declared here as mirrors with the same JSON form; core converts
+// between the two and tests that no field is lost.
 package service
