@@ -163,6 +163,25 @@ func (r *Registry) Register(ctx context.Context, name string) (Record, string, e
 	return rec, token, nil
 }
 
+// Pair redeems a code of codes for a new paired client named req.Name and
+// returns its id and token, shown this once. The name is checked first, so
+// a bad one does not spend the code. Errors: CleanName's; Pairing.Redeem's
+// (errs.PairingCodeInvalid, errs.HubRateLimited); Register's.
+func (r *Registry) Pair(ctx context.Context, codes *Pairing, req service.PairRequest) (service.Paired, error) {
+	name, err := CleanName(req.Name)
+	if err != nil {
+		return service.Paired{}, err
+	}
+	if _, err := codes.Redeem(req.From, req.Code); err != nil {
+		return service.Paired{}, err
+	}
+	rec, token, err := r.Register(ctx, name)
+	if err != nil {
+		return service.Paired{}, err
+	}
+	return service.Paired{ClientID: rec.ID, Token: token}, nil
+}
+
 // EnsureAgent returns the agent client of req's name and kind, creating it
 // without a token (its digest is zero, which no token matches) the first
 // time. A revoked one is returned as it is: the user's revocation stands.

@@ -119,21 +119,9 @@ func (s *Service) NewPairingCode(ctx context.Context, c service.Caller, req serv
 }
 
 // Pair redeems a pairing code for a new paired client and its token.
-// The name is checked first, so a bad one does not spend the code.
 // Errors: as service.Gateway's Pair.
 func (s *Service) Pair(ctx context.Context, req service.PairRequest) (service.Paired, error) {
-	name, err := clients.CleanName(req.Name)
-	if err != nil {
-		return service.Paired{}, err
-	}
-	if _, err := s.c.pairing.Redeem(req.From, req.Code); err != nil {
-		return service.Paired{}, err
-	}
-	rec, token, err := s.c.clients.Register(ctx, name)
-	if err != nil {
-		return service.Paired{}, err
-	}
-	return service.Paired{ClientID: rec.ID, Token: token}, nil
+	return s.c.clients.Pair(ctx, s.c.pairing, req)
 }
 
 // Authenticate returns the paired client whose token tok is. Errors: as

@@ -337,15 +337,7 @@ func (f *fakeBackend) NewPairingCode(context.Context, service.Caller, service.Pa
 }
 
 func (f *fakeBackend) Pair(ctx context.Context, req service.PairRequest) (service.Paired, error) {
-	name, err := clients.CleanName(req.Name)
-	if err != nil {
-		return service.Paired{}, err
-	}
-	if _, err := f.pairing.Redeem(req.From, req.Code); err != nil {
-		return service.Paired{}, err
-	}
-	rec, token, err := f.clients.Register(ctx, name)
-	return service.Paired{ClientID: rec.ID, Token: token}, err
+	return f.clients.Pair(ctx, f.pairing, req)
 }
 
 func (f *fakeBackend) Authenticate(ctx context.Context, tok string) (hub.ClientInfo, error) {

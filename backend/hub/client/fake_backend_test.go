@@ -69,17 +69,9 @@ func (f *fakeBackend) NewPairingCode(context.Context, service.Caller, service.Pa
 	return f.pairing.Issue()
 }
 
-// Pair redeems a code as the core does: the name first, then the code.
+// Pair redeems a code as the core does.
 func (f *fakeBackend) Pair(ctx context.Context, req service.PairRequest) (service.Paired, error) {
-	name, err := clients.CleanName(req.Name)
-	if err != nil {
-		return service.Paired{}, err
-	}
-	if _, err := f.pairing.Redeem(req.From, req.Code); err != nil {
-		return service.Paired{}, err
-	}
-	rec, token, err := f.clients.Register(ctx, name)
-	return service.Paired{ClientID: rec.ID, Token: token}, err
+	return f.clients.Pair(ctx, f.pairing, req)
 }
 
 // register pairs a client directly, as a redeemed code does.
