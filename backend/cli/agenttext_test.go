@@ -58,6 +58,7 @@ func assertNoTerminalControl(t *testing.T, what, out string) {
 }
 
 func TestOneLineTextIsEscapedAndCut(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, got, want string
 	}{
@@ -84,6 +85,7 @@ func TestOneLineTextIsEscapedAndCut(t *testing.T) {
 // `ferry approvals list`/`show` nor in serve's log, and the whole prompt
 // is there to read; --json keeps the exact text.
 func TestApprovalsShowAnAgentsTextEscapedAndWhole(t *testing.T) {
+	t.Parallel()
 	dd := t.TempDir()
 	d := "--data-dir=" + dd
 	s := startServe(t, dd)
@@ -199,6 +201,7 @@ func TestApprovalsShowAnAgentsTextEscapedAndWhole(t *testing.T) {
 // answer reach the terminal escaped, newlines kept; --json and export stay
 // exact.
 func TestSessionsShowEscapesWhatARunHolds(t *testing.T) {
+	t.Parallel()
 	dd := t.TempDir()
 	d := "--data-dir=" + dd
 	answer := "line one\n\x1b[2K\x1b[1Afake line\n\u202eevil\u202c end"
@@ -246,6 +249,7 @@ func TestSessionsShowEscapesWhatARunHolds(t *testing.T) {
 // TestVerifyEscapesAnEntrysName: a zip's entry names (chosen by whoever
 // made the zip) are listed escaped.
 func TestVerifyEscapesAnEntrysName(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, n := range []string{"src/ok.go", "src/a\x1b[2K\x1b[1Ab\u202egpj.go"} {

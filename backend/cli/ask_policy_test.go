@@ -119,6 +119,7 @@ var rateLimited = sim.Scenario{Name: sim.ScenarioRateLimit, Params: map[string]s
 // conversation at its maximum length rolls over to a new chat with one
 // resubmit. Each policy is recorded in the --json result.
 func TestAskAppliesTheInterstitialPolicies(t *testing.T) {
+	t.Parallel()
 	p := newPolicyHarness(t)
 	srv := p.h.Server
 
@@ -242,6 +243,7 @@ func TestAskAppliesTheInterstitialPolicies(t *testing.T) {
 // submitting with the retry journaled; ferry reattach waits out the rest of
 // the cooldown and sends the one retry: never a third submission.
 func TestAskKilledDuringTheRateLimitCooldownIsReattached(t *testing.T) {
+	t.Parallel()
 	p := newPolicyHarness(t)
 	srv := p.h.Server
 	const cooldown = 4 * time.Second

@@ -33,6 +33,7 @@ var simModel = map[string]string{
 // proof (the site's own model name and where it was read), the routing
 // proof (the pinned tab and no other) and the transport the site calls for.
 func TestAskEverySite(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 // starts the simulator and a headless Chromium mapped to it, and ferry
 // attaches to that browser with --browser-url.
 func TestAsk(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +180,7 @@ func TestAsk(t *testing.T) {
 // sessions commands show, and a ferry killed after the send leaves a run
 // that `ferry reattach` collects without sending the prompt again.
 func TestAskIsJournaled(t *testing.T) {
+	t.Parallel()
 	// A slower stream than the default, so that the kill lands while the
 	// answer is still streaming.
 	h, err := providertest.Start(sim.WithPace(6, 60*time.Millisecond))

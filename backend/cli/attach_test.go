@@ -20,11 +20,12 @@ import (
 // send (nothing reaches the site), two files of the same base name both go
 // under visible names, and a slow upload holds the send until it is done.
 func TestAskAttachesFiles(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	t.Cleanup(h.Close)
 	url := h.Browser.Endpoint()
 	dir := t.TempDir()
 	write := func(rel, body string) string {
@@ -43,8 +44,12 @@ func TestAskAttachesFiles(t *testing.T) {
 	utilA := write("a/util.go", "package a\n")
 	utilB := write("b/util.go", "package b\n")
 
+	// The sites run side by side on the one simulator and browser: each has
+	// its own scenario, submissions, uploads and library there, its own
+	// data directory and its own new chat.
 	for _, siteID := range []string{sim.ChatGPT, sim.Claude, sim.Gemini} {
 		t.Run(siteID, func(t *testing.T) {
+			t.Parallel()
 			dataDir := t.TempDir()
 			ask := func(t *testing.T, files []string, prompt string) result {
 				t.Helper()
@@ -164,6 +169,7 @@ func TestAskAttachesFiles(t *testing.T) {
 // an exclusion) and prints each file as it would be sent, renames
 // included, without a browser.
 func TestFilesReportSendsNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for rel, body := range map[string]string{"src/a/util.go": "package a\n", "src/b/util.go": "package b\n", "src/run.log": "x"} {
 		p := filepath.Join(dir, rel)

@@ -93,6 +93,7 @@ func hermeticEnv(t testing.TB) []string {
 }
 
 func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
 	t.Run("version names ferry and its go version", func(t *testing.T) {
 		r := ferry(t, nil, "version")
 		if r.code != 0 || !strings.HasPrefix(r.stdout, "ferry ") || !strings.Contains(r.stdout, "go1.") {
@@ -158,6 +159,7 @@ func (d doctorReport) check(t *testing.T, id string) (status, detail string) {
 }
 
 func TestDoctor(t *testing.T) {
+	t.Parallel()
 	t.Run("--json prints one object with every check", func(t *testing.T) {
 		dir := t.TempDir()
 		r := ferry(t, nil, "--data-dir", dir, "doctor", "--json")
@@ -237,6 +239,7 @@ func TestDoctor(t *testing.T) {
 }
 
 func TestSettingsReset(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := []byte("{ not json\n")
 	os.WriteFile(filepath.Join(dir, "settings.json"), bad, 0o600)

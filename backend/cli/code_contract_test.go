@@ -22,6 +22,7 @@ import (
 // same tab as three sessions, and a broken deliverable stops the chain
 // right there, with nothing more sent.
 func TestCodeContractAll(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ import (
 // its verified zip downloads; `ferry code` through the owner prints the
 // receipt the embedded run prints.
 func TestCodeThroughTheHub(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

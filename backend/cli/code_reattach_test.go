@@ -144,6 +144,7 @@ func submissionsHolding(h *providertest.Harness, task string) int {
 // verified zip is on disk with its sidecar, the receipt beside it, the prompt
 // was sent exactly once, and a zip already saved is not fetched again.
 func TestCodeKilledInAStateIsReattachedToItsVerifiedZip(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

@@ -55,6 +55,7 @@ func allFiles(t *testing.T, dir string) []string {
 // TestCode runs the built ferry binary's `code` command against the
 // simulator in headless Chromium, attached with --browser-url.
 func TestCode(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

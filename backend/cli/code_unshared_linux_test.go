@@ -24,6 +24,7 @@ import (
 // Wine). The zip comes over the DevTools connection, verified and saved,
 // and the receipt says so.
 func TestCodeWithABrowserThatDoesNotShareFerrysFiles(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	srv := sim.New(providertest.DefaultSimOptions...)

@@ -28,6 +28,7 @@ import (
 // the whole answer the site finished, the simulator having received the
 // prompt exactly once.
 func TestABrowserKilledMidAnswerExitsBrowserDisconnectedAndReattachCollects(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	srv := sim.New(sim.WithPace(4, 120*time.Millisecond))

@@ -27,6 +27,7 @@ import (
 // a run streams its answer, under a running owner, and while a code run
 // saves its zip.
 func TestAFullDisk(t *testing.T) {
+	t.Parallel()
 	spacetest.Require(t)
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 // journals the conversation's address as soon as the page shows it) and
 // for one that crashed after its turn completed.
 func TestSessionsDoctor(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(slowPace)
 	if err != nil {
 		t.Fatal(err)

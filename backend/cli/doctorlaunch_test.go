@@ -20,6 +20,7 @@ import (
 // after the command name or before it), reports the sites, and leaves no
 // browser behind.
 func TestDoctorSitesWithNothingRunningLaunchesFerrysBrowserAndQuitsIt(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	srv := sim.New(providertest.DefaultSimOptions...)

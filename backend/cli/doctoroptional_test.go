@@ -18,6 +18,7 @@ import (
 // ask for a model fails with model_unavailable naming the role, before
 // anything is sent.
 func TestAPageWithoutItsModelPickerStaysOkForPlainAsks(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // override; that override in the settings makes the check pass and a real
 // ask pass on the same page; the checks themselves send nothing.
 func TestDoctorSitesFindsADriftedRoleAndItsOverrideFixesIt(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

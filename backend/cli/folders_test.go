@@ -21,6 +21,7 @@ import (
 // holds the agent's jobs to (a file under an allowed folder waits for
 // approval, one outside is refused with hub_forbidden).
 func TestClientsFoldersSetWhatAnAgentMayAttach(t *testing.T) {
+	t.Parallel()
 	dd := t.TempDir()
 	d := "--data-dir=" + dd
 	s := startServe(t, dd)

@@ -19,6 +19,7 @@ import (
 // thread that `ferry sessions show` lists; a follow-up in a conversation
 // at its maximum length rolls over to a new chat and says so.
 func TestAskFollowUps(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

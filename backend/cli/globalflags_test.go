@@ -14,6 +14,7 @@ import (
 // name they reach the command. Here ferry launches its own headless browser
 // from flags that all stand before `ask`.
 func TestBrowserFlagsBeforeTheCommandNameLaunchTheBrowser(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	srv := sim.New(providertest.DefaultSimOptions...)

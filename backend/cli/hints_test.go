@@ -73,6 +73,7 @@ func flagSetOf(name string) *flag.FlagSet {
 // that the command exists (clihost's are linked into this test binary, as
 // into ferry).
 func TestEveryCommandAHintNamesExists(t *testing.T) {
+	t.Parallel()
 	named := regexp.MustCompile("`ferry ([a-z][a-z-]*)")
 	seen := 0
 	for where, text := range hintTexts(t) {
@@ -96,6 +97,7 @@ func TestEveryCommandAHintNamesExists(t *testing.T) {
 // that takes one of a few words (--browser PATH). A hint that sends the user to a
 // flag their command refuses is a dead end.
 func TestEveryFlagAHintNamesIsAcceptedByItsCommand(t *testing.T) {
+	t.Parallel()
 	span := regexp.MustCompile("`ferry ([a-z][a-z-]*)([^`]*)`")
 	flagRe := regexp.MustCompile(`(?:^|[\s(\x60"'])--([a-z][a-z0-9-]*)(?:[ =]([A-Z][A-Z_]+)\b)?`)
 	withHint := regexp.MustCompile(`WithHint\("((?:[^"\\]|\\.)*)"`)
@@ -163,6 +165,7 @@ func isBoolFlag(f *flag.Flag) bool {
 // it: run again with it (and a Chromium that is not there, so nothing
 // starts), it is not refused as bad input.
 func TestTheHintsOfABrowserNotRunningNameWhatTheirCommandTakes(t *testing.T) {
+	t.Parallel()
 	flagRe := regexp.MustCompile(`(?:^|[\s(])--([a-z][a-z0-9-]*)(?: ([a-z]+)\b)?`)
 	cases := [][]string{
 		{"doctor", "--sites", "--browser", "attach"},

@@ -13,6 +13,7 @@ import (
 // contradictions are refused before anything is opened, and attaching to
 // Ferry's own browser that does not run says so from the run itself.
 func TestTheJobCommandsTakeTheirBrowserFromTheService(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	conv := "67f0c1d2-0000-4000-8000-000000000001"
 	cases := []struct {

@@ -20,6 +20,7 @@ import (
 // where the user runs the command) reaches only errs: TestSafetextIsALeaf
 // and TestAttachIsALeaf hold them to that.
 func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
+	t.Parallel()
 	const backend = "github.com/ferrydesk/ferry/backend/"
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -59,6 +60,7 @@ func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 // TestSafetextIsALeaf: the one package the commands may import beside the
 // service layer depends on no other package of Ferry.
 func TestSafetextIsALeaf(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "../safetext").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
@@ -77,6 +79,7 @@ func TestSafetextIsALeaf(t *testing.T) {
 // TestAttachIsALeaf: the expansion and checks of --file depend on nothing
 // of Ferry's but the error envelope.
 func TestAttachIsALeaf(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "../attach").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
@@ -100,6 +103,7 @@ func TestAttachIsALeaf(t *testing.T) {
 // the package pulls in: the CLI links no browser, store, journal, artifact
 // code, site registry or vendor (the binary gets those from clihost).
 func TestTheCLIDependsOnNoBrowserStoreOrSite(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)

@@ -14,6 +14,7 @@ import (
 // command is in them, the page renders without a warning, and bash
 // completes commands, verbs and flags.
 func TestManPageAndCompletions(t *testing.T) {
+	t.Parallel()
 	man := ferry(t, nil, "help", "man")
 	if man.code != 0 {
 		t.Fatalf("ferry help man: exit %d\n%s", man.code, man.stderr)

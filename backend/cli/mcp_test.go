@@ -187,6 +187,7 @@ func autoApprove(t testing.TB, dataDir, name string) {
 // Chromium that ferry attaches to with --browser-url. No owner runs, so
 // the process owns the data directory itself.
 func TestMCPOverStdio(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)
@@ -304,6 +305,7 @@ func TestMCPOverStdio(t *testing.T) {
 // is killed goes on in the owner and the next `ferry mcp` follows it to its
 // answer.
 func TestMCPJobsSurviveTheMCPProcessUnderAnOwner(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)
@@ -349,6 +351,7 @@ func TestMCPJobsSurviveTheMCPProcessUnderAnOwner(t *testing.T) {
 // goes on; an unknown method gets method-not-found; nothing but JSON-RPC
 // reaches stdout, even the owner's start (no banner).
 func TestMCPAnswersAMalformedLineWithAParseError(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "mcp", "--data-dir", t.TempDir())
 	cmd.Env = hermeticEnv(t)
 	stdin, err := cmd.StdinPipe()
@@ -445,6 +448,7 @@ func TestMCPAnswersAMalformedLineWithAParseError(t *testing.T) {
 // owner is one for its lifetime: ferry approvals works against it, a
 // second ferry mcp works through it, and a second owner gets store_busy.
 func TestMCPOwnsTheDataDirectoryWhenNoOwnerRuns(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	first := startMCP(t, dataDir, "gemini-cli")
 	if r := ferry(t, nil, "approvals", "list", "--json", "--data-dir", dataDir); r.code != 0 {
@@ -473,6 +477,7 @@ func TestMCPOwnsTheDataDirectoryWhenNoOwnerRuns(t *testing.T) {
 // refused connection: ferry mcp becomes the owner itself and the agent's
 // jobs carry over.
 func TestMCPCarriesOnWhenItsOwnerStops(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

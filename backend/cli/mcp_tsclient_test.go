@@ -251,6 +251,7 @@ func assertAgentWords(t *testing.T, what, text string, e errs.Envelope) {
 // it does not match, error results included; every error's words name what
 // an agent can do.
 func TestMCPThroughTheTypeScriptClient(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

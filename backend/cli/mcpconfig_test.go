@@ -9,6 +9,7 @@ import (
 )
 
 func TestMCPConfigNamesThisBinaryForEachAgent(t *testing.T) {
+	t.Parallel()
 	real, err := filepath.EvalSymlinks(binary)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 )
 
 func TestReportWritesTheZipOfAFailedRunOnce(t *testing.T) {
+	t.Parallel()
 	dd := t.TempDir()
 	base := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	seedSessions(t, dd,

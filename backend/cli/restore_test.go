@@ -52,6 +52,7 @@ func backupsIn(t *testing.T, dataDir string) []store.BackupFile {
 }
 
 func TestADamagedHistoryIsReportedAndRestored(t *testing.T) {
+	t.Parallel()
 	const n = 300
 	dd := t.TempDir()
 	base := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)

@@ -20,6 +20,7 @@ import (
 // the same zip home again with `ferry retrieve --conv`, and continues the
 // conversation with `ferry code --conv`.
 func TestRetrieve(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // after the first detached from the tab they shared), each prompt sent
 // once, each in its own tab.
 func TestTwoAsksAtOnceThroughServe(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(sim.WithPace(4, 25*time.Millisecond), sim.WithRateLimitLock(2*time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +68,7 @@ func TestTwoAsksAtOnceThroughServe(t *testing.T) {
 }
 
 func TestProgressSaysWhatAQueuedRunWaitsFor(t *testing.T) {
+	t.Parallel()
 	var stderr strings.Builder
 	inv := &invocation{stderr: &stderr}
 	for _, ev := range []service.JobEvent{

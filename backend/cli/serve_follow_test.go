@@ -28,6 +28,7 @@ var convRe = regexp.MustCompile(`/c/([A-Za-z0-9][A-Za-z0-9_-]*)`)
 // of the owner's browser, and follow a run the owner is running with
 // ferry watch, its partial text streamed over the event stream.
 func TestServeFollowsRunsInTheBrowserLikeEmbedded(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(sim.WithPace(4, 30*time.Millisecond), sim.WithRateLimitLock(2*time.Second))
 	if err != nil {
 		t.Fatal(err)

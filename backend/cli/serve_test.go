@@ -97,6 +97,7 @@ func (s *served) stop(t *testing.T) {
 }
 
 func TestServeGivesTheSameOutputAsEmbedded(t *testing.T) {
+	t.Parallel()
 	dd := t.TempDir()
 	base := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	seedSessions(t, dd,
@@ -203,6 +204,7 @@ func TestServeGivesTheSameOutputAsEmbedded(t *testing.T) {
 }
 
 func TestApprovalsPairingAndRevocation(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

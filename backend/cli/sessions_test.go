@@ -35,6 +35,7 @@ func seedSessions(t *testing.T, dataDir string, ss ...job.Session) {
 func exitOf(code errs.Code) int { return errs.ExitCode(errs.New(code, "x")) }
 
 func TestSessionsCommands(t *testing.T) {
+	t.Parallel()
 	dd := t.TempDir()
 	base := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	seedSessions(t, dd,

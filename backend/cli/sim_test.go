@@ -16,6 +16,7 @@ import (
 )
 
 func TestSimServesTheSitesAndPrintsTheChromiumFlags(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "sim", "--json")
 	cmd.Env = hermeticEnv(t)
 	out, err := cmd.StdoutPipe()
@@ -72,6 +73,7 @@ func TestSimServesTheSitesAndPrintsTheChromiumFlags(t *testing.T) {
 }
 
 func TestSimScenarioFlag(t *testing.T) {
+	t.Parallel()
 	t.Run("--scenario sets the turn scenario of every site", func(t *testing.T) {
 		cmd := exec.Command(binary, "sim", "--json", "--scenario", "by_contract")
 		cmd.Env = hermeticEnv(t)

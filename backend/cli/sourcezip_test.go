@@ -27,17 +27,21 @@ import (
 // clean one's sources arrive at the site as one zip holding exactly the
 // tracked files at HEAD, recorded with its sha256 and removed after the run.
 func TestAskSendsSourcesAsAZip(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatalf("git is required: %v", err)
 	}
-	for k, v := range map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Ferry Test",
-		"GIT_AUTHOR_EMAIL": "test@ferry.invalid", "GIT_COMMITTER_NAME": "Ferry Test", "GIT_COMMITTER_EMAIL": "test@ferry.invalid"} {
-		t.Setenv(k, v)
-	}
+	// git, here and in ferry, reads no user or system configuration: the
+	// environment of each process rather than t.Setenv, which would keep the
+	// test from running in parallel with the others.
+	gitEnv := []string{"GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Ferry Test",
+		"GIT_AUTHOR_EMAIL=test@ferry.invalid", "GIT_COMMITTER_NAME=Ferry Test", "GIT_COMMITTER_EMAIL=test@ferry.invalid"}
 	work := filepath.Join(t.TempDir(), "shop")
 	git := func(args ...string) string {
 		t.Helper()
-		out, err := exec.Command("git", append([]string{"-C", work}, args...)...).CombinedOutput()
+		cmd := exec.Command("git", append([]string{"-C", work}, args...)...)
+		cmd.Env = append(os.Environ(), gitEnv...)
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
@@ -80,13 +84,13 @@ func TestAskSendsSourcesAsAZip(t *testing.T) {
 		t.Helper()
 		args := []string{"ask", "--json", "--browser-url", h.Browser.Endpoint(), "--data-dir", dataDir, "--timeout", "50s",
 			"--site", sim.ChatGPT, "--new-chat", "--repo", work, "--source", "."}
-		return ferry(t, nil, append(append(args, extra...), prompt)...)
+		return ferry(t, gitEnv, append(append(args, extra...), prompt)...)
 	}
 
 	t.Run("code mode attaches the zip instead of naming a pushed commit", func(t *testing.T) {
 		h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioCodeZip})
 		defer h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
-		r := ferry(t, nil, "code", "--json", "--browser-url", h.Browser.Endpoint(), "--data-dir", dataDir, "--out", t.TempDir(), "--timeout", "50s",
+		r := ferry(t, gitEnv, "code", "--json", "--browser-url", h.Browser.Endpoint(), "--data-dir", dataDir, "--out", t.TempDir(), "--timeout", "50s",
 			"--site", sim.ChatGPT, "--repo", work, "--source", "main.go", "--source", "docs", "--source-as", "zip", "Add a checkout page")
 		if r.code != 0 {
 			t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
@@ -133,7 +137,7 @@ func TestAskSendsSourcesAsAZip(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 			t.Fatal(err)
 		}
-		show := ferry(t, nil, "sessions", "show", "--json", "--data-dir", dataDir, out.Session)
+		show := ferry(t, gitEnv, "sessions", "show", "--json", "--data-dir", dataDir, out.Session)
 		var s service.SessionDetail
 		if show.code != 0 || json.Unmarshal([]byte(show.stdout), &s) != nil || s.Session == nil {
 			t.Fatalf("sessions show: exit %d %s %s", show.code, show.stdout, show.stderr)
@@ -193,7 +197,7 @@ func TestAskSendsSourcesAsAZip(t *testing.T) {
 		if r := ask(t, "hi", "--source-as", "provenance"); r.code != exitOf(errs.BadInput) || !strings.Contains(r.stdout+r.stderr, "only as a zip") {
 			t.Fatalf("exit %d %s %s", r.code, r.stdout, r.stderr)
 		}
-		r := ferry(t, nil, "ask", "--site", "chatgpt", "--data-dir", dataDir, "--source-as", "zip", "hi")
+		r := ferry(t, gitEnv, "ask", "--site", "chatgpt", "--data-dir", dataDir, "--source-as", "zip", "hi")
 		if r.code != exitOf(errs.BadInput) || !strings.Contains(r.stderr, "--source-as needs --repo") {
 			t.Fatalf("exit %d %s", r.code, r.stderr)
 		}

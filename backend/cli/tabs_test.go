@@ -28,6 +28,7 @@ type errorJSON struct {
 // tabs, opening one, refusing to guess between two tabs of a site, and a
 // fresh chat with the prompt from a file.
 func TestTabsOpenAndAmbiguity(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)
@@ -245,6 +246,7 @@ func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " "
 // TestBrowserFlagsAreCheckedBeforeTheBrowser covers the contradictions and
 // absences the browser flags refuse, without any browser.
 func TestBrowserFlagsAreCheckedBeforeTheBrowser(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	cases := []struct {
 		name string
@@ -280,6 +282,7 @@ func TestBrowserFlagsAreCheckedBeforeTheBrowser(t *testing.T) {
 // TestHelpExitCodesIsTheCatalog checks the exit-code table against
 // errs.Catalog: every code under its class's exit code, and nothing else.
 func TestHelpExitCodesIsTheCatalog(t *testing.T) {
+	t.Parallel()
 	r := ferry(t, nil, "help", "exit-codes", "--json")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -328,6 +331,7 @@ func TestHelpExitCodesIsTheCatalog(t *testing.T) {
 // browser flag: they attach to the browser running on the data directory's
 // profile, found through its DevToolsActivePort file.
 func TestTabsAndOpenAttachToFerrysOwnBrowser(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	srv := sim.New(providertest.DefaultSimOptions...)
@@ -381,6 +385,7 @@ func TestTabsAndOpenAttachToFerrysOwnBrowser(t *testing.T) {
 // without a running owner says where it runs, and --browser-url is
 // refused (the action is on the owner's browser).
 func TestTabActionsAreCheckedAndNeedTheOwner(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	cases := []struct {
 		name string

@@ -13,6 +13,7 @@ import (
 )
 
 func TestTemplatesCommand(t *testing.T) {
+	t.Parallel()
 	dd := t.TempDir()
 	d := "--data-dir=" + dd
 	body := filepath.Join(t.TempDir(), "greet.txt")
@@ -122,6 +123,7 @@ func TestTemplatesCommand(t *testing.T) {
 // settings and every directory under the data directory are the user's
 // alone (the binary sets a 077 umask), whatever their writers ask for.
 func TestEverythingFerryWritesIsPrivate(t *testing.T) {
+	t.Parallel()
 	d := t.TempDir()
 	if err := os.Chmod(d, 0o700); err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ type verifyOut struct {
 // TestVerify runs the built binary's `verify` on the simulator's good and
 // hostile zips, with the limits of a settings file.
 func TestVerify(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dataDir := t.TempDir()
 	write := func(t *testing.T, name string, b []byte) string {

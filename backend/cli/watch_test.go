@@ -113,6 +113,7 @@ func (w *timedWriter) String() string {
 // follows it to the end in the same tab, streaming the answer's partial
 // text as it grows, and prints the answer, never sending the prompt again.
 func TestWatch(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(slowPace)
 	if err != nil {
 		t.Fatal(err)
