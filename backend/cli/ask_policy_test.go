@@ -247,12 +247,14 @@ func TestAskKilledDuringTheRateLimitCooldownIsReattached(t *testing.T) {
 	p := newPolicyHarness(t)
 	srv := p.h.Server
 	const cooldown = 4 * time.Second
-	d := "--data-dir=" + p.data
 
-	// killInCooldown starts ferry ask, kills it once the site has refused
-	// the prompt and the retry is journaled, and returns the run's record.
-	killInCooldown := func(t *testing.T, tab *browser.Page, prompt string) job.Session {
+	// killInCooldown starts ferry ask on dataDir, kills it once the site has
+	// refused the prompt and the retry is journaled, and returns the run's
+	// record. Each subtest has a data dir of its own: the journal it waits
+	// on then holds no other run's retry.
+	killInCooldown := func(t *testing.T, tab *browser.Page, dataDir, prompt string) job.Session {
 		t.Helper()
+		d := "--data-dir=" + dataDir
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, binary, "ask", "--tab", tab.ID(), "--browser-url", p.url, d, "--timeout", "45s",
@@ -276,9 +278,9 @@ func TestAskKilledDuringTheRateLimitCooldownIsReattached(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		// Ferry answers the modal and journals the retry within a few
-		// hundred ms of the refusal; kill it well inside the cooldown.
-		time.Sleep(time.Until(refusedAt.Add(1500 * time.Millisecond)))
+		// Ferry answers the modal and journals the retry, then waits out the
+		// cooldown: kill it once the retry is journaled.
+		journaled(t, ctx, dataDir, `"retry_of":"`)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
@@ -313,7 +315,9 @@ func TestAskKilledDuringTheRateLimitCooldownIsReattached(t *testing.T) {
 		srv.SetScenario(sim.ChatGPT, rateLimited)
 		tab := p.tab(t)
 		prompt := "policy: a crossing interrupted in the cooldown"
-		s := killInCooldown(t, tab, prompt)
+		dataDir := t.TempDir()
+		d := "--data-dir=" + dataDir
+		s := killInCooldown(t, tab, dataDir, prompt)
 		// The site's lock has ended by the end of the cooldown.
 		srv.SetScenario(sim.ChatGPT, sim.Scenario{Name: sim.ScenarioNormal})
 		r := ferry(t, nil, "reattach", "--session", s.ID, "--browser-url", p.url, d, "--timeout", "45s")
@@ -338,7 +342,9 @@ func TestAskKilledDuringTheRateLimitCooldownIsReattached(t *testing.T) {
 		srv.SetScenario(sim.ChatGPT, rateLimited)
 		tab := p.tab(t)
 		prompt := "policy: a crossing still locked after the interruption"
-		s := killInCooldown(t, tab, prompt)
+		dataDir := t.TempDir()
+		d := "--data-dir=" + dataDir
+		s := killInCooldown(t, tab, dataDir, prompt)
 		r := ferry(t, nil, "reattach", "--session", s.ID, "--browser-url", p.url, d, "--timeout", "45s", "--json")
 		if want := errs.ExitCode(errs.New(errs.RateLimited, "")); r.code != want {
 			t.Fatalf("reattach: exit %d, want %d (rate_limited)\nstdout %s\nstderr %s", r.code, want, r.stdout, r.stderr)

@@ -217,9 +217,10 @@ func TestDoctor(t *testing.T) {
 		if !strings.Contains(detail, fmt.Sprint(child.Process.Pid)) || !strings.Contains(detail, "ferry serve") {
 			t.Fatalf("busy store detail does not name the holder (pid %d): %q", child.Process.Pid, detail)
 		}
-		if r.took > 10*time.Second {
-			t.Fatalf("doctor took %v on a busy store: it must not wait for the lock", r.took)
-		}
+		// The child holds the store until its stdin closes, after this
+		// check: a doctor that waited for the lock would never have
+		// returned the report above (ferry's hang bound would have killed
+		// it), so no clock is needed to show that it did not wait.
 		text := ferry(t, nil, "--data-dir", dir, "doctor")
 		if !strings.Contains(text.stdout, "FAIL") || !strings.Contains(text.stdout, "in use") {
 			t.Fatalf("human doctor output does not show the busy store:\n%s", text.stdout)

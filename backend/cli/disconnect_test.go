@@ -65,7 +65,9 @@ func TestABrowserKilledMidAnswerExitsBrowserDisconnectedAndReattachCollects(t *t
 	}
 	killedAt := time.Now()
 	_ = cmd.Wait()
-	if took := time.Since(killedAt); took > 5*time.Second {
+	// Half the run's own 60 s timeout: only an ask that missed the
+	// disconnect and waited on a dead browser takes that long.
+	if took := time.Since(killedAt); took > 30*time.Second {
 		t.Fatalf("ferry ask ended %s after the kill", took)
 	}
 	if code := cmd.ProcessState.ExitCode(); code != exitOf(errs.BrowserDisconnected) {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -66,9 +65,9 @@ func TestVerify(t *testing.T) {
 			!strings.Contains(e.Error.Message, "not a regular file") {
 			t.Fatalf("exit %d %s (%v)", r.code, r.stdout, err)
 		}
-		if r.took > 10*time.Second {
-			t.Fatalf("verify of a FIFO took %s", r.took)
-		}
+		// A verify that opened the FIFO would wait for a writer that never
+		// comes, until ferry's hang bound killed it: the exit code above
+		// is the proof that it did not wait.
 	})
 
 	t.Run("a good zip exits 0 with its entries and sha256", func(t *testing.T) {
