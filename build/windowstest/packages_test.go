@@ -62,6 +62,7 @@ var suites = []suite{
 	{dir: "prompt", skip: []skipped{
 		{"TestCheckSources", needsGit},
 		{"TestCleanSources", needsGit},
+		{"TestZipSourcesLeavesNothingBehind", needsGit},
 	}},
 	{dir: "search"},
 	{dir: "errs"},
