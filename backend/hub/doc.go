@@ -10,10 +10,11 @@
 // allowlisted (cross-site requests from web pages, also on the WebSocket
 // upgrade), the bearer token travels in the Authorization header only, and
 // agent clients pair once with a short-lived code, get their own revocable
-// token, are rate limited, and wait for the user's approval before a job of
-// theirs runs.
+// token, and are rate limited.
 //
-// The pipeline, sessions and artifacts are not the hub's: its routes call a
-// service.Service with the caller the token names, and it relays run
-// updates from an EventSource.
+// The pipeline, sessions, artifacts, approvals, clients and pairing codes
+// are not the hub's: its routes call a service.Gateway (core's Service) with
+// the caller the token names, which decides what that caller may do (an
+// agent's jobs wait for the user's approval there), and it relays the
+// owner's events from the Gateway's stream to each caller that may see them.
 package hub
