@@ -286,12 +286,14 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 			t.Errorf("the retried run sends %q (new chat %v), want the same prompt in a new chat", got["prompt"], got["newChat"])
 		}
 		// The new run is listed in Active runs; its Cancel there stops it.
-		row, err := page.Timeout(30 * time.Second).Element(`[data-testid=active-run][data-run="` + second + `"]`)
+		_, err := page.Timeout(30 * time.Second).Element(`[data-testid=active-run][data-run="` + second + `"]`)
 		if err != nil {
 			t.Fatalf("the retried run is not in Active runs: %v", err)
 		}
 		waitEval(t, page, 60*time.Second, "the retried run streaming", `() => (document.querySelector('[data-testid=live-run] [data-testid=answer]')?.textContent.length ?? 0) > 50`)
-		row.MustElement(`[data-testid=active-cancel]`).MustClick()
+		// The row is found again for the click: the list redraws it as the run
+		// moves on, and a handle from before may point at a row no longer shown.
+		page.MustElement(`[data-testid=active-run][data-run="` + second + `"] [data-testid=active-cancel]`).MustClick()
 		waitEval(t, page, 30*time.Second, "the retried run cancelled from Active runs", `(id) => {
 			const r = document.querySelector('[data-testid=live-run]');
 			return r.dataset.ended === 'true' && r.dataset.state === 'cancelled' &&
