@@ -17,8 +17,8 @@ import (
 // hub/client; what needs more is clihost's, which the binary links in.
 // safetext (what makes an agent's or a site's text safe for the terminal)
 // is a leaf that reaches nothing, and attach (what --file names, expanded
-// where the user runs the command) reaches only errs: TestSafetextIsALeaf
-// and TestAttachIsALeaf hold them to that.
+// where the user runs the command) reaches only errs and record:
+// TestSafetextIsALeaf and TestAttachIsALeaf hold them to that.
 func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 	t.Parallel()
 	const backend = "github.com/ferrydesk/ferry/backend/"
@@ -77,7 +77,7 @@ func TestSafetextIsALeaf(t *testing.T) {
 }
 
 // TestAttachIsALeaf: the expansion and checks of --file depend on nothing
-// of Ferry's but the error envelope.
+// of Ferry's but the error envelope and the record of an attachment.
 func TestAttachIsALeaf(t *testing.T) {
 	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "../attach").Output()
@@ -90,7 +90,8 @@ func TestAttachIsALeaf(t *testing.T) {
 	}
 	for _, d := range deps {
 		switch d {
-		case "github.com/ferrydesk/ferry/backend/attach", "github.com/ferrydesk/ferry/backend/errs":
+		case "github.com/ferrydesk/ferry/backend/attach", "github.com/ferrydesk/ferry/backend/errs",
+			"github.com/ferrydesk/ferry/backend/record", "github.com/ferrydesk/ferry/backend/redact":
 		default:
 			if strings.HasPrefix(d, "github.com/ferrydesk/ferry/") {
 				t.Errorf("attach depends on %s", d)

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
-	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -46,7 +45,7 @@ func (s *Service) tellArtifactRuns(ctx context.Context, items []service.Artifact
 		r, seen := runs[id]
 		if !seen {
 			if sess, err := repo.Get(ctx, id); err == nil {
-				r = &service.ArtifactRun{ID: sess.ID, Prompt: promptOpening(job.Title(sess), 160), Created: sess.Created, State: string(sess.State)}
+				r = &service.ArtifactRun{ID: sess.ID, Prompt: promptOpening(sess.Title(), 160), Created: sess.Created, State: string(sess.State)}
 			}
 			runs[id] = r
 		}

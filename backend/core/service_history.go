@@ -26,7 +26,7 @@ func (s *Service) ViewSession(ctx context.Context, c service.Caller, req service
 	if err != nil {
 		return service.SessionDetail{}, err
 	}
-	return service.SessionDetail{Session: RunOf(job.Redacted(sess)), Journal: journalOf(journal), Thread: thread}, nil
+	return service.SessionDetail{Session: RunOf(sess.Redacted()), Journal: journalOf(journal), Thread: thread}, nil
 }
 
 // SearchHistory searches the core's shared history (its index is built
