@@ -11,8 +11,9 @@ import (
 )
 
 // The commands are written once against service.Service and reach the
-// backend through the service layer only: whichever implementation answers,
-// they cannot reach around it to the store, the browser or a site. Only the
+// backend through the service layer only (service and the records it
+// carries, package record): whichever implementation answers, they cannot
+// reach around it to the store, the browser or a site. Only the
 // choice of the remote implementation (owner.go, service.go) names
 // hub/client; what needs more is clihost's, which the binary links in.
 // safetext (what makes an agent's or a site's text safe for the terminal)
@@ -32,7 +33,7 @@ func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 			continue
 		}
 		checked++
-		allowed := map[string]bool{"service": true, "errs": true, "config": true, "version": true, "safetext": true, "attach": true}
+		allowed := map[string]bool{"service": true, "record": true, "errs": true, "config": true, "version": true, "safetext": true, "attach": true}
 		if file == "owner.go" || file == "service.go" || file == "clients.go" {
 			allowed["hub/client"] = true
 		}

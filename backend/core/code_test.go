@@ -87,7 +87,7 @@ func TestCode(t *testing.T) {
 			}
 		}
 		if item == nil || item.Session != s.ID || item.Run == nil || item.Run.ID != s.ID || !strings.HasPrefix(item.Run.Prompt, "Build a desktop greeter") ||
-			!item.Run.Created.Equal(s.Created) || item.Run.State != string(job.StateDone) {
+			!item.Run.Created.Equal(s.Created) || item.Run.State != job.StateDone {
 			t.Fatalf("library item %+v, want its run %s told", item, s.ID)
 		}
 	})
