@@ -36,10 +36,12 @@ type Event struct {
 	Session string    `json:"session"`
 	Kind    EventKind `json:"kind"`
 	At      time.Time `json:"at"`
-	State   State     `json:"state,omitempty"`
-	Note    string    `json:"note,omitempty"`
-	Partial *Partial  `json:"partial,omitempty"`
-	Finding *Finding  `json:"finding,omitempty"`
+	// State is the state the run entered (EventState); a job that waits
+	// for its run to start reports its own (queued, starting) the same way.
+	State   State    `json:"state,omitempty"`
+	Note    string   `json:"note,omitempty"`
+	Partial *Partial `json:"partial,omitempty"`
+	Finding *Finding `json:"finding,omitempty"`
 }
 
 // Finding is what reattach found about an interrupted run.
