@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -28,9 +29,9 @@ func markFiles(run *service.Run, getenv func(string) string) {
 		if _, err := os.Lstat(a.Path); err == nil || !errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		a.File = service.FileMissing
+		a.File = record.FileMissing
 		if trashFor(getenv).Holds(a.Path) {
-			a.File = service.FileTrashed
+			a.File = record.FileTrashed
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -31,14 +32,14 @@ func TestARunsSavedFilesSayWhetherTheyAreStillThere(t *testing.T) {
 	if err := os.Remove(gone); err != nil {
 		t.Fatal(err)
 	}
-	run := &service.Run{Artifacts: []service.Artifact{
+	run := &service.Run{Artifacts: []record.Artifact{
 		{Name: "here.zip", Path: here, Verdict: "verified"},
 		{Name: "trashed.zip", Path: trashed, Verdict: "verified"},
 		{Name: "gone.zip", Path: gone, Verdict: "verified"},
 		{Name: "never.zip"},
 	}}
 	markFiles(run, env)
-	for i, want := range []string{"", service.FileTrashed, service.FileMissing, ""} {
+	for i, want := range []string{"", record.FileTrashed, record.FileMissing, ""} {
 		if got := run.Artifacts[i].File; got != want {
 			t.Errorf("%s reads %q, want %q", run.Artifacts[i].Name, got, want)
 		}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -129,7 +130,7 @@ func (a *Artifacts) DragPath(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if it.Status != service.ArtifactVerified {
+	if it.Status != record.ArtifactVerified {
 		return "", errs.New(errs.ArtifactUnsafe, "%s is %s: %s", it.Name, it.Status, it.Why).
 			WithEvidence("reason", it.Reason).WithHint("only verified zips can be dragged out of Ferry")
 	}

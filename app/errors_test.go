@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -88,6 +89,6 @@ func TestNoErrorCardNamesTheCLI(t *testing.T) {
 // noticeOf is the notification body of a run that failed with env.
 func noticeOf(env *errs.Envelope) (string, bool) {
 	n, ok := noticeFor(context.Background(), ownerEvent{Type: eventRunUpdate,
-		Job: &service.Job{ID: "job-1", State: service.RunFailed, Error: env}}, nil, func(id string) string { return id })
+		Job: &service.Job{ID: "job-1", State: string(record.StateFailed), Error: env}}, nil, func(id string) string { return id })
 	return n.Body, ok
 }

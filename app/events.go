@@ -3,6 +3,7 @@ package app
 import (
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -79,11 +80,11 @@ func runEventOf(ev ownerEvent) (RunEvent, bool) {
 	if re == nil {
 		return RunEvent{}, false
 	}
-	out.Session, out.State, out.Note = re.Session, re.State, re.Note
+	out.Session, out.State, out.Note = re.Session, string(re.State), re.Note
 	switch {
-	case re.Kind == service.RunEventPartial && re.Partial != nil:
+	case re.Kind == record.EventPartial && re.Partial != nil:
 		out.Kind, out.Text = "partial", re.Partial.Text
-	case re.Kind == service.RunEventState:
+	case re.Kind == record.EventState:
 		out.Kind = "state"
 	default:
 		return RunEvent{}, false

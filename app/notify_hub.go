@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -39,8 +40,8 @@ func noticeFor(ctx context.Context, ev ownerEvent, lookup sessionLookup, siteNam
 	if j == nil || j.ID == "" {
 		return Notice{}, false
 	}
-	state := j.State
-	if !service.IsTerminal(state) || state == service.RunCancelled || (j.Error != nil && j.Error.Code == errs.ApprovalRejected) {
+	state := record.State(j.State)
+	if !state.Terminal() || state == record.StateCancelled || (j.Error != nil && j.Error.Code == errs.ApprovalRejected) {
 		return Notice{}, false
 	}
 	var site, target string
@@ -57,7 +58,7 @@ func noticeFor(ctx context.Context, ev ownerEvent, lookup sessionLookup, siteNam
 		}
 	}
 	site = siteName(site)
-	if state == service.RunDone {
+	if state == record.StateDone {
 		body := oneLine(answer, 160)
 		if body == "" {
 			body = "The run finished; open it in Ferry."
@@ -203,7 +204,7 @@ func (r *runNotices) handle(ev ownerEvent) {
 			if d := ev.Job.Detail; d != nil {
 				site = siteName(d.Spec.Site)
 			}
-			if nt, ok = r.sh.notes.ended(ev.JobID, groupEnd{site: site, notice: nt, done: ev.Job.State == service.RunDone}); !ok {
+			if nt, ok = r.sh.notes.ended(ev.JobID, groupEnd{site: site, notice: nt, done: ev.Job.State == string(record.StateDone)}); !ok {
 				return
 			}
 		}

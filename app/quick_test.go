@@ -257,7 +257,7 @@ func TestNoticesForHubEvents(t *testing.T) {
 	}
 	lookup := func(_ context.Context, id string) (*service.Run, error) {
 		if s, ok := sessions[id]; ok {
-			return core.RunOf(s), nil
+			return s, nil
 		}
 		return nil, errs.New(errs.SessionNotFound, "no session %s", id)
 	}
@@ -379,8 +379,8 @@ func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 func TestTrayListsTheNewestRuns(t *testing.T) {
 	var listed []service.SessionSummary
 	for i, st := range []job.State{job.StateDone, job.StateFailed, job.StateStreaming, job.StateCancelled, job.StateDone, job.StateDone, job.StateDone} {
-		run := core.RunOf(&job.Session{ID: fmt.Sprint("r", i), Site: "chatgpt", State: st,
-			Prompt: "write a haiku about river ferries crossing in the early morning fog"})
+		run := &job.Session{ID: fmt.Sprint("r", i), Site: "chatgpt", State: st,
+			Prompt: "write a haiku about river ferries crossing in the early morning fog"}
 		listed = append(listed, service.SessionSummary{ID: run.ID, Extra: &service.SessionExtra{Listed: service.Listed{Session: run}}})
 	}
 	runs := trayRuns(append([]service.SessionSummary{{}}, listed...), func(id string) string { return map[string]string{"chatgpt": "ChatGPT"}[id] })
@@ -399,8 +399,8 @@ func TestTrayListsTheNewestRuns(t *testing.T) {
 }
 
 func TestTrayTitlesACodeRunByItsTask(t *testing.T) {
-	run := core.RunOf(&job.Session{ID: "c1", Site: "chatgpt", State: job.StateDone, Task: "build a greeter",
-		Prompt: "TASK\nbuild a greeter\n\nOUTPUT CONTRACT: code"})
+	run := &job.Session{ID: "c1", Site: "chatgpt", State: job.StateDone, Task: "build a greeter",
+		Prompt: "TASK\nbuild a greeter\n\nOUTPUT CONTRACT: code"}
 	got := trayRuns([]service.SessionSummary{{ID: run.ID, Extra: &service.SessionExtra{Listed: service.Listed{Session: run}}}}, func(id string) string { return id })
 	if len(got) != 1 || got[0].Label != "✓ chatgpt · build a greeter" {
 		t.Fatalf("entries %+v, want the task as the title", got)

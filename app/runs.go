@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -367,16 +368,15 @@ func runInfoOf(j service.Job) RunInfo {
 	}
 	// A run cancelled while it streamed is cancelled with its partial
 	// answer, and the rest may still be collected.
-	if run := d.Run; out.Ended && run != nil && run.State == service.RunCancelled &&
-		(run.StateBefore == service.RunSubmitted || run.StateBefore == service.RunStreaming) {
+	if run := d.Run; out.Ended && run != nil && run.Collectable() {
 		out.Collectable = true
 	}
 	// A run stopped otherwise after the send stays in its session's state
 	// (the answer may still be collected); the panel shows it as cancelled.
-	if out.Ended && service.IsRunState(out.State) && !service.IsTerminal(out.State) {
+	if st := record.State(out.State); out.Ended && st.Valid() && !st.Terminal() {
 		out.Collectable = true
 		if out.Error != nil && out.Error.Code == errs.Cancelled {
-			out.State = service.RunCancelled
+			out.State = string(record.StateCancelled)
 		}
 	}
 	out.State = shownState(out.Ended, out.State, out.Error)
@@ -390,7 +390,7 @@ func runInfoOf(j service.Job) RunInfo {
 // which it keeps for "Collect the rest". History reads the same rule from
 // the run's record (frontend liverun.ts, shownState).
 func shownState(ended bool, state string, e *errs.Envelope) string {
-	if !ended || e == nil || !service.IsRunState(state) || service.IsTerminal(state) || state == service.RunStale {
+	if !ended || e == nil || !record.State(state).Active() {
 		return state
 	}
 	switch e.Code {

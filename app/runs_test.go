@@ -16,6 +16,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -154,10 +155,10 @@ func TestRunsThroughTheOwnersJobs(t *testing.T) {
 		if info.Session.Answer != providertest.NormalAnswer(prompt) {
 			t.Errorf("answer %q", info.Session.Answer)
 		}
-		if info.Session.Origin != string(job.OriginDesktop) {
+		if info.Session.Origin != job.OriginDesktop {
 			t.Errorf("origin %q, want desktop", info.Session.Origin)
 		}
-		if len(info.Timeline) < 5 || info.Timeline[len(info.Timeline)-1].State != string(job.StateDone) {
+		if len(info.Timeline) < 5 || info.Timeline[len(info.Timeline)-1].State != job.StateDone {
 			t.Errorf("timeline %+v, want the journal up to done", info.Timeline)
 		}
 		if n := strings.Count(rec.names(), EventRun); n < 5 {
@@ -349,7 +350,7 @@ func TestRunInfoOf(t *testing.T) {
 }
 
 // cancelledRun is j with a run cancelled in state before.
-func cancelledRun(j hub.Job, before string) hub.Job {
-	j.Detail.Run = &service.Run{ID: "run-1", State: service.RunCancelled, StateBefore: before, Answer: "the part that came", AnswerPartial: true}
+func cancelledRun(j hub.Job, before record.State) hub.Job {
+	j.Detail.Run = &service.Run{ID: "run-1", State: record.StateCancelled, StateBefore: before, Answer: "the part that came", AnswerPartial: true}
 	return j
 }

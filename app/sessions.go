@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -132,7 +133,7 @@ func (s *Sessions) search(q service.HistoryQuery) (SessionList, error) {
 		out.Items = make([]HistoryItem, 0, len(page.Hits))
 		for _, h := range page.Hits {
 			it := summarize(h)
-			if service.IsRunState(h.State) && !service.IsTerminal(h.State) && h.State != service.RunStale {
+			if record.State(h.State).Active() {
 				// A run still in a step may have stopped there because
 				// its browser went away (rare rows: only these are read).
 				if v, err := svc.ViewSession(context.Background(), desktopCaller, service.SessionRef{ID: h.ID}); err == nil && v.Session != nil && v.Session.Error != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -50,18 +51,15 @@ type trayStarter func(icon []byte, actions trayActions, log *slog.Logger) (trayI
 func trayLabel(s *service.Run, siteName func(string) string) string {
 	mark := "…"
 	switch s.State {
-	case service.RunDone:
+	case record.StateDone:
 		mark = "✓"
-	case service.RunFailed, service.RunStale:
+	case record.StateFailed, record.StateStale:
 		mark = "✗"
-	case service.RunCancelled:
+	case record.StateCancelled:
 		mark = "–"
 	}
-	title := s.Task // the user's words, not code mode's wrapper around them
-	if title == "" {
-		title = s.Prompt
-	}
-	return mark + " " + siteName(s.Site) + " · " + oneLine(title, 40)
+	// The user's words, not code mode's wrapper around them.
+	return mark + " " + siteName(s.Site) + " · " + oneLine(s.Title(), 40)
 }
 
 // trayRuns turns the newest runs (a listing with its records) into tray

@@ -13,52 +13,26 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
-// Status is what the library says about a zip on disk.
-type Status string
+// Status is what the library says about a zip on disk; Item is one zip of
+// the artifacts directory as the library found it (its Run is the
+// service's to fill).
+type (
+	Status = record.ArtifactStatus
+	Item   = record.ArtifactItem
+)
 
 // The statuses. Only StatusVerified may be handed to the user as a file
 // (dragged out, opened); the others carry a Why.
 const (
-	// StatusVerified: a good sidecar says the verifier passed it, and the
-	// bytes on disk still hash to what it recorded.
-	StatusVerified Status = "verified"
-	// StatusQuarantined: the zip sits under quarantine/ because the verifier
-	// found it unsafe or too large.
-	StatusQuarantined Status = "quarantined"
-	// StatusUnverified: no readable sidecar, a failing verdict, or bytes that
-	// changed since the verification.
-	StatusUnverified Status = "unverified"
+	StatusVerified    = record.ArtifactVerified
+	StatusQuarantined = record.ArtifactQuarantined
+	StatusUnverified  = record.ArtifactUnverified
 )
-
-// Item is one zip of the artifacts directory as the library found it.
-type Item struct {
-	// Path is the zip's absolute path (what a drag-out hands the desktop).
-	Path string `json:"path"`
-	Name string `json:"name"`
-	// Size is the size on disk now; SHA256 is the digest of those bytes.
-	Size     int64     `json:"size"`
-	SHA256   string    `json:"sha256"`
-	Modified time.Time `json:"modified"`
-	Status   Status    `json:"status"`
-	// Reason is the verifier's reason code (unsafe_name, ratio…) or the
-	// library's own (no_provenance, bad_provenance, changed, verdict_failed);
-	// Why says it in a sentence. Both are empty for a verified zip.
-	Reason string `json:"reason,omitempty"`
-	Why    string `json:"why,omitempty"`
-	// From the sidecar, when there is one. Session is the run that brought
-	// the zip home.
-	Site            string    `json:"site,omitempty"`
-	Session         string    `json:"session,omitempty"`
-	ConversationURL string    `json:"conversationUrl,omitempty"`
-	VerifiedAt      time.Time `json:"verifiedAt,omitzero"`
-	Files           []Entry   `json:"files"`
-	Problems        []Problem `json:"problems,omitempty"`
-}
 
 // Library reasons, beside the verifier's.
 const (

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // DefaultMaxDownload caps the bytes fetched for one zip.
@@ -64,18 +65,9 @@ type FetchInfo struct {
 	Transport Transport
 }
 
-// Transport is how a download's bytes left the browser: the way (a
-// browser.Way, such as "url-download" or "fetch-stream") and, when the way
-// depended on it, whether the browser shares Ferry's files.
-type Transport struct {
-	Way string `json:"way,omitempty"`
-	// FilesShared is set when it was checked: true when the browser saves
-	// its downloads where Ferry reads them.
-	FilesShared *bool `json:"filesShared,omitempty"`
-	// Sharing says how that was decided ("launched", "probe", …) and what
-	// was seen.
-	Sharing string `json:"sharing,omitempty"`
-}
+// Transport is how a download's bytes left the browser (the record a zip
+// receipt keeps).
+type Transport = record.ZipTransport
 
 // Download is one minted sandbox file, ready to fetch once.
 type Download struct {

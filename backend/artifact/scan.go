@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // SandboxDir is where a code interpreter's sandbox keeps the files it
@@ -35,12 +36,9 @@ type Found struct {
 	Sources    []Source `json:"sources"`
 }
 
-// Rejected is a path-like string that was not accepted as a sandbox zip.
-type Rejected struct {
-	Raw       string `json:"raw"`
-	Why       string `json:"why"`
-	MessageID string `json:"messageId,omitempty"`
-}
+// Rejected is a path-like string that was not accepted as a sandbox zip
+// (the record a retrieve receipt keeps).
+type Rejected = record.RejectedPath
 
 // ScanResult lists the zips in first-seen order and what was refused.
 type ScanResult struct {

@@ -10,30 +10,13 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // File is one file checked for sending: where it is, the name it is sent
-// under, its size and its sha256 (what the journal records).
-type File struct {
-	// Path is the absolute local path the bytes are read from.
-	Path string `json:"path"`
-	// Name is the name the site sees: the base name, or a visible rename
-	// when another file of the message has the same base name.
-	Name   string `json:"name"`
-	Bytes  int64  `json:"bytes"`
-	SHA256 string `json:"sha256"`
-	// RenamedFrom is the file's path as the rename shows it ("a/util.go"
-	// for Name "a__util.go"; "" when not renamed). The prompt says it, never
-	// the absolute path.
-	RenamedFrom string `json:"renamedFrom,omitempty"`
-	// SiteName is the name the site gave the file when it was not Name
-	// (ChatGPT renames a name its library already holds: "notes(1).txt");
-	// "" when the site kept Name or the file was not attached yet.
-	SiteName string `json:"siteName,omitempty"`
-}
-
-// Renamed reports whether the file is sent under another name than its own.
-func (f File) Renamed() bool { return f.RenamedFrom != "" }
+// under, its size and its sha256 (the record of an attachment, as the
+// journal keeps it).
+type File = record.Attachment
 
 // Limits are what a site takes in one message (0: no limit of that kind).
 type Limits struct {

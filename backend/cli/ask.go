@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -156,7 +157,7 @@ func answerUnjournaled(inv *invocation, j service.Job, err error) error {
 // the id of the session that recorded the run.
 type askJSON struct {
 	Session string `json:"session"`
-	service.Result
+	record.Result
 	// Policies are the interstitial policies the run applied (the
 	// session's policy receipts: kind, trigger, action, cooldown_ms,
 	// retry_of, ...), in order; empty when the site never interfered.

@@ -112,7 +112,7 @@ func TestCodeThroughTheHub(t *testing.T) {
 			t.Fatalf("%d submissions, want exactly 1", n)
 		}
 		run := det.Run
-		if run.Template != "build-project" || run.Origin != string(job.OriginAgent) || run.Contract != "code" || !strings.Contains(run.Prompt, "Build a greeter") {
+		if run.Template != "build-project" || run.Origin != job.OriginAgent || run.Contract != "code" || !strings.Contains(run.Prompt, "Build a greeter") {
 			t.Fatalf("session template %q origin %s contract %q prompt %.80q", run.Template, run.Origin, run.Contract, run.Prompt)
 		}
 		if len(run.Artifacts) != 1 || run.Artifacts[0].Verdict != "verified" {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -74,11 +75,11 @@ func printProgress(inv *invocation, ev service.JobEvent) {
 	r := ev.Run
 	switch {
 	case r == nil:
-	case r.Kind == service.RunEventState && r.State == service.StateQueued:
+	case r.Kind == record.EventState && r.State == service.StateQueued:
 		fmt.Fprintf(inv.stderr, "queued: %s\n", r.Note)
-	case r.Kind == service.RunEventState && r.State == service.RunResolved:
+	case r.Kind == record.EventState && r.State == record.StateResolved:
 		fmt.Fprintf(inv.stderr, "session %s\n", r.Session)
-	case r.Kind == service.RunEventPartial && r.Partial != nil:
+	case r.Kind == record.EventPartial && r.Partial != nil:
 		if r.Partial.Rewritten {
 			fmt.Fprint(inv.stderr, "\r\033[K")
 		}

@@ -11,14 +11,15 @@ import (
 )
 
 // The commands are written once against service.Service and reach the
-// backend through the service layer only: whichever implementation answers,
-// they cannot reach around it to the store, the browser or a site. Only the
+// backend through the service layer only (service and the records it
+// carries, package record): whichever implementation answers, they cannot
+// reach around it to the store, the browser or a site. Only the
 // choice of the remote implementation (owner.go, service.go) names
 // hub/client; what needs more is clihost's, which the binary links in.
 // safetext (what makes an agent's or a site's text safe for the terminal)
 // is a leaf that reaches nothing, and attach (what --file names, expanded
-// where the user runs the command) reaches only errs: TestSafetextIsALeaf
-// and TestAttachIsALeaf hold them to that.
+// where the user runs the command) reaches only errs and record:
+// TestSafetextIsALeaf and TestAttachIsALeaf hold them to that.
 func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 	t.Parallel()
 	const backend = "github.com/ferrydesk/ferry/backend/"
@@ -32,7 +33,7 @@ func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 			continue
 		}
 		checked++
-		allowed := map[string]bool{"service": true, "errs": true, "config": true, "version": true, "safetext": true, "attach": true}
+		allowed := map[string]bool{"service": true, "record": true, "errs": true, "config": true, "version": true, "safetext": true, "attach": true}
 		if file == "owner.go" || file == "service.go" || file == "clients.go" {
 			allowed["hub/client"] = true
 		}
@@ -77,7 +78,7 @@ func TestSafetextIsALeaf(t *testing.T) {
 }
 
 // TestAttachIsALeaf: the expansion and checks of --file depend on nothing
-// of Ferry's but the error envelope.
+// of Ferry's but the error envelope and the record of an attachment.
 func TestAttachIsALeaf(t *testing.T) {
 	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "../attach").Output()
@@ -90,7 +91,8 @@ func TestAttachIsALeaf(t *testing.T) {
 	}
 	for _, d := range deps {
 		switch d {
-		case "github.com/ferrydesk/ferry/backend/attach", "github.com/ferrydesk/ferry/backend/errs":
+		case "github.com/ferrydesk/ferry/backend/attach", "github.com/ferrydesk/ferry/backend/errs",
+			"github.com/ferrydesk/ferry/backend/record", "github.com/ferrydesk/ferry/backend/redact":
 		default:
 			if strings.HasPrefix(d, "github.com/ferrydesk/ferry/") {
 				t.Errorf("attach depends on %s", d)

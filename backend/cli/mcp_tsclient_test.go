@@ -15,6 +15,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -347,7 +348,7 @@ func TestMCPThroughTheTypeScriptClient(t *testing.T) {
 		for !cancelled.Done {
 			c.ok(t, "job", map[string]any{"job_id": running.JobID, "wait_s": 30}, &cancelled)
 		}
-		if cancelled.State != service.RunCancelled {
+		if cancelled.State != string(record.StateCancelled) {
 			t.Errorf("the cancelled job: %+v", cancelled)
 		}
 		if e := c.fails(t, "cancel", map[string]any{"job_id": "job-that-never-was"}); e.Code != errs.HubNotFound {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -160,7 +161,7 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 // printResumed prints the end of a reattach or watch and returns the error
 // to exit with: runErr, the error the reattach returned, else the run's
 // own when it failed.
-func printResumed(inv *invocation, s *service.Run, finding *service.Finding, runErr error) error {
+func printResumed(inv *invocation, s *service.Run, finding *record.Finding, runErr error) error {
 	if runErr != nil {
 		if finding != nil && !inv.json {
 			fmt.Fprintln(inv.stderr, "reattach:", safetext.Line(finding.Detail))
@@ -173,7 +174,7 @@ func printResumed(inv *invocation, s *service.Run, finding *service.Finding, run
 	if finding != nil {
 		fmt.Fprintln(inv.stderr, "reattach:", safetext.Line(finding.Detail))
 	}
-	if s.Error != nil && s.State == service.RunFailed {
+	if s.Error != nil && s.State == record.StateFailed {
 		return s.Error
 	}
 	_, err := fmt.Fprintln(inv.stdout, safetext.Block(s.Answer))
@@ -196,7 +197,7 @@ func watchPrinter(inv *invocation, stream bool) func(service.JobEvent) {
 			return
 		}
 		switch ev.Kind {
-		case service.RunEventPartial:
+		case record.EventPartial:
 			if ev.Partial == nil {
 				return
 			}
@@ -208,7 +209,7 @@ func watchPrinter(inv *invocation, stream bool) func(service.JobEvent) {
 				}
 			}
 			fmt.Fprint(inv.stderr, safetext.Block(ev.Partial.Added))
-		case service.RunEventState:
+		case record.EventState:
 			fmt.Fprintf(inv.stderr, "[%s]\n", ev.State)
 		}
 	}

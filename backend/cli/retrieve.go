@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -123,7 +124,7 @@ func printRetrieve(inv *invocation, rc *RetrieveReceipt, runErr error) error {
 
 // printZips writes the outcome of each zip in words: saved paths on stdout,
 // the rest on stderr.
-func printZips(inv *invocation, zips []service.ZipReceipt, warnings []string, receipt string) {
+func printZips(inv *invocation, zips []record.ZipReceipt, warnings []string, receipt string) {
 	for _, z := range zips {
 		switch {
 		case z.Verified:

@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -72,10 +73,10 @@ func TestProgressSaysWhatAQueuedRunWaitsFor(t *testing.T) {
 	var stderr strings.Builder
 	inv := &invocation{stderr: &stderr}
 	for _, ev := range []service.JobEvent{
-		{Type: service.EventRunUpdate, Run: &service.RunEvent{Kind: service.RunEventState, State: service.StateQueued,
+		{Type: service.EventRunUpdate, Run: &service.RunEvent{Kind: record.EventState, State: service.StateQueued,
 			Note: "waiting for the ChatGPT tab, which another run drives"}},
-		{Type: service.EventRunUpdate, Run: &service.RunEvent{Kind: service.RunEventState, State: service.StateStarting, Note: "the tab is free"}},
-		{Type: service.EventRunUpdate, Run: &service.RunEvent{Kind: service.RunEventState, State: service.RunResolved, Session: "run-1"}},
+		{Type: service.EventRunUpdate, Run: &service.RunEvent{Kind: record.EventState, State: service.StateStarting, Note: "the tab is free"}},
+		{Type: service.EventRunUpdate, Run: &service.RunEvent{Kind: record.EventState, State: record.StateResolved, Session: "run-1"}},
 	} {
 		printProgress(inv, ev)
 	}

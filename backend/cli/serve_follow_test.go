@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
@@ -155,7 +154,7 @@ func TestServeFollowsRunsInTheBrowserLikeEmbedded(t *testing.T) {
 				t.Fatal(err)
 			}
 			if j.Detail != nil {
-				run = core.SessionOf(j.Detail.Run)
+				run = j.Detail.Run
 			}
 			if jobEnded(j) || ctx.Err() != nil {
 				t.Fatalf("the job ended (%s) before it streamed", j.State)

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
@@ -271,7 +270,7 @@ func TestApprovalsPairingAndRevocation(t *testing.T) {
 		end := waitJob(t, agent, j.ID)
 		var det struct{ Run *job.Session }
 		if end.Detail != nil {
-			det.Run = core.SessionOf(end.Detail.Run)
+			det.Run = end.Detail.Run
 		}
 		if end.State != string(job.StateDone) || det.Run == nil || det.Run.Answer != providertest.NormalAnswer(prompt) || det.Run.Origin != job.OriginAgent {
 			t.Fatalf("approved job ended %s %+v error %v", end.State, det.Run, end.Error)

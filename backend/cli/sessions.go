@@ -11,6 +11,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -212,12 +213,12 @@ func printSessionList(inv *invocation, items []service.Listed, total int) error 
 		type row struct {
 			ID       string         `json:"id"`
 			Site     string         `json:"site"`
-			State    string         `json:"state"`
+			State    record.State   `json:"state"`
 			Created  time.Time      `json:"created"`
 			Prompt   string         `json:"prompt"`
 			Answer   string         `json:"answer,omitempty"`
 			Model    string         `json:"model,omitempty"`
-			Origin   string         `json:"origin,omitempty"`
+			Origin   record.Origin  `json:"origin,omitempty"`
 			Snippet  string         `json:"snippet,omitempty"`
 			Score    int            `json:"score,omitempty"`
 			Matches  any            `json:"matches,omitempty"`

@@ -106,7 +106,7 @@ func runTabAction(ctx context.Context, inv *invocation, action, id string) error
 		_, err = fmt.Fprintf(inv.stdout, "closed %s\n", id)
 		return err
 	}
-	_, err = fmt.Fprintf(inv.stdout, "%s\t%s\t%s\n", id, dash(res.Tab.State), safetext.Line(res.Tab.URL))
+	_, err = fmt.Fprintf(inv.stdout, "%s\t%s\t%s\n", id, dash(string(res.Tab.State)), safetext.Line(res.Tab.URL))
 	return err
 }
 

@@ -231,9 +231,9 @@ func outcomeData(c prompt.Contract, o *prompt.Outcome) map[string]string {
 	return d
 }
 
-// lastStepWantsZip reports whether the run's last step asked for a sandbox
+// lastStepWantsZip reports whether the last step of rc asked for a sandbox
 // zip (the code or none contract).
-func (rc *Receipt) lastStepWantsZip() bool {
+func lastStepWantsZip(rc *Receipt) bool {
 	if len(rc.Steps) == 0 {
 		return false
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/prompt"
-	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/version"
 )
 
@@ -19,81 +19,19 @@ const ReceiptKind = "ferry.code.receipt/v1"
 // outputs.
 const ReceiptSuffix = ".receipt.json"
 
-// Receipt is the record a code run (`ferry code`, a hub code job)
-// writes beside its outputs: which proof layers passed, every step's
-// answer proof and every zip's outcome. It holds hashes, ids and local
-// paths, never a token, a cookie or a signed download URL.
-type Receipt struct {
-	Kind             string          `json:"kind"`
-	OK               bool            `json:"ok"`
-	Site             string          `json:"site"`
-	Contract         prompt.Contract `json:"contract"`
-	MultiZip         bool            `json:"multiZip"`
-	AllowInline      bool            `json:"allowInline"`
-	ConversationID   string          `json:"conversationId,omitempty"`
-	ConversationURL  string          `json:"conversationUrl,omitempty"`
-	Layers           ReceiptLayers   `json:"layers"`
-	Steps            []StepReceipt   `json:"steps"`
-	Zips             []ZipReceipt    `json:"zips"`
-	SourceProvenance string          `json:"sourceProvenance,omitempty"`
-	Warnings         []string        `json:"warnings,omitempty"`
-	Error            *errs.Envelope  `json:"error,omitempty"`
-	Path             string          `json:"receipt,omitempty"`
-	// Sessions are the ids of the runs' sessions in the history, one per
-	// step sent, the last holding the artifacts.
-	Sessions     []string  `json:"sessions,omitempty"`
-	StartedAt    time.Time `json:"startedAt"`
-	FinishedAt   time.Time `json:"finishedAt"`
-	FerryVersion string    `json:"ferryVersion"`
-}
-
-// ReceiptLayers are the four proofs of a code run.
-type ReceiptLayers struct {
-	// Routing: every step was typed into the tab asked for (or the one
-	// Ferry opened), and later steps into the tab of the first.
-	Routing ReceiptLayer `json:"routing"`
-	// Transport: every step's answer was seen complete (stream or DOM).
-	Transport ReceiptLayer `json:"transport"`
-	// Content: every step met its output contract.
-	Content ReceiptLayer `json:"content"`
-	// Download: at least one zip was saved and verified ("n/a" when no step
-	// asked for one).
-	Download ReceiptLayer `json:"download"`
-}
-
-// ReceiptLayer is one proof: passed, failed, or n/a when the run never got there
-// or the layer does not apply, with what was seen.
-type ReceiptLayer struct {
-	Status string `json:"status"` // "passed", "failed", "n/a"
-	Detail string `json:"detail,omitempty"`
-}
-
-// StepReceipt is one message of the run.
-type StepReceipt struct {
-	Contract     prompt.Contract  `json:"contract"`
-	PromptSHA256 string           `json:"promptSha256"`
-	Result       *provider.Result `json:"result,omitempty"`
-	Outcome      *prompt.Outcome  `json:"outcome,omitempty"`
-	Compliance   []prompt.Warning `json:"compliance,omitempty"`
-	Error        *errs.Envelope   `json:"error,omitempty"`
-}
-
-// ZipReceipt is the outcome of one zip.
-type ZipReceipt struct {
-	SandboxPath string `json:"sandboxPath,omitempty"`
-	Inline      bool   `json:"inline,omitempty"` // built from the answer's code blocks
-	SavedPath   string `json:"savedPath,omitempty"`
-	Sidecar     string `json:"sidecar,omitempty"`
-	Verified    bool   `json:"verified"`
-	Quarantined bool   `json:"quarantined,omitempty"`
-	SHA256      string `json:"sha256,omitempty"`
-	Size        int64  `json:"size,omitempty"`
-	Files       int    `json:"files,omitempty"`
-	// Transport is how the bytes left the browser: the way and whether
-	// the browser shares Ferry's files (when the way depended on it).
-	Transport *artifact.Transport `json:"transport,omitempty"`
-	Error     *errs.Envelope      `json:"error,omitempty"`
-}
+// The records of a code run (`ferry code`, a hub code job), as package
+// record declares them for every face: Receipt is what the run writes beside
+// its outputs (which proof layers passed, every step's answer proof and
+// every zip's outcome; never a token, a cookie or a signed download URL),
+// ReceiptLayers its four proofs, StepReceipt one message, ZipReceipt the
+// outcome of one zip.
+type (
+	Receipt       = record.CodeReceipt
+	ReceiptLayers = record.ReceiptLayers
+	ReceiptLayer  = record.ReceiptLayer
+	StepReceipt   = record.StepReceipt
+	ZipReceipt    = record.ZipReceipt
+)
 
 func newReceipt(c prompt.Contract, multi, inline bool) *Receipt {
 	return &Receipt{Kind: ReceiptKind, Site: SiteID, Contract: c, MultiZip: multi, AllowInline: inline,
@@ -106,9 +44,9 @@ const (
 	na     = "n/a"
 )
 
-// layers judges the four proofs from the steps and zips; runErr is the
-// run's outcome.
-func (rc *Receipt) layers(runErr error) {
+// judgeLayers judges the four proofs of rc from its steps and zips; runErr
+// is the run's outcome.
+func judgeLayers(rc *Receipt, runErr error) {
 	l := ReceiptLayers{Routing: ReceiptLayer{Status: na}, Transport: ReceiptLayer{Status: na}, Content: ReceiptLayer{Status: na}, Download: ReceiptLayer{Status: na}}
 	answered := 0
 	for i, s := range rc.Steps {
@@ -162,18 +100,18 @@ func (rc *Receipt) layers(runErr error) {
 	}
 	switch {
 	case good > 0:
-		l.Download = ReceiptLayer{Status: passed, Detail: plural(good, "zip") + " saved and verified of " + plural(tried, "") + rc.transportNote()}
+		l.Download = ReceiptLayer{Status: passed, Detail: plural(good, "zip") + " saved and verified of " + plural(tried, "") + transportNote(rc)}
 	case tried > 0:
 		l.Download = ReceiptLayer{Status: failed, Detail: "no zip saved as good: " + string(rc.Zips[0].Error.Code)}
-	case rc.asksForZip() && answered > 0:
+	case asksForZip(rc) && answered > 0:
 		l.Download = ReceiptLayer{Status: failed, Detail: "no zip in the answer"}
 	}
 	rc.Layers = l
 }
 
-// transportNote names the way the first verified zip's bytes left the
+// transportNote names the way the first verified zip of rc's bytes left the
 // browser, and says so when the browser does not share Ferry's files.
-func (rc *Receipt) transportNote() string {
+func transportNote(rc *Receipt) string {
 	for _, z := range rc.Zips {
 		if !z.Verified || z.Transport == nil || z.Transport.Way == "" {
 			continue
@@ -187,7 +125,7 @@ func (rc *Receipt) transportNote() string {
 	return ""
 }
 
-func (rc *Receipt) asksForZip() bool {
+func asksForZip(rc *Receipt) bool {
 	return rc.Contract == prompt.ContractCode || rc.Contract == prompt.ContractAll || rc.Contract == prompt.ContractNone
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/version"
 )
@@ -48,23 +49,7 @@ func (r RetrieveRequest) Validate() error {
 // RetrieveReceipt is the record Retrieve writes beside its outputs. Like
 // the code receipt it holds ids, hashes and local paths, never a token, a
 // cookie or a signed download URL.
-type RetrieveReceipt struct {
-	Kind            string              `json:"kind"`
-	OK              bool                `json:"ok"`
-	Site            string              `json:"site"`
-	ConversationID  string              `json:"conversationId"`
-	ConversationURL string              `json:"conversationUrl"`
-	TabID           string              `json:"tabId,omitempty"`
-	TabWasCreated   bool                `json:"tabWasCreated"`
-	Zips            []ZipReceipt        `json:"zips"`
-	Rejected        []artifact.Rejected `json:"rejected,omitempty"` // path-like strings the scan refused
-	Warnings        []string            `json:"warnings,omitempty"`
-	Error           *errs.Envelope      `json:"error,omitempty"`
-	Path            string              `json:"receipt,omitempty"`
-	StartedAt       time.Time           `json:"startedAt"`
-	FinishedAt      time.Time           `json:"finishedAt"`
-	FerryVersion    string              `json:"ferryVersion"`
-}
+type RetrieveReceipt = record.RetrieveReceipt
 
 // Retrieve reads conversation req.Conversation in a tab of the browser tabs
 // opens, finds every sandbox zip on its current branch through the tab's

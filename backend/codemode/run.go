@@ -329,10 +329,10 @@ func (r *codeRun) firstTab() string {
 func (r *codeRun) finish(ctx context.Context, runErr error) (*Outcome, error) {
 	rc := r.receipt
 	rc.FinishedAt = time.Now().UTC()
-	rc.layers(runErr)
+	judgeLayers(rc, runErr)
 	if runErr != nil {
 		rc.Error = errs.From(runErr)
-		if errs.Has(runErr, errs.DeliverableMissing) && !r.req.AllowInline && len(rc.Zips) == 0 && rc.lastStepWantsZip() {
+		if errs.Has(runErr, errs.DeliverableMissing) && !r.req.AllowInline && len(rc.Zips) == 0 && lastStepWantsZip(rc) {
 			rc.Error = errs.Wrap(runErr, errs.CodeArtifactMissing, "no sandbox zip came back: %s", rc.Error.Message)
 			runErr = rc.Error
 		}

@@ -70,7 +70,7 @@ func TestACancelledRunWhoseSiteWillNotStopKeepsItsTabBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := first.Detail.Run
-	if run == nil || run.State != string(job.StateCancelled) || run.Error == nil || run.Error.Evidence[job.SiteStoppedKey] != "false" {
+	if run == nil || run.State != job.StateCancelled || run.Error == nil || run.Error.Evidence[job.SiteStoppedKey] != "false" {
 		t.Fatalf("the cancelled run reads %+v, want cancelled saying ChatGPT did not stop", run)
 	}
 	if !strings.Contains(run.Error.Message, "ChatGPT did not stop writing") {

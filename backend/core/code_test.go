@@ -72,8 +72,8 @@ func TestCode(t *testing.T) {
 			t.Fatalf("warnings %v", s.Warnings)
 		}
 		// Titled by the user's own words, not by the wrapper around them.
-		if want := "Build a desktop greeter " + sim.Directive(sim.ScenarioCodeZip); s.Task != want || job.Title(s) != want || s.Prompt == s.Task {
-			t.Fatalf("task %q (title %q), want the rendered template alone, apart from the prompt sent", s.Task, job.Title(s))
+		if want := "Build a desktop greeter " + sim.Directive(sim.ScenarioCodeZip); s.Task != want || s.Title() != want || s.Prompt == s.Task {
+			t.Fatalf("task %q (title %q), want the rendered template alone, apart from the prompt sent", s.Task, s.Title())
 		}
 		// The library tells each zip's story: its run, when, in what words.
 		list, err := newService(c, nil, nil).ListArtifacts(ctx, service.Owner(service.FaceDesktop), service.ListArtifactsRequest{})
@@ -87,7 +87,7 @@ func TestCode(t *testing.T) {
 			}
 		}
 		if item == nil || item.Session != s.ID || item.Run == nil || item.Run.ID != s.ID || !strings.HasPrefix(item.Run.Prompt, "Build a desktop greeter") ||
-			!item.Run.Created.Equal(s.Created) || item.Run.State != string(job.StateDone) {
+			!item.Run.Created.Equal(s.Created) || item.Run.State != job.StateDone {
 			t.Fatalf("library item %+v, want its run %s told", item, s.ID)
 		}
 	})

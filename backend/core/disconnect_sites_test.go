@@ -132,7 +132,7 @@ func TestEverySiteCollectsTheAnswerOfARunWhoseBrowserWentAway(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if rd := got.Detail; rd == nil || rd.Run == nil || rd.RunError != nil || rd.Run.State != string(job.StateDone) || rd.Run.Answer != providertest.NormalAnswer(prompt) {
+				if rd := got.Detail; rd == nil || rd.Run == nil || rd.RunError != nil || rd.Run.State != job.StateDone || rd.Run.Answer != providertest.NormalAnswer(prompt) {
 					t.Fatalf("Collect the rest ended %+v (error %v), want done with %q", got.Detail, got.Error, providertest.NormalAnswer(prompt))
 				}
 				if n := srv.SubmissionCount(id) - before; n != 1 {

@@ -92,7 +92,7 @@ func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
 		if d == nil || d.Run == nil || d.RunError != nil {
 			t.Fatalf("reattach job ended %+v", end)
 		}
-		if d.Run.State != string(job.StateDone) || d.Run.Answer != providertest.NormalAnswer(prompt) {
+		if d.Run.State != job.StateDone || d.Run.Answer != providertest.NormalAnswer(prompt) {
 			t.Fatalf("reattach: state %s answer %q, want done with %q", d.Run.State, d.Run.Answer, providertest.NormalAnswer(prompt))
 		}
 		if d.Finding == nil || d.Finding.Action != "collect" {
@@ -277,7 +277,7 @@ func TestTheReattachedAnswerIsExtractedAsTheSentOne(t *testing.T) {
 		}
 		end := reattachLaunching(t, ctx, s, srv, out.ID)
 		d := end.Detail
-		if d == nil || d.Run == nil || d.RunError != nil || d.Run.State != string(job.StateDone) {
+		if d == nil || d.Run == nil || d.RunError != nil || d.Run.State != job.StateDone {
 			t.Fatalf("reattach job ended %+v", end)
 		}
 		clean(t, "reattached", d.Run.Answer, len(d.Run.CodeBlocks), prompt)

@@ -32,3 +32,19 @@ func TestTheServiceContractStaysLight(t *testing.T) {
 		}
 	}
 }
+
+// TestTheRecordsAreALeaf: the pipeline, the store and every face use the
+// records of package record, so it depends on nothing of Ferry's but the
+// error envelope and redaction.
+func TestTheRecordsAreALeaf(t *testing.T) {
+	const backend = "github.com/ferrydesk/ferry/backend/"
+	ds, ok := listDeps(t, "./backend/...")[backend+"record"]
+	if !ok {
+		t.Fatalf("go list does not know %srecord", backend)
+	}
+	for _, d := range ds {
+		if strings.HasPrefix(d, "github.com/ferrydesk/ferry/") && d != backend+"errs" && d != backend+"redact" {
+			t.Errorf("record depends on %s", d)
+		}
+	}
+}

@@ -189,13 +189,13 @@ func TestCoreDoesNotImportTheHub(t *testing.T) {
 
 // TestTheHubImportsOnlyTheServiceLayer enforces that the gateway is a
 // transport in front of a service.Gateway: from the backend it imports the
-// service layer (and the leaves that layer stands on) and its own hub
+// service layer (and the leaves that layer stands on, record among them) and its own hub
 // file, never the implementation (core, clients, the store, the jobs or
 // the browser), so that every rule it serves is decided in one place.
 func TestTheHubImportsOnlyTheServiceLayer(t *testing.T) {
 	const backend = "github.com/ferrydesk/ferry/backend/"
 	allowed := map[string]bool{}
-	for _, p := range []string{"service", "errs", "config", "version", "redact", "proctree", "hub/hubfile"} {
+	for _, p := range []string{"service", "record", "errs", "config", "version", "redact", "proctree", "hub/hubfile"} {
 		allowed[backend+p] = true
 	}
 	deps := listDeps(t, "./backend/...")
@@ -320,14 +320,15 @@ func isVendor(pkg string) bool {
 }
 
 // TestTheAppIsAFaceOfTheService enforces that the desktop app is a thin
-// face: its files import from the backend only the service layer, errs,
-// config, version, safetext and mcpconfig (two leaves), and the one file that builds what the app is a face
+// face: its files import from the backend only the service layer (service
+// and the records it carries, record), errs, config, version, safetext and
+// mcpconfig (two leaves), and the one file that builds what the app is a face
 // of (appOwnerFile) may import core, hub and hub/client (to find a running owner) as well. Every build of the
 // app is checked (the desktop binary's tags, the dev binary's, the
 // default); test files are not.
 func TestTheAppIsAFaceOfTheService(t *testing.T) {
 	const backend = "github.com/ferrydesk/ferry/backend/"
-	face := map[string]bool{backend + "service": true, backend + "errs": true, backend + "config": true, backend + "version": true, backend + "safetext": true, backend + "mcpconfig": true}
+	face := map[string]bool{backend + "service": true, backend + "record": true, backend + "errs": true, backend + "config": true, backend + "version": true, backend + "safetext": true, backend + "mcpconfig": true}
 	owner := map[string]bool{backend + "core": true, backend + "hub": true, backend + "hub/client": true}
 	files := appFiles(t)
 	if len(files) < 10 {

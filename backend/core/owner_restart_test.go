@@ -157,7 +157,7 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d := j.Detail; d != nil && d.Ended {
-				if j.State != string(job.StateDone) || d.Run == nil || d.Run.Answer != providertest.NormalAnswer(runPrompt) || d.Run.Origin != string(job.OriginAgent) {
+				if j.State != string(job.StateDone) || d.Run == nil || d.Run.Answer != providertest.NormalAnswer(runPrompt) || d.Run.Origin != job.OriginAgent {
 					t.Fatalf("approved job ended %s, run %+v, error %v", j.State, d.Run, j.Error)
 				}
 				break

@@ -134,7 +134,7 @@ func TestTheRemoteServiceAnswersAsTheInProcessOne(t *testing.T) {
 			t.Fatal(err)
 		}
 		done, err := agent.WatchJob(ctx, service.Agent(info.ID), service.WatchRequest{ID: aj.ID}, nil)
-		if err != nil || done.State != string(job.StateDone) || done.Detail.Run.Origin != string(job.OriginAgent) {
+		if err != nil || done.State != string(job.StateDone) || done.Detail.Run.Origin != job.OriginAgent {
 			t.Fatalf("agent's job %+v %v", done, err)
 		}
 	})

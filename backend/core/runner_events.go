@@ -17,9 +17,8 @@ func (h *runner) emitRun(rec jobRecord, ev job.Event) {
 	if ev.Kind == job.EventPartial {
 		typ = service.EventRunPartial
 	}
-	re := runEventOf(ev)
-	h.publish(service.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: &service.EventData{Run: &re}})
-	h.notify(service.JobEvent{Type: typ, JobID: rec.ID, Time: ev.At, Run: &re})
+	h.publish(service.Event{Type: typ, JobID: rec.ID, ClientID: rec.RequestedBy, Time: ev.At, Data: &service.EventData{Run: &ev}})
+	h.notify(service.JobEvent{Type: typ, JobID: rec.ID, Time: ev.At, Run: &ev})
 }
 
 // emitEnd publishes the view of rec, which has just recorded its end.

@@ -110,7 +110,7 @@ func (h *runner) PollSession(ctx context.Context, chk sessionCheck) (service.Pol
 		}
 		fresh = true
 	}
-	return service.PollResult{Session: RunOf(s), Fresh: fresh}, nil
+	return service.PollResult{Session: s, Fresh: fresh}, nil
 }
 
 // DoctorSessions runs doctorSessions on the owner's store,

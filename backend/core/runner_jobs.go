@@ -19,12 +19,12 @@ import (
 // with h.mu held.
 func (h *runner) view(ctx context.Context, rec jobRecord) service.Job {
 	d := &service.JobDetail{Session: rec.Session, Approval: string(rec.Approval), Spec: rec.Spec, Ended: rec.Ended,
-		Finding: findingOf(rec.Finding), RunError: rec.Error, Receipt: receiptOf(rec.Receipt), Target: rec.Target, Waiting: rec.Waiting}
+		Finding: rec.Finding, RunError: rec.Error, Receipt: rec.Receipt, Target: rec.Target, Waiting: rec.Waiting}
 	out := service.Job{ID: rec.ID, Kind: rec.Kind, State: rec.State, RequestedBy: rec.RequestedBy,
 		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt, Error: rec.Error}
 	if rec.Session != "" {
 		if s, err := h.session(ctx, rec.Session); err == nil {
-			d.Run = RunOf(s)
+			d.Run = s
 			out.State = string(s.State)
 			if !rec.Ended && (s.State.Terminal() || s.State == job.StateStale) && h.isRunning(rec.ID) {
 				out.State = jobStateFinishing

@@ -332,7 +332,7 @@ func (h *runner) queued(rec jobRecord, waitingFor string) {
 	}
 	now := time.Now().UTC()
 	cur.State, cur.Waiting, cur.UpdatedAt = jobStateQueued, waitingFor, now
-	ev := service.RunEvent{Kind: service.RunEventState, At: now, State: jobStateQueued, Note: "waiting for " + waitingFor}
+	ev := service.RunEvent{Kind: job.EventState, At: now, State: jobStateQueued, Note: "waiting for " + waitingFor}
 	if waitingFor == "" {
 		cur.State = jobStateStarting
 		ev.State, ev.Note = jobStateStarting, "the tab is free"

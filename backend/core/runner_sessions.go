@@ -82,7 +82,7 @@ func (h *runner) list(ctx context.Context, f job.Filter, keep func(id string) bo
 	out := make([]service.SessionSummary, 0, len(items))
 	for _, it := range items {
 		sum := summaryOf(it.Session)
-		sum.Extra = &service.SessionExtra{Listed: service.Listed{Session: RunOf(it.Session), Hit: hitOf(it.Hit)}, Total: total}
+		sum.Extra = &service.SessionExtra{Listed: it, Total: total}
 		out = append(out, sum)
 	}
 	return out, nil
@@ -126,7 +126,16 @@ func threadOf(ctx context.Context, repo *job.Repo, id string) ([]service.Session
 
 // sessionView is a run with its journal as the service shows it.
 func sessionView(s *job.Session, j []job.Entry) service.Session {
-	return service.Session{SessionSummary: summaryOf(s), Detail: &service.SessionDetail{Session: RunOf(s), Journal: journalOf(j)}}
+	return service.Session{SessionSummary: summaryOf(s), Detail: &service.SessionDetail{Session: s, Journal: journalOrEmpty(j)}}
+}
+
+// journalOrEmpty is j, or an empty journal for none: a run shows its
+// journal as a list, never null.
+func journalOrEmpty(j []job.Entry) []job.Entry {
+	if j == nil {
+		return []job.Entry{}
+	}
+	return j
 }
 
 func clipText(s string, n int) string {

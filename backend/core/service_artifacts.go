@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
-	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -20,7 +20,10 @@ func (s *Service) ListArtifacts(ctx context.Context, c service.Caller, req servi
 	}
 	dir := s.c.Paths().ArtifactsDir()
 	items, err := artifact.Library(ctx, dir)
-	out := service.ArtifactList{Dir: dir, Items: artifactItemsOf(items)}
+	if items == nil {
+		items = []service.ArtifactItem{}
+	}
+	out := service.ArtifactList{Dir: dir, Items: items}
 	if err == nil {
 		s.tellArtifactRuns(ctx, out.Items)
 	}
@@ -37,7 +40,7 @@ func (s *Service) tellArtifactRuns(ctx context.Context, items []service.Artifact
 	if err != nil {
 		return
 	}
-	runs := map[string]*service.ArtifactRun{}
+	runs := map[string]*record.ArtifactRun{}
 	for i := range items {
 		id := items[i].Session
 		if id == "" {
@@ -46,7 +49,7 @@ func (s *Service) tellArtifactRuns(ctx context.Context, items []service.Artifact
 		r, seen := runs[id]
 		if !seen {
 			if sess, err := repo.Get(ctx, id); err == nil {
-				r = &service.ArtifactRun{ID: sess.ID, Prompt: promptOpening(job.Title(sess), 160), Created: sess.Created, State: string(sess.State)}
+				r = &record.ArtifactRun{ID: sess.ID, Prompt: promptOpening(sess.Title(), 160), Created: sess.Created, State: sess.State}
 			}
 			runs[id] = r
 		}
@@ -61,15 +64,4 @@ func promptOpening(p string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return p
-}
-
-func artifactItemsOf(items []artifact.Item) []service.ArtifactItem {
-	out, err := mirror[[]service.ArtifactItem](items)
-	if err != nil {
-		panic(err) // the mirror test keeps the types in step
-	}
-	if out == nil {
-		out = []service.ArtifactItem{}
-	}
-	return out
 }

@@ -26,7 +26,7 @@ func (s *Service) ViewSession(ctx context.Context, c service.Caller, req service
 	if err != nil {
 		return service.SessionDetail{}, err
 	}
-	return service.SessionDetail{Session: RunOf(job.Redacted(sess)), Journal: journalOf(journal), Thread: thread}, nil
+	return service.SessionDetail{Session: sess.Redacted(), Journal: journalOrEmpty(journal), Thread: thread}, nil
 }
 
 // SearchHistory searches the core's shared history (its index is built
@@ -45,9 +45,8 @@ func (s *Service) SearchHistory(ctx context.Context, c service.Caller, req servi
 	if err != nil {
 		return service.HistoryPage{Hits: []service.Hit{}}, err
 	}
-	out := service.HistoryPage{Hits: make([]service.Hit, 0, len(hits)), Total: total}
-	for _, h := range hits {
-		out.Hits = append(out.Hits, hitOf(h))
+	if hits == nil {
+		hits = []service.Hit{}
 	}
-	return out, nil
+	return service.HistoryPage{Hits: hits, Total: total}, nil
 }

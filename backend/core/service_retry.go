@@ -8,6 +8,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -44,7 +45,7 @@ func (s *Service) RetryRun(ctx context.Context, c service.Caller, req service.Re
 	if err != nil {
 		return service.RetryRunResult{}, err
 	}
-	if sent := run.PromptSent(); sent != job.SentNo && !req.SendAgain {
+	if sent := run.PromptSent(); sent != record.SentNo && !req.SendAgain {
 		return service.RetryRunResult{Held: s.h.retryHold(run, sent)}, nil
 	}
 	if err := filesStillThere(again.Files); err != nil {
@@ -90,7 +91,7 @@ func (h *runner) requestOf(run *job.Session) (service.JobRequest, error) {
 }
 
 // retryHold says, in the user's words, why a retry of run sent nothing.
-func (h *runner) retryHold(run *job.Session, sent job.Sent) *service.RetryHold {
+func (h *runner) retryHold(run *job.Session, sent record.Sent) *service.RetryHold {
 	name := run.Site
 	if reg, err := h.c.sites(); err == nil {
 		if st, err := reg.Get(run.Site); err == nil && st.Name != "" {
@@ -99,7 +100,7 @@ func (h *runner) retryHold(run *job.Session, sent job.Sent) *service.RetryHold {
 	}
 	out := &service.RetryHold{Sent: string(sent), Collectable: run.State.Active() || run.Collectable()}
 	switch {
-	case sent == job.SentMaybe:
+	case sent == record.SentMaybe:
 		out.Message = name + " may already have this prompt: the run stopped while it was being sent."
 	default:
 		out.Message = name + " already has this prompt: it was sent before the run stopped."

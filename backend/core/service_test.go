@@ -193,7 +193,7 @@ func TestServiceWatchesAJobToItsEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var states []string
+	var states []job.State
 	partial := ""
 	end, err := s.WatchJob(ctx, owner, service.WatchRequest{ID: j.ID}, func(ev service.JobEvent) {
 		mu.Lock()
@@ -213,12 +213,12 @@ func TestServiceWatchesAJobToItsEnd(t *testing.T) {
 		t.Fatalf("ended %+v", end)
 	}
 	mu.Lock()
-	if !strings.HasPrefix(answer, partial) || partial == "" || len(states) == 0 || states[len(states)-1] != string(job.StateDone) {
+	if !strings.HasPrefix(answer, partial) || partial == "" || len(states) == 0 || states[len(states)-1] != job.StateDone {
 		t.Fatalf("events: partial %q, states %v", partial, states)
 	}
 	mu.Unlock()
 	shown, err := s.ShowSession(ctx, owner, service.SessionRef{ID: end.Detail.Run.ID[:8]})
-	if err != nil || shown.Detail == nil || shown.Detail.Session.Answer != answer || len(shown.Detail.Journal) == 0 || shown.Detail.Session.Origin != string(job.OriginDesktop) {
+	if err != nil || shown.Detail == nil || shown.Detail.Session.Answer != answer || len(shown.Detail.Journal) == 0 || shown.Detail.Session.Origin != job.OriginDesktop {
 		t.Fatalf("show: %+v %v", shown, err)
 	}
 	ex, err := s.ExportSession(ctx, owner, service.ExportRequest{ID: end.Detail.Run.ID, Format: service.FormatMarkdown})

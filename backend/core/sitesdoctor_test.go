@@ -41,7 +41,7 @@ func TestACheckOfTheSitesLeavesARunInFlightAlone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cur.Detail.Run != nil && cur.Detail.Run.State == service.RunStreaming {
+		if cur.Detail.Run != nil && cur.Detail.Run.State == job.StateStreaming {
 			break
 		}
 		if cur.Ended() {

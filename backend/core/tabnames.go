@@ -109,7 +109,7 @@ func (c *Core) conversationTitles() map[string]string {
 		if f, ok := firsts[key]; ok && !run.Created.Before(f.created) {
 			return nil
 		}
-		firsts[key] = first{run.Created, clipText(strings.Join(strings.Fields(job.Title(&run)), " "), maxTitle)}
+		firsts[key] = first{run.Created, clipText(strings.Join(strings.Fields(run.Title()), " "), maxTitle)}
 		return nil
 	})
 	if err != nil {

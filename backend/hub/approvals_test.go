@@ -13,6 +13,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -159,7 +160,7 @@ func TestClientsSeeOnlyTheirOwnJobsAndEvents(t *testing.T) {
 	wsB, _, _ := th.dialWS(t, tokB, nil)
 	readWS(t, wsA, 5*time.Second)
 	readWS(t, wsB, 5*time.Second)
-	th.backend.events <- hub.Event{Type: hub.EventRunPartial, JobID: job.ID, ClientID: idA, Data: &hub.EventData{Run: &service.RunEvent{Kind: "partial", Partial: &service.Partial{Text: "partial"}}}}
+	th.backend.events <- hub.Event{Type: hub.EventRunPartial, JobID: job.ID, ClientID: idA, Data: &hub.EventData{Run: &service.RunEvent{Kind: "partial", Partial: &record.Partial{Text: "partial"}}}}
 	th.backend.events <- hub.Event{Type: hub.EventRunUpdate, JobID: "job-other", ClientID: "c_someoneelse", Data: &hub.EventData{Run: &service.RunEvent{Kind: "state", State: "streaming"}}}
 	m := readUntil(t, wsA, 5*time.Second, isEvent(hub.EventRunPartial))
 	if m.Event.JobID != job.ID || m.Event.Data == nil || m.Event.Data.Run == nil || m.Event.Data.Run.Partial == nil || m.Event.Data.Run.Partial.Text != "partial" || m.Event.Seq == 0 {

@@ -11,14 +11,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 )
 
-// Collectable reports whether the user cancelled run s while its answer
-// streamed: the run is cancelled, its Answer holds what had streamed
-// (AnswerPartial), and the site may still hold the whole answer, which
-// Reattach collects without sending the prompt again.
-func (s *Session) Collectable() bool {
-	return s.State == StateCancelled && (s.StateBefore == StateSubmitted || s.StateBefore == StateStreaming)
-}
-
 // cancelledByUser reports whether ctx ended because it was cancelled (the
 // user's Cancel), not because a deadline passed.
 func cancelledByUser(ctx context.Context) bool {

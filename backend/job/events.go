@@ -2,35 +2,26 @@ package job
 
 import (
 	"sync"
-	"time"
 
-	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // EventKind says what an Event reports.
-type EventKind string
+type EventKind = record.EventKind
 
 // The event kinds.
 const (
 	// EventState: the run entered State (already persisted).
-	EventState EventKind = "state"
+	EventState = record.EventState
 	// EventPartial: the answer grew (Partial).
-	EventPartial EventKind = "partial"
+	EventPartial = record.EventPartial
 	// EventFinding: reattach says what it found (Finding).
-	EventFinding EventKind = "finding"
+	EventFinding = record.EventFinding
 )
 
 // Event is one thing a run reports to subscribers (the desktop, the hub,
 // `ferry watch`).
-type Event struct {
-	Session string            `json:"session"`
-	Kind    EventKind         `json:"kind"`
-	At      time.Time         `json:"at"`
-	State   State             `json:"state,omitempty"`
-	Note    string            `json:"note,omitempty"`
-	Partial *provider.Partial `json:"partial,omitempty"`
-	Finding *Finding          `json:"finding,omitempty"`
-}
+type Event = record.Event
 
 // bus delivers events to subscribers synchronously, in order. A subscriber
 // must return quickly; it must not call back into the Runner.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/redact"
 )
 
 // Export formats.
@@ -16,37 +15,10 @@ const (
 	FormatJSON     = "json"
 )
 
-// Redacted returns a copy of s safe to show or export: the conversation URL
-// without query or fragment (where sites put one-off tokens), and evidence
-// values under secret-looking keys replaced by "[redacted]".
-func Redacted(s *Session) *Session {
-	c := *s
-	c.ConversationURL = redact.URL(s.ConversationURL)
-	if s.Error != nil {
-		e := *s.Error
-		e.Evidence = redact.Evidence(s.Error.Evidence)
-		c.Error = &e
-	}
-	if s.Routing != nil {
-		r := *s.Routing
-		r.URL = redact.URL(r.URL)
-		c.Routing = &r
-	}
-	c.Receipts = make([]Receipt, len(s.Receipts))
-	for i, rc := range s.Receipts {
-		rc.Data = redact.Evidence(rc.Data)
-		c.Receipts[i] = rc
-	}
-	if len(c.Receipts) == 0 {
-		c.Receipts = nil
-	}
-	return &c
-}
-
 // Export renders the redacted session (and its journal) as Markdown or
 // JSON. Errors: errs.BadInput for another format.
 func Export(s *Session, journal []Entry, format string) ([]byte, error) {
-	r := Redacted(s)
+	r := s.Redacted()
 	switch format {
 	case FormatJSON:
 		b, err := json.MarshalIndent(struct {

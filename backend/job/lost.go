@@ -38,12 +38,6 @@ func lostTab(ctx context.Context, a provider.Adapter, cause error) error {
 	return out
 }
 
-// tabEnded reports whether code says a run's tab can no longer be used:
-// the browser went away, or the tab crashed or closed.
-func tabEnded(code errs.Code) bool {
-	return code == errs.BrowserDisconnected || code == errs.TargetCrashed || code == errs.TargetNotFound
-}
-
 // lostHint is what a run whose tab ended in state s tells its user: after
 // the send the site very likely finished the answer, which reattach
 // collects from the journaled conversation without sending again (without
@@ -92,13 +86,4 @@ func withSiteOf(ctx context.Context, a provider.Adapter) context.Context {
 func siteOf(ctx context.Context) site.Site {
 	st, _ := ctx.Value(siteKey{}).(site.Site)
 	return st
-}
-
-// LostItsTab reports whether the run stopped because its tab or browser
-// went away after the prompt was sent (or while it was being sent) and its
-// conversation's address is recorded: its answer is collected by opening
-// that conversation in a new tab, in whatever browser runs now.
-func (s *Session) LostItsTab() bool {
-	return s.Error != nil && tabEnded(s.Error.Code) && s.ConversationURL != "" &&
-		(s.State.Sent() || s.State == StateSubmitting) && s.State.Active()
 }

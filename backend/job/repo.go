@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/search"
 	"github.com/ferrydesk/ferry/backend/store"
 )
@@ -146,7 +147,7 @@ func docOf(s *Session) search.Doc {
 		files = append(files, filepath.Base(a.Name))
 	}
 	return search.Doc{ID: s.ID, Site: s.Site, Model: model, State: string(s.State), Created: s.Created,
-		Prompt: Title(s), Answer: s.Answer, Files: files}
+		Prompt: s.Title(), Answer: s.Answer, Files: files}
 }
 
 func notFound(id string) error {
@@ -453,10 +454,7 @@ type Filter struct {
 
 // Listed is one session of a List, with the search hit that found it
 // (match positions for highlighting, the snippet).
-type Listed struct {
-	Session *Session   `json:"session"`
-	Hit     search.Hit `json:"hit"`
-}
+type Listed = record.Listed
 
 // List returns the sessions that pass f: newest first without a query,
 // best match first with one. Errors: errs.BadInput for an unknown state or

@@ -13,6 +13,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -43,19 +44,7 @@ type ConversationLocator interface {
 }
 
 // Finding is what Reattach found about an interrupted run.
-type Finding struct {
-	// From is the state the run was in when reattach began.
-	From State `json:"from"`
-	// Looked says the conversation was searched for the user turn; Found
-	// says it was there.
-	Looked bool `json:"looked"`
-	Found  bool `json:"found"`
-	// Action is what reattach did: "redo" (nothing had been sent), "send"
-	// (the turn was proved absent), "collect" (the prompt had been sent),
-	// "finish" (only bookkeeping was left), "none" (the run had ended).
-	Action string `json:"action"`
-	Detail string `json:"detail"`
-}
+type Finding = record.Finding
 
 // Spec describes a new run.
 type Spec struct {
@@ -217,7 +206,7 @@ func (r *Runner) reattach(ctx context.Context, id string, a provider.Adapter, op
 		return s, f, nil
 	case s.State == StateStale:
 		return s, f, errs.New(errs.SessionStale, "session %s is stale: its tab is gone or left the site", id).WithEvidence("session", id)
-	case s.State.beforeSend():
+	case s.State.Unsent():
 		f.Action, f.Detail = "redo", fmt.Sprintf("interrupted at %s, before anything was sent: starting the run again", s.State)
 		r.finding(s.ID, f)
 		if s.State != StateResolved {
@@ -328,7 +317,7 @@ func (r *Runner) stop(ctx context.Context, s *Session, cause error) (*Session, e
 	env := errs.From(cause)
 	wctx := context.WithoutCancel(ctx)
 	ctxEnded := ctx.Err() != nil && (env.Code == errs.Cancelled || env.Code == errs.Timeout)
-	lost := !ctxEnded && tabEnded(env.Code)
+	lost := !ctxEnded && record.TabEnded(env.Code)
 	pageOnly := lost && s.ConversationURL == "" && (s.State.Sent() || s.State == StateSubmitting) && siteOf(ctx).PageOnlyChats
 	switch {
 	case pageOnly:

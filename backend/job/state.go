@@ -3,35 +3,33 @@ package job
 import (
 	"fmt"
 	"slices"
+
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
-// State is one step of the pipeline.
-type State string
+// State is one step of the pipeline (the record's).
+type State = record.State
 
 // The states, in pipeline order, then the terminal failure states.
 const (
-	StateResolved           State = "resolved"
-	StatePreflighted        State = "preflighted"
-	StateComposed           State = "composed"
-	StateSubmitting         State = "submitting"
-	StateSubmitted          State = "submitted"
-	StateStreaming          State = "streaming"
-	StateCompleted          State = "completed"
-	StateExtracted          State = "extracted"
-	StateArtifactsRetrieved State = "artifacts_retrieved"
-	StateArtifactsVerified  State = "artifacts_verified"
-	StateDone               State = "done"
-	StateFailed             State = "failed"
-	StateCancelled          State = "cancelled"
-	StateStale              State = "stale"
+	StateResolved           = record.StateResolved
+	StatePreflighted        = record.StatePreflighted
+	StateComposed           = record.StateComposed
+	StateSubmitting         = record.StateSubmitting
+	StateSubmitted          = record.StateSubmitted
+	StateStreaming          = record.StateStreaming
+	StateCompleted          = record.StateCompleted
+	StateExtracted          = record.StateExtracted
+	StateArtifactsRetrieved = record.StateArtifactsRetrieved
+	StateArtifactsVerified  = record.StateArtifactsVerified
+	StateDone               = record.StateDone
+	StateFailed             = record.StateFailed
+	StateCancelled          = record.StateCancelled
+	StateStale              = record.StateStale
 )
 
 // States lists every state, pipeline order first.
-var States = []State{
-	StateResolved, StatePreflighted, StateComposed, StateSubmitting, StateSubmitted, StateStreaming,
-	StateCompleted, StateExtracted, StateArtifactsRetrieved, StateArtifactsVerified, StateDone,
-	StateFailed, StateCancelled, StateStale,
-}
+var States = record.States
 
 // forward holds the legal forward moves of the pipeline. Redoing the steps
 // before submitting after a crash moves back to resolved (see CanTransition).
@@ -46,34 +44,6 @@ var forward = map[State][]State{
 	StateExtracted:          {StateArtifactsRetrieved, StateDone},
 	StateArtifactsRetrieved: {StateArtifactsVerified},
 	StateArtifactsVerified:  {StateDone},
-}
-
-// Valid reports whether s is one of States.
-func (s State) Valid() bool { return slices.Contains(States, s) }
-
-// Terminal reports whether no transition leaves s: done, failed, cancelled.
-// A stale run is not terminal: the doctor may rebind it and reattach.
-func (s State) Terminal() bool {
-	return s == StateDone || s == StateFailed || s == StateCancelled
-}
-
-// Active reports whether a run in s may still make progress (neither
-// terminal nor stale).
-func (s State) Active() bool { return s.Valid() && !s.Terminal() && s != StateStale }
-
-// Sent reports whether a run in s has certainly sent its prompt.
-func (s State) Sent() bool {
-	switch s {
-	case StateSubmitted, StateStreaming, StateCompleted, StateExtracted,
-		StateArtifactsRetrieved, StateArtifactsVerified, StateDone:
-		return true
-	}
-	return false
-}
-
-// beforeSend reports whether s precedes submitting: nothing left the browser.
-func (s State) beforeSend() bool {
-	return s == StateResolved || s == StatePreflighted || s == StateComposed
 }
 
 // CanTransition reports whether a run may move from one state to another:
@@ -114,7 +84,7 @@ func CanTransition(from, to State) bool {
 		// fingerprint whose RetryOf names the first.
 		return true
 	}
-	if to == StateResolved && (from.beforeSend() || from == StateSubmitting) {
+	if to == StateResolved && (from.Unsent() || from == StateSubmitting) {
 		// Redo from the start: before submitting nothing was sent; from
 		// submitting only after the conversation was searched and the user
 		// turn proved absent (Reattach journals that finding).

@@ -74,19 +74,3 @@ func TestUnknownStatesNeverTransition(t *testing.T) {
 		})
 	}
 }
-
-func TestStateClassesAgree(t *testing.T) {
-	for _, s := range States {
-		t.Run(string(s)+" is classified consistently", func(t *testing.T) {
-			if s.Terminal() && s.Active() {
-				t.Fatal("terminal and active")
-			}
-			if s.Sent() && s.beforeSend() {
-				t.Fatal("sent and before send")
-			}
-			if s == StateSubmitting && (s.Sent() || s.beforeSend()) {
-				t.Fatal("submitting must be neither sent nor before send: nobody knows")
-			}
-		})
-	}
-}

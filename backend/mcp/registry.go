@@ -69,7 +69,7 @@ func (s *Server) sites(ctx context.Context, c call, _ noInput) (SitesResult, str
 	for _, in := range infos {
 		it := SiteItem{ID: in.ID, Name: in.Name, Address: in.Address, Code: in.Code, Builtin: in.Builtin, Login: "unknown"}
 		if t, ok := states[in.ID]; ok {
-			it.Login = t.State
+			it.Login = string(t.State)
 			it.Message = strings.TrimSpace(t.Message + " " + t.Hint)
 		}
 		out.Sites = append(out.Sites, it)

@@ -98,7 +98,7 @@ func (s *Server) sessions(ctx context.Context, c call, in SessionsInput) (Sessio
 		it := SessionItem{ID: ss.ID, Site: ss.Site, Title: ss.Title, UpdatedAt: ss.UpdatedAt}
 		if ss.Extra != nil {
 			if run := ss.Extra.Listed.Session; run != nil {
-				it.State, it.Model = run.State, run.Model.Selected
+				it.State, it.Model = string(run.State), run.Model.Selected
 			}
 			it.Snippet = ss.Extra.Listed.Hit.Snippet
 		}

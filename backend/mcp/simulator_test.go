@@ -18,6 +18,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/mcp"
 	"github.com/ferrydesk/ferry/backend/mcp/mcptest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -89,7 +90,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 			t.Fatal(err)
 		}
 		done := untilDone(t, ctx, cs, r.JobID)
-		if done.State != service.RunDone || done.Answer == "" {
+		if done.State != string(record.StateDone) || done.Answer == "" {
 			t.Fatalf("approved job: %+v", done)
 		}
 		if _, err := oc.Service.SetAutoApprove(ctx, owner, service.AutoApproveRequest{ID: agentID, AutoApprove: true}); err != nil {
@@ -101,7 +102,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 	t.Run("ask returns the answer", func(t *testing.T) {
 		res := mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "What is a ferry?", "new_chat": true, "wait_s": 120})
 		r := jobOf(t, res)
-		if !r.Done || r.State != service.RunDone || r.Answer == "" || r.Session == "" {
+		if !r.Done || r.State != string(record.StateDone) || r.Answer == "" || r.Session == "" {
 			t.Fatalf("ask: %+v", r)
 		}
 		mcptest.CheckOutput(t, ctx, cs, "ask", res)
@@ -124,7 +125,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Read the attached notes", "new_chat": true, "files": []string{notes}, "wait_s": 120}))
-		if !r.Done || r.State != service.RunDone {
+		if !r.Done || r.State != string(record.StateDone) {
 			t.Fatalf("ask with a file: %+v", r)
 		}
 		subs := oc.Sim.Submissions(sim.ChatGPT)
@@ -145,7 +146,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 			t.Fatalf("the new chat in between: %+v", other)
 		}
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"prompt": "And a follow-up?", "session": askRun, "wait_s": 120}))
-		if !r.Done || r.State != service.RunDone || r.Conversation != first.Detail.Session.ConversationURL {
+		if !r.Done || r.State != string(record.StateDone) || r.Conversation != first.Detail.Session.ConversationURL {
 			t.Fatalf("follow-up %+v, want it done in %s", r, first.Detail.Session.ConversationURL)
 		}
 		if e := mcptest.Envelope(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"prompt": "Both?", "session": askRun, "new_chat": true})); e.Code != errs.BadInput {
@@ -175,7 +176,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 		if !done.Done {
 			done = untilDone(t, ctx, cs, r.JobID)
 		}
-		if done.State != service.RunDone || done.Answer == "" {
+		if done.State != string(record.StateDone) || done.Answer == "" {
 			t.Fatalf("job: %+v", done)
 		}
 		if progress.Load() == before {
@@ -191,7 +192,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 			t.Fatalf("ask with wait_s 0 ended: %+v", r)
 		}
 		jobOf(t, mcptest.Call(t, ctx, cs, "cancel", map[string]any{"job_id": r.JobID}))
-		if done := untilDone(t, ctx, cs, r.JobID); done.State != service.RunCancelled {
+		if done := untilDone(t, ctx, cs, r.JobID); done.State != string(record.StateCancelled) {
 			t.Fatalf("cancelled job: %+v", done)
 		}
 	})
@@ -297,7 +298,7 @@ func TestMCPAgainstTheSimulator(t *testing.T) {
 	t.Run("a job is read by the next MCP server of the same agent", func(t *testing.T) {
 		r := jobOf(t, mcptest.Call(t, ctx, cs, "ask", map[string]any{"site": "chatgpt", "prompt": "Read me later", "new_chat": true, "wait_s": 0}))
 		next := mcptest.Connect(t, mcp.New(oc.Service, mcp.Options{}).SDK(), "claude-code", nil)
-		if done := untilDone(t, ctx, next, r.JobID); done.State != service.RunDone || done.Answer == "" {
+		if done := untilDone(t, ctx, next, r.JobID); done.State != string(record.StateDone) || done.Answer == "" {
 			t.Fatalf("job read by the next server: %+v", done)
 		}
 		other := mcptest.Connect(t, mcp.New(oc.Service, mcp.Options{}).SDK(), "gemini-cli", nil)
@@ -414,7 +415,7 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	if _, err := remote.Approve(ctx, owner, service.ApprovalRef{JobID: r.JobID}); err != nil {
 		t.Fatal(err)
 	}
-	if done := untilDone(t, ctx, cs, r.JobID); done.State != service.RunDone || done.Answer == "" {
+	if done := untilDone(t, ctx, cs, r.JobID); done.State != string(record.StateDone) || done.Answer == "" {
 		t.Fatalf("approved job: %+v", done)
 	}
 
@@ -427,7 +428,7 @@ func TestMCPThroughTheGateway(t *testing.T) {
 	if r.State != mcp.StateRunning || r.AwaitingApproval {
 		t.Fatalf("auto-approved ask with wait_s 1: %+v", r)
 	}
-	if done := untilDone(t, ctx, cs, r.JobID); done.State != service.RunDone || done.Answer == "" {
+	if done := untilDone(t, ctx, cs, r.JobID); done.State != string(record.StateDone) || done.Answer == "" {
 		t.Fatalf("job through the gateway: %+v", done)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -21,7 +22,7 @@ func (s *Server) follow(ctx context.Context, c call, j service.Job, wait time.Du
 	if r.Done {
 		s.copyOut(&r)
 	}
-	if r.Done && r.Error != nil && j.State != service.RunCancelled {
+	if r.Done && r.Error != nil && j.State != string(record.StateCancelled) {
 		return JobResult{}, "", withJob(r.Error, j.ID)
 	}
 	return r, describe(r), nil
@@ -47,7 +48,7 @@ func (s *Server) result(j service.Job) JobResult {
 		r.Session, r.Waiting, r.Receipt = d.Session, d.Waiting, d.Receipt
 		r.Site = d.Spec.Site
 		if run := d.Run; run != nil {
-			r.RunState, r.Site, r.Conversation = run.State, run.Site, run.ConversationURL
+			r.RunState, r.Site, r.Conversation = string(run.State), run.Site, run.ConversationURL
 			r.Model = run.Model.Selected
 			if r.Model == "" {
 				r.Model = run.Model.Slug
@@ -79,7 +80,7 @@ func (s *Server) result(j service.Job) JobResult {
 }
 
 // zipsOf is a receipt's zips.
-func zipsOf(zs []service.ZipReceipt) []Zip {
+func zipsOf(zs []record.ZipReceipt) []Zip {
 	out := make([]Zip, 0, len(zs))
 	for _, z := range zs {
 		v := Zip{Path: z.SavedPath, SHA256: z.SHA256, Verified: z.Verified, Files: z.Files, Size: z.Size}

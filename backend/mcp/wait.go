@@ -121,7 +121,7 @@ func progressMessage(ev service.JobEvent) string {
 	case ev.Run != nil && ev.Run.Partial != nil:
 		return fmt.Sprintf("answer so far: %d characters", len([]rune(ev.Run.Partial.Text)))
 	case ev.Run != nil && ev.Run.State != "":
-		return "state: " + ev.Run.State
+		return "state: " + string(ev.Run.State)
 	case ev.Job != nil:
 		return "job: " + ev.Job.State
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // The rulings of the assess contract.
@@ -25,14 +26,7 @@ type Zip struct {
 }
 
 // Outcome is what a checker found in an answer that meets its contract.
-type Outcome struct {
-	Contract  Contract `json:"contract"`
-	Ruling    string   `json:"ruling,omitempty"`
-	Reason    string   `json:"reason,omitempty"`    // of BLOCKED_CURRENT_GATE
-	PlanSteps int      `json:"planSteps,omitempty"` // of a TASK_PLAN
-	Diff      bool     `json:"diff,omitempty"`      // the code came as a unified diff
-	Zips      []string `json:"zips,omitempty"`      // the code came as these zips
-}
+type Outcome = record.Outcome
 
 // Check judges answer against one contract (not ContractAll: check each of
 // its steps). zips are the sandbox zips known for the answer; paths the

@@ -6,27 +6,23 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
-// WarningKind names a way an answer departs from the delivery format.
-type WarningKind string
+// WarningKind says how an answer did not follow the delivery instructions.
+type WarningKind = record.ComplianceKind
 
 // The compliance warnings.
 const (
-	WarnBracketLink WarningKind = "bracket_link"    // only as [label](sandbox:…), never as a plain line
-	WarnNotOwnLine  WarningKind = "not_own_line"    // only inside a sentence, backticks or a table
-	WarnExtraZip    WarningKind = "extra_zip"       // several zips where one was asked for
-	WarnNamedWrong  WarningKind = "unexpected_name" // a zip other than the one asked for
+	WarnBracketLink = record.WarnBracketLink // only as [label](sandbox:…), never as a plain line
+	WarnNotOwnLine  = record.WarnNotOwnLine  // only inside a sentence, backticks or a table
+	WarnExtraZip    = record.WarnExtraZip    // several zips where one was asked for
+	WarnNamedWrong  = record.WarnNamedWrong  // a zip other than the one asked for
 )
 
 // Warning is a compliance finding: the answer is usable, but did not follow
 // the delivery instructions.
-type Warning struct {
-	Kind    WarningKind `json:"kind"`
-	Path    string      `json:"path"`
-	Line    int         `json:"line,omitempty"`
-	Message string      `json:"message"`
-}
+type Warning = record.ComplianceWarning
 
 // Compliance checks how the answer writes its zip paths against the
 // DELIVERY instructions: each path on a line of its own as a plain

@@ -69,7 +69,7 @@ func Compose(req Request) ([]Step, error) {
 		return nil, err
 	}
 	req.Contract = c
-	if err := c.Authorize(req.Authorized); err != nil {
+	if err := Authorize(c, req.Authorized); err != nil {
 		return nil, err
 	}
 	req.Task = strings.TrimSpace(req.Task)

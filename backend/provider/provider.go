@@ -30,6 +30,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -99,19 +100,18 @@ type NewChatStarter interface {
 	StartNewChat(ctx context.Context) error
 }
 
-// Partial is one partial-text update.
-type Partial struct {
-	Text      string `json:"text"`      // the answer so far
-	Added     string `json:"added"`     // what this update adds
-	Rewritten bool   `json:"rewritten"` // Text does not extend the previous update
-	Source    string `json:"source"`    // "stream" or "dom"
-}
-
-// CodeBlock is one fenced code block of an answer.
-type CodeBlock struct {
-	Language string `json:"language,omitempty"`
-	Code     string `json:"code"`
-}
+// The records of an answer and its proof, as package record declares them
+// for the store and every face alike.
+type (
+	Partial    = record.Partial
+	CodeBlock  = record.CodeBlock
+	ModelProof = record.ModelProof
+	Routing    = record.Routing
+	Transport  = record.Transport
+	Content    = record.Content
+	Timings    = record.Timings
+	Result     = record.Result
+)
 
 // Answer is what Extract read.
 type Answer struct {
@@ -124,71 +124,6 @@ type Answer struct {
 	ConversationID string   `json:"conversationId,omitempty"`
 	MessageID      string   `json:"messageId,omitempty"`
 	Warnings       []string `json:"warnings,omitempty"`
-}
-
-// ModelProof says which model answered and where that was read.
-type ModelProof struct {
-	Requested string `json:"requested"`          // the alias asked for
-	Selected  string `json:"selected,omitempty"` // the picker label chosen
-	Slug      string `json:"slug,omitempty"`     // the model the site named
-	Source    string `json:"source,omitempty"`   // e.g. "stream:metadata.model_slug"
-	DOMSlug   string `json:"domSlug,omitempty"`  // the page's own attribute, when it has one
-	// Verified is true when the alias has proof substrings and the slug
-	// contains one of them.
-	Verified bool `json:"verified"`
-}
-
-// Routing is the proof that the tab asked for is the tab that was driven.
-type Routing struct {
-	RequestedTabID  string `json:"requested_tab_id,omitempty"`
-	ControlledTabID string `json:"controlled_tab_id"`
-	TabWasCreated   bool   `json:"tab_was_created"`
-	Mismatch        bool   `json:"mismatch"`
-	URL             string `json:"url,omitempty"` // redacted
-}
-
-// Transport says how the end of the turn was seen.
-type Transport struct {
-	Source         string `json:"source"` // "stream" or "dom"
-	Decoder        string `json:"decoder,omitempty"`
-	CompleteReason string `json:"complete_reason"`
-	StreamBytes    int    `json:"stream_bytes,omitempty"`
-	Partials       int    `json:"partials"`
-}
-
-// Content identifies the answer text.
-type Content struct {
-	SHA256 string `json:"sha256"`
-	Bytes  int    `json:"bytes"`
-	Runes  int    `json:"runes"`
-	Source string `json:"source"`
-}
-
-// Timings are the durations of the phases of a run, in milliseconds.
-type Timings struct {
-	ReadyMS    int64 `json:"ready_ms"`
-	ComposeMS  int64 `json:"compose_ms"`
-	SubmitMS   int64 `json:"submit_ms"`
-	WaitMS     int64 `json:"wait_ms"`
-	ExtractMS  int64 `json:"extract_ms"`
-	TotalMS    int64 `json:"total_ms"`
-	FirstTextM int64 `json:"first_text_ms,omitempty"` // from send to the first partial text
-}
-
-// Result is an answer with its proof: what a run that reached done
-// recorded (see job.Session.Result), in the shape `ferry ask --json` prints.
-type Result struct {
-	Site           string      `json:"site"`
-	Answer         string      `json:"answer"`
-	CodeBlocks     []CodeBlock `json:"codeBlocks"`
-	Model          ModelProof  `json:"model"`
-	Routing        Routing     `json:"routing"`
-	Transport      Transport   `json:"transport"`
-	Content        Content     `json:"content"`
-	ConversationID string      `json:"conversationId,omitempty"`
-	MessageID      string      `json:"messageId,omitempty"`
-	Timings        Timings     `json:"timings"`
-	Warnings       []string    `json:"warnings,omitempty"`
 }
 
 // CodeBlocks returns the fenced code blocks of a Markdown text, in order.

@@ -14,11 +14,11 @@ func TestCodeBlocks(t *testing.T) {
 		want []CodeBlock
 	}{
 		{"text without fences has no blocks", "just text\n\nmore", nil},
-		{"a fenced block keeps its language and lines", "intro\n\n```python\nprint(1)\n\nprint(2)\n```\nafter", []CodeBlock{{"python", "print(1)\n\nprint(2)"}}},
-		{"two blocks come in order", "```go\na\n```\n```\nb\n```", []CodeBlock{{"go", "a"}, {"", "b"}}},
-		{"a tilde fence works and ignores info after the language", "~~~bash title=x\nls\n~~~", []CodeBlock{{"bash", "ls"}}},
-		{"an unclosed fence runs to the end", "```js\nlet a\nlet b", []CodeBlock{{"js", "let a\nlet b"}}},
-		{"a backtick line inside a tilde block is code", "~~~\n```\n~~~", []CodeBlock{{"", "```"}}},
+		{"a fenced block keeps its language and lines", "intro\n\n```python\nprint(1)\n\nprint(2)\n```\nafter", []CodeBlock{{Language: "python", Code: "print(1)\n\nprint(2)"}}},
+		{"two blocks come in order", "```go\na\n```\n```\nb\n```", []CodeBlock{{Language: "go", Code: "a"}, {Language: "", Code: "b"}}},
+		{"a tilde fence works and ignores info after the language", "~~~bash title=x\nls\n~~~", []CodeBlock{{Language: "bash", Code: "ls"}}},
+		{"an unclosed fence runs to the end", "```js\nlet a\nlet b", []CodeBlock{{Language: "js", Code: "let a\nlet b"}}},
+		{"a backtick line inside a tilde block is code", "~~~\n```\n~~~", []CodeBlock{{Language: "", Code: "```"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,8 +1,8 @@
 // Package redact removes what may carry a secret from what Ferry shows or
 // exports (a run's record, its JSON, its Markdown): the query, fragment and
 // userinfo of an address, where sites put one-off tokens, and the values of
-// evidence under secret-looking keys. It is a leaf: the pipeline's records
-// (job) and the service's mirrors of them redact alike through it.
+// evidence under secret-looking keys. It is a leaf, so that package record
+// (a run's Redacted) may use it.
 package redact
 
 import (

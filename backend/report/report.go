@@ -155,7 +155,7 @@ type session struct {
 }
 
 func sessionView(s *job.Session) session {
-	r := job.Redacted(s)
+	r := s.Redacted()
 	return session{ID: r.ID, Site: r.Site, ModelRequested: r.ModelRequested, Model: r.Model, State: r.State, StateBefore: r.StateBefore,
 		Created: r.Created, Updated: r.Updated, Origin: r.Origin, Template: r.Template, Contract: r.Contract, CodeMode: r.CodeMode,
 		PromptChars: len([]rune(s.Prompt)), AnswerChars: len([]rune(s.Answer)), Warnings: r.Warnings, Error: r.Error,

@@ -1,6 +1,10 @@
 package search
 
-import "time"
+import (
+	"time"
+
+	"github.com/ferrydesk/ferry/backend/record"
+)
 
 // Doc is one run as the index sees it. ID must be non-empty and unique
 // within an index.
@@ -30,49 +34,26 @@ type Query struct {
 	Limit  int       // number of hits; 0 means DefaultLimit, at most MaxLimit
 }
 
-// Field names a searchable part of a run.
-type Field string
+// Field names a searchable part of a run; Match says where a hit matched
+// in one field (File is the index in Doc.Files of the matching name;
+// Positions are rune offsets into Doc.Prompt and Hit.Prompt, its opening,
+// Doc.Files[File], Doc.Site, Doc.Model, or Hit.Snippet for the answer);
+// Hit is one ranked result (its Prompt is the opening WithPromptBound
+// keeps). They are the records of package record, which the service shows.
+type (
+	Field = record.Field
+	Match = record.Match
+	Hit   = record.Hit
+)
 
 // The searchable fields.
 const (
-	FieldSite   Field = "site"
-	FieldModel  Field = "model"
-	FieldFile   Field = "file"
-	FieldPrompt Field = "prompt"
-	FieldAnswer Field = "answer"
+	FieldSite   = record.FieldSite
+	FieldModel  = record.FieldModel
+	FieldFile   = record.FieldFile
+	FieldPrompt = record.FieldPrompt
+	FieldAnswer = record.FieldAnswer
 )
-
-// Match says where a hit matched in one field.
-type Match struct {
-	Field Field `json:"field"`
-	// File is the index in Doc.Files of the matching name (FieldFile only).
-	File int `json:"file,omitempty"`
-	// Positions are rune offsets, ascending, of the matched characters: into
-	// Doc.Prompt (and Hit.Prompt, its opening), Doc.Files[File], Doc.Site,
-	// Doc.Model, or Hit.Snippet for the answer.
-	Positions []int `json:"positions"`
-}
-
-// Hit is one ranked result.
-type Hit struct {
-	ID      string    `json:"id"`
-	Site    string    `json:"site"`
-	Model   string    `json:"model"`
-	State   string    `json:"state"`
-	Created time.Time `json:"created"`
-	Files   []string  `json:"files,omitempty"`
-	// Prompt is the opening of the run's prompt that the index keeps (see
-	// WithPromptBound), in its original case: enough to show a result with
-	// its prompt matches highlighted without reading the run itself.
-	Prompt string `json:"prompt,omitempty"`
-	Score  int    `json:"score"`
-	// Matches lists the fields that matched, in the order site, model, files
-	// (by index), prompt, answer. Empty when the query had no text.
-	Matches []Match `json:"matches,omitempty"`
-	// Snippet is a short excerpt of the answer around its first match, or
-	// its opening when the answer did not match; "…" marks cut ends.
-	Snippet string `json:"snippet"`
-}
 
 // Results is the answer to a Query.
 type Results struct {

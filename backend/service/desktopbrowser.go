@@ -53,32 +53,3 @@ type TabStatesRequest struct{}
 
 // Validate accepts every request.
 func (TabStatesRequest) Validate() error { return nil }
-
-// The readiness of a tab, as TabState.State.
-const (
-	TabReady        = "ready"        // on its site, logged in, nothing in the way
-	TabLogin        = "login"        // on a login page or behind a login wall
-	TabInterstitial = "interstitial" // a check, a cap or an error page: Message says which
-	TabStale        = "stale"        // the tab did not answer the probe
-	TabOther        = "other"        // not on a chat site Ferry knows
-)
-
-// TabState is one tab of the owner's browser with what a run would meet
-// in it.
-type TabState struct {
-	TargetID string `json:"targetId"`
-	Site     string `json:"site,omitempty"`
-	SiteName string `json:"siteName,omitempty"`
-	Title    string `json:"title"`
-	// URL is the tab's address without query, fragment or userinfo.
-	URL string `json:"url"`
-	// Conversation is the part of the address after the site's own; ""
-	// on the site's start page.
-	Conversation string `json:"conversation,omitempty"`
-	State        string `json:"state"`
-	// Message and Code describe what stands in the way; Hint says what
-	// the user can do.
-	Message string    `json:"message,omitempty"`
-	Code    errs.Code `json:"code,omitempty"`
-	Hint    string    `json:"hint,omitempty"`
-}

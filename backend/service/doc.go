@@ -9,12 +9,13 @@
 // also the wire types of that API (like tailscale's apitype): they carry JSON
 // tags and no json.RawMessage for a shape Ferry knows.
 //
-// The package is a leaf: it imports errs, config and version only, so that a
-// face importing it pulls in no browser, store or site code. A record that
-// needs nothing of the pipeline is declared here once and used as it is by
-// the package that makes it (the setup report by doctor, the live check of
-// the sites by sitecheck, the clients, the owner's events). The records
-// that nest the pipeline's own types (a run, its journal, a code receipt)
-// are still declared here as mirrors with the same JSON form; core converts
-// between the two and tests that no field is lost.
+// The package is a leaf: it imports errs, config, version and record only,
+// so that a face importing it pulls in no browser, store or site code. A
+// result that needs nothing of the pipeline is declared here once and used
+// as it is by the package that makes it (the setup report by doctor, the
+// live check of the sites by sitecheck, the clients, the owner's events).
+// The records of the runs (a run, its journal, its events, the code and
+// retrieval receipts, search hits, tab states, the artifacts library) are
+// package record's, the same types the pipeline writes and the store keeps;
+// records.go names the ones the faces use most.
 package service

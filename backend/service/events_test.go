@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -23,12 +24,12 @@ func TestEventPayloadsReadBackTyped(t *testing.T) {
 		ev         service.Event
 		job, run   bool
 		approval   bool
-		runKind    string
+		runKind    record.EventKind
 		partialTxt string
 	}{
 		{"the job's view at its end is a job", wire(service.EventRunUpdate, "job-1", ended), true, false, false, "", ""},
 		{"a state the run entered is a run event", wire(service.EventRunUpdate, "job-1", service.RunEvent{Session: "s1", Kind: "state", State: "streaming"}), false, true, false, "state", ""},
-		{"the answer so far is a run event with its text", wire(service.EventRunPartial, "job-1", service.RunEvent{Session: "s1", Kind: "partial", Partial: &service.Partial{Text: "Hel"}}), false, true, false, "partial", "Hel"},
+		{"the answer so far is a run event with its text", wire(service.EventRunPartial, "job-1", service.RunEvent{Session: "s1", Kind: "partial", Partial: &record.Partial{Text: "Hel"}}), false, true, false, "partial", "Hel"},
 		{"garbage is neither", wire(service.EventRunUpdate, "job-1", json.RawMessage(`[1]`)), false, false, false, "", ""},
 		{"an approval request is an approval, not a run event", wire(service.EventApprovalRequested, "job-2", ap), false, false, true, "", ""},
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // JobKind says what a job does.
@@ -383,7 +384,7 @@ type JobDetail struct {
 	// Receipt is a code job's receipt once its run returned.
 	Receipt *CodeReceipt `json:"receipt,omitempty"`
 	// Finding is what a reattach job found about the interrupted run.
-	Finding *Finding `json:"finding,omitempty"`
+	Finding *record.Finding `json:"finding,omitempty"`
 	// RunError is the error the job's run itself returned (the Job's Error
 	// also shows the run's recorded error when the run returned none).
 	RunError *errs.Envelope `json:"runError,omitempty"`

@@ -49,35 +49,6 @@ func (r RetrieveRequest) Timeout() time.Duration {
 	return time.Duration(r.TimeoutMs) * time.Millisecond
 }
 
-// RetrieveReceipt is the record a retrieval writes beside its outputs
-// (codemode's RetrieveReceipt, the record `ferry retrieve --json` prints),
-// field for field with the same JSON form.
-type RetrieveReceipt struct {
-	Kind            string         `json:"kind"`
-	OK              bool           `json:"ok"`
-	Site            string         `json:"site"`
-	ConversationID  string         `json:"conversationId"`
-	ConversationURL string         `json:"conversationUrl"`
-	TabID           string         `json:"tabId,omitempty"`
-	TabWasCreated   bool           `json:"tabWasCreated"`
-	Zips            []ZipReceipt   `json:"zips"`
-	Rejected        []RejectedPath `json:"rejected,omitempty"`
-	Warnings        []string       `json:"warnings,omitempty"`
-	Error           *errs.Envelope `json:"error,omitempty"`
-	Path            string         `json:"receipt,omitempty"`
-	StartedAt       time.Time      `json:"startedAt"`
-	FinishedAt      time.Time      `json:"finishedAt"`
-	FerryVersion    string         `json:"ferryVersion"`
-}
-
-// RejectedPath is a path-like string the sandbox scan refused
-// (artifact.Rejected).
-type RejectedPath struct {
-	Raw       string `json:"raw"`
-	Why       string `json:"why"`
-	MessageID string `json:"messageId,omitempty"`
-}
-
 // Retrieved is a retrieval's answer on the wire: the receipt, and the
 // run's error when it failed after the receipt was begun.
 type Retrieved struct {

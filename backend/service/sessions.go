@@ -67,12 +67,6 @@ type SessionExtra struct {
 	Total  int    `json:"total"`
 }
 
-// Listed is one run of a listing with the search hit that found it.
-type Listed struct {
-	Session *Run `json:"session"`
-	Hit     Hit  `json:"hit"`
-}
-
 // SessionRef names a run by its id or an unambiguous prefix of it.
 type SessionRef struct {
 	ID string `json:"id"`

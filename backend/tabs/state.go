@@ -11,19 +11,20 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
 // Readiness says whether a run could use a tab now.
-type Readiness string
+type Readiness = record.TabReadiness
 
 // The readiness of a tab, as the desktop's Tabs view shows it.
 const (
-	Ready        Readiness = "ready"        // on its site, logged in, nothing in the way
-	NeedsLogin   Readiness = "login"        // on a login page or behind a login wall
-	Interstitial Readiness = "interstitial" // a check, a cap or an error page: Message says which
-	Stale        Readiness = "stale"        // the tab did not answer the probe (hung, crashed or gone)
-	Other        Readiness = "other"        // not on a chat site Ferry knows
+	Ready        = record.TabReady        // on its site, logged in, nothing in the way
+	NeedsLogin   = record.TabLogin        // on a login page or behind a login wall
+	Interstitial = record.TabInterstitial // a check, a cap or an error page: Message says which
+	Stale        = record.TabStale        // the tab did not answer the probe (hung, crashed or gone)
+	Other        = record.TabOther        // not on a chat site Ferry knows
 )
 
 // tabProbeTimeout bounds the look at one tab: a hung page must not hold up
@@ -31,24 +32,8 @@ const (
 const tabProbeTimeout = 3 * time.Second
 
 // State is one tab of the browser with what a run would meet in it (the
-// service's TabState mirrors it field for field).
-type State struct {
-	TargetID string `json:"targetId"`
-	Site     string `json:"site,omitempty"`
-	SiteName string `json:"siteName,omitempty"`
-	Title    string `json:"title"`
-	// URL is the tab's address without query, fragment or userinfo.
-	URL string `json:"url"`
-	// Conversation is the part of the address after the site's own (such
-	// as "c/6823…"); "" on the site's start page, a new chat.
-	Conversation string    `json:"conversation,omitempty"`
-	State        Readiness `json:"state"`
-	// Message and Code describe what stands in the way (interstitial,
-	// login, stale); Hint says what the user can do.
-	Message string    `json:"message,omitempty"`
-	Code    errs.Code `json:"code,omitempty"`
-	Hint    string    `json:"hint,omitempty"`
-}
+// record the service shows).
+type State = record.TabState
 
 // States lists b's tabs with their site, conversation and readiness.
 // Tabs on a known site are probed in place (a snapshot of the page run

@@ -189,7 +189,7 @@ export namespace app {
 	}
 	export class HistoryItem {
 	    session: HistorySummary;
-	    hit: service.Hit;
+	    hit: record.Hit;
 	
 	    static createFrom(source: any = {}) {
 	        return new HistoryItem(source);
@@ -198,7 +198,7 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.session = this.convertValues(source["session"], HistorySummary);
-	        this.hit = this.convertValues(source["hit"], service.Hit);
+	        this.hit = this.convertValues(source["hit"], record.Hit);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -302,8 +302,8 @@ export namespace app {
 	    // Go type: time
 	    updated: any;
 	    error?: errs.Envelope;
-	    session?: service.Run;
-	    timeline: service.JournalEntry[];
+	    session?: record.Run;
+	    timeline: record.JournalEntry[];
 	
 	    static createFrom(source: any = {}) {
 	        return new RunInfo(source);
@@ -329,8 +329,8 @@ export namespace app {
 	        this.created = this.convertValues(source["created"], null);
 	        this.updated = this.convertValues(source["updated"], null);
 	        this.error = this.convertValues(source["error"], errs.Envelope);
-	        this.session = this.convertValues(source["session"], service.Run);
-	        this.timeline = this.convertValues(source["timeline"], service.JournalEntry);
+	        this.session = this.convertValues(source["session"], record.Run);
+	        this.timeline = this.convertValues(source["timeline"], record.JournalEntry);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -683,85 +683,8 @@ export namespace errs {
 
 }
 
-export namespace service {
+export namespace record {
 	
-	export class Attachment {
-	    path: string;
-	    name: string;
-	    bytes: number;
-	    sha256: string;
-	    renamedFrom?: string;
-	    siteName?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Attachment(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.name = source["name"];
-	        this.bytes = source["bytes"];
-	        this.sha256 = source["sha256"];
-	        this.renamedFrom = source["renamedFrom"];
-	        this.siteName = source["siteName"];
-	    }
-	}
-	export class Approval {
-	    jobId: string;
-	    clientId: string;
-	    clientName: string;
-	    kind: string;
-	    site?: string;
-	    summary: string;
-	    // Go type: time
-	    requestedAt: any;
-	    model?: string;
-	    where?: string;
-	    continues: boolean;
-	    existing?: boolean;
-	    prompt: string;
-	    files?: Attachment[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Approval(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.jobId = source["jobId"];
-	        this.clientId = source["clientId"];
-	        this.clientName = source["clientName"];
-	        this.kind = source["kind"];
-	        this.site = source["site"];
-	        this.summary = source["summary"];
-	        this.requestedAt = this.convertValues(source["requestedAt"], null);
-	        this.model = source["model"];
-	        this.where = source["where"];
-	        this.continues = source["continues"];
-	        this.existing = source["existing"];
-	        this.prompt = source["prompt"];
-	        this.files = this.convertValues(source["files"], Attachment);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class Artifact {
 	    name: string;
 	    path?: string;
@@ -925,148 +848,29 @@ export namespace service {
 		    return a;
 		}
 	}
-	export class ArtifactList {
-	    dir: string;
-	    items: ArtifactItem[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ArtifactList(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.dir = source["dir"];
-	        this.items = this.convertValues(source["items"], ArtifactItem);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	
 	
-	
-	export class BrowserSpec {
-	    mode: string;
-	    url?: string;
-	    chromium?: string;
-	    headless?: boolean;
-	    args?: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new BrowserSpec(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.mode = source["mode"];
-	        this.url = source["url"];
-	        this.chromium = source["chromium"];
-	        this.headless = source["headless"];
-	        this.args = source["args"];
-	    }
-	}
-	export class BrowserState {
-	    status: string;
-	    mode: string;
-	    launched: boolean;
-	    headless: boolean;
-	    pid?: number;
-	    endpoint?: string;
-	    problem?: errs.Envelope;
-	
-	    static createFrom(source: any = {}) {
-	        return new BrowserState(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.status = source["status"];
-	        this.mode = source["mode"];
-	        this.launched = source["launched"];
-	        this.headless = source["headless"];
-	        this.pid = source["pid"];
-	        this.endpoint = source["endpoint"];
-	        this.problem = this.convertValues(source["problem"], errs.Envelope);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ClientInfo {
-	    id: string;
+	export class Attachment {
+	    path: string;
 	    name: string;
-	    autoApprove: boolean;
-	    // Go type: time
-	    createdAt: any;
-	    // Go type: time
-	    revokedAt?: any;
-	    existingConversations?: boolean;
-	    kind?: string;
-	    fileRoots?: string[];
+	    bytes: number;
+	    sha256: string;
+	    renamedFrom?: string;
+	    siteName?: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new ClientInfo(source);
+	        return new Attachment(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
+	        this.path = source["path"];
 	        this.name = source["name"];
-	        this.autoApprove = source["autoApprove"];
-	        this.createdAt = this.convertValues(source["createdAt"], null);
-	        this.revokedAt = this.convertValues(source["revokedAt"], null);
-	        this.existingConversations = source["existingConversations"];
-	        this.kind = source["kind"];
-	        this.fileRoots = source["fileRoots"];
+	        this.bytes = source["bytes"];
+	        this.sha256 = source["sha256"];
+	        this.renamedFrom = source["renamedFrom"];
+	        this.siteName = source["siteName"];
 	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class CodeBlock {
 	    language?: string;
@@ -1502,106 +1306,6 @@ export namespace service {
 	}
 	
 	
-	export class FileCheck {
-	    path: string;
-	    name: string;
-	    bytes: number;
-	    sha256: string;
-	    renamedFrom?: string;
-	    siteName?: string;
-	    error?: errs.Envelope;
-	
-	    static createFrom(source: any = {}) {
-	        return new FileCheck(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.name = source["name"];
-	        this.bytes = source["bytes"];
-	        this.sha256 = source["sha256"];
-	        this.renamedFrom = source["renamedFrom"];
-	        this.siteName = source["siteName"];
-	        this.error = this.convertValues(source["error"], errs.Envelope);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class FilesCheck {
-	    ok: boolean;
-	    site: string;
-	    siteName: string;
-	    maxFiles?: number;
-	    maxFileBytes?: number;
-	    files: FileCheck[];
-	    error?: errs.Envelope;
-	
-	    static createFrom(source: any = {}) {
-	        return new FilesCheck(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.ok = source["ok"];
-	        this.site = source["site"];
-	        this.siteName = source["siteName"];
-	        this.maxFiles = source["maxFiles"];
-	        this.maxFileBytes = source["maxFileBytes"];
-	        this.files = this.convertValues(source["files"], FileCheck);
-	        this.error = this.convertValues(source["error"], errs.Envelope);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class FilesCheckRequest {
-	    site: string;
-	    model?: string;
-	    files: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new FilesCheckRequest(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.site = source["site"];
-	        this.model = source["model"];
-	        this.files = source["files"];
-	    }
-	}
 	export class Finding {
 	    from: string;
 	    looked: boolean;
@@ -1733,24 +1437,27 @@ export namespace service {
 		    return a;
 		}
 	}
-	export class JobTarget {
-	    site?: string;
-	    where: string;
-	    continues: boolean;
-	    existing?: boolean;
-	    files?: Attachment[];
+	export class JournalEntry {
+	    seq: number;
+	    state: string;
+	    // Go type: time
+	    at: any;
+	    note?: string;
+	    fingerprint?: Fingerprint;
+	    error?: errs.Envelope;
 	
 	    static createFrom(source: any = {}) {
-	        return new JobTarget(source);
+	        return new JournalEntry(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.site = source["site"];
-	        this.where = source["where"];
-	        this.continues = source["continues"];
-	        this.existing = source["existing"];
-	        this.files = this.convertValues(source["files"], Attachment);
+	        this.seq = source["seq"];
+	        this.state = source["state"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.note = source["note"];
+	        this.fingerprint = this.convertValues(source["fingerprint"], Fingerprint);
+	        this.error = this.convertValues(source["error"], errs.Envelope);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1911,6 +1618,419 @@ export namespace service {
 		    return a;
 		}
 	}
+	export class Listed {
+	    session?: Run;
+	    hit: Hit;
+	
+	    static createFrom(source: any = {}) {
+	        return new Listed(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], Run);
+	        this.hit = this.convertValues(source["hit"], Hit);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	export class TabState {
+	    targetId: string;
+	    site?: string;
+	    siteName?: string;
+	    title: string;
+	    url: string;
+	    conversation?: string;
+	    state: string;
+	    message?: string;
+	    code?: string;
+	    hint?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TabState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.targetId = source["targetId"];
+	        this.site = source["site"];
+	        this.siteName = source["siteName"];
+	        this.title = source["title"];
+	        this.url = source["url"];
+	        this.conversation = source["conversation"];
+	        this.state = source["state"];
+	        this.message = source["message"];
+	        this.code = source["code"];
+	        this.hint = source["hint"];
+	    }
+	}
+	
+	
+	
+
+}
+
+export namespace service {
+	
+	export class Approval {
+	    jobId: string;
+	    clientId: string;
+	    clientName: string;
+	    kind: string;
+	    site?: string;
+	    summary: string;
+	    // Go type: time
+	    requestedAt: any;
+	    model?: string;
+	    where?: string;
+	    continues: boolean;
+	    existing?: boolean;
+	    prompt: string;
+	    files?: record.Attachment[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Approval(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.jobId = source["jobId"];
+	        this.clientId = source["clientId"];
+	        this.clientName = source["clientName"];
+	        this.kind = source["kind"];
+	        this.site = source["site"];
+	        this.summary = source["summary"];
+	        this.requestedAt = this.convertValues(source["requestedAt"], null);
+	        this.model = source["model"];
+	        this.where = source["where"];
+	        this.continues = source["continues"];
+	        this.existing = source["existing"];
+	        this.prompt = source["prompt"];
+	        this.files = this.convertValues(source["files"], record.Attachment);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ArtifactList {
+	    dir: string;
+	    items: record.ArtifactItem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ArtifactList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.items = this.convertValues(source["items"], record.ArtifactItem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class BrowserSpec {
+	    mode: string;
+	    url?: string;
+	    chromium?: string;
+	    headless?: boolean;
+	    args?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new BrowserSpec(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.url = source["url"];
+	        this.chromium = source["chromium"];
+	        this.headless = source["headless"];
+	        this.args = source["args"];
+	    }
+	}
+	export class BrowserState {
+	    status: string;
+	    mode: string;
+	    launched: boolean;
+	    headless: boolean;
+	    pid?: number;
+	    endpoint?: string;
+	    problem?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new BrowserState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.mode = source["mode"];
+	        this.launched = source["launched"];
+	        this.headless = source["headless"];
+	        this.pid = source["pid"];
+	        this.endpoint = source["endpoint"];
+	        this.problem = this.convertValues(source["problem"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ClientInfo {
+	    id: string;
+	    name: string;
+	    autoApprove: boolean;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    revokedAt?: any;
+	    existingConversations?: boolean;
+	    kind?: string;
+	    fileRoots?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ClientInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.autoApprove = source["autoApprove"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.revokedAt = this.convertValues(source["revokedAt"], null);
+	        this.existingConversations = source["existingConversations"];
+	        this.kind = source["kind"];
+	        this.fileRoots = source["fileRoots"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FileCheck {
+	    path: string;
+	    name: string;
+	    bytes: number;
+	    sha256: string;
+	    renamedFrom?: string;
+	    siteName?: string;
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.bytes = source["bytes"];
+	        this.sha256 = source["sha256"];
+	        this.renamedFrom = source["renamedFrom"];
+	        this.siteName = source["siteName"];
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FilesCheck {
+	    ok: boolean;
+	    site: string;
+	    siteName: string;
+	    maxFiles?: number;
+	    maxFileBytes?: number;
+	    files: FileCheck[];
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilesCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.site = source["site"];
+	        this.siteName = source["siteName"];
+	        this.maxFiles = source["maxFiles"];
+	        this.maxFileBytes = source["maxFileBytes"];
+	        this.files = this.convertValues(source["files"], FileCheck);
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FilesCheckRequest {
+	    site: string;
+	    model?: string;
+	    files: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new FilesCheckRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.site = source["site"];
+	        this.model = source["model"];
+	        this.files = source["files"];
+	    }
+	}
+	export class JobTarget {
+	    site?: string;
+	    where: string;
+	    continues: boolean;
+	    existing?: boolean;
+	    files?: record.Attachment[];
+	
+	    static createFrom(source: any = {}) {
+	        return new JobTarget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.site = source["site"];
+	        this.where = source["where"];
+	        this.continues = source["continues"];
+	        this.existing = source["existing"];
+	        this.files = this.convertValues(source["files"], record.Attachment);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class JobRequest {
 	    kind: string;
 	    prompt: string;
@@ -2000,9 +2120,9 @@ export namespace service {
 	    approval: string;
 	    spec: JobRequest;
 	    ended: boolean;
-	    run?: Run;
-	    receipt?: CodeReceipt;
-	    finding?: Finding;
+	    run?: record.Run;
+	    receipt?: record.CodeReceipt;
+	    finding?: record.Finding;
 	    runError?: errs.Envelope;
 	    target?: JobTarget;
 	    waiting?: string;
@@ -2017,9 +2137,9 @@ export namespace service {
 	        this.approval = source["approval"];
 	        this.spec = this.convertValues(source["spec"], JobRequest);
 	        this.ended = source["ended"];
-	        this.run = this.convertValues(source["run"], Run);
-	        this.receipt = this.convertValues(source["receipt"], CodeReceipt);
-	        this.finding = this.convertValues(source["finding"], Finding);
+	        this.run = this.convertValues(source["run"], record.Run);
+	        this.receipt = this.convertValues(source["receipt"], record.CodeReceipt);
+	        this.finding = this.convertValues(source["finding"], record.Finding);
 	        this.runError = this.convertValues(source["runError"], errs.Envelope);
 	        this.target = this.convertValues(source["target"], JobTarget);
 	        this.waiting = source["waiting"];
@@ -2092,80 +2212,6 @@ export namespace service {
 	
 	
 	
-	export class JournalEntry {
-	    seq: number;
-	    state: string;
-	    // Go type: time
-	    at: any;
-	    note?: string;
-	    fingerprint?: Fingerprint;
-	    error?: errs.Envelope;
-	
-	    static createFrom(source: any = {}) {
-	        return new JournalEntry(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.seq = source["seq"];
-	        this.state = source["state"];
-	        this.at = this.convertValues(source["at"], null);
-	        this.note = source["note"];
-	        this.fingerprint = this.convertValues(source["fingerprint"], Fingerprint);
-	        this.error = this.convertValues(source["error"], errs.Envelope);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Listed {
-	    session?: Run;
-	    hit: Hit;
-	
-	    static createFrom(source: any = {}) {
-	        return new Listed(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session = this.convertValues(source["session"], Run);
-	        this.hit = this.convertValues(source["hit"], Hit);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
 	export class ModelInfo {
 	    alias: string;
 	    features: string[];
@@ -2180,8 +2226,6 @@ export namespace service {
 	        this.features = source["features"];
 	    }
 	}
-	
-	
 	export class PairingCode {
 	    code: string;
 	    // Go type: time
@@ -2215,10 +2259,6 @@ export namespace service {
 		    return a;
 		}
 	}
-	
-	
-	
-	
 	export class RetryHold {
 	    sent: string;
 	    collectable: boolean;
@@ -2235,10 +2275,8 @@ export namespace service {
 	        this.message = source["message"];
 	    }
 	}
-	
-	
 	export class SessionExtra {
-	    listed: Listed;
+	    listed: record.Listed;
 	    total: number;
 	
 	    static createFrom(source: any = {}) {
@@ -2247,7 +2285,7 @@ export namespace service {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.listed = this.convertValues(source["listed"], Listed);
+	        this.listed = this.convertValues(source["listed"], record.Listed);
 	        this.total = source["total"];
 	    }
 	
@@ -2309,8 +2347,8 @@ export namespace service {
 		}
 	}
 	export class SessionDetail {
-	    session?: Run;
-	    journal: JournalEntry[];
+	    session?: record.Run;
+	    journal: record.JournalEntry[];
 	    thread?: SessionSummary[];
 	
 	    static createFrom(source: any = {}) {
@@ -2319,8 +2357,8 @@ export namespace service {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session = this.convertValues(source["session"], Run);
-	        this.journal = this.convertValues(source["journal"], JournalEntry);
+	        this.session = this.convertValues(source["session"], record.Run);
+	        this.journal = this.convertValues(source["journal"], record.JournalEntry);
 	        this.thread = this.convertValues(source["thread"], SessionSummary);
 	    }
 	
@@ -2644,37 +2682,6 @@ export namespace service {
 		    return a;
 		}
 	}
-	
-	export class TabState {
-	    targetId: string;
-	    site?: string;
-	    siteName?: string;
-	    title: string;
-	    url: string;
-	    conversation?: string;
-	    state: string;
-	    message?: string;
-	    code?: string;
-	    hint?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new TabState(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.targetId = source["targetId"];
-	        this.site = source["site"];
-	        this.siteName = source["siteName"];
-	        this.title = source["title"];
-	        this.url = source["url"];
-	        this.conversation = source["conversation"];
-	        this.state = source["state"];
-	        this.message = source["message"];
-	        this.code = source["code"];
-	        this.hint = source["hint"];
-	    }
-	}
 	export class Template {
 	    name: string;
 	    description?: string;
@@ -2716,8 +2723,6 @@ export namespace service {
 		    return a;
 		}
 	}
-	
-	
 	export class Welcome {
 	    show: boolean;
 	    used: boolean;
@@ -2736,7 +2741,6 @@ export namespace service {
 	        this.dismissed = source["dismissed"];
 	    }
 	}
-	
 
 }
 

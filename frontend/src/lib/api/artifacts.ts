@@ -1,12 +1,12 @@
 // The Artifacts bound struct (app/artifacts.go): zips in the artifacts directory.
 
 import * as Artifacts from '../../../wailsjs/go/app/Artifacts';
-import type { app, service } from '../../../wailsjs/go/models';
+import type { app, record, service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type ArtifactList = service.ArtifactList;
-export type ArtifactItem = service.ArtifactItem;
-export type ArtifactEntry = service.ArtifactEntry;
+export type ArtifactItem = record.ArtifactItem;
+export type ArtifactEntry = record.ArtifactEntry;
 export type DragSource = app.DragSource;
 
 /** list returns the zips, newest first, with their verdicts. */

@@ -2,7 +2,7 @@
 // runner, and the pickers' data (sites, models, templates).
 
 import * as Runs from '../../../wailsjs/go/app/Runs';
-import type { app, service } from '../../../wailsjs/go/models';
+import type { app, record, service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type RunSpec = app.RunSpec;
@@ -43,7 +43,7 @@ export const retryRun = (session: string, sendAgain: boolean): Promise<RetryOutc
 export const collectRun = (session: string): Promise<RunInfo> => call(() => Runs.CollectRun(session));
 
 /** showTab shows the tab of run session's conversation in Ferry's browser. */
-export const showTab = (session: string): Promise<service.TabState> => call(() => Runs.ShowTab(session));
+export const showTab = (session: string): Promise<record.TabState> => call(() => Runs.ShowTab(session));
 
 /** retryOnTab sends run id's request again pinned to tab tabId (after tab_ambiguous). */
 export const retryOnTab = (id: string, tabId: string): Promise<RunInfo> => call(() => Runs.RetryOnTab(id, tabId));

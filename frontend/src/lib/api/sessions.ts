@@ -1,7 +1,7 @@
 // The Sessions bound struct (app/sessions.go): the history of runs.
 
 import * as Sessions from '../../../wailsjs/go/app/Sessions';
-import type { app, service } from '../../../wailsjs/go/models';
+import type { app, record, service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type SessionList = app.SessionList;
@@ -11,10 +11,10 @@ export type HistoryFilter = app.HistoryFilter;
 export type Listed = app.HistoryItem;
 export type HistoryItem = app.HistoryItem;
 export type HistorySummary = app.HistorySummary;
-export type Session = service.Run;
-export type JournalEntry = service.JournalEntry;
-export type Hit = service.Hit;
-export type Match = service.Match;
+export type Session = record.Run;
+export type JournalEntry = record.JournalEntry;
+export type Hit = record.Hit;
+export type Match = record.Match;
 export type ExportFormat = 'md' | 'json';
 
 /** list searches the runs; rejects with bad_input for an unknown state. */

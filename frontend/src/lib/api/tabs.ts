@@ -1,11 +1,11 @@
 // The Tabs bound struct (app/tabs.go): the controlled browser and its tabs.
 
 import * as Tabs from '../../../wailsjs/go/app/Tabs';
-import type { service } from '../../../wailsjs/go/models';
+import type { record, service } from '../../../wailsjs/go/models';
 import { call } from './call';
 
 export type BrowserState = service.BrowserState;
-export type TabState = service.TabState;
+export type TabState = record.TabState;
 
 /** browserState describes the controlled browser without connecting. */
 export const browserState = (): Promise<BrowserState> => call(() => Tabs.Browser());

@@ -1,11 +1,11 @@
-package service
+package record
 
 import "github.com/ferrydesk/ferry/backend/redact"
 
-// Redacted returns a copy of r safe to show or export, as job.Redacted
-// makes one of the record it mirrors: the conversation and routing
-// addresses without query, fragment and userinfo, and the evidence of its
-// error and receipts under secret-looking keys replaced by "[redacted]".
+// Redacted returns a copy of r safe to show or export: the conversation and
+// routing addresses without query, fragment and userinfo (where sites put
+// one-off tokens), and the evidence of its error and receipts under
+// secret-looking keys replaced by "[redacted]".
 func (r *Run) Redacted() *Run {
 	c := *r
 	c.ConversationURL = redact.URL(r.ConversationURL)

@@ -1,0 +1,127 @@
+package record
+
+// ModelProof says which model answered and where that was read.
+type ModelProof struct {
+	Requested string `json:"requested"`          // the alias asked for
+	Selected  string `json:"selected,omitempty"` // the picker label chosen
+	Slug      string `json:"slug,omitempty"`     // the model the site named
+	Source    string `json:"source,omitempty"`   // e.g. "stream:metadata.model_slug"
+	DOMSlug   string `json:"domSlug,omitempty"`  // the page's own attribute, when it has one
+	// Verified is true when the alias has proof substrings and the slug
+	// contains one of them.
+	Verified bool `json:"verified"`
+}
+
+// CodeBlock is one fenced code block of an answer.
+type CodeBlock struct {
+	Language string `json:"language,omitempty"`
+	Code     string `json:"code"`
+}
+
+// Routing is the proof that the tab asked for is the tab that was driven.
+type Routing struct {
+	RequestedTabID  string `json:"requested_tab_id,omitempty"`
+	ControlledTabID string `json:"controlled_tab_id"`
+	TabWasCreated   bool   `json:"tab_was_created"`
+	Mismatch        bool   `json:"mismatch"`
+	URL             string `json:"url,omitempty"` // redacted
+}
+
+// Transport says how the end of the turn was seen.
+type Transport struct {
+	Source         string `json:"source"` // "stream" or "dom"
+	Decoder        string `json:"decoder,omitempty"`
+	CompleteReason string `json:"complete_reason"`
+	StreamBytes    int    `json:"stream_bytes,omitempty"`
+	Partials       int    `json:"partials"`
+}
+
+// Content identifies the answer text.
+type Content struct {
+	SHA256 string `json:"sha256"`
+	Bytes  int    `json:"bytes"`
+	Runes  int    `json:"runes"`
+	Source string `json:"source"`
+}
+
+// Timings are the durations of the phases of a run, in milliseconds.
+type Timings struct {
+	ReadyMS    int64 `json:"ready_ms"`
+	ComposeMS  int64 `json:"compose_ms"`
+	SubmitMS   int64 `json:"submit_ms"`
+	WaitMS     int64 `json:"wait_ms"`
+	ExtractMS  int64 `json:"extract_ms"`
+	TotalMS    int64 `json:"total_ms"`
+	FirstTextM int64 `json:"first_text_ms,omitempty"` // from send to the first partial text
+}
+
+// Partial is one partial-text update of an answer.
+type Partial struct {
+	Text      string `json:"text"`      // the answer so far
+	Added     string `json:"added"`     // what this update adds
+	Rewritten bool   `json:"rewritten"` // Text does not extend the previous update
+	Source    string `json:"source"`    // "stream" or "dom"
+}
+
+// Result is an answer with its proof: what a run that reached done
+// recorded (see Run.Result), in the shape `ferry ask --json` prints.
+type Result struct {
+	Site           string      `json:"site"`
+	Answer         string      `json:"answer"`
+	CodeBlocks     []CodeBlock `json:"codeBlocks"`
+	Model          ModelProof  `json:"model"`
+	Routing        Routing     `json:"routing"`
+	Transport      Transport   `json:"transport"`
+	Content        Content     `json:"content"`
+	ConversationID string      `json:"conversationId,omitempty"`
+	MessageID      string      `json:"messageId,omitempty"`
+	Timings        Timings     `json:"timings"`
+	Warnings       []string    `json:"warnings,omitempty"`
+}
+
+// Result is the answer of run r with its proof, in the shape `ferry ask
+// --json` prints. It is what the run recorded: a run that did not reach
+// done may lack the answer or proofs (they are zero); code blocks are
+// never nil.
+func (r *Run) Result() Result {
+	res := Result{Site: r.Site, Answer: r.Answer, CodeBlocks: r.CodeBlocks, Model: r.Model,
+		ConversationID: r.ConversationID, MessageID: r.MessageID, Warnings: r.Warnings}
+	if res.CodeBlocks == nil {
+		res.CodeBlocks = []CodeBlock{}
+	}
+	if r.Routing != nil {
+		res.Routing = *r.Routing
+	}
+	if r.Transport != nil {
+		res.Transport = *r.Transport
+	}
+	if r.Content != nil {
+		res.Content = *r.Content
+	}
+	if r.Timings != nil {
+		res.Timings = *r.Timings
+	}
+	return res
+}
+
+// Policies are the interstitial policies r applied (its policy receipts:
+// kind, trigger, action, cooldown_ms, retry_of, ...), in order; empty, not
+// nil, when the site never interfered.
+func (r *Run) Policies() []map[string]string {
+	out := []map[string]string{}
+	for _, rc := range r.Receipts {
+		if rc.Layer == "policy" {
+			out = append(out, rc.Data)
+		}
+	}
+	return out
+}
+
+// Title is what a run is called by: the user's own words (Task when the
+// prompt sent was composed around them, else the prompt).
+func (r *Run) Title() string {
+	if r.Task != "" {
+		return r.Task
+	}
+	return r.Prompt
+}
