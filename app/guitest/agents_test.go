@@ -20,6 +20,7 @@ import (
 // the toggle changes, and its allowed folders, which Add folder… and the
 // remove buttons change.
 func TestAgentsSettings(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)
@@ -35,8 +36,7 @@ func TestAgentsSettings(t *testing.T) {
 	deadBrowserSettings(t, dir)
 	// The dev binary answers the folder dialog with this folder.
 	allowed := t.TempDir()
-	t.Setenv("FERRY_DEV_FOLDER_DIALOG", allowed)
-	app := startDevApp(t, bin, dir)
+	app := startDevAppEnv(t, bin, dir, []string{"FERRY_DEV_FOLDER_DIALOG=" + allowed})
 	page := openShell(t, b, app.url)
 	page.MustElement(`[role=tab][data-view=settings]`).MustClick()
 

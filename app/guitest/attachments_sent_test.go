@@ -25,6 +25,7 @@ import (
 // the same files", which sends them again when chosen; the quick prompt
 // behaves the same.
 func TestSentFilesLeaveWithThePrompt(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	files := t.TempDir()

@@ -64,6 +64,7 @@ func sha256Of(t *testing.T, path string) string {
 // words on its chip and nothing is sent, and a file over a site's known
 // limit holds the send before anything starts.
 func TestComposeAttachments(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	shots := t.TempDir()
@@ -90,9 +91,7 @@ func TestComposeAttachments(t *testing.T) {
 		f.Close()
 	}
 	// The dev binary answers the open dialog with this file (app/attachments_dev.go).
-	t.Setenv("FERRY_DEV_OPEN_DIALOG_FILES", big)
-
-	srv, _, app, page := composeOnSim(t, 5*time.Minute)
+	srv, _, app, page := composeOnSimEnv(t, 5*time.Minute, []string{"FERRY_DEV_OPEN_DIALOG_FILES=" + big})
 	prompt := "Compare the two util files"
 	var sessionID string
 

@@ -69,6 +69,7 @@ func sendFromCompose(t *testing.T, page *rod.Page, srv *sim.Server, prompt strin
 // has the focus: Ferry never raises the browser unless asked (issue 26,
 // point 4).
 func TestASendLeavesFerryInFrontOfTheBrowser(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	display := displayWithWM(t)

@@ -19,6 +19,7 @@ import (
 // text; "Collect the rest" then gets the answer as the site kept it (Cancel
 // stopped the site) into the run.
 func TestACancelledRunKeepsItsTextAndCollectsTheRest(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	shots := t.TempDir()
@@ -122,6 +123,7 @@ func TestACancelledRunKeepsItsTextAndCollectsTheRest(t *testing.T) {
 // says ChatGPT did not stop, and the prompt after it is answered in another
 // tab.
 func TestCancelStopsTheSiteAndTheNextPromptIsAnsweredAtOnce(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	srv, _, app, page := composeOnSim(t, 5*time.Minute)

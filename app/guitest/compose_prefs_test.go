@@ -14,6 +14,7 @@ import (
 // before it replaces it, and the broadcast's sites are offered again after
 // a restart (issue 19, point 10). The real frontend against the real app.
 func TestComposeKeepsTheUsersChoices(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)

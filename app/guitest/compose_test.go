@@ -66,6 +66,13 @@ func waitRunEnded(t *testing.T, page *rod.Page, n int, within time.Duration) []s
 // simulator, the data directory's parent, the app and the page.
 func composeOnSim(t *testing.T, deadline time.Duration) (*sim.Server, string, *devApp, *rod.Page) {
 	t.Helper()
+	return composeOnSimEnv(t, deadline, nil)
+}
+
+// composeOnSimEnv is composeOnSim with the environment variables env added
+// to the app's (the dev binary's dialog answers, for instance).
+func composeOnSimEnv(t *testing.T, deadline time.Duration, env []string) (*sim.Server, string, *devApp, *rod.Page) {
+	t.Helper()
 	bin := buildApp(t, devTags)
 	b := launchBrowser(t)
 	srv := sim.New(sim.WithPace(3, 30*time.Millisecond), sim.WithRateLimitLock(2*time.Second))
@@ -76,7 +83,7 @@ func composeOnSim(t *testing.T, deadline time.Duration) (*sim.Server, string, *d
 
 	dir := t.TempDir()
 	writeBrowserSettings(t, dir, srv)
-	app := startDevApp(t, bin, dir)
+	app := startDevAppEnv(t, bin, dir, env)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	t.Cleanup(cancel)
 	page := openShell(t, b, app.url).Context(ctx)
@@ -93,6 +100,7 @@ func composeOnSim(t *testing.T, deadline time.Duration) (*sim.Server, string, *d
 // send a code-mode run whose verified zip appears in Artifacts ready to be
 // dragged out, and broadcast one prompt to two sites side by side.
 func TestComposeAndRun(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	shots := t.TempDir()

@@ -42,6 +42,7 @@ const overlapsJS = `(root, sels) => {
 // place with no CLI words and runs again on the one picked, and a
 // broadcast's columns keep their headers apart.
 func TestComposeWorksWithTheUser(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	shots := t.TempDir()

@@ -53,6 +53,7 @@ func pixelDistance(a, b image.Image) float64 {
 // different; and the dark window, compared with the light one, is dark
 // throughout. The real frontend in Chromium against the real backend.
 func TestDarkModeControls(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)

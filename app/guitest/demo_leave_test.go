@@ -18,6 +18,7 @@ var demoOpenedRE = regexp.MustCompile(`msg="demo opened" pid=(\d+)`)
 // (it hides while the demo's window is up); when the demo ends, the window
 // comes back exactly where it was, at the size it had (issue 26, point 6).
 func TestLeavingTheDemoPutsTheWindowBack(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	display := displayWithWM(t)

@@ -109,6 +109,7 @@ var demoStartedRE = regexp.MustCompile(`msg="demo started" dir=(\S+) sim=(\d+)`)
 // that the user's directories are untouched and that nothing of the demo
 // (its directory, the simulator, its browser) is left.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)
@@ -274,6 +275,7 @@ func TestDemo(t *testing.T) {
 // (SIGTERM to the process the user started) while its browser runs: the
 // window closes normally and nothing of the demo is left.
 func TestDemoEndsWithItsWindow(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)

@@ -70,6 +70,7 @@ func browserMainCommand(t *testing.T, dir string) []string {
 // without a flag that makes Chromium show its "unsupported command-line
 // flag" bar (issue 26, point 6).
 func TestDemoBrowserStaysBehindItsWindow(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	display := displayWithWM(t)

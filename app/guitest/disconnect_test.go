@@ -23,6 +23,7 @@ import (
 // browser again, opens the conversation and delivers the whole answer the
 // site finished, and the simulator received the prompt once.
 func TestClosingTheBrowserMidAnswerEndsTheRunAndCollectTheRestReadsIt(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	shots := t.TempDir()

@@ -21,6 +21,7 @@ var views = []struct{ id, title string }{
 // TestShell drives the real frontend against the real Go backend: the dev
 // binary serves both, headless Chromium clicks and types.
 func TestShell(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)
@@ -212,6 +213,7 @@ func TestShell(t *testing.T) {
 // TestMalformedSettings: the app still opens on a broken settings file,
 // shows the config_invalid envelope, and Reset keeps the bad file as .bak.
 func TestMalformedSettings(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)

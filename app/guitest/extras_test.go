@@ -397,6 +397,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 // the window shows who asks, for what, where, with Approve and Reject, and
 // the decision reaches the agent.
 func TestApprovalPrompt(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)
@@ -560,6 +561,7 @@ func TestApprovalPrompt(t *testing.T) {
 // its field with the message under it, and the sites editor places a
 // problem at its line and column and saves once it is fixed.
 func TestSettingsEditors(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)
@@ -698,6 +700,7 @@ func TestSettingsEditors(t *testing.T) {
 // TestSaveAsAndDateFilter: Save as… copies a verified zip where the
 // (scripted) dialog says; the History date filter narrows by creation date.
 func TestSaveAsAndDateFilter(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)
@@ -706,8 +709,7 @@ func TestSaveAsAndDateFilter(t *testing.T) {
 	_, good, _ := seedHistory(t, filepath.Join(dir, "data"))
 	seedOldRun(t, filepath.Join(dir, "data"), time.Now().AddDate(0, 0, -40))
 	saveDir := t.TempDir()
-	t.Setenv("FERRY_DEV_SAVE_DIALOG_DIR", saveDir)
-	app := startDevApp(t, bin, dir)
+	app := startDevAppEnv(t, bin, dir, []string{"FERRY_DEV_SAVE_DIALOG_DIR=" + saveDir})
 	page := openShell(t, b, app.url)
 
 	t.Run("Save as copies the verified zip byte for byte", func(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 // too, but sends nothing until the user picks "Send again", having been
 // told the site already has the prompt.
 func TestHistoryRetrySendsAgainOnlyWhatTheSiteNeverGot(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	shots := t.TempDir()

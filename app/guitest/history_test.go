@@ -102,6 +102,7 @@ func seedInterrupted(t *testing.T, dataDir string) {
 // selection, the detail with a hostile answer kept inert, and drag-out data
 // for a verified zip only.
 func TestHistoryAndArtifacts(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)

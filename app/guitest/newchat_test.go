@@ -16,6 +16,7 @@ import (
 // conversation on screen, in its tab, instead of stopping at "Several
 // tabs of the site are open".
 func TestNewChatThenAPlainSendGoesOn(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	srv, _, _, page := composeOnSim(t, 5*time.Minute)

@@ -101,6 +101,7 @@ func displayWithWM(t *testing.T) string {
 // it is minimized at once, the answer shows in the box, and Esc closes the
 // box with Ferry's main window back where it was (issue 19, point 2).
 func TestQuickPromptStartsTheBrowserMinimized(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	display := displayWithWM(t)

@@ -23,11 +23,11 @@ import (
 // naming the failure, the redacted page, the selectors, the screenshot, and
 // not the prompt's text.
 func TestSaveReportOfAFailedRun(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	saveDir := t.TempDir()
-	t.Setenv("FERRY_DEV_SAVE_DIALOG_DIR", saveDir)
-	_, _, _, page := composeOnSim(t, 4*time.Minute)
+	_, _, _, page := composeOnSimEnv(t, 4*time.Minute, []string{"FERRY_DEV_SAVE_DIALOG_DIR=" + saveDir})
 
 	secret := "Draft the secret Kestrel memo for the board"
 	page.MustElement(`[data-testid=prompt]`).MustInput(secret + "\n" + sim.Directive(sim.ScenarioError))

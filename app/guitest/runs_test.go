@@ -43,6 +43,7 @@ func waitEval(t *testing.T, page *rod.Page, within time.Duration, what, js strin
 // mid-stream shows the run cancelled and Retry starts a new run, which the
 // Active runs list cancels.
 func TestRunsFromEveryOrigin(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	shots := t.TempDir()

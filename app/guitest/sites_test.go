@@ -19,6 +19,7 @@ import (
 // saves it to the sites setting and checks again, and the site is ok; a
 // run on the same page then answers. The check sends nothing.
 func TestSitesCheck(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)

@@ -113,6 +113,7 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 // a logged-out tab offers Log in, which shows its login page in front, and
 // once the user logged in there the row turns ready by itself.
 func TestTabsFollowTheBrowserAndAct(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	shots := t.TempDir()

@@ -99,6 +99,7 @@ func loginTab(t *testing.T, b *rod.Browser, prefix string, within time.Duration)
 // Logged in by itself; "Continue to Ferry" is remembered; and once a run
 // exists the app opens on its normal view without the badge.
 func TestGetStarted(t *testing.T) {
+	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
 	bin := buildApp(t, devTags)
