@@ -91,7 +91,7 @@ test-frontend: frontend/node_modules/.stamp
 	cd frontend && npm run check && npm test
 
 test-gui: frontend
-	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui ./app/guitest/
+	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui -bench . -benchtime 1x ./app/guitest/
 	# Headful Chromium: input to background tabs (focus emulation), all sites.
 	# One package at a time: they share the display, and a test that checks
 	# which window has the focus must not see another package's browser.
