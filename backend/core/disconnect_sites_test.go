@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -33,7 +34,7 @@ func TestEverySiteCollectsTheAnswerOfARunWhoseBrowserWentAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	owner := NewOwnerBrowser(func() config.BrowserSettings {
+	owner := ownerbrowser.New(func() config.BrowserSettings {
 		return config.BrowserSettings{Binary: providertest.ChromiumBin, Headless: true, ExtraArgs: srv.ChromiumFlags()}
 	}, t.TempDir(), nil)
 	defer owner.Close()

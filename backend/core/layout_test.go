@@ -211,16 +211,16 @@ func TestTheHubImportsOnlyTheServiceLayer(t *testing.T) {
 }
 
 // TestTheTabsAndTheCoreKeepNoProcessStateAndPassNoContextValues enforces
-// issue 28's rule for the choice of tabs and the composition root: the
-// table of tab leases is a value its owner makes (tabs.Leases), never a
-// variable of the package, and what a run's choice of tab needs to know is
-// a parameter (tabs.Run), never a value of its context. A package-level
-// var is allowed only as an interface guard (var _ I = T{}) or a sentinel
-// error (var errX = errors.New(…)).
+// issue 28's rule for the choice of tabs, the composition root and the
+// packages it composes: the table of tab leases is a value its owner makes
+// (tabs.Leases), never a variable of the package, and what a run's choice
+// of tab needs to know is a parameter (tabs.Run), never a value of its
+// context. A package-level var is allowed only as an interface guard
+// (var _ I = T{}) or a sentinel error (var errX = errors.New(…)).
 func TestTheTabsAndTheCoreKeepNoProcessStateAndPassNoContextValues(t *testing.T) {
 	root := moduleRoot(t)
 	checked := 0
-	for _, dir := range []string{"backend/tabs", "backend/core"} {
+	for _, dir := range []string{"backend/tabs", "backend/core", "backend/ownerbrowser"} {
 		files, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no sources in %s (%v): the check would prove nothing", dir, err)
@@ -323,13 +323,14 @@ func isVendor(pkg string) bool {
 // face: its files import from the backend only the service layer (service
 // and the records it carries, record), errs, config, version, safetext and
 // mcpconfig (two leaves), and the one file that builds what the app is a face
-// of (appOwnerFile) may import core, hub and hub/client (to find a running owner) as well. Every build of the
+// of (appOwnerFile) may import core, ownerbrowser (the owner's long-lived
+// browser), hub and hub/client (to find a running owner) as well. Every build of the
 // app is checked (the desktop binary's tags, the dev binary's, the
 // default); test files are not.
 func TestTheAppIsAFaceOfTheService(t *testing.T) {
 	const backend = "github.com/ferrydesk/ferry/backend/"
 	face := map[string]bool{backend + "service": true, backend + "record": true, backend + "errs": true, backend + "config": true, backend + "version": true, backend + "safetext": true, backend + "mcpconfig": true}
-	owner := map[string]bool{backend + "core": true, backend + "hub": true, backend + "hub/client": true}
+	owner := map[string]bool{backend + "core": true, backend + "ownerbrowser": true, backend + "hub": true, backend + "hub/client": true}
 	files := appFiles(t)
 	if len(files) < 10 {
 		t.Fatalf("found %d files of the app: the check would prove nothing", len(files))
@@ -342,7 +343,7 @@ func TestTheAppIsAFaceOfTheService(t *testing.T) {
 			if !strings.HasPrefix(imp, backend) || face[imp] || (name == appOwnerFile && owner[imp]) {
 				continue
 			}
-			t.Errorf("app/%s imports %s: the app is a face of service.Service (only app/%s builds it, from core and hub)", name, imp, appOwnerFile)
+			t.Errorf("app/%s imports %s: the app is a face of service.Service (only app/%s builds it, from core, ownerbrowser and hub)", name, imp, appOwnerFile)
 		}
 	}
 	if !sawOwner {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -30,7 +31,7 @@ type OwnerOptions struct {
 	// OwnerBrowser is the desktop's long-lived browser: each job asks it
 	// for its browser (launched minimized, connected on first need), and
 	// the Service's browser operations use it. The owner never closes it.
-	OwnerBrowser *OwnerBrowser
+	OwnerBrowser *ownerbrowser.Browser
 	// Defaults say how runs find a browser when neither is given: their
 	// BrowserURL, Headless, Chromium, BrowserArgs and Timeout (the other
 	// fields are ignored).

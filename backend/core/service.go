@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/version"
 )
@@ -21,8 +22,8 @@ type Service struct {
 	c *Core
 	h *runner
 
-	browser *OwnerBrowser // the owner's long-lived browser; nil without one
-	gateway gatewayFlag   // whether the owner's gateway serves this Service
+	browser *ownerbrowser.Browser // the owner's long-lived browser; nil without one
+	gateway gatewayFlag           // whether the owner's gateway serves this Service
 }
 
 var _ service.Gateway = (*Service)(nil)
@@ -30,7 +31,7 @@ var _ service.Gateway = (*Service)(nil)
 // newService serves c through h (the jobs' runner; h must be c's) and b,
 // the owner's long-lived browser (nil without one), which the browser
 // operations and tabs.States use.
-func newService(c *Core, h *runner, b *OwnerBrowser) *Service {
+func newService(c *Core, h *runner, b *ownerbrowser.Browser) *Service {
 	return &Service{c: c, h: h, browser: b}
 }
 

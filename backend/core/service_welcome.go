@@ -100,12 +100,12 @@ func (s *Service) OpenLogin(ctx context.Context, c service.Caller, req service.O
 	}
 	// Checked before the browser starts: a headless one would start for
 	// nothing the user could see.
-	if bs := ob.state(); bs.Mode == "launch" && bs.Headless {
+	if bs := ob.State(); bs.Mode == "launch" && bs.Headless {
 		return service.SiteLogin{}, errs.New(errs.CapabilityMissing, "Ferry's browser runs without a window, so there is no page to log in to %s in", st.Name).
 			WithEvidence("site", st.ID).
 			WithHint("turn off Headless in Settings → Browser, then log in")
 	}
-	b, err := ob.get(ctx)
+	b, err := ob.Get(ctx)
 	if err != nil {
 		return service.SiteLogin{}, err
 	}

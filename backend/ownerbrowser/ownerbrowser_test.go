@@ -1,4 +1,4 @@
-package core
+package ownerbrowser
 
 import (
 	"context"
@@ -22,13 +22,13 @@ func processAlive(pid int) bool {
 
 func TestOwnerBrowser(t *testing.T) {
 	t.Run("a browser that cannot start leaves the reason in the state", func(t *testing.T) {
-		m := NewOwnerBrowser(func() config.BrowserSettings {
+		m := New(func() config.BrowserSettings {
 			return config.BrowserSettings{Binary: "/nonexistent/chromium", Headless: true}
 		}, t.TempDir(), nil)
-		if _, err := m.get(context.Background()); err == nil {
+		if _, err := m.Get(context.Background()); err == nil {
 			t.Fatal("a missing binary started")
 		}
-		st := m.state()
+		st := m.State()
 		if st.Status != service.BrowserDisconnected || st.Problem == nil || st.Problem.Code != errs.BrowserNotFound {
 			t.Errorf("state %+v, want disconnected with browser_not_found", st)
 		}
@@ -37,7 +37,7 @@ func TestOwnerBrowser(t *testing.T) {
 	t.Run("a browser launched in the background has its windows minimized, an attached one is left as it is", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		m := NewOwnerBrowser(func() config.BrowserSettings {
+		m := New(func() config.BrowserSettings {
 			return config.BrowserSettings{Binary: "/usr/bin/chromium", Headless: true}
 		}, t.TempDir(), nil)
 		defer m.Close()
@@ -59,8 +59,8 @@ func TestOwnerBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer closeOwnerBrowser(theirs)
-		a := NewOwnerBrowser(func() config.BrowserSettings {
+		defer quit(theirs)
+		a := New(func() config.BrowserSettings {
 			return config.BrowserSettings{AttachURL: theirs.Endpoint()}
 		}, t.TempDir(), nil)
 		defer a.Close()
@@ -85,20 +85,20 @@ func TestOwnerBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer closeOwnerBrowser(theirs)
+		defer quit(theirs)
 		var changes []service.BrowserState
-		m := NewOwnerBrowser(func() config.BrowserSettings {
+		m := New(func() config.BrowserSettings {
 			return config.BrowserSettings{AttachURL: theirs.Endpoint()}
 		}, t.TempDir(), func(s service.BrowserState) { changes = append(changes, s) })
-		b, err := m.get(ctx)
+		b, err := m.Get(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := m.state()
+		st := m.State()
 		if st.Mode != "attach" || st.Status != service.BrowserConnected || st.Launched || st.PID != 0 {
 			t.Errorf("attached state %+v", st)
 		}
-		if again, _ := m.get(ctx); again != b {
+		if again, _ := m.Get(ctx); again != b {
 			t.Error("a second Get connected again instead of reusing the connection")
 		}
 		m.Close()
@@ -108,7 +108,7 @@ func TestOwnerBrowser(t *testing.T) {
 		if !processAlive(theirs.PID()) {
 			t.Error("the user's browser was quit")
 		}
-		if _, err := m.get(ctx); errs.CodeOf(err) != errs.Internal {
+		if _, err := m.Get(ctx); errs.CodeOf(err) != errs.Internal {
 			t.Errorf("Get after Close: %v, want internal", err)
 		}
 		if len(changes) == 0 || changes[0].Status != service.BrowserConnected {

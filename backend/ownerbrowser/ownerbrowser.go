@@ -1,4 +1,9 @@
-package core
+// Package ownerbrowser keeps the owner's long-lived browser: the one
+// Chromium every run of the desktop app (or of `ferry serve` with no
+// --browser-url) uses, launched on Ferry's profile or attached per the
+// settings, connected on first need and again after it went away, and quit
+// at shutdown only when Ferry launched it.
+package ownerbrowser
 
 import (
 	"context"
@@ -16,14 +21,14 @@ import (
 // fresh profile takes a few seconds on a slow disk.
 const connectTimeout = 45 * time.Second
 
-// OwnerBrowser is the owner's long-lived browser (the desktop's, or ferry
+// Browser is the owner's long-lived browser (the desktop's, or ferry
 // serve's): it connects on first need (launching Chromium on Ferry's
 // profile, or attaching to settings.browser.attachURL), connects again
-// after the browser went away,
-// and at shutdown quits only a browser it launched (an attached one is
-// merely disconnected). The hub backend gets its browser from Get (see
-// WithHubBrowserSource), so every run of the owner uses this one browser.
-type OwnerBrowser struct {
+// after the browser went away, and at shutdown quits only a browser it
+// launched (an attached one is merely disconnected). The owner's job
+// runner gets its browser from GetInBackground, so every run of the owner
+// uses this one browser.
+type Browser struct {
 	settings   func() config.BrowserSettings
 	profileDir string
 	changed    func(service.BrowserState)
@@ -39,18 +44,18 @@ type OwnerBrowser struct {
 	tabsChanged func()
 }
 
-// NewOwnerBrowser manages the browser that settings describe (read at each
+// New manages the browser that settings describe (read at each
 // connect), launched on profileDir; changed (may be nil) hears of every
 // change of its state.
-func NewOwnerBrowser(settings func() config.BrowserSettings, profileDir string, changed func(service.BrowserState)) *OwnerBrowser {
-	return &OwnerBrowser{settings: settings, profileDir: profileDir, changed: changed}
+func New(settings func() config.BrowserSettings, profileDir string, changed func(service.BrowserState)) *Browser {
+	return &Browser{settings: settings, profileDir: profileDir, changed: changed}
 }
 
-// get returns the connected browser, connecting first when there is none
+// Get returns the connected browser, connecting first when there is none
 // or the last one went away. Errors: the launch or attach envelopes
 // (BrowserNotFound, BrowserLaunchFailed, BadInput for a bad attach address);
 // Internal after shutdown.
-func (m *OwnerBrowser) get(ctx context.Context) (*browser.Browser, error) {
+func (m *Browser) Get(ctx context.Context) (*browser.Browser, error) {
 	if b := m.Current(); b != nil {
 		return b, nil
 	}
@@ -65,7 +70,7 @@ func (m *OwnerBrowser) get(ctx context.Context) (*browser.Browser, error) {
 // GetInBackground is Get, except that a browser it launches has its windows
 // minimized at once: started for the user's sake, it does not come up over
 // what they are doing. Errors: as Get.
-func (m *OwnerBrowser) GetInBackground(ctx context.Context) (*browser.Browser, error) {
+func (m *Browser) GetInBackground(ctx context.Context) (*browser.Browser, error) {
 	if b := m.Current(); b != nil {
 		return b, nil
 	}
@@ -86,10 +91,10 @@ func (m *OwnerBrowser) GetInBackground(ctx context.Context) (*browser.Browser, e
 	return b, nil
 }
 
-// reconnect drops the current browser (quitting it when Ferry launched it)
+// Reconnect drops the current browser (quitting it when Ferry launched it)
 // and connects again with the settings in force now: the way to apply
 // changed browser settings, or to retry after a failure. Errors: as Get.
-func (m *OwnerBrowser) reconnect(ctx context.Context) (*browser.Browser, error) {
+func (m *Browser) Reconnect(ctx context.Context) (*browser.Browser, error) {
 	m.connMu.Lock()
 	defer m.connMu.Unlock()
 	m.mu.Lock()
@@ -97,13 +102,13 @@ func (m *OwnerBrowser) reconnect(ctx context.Context) (*browser.Browser, error) 
 	m.b = nil
 	m.mu.Unlock()
 	if old != nil {
-		closeOwnerBrowser(old)
+		quit(old)
 	}
 	return m.connect(ctx)
 }
 
 // Current is the connected browser, or nil: it never connects.
-func (m *OwnerBrowser) Current() *browser.Browser {
+func (m *Browser) Current() *browser.Browser {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.b != nil && m.b.Err() == nil {
@@ -113,7 +118,7 @@ func (m *OwnerBrowser) Current() *browser.Browser {
 }
 
 // connect launches or attaches per the settings; connMu is held.
-func (m *OwnerBrowser) connect(ctx context.Context) (*browser.Browser, error) {
+func (m *Browser) connect(ctx context.Context) (*browser.Browser, error) {
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
@@ -129,7 +134,7 @@ func (m *OwnerBrowser) connect(ctx context.Context) (*browser.Browser, error) {
 		// A browser Ferry launched that went away (killed, or quit by
 		// its user) may still be exiting and hold the profile: it is
 		// reaped, its helpers with it, before another starts on it.
-		closeOwnerBrowser(gone)
+		quit(gone)
 	}
 	bs := m.settings()
 	var (
@@ -157,7 +162,7 @@ func (m *OwnerBrowser) connect(ctx context.Context) (*browser.Browser, error) {
 	} else if m.closed {
 		// Shut down while launching: do not leave the browser behind.
 		m.mu.Unlock()
-		closeOwnerBrowser(b)
+		quit(b)
 		return nil, errs.New(errs.Internal, "Ferry is shutting down: no browser is started now")
 	} else {
 		m.b, m.last = b, nil
@@ -175,10 +180,10 @@ func (m *OwnerBrowser) connect(ctx context.Context) (*browser.Browser, error) {
 // watch reports the browser going away (the user closed its window, it
 // crashed, the attached browser quit), and reaps a browser Ferry launched
 // so that its profile is free for the next launch.
-func (m *OwnerBrowser) watch(b *browser.Browser) {
+func (m *Browser) watch(b *browser.Browser) {
 	<-b.Done()
 	if b.Launched() {
-		closeOwnerBrowser(b)
+		quit(b)
 	}
 	m.mu.Lock()
 	mine := m.b == b
@@ -192,14 +197,14 @@ func (m *OwnerBrowser) watch(b *browser.Browser) {
 	}
 }
 
-func (m *OwnerBrowser) notify() {
+func (m *Browser) notify() {
 	if m.changed != nil {
-		m.changed(m.state())
+		m.changed(m.State())
 	}
 }
 
-// state describes the browser now.
-func (m *OwnerBrowser) state() service.BrowserState {
+// State describes the browser now, without connecting it.
+func (m *Browser) State() service.BrowserState {
 	bs := m.settings()
 	st := service.BrowserState{Status: service.BrowserNotStarted, Mode: "launch", Headless: bs.Headless}
 	if bs.AttachURL != "" {
@@ -223,20 +228,20 @@ func (m *OwnerBrowser) state() service.BrowserState {
 
 // Close quits a browser Ferry launched and disconnects from an attached
 // one; later Gets fail. Safe to call more than once.
-func (m *OwnerBrowser) Close() {
+func (m *Browser) Close() {
 	m.mu.Lock()
 	m.closed = true
 	b := m.b
 	m.b = nil
 	m.mu.Unlock()
 	if b != nil {
-		closeOwnerBrowser(b)
+		quit(b)
 	}
 }
 
-// closeOwnerBrowser ends Ferry's use of b: browser.Close quits a launched
+// quit ends Ferry's use of b: browser.Close quits a launched
 // browser and only disconnects from an attached one.
-func closeOwnerBrowser(b *browser.Browser) {
+func quit(b *browser.Browser) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	_ = b.Close(ctx)

@@ -1,4 +1,4 @@
-package core
+package ownerbrowser
 
 import (
 	"context"
@@ -16,7 +16,7 @@ const tabsSettle = 200 * time.Millisecond
 // settle, each time a tab of the owner's browser opens, closes, navigates
 // or changes its title: the browser's own target events, followed for
 // every browser connected from now on (and the one connected now).
-func (m *OwnerBrowser) WatchTabs(fn func()) {
+func (m *Browser) WatchTabs(fn func()) {
 	d := &debouncer{wait: tabsSettle, fn: fn}
 	m.mu.Lock()
 	m.tabsChanged = d.poke
@@ -28,7 +28,7 @@ func (m *OwnerBrowser) WatchTabs(fn func()) {
 }
 
 // watchTabs follows b's target events for the listener set by WatchTabs.
-func (m *OwnerBrowser) watchTabs(b *browser.Browser) {
+func (m *Browser) watchTabs(b *browser.Browser) {
 	m.mu.Lock()
 	fn := m.tabsChanged
 	m.mu.Unlock()
