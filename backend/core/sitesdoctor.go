@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
-	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
@@ -16,100 +14,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/sitecheck"
-	"github.com/ferrydesk/ferry/backend/tabs"
 )
-
-// siteCheckTimeout bounds the check of one site (opening its tab
-// included); siteChecksAtOnce is how many sites are checked at a time.
-const (
-	siteCheckTimeout = 45 * time.Second
-	siteChecksAtOnce = 3
-)
-
-// checkSitesLive checks the sites ids of reg in b, each in an open tab of
-// the site (one with a conversation first) or, when it has none, in a tab
-// it opens in the background on the site's new-chat address, leased in l
-// while it is checked. Nothing is
-// typed, clicked or navigated in a tab the check did not open; a tab it
-// opened is closed again when the site is ok, and left open for the user
-// (to log in, to look) when it is not. A site whose tab cannot be found or
-// read is a report with an Error. Errors: UnknownSite (before any tab is
-// touched).
-func checkSitesLive(ctx context.Context, l *tabs.Leases, b *browser.Browser, reg *site.Registry, ids []string) (sitecheck.Report, error) {
-	for _, id := range ids {
-		if _, err := reg.Get(id); err != nil {
-			return sitecheck.Report{}, err
-		}
-	}
-	out := make([]sitecheck.SiteReport, len(ids))
-	sem := make(chan struct{}, siteChecksAtOnce)
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			out[i] = checkSiteLive(ctx, l, b, reg, id)
-		}()
-	}
-	wg.Wait()
-	return sitecheck.NewReport(out), nil
-}
-
-func checkSiteLive(ctx context.Context, l *tabs.Leases, b *browser.Browser, reg *site.Registry, id string) sitecheck.SiteReport {
-	s, _ := reg.Get(id)
-	ctx, cancel := context.WithTimeout(ctx, siteCheckTimeout)
-	defer cancel()
-	p, opened, err := siteCheckTab(ctx, l, b, reg, s)
-	if err != nil {
-		return sitecheck.Failed(s, err)
-	}
-	rep := sitecheck.Check(ctx, p, s, reg)
-	rep.Opened = opened
-	if !opened {
-		// The session with a tab the check found is shared with whoever
-		// else drives it (a run): detaching would end theirs too.
-		return rep
-	}
-	dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer dcancel()
-	if rep.OK {
-		_ = p.Close(dctx)
-		return rep
-	}
-	_ = p.Detach(dctx)
-	return rep
-}
-
-// siteCheckTab is the tab to check site s in: an open tab of the site (on
-// a conversation first, where the thread's roles show), else a new one.
-func siteCheckTab(ctx context.Context, l *tabs.Leases, b *browser.Browser, reg *site.Registry, s site.Site) (*browser.Page, bool, error) {
-	targets, err := b.Targets(ctx, func(host string) string {
-		if hs, ok := reg.ForHost(host); ok {
-			return hs.ID
-		}
-		return ""
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	var best *browser.Target
-	for i, t := range targets {
-		if !s.Allows(t.URL) && !s.IsLoginURL(t.URL) {
-			continue
-		}
-		if best == nil || tabs.ConversationOf(s, best.URL) == "" && tabs.ConversationOf(s, t.URL) != "" {
-			best = &targets[i]
-		}
-	}
-	if best != nil {
-		p, err := b.Page(ctx, best.ID)
-		return p, false, err
-	}
-	p, _, err := l.OpenSite(ctx, tabs.Run{}, b, reg, s.ID)
-	return p, err == nil, err
-}
 
 // usedSites are the sites the user uses: those of b's open tabs and of the
 // history's runs, sorted; every site of reg when there are none.
@@ -144,7 +49,7 @@ func (h *runner) usedSites(ctx context.Context, b *browser.Browser, reg *site.Re
 
 // DoctorSites checks req.Sites (every site the user uses when none) live
 // in the browser the request names (see service.SitesDoctorRequest and
-// checkSitesLive). A browser launched for the check is quit after it,
+// sitecheck.Live). A browser launched for the check is quit after it,
 // with every tab it opened. Errors: UnknownSite; ConfigInvalid for a bad
 // site override; the browser's envelopes (BrowserDisconnected when the
 // browser named does not run; BrowserLaunchFailed, BrowserNotFound).
@@ -167,7 +72,7 @@ func (h *runner) DoctorSites(ctx context.Context, req service.SitesDoctorRequest
 	if len(ids) == 0 {
 		ids = h.usedSites(ctx, b, reg)
 	}
-	rep, err := checkSitesLive(ctx, h.c.leases, b, reg, ids)
+	rep, err := sitecheck.Live(ctx, h.c.leases, b, reg, ids)
 	if launched {
 		for i := range rep.Sites {
 			if s, gerr := reg.Get(rep.Sites[i].Site); gerr == nil {

@@ -245,7 +245,7 @@ func TestLoggingInFromGetStarted(t *testing.T) {
 }
 
 // Ferry works in the background: a tab comes to the front only where the
-// user asked to see it: a login (openLogin), a tab's Show or Log in
+// user asked to see it: a login (logins.Open), a tab's Show or Log in
 // (TabAction), a run's conversation (ShowRunTab).
 func TestOnlyWhatTheUserAskedForBringsATabToTheFront(t *testing.T) {
 	root := filepath.Join("..", "..")
@@ -272,7 +272,7 @@ func TestOnlyWhatTheUserAskedForBringsATabToTheFront(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"../../backend/core/service_showtab.go", "../../backend/core/service_tabaction.go", "../../backend/core/welcome.go"}
+	want := []string{"../../backend/core/service_showtab.go", "../../backend/core/service_tabaction.go", "../../backend/logins/logins.go"}
 	if !slices.Equal(callers, want) {
 		t.Fatalf("ShowTab is called from %v, want %v alone", callers, want)
 	}

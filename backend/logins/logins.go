@@ -1,9 +1,15 @@
-package core
+// Package logins is what Ferry saw of each site's login, for the desktop's
+// Get started view: the record kept in the store (login/<site>), so that
+// the decision at the next start, when no browser runs yet, still knows
+// that a site was used (a site seen logged in once is used for good, even
+// when it is logged out later); the reading of each site's login in the
+// tabs of a browser; and the opening of a site's login page.
+package logins
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -16,16 +22,8 @@ import (
 	"github.com/ferrydesk/ferry/backend/store"
 )
 
-// The Get started view: whether a site was ever used, and each site's
-// login as its tabs show it.
-//
-// What Ferry saw of a site's login is kept in the store (login/<site>), so
-// that the decision at the next start, when no browser runs yet, still
-// knows that a site was used: a site seen logged in once is used for good,
-// even when it is logged out later.
-
-// loginRecord is the value of login/<site>.
-type loginRecord struct {
+// record is the value of login/<site>.
+type record struct {
 	LoggedIn bool `json:"loggedIn"`
 	// FirstSeen is when Ferry first saw a user logged in to the site.
 	FirstSeen time.Time `json:"firstSeen"`
@@ -33,19 +31,15 @@ type loginRecord struct {
 	Changed time.Time `json:"changed"`
 }
 
-// errStop ends a store scan early.
-var errStop = errors.New("stop the scan")
-
-// loginRecords reads every site's login record, by site id. Errors: the
-// store's envelopes.
-func (c *Core) loginRecords() (map[string]loginRecord, error) {
-	st := c.Store()
+// records reads every site's login record from st, by site id. Errors:
+// the store's envelopes; errs.Internal for a closed store (nil).
+func records(st *store.Store) (map[string]record, error) {
 	if st == nil {
 		return nil, errs.New(errs.Internal, "the store is closed").WithHint("open the data directory again")
 	}
-	out := map[string]loginRecord{}
+	out := map[string]record{}
 	err := st.Scan(store.PrefixLogin, func(key, val []byte) error {
-		var r loginRecord
+		var r record
 		if json.Unmarshal(val, &r) == nil {
 			out[strings.TrimPrefix(string(key), string(store.PrefixLogin))] = r
 		}
@@ -57,33 +51,30 @@ func (c *Core) loginRecords() (map[string]loginRecord, error) {
 	return out, nil
 }
 
-// hasRuns reports whether any run was ever recorded. Errors: the store's
-// envelopes.
-func (c *Core) hasRuns() (bool, error) {
-	st := c.Store()
-	if st == nil {
-		return false, errs.New(errs.Internal, "the store is closed").WithHint("open the data directory again")
-	}
-	found := false
-	err := st.Scan(store.PrefixSessIdx, func(_, _ []byte) error {
-		found = true
-		return errStop
-	})
-	if err != nil && !errors.Is(err, errStop) {
+// EverLoggedIn reports whether Ferry ever saw a user logged in to one of
+// the sites (the records of st). Errors: as Read.
+func EverLoggedIn(st *store.Store) (bool, error) {
+	recs, err := records(st)
+	if err != nil {
 		return false, err
 	}
-	return found, nil
+	for _, r := range recs {
+		if !r.FirstSeen.IsZero() {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
-// noteLogin records what a tab showed of site's login, writing only when
+// note records in st what a tab showed of site's login, writing only when
 // it changed: a user seen logged in (loggedIn) or logged out of a site seen
 // logged in before. Errors: the store's envelopes (disk_full among them).
-func (c *Core) noteLogin(site string, loggedIn bool, was loginRecord, known bool) error {
+func note(st *store.Store, site string, loggedIn bool, was record, known bool) error {
 	if known && was.LoggedIn == loggedIn || !known && !loggedIn {
 		return nil
 	}
 	now := time.Now().UTC()
-	rec := loginRecord{LoggedIn: loggedIn, FirstSeen: was.FirstSeen, Changed: now}
+	rec := record{LoggedIn: loggedIn, FirstSeen: was.FirstSeen, Changed: now}
 	if rec.FirstSeen.IsZero() && loggedIn {
 		rec.FirstSeen = now
 	}
@@ -94,22 +85,22 @@ func (c *Core) noteLogin(site string, loggedIn bool, was loginRecord, known bool
 	if store.ValidID(site) != nil {
 		return nil // a user's site id the store cannot key: not remembered
 	}
-	return c.Store().Put(store.LoginKey(site), val)
+	return st.Put(store.LoginKey(site), val)
 }
 
 // loginProbeTimeout bounds the reading of one tab's login, as a hung page
 // must not hold up the view.
 const loginProbeTimeout = 3 * time.Second
 
-// siteLogins reads the login of every site of reg: in b's tabs when b is
-// not nil (recording what they show), else from the records alone. A site
+// Read reads the login of every site of reg: in b's tabs when b is not nil
+// (recording in st what they show), else from st's records alone. A site
 // with no tab is logged in or out as it was when last seen, and not
 // checked when it was never seen logged in;
 // with tabs, logged in when one of them shows it, logged out when all show
 // its login, else checking. Errors: BrowserDisconnected when b went away;
 // the store's envelopes.
-func (c *Core) siteLogins(ctx context.Context, b *browser.Browser, reg *site.Registry) ([]service.SiteLogin, error) {
-	recs, err := c.loginRecords()
+func Read(ctx context.Context, st *store.Store, b *browser.Browser, reg *site.Registry) ([]service.SiteLogin, error) {
+	recs, err := records(st)
 	if err != nil {
 		return nil, err
 	}
@@ -146,9 +137,9 @@ func (c *Core) siteLogins(ctx context.Context, b *browser.Browser, reg *site.Reg
 		case service.LoginLoggedIn:
 			// Best effort: a store that refuses the write (a full disk)
 			// costs only the memory of this login at the next start.
-			_ = c.noteLogin(s.ID, true, rec, known)
+			_ = note(st, s.ID, true, rec, known)
 		case service.LoginLoggedOut:
-			_ = c.noteLogin(s.ID, false, rec, known)
+			_ = note(st, s.ID, false, rec, known)
 		}
 	}
 	return out, nil
@@ -242,11 +233,11 @@ func judgeLogins(tabs []tabLogin) (state, tab string) {
 	return service.LoginChecking, tabs[0].target
 }
 
-// openLogin shows s's login page in b, in front: the tab already on one of
+// Open shows s's login page in b, in front: the tab already on one of
 // its login pages, else a new tab loaded with it. Errors: the browser's
 // envelopes (BrowserDisconnected, NavigationAborted, Timeout when ctx ends
 // first).
-func openLogin(ctx context.Context, b *browser.Browser, s site.Site) (*browser.Page, error) {
+func Open(ctx context.Context, b *browser.Browser, s site.Site) (*browser.Page, error) {
 	targets, err := b.Targets(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -263,7 +254,7 @@ func openLogin(ctx context.Context, b *browser.Browser, s site.Site) (*browser.P
 		if p, err = b.OpenTab(ctx, "about:blank"); err != nil {
 			return nil, err
 		}
-		if err := p.Navigate(ctx, loginAddress(s)); err != nil {
+		if err := p.Navigate(ctx, Address(s)); err != nil {
 			return nil, err
 		}
 	}
@@ -271,4 +262,21 @@ func openLogin(ctx context.Context, b *browser.Browser, s site.Site) (*browser.P
 		return nil, err
 	}
 	return p, nil
+}
+
+// Address is where site st shows its login page: its first login
+// path under its address, else its start page (which offers the login to
+// a logged-out user).
+func Address(st site.Site) string {
+	if len(st.LoginPaths) > 0 {
+		if base, err := url.Parse(st.Address); err == nil {
+			if ref, err := url.Parse(st.LoginPaths[0]); err == nil {
+				return base.ResolveReference(ref).String()
+			}
+		}
+	}
+	if st.NewChat != "" {
+		return st.NewChat
+	}
+	return st.Address
 }
