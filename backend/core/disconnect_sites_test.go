@@ -40,7 +40,7 @@ func TestEverySiteCollectsTheAnswerOfARunWhoseBrowserWentAway(t *testing.T) {
 	defer owner.Close()
 	s, c := openTestService(t, ctx, OwnerOptions{OwnerBrowser: owner})
 	desk := service.Owner(service.FaceDesktop)
-	repo, err := c.Sessions(ctx)
+	repo, err := c.History(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

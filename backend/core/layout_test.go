@@ -150,7 +150,8 @@ func TestVendorsAreImportedOnlyThroughAll(t *testing.T) {
 }
 
 // TestCodeModeIsWiredByCore enforces that code mode knows no vendor and
-// does not reach back into the composition root that wires it.
+// does not reach back into what wires it: the run pipeline (runs), the
+// owner's jobs (jobs) and the composition root (core).
 func TestCodeModeIsWiredByCore(t *testing.T) {
 	checked := 0
 	for pkg, ds := range listDeps(t, "./backend/...") {
@@ -159,8 +160,9 @@ func TestCodeModeIsWiredByCore(t *testing.T) {
 		}
 		checked++
 		for _, d := range ds {
-			if d == "github.com/ferrydesk/ferry/backend/core" || isVendor(d) || d == providerPkg+"/all" {
-				t.Errorf("%s depends on %s: codemode is wired by core and asks adapters for provider.ArtifactSource", pkg, d)
+			if d == "github.com/ferrydesk/ferry/backend/core" || d == "github.com/ferrydesk/ferry/backend/jobs" ||
+				d == "github.com/ferrydesk/ferry/backend/runs" || isVendor(d) || d == providerPkg+"/all" {
+				t.Errorf("%s depends on %s: codemode is wired by runs and asks adapters for provider.ArtifactSource", pkg, d)
 			}
 		}
 	}
@@ -220,7 +222,7 @@ func TestTheHubImportsOnlyTheServiceLayer(t *testing.T) {
 func TestTheTabsAndTheCoreKeepNoProcessStateAndPassNoContextValues(t *testing.T) {
 	root := moduleRoot(t)
 	checked := 0
-	for _, dir := range []string{"backend/tabs", "backend/core", "backend/ownerbrowser", "backend/logins"} {
+	for _, dir := range []string{"backend/tabs", "backend/core", "backend/jobs", "backend/runs", "backend/ownerbrowser", "backend/logins"} {
 		files, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no sources in %s (%v): the check would prove nothing", dir, err)

@@ -92,4 +92,3 @@ func (s *Service) tabState(ctx context.Context, b *browser.Browser, reg *site.Re
 	return service.TabState{}, errs.New(errs.TargetNotFound, "no open tab has the id %s", id).
 		WithEvidence("target_id", id).WithHint("the tab was closed: refresh the list of tabs")
 }
-

@@ -56,7 +56,7 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 	})
 	t.Run("a recorded run means a site was used", func(t *testing.T) {
 		s, c := openTestService(t, ctx)
-		repo, err := c.Sessions(ctx)
+		repo, err := c.History(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

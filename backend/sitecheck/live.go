@@ -101,4 +101,3 @@ func checkTab(ctx context.Context, l *tabs.Leases, b *browser.Browser, reg *site
 	p, _, err := l.OpenSite(ctx, tabs.Run{}, b, reg, s.ID)
 	return p, err == nil, err
 }
-
