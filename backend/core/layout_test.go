@@ -212,6 +212,41 @@ func TestTheHubImportsOnlyTheServiceLayer(t *testing.T) {
 	}
 }
 
+// maxCoreLines bounds the non-test Go lines of backend/core (issue 28).
+const maxCoreLines = 3000
+
+// TestTheCoreStaysACompositionRoot holds backend/core to what it is for:
+// opening the data directory, composing the packages that do the work
+// (runs, jobs, ownerbrowser, logins, sitecheck, clients, tabs) and the one
+// Service in front of them, which decides what each caller may do. A core
+// that grows past maxCoreLines has taken a concern of its own in again.
+func TestTheCoreStaysACompositionRoot(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(moduleRoot(t), "backend", "core", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, counted := 0, 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counted++
+		lines += strings.Count(string(b), "\n")
+	}
+	if counted < 10 {
+		t.Fatalf("counted %d files of backend/core: the check would prove nothing", counted)
+	}
+	if lines > maxCoreLines {
+		t.Errorf("backend/core has %d lines of Go outside its tests, over %d: move the part that grew into a package "+
+			"of its own under backend/ (as runs, jobs, ownerbrowser and logins are) that core composes, passing it what "+
+			"it needs from the core explicitly, and keep in core only the composition and the Service's decisions", lines, maxCoreLines)
+	}
+}
+
 // TestTheTabsAndTheCoreKeepNoProcessStateAndPassNoContextValues enforces
 // issue 28's rule for the choice of tabs, the composition root and the
 // packages it composes: the table of tab leases is a value its owner makes
