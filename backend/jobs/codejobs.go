@@ -88,10 +88,10 @@ func (h *Runner) runCode(ctx context.Context, rec jobRecord, base runs.AskReques
 // artifactsDir is where code jobs of agents save their zips and where
 // OpenArtifact serves from.
 func (h *Runner) artifactsDir() string {
-	if d := h.settings().Artifacts.OutputDir; d != "" {
+	if d := h.d.Settings().Artifacts.OutputDir; d != "" {
 		if abs, err := filepath.Abs(d); err == nil {
 			return abs
 		}
 	}
-	return h.paths.ArtifactsDir()
+	return h.d.Paths.ArtifactsDir()
 }

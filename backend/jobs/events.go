@@ -44,7 +44,7 @@ func (h *Runner) notify(ev service.JobEvent) {
 	}
 }
 
-// watch delivers the events of job id until stop is called.
+// Watch delivers the events of job id until stop is called.
 func (h *Runner) Watch(id string) (events <-chan service.JobEvent, stop func()) {
 	ch := make(chan service.JobEvent, 256)
 	h.mu.Lock()

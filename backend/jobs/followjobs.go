@@ -41,7 +41,7 @@ func (h *Runner) requestBrowser(ctx context.Context, url string) (b *browser.Bro
 		}
 	}
 	if url == "" {
-		profile := h.paths.ProfileDir()
+		profile := h.d.Paths.ProfileDir()
 		if _, err := os.Stat(filepath.Join(profile, "DevToolsActivePort")); err != nil {
 			return nil, nil, errs.New(errs.BrowserDisconnected, "Ferry's browser is not running (its profile %s has no DevToolsActivePort)", profile).
 				WithHint("start the Ferry app (it runs the browser), or pass --browser-url for a browser started with --remote-debugging-port")
@@ -83,7 +83,7 @@ type SessionCheck struct {
 // PollSession checks a run once: with chk.Browser an active run's tab must
 // pass the freshness gate. Errors: as runs.PickSession and runs.CheckFresh.
 func (h *Runner) PollSession(ctx context.Context, chk SessionCheck) (service.PollResult, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return service.PollResult{}, err
 	}
@@ -126,7 +126,7 @@ func (h *Runner) DoctorSessions(ctx context.Context, chk SessionCheck) ([]servic
 			return nil, err
 		}
 	}
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (h *Runner) DoctorSessions(ctx context.Context, chk SessionCheck) ([]servic
 // Errors: as runs.PickSession; errs.BadInput for an active run when neither
 // names a browser; store failures.
 func (h *Runner) ReattachSession(ctx context.Context, chk SessionCheck, requestedBy string) (service.ReattachResult, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return service.ReattachResult{}, err
 	}
@@ -253,7 +253,7 @@ func (h *Runner) runReattach(ctx context.Context, rec jobRecord, chk SessionChec
 }
 
 func (h *Runner) reattachRun(ctx context.Context, sessionID string, chk SessionCheck, onEvent func(job.Event)) (*job.Finding, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (h *Runner) OpenTab(ctx context.Context, req service.OpenTabRequest) (servi
 		return service.Tab{}, err
 	}
 	defer done()
-	p, s, err := h.leases.OpenSite(ctx, tabs.Run{}, b, reg, req.Site)
+	p, s, err := h.d.Leases.OpenSite(ctx, tabs.Run{}, b, reg, req.Site)
 	if err != nil {
 		return service.Tab{}, err
 	}

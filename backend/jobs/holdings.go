@@ -22,7 +22,7 @@ func (h *Runner) Holdings(ctx context.Context, client string) (Holdings, error) 
 	if err != nil {
 		return Holdings{}, err
 	}
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return Holdings{}, err
 	}

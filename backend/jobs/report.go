@@ -22,7 +22,7 @@ import (
 // Errors: as ShowSession; errs.BadInput for a run that did not fail;
 // errs.ConfigInvalid for settings whose site overrides do not merge.
 func (h *Runner) ReportSession(ctx context.Context, id string) (service.Report, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return service.Report{}, err
 	}
@@ -39,7 +39,7 @@ func (h *Runner) ReportSession(ctx context.Context, id string) (service.Report, 
 	if snap != nil {
 		in.Env.Chrome = snap.Browser
 	}
-	settings := h.settings()
+	settings := h.d.Settings()
 	reg, err := runs.SiteRegistry(settings)
 	if err != nil {
 		return service.Report{}, err

@@ -5,7 +5,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// requestOf is the request that started run: its job's, or, for a run no
+// RequestOf is the request that started run: its job's, or, for a run no
 // stored job started (a run of an older Ferry), the one its record keeps
 // (the prompt as sent, its site, model, code mode and files). Errors:
 // errs.StoreCorrupt for a job record that does not decode; store failures.

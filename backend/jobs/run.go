@@ -240,7 +240,7 @@ func (h *Runner) run(ctx context.Context, rec jobRecord) {
 // shown is run id as the run on screen of a job (false when it cannot be
 // read: the job then goes as if none were shown).
 func (h *Runner) shown(ctx context.Context, id string) (tabs.Shown, bool) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return tabs.Shown{}, false
 	}
@@ -252,7 +252,7 @@ func (h *Runner) shown(ctx context.Context, id string) (tabs.Shown, bool) {
 }
 
 // followUp makes req continue the conversation of run ref: its site, its
-// conversation address, its tab preferred. Errors: as followed.
+// conversation address, its tab preferred. Errors: as Followed.
 func (h *Runner) followUp(ctx context.Context, ref string, req *runs.AskRequest) error {
 	run, err := h.Followed(ctx, ref, req.Site)
 	if err != nil {
@@ -262,7 +262,7 @@ func (h *Runner) followUp(ctx context.Context, ref string, req *runs.AskRequest)
 	return nil
 }
 
-// conversationSite is the site of the conversation address conv, which
+// ConversationSite is the site of the conversation address conv, which
 // must be siteID's when siteID is given. Errors: errs.BadInput for an
 // address of no known site or of another site; errs.UnknownSite.
 func (h *Runner) ConversationSite(conv, siteID string) (string, error) {
@@ -286,12 +286,12 @@ func (h *Runner) ConversationSite(conv, siteID string) (string, error) {
 	return s.ID, nil
 }
 
-// followed is run ref, which a follow-up on siteID ("": the run's)
+// Followed is run ref, which a follow-up on siteID ("": the run's)
 // continues. Errors: errs.SessionNotFound, errs.SessionAmbiguous;
 // errs.BadInput for a run with no conversation address (it failed before
 // the site gave one) or on another site; store failures.
 func (h *Runner) Followed(ctx context.Context, ref, siteID string) (*job.Session, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return nil, err
 	}

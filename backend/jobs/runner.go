@@ -13,13 +13,11 @@ import (
 	"sync"
 
 	"github.com/ferrydesk/ferry/backend/browser"
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt/templates"
 	"github.com/ferrydesk/ferry/backend/runs"
 	"github.com/ferrydesk/ferry/backend/service"
-	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // Runner runs the owner's jobs (every face's, through core's Service) and
@@ -28,11 +26,8 @@ import (
 // from the journal's repository, artifacts from the artifacts directory.
 // core's StartOwner makes one; Close waits for running jobs to stop.
 type Runner struct {
+	d         runs.Deps
 	pipe      *runs.Pipeline
-	paths     config.Paths
-	settings  func() config.Settings
-	history   func(ctx context.Context) (*job.Repo, error)
-	leases    *tabs.Leases
 	templates templates.Repo
 
 	jobs     hubJobRepo
@@ -70,8 +65,7 @@ type Options struct {
 // job awaiting approval is listed again (PendingApprovals) and runs only
 // once approved. The run history is opened on first need.
 func New(d runs.Deps, opts Options) *Runner {
-	h := &Runner{pipe: runs.New(d), paths: d.Paths, settings: d.Settings, history: d.History, leases: d.Leases,
-		templates: templates.New(d.Store), jobs: hubJobRepo{st: d.Store(), held: &heldJobs{}}, browser: opts.Browser,
+	h := &Runner{d: d, pipe: runs.New(d), templates: templates.New(d.Store), jobs: hubJobRepo{st: d.Store(), held: &heldJobs{}}, browser: opts.Browser,
 		running: map[string]context.CancelFunc{}, subs: map[chan service.Event]struct{}{}, watches: map[chan service.JobEvent]string{}}
 	if opts.Browser == nil {
 		h.source = opts.Source
@@ -145,7 +139,7 @@ func (h *Runner) Publish(ev service.Event) {
 
 // session reads run id from the history. Errors: as job.Repo.Get.
 func (h *Runner) session(ctx context.Context, id string) (*job.Session, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -194,7 +194,7 @@ func TestOpenVerifiedNeedsAMatchingSidecar(t *testing.T) {
 
 func mustSessions(t *testing.T, h *Runner) *job.Repo {
 	t.Helper()
-	repo, err := h.history(context.Background())
+	repo, err := h.d.History(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func (h *Runner) SearchSessions(ctx context.Context, query string, limit int, ke
 // the best search.MaxLimit matches are filtered, and the total counts the
 // kept runs only: a caller learns nothing of the others.
 func (h *Runner) list(ctx context.Context, f job.Filter, keep func(id string) bool) ([]service.SessionSummary, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func summaryOf(s *job.Session) service.SessionSummary {
 // ShowSession returns a run (an unambiguous id prefix is enough) with its
 // journal. Errors: as runs.ShowSession.
 func (h *Runner) ShowSession(ctx context.Context, id string) (service.Session, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return service.Session{}, err
 	}
@@ -104,7 +104,7 @@ func (h *Runner) ShowSession(ctx context.Context, id string) (service.Session, e
 // ViewSession returns run id (an unambiguous prefix is enough) redacted as
 // for export, with its journal and its thread. Errors: as runs.ShowSession.
 func (h *Runner) ViewSession(ctx context.Context, id string) (service.SessionDetail, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return service.SessionDetail{}, err
 	}
@@ -158,7 +158,7 @@ func clipText(s string, n int) string {
 // Markdown or JSON with its secrets redacted (job.Export). Errors: as
 // runs.ShowSession; errs.BadInput for another format.
 func (h *Runner) ExportSession(ctx context.Context, id, format string) (service.Export, error) {
-	repo, err := h.history(ctx)
+	repo, err := h.d.History(ctx)
 	if err != nil {
 		return service.Export{}, err
 	}

@@ -26,7 +26,7 @@ func (h *Runner) usedSites(ctx context.Context, b *browser.Browser, reg *site.Re
 		}
 	}
 	var recent []job.Listed
-	if repo, err := h.history(ctx); err == nil {
+	if repo, err := h.d.History(ctx); err == nil {
 		recent, _, _ = repo.List(ctx, job.Filter{Limit: 200}) // a history that cannot be read adds no site
 	}
 	for _, l := range recent {
@@ -72,7 +72,7 @@ func (h *Runner) DoctorSites(ctx context.Context, req service.SitesDoctorRequest
 	if len(ids) == 0 {
 		ids = h.usedSites(ctx, b, reg)
 	}
-	rep, err := sitecheck.Live(ctx, h.leases, b, reg, ids)
+	rep, err := sitecheck.Live(ctx, h.d.Leases, b, reg, ids)
 	if launched {
 		for i := range rep.Sites {
 			if s, gerr := reg.Get(rep.Sites[i].Site); gerr == nil {
@@ -105,7 +105,7 @@ func (h *Runner) sitesBrowser(ctx context.Context, req service.SitesDoctorReques
 		return own, func() {}, false, nil
 	}
 	if req.Browser == nil {
-		profile := h.paths.ProfileDir()
+		profile := h.d.Paths.ProfileDir()
 		if _, serr := os.Stat(filepath.Join(profile, "DevToolsActivePort")); serr == nil {
 			b, done, err = h.requestBrowser(ctx, "")
 			if c := errs.CodeOf(err); err == nil || c != errs.BrowserDisconnected && c != errs.BrowserLaunchFailed {

@@ -27,21 +27,10 @@ func (h *Runner) specBrowser(ctx context.Context, spec service.BrowserSpec) (b *
 	case service.BrowserAttach:
 		return h.requestBrowser(ctx, spec.URL)
 	}
-	paths := h.paths
-	if err := paths.EnsureDataDir(); err != nil {
+	if err := h.d.Paths.EnsureDataDir(); err != nil {
 		return nil, nil, err
 	}
-	var opts []browser.Option
-	if spec.Chromium != "" {
-		opts = append(opts, browser.WithBinary(spec.Chromium))
-	}
-	if spec.Headless {
-		opts = append(opts, browser.Headless())
-	}
-	if len(spec.Args) > 0 {
-		opts = append(opts, browser.WithArgs(spec.Args...))
-	}
-	if b, err = browser.Launch(ctx, paths.ProfileDir(), opts...); err != nil {
+	if b, err = h.pipe.OpenBrowser(ctx, askBrowser(spec)); err != nil {
 		return nil, nil, err
 	}
 	return b, func() {

@@ -195,13 +195,13 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	requested := req.TargetID
 	switch {
 	case req.NewChat:
-		page, st, created, err = p.leases.NewChat(ctx, tr, b, reg, req.Site)
+		page, st, created, err = p.d.Leases.NewChat(ctx, tr, b, reg, req.Site)
 	case req.Continue != "":
 		// The request named a conversation; its tab was only a preference.
-		page, st, created, err = p.leases.Continue(ctx, tr, b, reg, req.Site, req.Continue, req.TargetID)
+		page, st, created, err = p.d.Leases.Continue(ctx, tr, b, reg, req.Site, req.Continue, req.TargetID)
 		requested = ""
 	default:
-		page, st, created, err = p.leases.Resolve(ctx, tr, b, reg, req.Site, req.TargetID)
+		page, st, created, err = p.d.Leases.Resolve(ctx, tr, b, reg, req.Site, req.TargetID)
 	}
 	if err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	defer func() {
 		if wentOn != nil {
 			handedOff = true
-			go p.leases.WatchBusy(b, page, wentOn, endLife, defaultAskTimeout)
+			go p.d.Leases.WatchBusy(b, page, wentOn, endLife, defaultAskTimeout)
 			return
 		}
 		cctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
@@ -219,7 +219,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		// A tab opened because the site's tabs were busy with other runs
 		// is closed once its run is done: left open, it would make the
 		// site's next run ambiguous (TabAmbiguous).
-		if finished && p.leases.Spare(b, page.ID()) {
+		if finished && p.d.Leases.Spare(b, page.ID()) {
 			_ = page.Close(cctx)
 			return
 		}
@@ -236,13 +236,13 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	if err != nil {
 		return nil, err
 	}
-	repo, err := p.history(ctx)
+	repo, err := p.d.History(ctx)
 	if err != nil {
 		return nil, err
 	}
 	cooldown := req.RateLimitCooldown
 	if cooldown <= 0 {
-		cooldown = p.settings().RateLimitCooldownDuration()
+		cooldown = p.d.Settings().RateLimitCooldownDuration()
 	}
 	// The conversation-too-long policy opens at most one fresh tab when
 	// the adapter cannot start a new chat in its own; Ask detaches from it.
@@ -255,7 +255,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		}
 	}()
 	freshTab := func(ctx context.Context, siteID string) (provider.Adapter, error) {
-		tab, fs, err := p.leases.OpenSite(ctx, tr, b, reg, siteID)
+		tab, fs, err := p.d.Leases.OpenSite(ctx, tr, b, reg, siteID)
 		if err != nil {
 			return nil, err
 		}
@@ -263,7 +263,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		return provider.New(provider.Env{Page: tab, Site: fs, Sites: reg})
 	}
 	ropts := []job.RunnerOption{job.WithRateLimitCooldown(cooldown), job.WithFreshTab(freshTab)}
-	if p.settings().Run.NoFailureScreenshot {
+	if p.d.Settings().Run.NoFailureScreenshot {
 		ropts = append(ropts, job.WithoutFailureScreenshots())
 	}
 	r := job.NewRunner(repo, ropts...)
@@ -286,7 +286,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	if out == nil {
 		out = s
 	}
-	p.ledger.LearnFromRun(out, err)
+	p.d.Ledger.LearnFromRun(out, err)
 	finished = err == nil && out.State == job.StateDone
 	if job.SiteWentOn(err) {
 		wentOn = a
@@ -310,7 +310,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 // Sites returns the built-in site registry with the overrides of the
 // settings in force. Errors: ConfigInvalid for an override that does not
 // parse or merge.
-func (p *Pipeline) Sites() (*site.Registry, error) { return SiteRegistry(p.settings()) }
+func (p *Pipeline) Sites() (*site.Registry, error) { return SiteRegistry(p.d.Settings()) }
 
 // SiteRegistry is the built-in site registry with the site overrides of s.
 // Errors: ConfigInvalid for an override that does not parse or merge.
@@ -351,14 +351,14 @@ func (p *Pipeline) OpenBrowser(ctx context.Context, req AskRequest) (*browser.Br
 	if len(req.BrowserArgs) > 0 {
 		opts = append(opts, browser.WithArgs(req.BrowserArgs...))
 	}
-	return browser.Launch(ctx, p.paths.ProfileDir(), opts...)
+	return browser.Launch(ctx, p.d.Paths.ProfileDir(), opts...)
 }
 
 // checkOwnProfile refuses to attach to Ferry's own browser (url is the data
 // directory's profile) while it does not run. Errors:
 // errs.BrowserDisconnected with how to start it.
 func (p *Pipeline) checkOwnProfile(url string) error {
-	if url != p.paths.ProfileDir() {
+	if url != p.d.Paths.ProfileDir() {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Join(url, "DevToolsActivePort")); err != nil {

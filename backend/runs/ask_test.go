@@ -62,7 +62,7 @@ func TestAsk(t *testing.T) {
 			!res.Routing.TabWasCreated || res.Routing.ControlledTabID != s.TargetID || res.Timings.TotalMS <= 0 {
 			t.Fatalf("result proof %+v", res)
 		}
-		repo, err := r.history(ctx)
+		repo, err := r.d.History(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,20 +49,20 @@ type codeHost struct {
 // codeHost is the Host of a code run whose browser options are req's.
 func (p *Pipeline) codeHost(req AskRequest) codeHost {
 	open := func(ctx context.Context) (*browser.Browser, error) { return p.OpenBrowser(ctx, req) }
-	return codeHost{runTabs: runTabs{open: open, leases: p.leases, run: req.Tab}, pipe: p}
+	return codeHost{runTabs: runTabs{open: open, leases: p.d.Leases, run: req.Tab}, pipe: p}
 }
 
 // Settings implements codemode.Host.
-func (h codeHost) Settings() config.Settings { return h.pipe.settings() }
+func (h codeHost) Settings() config.Settings { return h.pipe.d.Settings() }
 
 // ArtifactsDir implements codemode.Host: the data directory's artifacts/.
-func (h codeHost) ArtifactsDir() string { return h.pipe.paths.ArtifactsDir() }
+func (h codeHost) ArtifactsDir() string { return h.pipe.d.Paths.ArtifactsDir() }
 
 // Sites implements codemode.Host with Pipeline.Sites.
 func (h codeHost) Sites() (*site.Registry, error) { return h.pipe.Sites() }
 
 // Sessions implements codemode.Host with the data directory's history.
-func (h codeHost) Sessions(ctx context.Context) (*job.Repo, error) { return h.pipe.history(ctx) }
+func (h codeHost) Sessions(ctx context.Context) (*job.Repo, error) { return h.pipe.d.History(ctx) }
 
 // Task implements codemode.Host: the prompt, or the template's rendering.
 func (h codeHost) Task(ctx context.Context, text, template string, vars map[string]string) (string, error) {

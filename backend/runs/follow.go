@@ -125,7 +125,7 @@ func (p *Pipeline) Reattach(ctx context.Context, b *browser.Browser, reg *site.R
 	if err != nil {
 		return s, nil, err
 	}
-	page, err := p.leases.Hold(ctx, tabs.Run{}, b, reg, s.Site, s.TargetID)
+	page, err := p.d.Leases.Hold(ctx, tabs.Run{}, b, reg, s.Site, s.TargetID)
 	if err != nil {
 		return s, nil, err
 	}

@@ -19,7 +19,7 @@ import (
 // envelopes (ConfigInvalid); BadInput for an output directory that cannot
 // be created; codemode.Retrieve's.
 func (p *Pipeline) Retrieve(ctx context.Context, req codemode.RetrieveRequest, outDir string, open func(ctx context.Context) (*browser.Browser, error)) (*codemode.RetrieveReceipt, error) {
-	settings, err := config.Load(p.paths.SettingsFile())
+	settings, err := config.Load(p.d.Paths.SettingsFile())
 	if err != nil {
 		return nil, err
 	}
@@ -27,9 +27,9 @@ func (p *Pipeline) Retrieve(ctx context.Context, req codemode.RetrieveRequest, o
 	if err != nil {
 		return nil, err
 	}
-	if req.OutDir, err = codemode.OutDir(outDir, settings, p.paths.ArtifactsDir()); err != nil {
+	if req.OutDir, err = codemode.OutDir(outDir, settings, p.d.Paths.ArtifactsDir()); err != nil {
 		return nil, err
 	}
 	req.Limits = settings.Artifacts
-	return codemode.Retrieve(ctx, runTabs{open: open, leases: p.leases}, reg, req)
+	return codemode.Retrieve(ctx, runTabs{open: open, leases: p.d.Leases}, reg, req)
 }

@@ -42,17 +42,9 @@ type Deps struct {
 // Pipeline runs prompts over one data directory's settings, history,
 // templates and tab leases.
 type Pipeline struct {
-	paths     config.Paths
-	store     func() *store.Store
-	settings  func() config.Settings
-	history   func(ctx context.Context) (*job.Repo, error)
-	leases    *tabs.Leases
-	ledger    *tabs.Ledger
+	d         Deps
 	templates templates.Repo
 }
 
 // New returns the pipeline over d.
-func New(d Deps) *Pipeline {
-	return &Pipeline{paths: d.Paths, store: d.Store, settings: d.Settings, history: d.History, leases: d.Leases, ledger: d.Ledger,
-		templates: templates.New(d.Store)}
-}
+func New(d Deps) *Pipeline { return &Pipeline{d: d, templates: templates.New(d.Store)} }

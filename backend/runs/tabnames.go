@@ -101,7 +101,7 @@ func (p *Pipeline) conversationTitles() map[string]string {
 		title   string
 	}
 	firsts := map[string]first{}
-	err := p.store().ScanReverse(store.PrefixSession, func(_, val []byte) error {
+	err := p.d.Store().ScanReverse(store.PrefixSession, func(_, val []byte) error {
 		var run job.Session
 		if json.Unmarshal(val, &run) != nil || run.ConversationURL == "" {
 			return nil

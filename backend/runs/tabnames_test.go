@@ -49,7 +49,7 @@ func TestATabIsNamedByItsConversationsFirstRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := p.store().Put(store.SessionKey(s.ID), raw); err != nil {
+		if err := p.d.Store().Put(store.SessionKey(s.ID), raw); err != nil {
 			t.Fatal(err)
 		}
 	}
