@@ -72,7 +72,7 @@ func TestSessionsThroughTheBoundStruct(t *testing.T) {
 	ctx := context.Background()
 	var id string
 	err := sh.withCore(func(c *core.Core) error {
-		repo, err := c.Sessions(ctx)
+		repo, err := c.History(ctx)
 		if err != nil {
 			return err
 		}
@@ -168,7 +168,7 @@ func TestSessionListCarriesNoAnswers(t *testing.T) {
 	answer := filler[:30_000] + marker + filler[30_000:]
 	created := map[string]*job.Session{}
 	err := sh.withCore(func(c *core.Core) error {
-		repo, err := c.Sessions(ctx)
+		repo, err := c.History(ctx)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -21,7 +22,7 @@ import (
 // owner is what the app opened for its data directory while it owns it.
 type owner struct {
 	core    *core.Core
-	browser *core.OwnerBrowser
+	browser *ownerbrowser.Browser
 	jobs    *core.Owner   // the runner of every face's jobs and the Service over it
 	srv     *hub.Server   // nil when the gateway did not start: the app's runs still work then
 	svc     *core.Service // jobs.Service
@@ -33,7 +34,7 @@ type owner struct {
 // gateway, so that the CLI and agents work while the app is open. Browser
 // changes, run events and the gateway's approval and client events go to
 // the window through emit. A browser that a run launches (the window's, the
-// CLI's or an agent's) starts minimized (OwnerBrowser.GetInBackground):
+// CLI's or an agent's) starts minimized (ownerbrowser.Browser.GetInBackground):
 // nobody asked to see it, so it does not come up over the window; Show,
 // Log in and a check to solve bring it up. Errors: core.Open's (the window shows them);
 // a runner or gateway that does not start is logged, not returned.
@@ -46,7 +47,7 @@ func openOwner(ctx context.Context, log *slog.Logger, emit func() emitter) (*own
 	// History does not pay for it.
 	c.WarmHistory()
 	o := &owner{core: c, cancel: func() {}}
-	o.browser = core.NewOwnerBrowser(func() config.BrowserSettings { return c.Settings().Browser }, c.Paths().ProfileDir(),
+	o.browser = ownerbrowser.New(func() config.BrowserSettings { return c.Settings().Browser }, c.Paths().ProfileDir(),
 		func(st service.BrowserState) { emit().Emit(EventBrowser, st) })
 	tabsChanged := func() { emit().Emit(EventTabs) }
 	o.browser.WatchTabs(tabsChanged)

@@ -17,12 +17,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/codemode"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
-	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/runs"
+	"github.com/ferrydesk/ferry/backend/tabs"
 )
 
 // codeKillEnv makes the test binary play `ferry code` and SIGKILL itself
@@ -52,21 +54,21 @@ func runCodeKilledAt(ctx context.Context, inv *invocation, kill job.State) error
 	if err != nil {
 		return err
 	}
-	paths, err := core.ResolvePaths(inv.dataDir)
-	if err != nil {
-		return err
-	}
 	c, err := core.Open(ctx, core.Options{DataDir: inv.dataDir, Role: "cli"})
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	b, err := openBrowser(ctx, inv, paths)
+	// The pipeline's in-process entry point, over this data directory (a
+	// process of its own: its tab leases are its own).
+	run := runs.New(runs.Deps{Paths: c.Paths(), Store: c.Store, Settings: c.Settings, History: c.History,
+		Leases: tabs.NewLeases(), Ledger: &tabs.Ledger{}})
+	b, err := openBrowser(ctx, inv, c.Paths())
 	if err != nil {
 		return err
 	}
-	req := core.CodeRequest{
-		AskRequest: core.AskRequest{Site: jr.Site, Model: jr.Model, Prompt: jr.Prompt, TargetID: jr.TabID, Template: jr.Template,
+	req := runs.CodeRequest{
+		AskRequest: runs.AskRequest{Site: jr.Site, Model: jr.Model, Prompt: jr.Prompt, TargetID: jr.TabID, Template: jr.Template,
 			Vars: jr.Vars, Timeout: jr.Timeout(), Origin: job.OriginCLI, Browser: b},
 		Conversation: jr.Conversation, MultiZip: jr.MultiZip, AllowInline: jr.AllowInline, OutDir: jr.OutDir,
 		Contract: prompt.Contract(jr.Contract), ArchitectureAuthorized: jr.ArchitectureAuthorized,
@@ -78,19 +80,11 @@ func runCodeKilledAt(ctx context.Context, inv *invocation, kill job.State) error
 			select {}
 		}
 	}
-	out, err := c.RunCode(ctx, req)
+	out, err := run.RunCode(ctx, req)
 	if out == nil || out.Receipt == nil {
 		return err
 	}
-	raw, jerr := json.Marshal(out.Receipt)
-	var rc service.CodeReceipt
-	if jerr == nil {
-		jerr = json.Unmarshal(raw, &rc)
-	}
-	if jerr != nil {
-		return jerr
-	}
-	return printCode(inv, &rc, err)
+	return printCode(inv, out.Receipt, err)
 }
 
 // sessionOf returns the one run whose prompt holds task, with its journal.
@@ -212,13 +206,13 @@ func TestCodeKilledInAStateIsReattachedToItsVerifiedZip(t *testing.T) {
 			}
 			// The receipt last, then the zip and its sidecar.
 			sort.Slice(names, func(i, j int) bool {
-				ri, rj := strings.HasSuffix(names[i], core.ReceiptSuffix), strings.HasSuffix(names[j], core.ReceiptSuffix)
+				ri, rj := strings.HasSuffix(names[i], codemode.ReceiptSuffix), strings.HasSuffix(names[j], codemode.ReceiptSuffix)
 				if ri != rj {
 					return rj
 				}
 				return names[i] < names[j]
 			})
-			if len(names) != 3 || names[0] != "project.zip" || names[1] != "project.zip"+".provenance.json" || !strings.HasSuffix(names[2], core.ReceiptSuffix) {
+			if len(names) != 3 || names[0] != "project.zip" || names[1] != "project.zip"+".provenance.json" || !strings.HasSuffix(names[2], codemode.ReceiptSuffix) {
 				t.Fatalf("the output directory holds %v, want project.zip, its sidecar and one receipt", names)
 			}
 			got, err := os.ReadFile(filepath.Join(out, "project.zip"))

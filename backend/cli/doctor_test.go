@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // TestSessionsDoctor: a run whose tab was closed fails the freshness gate,
@@ -50,7 +50,7 @@ func TestSessionsDoctor(t *testing.T) {
 	candidate := other.ID()
 	_ = other.Detach(ctx)
 
-	report := func(t *testing.T, id string, args ...string) core.DoctorReport {
+	report := func(t *testing.T, id string, args ...string) service.DoctorReport {
 		t.Helper()
 		for _, rp := range doctorAll(t, url, d, args...) {
 			if rp.ID == id {
@@ -58,7 +58,7 @@ func TestSessionsDoctor(t *testing.T) {
 			}
 		}
 		t.Fatalf("sessions doctor %v does not report run %s", args, id)
-		return core.DoctorReport{}
+		return service.DoctorReport{}
 	}
 	tabs := func(t *testing.T) map[string]string {
 		t.Helper()
@@ -334,11 +334,11 @@ func showSession(t *testing.T, id, dataDirFlag string) job.Session {
 }
 
 // doctorAll is the doctor's JSON report of every active or stale run.
-func doctorAll(t *testing.T, url, dataDirFlag string, args ...string) []core.DoctorReport {
+func doctorAll(t *testing.T, url, dataDirFlag string, args ...string) []service.DoctorReport {
 	t.Helper()
 	r := ferry(t, nil, append([]string{"sessions", "doctor", "--json", "--browser-url", url, dataDirFlag}, args...)...)
 	var out struct {
-		Sessions []core.DoctorReport `json:"sessions"`
+		Sessions []service.DoctorReport `json:"sessions"`
 	}
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil {
 		t.Fatalf("sessions doctor: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)

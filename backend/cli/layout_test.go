@@ -120,7 +120,7 @@ func TestTheCLIDependsOnNoBrowserStoreOrSite(t *testing.T) {
 		if !ok {
 			continue
 		}
-		for _, banned := range []string{"browser", "store", "job", "artifact", "site", "core", "codemode", "search", "stream", "interstitial", "provider", "doctor", "clihost"} {
+		for _, banned := range []string{"browser", "store", "job", "artifact", "site", "core", "codemode", "search", "stream", "interstitial", "provider", "doctor", "clihost", "jobs", "runs", "ownerbrowser", "logins"} {
 			if rest == banned || strings.HasPrefix(rest, banned+"/") {
 				t.Errorf("the cli depends on %s", d)
 			}

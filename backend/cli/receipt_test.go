@@ -1,7 +1,8 @@
 package cli
 
 import (
-	"github.com/ferrydesk/ferry/backend/core"
+	"github.com/ferrydesk/ferry/backend/codemode"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // The code receipt is written by code mode for every code run (the CLI's
@@ -9,20 +10,20 @@ import (
 // names.
 type (
 	// Receipt is the record `ferry code` writes beside its outputs.
-	Receipt = core.CodeReceipt
+	Receipt = record.CodeReceipt
 	// Layers are the four proofs of a run.
-	Layers = core.ReceiptLayers
+	Layers = record.ReceiptLayers
 	// Layer is one proof.
-	Layer = core.ReceiptLayer
+	Layer = record.ReceiptLayer
 	// StepReceipt is one message of the run.
-	StepReceipt = core.StepReceipt
+	StepReceipt = record.StepReceipt
 	// ZipReceipt is the outcome of one zip.
-	ZipReceipt = core.ZipReceipt
+	ZipReceipt = record.ZipReceipt
 )
 
 // ReceiptKind names the receipt format.
-const ReceiptKind = core.ReceiptKind
+const ReceiptKind = codemode.ReceiptKind
 
 // ReceiptSuffix ends the name of the receipt `ferry code` writes beside its
 // outputs.
-const ReceiptSuffix = core.ReceiptSuffix
+const ReceiptSuffix = codemode.ReceiptSuffix

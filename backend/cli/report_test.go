@@ -32,7 +32,7 @@ func TestReportWritesTheZipOfAFailedRunOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		repo, err := c.Sessions(ctx)
+		repo, err := c.History(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

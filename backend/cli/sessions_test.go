@@ -21,7 +21,7 @@ func seedSessions(t *testing.T, dataDir string, ss ...job.Session) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	repo, err := c.Sessions(ctx)
+	repo, err := c.History(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -340,7 +339,7 @@ func TestTabsAndOpenAttachToFerrysOwnBrowser(t *testing.T) {
 	}
 	defer srv.Close()
 	dataDir := t.TempDir()
-	paths, err := core.ResolvePaths(dataDir)
+	paths, err := config.ResolvePaths(dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/cli"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/hub"
+	"github.com/ferrydesk/ferry/backend/runs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -60,7 +61,7 @@ func startOwner(ctx context.Context, inv *cli.Invocation, role string, log *slog
 			_ = c.Close()
 		}
 	}()
-	opts := core.OwnerOptions{Defaults: core.AskRequest{Headless: inv.Flag("headless").(bool),
+	opts := core.OwnerOptions{Defaults: runs.AskRequest{Headless: inv.Flag("headless").(bool),
 		Chromium: inv.Flag("chromium").(string), BrowserArgs: inv.Flag("browser-arg").([]string)}}
 	if u := inv.Flag("browser-url").(string); u != "" {
 		if o.browser, err = browser.Attach(ctx, u); err != nil {

@@ -15,10 +15,11 @@ import (
 	"github.com/ferrydesk/ferry/backend/prompt/templates"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/runs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// TestCode runs code-mode requests through Core.RunCode against the
+// TestCode runs code-mode requests through runs.Pipeline.RunCode over the core against the
 // simulator, as the desktop app does with its own browser, and reads the
 // sessions back.
 func TestCode(t *testing.T) {
@@ -37,13 +38,18 @@ func TestCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	base := AskRequest{Site: "chatgpt", Browser: h.Browser, Origin: job.OriginDesktop, Timeout: 50 * time.Second}
+	run := runs.New(c.runsDeps())
+	code := func(ctx context.Context, req runs.CodeRequest) (*job.Session, error) {
+		out, err := run.RunCode(ctx, req)
+		return out.Last(), err
+	}
+	base := runs.AskRequest{Site: "chatgpt", Browser: h.Browser, Origin: job.OriginDesktop, Timeout: 50 * time.Second}
 
 	t.Run("a template renders the task, the journal passes the artifact states, and the zip lands in the artifacts directory", func(t *testing.T) {
-		if _, err := c.Templates().Save(ctx, templates.Info{Name: "tool", Body: "Build {{what}} " + sim.Directive(sim.ScenarioCodeZip), Variables: []string{"what"}}); err != nil {
+		if _, err := templates.New(c.Store).Save(ctx, templates.Info{Name: "tool", Body: "Build {{what}} " + sim.Directive(sim.ScenarioCodeZip), Variables: []string{"what"}}); err != nil {
 			t.Fatal(err)
 		}
-		req := CodeRequest{AskRequest: base}
+		req := runs.CodeRequest{AskRequest: base}
 		req.Template, req.Vars = "tool", map[string]string{"what": "a desktop greeter"}
 		var states []job.State
 		req.OnEvent = func(ev job.Event) {
@@ -51,7 +57,7 @@ func TestCode(t *testing.T) {
 				states = append(states, ev.State)
 			}
 		}
-		s, err := c.code(ctx, req)
+		s, err := code(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,9 +101,9 @@ func TestCode(t *testing.T) {
 	t.Run("an assess step without its ruling fails its session and the receipt says why", func(t *testing.T) {
 		h.Server.Reset()
 		out := t.TempDir()
-		req := CodeRequest{AskRequest: base, Contract: prompt.ContractAssess, OutDir: out}
+		req := runs.CodeRequest{AskRequest: base, Contract: prompt.ContractAssess, OutDir: out}
 		req.Prompt = "Assess the parser " + sim.Directive(sim.ScenarioNormal)
-		res, err := c.RunCode(ctx, req)
+		res, err := run.RunCode(ctx, req)
 		if !errs.Has(err, errs.DeliverableMissing) || res == nil || res.Receipt == nil {
 			t.Fatalf("assess without a ruling: %v", err)
 		}
@@ -117,9 +123,9 @@ func TestCode(t *testing.T) {
 	t.Run("an unsafe zip fails the session after artifacts_retrieved and is recorded as quarantined", func(t *testing.T) {
 		h.Server.Reset()
 		out := t.TempDir()
-		req := CodeRequest{AskRequest: base, OutDir: out}
+		req := runs.CodeRequest{AskRequest: base, OutDir: out}
 		req.Prompt = "Build it " + sim.Directive(sim.ScenarioZipSlip)
-		res, err := c.RunCode(ctx, req)
+		res, err := run.RunCode(ctx, req)
 		if !errs.Has(err, errs.ArtifactUnsafe) || res == nil {
 			t.Fatalf("zip slip: %v", err)
 		}
@@ -139,11 +145,11 @@ func TestCode(t *testing.T) {
 		h.Server.Reset()
 		req := base
 		req.Template, req.Vars = "review", map[string]string{"change": "rename the ledger type"}
-		s, err := c.ask(ctx, req)
+		s, err := run.Ask(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := c.RenderTemplate(ctx, "review", req.Vars)
+		want, _ := templates.New(c.Store).Render(ctx, "review", req.Vars)
 		if s.Template != "review" || s.Prompt != want || s.Answer != providertest.NormalAnswer(want) {
 			t.Fatalf("session template %q prompt %q answer %q", s.Template, s.Prompt, s.Answer)
 		}
@@ -151,14 +157,14 @@ func TestCode(t *testing.T) {
 
 	t.Run("bad input is refused before anything is sent", func(t *testing.T) {
 		h.Server.Reset()
-		for _, req := range []CodeRequest{
-			{AskRequest: AskRequest{Site: "claude", Prompt: "x", Browser: h.Browser}},
-			{AskRequest: AskRequest{Site: "chatgpt", Prompt: "x", Browser: h.Browser}, Contract: prompt.ContractAll},
-			{AskRequest: AskRequest{Site: "chatgpt", Prompt: "x", Template: "tool", Browser: h.Browser}},
-			{AskRequest: AskRequest{Site: "chatgpt", Browser: h.Browser}, RepoRoot: t.TempDir()},
-			{AskRequest: AskRequest{Prompt: "x", Browser: h.Browser}, Conversation: "../etc"},
+		for _, req := range []runs.CodeRequest{
+			{AskRequest: runs.AskRequest{Site: "claude", Prompt: "x", Browser: h.Browser}},
+			{AskRequest: runs.AskRequest{Site: "chatgpt", Prompt: "x", Browser: h.Browser}, Contract: prompt.ContractAll},
+			{AskRequest: runs.AskRequest{Site: "chatgpt", Prompt: "x", Template: "tool", Browser: h.Browser}},
+			{AskRequest: runs.AskRequest{Site: "chatgpt", Browser: h.Browser}, RepoRoot: t.TempDir()},
+			{AskRequest: runs.AskRequest{Prompt: "x", Browser: h.Browser}, Conversation: "../etc"},
 		} {
-			if _, err := c.code(ctx, req); err == nil || errs.CodeOf(err) == errs.Internal {
+			if _, err := code(ctx, req); err == nil || errs.CodeOf(err) == errs.Internal {
 				t.Fatalf("request %+v: %v", req, err)
 			}
 		}

@@ -1,6 +1,10 @@
 // Package core is the composition root shared by the desktop app, the CLI and
 // the server: Open resolves the data directory, loads the settings and opens
-// the store; everything Ferry does goes through the *Core it returns.
+// the store; StartOwner composes over the *Core it returns the packages that
+// do the work (the run pipeline of package runs, the owner's jobs of
+// package jobs, the owner's browser, the sites' logins and checks) and the
+// one Service in front of them, which every face calls and which alone
+// decides what each caller may see and do.
 package core
 
 import (
@@ -11,6 +15,8 @@ import (
 	"github.com/ferrydesk/ferry/backend/clients"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/runs"
+	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/store"
 	"github.com/ferrydesk/ferry/backend/tabs"
 )
@@ -109,6 +115,17 @@ func (c *Core) Close() error {
 	return berr
 }
 
+// runsDeps is what the runs and jobs of this core use of its data
+// directory.
+func (c *Core) runsDeps() runs.Deps {
+	return runs.Deps{Paths: c.paths, Store: c.Store, Settings: c.Settings, History: c.History, Leases: c.leases, Ledger: &c.ledger}
+}
+
+// sites returns the built-in site registry with the overrides of the
+// settings in force. Errors: ConfigInvalid for an override that does not
+// parse or merge.
+func (c *Core) sites() (*site.Registry, error) { return runs.SiteRegistry(c.Settings()) }
+
 // Paths returns the resolved directories.
 func (c *Core) Paths() config.Paths { return c.paths }
 
@@ -145,11 +162,6 @@ func (c *Core) saveSettings(s config.Settings) error {
 	c.settings = s
 	return nil
 }
-
-// ResolvePaths resolves the data and config directories without opening
-// anything (for a caller that must act before Open succeeds, such as a reset
-// of a malformed settings file).
-func ResolvePaths(dataDir string) (config.Paths, error) { return config.ResolvePaths(dataDir) }
 
 // ResetSettings keeps the current settings file as a .bak beside it and
 // writes the defaults. It returns the backup's path ("" when there was no

@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -33,13 +34,13 @@ func TestEverySiteCollectsTheAnswerOfARunWhoseBrowserWentAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	owner := NewOwnerBrowser(func() config.BrowserSettings {
+	owner := ownerbrowser.New(func() config.BrowserSettings {
 		return config.BrowserSettings{Binary: providertest.ChromiumBin, Headless: true, ExtraArgs: srv.ChromiumFlags()}
 	}, t.TempDir(), nil)
 	defer owner.Close()
 	s, c := openTestService(t, ctx, OwnerOptions{OwnerBrowser: owner})
 	desk := service.Owner(service.FaceDesktop)
-	repo, err := c.Sessions(ctx)
+	repo, err := c.History(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/runs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -34,7 +35,7 @@ func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
 	s, c := openTestService(t, ctx)
 	owner := service.Owner(service.FaceCLI)
 	launch := func(t *testing.T) *browser.Browser { return launchFor(t, ctx, srv) }
-	repo, err := c.Sessions(ctx)
+	repo, err := c.History(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
 	t.Run("a browser killed while the answer streams ends the run browser_disconnected, still collectable", func(t *testing.T) {
 		b := launch(t)
 		prompt = "Killed browser question about harbours"
-		out, killedAt, journaledAtKill, err := askKilledMidStream(t, ctx, c, b, prompt)
+		out, killedAt, journaledAtKill, err := askKilledMidStream(t, ctx, s, b, prompt)
 		env := errs.From(err)
 		if env.Code != errs.BrowserDisconnected {
 			t.Fatalf("ask ended with %v, want browser_disconnected", err)
@@ -105,7 +106,7 @@ func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
 
 	t.Run("sessions doctor --recover reopens the conversation of a run that lost its browser, and reattach collects it", func(t *testing.T) {
 		prompt := "Killed browser question about lighthouses"
-		out, _, _, err := askKilledMidStream(t, ctx, c, launch(t), prompt)
+		out, _, _, err := askKilledMidStream(t, ctx, s, launch(t), prompt)
 		if !errs.Has(err, errs.BrowserDisconnected) {
 			t.Fatalf("ask ended with %v, want browser_disconnected", err)
 		}
@@ -146,7 +147,7 @@ func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
 	t.Run("a browser killed before the send fails the run and sends nothing", func(t *testing.T) {
 		srv.Reset()
 		b := launch(t)
-		out, err := c.ask(ctx, AskRequest{Site: "chatgpt", Prompt: "Never sent", Browser: b, Timeout: 60 * time.Second,
+		out, err := runs.New(s.c.runsDeps()).Ask(ctx, runs.AskRequest{Site: "chatgpt", Prompt: "Never sent", Browser: b, Timeout: 60 * time.Second,
 			OnEvent: func(ev job.Event) {
 				if ev.Kind == job.EventState && ev.State == job.StatePreflighted {
 					_ = syscall.Kill(b.PID(), syscall.SIGKILL)
@@ -182,9 +183,9 @@ func launchFor(t *testing.T, ctx context.Context, srv *sim.Server) *browser.Brow
 // piece of the answer reached the run, while the rest streams. It returns
 // the run, the moment of the kill, the conversation address the journal
 // held then and the ask's error.
-func askKilledMidStream(t *testing.T, ctx context.Context, c *Core, b *browser.Browser, prompt string) (*job.Session, time.Time, string, error) {
+func askKilledMidStream(t *testing.T, ctx context.Context, s *Service, b *browser.Browser, prompt string) (*job.Session, time.Time, string, error) {
 	t.Helper()
-	repo, err := c.Sessions(ctx)
+	repo, err := s.c.History(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func askKilledMidStream(t *testing.T, ctx context.Context, c *Core, b *browser.B
 		killedAt = time.Now()
 		_ = syscall.Kill(b.PID(), syscall.SIGKILL)
 	}()
-	out, err := c.ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: b, Timeout: 60 * time.Second,
+	out, err := runs.New(s.c.runsDeps()).Ask(ctx, runs.AskRequest{Site: "chatgpt", Prompt: prompt, Browser: b, Timeout: 60 * time.Second,
 		OnEvent: func(ev job.Event) {
 			if ev.Kind == job.EventPartial {
 				once.Do(func() { close(streaming) })
@@ -248,7 +249,7 @@ func TestTheReattachedAnswerIsExtractedAsTheSentOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	s, c := openTestService(t, ctx)
+	s, _ := openTestService(t, ctx)
 	clean := func(t *testing.T, how, answer string, blocks int, prompt string) {
 		t.Helper()
 		want := "About “" + sim.PromptTopic(prompt) + "”, the documented way:\n\n```python\n"
@@ -262,7 +263,7 @@ func TestTheReattachedAnswerIsExtractedAsTheSentOne(t *testing.T) {
 	var sent string
 	t.Run("the run that collects its answer returns it clean", func(t *testing.T) {
 		prompt := "Sent cited code " + sim.Directive(sim.ScenarioCitedCode)
-		out, err := c.ask(ctx, AskRequest{Site: "chatgpt", Prompt: prompt, Browser: launchFor(t, ctx, srv), Timeout: 60 * time.Second})
+		out, err := runs.New(s.c.runsDeps()).Ask(ctx, runs.AskRequest{Site: "chatgpt", Prompt: prompt, Browser: launchFor(t, ctx, srv), Timeout: 60 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,7 +272,7 @@ func TestTheReattachedAnswerIsExtractedAsTheSentOne(t *testing.T) {
 	})
 	t.Run("the reattached answer is the same, clean", func(t *testing.T) {
 		prompt := "Killed cited code " + sim.Directive(sim.ScenarioCitedCode)
-		out, _, _, err := askKilledMidStream(t, ctx, c, launchFor(t, ctx, srv), prompt)
+		out, _, _, err := askKilledMidStream(t, ctx, s, launchFor(t, ctx, srv), prompt)
 		if !errs.Has(err, errs.BrowserDisconnected) {
 			t.Fatalf("ask ended with %v, want browser_disconnected", err)
 		}

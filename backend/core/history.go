@@ -69,20 +69,11 @@ func (c *Core) WarmHistory() {
 	}()
 }
 
-// searchHistory lists the runs that pass f through the shared repository:
-// newest first without a query, best match first with one. Errors: as
-// job.Repo.List (BadInput for an unknown state or an invalid query, store
+// searchHistoryHits lists the hits of the runs that pass f through the
+// shared repository, best match first, without reading the runs (see
+// job.Repo.Hits), for a view that searches on every keystroke. Errors: as
+// job.Repo.Hits (BadInput for an unknown state or an invalid query, store
 // failures), and as History.
-func (c *Core) searchHistory(ctx context.Context, f job.Filter) ([]job.Listed, int, error) {
-	repo, err := c.History(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	return repo.List(ctx, f)
-}
-
-// searchHistoryHits is searchHistory without reading the runs: the hits
-// alone (see job.Repo.Hits), for a view that searches on every keystroke.
 func (c *Core) searchHistoryHits(ctx context.Context, f job.Filter) ([]search.Hit, int, error) {
 	repo, err := c.History(ctx)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 func seedHistory(t *testing.T, c *Core, n int, prompt string) {
 	t.Helper()
 	ctx := context.Background()
-	repo, err := c.Sessions(ctx)
+	repo, err := c.History(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,9 +29,18 @@ func seedHistory(t *testing.T, c *Core, n int, prompt string) {
 	}
 }
 
+// searchHistory lists the runs that pass f through c's shared repository.
+func searchHistory(ctx context.Context, c *Core, f job.Filter) ([]job.Listed, int, error) {
+	repo, err := c.History(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	return repo.List(ctx, f)
+}
+
 func searchIDs(t *testing.T, c *Core, f job.Filter) ([]string, int) {
 	t.Helper()
-	items, total, err := c.searchHistory(context.Background(), f)
+	items, total, err := searchHistory(context.Background(), c, f)
 	if err != nil {
 		t.Fatalf("search %+v: %v", f, err)
 	}
@@ -53,7 +62,7 @@ func TestHistory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := c.Sessions(ctx)
+		b, err := c.History(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +89,7 @@ func TestHistory(t *testing.T) {
 		if ids, _ := searchIDs(t, c, job.Filter{Query: "kubernetes"}); len(ids) != 0 {
 			t.Fatalf("kubernetes matched %v before any such run", ids)
 		}
-		repo, _ := c.Sessions(ctx) // the path a run takes
+		repo, _ := c.History(ctx) // the path a run takes
 		if _, err := repo.Create(ctx, &job.Session{ID: "run-new", Site: "chatgpt", Prompt: "set up kubernetes ingress"}); err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +159,7 @@ func TestHistory(t *testing.T) {
 		defer c.Close()
 		seedHistory(t, c, 100, "tune the connection pool %d")
 		c.WarmHistory()
-		repo, _ := c.Sessions(ctx)
+		repo, _ := c.History(ctx)
 		var wg sync.WaitGroup
 		var failed atomic.Value
 		for w := 0; w < 2; w++ {
@@ -171,7 +180,7 @@ func TestHistory(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for i := 0; i < 20; i++ {
-					if _, _, err := c.searchHistory(ctx, job.Filter{Query: "pool"}); err != nil {
+					if _, _, err := searchHistory(ctx, c, job.Filter{Query: "pool"}); err != nil {
 						failed.Store(err)
 						return
 					}

@@ -15,7 +15,8 @@ func TestTheServiceContractStaysLight(t *testing.T) {
 		"github.com/ferrydesk/ferry/backend/browser", "github.com/ferrydesk/ferry/backend/store",
 		"github.com/ferrydesk/ferry/backend/job", "github.com/ferrydesk/ferry/backend/artifact",
 		"github.com/ferrydesk/ferry/backend/site", "github.com/ferrydesk/ferry/backend/provider",
-		"github.com/ferrydesk/ferry/backend/core",
+		"github.com/ferrydesk/ferry/backend/core", "github.com/ferrydesk/ferry/backend/jobs",
+		"github.com/ferrydesk/ferry/backend/runs",
 	}
 	deps := listDeps(t, "./backend/...")
 	for _, pkg := range []string{"github.com/ferrydesk/ferry/backend/service", "github.com/ferrydesk/ferry/backend/hub/client"} {

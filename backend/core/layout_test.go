@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -101,18 +102,7 @@ func TestArtifactNamesNoSiteHost(t *testing.T) {
 	if len(hosts) < 2 {
 		t.Fatalf("the built-in registry names %d hosts: the check would prove nothing", len(hosts))
 	}
-	files, err := filepath.Glob(filepath.Join(moduleRoot(t), "backend", "artifact", "*.go"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no artifact sources found (%v)", err)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for f, b := range sources(t, "backend/artifact") {
 		for _, h := range hosts {
 			if strings.Contains(string(b), h) {
 				t.Errorf("%s names %s: artifact knows no site", filepath.Base(f), h)
@@ -150,7 +140,8 @@ func TestVendorsAreImportedOnlyThroughAll(t *testing.T) {
 }
 
 // TestCodeModeIsWiredByCore enforces that code mode knows no vendor and
-// does not reach back into the composition root that wires it.
+// does not reach back into what wires it: the run pipeline (runs), the
+// owner's jobs (jobs) and the composition root (core).
 func TestCodeModeIsWiredByCore(t *testing.T) {
 	checked := 0
 	for pkg, ds := range listDeps(t, "./backend/...") {
@@ -159,8 +150,9 @@ func TestCodeModeIsWiredByCore(t *testing.T) {
 		}
 		checked++
 		for _, d := range ds {
-			if d == "github.com/ferrydesk/ferry/backend/core" || isVendor(d) || d == providerPkg+"/all" {
-				t.Errorf("%s depends on %s: codemode is wired by core and asks adapters for provider.ArtifactSource", pkg, d)
+			if d == "github.com/ferrydesk/ferry/backend/core" || d == "github.com/ferrydesk/ferry/backend/jobs" ||
+				d == "github.com/ferrydesk/ferry/backend/runs" || isVendor(d) || d == providerPkg+"/all" {
+				t.Errorf("%s depends on %s: codemode is wired by runs and asks adapters for provider.ArtifactSource", pkg, d)
 			}
 		}
 	}
@@ -210,17 +202,63 @@ func TestTheHubImportsOnlyTheServiceLayer(t *testing.T) {
 	}
 }
 
+// maxCoreLines bounds the non-test Go lines of backend/core (issue 28).
+const maxCoreLines = 3000
+
+// TestTheCoreStaysACompositionRoot holds backend/core to what it is for:
+// opening the data directory, composing the packages that do the work
+// (runs, jobs, ownerbrowser, logins, sitecheck, clients, tabs) and the one
+// Service in front of them, which decides what each caller may do. A core
+// that grows past maxCoreLines has taken a concern of its own in again.
+func TestTheCoreStaysACompositionRoot(t *testing.T) {
+	files := sources(t, "backend/core")
+	if len(files) < 10 {
+		t.Fatalf("counted %d files of backend/core: the check would prove nothing", len(files))
+	}
+	lines := 0
+	for _, b := range files {
+		lines += bytes.Count(b, []byte("\n"))
+	}
+	if lines > maxCoreLines {
+		t.Errorf("backend/core has %d lines of Go outside its tests, over %d: move the part that grew into a package "+
+			"of its own under backend/ (as runs, jobs, ownerbrowser and logins are) that core composes, passing it what "+
+			"it needs from the core explicitly, and keep in core only the composition and the Service's decisions", lines, maxCoreLines)
+	}
+}
+
+// sources reads the Go files of dir (a path under the module root) that
+// are not tests, by path.
+func sources(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(moduleRoot(t), dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sources in %s (%v): the check would prove nothing", dir, err)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = b
+	}
+	return out
+}
+
 // TestTheTabsAndTheCoreKeepNoProcessStateAndPassNoContextValues enforces
-// issue 28's rule for the choice of tabs and the composition root: the
-// table of tab leases is a value its owner makes (tabs.Leases), never a
-// variable of the package, and what a run's choice of tab needs to know is
-// a parameter (tabs.Run), never a value of its context. A package-level
-// var is allowed only as an interface guard (var _ I = T{}) or a sentinel
-// error (var errX = errors.New(…)).
+// issue 28's rule for the choice of tabs, the composition root and the
+// packages it composes: the table of tab leases is a value its owner makes
+// (tabs.Leases), never a variable of the package, and what a run's choice
+// of tab needs to know is a parameter (tabs.Run), never a value of its
+// context. A package-level var is allowed only as an interface guard
+// (var _ I = T{}) or a sentinel error (var errX = errors.New(…)).
 func TestTheTabsAndTheCoreKeepNoProcessStateAndPassNoContextValues(t *testing.T) {
 	root := moduleRoot(t)
 	checked := 0
-	for _, dir := range []string{"backend/tabs", "backend/core"} {
+	for _, dir := range []string{"backend/tabs", "backend/core", "backend/jobs", "backend/runs", "backend/ownerbrowser", "backend/logins"} {
 		files, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no sources in %s (%v): the check would prove nothing", dir, err)
@@ -323,13 +361,14 @@ func isVendor(pkg string) bool {
 // face: its files import from the backend only the service layer (service
 // and the records it carries, record), errs, config, version, safetext and
 // mcpconfig (two leaves), and the one file that builds what the app is a face
-// of (appOwnerFile) may import core, hub and hub/client (to find a running owner) as well. Every build of the
+// of (appOwnerFile) may import core, ownerbrowser (the owner's long-lived
+// browser), hub and hub/client (to find a running owner) as well. Every build of the
 // app is checked (the desktop binary's tags, the dev binary's, the
 // default); test files are not.
 func TestTheAppIsAFaceOfTheService(t *testing.T) {
 	const backend = "github.com/ferrydesk/ferry/backend/"
 	face := map[string]bool{backend + "service": true, backend + "record": true, backend + "errs": true, backend + "config": true, backend + "version": true, backend + "safetext": true, backend + "mcpconfig": true}
-	owner := map[string]bool{backend + "core": true, backend + "hub": true, backend + "hub/client": true}
+	owner := map[string]bool{backend + "core": true, backend + "ownerbrowser": true, backend + "hub": true, backend + "hub/client": true}
 	files := appFiles(t)
 	if len(files) < 10 {
 		t.Fatalf("found %d files of the app: the check would prove nothing", len(files))
@@ -342,7 +381,7 @@ func TestTheAppIsAFaceOfTheService(t *testing.T) {
 			if !strings.HasPrefix(imp, backend) || face[imp] || (name == appOwnerFile && owner[imp]) {
 				continue
 			}
-			t.Errorf("app/%s imports %s: the app is a face of service.Service (only app/%s builds it, from core and hub)", name, imp, appOwnerFile)
+			t.Errorf("app/%s imports %s: the app is a face of service.Service (only app/%s builds it, from core, ownerbrowser and hub)", name, imp, appOwnerFile)
 		}
 	}
 	if !sawOwner {

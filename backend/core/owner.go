@@ -5,6 +5,9 @@ import (
 	"errors"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/jobs"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
+	"github.com/ferrydesk/ferry/backend/runs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -17,7 +20,7 @@ type Owner struct {
 	Core    *Core
 	Service *Service
 
-	run  *runner
+	run  *jobs.Runner
 	stop func(context.Context) error // the gateway's; nil when none serves
 }
 
@@ -30,11 +33,11 @@ type OwnerOptions struct {
 	// OwnerBrowser is the desktop's long-lived browser: each job asks it
 	// for its browser (launched minimized, connected on first need), and
 	// the Service's browser operations use it. The owner never closes it.
-	OwnerBrowser *OwnerBrowser
+	OwnerBrowser *ownerbrowser.Browser
 	// Defaults say how runs find a browser when neither is given: their
 	// BrowserURL, Headless, Chromium, BrowserArgs and Timeout (the other
 	// fields are ignored).
-	Defaults AskRequest
+	Defaults runs.AskRequest
 	// Gateway says a local gateway is meant to serve the Service (the
 	// window's): until Serve succeeds, pairing says the gateway is not
 	// running in this window rather than that no owner runs.
@@ -44,7 +47,11 @@ type OwnerOptions struct {
 // StartOwner starts the runner of c's jobs and the Service over both. Jobs
 // that were awaiting approval when an earlier owner stopped wait again.
 func StartOwner(c *Core, opts OwnerOptions) *Owner {
-	run := newRunner(c, opts)
+	jo := jobs.Options{Browser: opts.Browser, Defaults: opts.Defaults}
+	if opts.OwnerBrowser != nil {
+		jo.Source = opts.OwnerBrowser.GetInBackground
+	}
+	run := jobs.New(c.runsDeps(), jo)
 	o := &Owner{Core: c, Service: newService(c, run, opts.OwnerBrowser), run: run}
 	if opts.Gateway {
 		o.Service.gateway.set(gatewayDown)

@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/jobs"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -19,7 +20,7 @@ import (
 type owner struct {
 	c    *Core
 	jobs *Owner
-	hb   *runner
+	hb   *jobs.Runner
 	svc  *Service
 	srv  *hub.Server
 }
@@ -143,7 +144,7 @@ func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
 		if j.State != string(job.StateFailed) || !errs.Has(j.Error, errs.ApprovalRejected) {
 			t.Fatalf("rejected job: %s %+v", j.State, j.Error)
 		}
-		if _, n, _ := mustSessions(t, second.hb).List(ctx, job.Filter{Query: holdPrompt}); n != 0 {
+		if _, n, _ := mustHistory(t, second.c).List(ctx, job.Filter{Query: holdPrompt}); n != 0 {
 			t.Fatalf("a rejected job left %d runs", n)
 		}
 	})

@@ -18,6 +18,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/runs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -114,7 +115,7 @@ func TestAFailedRunKeepsASnapshotAndItsReportHoldsNoSecret(t *testing.T) {
 		if _, err := tab.Eval(ctx, plantJS); err != nil {
 			t.Fatal(err)
 		}
-		s, err := c.ask(ctx, AskRequest{Site: "chatgpt", TargetID: tab.ID(), Prompt: plantedPrompt + "\n" + sim.Directive(sim.ScenarioError),
+		s, err := runs.New(c.runsDeps()).Ask(ctx, runs.AskRequest{Site: "chatgpt", TargetID: tab.ID(), Prompt: plantedPrompt + "\n" + sim.Directive(sim.ScenarioError),
 			Browser: h.Browser, Origin: job.OriginCLI, Timeout: 45 * time.Second})
 		if errs.CodeOf(err) != errs.GenerationError || s == nil || s.State != job.StateFailed {
 			t.Fatalf("the run: %v (state %v), want a failed run with generation_error", err, s)
@@ -124,7 +125,7 @@ func TestAFailedRunKeepsASnapshotAndItsReportHoldsNoSecret(t *testing.T) {
 
 	t.Run("the report of a failed run holds every part, reads as an issue and no secret", func(t *testing.T) {
 		s := fail(t)
-		repo, err := c.Sessions(ctx)
+		repo, err := c.History(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +208,7 @@ func TestAFailedRunKeepsASnapshotAndItsReportHoldsNoSecret(t *testing.T) {
 	})
 
 	t.Run("a run that did not fail has nothing to report", func(t *testing.T) {
-		s, err := c.ask(ctx, AskRequest{Site: "chatgpt", TargetID: openTab(t).ID(), Prompt: "A fine question", Browser: h.Browser, Origin: job.OriginCLI, Timeout: 45 * time.Second})
+		s, err := runs.New(c.runsDeps()).Ask(ctx, runs.AskRequest{Site: "chatgpt", TargetID: openTab(t).ID(), Prompt: "A fine question", Browser: h.Browser, Origin: job.OriginCLI, Timeout: 45 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

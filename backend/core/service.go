@@ -4,13 +4,15 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/jobs"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/version"
 )
 
 // Service is the in-process implementation of service.Service: every
-// operation runs here, over this core's store and browser, through the
-// runner's jobs (StartOwner makes both). It
+// operation is decided here and runs over this core's store and browser,
+// through the owner's job runner (package jobs; StartOwner makes both). It
 // decides what a Caller may see and do, for every face: the owner's faces
 // may do everything; an agent submits and follows its own jobs, reads its
 // own runs, the tabs its jobs opened and the templates, and names the
@@ -19,10 +21,10 @@ import (
 // gateway serves: approvals, clients and pairing are decided here, once.
 type Service struct {
 	c *Core
-	h *runner
+	h *jobs.Runner
 
-	browser *OwnerBrowser // the owner's long-lived browser; nil without one
-	gateway gatewayFlag   // whether the owner's gateway serves this Service
+	browser *ownerbrowser.Browser // the owner's long-lived browser; nil without one
+	gateway gatewayFlag           // whether the owner's gateway serves this Service
 }
 
 var _ service.Gateway = (*Service)(nil)
@@ -30,7 +32,7 @@ var _ service.Gateway = (*Service)(nil)
 // newService serves c through h (the jobs' runner; h must be c's) and b,
 // the owner's long-lived browser (nil without one), which the browser
 // operations and tabs.States use.
-func newService(c *Core, h *runner, b *OwnerBrowser) *Service {
+func newService(c *Core, h *jobs.Runner, b *ownerbrowser.Browser) *Service {
 	return &Service{c: c, h: h, browser: b}
 }
 

@@ -21,7 +21,7 @@ func (s *Service) ListApprovals(ctx context.Context, c service.Caller, req servi
 	if err := admit(c, "list approvals", req); err != nil {
 		return nil, err
 	}
-	pending, err := s.h.pendingApprovals(ctx)
+	pending, err := s.h.PendingApprovals(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (s *Service) GetApproval(ctx context.Context, c service.Caller, req service
 			return ap, nil
 		}
 	}
-	return service.Approval{}, errs.New(errs.HubNotFound, "no job %q awaits approval", clipText(req.JobID, 80)).
+	return service.Approval{}, errs.New(errs.HubNotFound, "no job %q awaits approval", service.Summarize(req.JobID, 80)).
 		WithHint("list the jobs that wait for approval")
 }
 
@@ -91,11 +91,11 @@ func (s *Service) Reject(ctx context.Context, c service.Caller, req service.Reje
 // the user, asked with req.
 func (s *Service) approvalRequested(j service.Job, req service.JobRequest, clientName string) {
 	ap := service.ApprovalOf(j, req, clientName)
-	s.h.publish(service.Event{Type: service.EventApprovalRequested, JobID: j.ID, ClientID: j.RequestedBy, Data: &service.EventData{Approval: &ap}})
+	s.h.Publish(service.Event{Type: service.EventApprovalRequested, JobID: j.ID, ClientID: j.RequestedBy, Data: &service.EventData{Approval: &ap}})
 }
 
 // approvalResolved announces the end of job j's wait.
 func (s *Service) approvalResolved(j service.Job, approved bool, reason string) {
 	d := service.Decision{JobID: j.ID, Approved: approved, Reason: reason}
-	s.h.publish(service.Event{Type: service.EventApprovalResolved, JobID: j.ID, ClientID: j.RequestedBy, Data: &service.EventData{Decision: &d}})
+	s.h.Publish(service.Event{Type: service.EventApprovalResolved, JobID: j.ID, ClientID: j.RequestedBy, Data: &service.EventData{Decision: &d}})
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/tabs"
 )
@@ -15,7 +16,7 @@ const tabStatesTimeout = 15 * time.Second
 
 // ownerBrowser is the owner's browser, or the envelope of a Service that
 // has none.
-func (s *Service) ownerBrowser() (*OwnerBrowser, error) {
+func (s *Service) ownerBrowser() (*ownerbrowser.Browser, error) {
 	if s.browser == nil {
 		return nil, errs.New(errs.HubNotRunning, "this Ferry keeps no long-lived browser: only the owner (the Ferry app, or `ferry serve`) does").
 			WithHint("start the Ferry app, or `ferry serve`")
@@ -34,7 +35,7 @@ func (s *Service) BrowserState(ctx context.Context, c service.Caller, req servic
 	if err != nil {
 		return service.BrowserState{}, err
 	}
-	return b.state(), nil
+	return b.State(), nil
 }
 
 // ConnectBrowser launches the owner's browser, or attaches to the one at
@@ -54,13 +55,13 @@ func (s *Service) ConnectBrowser(ctx context.Context, c service.Caller, req serv
 	}
 	switch {
 	case req.Reconnect:
-		_, err = b.reconnect(ctx)
+		_, err = b.Reconnect(ctx)
 	case req.Background:
 		_, err = b.GetInBackground(ctx)
 	default:
-		_, err = b.get(ctx)
+		_, err = b.Get(ctx)
 	}
-	return b.state(), err
+	return b.State(), err
 }
 
 // TabStates lists the tabs of the owner's browser with their site,

@@ -42,7 +42,7 @@ func (s *Service) RevokeClient(ctx context.Context, c service.Caller, req servic
 		return service.ClientInfo{}, err
 	}
 	info := rec.Info()
-	s.h.publish(service.Event{Type: service.EventClientRevoked, ClientID: service.OwnerRequester, Data: &service.EventData{Client: &info}})
+	s.h.Publish(service.Event{Type: service.EventClientRevoked, ClientID: service.OwnerRequester, Data: &service.EventData{Client: &info}})
 	return info, nil
 }
 

@@ -2,13 +2,14 @@ package core
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/service"
-	"strings"
 )
 
 func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
@@ -113,7 +114,7 @@ func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
 		}
 	})
 	t.Run("with the owner's browser, its state is not_started until asked for", func(t *testing.T) {
-		ob := NewOwnerBrowser(func() config.BrowserSettings { return config.BrowserSettings{AttachURL: "http://127.0.0.1:1"} }, t.TempDir(), nil)
+		ob := ownerbrowser.New(func() config.BrowserSettings { return config.BrowserSettings{AttachURL: "http://127.0.0.1:1"} }, t.TempDir(), nil)
 		defer ob.Close()
 		bs := newService(s.c, s.h, ob)
 		st, err := bs.BrowserState(ctx, desk, service.BrowserStateRequest{})

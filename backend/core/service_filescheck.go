@@ -33,7 +33,7 @@ func (s *Service) CheckFiles(ctx context.Context, c service.Caller, req service.
 }
 
 // checkFiles is CheckFiles' verdict on the files for site st (the same
-// rules as withFiles, which runs refuse by).
+// rules as runs.WithFiles, which runs refuse by).
 func checkFiles(reg *site.Registry, st site.Site, model string, paths []string) service.FilesCheck {
 	out := service.FilesCheck{Site: st.ID, SiteName: st.Name}
 	lim := attach.Limits{}

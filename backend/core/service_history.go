@@ -14,19 +14,7 @@ func (s *Service) ViewSession(ctx context.Context, c service.Caller, req service
 	if err := admit(c, "view runs", req); err != nil {
 		return service.SessionDetail{}, err
 	}
-	repo, err := s.c.History(ctx)
-	if err != nil {
-		return service.SessionDetail{}, err
-	}
-	sess, journal, err := showSession(ctx, repo, req.ID)
-	if err != nil {
-		return service.SessionDetail{}, err
-	}
-	thread, err := threadOf(ctx, repo, sess.ID)
-	if err != nil {
-		return service.SessionDetail{}, err
-	}
-	return service.SessionDetail{Session: sess.Redacted(), Journal: journalOrEmpty(journal), Thread: thread}, nil
+	return s.h.ViewSession(ctx, req.ID)
 }
 
 // SearchHistory searches the core's shared history (its index is built

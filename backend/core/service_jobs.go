@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/jobs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -30,10 +31,10 @@ func (s *Service) SubmitJob(ctx context.Context, c service.Caller, req service.J
 		if err := ownerOnly(c, "resume a run"); err != nil {
 			return service.Job{}, err
 		}
-		res, err := s.h.ReattachSession(ctx, sessionCheck{Session: req.SessionID, TimeoutMs: req.Timeout().Milliseconds()}, req.RequestedBy)
+		res, err := s.h.ReattachSession(ctx, jobs.SessionCheck{Session: req.SessionID, TimeoutMs: req.Timeout().Milliseconds()}, req.RequestedBy)
 		return res.Job, err
 	}
-	opts := CreateOptions{}
+	opts := jobs.CreateOptions{}
 	if !c.IsOwner() {
 		rec, err := s.c.clients.Active(ctx, c.Client)
 		if err != nil {
@@ -71,7 +72,7 @@ func (s *Service) visibleJob(ctx context.Context, c service.Caller, id string) (
 		return service.Job{}, err
 	}
 	if !c.IsOwner() && j.RequestedBy != c.Requester() {
-		return service.Job{}, errs.New(errs.HubNotFound, "no job %q for this client", clipText(id, 80))
+		return service.Job{}, errs.New(errs.HubNotFound, "no job %q for this client", service.Summarize(id, 80))
 	}
 	return j, nil
 }
@@ -92,7 +93,7 @@ func (s *Service) WatchJob(ctx context.Context, c service.Caller, req service.Wa
 	if err := admit(c, "", req); err != nil {
 		return service.Job{}, err
 	}
-	events, stop := s.h.watch(req.ID)
+	events, stop := s.h.Watch(req.ID)
 	defer stop()
 	tick := time.NewTicker(watchPoll)
 	defer tick.Stop()

@@ -8,7 +8,7 @@ import (
 )
 
 // ListTabs lists the tabs of the long-lived browser (none without one), or
-// of the browser req.Browser names (runner.ListTabsIn). An agent sees
+// of the browser req.Browser names (jobs.Runner.ListTabsIn). An agent sees
 // only the tabs its own jobs opened. Errors: errs.HubForbidden for an
 // agent naming a browser; errs.HubUnauthorized for an unknown client; the
 // browser's envelopes.

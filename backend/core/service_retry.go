@@ -27,7 +27,7 @@ func (s *Service) RetryRun(ctx context.Context, c service.Caller, req service.Re
 	if err := admit(c, "retry runs", req); err != nil {
 		return service.RetryRunResult{}, err
 	}
-	repo, err := s.h.sessions(ctx)
+	repo, err := s.c.History(ctx)
 	if err != nil {
 		return service.RetryRunResult{}, err
 	}
@@ -37,16 +37,16 @@ func (s *Service) RetryRun(ctx context.Context, c service.Caller, req service.Re
 	}
 	// A run that ended may still have its job recording that end: only a
 	// run still in progress is refused.
-	if _, going := s.h.runningJobOf(run.ID); going && !run.State.Terminal() {
+	if s.h.RunsSession(run.ID) && !run.State.Terminal() {
 		return service.RetryRunResult{}, errs.New(errs.BadInput, "run %s is still going", run.ID).
 			WithHint("wait for it to end, or cancel it, then retry")
 	}
-	again, err := s.h.requestOf(run)
+	again, err := s.h.RequestOf(run)
 	if err != nil {
 		return service.RetryRunResult{}, err
 	}
 	if sent := run.PromptSent(); sent != record.SentNo && !req.SendAgain {
-		return service.RetryRunResult{Held: s.h.retryHold(run, sent)}, nil
+		return service.RetryRunResult{Held: s.retryHold(run, sent)}, nil
 	}
 	if err := filesStillThere(again.Files); err != nil {
 		return service.RetryRunResult{}, err
@@ -59,41 +59,10 @@ func (s *Service) RetryRun(ctx context.Context, c service.Caller, req service.Re
 	return service.RetryRunResult{Job: &j}, nil
 }
 
-// requestOf is the request that started run: its job's, or, for a run no
-// stored job started (a run of an older Ferry), the one its record keeps
-// (the prompt as sent, its site, model, code mode and files). Errors:
-// errs.StoreCorrupt for a job record that does not decode; store failures.
-func (h *runner) requestOf(run *job.Session) (service.JobRequest, error) {
-	recs, err := h.jobs.matching(func(rec jobRecord) bool {
-		return rec.Session == run.ID && (rec.Kind == service.KindAsk || rec.Kind == service.KindCode)
-	})
-	if err != nil {
-		return service.JobRequest{}, err
-	}
-	if len(recs) > 0 {
-		return recs[0].Spec, nil
-	}
-	req := service.JobRequest{Kind: service.KindAsk, Prompt: run.Prompt, Site: run.Site, Model: run.ModelRequested}
-	if run.CodeMode {
-		req.Kind, req.Contract = service.KindCode, run.Contract
-		if run.Task != "" {
-			req.Prompt = run.Task
-		}
-	} else if run.Parent != "" {
-		req.SessionID = run.Parent
-	}
-	for _, f := range run.Attachments {
-		if f.Path != "" {
-			req.Files = append(req.Files, f.Path)
-		}
-	}
-	return req, nil
-}
-
 // retryHold says, in the user's words, why a retry of run sent nothing.
-func (h *runner) retryHold(run *job.Session, sent record.Sent) *service.RetryHold {
+func (s *Service) retryHold(run *job.Session, sent record.Sent) *service.RetryHold {
 	name := run.Site
-	if reg, err := h.c.sites(); err == nil {
+	if reg, err := s.c.sites(); err == nil {
 		if st, err := reg.Get(run.Site); err == nil && st.Name != "" {
 			name = st.Name
 		}

@@ -39,58 +39,15 @@ func (s *Service) scopeOf(ctx context.Context, c service.Caller) (scope, error) 
 		return scope{}, err
 	}
 	sc.granted = rec.ExistingConversations
-	hd, err := s.h.holdings(ctx, c.Client)
+	hd, err := s.h.Holdings(ctx, c.Client)
 	if err != nil {
 		return scope{}, err
 	}
-	sc.runs, sc.convs = hd.runs, hd.convs
-	for _, id := range hd.tabs {
+	sc.runs, sc.convs = hd.Runs, hd.Convs
+	for _, id := range hd.Tabs {
 		sc.tabs[id] = true
 	}
 	return sc, nil
-}
-
-// holdings is what the jobs of one client made: its runs, the tabs they
-// opened (newest first) and their conversations.
-type holdings struct {
-	runs  map[string]bool
-	tabs  []string
-	convs map[string]bool
-}
-
-// holdings reads from the store what the jobs of client made. Errors:
-// errs.StoreCorrupt; store failures.
-func (h *runner) holdings(ctx context.Context, client string) (holdings, error) {
-	hd := holdings{runs: map[string]bool{}, convs: map[string]bool{}}
-	recs, err := h.jobs.ByRequester(client)
-	if err != nil {
-		return holdings{}, err
-	}
-	repo, err := h.sessions(ctx)
-	if err != nil {
-		return holdings{}, err
-	}
-	for i := len(recs) - 1; i >= 0; i-- {
-		jr := recs[i]
-		if jr.Session == "" {
-			continue
-		}
-		hd.runs[jr.Session] = true
-		run, err := repo.Get(ctx, jr.Session)
-		if errs.Has(err, errs.SessionNotFound) {
-			continue
-		}
-		if err != nil {
-			return holdings{}, err
-		}
-		if run.Routing != nil && run.Routing.TabWasCreated && run.Routing.ControlledTabID != "" {
-			hd.tabs = append(hd.tabs, run.Routing.ControlledTabID)
-		}
-		if run.ConversationID != "" {
-			hd.convs[run.ConversationID] = true
-		}
-	}
-	return hd, nil
 }
 
 // keep is the filter of the runs the scope holds: nil (all) for the
@@ -158,16 +115,16 @@ func (sc scope) checkNames(c service.Caller, req service.JobRequest) (service.Jo
 	}
 	switch {
 	case req.TabID != "" && !sc.tab(req.TabID):
-		return req, grantHint(errs.New(errs.HubForbidden, "tab %q was not opened by a job of this client", clipText(req.TabID, 80)), c.Client)
+		return req, grantHint(errs.New(errs.HubForbidden, "tab %q was not opened by a job of this client", service.Summarize(req.TabID, 80)), c.Client)
 	case req.Conversation != "" && !sc.conversation(req.Conversation):
-		return req, grantHint(errs.New(errs.HubForbidden, "conversation %q is not one of this client's runs", clipText(req.Conversation, 80)), c.Client)
+		return req, grantHint(errs.New(errs.HubForbidden, "conversation %q is not one of this client's runs", service.Summarize(req.Conversation, 80)), c.Client)
 	case req.SessionID != "":
 		id, err := sc.resolveRun(req.SessionID)
 		if errs.Has(err, errs.SessionAmbiguous) {
 			return req, err
 		}
 		if err != nil {
-			return req, grantHint(errs.New(errs.HubForbidden, "run %q is not one of this client's runs", clipText(req.SessionID, 80)), c.Client)
+			return req, grantHint(errs.New(errs.HubForbidden, "run %q is not one of this client's runs", service.Summarize(req.SessionID, 80)), c.Client)
 		}
 		// The full id: a prefix must not reach a run outside the scope.
 		req.SessionID = id

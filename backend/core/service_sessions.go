@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/jobs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -27,7 +28,7 @@ func (s *Service) ListSessions(ctx context.Context, c service.Caller, req servic
 	if err != nil {
 		return nil, err
 	}
-	return s.h.listSessions(ctx, req, sc.keep())
+	return s.h.ListSessions(ctx, req, sc.keep())
 }
 
 // SearchSessions searches runs (site: and state: words filter): an
@@ -43,7 +44,7 @@ func (s *Service) SearchSessions(ctx context.Context, c service.Caller, req serv
 	if err != nil {
 		return nil, err
 	}
-	return s.h.searchSessions(ctx, req.Query, req.Limit, sc.keep())
+	return s.h.SearchSessions(ctx, req.Query, req.Limit, sc.keep())
 }
 
 // ShowSession returns a run with its journal; an agent's own runs only,
@@ -97,7 +98,7 @@ func (s *Service) ExportSession(ctx context.Context, c service.Caller, req servi
 }
 
 // ReportSession builds the failure report of a failed run (see
-// runner.ReportSession); an agent reports only on its own runs.
+// jobs.Runner.ReportSession); an agent reports only on its own runs.
 // Errors: as ShowSession; errs.BadInput for a run that did not fail.
 func (s *Service) ReportSession(ctx context.Context, c service.Caller, req service.ReportRequest) (service.Report, error) {
 	if err := admit(c, "", req); err != nil {
@@ -134,7 +135,7 @@ func (s *Service) PollSession(ctx context.Context, c service.Caller, req service
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(req.TimeoutMs)*time.Millisecond)
 		defer cancel()
 	}
-	return s.h.PollSession(ctx, sessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL})
+	return s.h.PollSession(ctx, jobs.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL})
 }
 
 // ReattachSession resumes an interrupted run as a job. Errors:
@@ -143,7 +144,7 @@ func (s *Service) ReattachSession(ctx context.Context, c service.Caller, req ser
 	if err := admit(c, "resume a run", req); err != nil {
 		return service.ReattachResult{}, err
 	}
-	return s.h.ReattachSession(ctx, sessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs, Launch: req.Launch}, c.Requester())
+	return s.h.ReattachSession(ctx, jobs.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs, Launch: req.Launch}, c.Requester())
 }
 
 // DoctorSessions checks the tabs of active and stale runs. Errors:
@@ -152,6 +153,5 @@ func (s *Service) DoctorSessions(ctx context.Context, c service.Caller, req serv
 	if err := admit(c, "check runs' tabs", req); err != nil {
 		return nil, err
 	}
-	res, err := s.h.DoctorSessions(ctx, sessionCheck{Browser: req.Browser, BrowserURL: req.BrowserURL, Recover: req.Recover})
-	return res.Sessions, err
+	return s.h.DoctorSessions(ctx, jobs.SessionCheck{Browser: req.Browser, BrowserURL: req.BrowserURL, Recover: req.Recover})
 }

@@ -33,7 +33,7 @@ func (s *Service) ShowRunTab(ctx context.Context, c service.Caller, req service.
 	if err != nil {
 		return service.TabState{}, err
 	}
-	b, err := ob.get(ctx)
+	b, err := ob.Get(ctx)
 	if err != nil {
 		return service.TabState{}, err
 	}

@@ -2,9 +2,12 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
+	"github.com/ferrydesk/ferry/backend/sitecheck"
 )
 
 // ListSites lists the site registry (built-in sites and the user's) by id.
@@ -59,4 +62,40 @@ func (s *Service) ListModels(ctx context.Context, c service.Caller, req service.
 		out = append(out, service.ModelInfo{Alias: a, Features: names})
 	}
 	return out, nil
+}
+
+// DoctorSites checks the sites live (jobs.Runner.DoctorSites). Errors:
+// errs.HubForbidden for an agent; as jobs.Runner.DoctorSites.
+func (s *Service) DoctorSites(ctx context.Context, c service.Caller, req service.SitesDoctorRequest) (service.SitesReport, error) {
+	if err := admit(c, "check the sites", req); err != nil {
+		return service.SitesReport{}, err
+	}
+	return s.h.DoctorSites(ctx, req)
+}
+
+// ApplySiteOverride adds req.Override to the "sites" setting (see
+// sitecheck.Apply), checks the result as the Settings view's sites editor
+// does, and saves it. Errors: errs.HubForbidden for an agent;
+// errs.ConfigInvalid or errs.SiteIncomplete (nothing saved).
+func (s *Service) ApplySiteOverride(ctx context.Context, c service.Caller, req service.ApplySiteOverrideRequest) (config.Settings, error) {
+	if err := admit(c, "change the settings", req); err != nil {
+		return config.Settings{}, err
+	}
+	set := s.c.Settings()
+	sites, err := sitecheck.Apply(set.Sites, req.Override)
+	if err != nil {
+		return config.Settings{}, err
+	}
+	text, err := json.MarshalIndent(sites, "", "  ")
+	if err != nil {
+		return config.Settings{}, err
+	}
+	if sites, err = site.Builtin().CheckOverridesText(string(text)); err != nil {
+		return config.Settings{}, err
+	}
+	set.Sites = sites
+	if err := s.c.saveSettings(set); err != nil {
+		return config.Settings{}, err
+	}
+	return s.c.Settings(), nil
 }

@@ -2,11 +2,11 @@ package core
 
 import (
 	"context"
-	"net/url"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/logins"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/tabs"
@@ -62,7 +62,7 @@ func (s *Service) TabAction(ctx context.Context, c service.Caller, req service.T
 			if err != nil {
 				return service.TabActionResult{}, err
 			}
-			if err := p.Navigate(ctx, loginAddress(st)); err != nil {
+			if err := p.Navigate(ctx, logins.Address(st)); err != nil {
 				return service.TabActionResult{}, err
 			}
 		}
@@ -91,21 +91,4 @@ func (s *Service) tabState(ctx context.Context, b *browser.Browser, reg *site.Re
 	}
 	return service.TabState{}, errs.New(errs.TargetNotFound, "no open tab has the id %s", id).
 		WithEvidence("target_id", id).WithHint("the tab was closed: refresh the list of tabs")
-}
-
-// loginAddress is where site st shows its login page: its first login
-// path under its address, else its start page (which offers the login to
-// a logged-out user).
-func loginAddress(st site.Site) string {
-	if len(st.LoginPaths) > 0 {
-		if base, err := url.Parse(st.Address); err == nil {
-			if ref, err := url.Parse(st.LoginPaths[0]); err == nil {
-				return base.ResolveReference(ref).String()
-			}
-		}
-	}
-	if st.NewChat != "" {
-		return st.NewChat
-	}
-	return st.Address
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/config"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -23,12 +24,12 @@ func TestAnAgentSeesEachSitesReadinessButNotTheUsersTabs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	ob := NewOwnerBrowser(func() config.BrowserSettings {
+	ob := ownerbrowser.New(func() config.BrowserSettings {
 		return config.BrowserSettings{Binary: providertest.ChromiumBin, Headless: true, ExtraArgs: srv.ChromiumFlags()}
 	}, t.TempDir(), nil)
 	defer ob.Close()
 	s, c := openTestService(t, ctx, OwnerOptions{OwnerBrowser: ob})
-	b, err := ob.get(ctx)
+	b, err := ob.Get(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

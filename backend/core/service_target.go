@@ -30,12 +30,12 @@ func (s *Service) targetOf(ctx context.Context, sc scope, req service.JobRequest
 		own := sc.tabs[req.TabID]
 		tab, ok := s.findTab(ctx, func(tb service.Tab) bool { return tb.TargetID == req.TabID })
 		if !ok {
-			t.Where, t.Existing = "tab "+clipText(req.TabID, 40)+", which is not open", !own
+			t.Where, t.Existing = "tab "+service.Summarize(req.TabID, 40)+", which is not open", !own
 			return t
 		}
 		s.describeTab(t, tab, own)
 	case req.Conversation != "" && req.Kind == service.KindAsk:
-		if id, err := s.h.conversationSite(req.Conversation, req.Site); err == nil {
+		if id, err := s.h.ConversationSite(req.Conversation, req.Site); err == nil {
 			t.Site = id
 		}
 		t.Where, t.Continues, t.Existing = "your existing conversation "+site.Redact(req.Conversation), true, true
@@ -48,18 +48,18 @@ func (s *Service) targetOf(ctx context.Context, sc scope, req service.JobRequest
 		if tab, ok := s.findTab(ctx, func(tb service.Tab) bool { return strings.Contains(tb.URL, "/c/"+req.Conversation) }); ok && tab.Title != "" {
 			title = tab.Title
 		} else if run, ok := s.runOfConversation(req.Conversation); ok {
-			title = summaryOf(run).Title
+			title = service.Summarize(run.Prompt, maxTitle)
 		}
-		t.Where, t.Continues, t.Existing = whose(own)+" conversation '"+clipText(title, maxTitle)+"'", true, !own
+		t.Where, t.Continues, t.Existing = whose(own)+" conversation '"+service.Summarize(title, maxTitle)+"'", true, !own
 	case req.SessionID != "" && req.Kind == service.KindAsk:
-		run, err := s.h.followed(ctx, req.SessionID, req.Site)
+		run, err := s.h.Followed(ctx, req.SessionID, req.Site)
 		if err != nil {
-			t.Where = "run " + clipText(req.SessionID, 40) + ", which cannot be continued"
+			t.Where = "run " + service.Summarize(req.SessionID, 40) + ", which cannot be continued"
 			return t
 		}
 		own := sc.run(run.ID) && !sc.owner
 		t.Site = run.Site
-		t.Where, t.Continues, t.Existing = whose(own)+" conversation '"+clipText(summaryOf(run).Title, maxTitle)+"'", true, !own
+		t.Where, t.Continues, t.Existing = whose(own)+" conversation '"+service.Summarize(service.Summarize(run.Prompt, maxTitle), maxTitle)+"'", true, !own
 	case req.NewChat:
 		t.Where = "a new chat"
 	default:
@@ -94,7 +94,7 @@ func (s *Service) describeTab(t *service.JobTarget, tab service.Tab, own bool) {
 	if t.Continues {
 		noun = "conversation"
 	}
-	t.Where, t.Existing = whose(own)+" "+noun+" '"+clipText(title, maxTitle)+"'", !own
+	t.Where, t.Existing = whose(own)+" "+noun+" '"+service.Summarize(title, maxTitle)+"'", !own
 }
 
 // whose names the owner of a tab or conversation in an approval.

@@ -16,6 +16,25 @@ import (
 	"github.com/ferrydesk/ferry/backend/version"
 )
 
+func openTestCore(t testing.TB, dir string) *Core {
+	t.Helper()
+	c, err := Open(context.Background(), Options{DataDir: dir, Role: "serve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// mustHistory is c's session repository.
+func mustHistory(t *testing.T, c *Core) *job.Repo {
+	t.Helper()
+	repo, err := c.History(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
 // openTestService starts an owner of a fresh data directory with opts (the
 // first, if any) and returns its Service.
 func openTestService(t *testing.T, ctx context.Context, opts ...OwnerOptions) (*Service, *Core) {

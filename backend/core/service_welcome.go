@@ -2,11 +2,14 @@ package core
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/logins"
 	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/store"
 )
 
 // siteLoginsTimeout bounds a reading of every site's login (each tab's is
@@ -23,11 +26,11 @@ func (s *Service) Welcome(ctx context.Context, c service.Caller, req service.Wel
 	if err := admit(c, "see the Get started view", req); err != nil {
 		return service.Welcome{}, err
 	}
-	logins, err := s.siteLogins(ctx)
+	live, err := s.siteLogins(ctx)
 	if err != nil && !errs.Has(err, errs.BrowserDisconnected) {
 		return service.Welcome{}, err
 	}
-	recs, err := s.c.loginRecords()
+	seen, err := logins.EverLoggedIn(s.c.Store())
 	if err != nil {
 		return service.Welcome{}, err
 	}
@@ -35,11 +38,8 @@ func (s *Service) Welcome(ctx context.Context, c service.Caller, req service.Wel
 	if err != nil {
 		return service.Welcome{}, err
 	}
-	w := service.Welcome{Used: runs, Dismissed: s.c.Settings().WelcomeDismissed}
-	for _, r := range recs {
-		w.Used = w.Used || !r.FirstSeen.IsZero()
-	}
-	for _, l := range logins {
+	w := service.Welcome{Used: runs || seen, Dismissed: s.c.Settings().WelcomeDismissed}
+	for _, l := range live {
 		w.LoggedIn = w.LoggedIn || l.State == service.LoginLoggedIn
 	}
 	w.Show = !w.Used && !w.Dismissed
@@ -69,9 +69,9 @@ func (s *Service) siteLogins(ctx context.Context) ([]service.SiteLogin, error) {
 	ctx, cancel := context.WithTimeout(ctx, siteLoginsTimeout)
 	defer cancel()
 	if s.browser == nil {
-		return s.c.siteLogins(ctx, nil, reg)
+		return logins.Read(ctx, s.c.Store(), nil, reg)
 	}
-	return s.c.siteLogins(ctx, s.browser.Current(), reg)
+	return logins.Read(ctx, s.c.Store(), s.browser.Current(), reg)
 }
 
 // OpenLogin opens the site's login page in the owner's browser, starting
@@ -100,16 +100,16 @@ func (s *Service) OpenLogin(ctx context.Context, c service.Caller, req service.O
 	}
 	// Checked before the browser starts: a headless one would start for
 	// nothing the user could see.
-	if bs := ob.state(); bs.Mode == "launch" && bs.Headless {
+	if bs := ob.State(); bs.Mode == "launch" && bs.Headless {
 		return service.SiteLogin{}, errs.New(errs.CapabilityMissing, "Ferry's browser runs without a window, so there is no page to log in to %s in", st.Name).
 			WithEvidence("site", st.ID).
 			WithHint("turn off Headless in Settings → Browser, then log in")
 	}
-	b, err := ob.get(ctx)
+	b, err := ob.Get(ctx)
 	if err != nil {
 		return service.SiteLogin{}, err
 	}
-	p, err := openLogin(ctx, b, st)
+	p, err := logins.Open(ctx, b, st)
 	if err != nil {
 		return service.SiteLogin{}, err
 	}
@@ -133,3 +133,24 @@ func (s *Service) DismissWelcome(ctx context.Context, c service.Caller, req serv
 	}
 	return s.c.Settings(), nil
 }
+
+// hasRuns reports whether any run was ever recorded. Errors: the store's
+// envelopes.
+func (c *Core) hasRuns() (bool, error) {
+	st := c.Store()
+	if st == nil {
+		return false, errs.New(errs.Internal, "the store is closed").WithHint("open the data directory again")
+	}
+	found := false
+	err := st.Scan(store.PrefixSessIdx, func(_, _ []byte) error {
+		found = true
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return false, err
+	}
+	return found, nil
+}
+
+// errStop ends a store scan early.
+var errStop = errors.New("stop the scan")

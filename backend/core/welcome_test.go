@@ -12,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/ownerbrowser"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -36,7 +37,7 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 
 	t.Run("a fresh data directory opens on it, with every site and no browser to read", func(t *testing.T) {
 		s, c := openTestService(t, ctx)
-		ob := NewOwnerBrowser(func() config.BrowserSettings { return config.BrowserSettings{AttachURL: "http://127.0.0.1:1"} }, t.TempDir(), nil)
+		ob := ownerbrowser.New(func() config.BrowserSettings { return config.BrowserSettings{AttachURL: "http://127.0.0.1:1"} }, t.TempDir(), nil)
 		defer ob.Close()
 		s = newService(c, s.h, ob)
 		w, err := s.Welcome(ctx, desk, service.WelcomeRequest{})
@@ -55,7 +56,7 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 	})
 	t.Run("a recorded run means a site was used", func(t *testing.T) {
 		s, c := openTestService(t, ctx)
-		repo, err := c.Sessions(ctx)
+		repo, err := c.History(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +85,7 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 	})
 	t.Run("Log in in a browser without a window says so, and starts none", func(t *testing.T) {
 		s, c := openTestService(t, ctx)
-		ob := NewOwnerBrowser(func() config.BrowserSettings {
+		ob := ownerbrowser.New(func() config.BrowserSettings {
 			return config.BrowserSettings{Binary: "/nonexistent/chromium", Headless: true}
 		}, t.TempDir(), nil)
 		defer ob.Close()
@@ -93,7 +94,7 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 		if !errs.Has(err, errs.CapabilityMissing) || !strings.Contains(errs.From(err).Message, "Claude") {
 			t.Fatalf("open login headless: %v, want capability_missing naming Claude", err)
 		}
-		if st := ob.state(); st.Status != service.BrowserNotStarted {
+		if st := ob.State(); st.Status != service.BrowserNotStarted {
 			t.Errorf("the browser's state is %+v, want not started", st)
 		}
 		if _, err := s.OpenLogin(ctx, desk, service.OpenLoginRequest{Site: "nosuch"}); !errs.Has(err, errs.UnknownSite) {
@@ -132,7 +133,7 @@ func TestLoggingInFromGetStarted(t *testing.T) {
 	defer cancel()
 	desk := service.Owner(service.FaceDesktop)
 	s, c := openTestService(t, ctx)
-	ob := NewOwnerBrowser(func() config.BrowserSettings { return config.BrowserSettings{AttachURL: h.Browser.Endpoint()} }, filepath.Join(t.TempDir(), "profile"), nil)
+	ob := ownerbrowser.New(func() config.BrowserSettings { return config.BrowserSettings{AttachURL: h.Browser.Endpoint()} }, filepath.Join(t.TempDir(), "profile"), nil)
 	defer ob.Close()
 	s = newService(c, s.h, ob)
 	h.Server.SetScenario(sim.Claude, sim.Scenario{Name: sim.ScenarioLoggedOut})
@@ -142,7 +143,7 @@ func TestLoggingInFromGetStarted(t *testing.T) {
 	if err != nil || opened.TargetID == "" || opened.Name != "Claude" {
 		t.Fatalf("open login: %+v %v", opened, err)
 	}
-	b, err := ob.get(ctx)
+	b, err := ob.Get(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func TestLoggingInFromGetStarted(t *testing.T) {
 }
 
 // Ferry works in the background: a tab comes to the front only where the
-// user asked to see it: a login (openLogin), a tab's Show or Log in
+// user asked to see it: a login (logins.Open), a tab's Show or Log in
 // (TabAction), a run's conversation (ShowRunTab).
 func TestOnlyWhatTheUserAskedForBringsATabToTheFront(t *testing.T) {
 	root := filepath.Join("..", "..")
@@ -271,7 +272,7 @@ func TestOnlyWhatTheUserAskedForBringsATabToTheFront(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"../../backend/core/service_showtab.go", "../../backend/core/service_tabaction.go", "../../backend/core/welcome.go"}
+	want := []string{"../../backend/core/service_showtab.go", "../../backend/core/service_tabaction.go", "../../backend/logins/logins.go"}
 	if !slices.Equal(callers, want) {
 		t.Fatalf("ShowTab is called from %v, want %v alone", callers, want)
 	}

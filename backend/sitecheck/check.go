@@ -36,10 +36,10 @@ type probeSpec struct {
 	Composer []string    `json:"composer"`
 }
 
-// ReadPage reads the page of p as site s sees it: every role's first matching
+// readPage reads the page of p as site s sees it: every role's first matching
 // selector, the candidates of the roles that match nowhere, and the
 // page's requests. It only reads. Errors: the browser's envelopes.
-func ReadPage(ctx context.Context, p *browser.Page, s site.Site) (Page, error) {
+func readPage(ctx context.Context, p *browser.Page, s site.Site) (Page, error) {
 	spec := probeSpec{Composer: s.Selector(site.RoleComposer)}
 	for _, r := range site.Roles() {
 		spec.Roles = append(spec.Roles, probeRole{Role: r, Sels: s.Selector(r), Texts: s.Texts[r], Hidden: hiddenRoles[r], Relax: relaxedRoles[r]})
@@ -119,7 +119,7 @@ func checkOnce(ctx context.Context, web *provider.Web, p *browser.Page, s site.S
 	if err != nil {
 		return SiteReport{}, err
 	}
-	pg, err := ReadPage(ctx, p, s)
+	pg, err := readPage(ctx, p, s)
 	if err != nil {
 		return SiteReport{}, err
 	}
@@ -128,9 +128,8 @@ func checkOnce(ctx context.Context, web *provider.Web, p *browser.Page, s site.S
 	return rep, nil
 }
 
-// Failed is the report on site s when its tab could not be found or read.
-func Failed(s site.Site, err error) SiteReport { return failed(s, nil, err) }
-
+// failed is the report on site s when its tab (p, when known) could not
+// be found or read.
 func failed(s site.Site, p *browser.Page, err error) SiteReport {
 	e := errs.From(err)
 	rep := SiteReport{Site: s.ID, Name: s.Name, Error: e, Problems: []string{fmt.Sprintf("could not look at the %s tab: %s", s.Name, e.Message)}}

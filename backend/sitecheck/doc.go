@@ -5,6 +5,9 @@
 // elements that look like a role that resolves nowhere (ranked) with the
 // settings override that would fix it, and whether the answer stream of
 // the last turn was seen where the site's stream pattern looks for it.
+// Live checks several sites at once, each in an open tab of the site or in
+// a tab it opens in the background, leased (package tabs) while it is
+// checked.
 //
 // The check only reads: it evaluates read-only JavaScript and the page's
 // own resource timing, never types, clicks or navigates a tab it did not

@@ -44,8 +44,8 @@ const (
 	StreamNone   = service.StreamNone
 )
 
-// NewReport computes OK from the sites.
-func NewReport(sites []SiteReport) Report {
+// newReport computes OK from the sites.
+func newReport(sites []SiteReport) Report {
 	r := Report{OK: true, Sites: sites}
 	if r.Sites == nil {
 		r.Sites = []SiteReport{}

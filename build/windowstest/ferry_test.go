@@ -19,11 +19,11 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	_ "github.com/ferrydesk/ferry/backend/provider/all" // the sites' simulators
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -137,7 +137,7 @@ func TestFerryExeUnderWine(t *testing.T) {
 		before := h.Server.SubmissionCount(sim.ChatGPT)
 		r := ferryExe(t, env, "code", "--site", "chatgpt", "--browser-url", url, "--out", out.win, "--timeout", "60s", "--json",
 			"Build a greeting CLI", sim.Directive(sim.ScenarioCodeZip))
-		var rc core.CodeReceipt
+		var rc record.CodeReceipt
 		if err := json.Unmarshal([]byte(r.stdout), &rc); err != nil {
 			t.Fatalf("stdout is not a receipt (exit %d): %v\n%s\nstderr %s", r.code, err, r.stdout, r.stderr)
 		}

@@ -29,8 +29,9 @@ func goList(t *testing.T, format string, pkgs ...string) map[string][]string {
 // TestEachSiteIsOneFolderAndTheRegistriesNameNone enforces the direction of
 // the one-folder-per-site layout (docs/ADDING-A-SITE.md): a vendor package
 // (each package this one links in) never depends on the store, the job
-// runner, core or another vendor; the registries it fills (site, stream,
-// interstitial, provider, provider/sim) depend on no vendor.
+// runner, the run pipeline (runs), the owner's jobs, core or another
+// vendor; the registries it fills (site, stream, interstitial, provider,
+// provider/sim) depend on no vendor.
 func TestEachSiteIsOneFolderAndTheRegistriesNameNone(t *testing.T) {
 	vendors := goList(t, `{{.ImportPath}} {{join .Imports " "}}`, ".")
 	var list []string
@@ -49,8 +50,8 @@ func TestEachSiteIsOneFolderAndTheRegistriesNameNone(t *testing.T) {
 	for pkg, ds := range deps {
 		for _, d := range ds {
 			switch {
-			case isVendor[pkg] && (d == module+"store" || d == module+"job" || d == module+"core"):
-				t.Errorf("%s depends on %s: a site's folder never touches the store, the job runner or core", pkg, d)
+			case isVendor[pkg] && (d == module+"store" || d == module+"job" || d == module+"runs" || d == module+"jobs" || d == module+"core"):
+				t.Errorf("%s depends on %s: a site's folder never touches the store, the job runner, the run pipeline, the owner's jobs or core", pkg, d)
 			case isVendor[pkg] && isVendor[d]:
 				t.Errorf("%s depends on %s: a site's folder never depends on another site's", pkg, d)
 			case !isVendor[pkg] && isVendor[d]:

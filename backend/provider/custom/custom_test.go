@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/custom"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/runs"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -53,7 +53,7 @@ func registry(t *testing.T, entries ...string) (*site.Registry, error) {
 	for _, e := range entries {
 		s.Sites = append(s.Sites, json.RawMessage(e))
 	}
-	return core.SiteRegistry(s)
+	return runs.SiteRegistry(s)
 }
 
 // open resets the simulator to the DeepSeek page scenario, opens DeepSeek's
