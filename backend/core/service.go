@@ -42,13 +42,7 @@ func (s *Service) Hello(ctx context.Context, c service.Caller, req service.Hello
 }
 
 // ownerOnly refuses an agent what only the user may do.
-func ownerOnly(c service.Caller, what string) error {
-	if c.IsOwner() {
-		return nil
-	}
-	return errs.New(errs.HubForbidden, "only the owner (the Ferry app or the CLI) may %s", what).
-		WithHint("ask the user to do this in Ferry")
-}
+func ownerOnly(c service.Caller, what string) error { return service.RequireOwner(c, what) }
 
 // checkCaller refuses a request that names no caller: every request is the
 // owner's or a paired client's.

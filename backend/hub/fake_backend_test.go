@@ -70,6 +70,11 @@ func newFakeBackend(t testing.TB, now func() time.Time) *fakeBackend {
 	}
 }
 
+// ownerOnly is the service's refusal of what only the user may do: the
+// hub passes every caller through, and the service (core's, and this
+// stand-in of it) decides.
+func ownerOnly(c service.Caller, what string) error { return service.RequireOwner(c, what) }
+
 // cannot is the answer of an operation the fake owner does not offer.
 func cannot(what string) error {
 	return errs.New(errs.BadInput, "this Ferry owner cannot %s", what)
@@ -172,6 +177,9 @@ func (f *fakeBackend) resolved(j hub.Job, approved bool, reason string) {
 }
 
 func (f *fakeBackend) ListApprovals(_ context.Context, c service.Caller, _ service.ListApprovalsRequest) ([]hub.Approval, error) {
+	if err := ownerOnly(c, "list approvals"); err != nil {
+		return nil, err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []hub.Approval
@@ -184,6 +192,9 @@ func (f *fakeBackend) ListApprovals(_ context.Context, c service.Caller, _ servi
 }
 
 func (f *fakeBackend) GetApproval(ctx context.Context, c service.Caller, req service.ApprovalRef) (hub.Approval, error) {
+	if err := ownerOnly(c, "list approvals"); err != nil {
+		return hub.Approval{}, err
+	}
 	list, _ := f.ListApprovals(ctx, c, service.ListApprovalsRequest{})
 	for _, ap := range list {
 		if ap.JobID == req.JobID {
@@ -193,7 +204,10 @@ func (f *fakeBackend) GetApproval(ctx context.Context, c service.Caller, req ser
 	return hub.Approval{}, errs.New(errs.HubNotFound, "no job %q awaits approval", req.JobID)
 }
 
-func (f *fakeBackend) Approve(_ context.Context, _ service.Caller, req service.ApprovalRef) (hub.Job, error) {
+func (f *fakeBackend) Approve(_ context.Context, c service.Caller, req service.ApprovalRef) (hub.Job, error) {
+	if err := ownerOnly(c, "decide approvals"); err != nil {
+		return hub.Job{}, err
+	}
 	j, err := f.setState(req.JobID, hub.StateAwaitingApproval, "running")
 	if err == nil {
 		f.mu.Lock()
@@ -204,7 +218,10 @@ func (f *fakeBackend) Approve(_ context.Context, _ service.Caller, req service.A
 	return j, err
 }
 
-func (f *fakeBackend) Reject(_ context.Context, _ service.Caller, req service.RejectRequest) (hub.Job, error) {
+func (f *fakeBackend) Reject(_ context.Context, c service.Caller, req service.RejectRequest) (hub.Job, error) {
+	if err := ownerOnly(c, "decide approvals"); err != nil {
+		return hub.Job{}, err
+	}
 	j, err := f.setState(req.JobID, hub.StateAwaitingApproval, "failed")
 	if err == nil {
 		f.mu.Lock()
@@ -252,19 +269,31 @@ func (f *fakeBackend) ReportSession(context.Context, service.Caller, service.Rep
 	return service.Report{}, cannot("report on runs")
 }
 
-func (f *fakeBackend) PollSession(context.Context, service.Caller, service.PollRequest) (hub.PollResult, error) {
+func (f *fakeBackend) PollSession(_ context.Context, c service.Caller, _ service.PollRequest) (hub.PollResult, error) {
+	if err := ownerOnly(c, "poll runs"); err != nil {
+		return hub.PollResult{}, err
+	}
 	return hub.PollResult{}, cannot("follow runs in flight")
 }
 
-func (f *fakeBackend) ReattachSession(context.Context, service.Caller, service.ReattachRequest) (hub.ReattachResult, error) {
+func (f *fakeBackend) ReattachSession(_ context.Context, c service.Caller, _ service.ReattachRequest) (hub.ReattachResult, error) {
+	if err := ownerOnly(c, "resume a run"); err != nil {
+		return hub.ReattachResult{}, err
+	}
 	return hub.ReattachResult{}, cannot("follow runs in flight")
 }
 
-func (f *fakeBackend) DoctorSessions(context.Context, service.Caller, service.DoctorRequest) ([]service.DoctorReport, error) {
+func (f *fakeBackend) DoctorSessions(_ context.Context, c service.Caller, _ service.DoctorRequest) ([]service.DoctorReport, error) {
+	if err := ownerOnly(c, "check runs' tabs"); err != nil {
+		return nil, err
+	}
 	return nil, cannot("follow runs in flight")
 }
 
-func (f *fakeBackend) DoctorSites(context.Context, service.Caller, service.SitesDoctorRequest) (service.SitesReport, error) {
+func (f *fakeBackend) DoctorSites(_ context.Context, c service.Caller, _ service.SitesDoctorRequest) (service.SitesReport, error) {
+	if err := ownerOnly(c, "check the sites"); err != nil {
+		return service.SitesReport{}, err
+	}
 	return service.SitesReport{}, cannot("check the sites")
 }
 
@@ -272,7 +301,10 @@ func (f *fakeBackend) ListTabs(context.Context, service.Caller, service.ListTabs
 	return f.tabs, nil
 }
 
-func (f *fakeBackend) OpenTab(context.Context, service.Caller, hub.OpenTabRequest) (hub.Tab, error) {
+func (f *fakeBackend) OpenTab(_ context.Context, c service.Caller, _ hub.OpenTabRequest) (hub.Tab, error) {
+	if err := ownerOnly(c, "open tabs"); err != nil {
+		return hub.Tab{}, err
+	}
 	return hub.Tab{}, cannot("open tabs")
 }
 
@@ -284,11 +316,17 @@ func (f *fakeBackend) GetTemplate(context.Context, service.Caller, service.Templ
 	return hub.Template{}, cannot("keep templates")
 }
 
-func (f *fakeBackend) SaveTemplate(context.Context, service.Caller, hub.Template) (hub.Template, error) {
+func (f *fakeBackend) SaveTemplate(_ context.Context, c service.Caller, _ hub.Template) (hub.Template, error) {
+	if err := ownerOnly(c, "change templates"); err != nil {
+		return hub.Template{}, err
+	}
 	return hub.Template{}, cannot("keep templates")
 }
 
-func (f *fakeBackend) DeleteTemplate(context.Context, service.Caller, service.TemplateRef) (hub.DeletedTemplate, error) {
+func (f *fakeBackend) DeleteTemplate(_ context.Context, c service.Caller, _ service.TemplateRef) (hub.DeletedTemplate, error) {
+	if err := ownerOnly(c, "change templates"); err != nil {
+		return hub.DeletedTemplate{}, err
+	}
 	return hub.DeletedTemplate{}, cannot("keep templates")
 }
 
@@ -296,7 +334,10 @@ func (f *fakeBackend) RenderTemplate(context.Context, service.Caller, service.Re
 	return service.Rendered{}, cannot("keep templates")
 }
 
-func (f *fakeBackend) ListClients(ctx context.Context, _ service.Caller, _ service.ListClientsRequest) ([]hub.ClientInfo, error) {
+func (f *fakeBackend) ListClients(ctx context.Context, c service.Caller, _ service.ListClientsRequest) ([]hub.ClientInfo, error) {
+	if err := ownerOnly(c, "manage clients"); err != nil {
+		return nil, err
+	}
 	recs, err := f.clients.List(ctx)
 	out := make([]hub.ClientInfo, 0, len(recs))
 	for _, r := range recs {
@@ -305,7 +346,10 @@ func (f *fakeBackend) ListClients(ctx context.Context, _ service.Caller, _ servi
 	return out, err
 }
 
-func (f *fakeBackend) RevokeClient(ctx context.Context, _ service.Caller, ref service.ClientRef) (hub.ClientInfo, error) {
+func (f *fakeBackend) RevokeClient(ctx context.Context, c service.Caller, ref service.ClientRef) (hub.ClientInfo, error) {
+	if err := ownerOnly(c, "manage clients"); err != nil {
+		return hub.ClientInfo{}, err
+	}
 	rec, err := f.clients.Revoke(ctx, ref.ID)
 	if err != nil {
 		return hub.ClientInfo{}, err
@@ -320,19 +364,31 @@ func (f *fakeBackend) edit(ctx context.Context, id string, fn func(*clients.Reco
 	return rec.Info(), err
 }
 
-func (f *fakeBackend) SetAutoApprove(ctx context.Context, _ service.Caller, req service.AutoApproveRequest) (hub.ClientInfo, error) {
+func (f *fakeBackend) SetAutoApprove(ctx context.Context, c service.Caller, req service.AutoApproveRequest) (hub.ClientInfo, error) {
+	if err := ownerOnly(c, "manage clients"); err != nil {
+		return hub.ClientInfo{}, err
+	}
 	return f.edit(ctx, req.ID, func(r *clients.Record) { r.AutoApprove = req.AutoApprove })
 }
 
-func (f *fakeBackend) GrantClient(ctx context.Context, _ service.Caller, req service.GrantRequest) (hub.ClientInfo, error) {
+func (f *fakeBackend) GrantClient(ctx context.Context, c service.Caller, req service.GrantRequest) (hub.ClientInfo, error) {
+	if err := ownerOnly(c, "manage clients"); err != nil {
+		return hub.ClientInfo{}, err
+	}
 	return f.edit(ctx, req.ID, func(r *clients.Record) { r.ExistingConversations = req.ExistingConversations })
 }
 
-func (f *fakeBackend) SetFileRoots(ctx context.Context, _ service.Caller, req service.FileRootsRequest) (hub.ClientInfo, error) {
+func (f *fakeBackend) SetFileRoots(ctx context.Context, c service.Caller, req service.FileRootsRequest) (hub.ClientInfo, error) {
+	if err := ownerOnly(c, "manage clients"); err != nil {
+		return hub.ClientInfo{}, err
+	}
 	return f.edit(ctx, req.ID, func(r *clients.Record) { r.FileRoots = req.Roots })
 }
 
-func (f *fakeBackend) NewPairingCode(context.Context, service.Caller, service.PairingRequest) (hub.PairingCode, error) {
+func (f *fakeBackend) NewPairingCode(_ context.Context, c service.Caller, _ service.PairingRequest) (hub.PairingCode, error) {
+	if err := ownerOnly(c, "pair clients"); err != nil {
+		return hub.PairingCode{}, err
+	}
 	return f.pairing.Issue()
 }
 
@@ -350,7 +406,18 @@ func (f *fakeBackend) ActAs(ctx context.Context, id string) (hub.ClientInfo, err
 	return rec.Info(), err
 }
 
-func (f *fakeBackend) BrowserEndpoint(context.Context, service.Caller) (hub.BrowserInfo, error) {
+// TabAction refuses an agent; the owner's is not this stand-in's to do.
+func (f *fakeBackend) TabAction(ctx context.Context, c service.Caller, req service.TabActionRequest) (service.TabActionResult, error) {
+	if err := ownerOnly(c, "act on the tabs"); err != nil {
+		return service.TabActionResult{}, err
+	}
+	return f.LocalOnly.TabAction(ctx, c, req)
+}
+
+func (f *fakeBackend) BrowserEndpoint(_ context.Context, c service.Caller) (hub.BrowserInfo, error) {
+	if err := ownerOnly(c, "reach the owner's browser"); err != nil {
+		return hub.BrowserInfo{}, err
+	}
 	return hub.BrowserInfo{}, errs.New(errs.BrowserDisconnected, "this Ferry owner drives no browser of its own")
 }
 
@@ -429,7 +496,10 @@ func (f *fakeBackend) Retrieve(_ context.Context, _ service.Caller, req service.
 	return nil, errs.New(errs.BadInput, "--conv %q is not a ChatGPT conversation id", req.Conversation)
 }
 
-func (f *fakeBackend) EnsureAgent(ctx context.Context, _ service.Caller, req service.EnsureAgentRequest) (hub.ClientInfo, error) {
+func (f *fakeBackend) EnsureAgent(ctx context.Context, c service.Caller, req service.EnsureAgentRequest) (hub.ClientInfo, error) {
+	if err := ownerOnly(c, "manage clients"); err != nil {
+		return hub.ClientInfo{}, err
+	}
 	rec, err := f.clients.EnsureAgent(ctx, req)
 	return rec.Info(), err
 }

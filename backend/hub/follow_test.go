@@ -25,7 +25,10 @@ type followBackend struct {
 	queries   []hub.SessionQuery
 }
 
-func (b *followBackend) PollSession(_ context.Context, _ service.Caller, req service.PollRequest) (hub.PollResult, error) {
+func (b *followBackend) PollSession(_ context.Context, c service.Caller, req service.PollRequest) (hub.PollResult, error) {
+	if err := ownerOnly(c, "poll runs"); err != nil {
+		return hub.PollResult{}, err
+	}
 	chk := hub.SessionCheck{Session: req.Session, Browser: req.Browser, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -37,6 +40,9 @@ func (b *followBackend) PollSession(_ context.Context, _ service.Caller, req ser
 }
 
 func (b *followBackend) ReattachSession(_ context.Context, c service.Caller, req service.ReattachRequest) (hub.ReattachResult, error) {
+	if err := ownerOnly(c, "resume a run"); err != nil {
+		return hub.ReattachResult{}, err
+	}
 	chk, by := hub.SessionCheck{Session: req.Session, BrowserURL: req.BrowserURL, TimeoutMs: req.TimeoutMs}, c.Requester()
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -45,7 +51,10 @@ func (b *followBackend) ReattachSession(_ context.Context, c service.Caller, req
 	return hub.ReattachResult{Job: hub.Job{ID: "job-r", Kind: hub.KindReattach, State: "submitted", RequestedBy: by}, Started: chk.Session != "running"}, nil
 }
 
-func (b *followBackend) DoctorSessions(_ context.Context, _ service.Caller, req service.DoctorRequest) ([]service.DoctorReport, error) {
+func (b *followBackend) DoctorSessions(_ context.Context, c service.Caller, req service.DoctorRequest) ([]service.DoctorReport, error) {
+	if err := ownerOnly(c, "check runs' tabs"); err != nil {
+		return nil, err
+	}
 	chk := hub.SessionCheck{Browser: req.Browser, BrowserURL: req.BrowserURL, Recover: req.Recover}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -53,7 +62,10 @@ func (b *followBackend) DoctorSessions(_ context.Context, _ service.Caller, req 
 	return []service.DoctorReport{}, nil
 }
 
-func (b *followBackend) OpenTab(_ context.Context, _ service.Caller, req hub.OpenTabRequest) (hub.Tab, error) {
+func (b *followBackend) OpenTab(_ context.Context, c service.Caller, req hub.OpenTabRequest) (hub.Tab, error) {
+	if err := ownerOnly(c, "open tabs"); err != nil {
+		return hub.Tab{}, err
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.opened = append(b.opened, req)

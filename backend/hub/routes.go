@@ -15,11 +15,12 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// endpoint is one method of one route. Owner-only endpoints are the ones an
-// agent must never reach: deciding approvals, pairing and managing clients.
+// endpoint is one method of one route. Who may call it is the service's
+// decision, not the route's: an agent asking for what only the user may do
+// (deciding approvals, pairing, managing clients, the owner's browser and
+// tabs) is refused by the service with errs.HubForbidden.
 type endpoint struct {
-	owner bool
-	fn    func(http.ResponseWriter, *http.Request, Caller)
+	fn func(http.ResponseWriter, *http.Request, Caller)
 }
 
 func (s *Server) routes() *http.ServeMux {
@@ -38,11 +39,6 @@ func (s *Server) routes() *http.ServeMux {
 				return
 			}
 			c, _ := callerFrom(r.Context())
-			if ep.owner && !c.Owner {
-				writeEnvelope(w, http.StatusForbidden, errs.New(errs.HubForbidden, "only the owner (the Ferry app or the CLI) may %s %s", r.Method, r.URL.Path).
-					WithHint("ask the user to do this in Ferry"))
-				return
-			}
 			if r.Method == http.MethodPost || r.Method == http.MethodDelete {
 				s.withDedup(w, r, c, ep.fn)
 				return
@@ -63,38 +59,38 @@ func (s *Server) routes() *http.ServeMux {
 	add("/v1/sessions/{id}", get(s.handleShowSession))
 	add("/v1/sessions/{id}/export", get(s.handleExportSession))
 	add("/v1/sessions/{id}/report", get(s.handleReportSession))
-	add("/v1/sessions/poll", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handlePollSession}})
-	add("/v1/sessions/reattach", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleReattachSession}})
-	add("/v1/sessions/doctor", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleDoctorSessions}})
+	add("/v1/sessions/poll", map[string]endpoint{http.MethodPost: {fn: s.handlePollSession}})
+	add("/v1/sessions/reattach", map[string]endpoint{http.MethodPost: {fn: s.handleReattachSession}})
+	add("/v1/sessions/doctor", map[string]endpoint{http.MethodPost: {fn: s.handleDoctorSessions}})
 	add("/v1/templates", map[string]endpoint{
 		http.MethodGet:  {fn: s.handleListTemplates},
-		http.MethodPost: {owner: true, fn: s.handleSaveTemplate},
+		http.MethodPost: {fn: s.handleSaveTemplate},
 	})
 	add("/v1/templates/{name}", map[string]endpoint{
 		http.MethodGet:    {fn: s.handleGetTemplate},
-		http.MethodDelete: {owner: true, fn: s.handleDeleteTemplate},
+		http.MethodDelete: {fn: s.handleDeleteTemplate},
 	})
 	add("/v1/templates/{name}/render", map[string]endpoint{http.MethodPost: {fn: s.handleRenderTemplate}})
-	add("/v1/browser", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleBrowser}})
+	add("/v1/browser", map[string]endpoint{http.MethodGet: {fn: s.handleBrowser}})
 	add("/v1/retrieve", map[string]endpoint{http.MethodPost: {fn: s.handleRetrieve}})
 	add("/v1/tabs", map[string]endpoint{
 		http.MethodGet:  {fn: s.handleListTabs},
-		http.MethodPost: {owner: true, fn: s.handleOpenTab},
+		http.MethodPost: {fn: s.handleOpenTab},
 	})
 	add("/v1/sites", get(s.handleListSites))
-	add("/v1/sites/doctor", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleDoctorSites}})
+	add("/v1/sites/doctor", map[string]endpoint{http.MethodPost: {fn: s.handleDoctorSites}})
 	add("/v1/tabs/states", get(s.handleTabStates))
-	add("/v1/tabs/action", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleTabAction}})
+	add("/v1/tabs/action", map[string]endpoint{http.MethodPost: {fn: s.handleTabAction}})
 	add("/v1/events", get(s.handleEvents))
-	add("/v1/approvals", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleListApprovals}})
-	add("/v1/approvals/{id}", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleGetApproval}})
-	add("/v1/approvals/{id}/approve", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleApprove}})
-	add("/v1/approvals/{id}/reject", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleReject}})
-	add("/v1/pairing", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleNewPairingCode}})
-	add("/v1/clients", map[string]endpoint{http.MethodGet: {owner: true, fn: s.handleListClients}})
-	add("/v1/clients/agents", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleEnsureAgent}})
-	add("/v1/clients/{id}", map[string]endpoint{http.MethodDelete: {owner: true, fn: s.handleRevoke}})
-	add("/v1/clients/{id}/settings", map[string]endpoint{http.MethodPost: {owner: true, fn: s.handleClientSettings}})
+	add("/v1/approvals", map[string]endpoint{http.MethodGet: {fn: s.handleListApprovals}})
+	add("/v1/approvals/{id}", map[string]endpoint{http.MethodGet: {fn: s.handleGetApproval}})
+	add("/v1/approvals/{id}/approve", map[string]endpoint{http.MethodPost: {fn: s.handleApprove}})
+	add("/v1/approvals/{id}/reject", map[string]endpoint{http.MethodPost: {fn: s.handleReject}})
+	add("/v1/pairing", map[string]endpoint{http.MethodPost: {fn: s.handleNewPairingCode}})
+	add("/v1/clients", map[string]endpoint{http.MethodGet: {fn: s.handleListClients}})
+	add("/v1/clients/agents", map[string]endpoint{http.MethodPost: {fn: s.handleEnsureAgent}})
+	add("/v1/clients/{id}", map[string]endpoint{http.MethodDelete: {fn: s.handleRevoke}})
+	add("/v1/clients/{id}/settings", map[string]endpoint{http.MethodPost: {fn: s.handleClientSettings}})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		notFound(w, "no API route %s", clip(r.URL.Path, 120))
 	})

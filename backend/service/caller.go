@@ -1,5 +1,7 @@
 package service
 
+import "github.com/ferrydesk/ferry/backend/errs"
+
 // Face is one of the owner's faces: where a request of the user came from.
 type Face string
 
@@ -35,6 +37,18 @@ func Agent(id string) Caller { return Caller{Client: id} }
 
 // IsOwner reports whether c is one of the owner's faces.
 func (c Caller) IsOwner() bool { return c.Client == "" && c.Face != "" }
+
+// RequireOwner is the refusal of what only the user may do (what names it,
+// as in "decide approvals") when c is an agent: errs.HubForbidden. Which
+// operations are the user's only is the implementation's decision; this is
+// how each says no.
+func RequireOwner(c Caller, what string) error {
+	if c.IsOwner() {
+		return nil
+	}
+	return errs.New(errs.HubForbidden, "only the owner (the Ferry app or the CLI) may %s", what).
+		WithHint("ask the user to do this in Ferry")
+}
 
 // Requester is the id a job records as RequestedBy for c: DesktopRequester
 // for the desktop, OwnerRequester for the owner's other faces, the client

@@ -55,7 +55,10 @@ func (f *fakeBackend) ActAs(ctx context.Context, id string) (hub.ClientInfo, err
 }
 
 // RevokeClient revokes a client and announces it, as the core does.
-func (f *fakeBackend) RevokeClient(ctx context.Context, _ service.Caller, ref service.ClientRef) (hub.ClientInfo, error) {
+func (f *fakeBackend) RevokeClient(ctx context.Context, c service.Caller, ref service.ClientRef) (hub.ClientInfo, error) {
+	if err := service.RequireOwner(c, "manage clients"); err != nil {
+		return hub.ClientInfo{}, err
+	}
 	rec, err := f.clients.Revoke(ctx, ref.ID)
 	if err != nil {
 		return hub.ClientInfo{}, err
@@ -65,7 +68,10 @@ func (f *fakeBackend) RevokeClient(ctx context.Context, _ service.Caller, ref se
 	return info, nil
 }
 
-func (f *fakeBackend) NewPairingCode(context.Context, service.Caller, service.PairingRequest) (hub.PairingCode, error) {
+func (f *fakeBackend) NewPairingCode(_ context.Context, c service.Caller, _ service.PairingRequest) (hub.PairingCode, error) {
+	if err := service.RequireOwner(c, "pair clients"); err != nil {
+		return hub.PairingCode{}, err
+	}
 	return f.pairing.Issue()
 }
 
@@ -128,13 +134,22 @@ func (f *fakeBackend) move(id, to string) (hub.Job, error) {
 func (f *fakeBackend) CancelJob(_ context.Context, _ service.Caller, ref service.JobRef) (hub.Job, error) {
 	return f.move(ref.ID, "cancelled")
 }
-func (f *fakeBackend) Approve(_ context.Context, _ service.Caller, req service.ApprovalRef) (hub.Job, error) {
+func (f *fakeBackend) Approve(_ context.Context, c service.Caller, req service.ApprovalRef) (hub.Job, error) {
+	if err := service.RequireOwner(c, "decide approvals"); err != nil {
+		return hub.Job{}, err
+	}
 	return f.move(req.JobID, "running")
 }
-func (f *fakeBackend) Reject(_ context.Context, _ service.Caller, req service.RejectRequest) (hub.Job, error) {
+func (f *fakeBackend) Reject(_ context.Context, c service.Caller, req service.RejectRequest) (hub.Job, error) {
+	if err := service.RequireOwner(c, "decide approvals"); err != nil {
+		return hub.Job{}, err
+	}
 	return f.move(req.JobID, "failed")
 }
-func (f *fakeBackend) ListApprovals(context.Context, service.Caller, service.ListApprovalsRequest) ([]hub.Approval, error) {
+func (f *fakeBackend) ListApprovals(_ context.Context, c service.Caller, _ service.ListApprovalsRequest) ([]hub.Approval, error) {
+	if err := service.RequireOwner(c, "list approvals"); err != nil {
+		return nil, err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []hub.Approval
@@ -145,11 +160,17 @@ func (f *fakeBackend) ListApprovals(context.Context, service.Caller, service.Lis
 	}
 	return out, nil
 }
-func (f *fakeBackend) SetAutoApprove(ctx context.Context, _ service.Caller, req service.AutoApproveRequest) (hub.ClientInfo, error) {
+func (f *fakeBackend) SetAutoApprove(ctx context.Context, c service.Caller, req service.AutoApproveRequest) (hub.ClientInfo, error) {
+	if err := service.RequireOwner(c, "manage clients"); err != nil {
+		return hub.ClientInfo{}, err
+	}
 	rec, err := f.clients.Edit(ctx, req.ID, func(r *clients.Record) { r.AutoApprove = req.AutoApprove })
 	return rec.Info(), err
 }
-func (f *fakeBackend) ListClients(ctx context.Context, _ service.Caller, _ service.ListClientsRequest) ([]hub.ClientInfo, error) {
+func (f *fakeBackend) ListClients(ctx context.Context, c service.Caller, _ service.ListClientsRequest) ([]hub.ClientInfo, error) {
+	if err := service.RequireOwner(c, "manage clients"); err != nil {
+		return nil, err
+	}
 	recs, err := f.clients.List(ctx)
 	out := make([]hub.ClientInfo, 0, len(recs))
 	for _, r := range recs {
