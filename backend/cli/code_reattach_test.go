@@ -70,9 +70,9 @@ func runCodeKilledAt(ctx context.Context, inv *invocation, kill job.State) error
 	req := runs.CodeRequest{
 		AskRequest: runs.AskRequest{Site: jr.Site, Model: jr.Model, Prompt: jr.Prompt, TargetID: jr.TabID, Template: jr.Template,
 			Vars: jr.Vars, Timeout: jr.Timeout(), Origin: job.OriginCLI, Browser: b},
-		Conversation: jr.Conversation, MultiZip: jr.MultiZip, AllowInline: jr.AllowInline, OutDir: jr.OutDir,
-		Contract: prompt.Contract(jr.Contract), ArchitectureAuthorized: jr.ArchitectureAuthorized,
-		Goal: jr.Goal, GoalLock: jr.GoalLock, Research: jr.Research, RepoRoot: jr.RepoRoot, SourcePaths: jr.SourcePaths,
+		Options: codemode.Options{Conversation: jr.Conversation, MultiZip: jr.MultiZip, AllowInline: jr.AllowInline, OutDir: jr.OutDir,
+			Contract: prompt.Contract(jr.Contract), ArchitectureAuthorized: jr.ArchitectureAuthorized,
+			Goal: jr.Goal, GoalLock: jr.GoalLock, Research: jr.Research, RepoRoot: jr.RepoRoot, SourcePaths: jr.SourcePaths},
 	}
 	req.OnEvent = func(ev job.Event) {
 		if ev.Kind == job.EventState && ev.State == kill {

@@ -85,7 +85,7 @@ func NewReattach(repo *job.Repo, s *job.Session) *Reattach {
 	if contract == "" {
 		contract = prompt.ContractCode
 	}
-	req := Request{MultiZip: data["multi_zip"] == "true", AllowInline: data["allow_inline"] == "true"}
+	req := Request{Options: Options{MultiZip: data["multi_zip"] == "true", AllowInline: data["allow_inline"] == "true"}}
 	run := &codeRun{req: req, out: data["out"], repo: repo, limits: limits, resume: true,
 		receipt: newReceipt(contract, req.MultiZip, req.AllowInline)}
 	return &Reattach{run: run, step: prompt.Step{Contract: contract, Prompt: s.Prompt},

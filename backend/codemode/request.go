@@ -54,6 +54,13 @@ type Request struct {
 	// goroutine.
 	OnEvent func(job.Event)
 
+	Options
+}
+
+// Options are what a code run asks of ChatGPT beyond a prompt: where it
+// continues, how the zips come home, and the output contract. A face's
+// request carries them as they are (runs.CodeRequest).
+type Options struct {
 	// Conversation continues the conversation <site>/c/<Conversation>: in
 	// the tab that shows it (or TargetID, which must show it), else in a
 	// new background tab.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/codemode"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -101,7 +102,7 @@ func TestCode(t *testing.T) {
 	t.Run("an assess step without its ruling fails its session and the receipt says why", func(t *testing.T) {
 		h.Server.Reset()
 		out := t.TempDir()
-		req := runs.CodeRequest{AskRequest: base, Contract: prompt.ContractAssess, OutDir: out}
+		req := runs.CodeRequest{AskRequest: base, Options: codemode.Options{Contract: prompt.ContractAssess, OutDir: out}}
 		req.Prompt = "Assess the parser " + sim.Directive(sim.ScenarioNormal)
 		res, err := run.RunCode(ctx, req)
 		if !errs.Has(err, errs.DeliverableMissing) || res == nil || res.Receipt == nil {
@@ -123,7 +124,7 @@ func TestCode(t *testing.T) {
 	t.Run("an unsafe zip fails the session after artifacts_retrieved and is recorded as quarantined", func(t *testing.T) {
 		h.Server.Reset()
 		out := t.TempDir()
-		req := runs.CodeRequest{AskRequest: base, OutDir: out}
+		req := runs.CodeRequest{AskRequest: base, Options: codemode.Options{OutDir: out}}
 		req.Prompt = "Build it " + sim.Directive(sim.ScenarioZipSlip)
 		res, err := run.RunCode(ctx, req)
 		if !errs.Has(err, errs.ArtifactUnsafe) || res == nil {
@@ -159,10 +160,10 @@ func TestCode(t *testing.T) {
 		h.Server.Reset()
 		for _, req := range []runs.CodeRequest{
 			{AskRequest: runs.AskRequest{Site: "claude", Prompt: "x", Browser: h.Browser}},
-			{AskRequest: runs.AskRequest{Site: "chatgpt", Prompt: "x", Browser: h.Browser}, Contract: prompt.ContractAll},
+			{AskRequest: runs.AskRequest{Site: "chatgpt", Prompt: "x", Browser: h.Browser}, Options: codemode.Options{Contract: prompt.ContractAll}},
 			{AskRequest: runs.AskRequest{Site: "chatgpt", Prompt: "x", Template: "tool", Browser: h.Browser}},
-			{AskRequest: runs.AskRequest{Site: "chatgpt", Browser: h.Browser}, RepoRoot: t.TempDir()},
-			{AskRequest: runs.AskRequest{Prompt: "x", Browser: h.Browser}, Conversation: "../etc"},
+			{AskRequest: runs.AskRequest{Site: "chatgpt", Browser: h.Browser}, Options: codemode.Options{RepoRoot: t.TempDir()}},
+			{AskRequest: runs.AskRequest{Prompt: "x", Browser: h.Browser}, Options: codemode.Options{Conversation: "../etc"}},
 		} {
 			if _, err := code(ctx, req); err == nil || errs.CodeOf(err) == errs.Internal {
 				t.Fatalf("request %+v: %v", req, err)

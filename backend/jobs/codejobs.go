@@ -57,10 +57,10 @@ func (h *Runner) codeRequest(spec service.JobRequest, base runs.AskRequest) runs
 	if spec.TimeoutSeconds > 0 {
 		base.Timeout = time.Duration(spec.TimeoutSeconds) * time.Second
 	}
-	req := runs.CodeRequest{AskRequest: base, Conversation: spec.Conversation, MultiZip: spec.MultiZip,
+	req := runs.CodeRequest{AskRequest: base, Options: codemode.Options{Conversation: spec.Conversation, MultiZip: spec.MultiZip,
 		AllowInline: spec.AllowInline, Contract: prompt.Contract(strings.TrimSpace(spec.Contract)),
 		ArchitectureAuthorized: spec.ArchitectureAuthorized, Goal: spec.Goal, GoalLock: spec.GoalLock,
-		Research: spec.Research}
+		Research: spec.Research}}
 	if trustedRequester(spec.RequestedBy) {
 		req.OutDir = spec.OutDir
 		if spec.SourceAs != service.SourceAsZip {

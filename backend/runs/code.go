@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/ferrydesk/ferry/backend/codemode"
-	"github.com/ferrydesk/ferry/backend/prompt"
 )
 
 // Code mode lives in package codemode; these are its in-process entry
@@ -13,49 +12,18 @@ import (
 // CodeRequest is one code-mode run: ChatGPT builds a project in its sandbox
 // and the verified zips come home. The embedded AskRequest says where and
 // how to run (Site must be "" or chatgpt; Prompt is the task, or "" with a
-// Template; NewChat opens a new tab); the other fields are the code
-// options.
+// Template; NewChat opens a new tab); the embedded codemode.Options are the
+// code options.
 type CodeRequest struct {
 	AskRequest
-	// Conversation continues the ChatGPT conversation
-	// https://chatgpt.com/c/<Conversation>: in the tab that shows it (or
-	// TargetID, which must show it), else in a new background tab.
-	Conversation string
-	// MultiZip asks for one named zip per logical part instead of one zip.
-	MultiZip bool
-	// AllowInline saves the answer's code blocks as a verified zip when the
-	// answer has no sandbox zip.
-	AllowInline bool
-	// OutDir receives the zips, sidecars, the source provenance and the
-	// receipt; "" is the settings' artifacts.outputDir, else the data
-	// directory's artifacts/. It is created when missing.
-	OutDir string
-	// Contract is the output contract ("" is code).
-	Contract prompt.Contract
-	// ArchitectureAuthorized allows the plan and all contracts.
-	ArchitectureAuthorized bool
-	// Goal turns on the GOAL LOCK preamble and reminder; Research adds the
-	// research directive.
-	Goal     string
-	Research bool
-	// RepoRoot and SourcePaths (together) check that the paths are tracked,
-	// clean and pushed, write .source-provenance.json into OutDir and name
-	// the repository, commit and paths in the prompt.
-	RepoRoot    string
-	SourcePaths []string
-	// GoalLock turns on the GOAL LOCK with the task as the goal when Goal
-	// is empty.
-	GoalLock bool
+	codemode.Options
 }
 
 // codemode is the request as package codemode takes it.
 func (r CodeRequest) codemode() codemode.Request {
 	return codemode.Request{Site: r.Site, Model: r.Model, Prompt: r.Prompt, Template: r.Template, Vars: r.Vars,
 		TargetID: r.TargetID, NewChat: r.NewChat, Browser: r.Browser, Timeout: r.Timeout,
-		RateLimitCooldown: r.RateLimitCooldown, Origin: r.Origin, OnEvent: r.OnEvent,
-		Conversation: r.Conversation, MultiZip: r.MultiZip, AllowInline: r.AllowInline, OutDir: r.OutDir,
-		Contract: r.Contract, ArchitectureAuthorized: r.ArchitectureAuthorized, Goal: r.Goal, Research: r.Research,
-		RepoRoot: r.RepoRoot, SourcePaths: r.SourcePaths, GoalLock: r.GoalLock}
+		RateLimitCooldown: r.RateLimitCooldown, Origin: r.Origin, OnEvent: r.OnEvent, Options: r.Options}
 }
 
 // RunCode runs req with codemode.Run over the pipeline's data directory (its
