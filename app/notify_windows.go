@@ -148,6 +148,9 @@ var (
 
 var balloonClass = windows.StringToUTF16Ptr("FerryNotificationIcon")
 
+// hwndMessage is HWND_MESSAGE, the parent of message-only windows.
+const hwndMessage = ^uintptr(2) // (HWND)-3
+
 func startBalloonNotifier(png []byte, onClick func(string)) (*balloonNotifier, error) {
 	theBalloonMu.Lock()
 	if theBalloon != nil {
@@ -189,10 +192,12 @@ func (n *balloonNotifier) loop(png []byte, ready chan<- error) {
 		return
 	}
 	n.icon = iconFromPNG(png)
-	// A top-level window that is never shown: Explorer posts the icon's
-	// callbacks to it.
+	// A message-only window (parent HWND_MESSAGE): Explorer posts the
+	// icon's callbacks to it, and no display window is made for it (under
+	// Wine a top-level one goes through the X driver, which on a loaded
+	// machine once failed the creation with no error).
 	hwnd, _, err := procCreateWindowExW.Call(0, uintptr(unsafe.Pointer(balloonClass)), uintptr(unsafe.Pointer(windows.StringToUTF16Ptr("Ferry notifications"))),
-		0, 0, 0, 0, 0, 0, 0, inst, 0)
+		0, 0, 0, 0, 0, hwndMessage, 0, inst, 0)
 	if hwnd == 0 {
 		ready <- fmt.Errorf("create the notification window: %w", err)
 		return
