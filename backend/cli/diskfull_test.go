@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,8 +42,11 @@ func TestAFullDisk(t *testing.T) {
 		return disk, filepath.Join(disk, "data")
 	}
 	// fillOnSend fills disk as soon as the simulator has received one
-	// more prompt than now, and keeps it full until the test ends.
-	fillOnSend := func(t *testing.T, disk string) {
+	// more prompt than now, and keeps it full until the test ends or the
+	// returned free is called. free waits for the filling to finish: a
+	// ballast removed while it was still being written would go on taking
+	// the disk through its open file until it was closed.
+	fillOnSend := func(t *testing.T, disk string) (free func()) {
 		before := h.Server.SubmissionCount(sim.ChatGPT)
 		done := make(chan error, 1)
 		var release func()
@@ -57,14 +61,19 @@ func TestAFullDisk(t *testing.T) {
 			}
 			done <- nil
 		}()
-		t.Cleanup(func() {
-			if err := <-done; err != nil {
-				t.Error(err)
-			}
-			if release != nil {
-				release()
-			}
-		})
+		var once sync.Once
+		free = func() {
+			once.Do(func() {
+				if err := <-done; err != nil {
+					t.Error(err)
+				}
+				if release != nil {
+					release()
+				}
+			})
+		}
+		t.Cleanup(free)
+		return free
 	}
 	sessionOf := regexp.MustCompile(`(?m)^\s+session: (\S+)$`)
 
@@ -84,7 +93,7 @@ func TestAFullDisk(t *testing.T) {
 	t.Run("a disk that fills while the answer streams: the answer is printed and disk_full says it was not journaled", func(t *testing.T) {
 		disk, dataDir := smallDisk(t)
 		prompt := "Answer me although the disk fills"
-		fillOnSend(t, disk)
+		free := fillOnSend(t, disk)
 		r := ferry(t, nil, "ask", "--site", "chatgpt", "--new-chat", "--browser-url", url, "--data-dir", dataDir, "--timeout", "45s", prompt)
 		if r.code != diskFull || r.stdout != providertest.NormalAnswer(prompt)+"\n" {
 			t.Fatalf("exit %d, stdout %q, stderr %s: want the answer and exit %d", r.code, r.stdout, r.stderr, diskFull)
@@ -98,11 +107,7 @@ func TestAFullDisk(t *testing.T) {
 		}
 		// With room again, reattach journals the answer from the
 		// conversation without sending the prompt again.
-		for _, f := range allFiles(t, disk) {
-			if strings.HasPrefix(filepath.Base(f), ".ballast-") {
-				os.Remove(f)
-			}
-		}
+		free()
 		before := h.Server.SubmissionCount(sim.ChatGPT)
 		r = ferry(t, nil, "reattach", "--session", m[1], "--browser-url", url, "--data-dir", dataDir)
 		if r.code != 0 || !strings.Contains(r.stdout, providertest.NormalAnswer(prompt)) {
