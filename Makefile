@@ -10,9 +10,11 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 VERSION := $(VERSION)
 LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
 DESKTOP_TAGS := desktop,production,webkit2_41
+WINE_BIN := build/bin/wine
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session --
 
-.PHONY: run test setup system frontend mcpclient build cli app vet tidy test-go test-frontend test-gui test-package test-windows package bindings clean demo
+.PHONY: run test setup system frontend mcpclient build cli app vet tidy test-go test-frontend test-gui test-package test-windows package bindings clean demo \
+  go-tests desktop-tests frontend-tests gui-tests windows-tests package-tests
 
 ## run: all set-up, then the desktop app
 run:
@@ -35,8 +37,20 @@ demo:
 	@$(MAKE) --no-print-directory setup
 	./build/bin/ferry-desktop --demo
 
-## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under Xvfb)
-test: setup vet test-go test-frontend test-gui test-windows test-package
+## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under
+## Xvfb, Windows under Wine, the packages)
+# Once everything is built, the tests run in two lanes at once: the Go tests
+# keep both cores busy, while the desktop's (GUI, Wine, packages) mostly wait
+# on windows and Wine and leave one of them idle. Each lane runs its steps in
+# order; a failure in either fails make test once both have ended.
+test: setup vet mcpclient $(WINE_BIN)/bcryptprimitives.dll
+	@$(MAKE) --no-print-directory -j2 go-tests desktop-tests
+
+desktop-tests:
+	@$(MAKE) --no-print-directory frontend-tests
+	@$(MAKE) --no-print-directory gui-tests
+	@$(MAKE) --no-print-directory windows-tests
+	@$(MAKE) --no-print-directory package-tests
 
 setup: system build
 
@@ -47,8 +61,15 @@ frontend/node_modules/.stamp: frontend/package.json frontend/package-lock.json
 	cd frontend && (npm ci --no-audit --no-fund || npm ci --no-audit --no-fund)
 	touch $@
 
-frontend: frontend/node_modules/.stamp
+# The frontend is built again only when one of its sources changed: the
+# tests read frontend/dist while other steps run.
+FRONTEND_SRC := $(shell find frontend/src frontend/public frontend/wailsjs -type f 2>/dev/null) \
+  frontend/index.html frontend/vite.config.ts frontend/svelte.config.js frontend/tsconfig.json
+frontend/dist/.built: $(FRONTEND_SRC) frontend/node_modules/.stamp
 	cd frontend && npm run build
+	touch $@
+
+frontend: frontend/dist/.built
 
 ## mcpclient: the official TypeScript MCP client (pinned) that backend/cli's
 ## tests run against `ferry mcp`
@@ -79,18 +100,26 @@ tidy:
 
 # Every benchmark also runs once (-benchtime 1x, its assertions on), so a
 # figure in docs/ never stands on a benchmark that no longer runs. They run
-# after the tests and apart from them: given -bench, go test runs its
-# packages one at a time, and the tests' packages run three at a time
-# (most of their time is spent waiting on browsers and simulators).
+# after the tests and apart from them, one go test per package, three at a
+# time: given -bench, one go test runs its packages one at a time.
 BENCH_PKGS = $(sort $(dir $(shell grep -rl --include='*_test.go' '^func Benchmark' backend)))
 test-go: frontend mcpclient
-	$(GO) test -count=1 -timeout 20m -p 3 ./...
-	$(GO) test -count=1 -timeout 10m -run '^$$' -bench . -benchtime 1x $(addprefix ./,$(BENCH_PKGS))
+	@$(MAKE) --no-print-directory go-tests
+# The packages whose tests take longest start first (go test starts them in
+# the order named), so the last minutes are not one long package alone.
+SLOW_PKGS := ./backend/core ./backend/cli ./backend/provider/chatgpt
+go-tests:
+	$(GO) test -count=1 -timeout 20m -p 5 $(SLOW_PKGS) ./...
+	printf '%s\n' $(BENCH_PKGS) | xargs -P 3 -I{} $(GO) test -count=1 -timeout 10m -run '^$$' -bench . -benchtime 1x ./{}
 
 test-frontend: frontend/node_modules/.stamp
+	@$(MAKE) --no-print-directory frontend-tests
+frontend-tests:
 	cd frontend && npm run check && npm test
 
 test-gui: frontend
+	@$(MAKE) --no-print-directory gui-tests
+gui-tests:
 	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui -bench . -benchtime 1x ./app/guitest/
 	# Headful Chromium: input to background tabs (focus emulation), all sites.
 	# One package at a time: they share the display, and a test that checks
@@ -101,8 +130,9 @@ test-gui: frontend
 ## the run (build/windows/wine/prefix.sh): the backend packages' tests
 ## cross-compiled for windows/amd64, and ferry.exe end to end against the
 ## simulator through a Linux Chromium (build/windowstest)
-WINE_BIN := build/bin/wine
 test-windows: system $(WINE_BIN)/bcryptprimitives.dll
+	@$(MAKE) --no-print-directory windows-tests
+windows-tests:
 	$(GO) vet -tags wine ./build/windowstest/
 	build/windows/wine/overlay.sh $(WINE_BIN)
 	FERRY_WINE_OVERLAY=$(CURDIR)/$(WINE_BIN)/overlay.json $(XVFB) build/windows/wine/prefix.sh $(WINE_BIN)/bcryptprimitives.dll -- \
@@ -122,7 +152,12 @@ package: build
 ## appstreamcli, lintian; file lists, PE subsystems and resources, Mach-O
 ## arches), install the .deb, run it, remove it; install the Windows installer
 ## under Wine in a private prefix, run ferry.exe, uninstall it
-test-package: package $(WINE_BIN)/bcryptprimitives.dll
+test-package: build $(WINE_BIN)/bcryptprimitives.dll
+	@$(MAKE) --no-print-directory package-tests
+# The binaries are built: `make test` runs this beside the Go tests, and a
+# build would write over binaries they run.
+package-tests:
+	scripts/package.sh
 	FERRY_WINE_SHIM=$(CURDIR)/$(WINE_BIN)/bcryptprimitives.dll $(XVFB) $(GO) test -count=1 -timeout 15m -tags package ./build/packagetest/
 
 ## bindings: regenerate frontend/wailsjs from the bound Go structs
