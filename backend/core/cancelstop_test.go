@@ -43,10 +43,13 @@ func TestACancelledRunWhoseSiteWillNotStopKeepsItsTabBusy(t *testing.T) {
 	me := service.Owner(service.FaceCLI)
 	h.Server.RefuseStop(sim.ChatGPT, true)
 
-	// An answer that streams for about 50 s: long after the stop is
-	// given up on and the next prompt is answered.
+	// An answer that streams and then holds before its last piece, the
+	// page still writing, until the test releases it: long after the stop
+	// is given up on and the next prompt is answered.
+	const story = "cancelled-story"
+	defer h.Server.Release(story)
 	long := service.JobRequest{Kind: service.KindAsk, Site: sim.ChatGPT,
-		Prompt: "Tell the long story of the ferry\n" + sim.Directive(sim.ScenarioLong, "size", "24KiB", "chunk", "20", "interval", "40ms")}
+		Prompt: "Tell the long story of the ferry\n" + sim.Directive(sim.ScenarioLong, "size", "24KiB", "chunk", "200", "interval", "25ms", "hold", story)}
 	j, err := remote.SubmitJob(ctx, me, long)
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +105,8 @@ func TestACancelledRunWhoseSiteWillNotStopKeepsItsTabBusy(t *testing.T) {
 			for ev := range events {
 				if je, ok := ev.JobEvent(); ok && je.Run != nil && je.Run.State == service.StateQueued {
 					waits = append(waits, je.Run.Note)
+					// Waiting, as it should: the cancelled answer may end.
+					h.Server.Release(story)
 				}
 			}
 		}()

@@ -17,8 +17,9 @@ type deltaEncoder struct {
 	lastO   string
 	started bool
 
-	sc     sim.Scenario // the turn's scenario, for its pause (sim.Pause)
-	answer string       // the turn's answer text, the one that pauses
+	sc     sim.Scenario    // the turn's scenario, for its pause (sim.Pause)
+	answer string          // the turn's answer text, the one that pauses
+	hold   <-chan struct{} // the turn's hold (sim.Server.Hold)
 }
 
 func (d *deltaEncoder) op(p, op string, v any, channel int) {
@@ -43,13 +44,14 @@ func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace s
 	parts, pause := sim.Chunks(text, pace.Chunk), sim.Pause{Before: -1}
 	if text == d.answer {
 		parts, pause = sim.PausedChunks(d.sc, text, pace.Chunk)
+		pause.Hold = d.hold
 	}
 	sent := ""
 	for i, part := range parts {
 		if cutAt > 0 && i == cutAt {
 			return sent, false
 		}
-		if i == pause.Before && !sim.Sleep(ctx, pause.For) {
+		if !pause.Wait(ctx, i, len(parts)) {
 			return sent, false
 		}
 		if i == len(parts)-1 {
@@ -106,7 +108,7 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	cid := t.conv.ID
 	pace := s.PaceFor(t.sc)
 	a := sim.AnswerFor(ID, t.sc, t.prompt)
-	d.sc, d.answer = t.sc, a.Text
+	d.sc, d.answer, d.hold = t.sc, a.Text, s.Hold(t.sc)
 	model := t.model
 	if model == "" || model == "auto" {
 		model = a.Model

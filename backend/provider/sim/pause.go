@@ -23,6 +23,7 @@ func stableIText(prompt string) string {
 type Pause struct {
 	Before int
 	For    time.Duration
+	Hold   <-chan struct{} // the turn's hold (Server.Hold), nil for none
 }
 
 // pauseAt is where the answer text of a turn under sc pauses, in runes

@@ -402,6 +402,7 @@ func (s *Server) Reset() {
 	s.lockNext = map[string]time.Duration{}
 	s.ledger = ledger{}
 	s.resetStops()
+	s.releaseHolds()
 	hooks := append([]func(){}, s.resets...)
 	s.mu.Unlock()
 	s.script.mu.Lock()

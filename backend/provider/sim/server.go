@@ -110,6 +110,7 @@ type Server struct {
 	resets      []func() // the sites' OnReset hooks
 	script      transcript
 	stops       stopControl
+	held        holds // see Hold
 
 	handler  http.Handler
 	ln       net.Listener

@@ -20,6 +20,8 @@ type Turn struct {
 	// which Pieces keeps up to date.
 	rec *storedTurn
 	tr  *transcript
+	// hold is released by Server.Release (see Hold), nil for none.
+	hold <-chan struct{}
 }
 
 // Refusal is how a site words a refused send: the status, content type and
@@ -36,7 +38,7 @@ type Refusal struct {
 // refusal was written; the handler then returns.
 func (s *Server) BeginTurn(w http.ResponseWriter, site, conv, prompt string, rate, usage Refusal) (Turn, bool) {
 	sc := s.TurnScenario(site, conv, prompt)
-	t := Turn{Site: site, Conv: conv, Prompt: prompt, Scenario: sc, Answer: AnswerFor(site, sc, prompt), Pace: s.PaceFor(sc)}
+	t := Turn{Site: site, Conv: conv, Prompt: prompt, Scenario: sc, Answer: AnswerFor(site, sc, prompt), Pace: s.PaceFor(sc), hold: s.Hold(sc)}
 	sub := Submission{Site: site, ConversationID: conv, Prompt: prompt, Scenario: sc.Name}
 	until := s.SendLockedUntil(site)
 	switch {
@@ -99,6 +101,7 @@ func (t Turn) pieces(ctx context.Context, text string, emit func(piece, soFar st
 	parts, pause := Chunks(text, t.Pace.Chunk), Pause{Before: -1}
 	if text == t.Answer.Text {
 		parts, pause = PausedChunks(t.Scenario, text, t.Pace.Chunk)
+		pause.Hold = t.hold
 	}
 	cut := -1
 	if t.Scenario.Name == ScenarioStreamCut || t.Scenario.Name == ScenarioError {
@@ -109,7 +112,7 @@ func (t Turn) pieces(ctx context.Context, text string, emit func(piece, soFar st
 		if i == cut {
 			return false
 		}
-		if i == pause.Before && !Sleep(ctx, pause.For) {
+		if !pause.Wait(ctx, i, len(parts)) {
 			return false
 		}
 		so += p
