@@ -39,16 +39,17 @@ demo:
 
 ## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under
 ## Xvfb, Windows under Wine, the packages)
-# Once everything is built, the tests run in two lanes at once: the Go tests
-# keep both cores busy, while the desktop's (GUI, Wine, packages) mostly wait
-# on windows and Wine and leave one of them idle. Each lane runs its steps in
-# order; a failure in either fails make test once both have ended.
+# Once everything is built: the Go tests, which keep both cores busy; then
+# the desktop's tests in two lanes at once, the GUI tests (which wait on
+# windows and leave a core idle) beside the frontend's, Wine's and the
+# packages' (which wait on Wine). A failure in either lane fails make test
+# once both have ended.
 test: setup vet mcpclient $(WINE_BIN)/bcryptprimitives.dll
-	@$(MAKE) --no-print-directory -j2 go-tests desktop-tests
+	@$(MAKE) --no-print-directory go-tests
+	@$(MAKE) --no-print-directory -j2 gui-tests desktop-tests
 
 desktop-tests:
 	@$(MAKE) --no-print-directory frontend-tests
-	@$(MAKE) --no-print-directory gui-tests
 	@$(MAKE) --no-print-directory windows-tests
 	@$(MAKE) --no-print-directory package-tests
 
@@ -107,9 +108,9 @@ test-go: frontend mcpclient
 	@$(MAKE) --no-print-directory go-tests
 # The packages whose tests take longest start first (go test starts them in
 # the order named), so the last minutes are not one long package alone.
-SLOW_PKGS := ./backend/core ./backend/cli ./backend/provider/chatgpt
+SLOW_PKGS := ./backend/cli ./backend/core ./backend/provider/chatgpt
 go-tests:
-	$(GO) test -count=1 -timeout 20m -p 5 $(SLOW_PKGS) ./...
+	$(GO) test -count=1 -timeout 20m -p 4 $(SLOW_PKGS) ./...
 	printf '%s\n' $(BENCH_PKGS) | xargs -P 3 -I{} $(GO) test -count=1 -timeout 10m -run '^$$' -bench . -benchtime 1x ./{}
 
 test-frontend: frontend/node_modules/.stamp

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -24,8 +23,7 @@ import (
 // tab_busy); a prompt that names the busy tab waits for it, its queued
 // event saying why, and is answered once the answer there has ended.
 func TestACancelledRunWhoseSiteWillNotStopKeepsItsTabBusy(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	h, err := providertest.Start(sim.WithPace(6, 25*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/codemode"
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/prompt"
@@ -24,8 +23,7 @@ import (
 // simulator, as the desktop app does with its own browser, and reads the
 // sessions back.
 func TestCode(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -26,8 +25,6 @@ var benchSites = []string{sim.ChatGPT, sim.ChatGPT, sim.Gemini, sim.AIStudio, si
 // of the same asks run one at a time (slowest_single_ms, each ask's median
 // over three rounds) as x_slowest_single: 1 would be perfect overlap.
 func BenchmarkConcurrentAsks(b *testing.B) {
-	b.Setenv("HOME", b.TempDir())
-	b.Setenv(config.EnvConfigDir, b.TempDir())
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		b.Fatal(err)

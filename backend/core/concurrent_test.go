@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -77,8 +76,7 @@ func checkAnswered(tb testing.TB, srv *sim.Server, reqs []service.JobRequest, jo
 // through hub/client as `ferry ask` talks to it) both answer, each in its
 // own tab and run record, each prompt sent once.
 func TestTwoAsksAtOnceThroughTheOwner(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	h, err := providertest.Start(sim.WithPace(4, 25*time.Millisecond), sim.WithRateLimitLock(2*time.Second))
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ import (
 // finished, without a second send. A browser killed before the send fails
 // the run saying nothing was sent.
 func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	srv := sim.New(sim.WithPace(4, 120*time.Millisecond))
@@ -242,6 +243,7 @@ func reattachLaunching(t *testing.T, ctx context.Context, s *Service, srv *sim.S
 // was killed (the page, then the conversation): no "Copy code", no citation
 // markers, the fence and its code kept.
 func TestTheReattachedAnswerIsExtractedAsTheSentOne(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	srv := sim.New(sim.WithPace(4, 60*time.Millisecond))

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
@@ -24,8 +23,6 @@ import (
 // process to restart (a plain API client that states none is served); GET /v1/whoami still answers with
 // the owner's version, which is how `ferry doctor` shows the mismatch.
 func TestAClientOfAnotherWireRevisionGetsVersionMismatch(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	o := startOwner(t, ctx, t.TempDir(), OwnerOptions{})

@@ -52,6 +52,7 @@ func searchIDs(t *testing.T, c *Core, f job.Filter) ([]string, int) {
 }
 
 func TestHistory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 
 	t.Run("every caller shares one repository whose index is built once", func(t *testing.T) {

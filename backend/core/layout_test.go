@@ -366,6 +366,7 @@ func isVendor(pkg string) bool {
 // app is checked (the desktop binary's tags, the dev binary's, the
 // default); test files are not.
 func TestTheAppIsAFaceOfTheService(t *testing.T) {
+	t.Parallel()
 	const backend = "github.com/ferrydesk/ferry/backend/"
 	face := map[string]bool{backend + "service": true, backend + "record": true, backend + "errs": true, backend + "config": true, backend + "version": true, backend + "safetext": true, backend + "mcpconfig": true}
 	owner := map[string]bool{backend + "core": true, backend + "ownerbrowser": true, backend + "hub": true, backend + "hub/client": true}
@@ -436,6 +437,7 @@ func fileImports(t *testing.T, path string) []string {
 
 // TestCLIBuildsWithoutCgo is the promise that `ferry` is a pure Go binary.
 func TestCLIBuildsWithoutCgo(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "ferry"), "./backend/cmd/ferry")
 	cmd.Dir = moduleRoot(t)
 	cmd.Env = append(cmd.Environ(), "CGO_ENABLED=0")

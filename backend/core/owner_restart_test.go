@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
@@ -76,8 +75,7 @@ func (o *owner) stop(t testing.TB) {
 // badger directory) they are listed again, one approved runs against the
 // simulator and one rejected never runs.
 func TestApprovalsSurviveARestartOfTheOwner(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	sim, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

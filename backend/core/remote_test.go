@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -20,8 +19,7 @@ import (
 // the same typed results as core's, an owner's job is watched to its end
 // with its partial text, and an agent's job waits for the owner's approval.
 func TestTheRemoteServiceAnswersAsTheInProcessOne(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	sim, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

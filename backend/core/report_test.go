@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -80,8 +79,7 @@ func readZip(t *testing.T, b []byte) map[string][]byte {
 // screenshot (a picture of the page, which the README says to look at, and
 // which the setting turns off: checked too).
 func TestAFailedRunKeepsASnapshotAndItsReportHoldsNoSecret(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -26,8 +25,7 @@ import (
 // under it waits for an approval that lists the files with their sizes;
 // once approved, the site gets the files with exactly one prompt.
 func TestAnAgentsFilesGoThroughTheGateway(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	sm, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

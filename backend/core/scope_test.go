@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/hubfile"
@@ -90,8 +89,7 @@ func codeOf(body []byte) errs.Code {
 // conversation, the model and the continuation; the rules hold after a
 // restart of the owner.
 func TestCallerScopeOverHTTP(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

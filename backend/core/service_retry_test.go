@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -23,8 +22,7 @@ import (
 // reached the site sends nothing until the user confirms; a retry whose
 // attached file is gone names it and sends nothing.
 func TestRetryRunNeverSendsAPromptTheSiteMayHoldUnasked(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

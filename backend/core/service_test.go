@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/clients"
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -39,8 +38,6 @@ func mustHistory(t *testing.T, c *Core) *job.Repo {
 // first, if any) and returns its Service.
 func openTestService(t *testing.T, ctx context.Context, opts ...OwnerOptions) (*Service, *Core) {
 	t.Helper()
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
 	c := openTestCore(t, t.TempDir())
 	var o OwnerOptions
 	if len(opts) > 0 {
@@ -197,6 +194,7 @@ func TestServiceDecidesFromTheCaller(t *testing.T) {
 // states, and ends with the job, whose run is the record `ferry sessions
 // show` prints and whose export carries the answer.
 func TestServiceWatchesAJobToItsEnd(t *testing.T) {
+	t.Parallel()
 	sim, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

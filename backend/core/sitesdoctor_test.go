@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -17,8 +16,7 @@ import (
 // (no tab opened, nothing sent) and the run ends done with its whole
 // answer, sent once.
 func TestACheckOfTheSitesLeavesARunInFlightAlone(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	h, err := providertest.Start(sim.WithPace(2, 40*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -23,8 +22,7 @@ import (
 // is never routed by the owner's preference; and tabs Ferry cannot tell
 // apart still fail closed, listed by their conversations' titles, not ids.
 func TestASendWithoutATabGoesWhereTheUserWould(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv(config.EnvConfigDir, t.TempDir())
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)

@@ -124,6 +124,7 @@ func TestTheGetStartedViewShowsUntilASiteIsUsedOrItIsDismissed(t *testing.T) {
 // completes the login as a user would (Continue on the page) and sees the
 // site turn logged in, and used for good.
 func TestLoggingInFromGetStarted(t *testing.T) {
+	t.Parallel()
 	h, err := providertest.Start(providertest.DefaultSimOptions...)
 	if err != nil {
 		t.Fatal(err)
