@@ -4,6 +4,11 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 GO ?= go
+# Builds name files by module path, not by where the clone is: a fresh clone
+# then finds in Go's build cache what another clone of the same code built
+# (the directory is part of a build's cache key otherwise). Exported, so the
+# builds tests run themselves share it.
+export GOFLAGS := $(strip $(GOFLAGS) -trimpath)
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 # Once per make: a commit landing mid-build must not give the binaries and
 # the packages two versions.
