@@ -16,7 +16,11 @@ VERSION := $(VERSION)
 LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
 DESKTOP_TAGS := desktop,production,webkit2_41
 WINE_BIN := build/bin/wine
-XVFB := xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session --
+# Each lane of make test looks for a free X display from a number of its own
+# (XVFB_FROM), so one lane never takes the number of a display the other has
+# just closed while that server may still be going away.
+XVFB_FROM ?= 99
+XVFB = xvfb-run -a -n $(XVFB_FROM) -s "-screen 0 1280x800x24" dbus-run-session --
 
 .PHONY: run test setup system frontend mcpclient build cli app vet tidy test-go test-frontend test-gui test-package test-windows package bindings clean demo \
   go-tests desktop-tests frontend-tests gui-tests windows-tests package-tests
@@ -55,8 +59,8 @@ test: setup vet mcpclient $(WINE_BIN)/bcryptprimitives.dll
 
 desktop-tests:
 	@$(MAKE) --no-print-directory frontend-tests
-	@$(MAKE) --no-print-directory windows-tests
-	@$(MAKE) --no-print-directory package-tests
+	@$(MAKE) --no-print-directory XVFB_FROM=150 windows-tests
+	@$(MAKE) --no-print-directory XVFB_FROM=150 package-tests
 
 setup: system build
 

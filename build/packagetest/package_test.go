@@ -13,6 +13,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"errors"
 	"io"
 	"os"
@@ -228,7 +229,7 @@ func TestThePackages(t *testing.T) {
 		select {
 		case ok := <-ready:
 			if !ok {
-				t.Fatalf("ferry-desktop ended before it was ready:\n%s", log.String())
+				t.Fatalf("ferry-desktop ended before it was ready:\n%s\n%s", log.String(), displayState(env))
 			}
 		case <-time.After(90 * time.Second):
 			t.Fatalf("ferry-desktop was not ready within 90 s:\n%s", log.String())
@@ -261,4 +262,20 @@ func TestThePackages(t *testing.T) {
 			t.Errorf("the user's data directory is gone with the package: %v", err)
 		}
 	})
+}
+
+// displayState says which X display env names and whether it answers, for
+// a window that did not come up: a display gone or refusing this client is
+// the machine's fault, not the package's.
+func displayState(env []string) string {
+	display := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "DISPLAY="); ok {
+			display = v
+		}
+	}
+	c := exec.Command("xdotool", "getdisplaygeometry")
+	c.Env = env
+	out, err := c.CombinedOutput()
+	return fmt.Sprintf("DISPLAY=%q; xdotool getdisplaygeometry: %s (%v)", display, strings.TrimSpace(string(out)), err)
 }
