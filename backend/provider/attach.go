@@ -44,10 +44,11 @@ func CanAttach(a Adapter, n int) error {
 	return nil
 }
 
-// The waits of Attach: how long a file may take to show its tile, and how
-// long a shown file may stay pending (uploading, processing).
+// The waits of Attach: how long a file may take to show its tile (the
+// default of Env.TileTimeout), and how long a shown file may stay pending
+// (uploading, processing).
 const (
-	tileTimeout    = 20 * time.Second
+	TileTimeout    = 20 * time.Second
 	pendingTimeout = 10 * time.Minute
 )
 
@@ -188,8 +189,8 @@ func (w *Web) awaitFiles(ctx context.Context, files []attach.File, before tileSt
 		waiting := ""
 		for i, f := range files {
 			switch {
-			case !st.Shown[i] && time.Since(start) > tileTimeout:
-				return nil, errs.New(errs.AttachmentUnconfirmed, "%s never showed in the %s composer within %s; nothing was sent", f.Name, s.Name, tileTimeout).
+			case !st.Shown[i] && time.Since(start) > w.Env.TileTimeout:
+				return nil, errs.New(errs.AttachmentUnconfirmed, "%s never showed in the %s composer within %s; nothing was sent", f.Name, s.Name, w.Env.TileTimeout).
 					WithEvidence("file", f.Name).WithEvidence("site", s.ID).WithEvidence("sent", "false")
 			case !st.Shown[i]:
 				waiting = f.Name + " to show"

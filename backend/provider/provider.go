@@ -49,6 +49,9 @@ type Env struct {
 	// StopTimeout bounds Stop: a site still writing this long after its
 	// stop control was pressed will not stop (default StopTimeout).
 	StopTimeout time.Duration
+	// TileTimeout bounds the wait for an attached file's tile to show in
+	// the composer (default TileTimeout).
+	TileTimeout time.Duration
 }
 
 // Factory builds the adapter of one site for a tab. It fails with

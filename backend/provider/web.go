@@ -34,6 +34,9 @@ func NewWeb(env Env) (*Web, error) {
 	if env.StopTimeout <= 0 {
 		env.StopTimeout = StopTimeout
 	}
+	if env.TileTimeout <= 0 {
+		env.TileTimeout = TileTimeout
+	}
 	return &Web{Env: env}, nil
 }
 

@@ -202,8 +202,9 @@ func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, 
 	// The composer of a healthy simulated page shows within a second; a
 	// short readiness bound keeps the drifted-page test quick.
 	// A site that will not stop is given up on sooner than in production
-	// too (the refusal case).
-	a, err := f(provider.Env{Page: p, Site: s, Sites: reg, ReadyTimeout: 5 * time.Second, StopTimeout: 3 * time.Second})
+	// too (the refusal case), and so is a file whose tile never shows (a
+	// tile shows within a second of the upload here).
+	a, err := f(provider.Env{Page: p, Site: s, Sites: reg, ReadyTimeout: 5 * time.Second, StopTimeout: 3 * time.Second, TileTimeout: 8 * time.Second})
 	if err != nil {
 		t.Fatalf("build adapter: %v", err)
 	}
