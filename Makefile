@@ -8,7 +8,7 @@ GO ?= go
 # then finds in Go's build cache what another clone of the same code built
 # (the directory is part of a build's cache key otherwise). Exported, so the
 # builds tests run themselves share it.
-export GOFLAGS := $(strip $(GOFLAGS) -trimpath)
+export GOFLAGS := $(strip $(shell $(GO) env GOFLAGS 2>/dev/null) -trimpath)
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 # Once per make: a commit landing mid-build must not give the binaries and
 # the packages two versions.
