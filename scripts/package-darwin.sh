@@ -19,11 +19,7 @@ mtime=$(git log -1 --format=%cI 2>/dev/null || date -Iseconds)
 for arch in arm64 amd64; do
   name="ferry-${version}-darwin-${arch}"
   mkdir -p "$work/$name"
-  # Without -trimpath (make exports it for the build cache's sake): a
-  # -trimpath build leaves -ldflags out of its build info, and the build
-  # info is how the tests, and anyone with `go version -m`, see the version
-  # stamp of a binary they cannot run here.
-  GOFLAGS=${GOFLAGS//-trimpath/} GOOS=darwin GOARCH=$arch CGO_ENABLED=0 $GO build -ldflags "-s -w $go_ldflags" -o "$work/$name/ferry" ./backend/cmd/ferry
+  GOOS=darwin GOARCH=$arch CGO_ENABLED=0 $GO build -ldflags "-s -w $go_ldflags" -o "$work/$name/ferry" ./backend/cmd/ferry
   install -m 0644 build/darwin/README.txt "$work/$name/README.txt"
   tar -C "$work" --owner=0 --group=0 --numeric-owner --sort=name --mtime="$mtime" -czf "$dist/$name.tar.gz" "$name"
   echo "package: $dist/$name.tar.gz"
