@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"strings"
 
 	"golang.org/x/sys/windows"
 )
@@ -10,6 +11,16 @@ import (
 // holds its LOCK file: Windows refuses the second open of it with a sharing
 // violation. That opener may not have written its OWNER sidecar yet, so
 // dirLocked alone would miss it and call the store unreadable.
+//
+// badger formats the system's error into its own message rather than
+// wrapping it, so the violation is found by badger's words as well: they
+// say the lock file is another's.
 func lockRefused(err error) bool {
-	return errors.Is(err, windows.ERROR_SHARING_VIOLATION) || errors.Is(err, windows.ERROR_LOCK_VIOLATION)
+	return errors.Is(err, windows.ERROR_SHARING_VIOLATION) || errors.Is(err, windows.ERROR_LOCK_VIOLATION) ||
+		strings.Contains(err.Error(), badgerLockHeld)
 }
+
+// badgerLockHeld is what badger's message says when it cannot create its
+// lock file (dir_windows.go: "Cannot create lock file %q.  Another process
+// is using this Badger database").
+const badgerLockHeld = "Another process is using this Badger database"
