@@ -40,7 +40,11 @@ func (s *Server) holdLocked(name string) chan struct{} {
 func (s *Server) Release(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch := s.holdLocked(name)
+	openHold(s.holdLocked(name))
+}
+
+// openHold releases a hold once; a released hold stays open.
+func openHold(ch chan struct{}) {
 	select {
 	case <-ch:
 	default:
@@ -52,11 +56,7 @@ func (s *Server) Release(name string) {
 // left held goes on holding, and the next test's holds start anew.
 func (s *Server) releaseHolds() {
 	for _, ch := range s.held {
-		select {
-		case <-ch:
-		default:
-			close(ch)
-		}
+		openHold(ch)
 	}
 	s.held = nil
 }
