@@ -1,8 +1,10 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/ferrydesk/ferry/backend/config"
@@ -12,8 +14,15 @@ import (
 // directories the environment may name: each test opens its core on a data
 // directory of its own, which is then also its config directory, so tests
 // run side by side (t.Parallel) without setting the environment and never
-// reach the real user's directories.
+// reach the real user's directories. The go commands some tests run
+// (layout_test.go) keep the Go toolchain's own directories and settings:
+// under the test's home they would build every package again in an empty
+// cache (a minute of both cores) and fetch the modules anew.
 func TestMain(m *testing.M) {
+	if err := keepGoDirs(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	home, err := os.MkdirTemp("", "ferry-core-test-home")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -26,4 +35,24 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(home)
 	os.Exit(code)
+}
+
+// keepGoDirs pins the go command's cache, module and settings directories
+// to where they are before TestMain moves HOME (each defaults to a place
+// under it).
+func keepGoDirs() error {
+	out, err := exec.Command("go", "env", "-json", "GOCACHE", "GOMODCACHE", "GOPATH", "GOENV").Output()
+	if err != nil {
+		return fmt.Errorf("go env: %v", err)
+	}
+	var env map[string]string
+	if err := json.Unmarshal(out, &env); err != nil {
+		return fmt.Errorf("go env: %v", err)
+	}
+	for k, v := range env {
+		if v != "" {
+			os.Setenv(k, v)
+		}
+	}
+	return nil
 }
