@@ -194,11 +194,15 @@ func (c *suite) compose(t *testing.T) {
 
 func (c *suite) normal(t *testing.T) {
 	tab, ctx := c.open(t, Setup{})
-	// A pace of 60 ms a piece: however loaded the machine, the answer
-	// reaches the page in several DevTools events.
-	prompt := "What is the capital of France?\n" + sim.Directive(sim.ScenarioNormal, "chunk", "8", "interval", "60ms")
+	// The answer holds before its last piece until Ferry has reported a
+	// partial, however loaded the machine: the answer grows in two
+	// partials at least, the first without the last piece.
+	prompt := "What is the capital of France?\n" + sim.Directive(sim.ScenarioNormal, "hold", "grown")
 	var partials []provider.Partial
-	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, OnPartial: func(p provider.Partial) { partials = append(partials, p) }})
+	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, OnPartial: func(p provider.Partial) {
+		partials = append(partials, p)
+		tab.H.Server.Release("grown")
+	}})
 	if err != nil {
 		t.Fatalf("Ask: %v", err)
 	}
@@ -214,7 +218,8 @@ func (c *suite) normal(t *testing.T) {
 	}
 	// The simulator streams the answer in dozens of pieces; a loaded
 	// machine may deliver several of them in one DevTools event, so two
-	// growing partials are the least that proves streaming.
+	// growing partials (the hold above makes sure of them) are the least
+	// that proves streaming.
 	if len(partials) < 2 {
 		t.Fatalf("%d partial updates, want the answer to grow in several", len(partials))
 	}
