@@ -23,8 +23,7 @@ import (
 // Errors: BadInput for an address that is not a loopback ws:// URL or a
 // readable, well-formed DevToolsActivePort file; BrowserLaunchFailed when
 // nothing answers there.
-func Attach(ctx context.Context, endpoint string, opts ...Option) (*Browser, error) {
-	_ = newConfig(opts)
+func Attach(ctx context.Context, endpoint string) (*Browser, error) {
 	wsURL, err := resolveEndpoint(endpoint)
 	if err != nil {
 		return nil, err

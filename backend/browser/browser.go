@@ -26,6 +26,7 @@ import (
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -43,7 +44,7 @@ type Browser struct {
 	life   context.Context
 	finish context.CancelCauseFunc
 
-	proc      *process // nil when attached: such a browser is never closed by Ferry
+	proc      *launch.Process // nil when attached: such a browser is never closed by Ferry
 	closeOnce sync.Once
 	closeErr  error
 
@@ -62,7 +63,7 @@ type Browser struct {
 
 // connect opens the DevTools websocket at wsURL and starts watching the
 // browser's events. proc is the process Ferry launched, or nil.
-func connect(ctx context.Context, wsURL string, proc *process) (*Browser, error) {
+func connect(ctx context.Context, wsURL string, proc *launch.Process) (*Browser, error) {
 	if err := requireLoopback(wsURL); err != nil {
 		return nil, err
 	}
@@ -214,7 +215,7 @@ func (b *Browser) PID() int {
 	if b.proc == nil {
 		return 0
 	}
-	return b.proc.pid
+	return b.proc.PID()
 }
 
 // Endpoint is the DevTools websocket address in use.
@@ -246,7 +247,7 @@ func (b *Browser) Close(ctx context.Context) error {
 		cctx, ccancel := context.WithTimeout(qctx, 2*time.Second)
 		_, _ = b.client.Call(cctx, "", "Browser.close", proto.BrowserClose{})
 		ccancel()
-		b.closeErr = b.proc.stop(qctx)
+		b.closeErr = b.proc.Stop(qctx)
 		b.shutdownConn()
 	})
 	return b.closeErr

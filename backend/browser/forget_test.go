@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 )
 
 // downloadURLs lists the addresses in the download list of the browser
@@ -36,7 +38,7 @@ func downloadURLs(t *testing.T, ctx context.Context, b *Browser, bctx proto.Brow
 func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
 	ctx := testCtx(t, 120*time.Second)
 	profile := filepath.Join(t.TempDir(), "browser-profile")
-	b, err := Launch(ctx, profile, WithBinary(testBinary), Headless())
+	b, err := Launch(ctx, profile, launch.WithBinary(testBinary), launch.Headless())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +103,7 @@ func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Close took %s with the clean-ups in flight", time.Since(start))
-	b, err = Launch(ctx, profile, WithBinary(testBinary), Headless())
+	b, err = Launch(ctx, profile, launch.WithBinary(testBinary), launch.Headless())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 )
 
 // headful launches a headful Chromium on a fresh profile, closed with the
@@ -20,7 +22,7 @@ import (
 // blank fixture.
 func headful(t *testing.T, ctx context.Context) (*Browser, *Page) {
 	t.Helper()
-	b, err := Launch(ctx, t.TempDir(), WithBinary(testBinary))
+	b, err := Launch(ctx, t.TempDir(), launch.WithBinary(testBinary))
 	if err != nil {
 		t.Fatalf("launch a headful browser (is there a display?): %v", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 )
 
 // testBinary is Debian's Chromium, as `make test` installs it.
@@ -40,7 +42,7 @@ func runTests(m *testing.M) int {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	shared, err = Launch(ctx, profile, WithBinary(testBinary), Headless())
+	shared, err = Launch(ctx, profile, launch.WithBinary(testBinary), launch.Headless())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "launch the shared test browser:", err)
 		return 1

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -126,7 +127,7 @@ func TestCallsAfterACrashFailAtOnce(t *testing.T) {
 
 func TestAKilledBrowserFailsCallsWithBrowserDisconnected(t *testing.T) {
 	ctx := testCtx(t, 30*time.Second)
-	b, err := Launch(ctx, t.TempDir(), WithBinary(testBinary), Headless())
+	b, err := Launch(ctx, t.TempDir(), launch.WithBinary(testBinary), launch.Headless())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestAKilledBrowserFailsCallsWithBrowserDisconnected(t *testing.T) {
 // tab whose own end it reports).
 func TestLostTellsAWorkingTabACrashedTabAndAKilledBrowser(t *testing.T) {
 	ctx := testCtx(t, 30*time.Second)
-	b, err := Launch(ctx, t.TempDir(), WithBinary(testBinary), Headless())
+	b, err := Launch(ctx, t.TempDir(), launch.WithBinary(testBinary), launch.Headless())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser/browsertest"
 )
 
 func TestALaunchedBrowserSharesFerrysFiles(t *testing.T) {
@@ -58,7 +60,7 @@ func attachedTab(t *testing.T, endpoint string) (*Browser, *Page) {
 }
 
 func TestAnAttachedBrowserOnFerrysFileSystemIsProvenToShareItsFiles(t *testing.T) {
-	profile, _ := userBrowser(t)
+	profile, _ := browsertest.StartUser(t, testBinary)
 	_, p := attachedTab(t, profile)
 	ctx := testCtx(t, 30*time.Second)
 	dir := t.TempDir()

@@ -4,12 +4,14 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 )
 
 func TestMinimizeWindows(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	b, err := Launch(ctx, t.TempDir(), WithBinary(testBinary), Headless())
+	b, err := Launch(ctx, t.TempDir(), launch.WithBinary(testBinary), launch.Headless())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +45,7 @@ func TestMinimizeWindows(t *testing.T) {
 func TestShowTab(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	b, err := Launch(ctx, t.TempDir(), WithBinary(testBinary), Headless())
+	b, err := Launch(ctx, t.TempDir(), launch.WithBinary(testBinary), launch.Headless())
 	if err != nil {
 		t.Fatal(err)
 	}

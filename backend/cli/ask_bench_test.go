@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -151,8 +152,8 @@ func startBenchSim(b *testing.B) *benchSim {
 	rules = append(rules, "MAP * ~NOTFOUND", "EXCLUDE 127.0.0.1")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	br, err := browser.Launch(ctx, b.TempDir(), browser.WithBinary(providertest.ChromiumBin), browser.Headless(),
-		browser.WithArgs("--host-resolver-rules="+strings.Join(rules, ","), "--ignore-certificate-errors"))
+	br, err := browser.Launch(ctx, b.TempDir(), launch.WithBinary(providertest.ChromiumBin), launch.Headless(),
+		launch.WithArgs("--host-resolver-rules="+strings.Join(rules, ","), "--ignore-certificate-errors"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -27,15 +28,15 @@ func (s browserSpec) open(ctx context.Context, paths config.Paths) (*browser.Bro
 	if err := paths.EnsureDataDir(); err != nil {
 		return nil, err
 	}
-	var opts []browser.Option
+	var opts []launch.Option
 	if s.chromium != "" {
-		opts = append(opts, browser.WithBinary(s.chromium))
+		opts = append(opts, launch.WithBinary(s.chromium))
 	}
 	if s.headless {
-		opts = append(opts, browser.Headless())
+		opts = append(opts, launch.Headless())
 	}
 	if len(s.args) > 0 {
-		opts = append(opts, browser.WithArgs(s.args...))
+		opts = append(opts, launch.WithArgs(s.args...))
 	}
 	return browser.Launch(ctx, paths.ProfileDir(), opts...)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
@@ -343,7 +344,7 @@ func TestTabsAndOpenAttachToFerrysOwnBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := browser.Launch(ctx, paths.ProfileDir(), browser.WithBinary(providertest.ChromiumBin), browser.Headless(), browser.WithArgs(srv.ChromiumFlags()...))
+	b, err := browser.Launch(ctx, paths.ProfileDir(), launch.WithBinary(providertest.ChromiumBin), launch.Headless(), launch.WithArgs(srv.ChromiumFlags()...))
 	if err != nil {
 		t.Fatal(err)
 	}

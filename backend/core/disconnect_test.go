@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -172,7 +173,7 @@ func TestABrowserKilledMidAnswerIsCollectedByReattach(t *testing.T) {
 // of t.
 func launchFor(t *testing.T, ctx context.Context, srv *sim.Server) *browser.Browser {
 	t.Helper()
-	b, err := browser.Launch(ctx, t.TempDir(), browser.WithBinary(providertest.ChromiumBin), browser.Headless(), browser.WithArgs(srv.ChromiumFlags()...))
+	b, err := browser.Launch(ctx, t.TempDir(), launch.WithBinary(providertest.ChromiumBin), launch.Headless(), launch.WithArgs(srv.ChromiumFlags()...))
 	if err != nil {
 		t.Fatal(err)
 	}

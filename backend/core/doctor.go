@@ -3,7 +3,7 @@ package core
 import (
 	"context"
 
-	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/doctor"
 	"github.com/ferrydesk/ferry/backend/version"
@@ -50,7 +50,7 @@ func probe(paths config.Paths) doctor.Probe {
 	if s, err := config.Load(paths.SettingsFile()); err == nil {
 		binary = s.Browser.Binary
 	}
-	return doctor.ThisMachine(browser.FindBinary, browser.BinaryVersion, binary)
+	return doctor.ThisMachine(launch.FindBinary, launch.BinaryVersion, binary)
 }
 
 func pathsCheck(err error) doctor.Check {

@@ -241,7 +241,7 @@ var DefaultWebKitLibs = []string{
 }
 
 // ThisMachine returns a Probe reading the real environment; the browser
-// functions are supplied by the caller (the core passes backend/browser's).
+// functions are supplied by the caller (the core passes backend/browser/launch's).
 func ThisMachine(find func() (string, error), ver func(context.Context, string) (string, error), binary string) Probe {
 	return Probe{Getenv: os.Getenv, GOOS: runtime.GOOS, FindBrowser: find, BrowserVer: ver, WebKitLibs: DefaultWebKitLibs, BrowserBinary: binary}
 }

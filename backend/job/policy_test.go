@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 )
@@ -103,8 +104,8 @@ func TestInterstitialPoliciesRetryOnceAgainstTheSimulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	b, err := browser.Launch(ctx, t.TempDir(), browser.Headless(), browser.WithBinary("/usr/bin/chromium"),
-		browser.WithArgs(append(srv.ChromiumFlags(), "--disable-quic", "--no-first-run", "--disable-background-networking",
+	b, err := browser.Launch(ctx, t.TempDir(), launch.Headless(), launch.WithBinary("/usr/bin/chromium"),
+		launch.WithArgs(append(srv.ChromiumFlags(), "--disable-quic", "--no-first-run", "--disable-background-networking",
 			"--disable-component-update", "--disable-sync")...))
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -144,15 +145,15 @@ func (m *Browser) connect(ctx context.Context) (*browser.Browser, error) {
 	if bs.AttachURL != "" {
 		b, err = browser.Attach(ctx, bs.AttachURL)
 	} else {
-		var opts []browser.Option
+		var opts []launch.Option
 		if bs.Binary != "" {
-			opts = append(opts, browser.WithBinary(bs.Binary))
+			opts = append(opts, launch.WithBinary(bs.Binary))
 		}
 		if bs.Headless {
-			opts = append(opts, browser.Headless())
+			opts = append(opts, launch.Headless())
 		}
 		if len(bs.ExtraArgs) > 0 {
-			opts = append(opts, browser.WithArgs(bs.ExtraArgs...))
+			opts = append(opts, launch.WithArgs(bs.ExtraArgs...))
 		}
 		b, err = browser.Launch(ctx, m.profileDir, opts...)
 	}

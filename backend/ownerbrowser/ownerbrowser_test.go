@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -55,7 +56,7 @@ func TestOwnerBrowser(t *testing.T) {
 			}
 		}
 
-		theirs, err := browser.Launch(ctx, t.TempDir(), browser.WithBinary("/usr/bin/chromium"), browser.Headless())
+		theirs, err := browser.Launch(ctx, t.TempDir(), launch.WithBinary("/usr/bin/chromium"), launch.Headless())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +82,7 @@ func TestOwnerBrowser(t *testing.T) {
 	t.Run("an attached browser is left running at shutdown", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		theirs, err := browser.Launch(ctx, t.TempDir(), browser.WithBinary("/usr/bin/chromium"), browser.Headless())
+		theirs, err := browser.Launch(ctx, t.TempDir(), launch.WithBinary("/usr/bin/chromium"), launch.Headless())
 		if err != nil {
 			t.Fatal(err)
 		}

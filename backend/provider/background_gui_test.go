@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/provider"
 	_ "github.com/ferrydesk/ferry/backend/provider/all"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
@@ -61,7 +62,7 @@ func TestHeadfulAskInABackgroundTabSendsOnceAndLeavesTheFrontTabInFront(t *testi
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	b, err := browser.Launch(ctx, t.TempDir(), browser.WithBinary(providertest.ChromiumBin), browser.WithArgs(srv.ChromiumFlags()...))
+	b, err := browser.Launch(ctx, t.TempDir(), launch.WithBinary(providertest.ChromiumBin), launch.WithArgs(srv.ChromiumFlags()...))
 	if err != nil {
 		t.Fatalf("launch a headful browser (is there a display?): %v", err)
 	}

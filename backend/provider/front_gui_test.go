@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -43,7 +44,7 @@ func TestHeadfulAskInTheFrontTabAnswersOnceAndTakesNoFocus(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	b, err := browser.Launch(ctx, t.TempDir(), browser.WithBinary(providertest.ChromiumBin), browser.WithArgs(srv.ChromiumFlags()...))
+	b, err := browser.Launch(ctx, t.TempDir(), launch.WithBinary(providertest.ChromiumBin), launch.WithArgs(srv.ChromiumFlags()...))
 	if err != nil {
 		t.Fatalf("launch a headful browser (is there a display?): %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -341,15 +342,15 @@ func (p *Pipeline) OpenBrowser(ctx context.Context, req AskRequest) (*browser.Br
 		}
 		return browser.Attach(ctx, req.BrowserURL)
 	}
-	var opts []browser.Option
+	var opts []launch.Option
 	if req.Chromium != "" {
-		opts = append(opts, browser.WithBinary(req.Chromium))
+		opts = append(opts, launch.WithBinary(req.Chromium))
 	}
 	if req.Headless {
-		opts = append(opts, browser.Headless())
+		opts = append(opts, launch.Headless())
 	}
 	if len(req.BrowserArgs) > 0 {
-		opts = append(opts, browser.WithArgs(req.BrowserArgs...))
+		opts = append(opts, launch.WithArgs(req.BrowserArgs...))
 	}
 	return browser.Launch(ctx, p.d.Paths.ProfileDir(), opts...)
 }

@@ -1,5 +1,6 @@
 // Package browsertest starts Chromium the ways Ferry's tests need and
-// browser.Launch does not give: on Linux, a browser that does not share
-// Ferry's files (StartUnshared), as one on another machine, WSL's Windows
-// Chrome, or the Linux Chromium of a ferry.exe under Wine.
+// browser.Launch does not give: as a user would, outside Ferry, with
+// remote debugging on (StartUser), and on Linux a browser that does not
+// share Ferry's files (StartUnshared), as one on another machine, WSL's
+// Windows Chrome, or the Linux Chromium of a ferry.exe under Wine.
 package browsertest

@@ -30,6 +30,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
@@ -70,7 +71,7 @@ func Start(opts ...sim.Option) (*Harness, error) {
 	}
 	lctx, lcancel := context.WithTimeout(ctx, 60*time.Second)
 	defer lcancel()
-	b, err := browser.Launch(lctx, profile, browser.WithBinary(ChromiumBin), browser.Headless(), browser.WithArgs(srv.ChromiumFlags()...))
+	b, err := browser.Launch(lctx, profile, launch.WithBinary(ChromiumBin), launch.Headless(), launch.WithArgs(srv.ChromiumFlags()...))
 	if err != nil {
 		srv.Close()
 		cancel()

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package browser
+package launch
 
 // appPathFromRegistry is nil off Windows: there is no registry to ask.
 var appPathFromRegistry func(exe string) []string

@@ -1,4 +1,4 @@
-package browser
+package launch
 
 import (
 	"bufio"
@@ -13,15 +13,16 @@ import (
 	"github.com/ferrydesk/ferry/backend/proctree"
 )
 
-// process is a browser Ferry started. Its stderr is drained for the life of
+// Process is a browser Ferry started. Its stderr is drained for the life of
 // the process (a full pipe would stall Chromium), keeping the DevTools
 // address and the last lines for diagnostics.
-type process struct {
-	cmd    *exec.Cmd
-	tree   *proctree.Tree // the browser and its helpers, ended as one
-	pid    int
-	exited chan struct{}
-	wsURL  chan string
+type Process struct {
+	cmd      *exec.Cmd
+	tree     *proctree.Tree // the browser and its helpers, ended as one
+	pid      int
+	exited   chan struct{}
+	wsURL    chan string
+	endpoint string // the DevTools address read from wsURL, once Start has it
 
 	mu       sync.Mutex
 	lastLine []string
@@ -30,7 +31,7 @@ type process struct {
 
 var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 
-func startProcess(bin string, args []string) (*process, error) {
+func startProcess(bin string, args []string) (*Process, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout = nil // /dev/null: no copying goroutine, as the process is reaped with os.Process.Wait
 	stderr, err := cmd.StderrPipe()
@@ -42,7 +43,7 @@ func startProcess(bin string, args []string) (*process, error) {
 		stderr.Close()
 		return nil, err
 	}
-	p := &process{cmd: cmd, tree: tree, pid: cmd.Process.Pid, exited: make(chan struct{}), wsURL: make(chan string, 1)}
+	p := &Process{cmd: cmd, tree: tree, pid: cmd.Process.Pid, exited: make(chan struct{}), wsURL: make(chan string, 1)}
 	drained := make(chan struct{})
 	go func() {
 		p.drain(stderr)
@@ -71,7 +72,7 @@ func startProcess(bin string, args []string) (*process, error) {
 	return p, nil
 }
 
-func (p *process) drain(r io.Reader) {
+func (p *Process) drain(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	found := false
@@ -100,13 +101,13 @@ func (p *process) drain(r io.Reader) {
 }
 
 // stderrTail is the last lines the browser wrote, for error evidence.
-func (p *process) stderrTail() string {
+func (p *Process) stderrTail() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return tail(strings.Join(p.lastLine, "\n"), 800)
 }
 
-func (p *process) exitStatus() string {
+func (p *Process) exitStatus() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.waitErr == nil {
@@ -115,10 +116,19 @@ func (p *process) exitStatus() string {
 	return p.waitErr.Error()
 }
 
-// stop waits for the process to exit until ctx ends, then kills its whole
-// tree (renderers, zygote, GPU process: a process group on Unix, a job
-// object on Windows) and waits again briefly.
-func (p *process) stop(ctx context.Context) error {
+// PID is the browser's process id.
+func (p *Process) PID() int { return p.pid }
+
+// Endpoint is the DevTools websocket address the browser offered, on
+// loopback.
+func (p *Process) Endpoint() string { return p.endpoint }
+
+// Stop waits for the browser to exit (the caller has asked it to quit:
+// Browser.close) until ctx ends, then kills its whole tree (renderers,
+// zygote, GPU process: a process group on Unix, a job object on Windows)
+// and waits again briefly. It fails when the browser has not exited 5 s
+// after the kill.
+func (p *Process) Stop(ctx context.Context) error {
 	select {
 	case <-p.exited:
 		// Helpers (renderers, zygote) of a browser that died hard can
@@ -137,8 +147,9 @@ func (p *process) stop(ctx context.Context) error {
 	}
 }
 
-// kill ends the process tree at once (a failed launch).
-func (p *process) kill() {
+// Kill ends the browser's process tree at once (a failed launch), waiting
+// briefly for the browser to exit.
+func (p *Process) Kill() {
 	p.tree.Kill()
 	select {
 	case <-p.exited:
@@ -149,7 +160,7 @@ func (p *process) kill() {
 
 // end kills what is left of the tree of an exited browser and frees the
 // tree's handle.
-func (p *process) end() {
+func (p *Process) end() {
 	p.tree.Kill()
 	p.tree.Release()
 }

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package browser
+package launch
 
 // checkProfileFree cannot tell here; Chromium's own check decides.
 func checkProfileFree(string) error { return nil }

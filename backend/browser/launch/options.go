@@ -1,8 +1,8 @@
-package browser
+package launch
 
 import "time"
 
-// Option configures Launch or Attach.
+// Option configures Start.
 type Option func(*config)
 
 type config struct {
@@ -30,11 +30,11 @@ func Headless() Option { return func(c *config) { c.headless = true } }
 
 // WithArgs adds command-line arguments to the browser. Arguments that would
 // change where or how DevTools listens, or the profile directory, are
-// refused by Launch with BadInput.
+// refused by Start with BadInput.
 func WithArgs(args ...string) Option {
 	return func(c *config) { c.args = append(c.args, args...) }
 }
 
-// WithLaunchTimeout bounds how long Launch waits for the browser's DevTools
+// WithLaunchTimeout bounds how long Start waits for the browser's DevTools
 // endpoint (default 30 s), within the caller's context.
 func WithLaunchTimeout(d time.Duration) Option { return func(c *config) { c.launchTimeout = d } }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package browser
+package launch
 
 import (
 	"fmt"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package browser
+package launch
 
 // isRoot is false where there is no root user (Windows): Chromium's
 // sandbox works for an administrator too.
