@@ -6,17 +6,20 @@ import (
 
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ferrydesk/ferry/backend/browser/posted"
 )
 
 // watchedSocket wraps rod's websocket so that Ferry learns of a dropped
 // connection the moment the read loop does, before any pending call is
 // failed: calls can then report BrowserDisconnected instead of a bare EOF.
-// It also takes the replies to posted calls (see post.go) off the socket.
+// It also takes the replies to posted calls (package posted) off the
+// socket.
 type watchedSocket struct {
-	ws     *cdp.WebSocket
-	once   sync.Once
-	onDrop func(error)
-	posted postedReplies
+	ws      *cdp.WebSocket
+	once    sync.Once
+	onDrop  func(error)
+	replies posted.Replies
 }
 
 func (w *watchedSocket) Send(b []byte) error { return w.ws.Send(b) }
@@ -26,18 +29,19 @@ func (w *watchedSocket) Read() ([]byte, error) {
 		b, err := w.ws.Read()
 		if err != nil {
 			w.once.Do(func() { w.onDrop(err) })
-			w.posted.drop(err)
+			w.replies.Drop(err)
 			return b, err
 		}
-		if !w.posted.take(b) {
+		if !w.replies.Take(b) {
 			return b, nil
 		}
 	}
 }
 
-// post writes one CDP request without waiting for its reply (see post.go).
-func (w *watchedSocket) post(sessionID, method string, params any) (<-chan postedReply, error) {
-	return w.posted.post(w.ws, sessionID, method, params)
+// post writes one CDP request without waiting for its reply (package
+// posted).
+func (w *watchedSocket) post(sessionID, method string, params any) (<-chan posted.Reply, error) {
+	return w.replies.Post(w.ws, sessionID, method, params)
 }
 
 // session is a proto.Client bound to one CDP session and one context, so that

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser/posted"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -284,8 +285,8 @@ const moveSettle = 50 * time.Millisecond
 // which the page receives in that order, while the tab holds input (see
 // HoldInput: a headful browser drops presses sent to a tab never shown). It
 // never activates the tab or focuses the window, and it costs milliseconds
-// in a tab in the background too (see post.go for why the move is not
-// awaited before the press).
+// in a tab in the background too (see package posted for why the move is
+// not awaited before the press).
 func (p *Page) ClickAt(ctx context.Context, pt Point) error {
 	return p.withInput(ctx, func() error { return p.clickAt(ctx, pt) })
 }
@@ -298,7 +299,7 @@ func (p *Page) clickAt(ctx context.Context, pt Point) error {
 // been dispatched or after moveSettle, whichever comes first.
 func (p *Page) pointer(ctx context.Context, pt Point, fn func() error) error {
 	move := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y}
-	var moved <-chan postedReply
+	var moved <-chan posted.Reply
 	err := p.do(ctx, "move the mouse", func(s session) error {
 		var err error
 		if moved, err = p.b.sock.post(string(s.id), "Input.dispatchMouseEvent", move); err != nil {
@@ -309,7 +310,7 @@ func (p *Page) pointer(ctx context.Context, pt Point, fn func() error) error {
 		select {
 		case r := <-moved:
 			moved = nil
-			return r.failure()
+			return r.Err()
 		case <-settle.C:
 			return nil
 		case <-s.ctx.Done():
@@ -327,7 +328,7 @@ func (p *Page) pointer(ctx context.Context, pt Point, fn func() error) error {
 	}
 	// The press was dispatched after the move, so its reply is in by now;
 	// waiting still reports a move Chromium refused.
-	return p.do(ctx, "move the mouse", func(s session) error { return wait(s.ctx, moved) })
+	return p.do(ctx, "move the mouse", func(s session) error { return posted.Wait(s.ctx, moved) })
 }
 
 // pressRelease sends a left press and release at pt.

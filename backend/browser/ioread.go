@@ -8,6 +8,8 @@ import (
 	"fmt"
 
 	"github.com/go-rod/rod/lib/cdp"
+
+	"github.com/ferrydesk/ferry/backend/browser/posted"
 )
 
 // Draining a browser-side stream (IO.read on a Fetch.takeResponseBodyAsStream
@@ -18,7 +20,7 @@ import (
 // of 4–32 MiB reads, and a stream whose bytes arrive from the network hands
 // out only what it holds (≈ 130–400 KiB per read), so a read waiting for its
 // round trip leaves the browser idle. ioReader therefore keeps several small
-// reads in flight (posted, see post.go: the next read is on its way before the
+// reads in flight (posted, see package posted: the next read is on its way before the
 // last is decoded) and decodes each reply's base64 straight from the message
 // (one pass, into a buffer it reuses), never through rod's JSON decoding,
 // which scans a reply three times.
@@ -42,15 +44,9 @@ type ioReader struct {
 	size   int
 	depth  int
 
-	inflight []postedCall
+	inflight []posted.Call
 	buf      []byte // the last chunk, decoded; reused by the next read
 	eof      bool
-}
-
-// postedCall is one IO.read on its way.
-type postedCall struct {
-	id int32
-	ch <-chan postedReply
 }
 
 // newIOReader reads handle in chunks of size bytes (0: streamChunk) with
@@ -76,18 +72,18 @@ func (r *ioReader) next() ([]byte, bool, error) {
 		return nil, false, classify(op, r.p.life, r.ctx, err)
 	}
 	for len(r.inflight) < r.depth {
-		id, ch, err := r.p.b.sock.posted.postAs(r.p.b.ws, string(r.p.session), "IO.read",
-			map[string]any{"handle": r.handle, "size": r.size}, true)
+		call, err := r.p.b.sock.replies.PostRaw(r.p.b.ws, string(r.p.session), "IO.read",
+			map[string]any{"handle": r.handle, "size": r.size})
 		if err != nil {
 			return nil, false, classify(op, r.p.life, r.ctx, err)
 		}
-		r.inflight = append(r.inflight, postedCall{id: id, ch: ch})
+		r.inflight = append(r.inflight, call)
 	}
 	call := r.inflight[0]
 	r.inflight = r.inflight[1:]
-	var rep postedReply
+	var rep posted.Reply
 	select {
-	case rep = <-call.ch:
+	case rep = <-call.Reply:
 	case <-r.ctx.Done():
 		r.forget(call)
 		return nil, false, classify(op, r.p.life, r.ctx, r.ctx.Err())
@@ -95,10 +91,10 @@ func (r *ioReader) next() ([]byte, bool, error) {
 		r.forget(call)
 		return nil, false, classify(op, r.p.life, r.ctx, context.Cause(r.p.life))
 	}
-	if rep.err != nil {
-		return nil, false, classify(op, r.p.life, r.ctx, rep.err)
+	if err := rep.Err(); err != nil {
+		return nil, false, classify(op, r.p.life, r.ctx, err)
 	}
-	data, eof, err := decodeIOReadRaw(rep.raw, r.buf[:0])
+	data, eof, err := decodeIOReadRaw(rep.Raw, r.buf[:0])
 	if err != nil {
 		return nil, false, classify(op, r.p.life, r.ctx, err)
 	}
@@ -114,15 +110,15 @@ func (r *ioReader) next() ([]byte, bool, error) {
 
 // forget drops call and every read still in flight: their replies are
 // discarded when they come.
-func (r *ioReader) forget(call postedCall) {
-	r.p.b.sock.posted.forget(call.id)
+func (r *ioReader) forget(call posted.Call) {
+	call.Forget()
 	r.close()
 }
 
 // close drops the reads still in flight.
 func (r *ioReader) close() {
 	for _, c := range r.inflight {
-		r.p.b.sock.posted.forget(c.id)
+		c.Forget()
 	}
 	r.inflight = nil
 }

@@ -1,16 +1,7 @@
-package browser
-
-import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"sync"
-
-	"github.com/go-rod/rod/lib/cdp"
-)
-
-// Posted calls: a CDP request written to the socket without waiting for its
-// reply, so that the next request can follow it at once.
+// Package posted sends CDP requests without waiting for their replies, so
+// that the next request can follow at once, and takes those replies off the
+// socket before rod reads it. The browser package posts the mouse move of a
+// click through it, and package fetch the reads of a body it drains.
 //
 // Why: Chromium acknowledges Input.dispatchMouseEvent only when the renderer
 // has dispatched the event, and the renderer dispatches mouse moves aligned
@@ -23,19 +14,33 @@ import (
 //
 // rod's client numbers its requests upwards from 1 and owns every reply it
 // reads; posted requests take negative ids (Chromium accepts any 32-bit id),
-// and postedReplies takes their replies off the socket before rod sees them.
+// and Replies takes their replies off the socket before rod sees them.
+package posted
 
-// postedReply is Chromium's answer to a posted call.
-type postedReply struct {
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/go-rod/rod/lib/cdp"
+)
+
+// Reply is Chromium's answer to a posted call.
+type Reply struct {
 	Result json.RawMessage `json:"result"`
 	Error  *cdp.Error      `json:"error"`
 	err    error           // the connection dropped before the reply came
-	// raw is the whole message, undecoded, for a call posted with raw set
-	// (see ioread.go): a large reply is then scanned once, by its reader.
-	raw []byte
+	// Raw is the whole message, undecoded, for a call posted with PostRaw
+	// (package fetch's IO.read): a large reply is then scanned once, by its
+	// reader.
+	Raw []byte `json:"-"`
 }
 
-func (r postedReply) failure() error {
+// Err is why the call failed: the connection dropped before its reply
+// came, or Chromium answered with an error (a *cdp.Error; never looked for
+// in a Raw reply, which is not decoded); nil otherwise.
+func (r Reply) Err() error {
 	if r.err != nil {
 		return r.err
 	}
@@ -45,7 +50,9 @@ func (r postedReply) failure() error {
 	return nil
 }
 
-type postedReplies struct {
+// Replies are the calls posted on one connection that wait for their
+// replies. The zero value is ready to use.
+type Replies struct {
 	mu      sync.Mutex
 	last    int32 // the last id handed out; ids count down from -1
 	waiting map[int32]postedWaiter
@@ -55,7 +62,7 @@ type postedReplies struct {
 // postedWaiter is where a posted call's reply goes, and whether it goes
 // there undecoded.
 type postedWaiter struct {
-	ch  chan postedReply
+	ch  chan Reply
 	raw bool
 }
 
@@ -66,16 +73,35 @@ type postedRequest struct {
 	Params    any    `json:"params,omitempty"`
 }
 
-// post writes the request to ws and returns once it is written; its reply
+// Post writes the request to ws and returns once it is written; its reply
 // arrives on the returned channel (buffered: nobody has to read it).
-func (pr *postedReplies) post(ws *cdp.WebSocket, sessionID, method string, params any) (<-chan postedReply, error) {
+// Errors: the connection's, or the one it dropped with.
+func (pr *Replies) Post(ws *cdp.WebSocket, sessionID, method string, params any) (<-chan Reply, error) {
 	_, ch, err := pr.postAs(ws, sessionID, method, params, false)
 	return ch, err
 }
 
-// postAs is post that also returns the call's id (for forget) and, with
+// Call is a call posted with PostRaw, on its way.
+type Call struct {
+	// Reply is where its reply arrives, undecoded (Reply.Raw).
+	Reply <-chan Reply
+	id    int32
+	from  *Replies
+}
+
+// Forget gives the call up: its reply is dropped when it comes.
+func (c Call) Forget() { c.from.forget(c.id) }
+
+// PostRaw is Post delivering the reply as the undecoded message, for a
+// reply its reader scans itself.
+func (pr *Replies) PostRaw(ws *cdp.WebSocket, sessionID, method string, params any) (Call, error) {
+	id, ch, err := pr.postAs(ws, sessionID, method, params, true)
+	return Call{Reply: ch, id: id, from: pr}, err
+}
+
+// postAs is Post that also returns the call's id (for forget) and, with
 // raw, delivers the reply as the undecoded message.
-func (pr *postedReplies) postAs(ws *cdp.WebSocket, sessionID, method string, params any, raw bool) (int32, <-chan postedReply, error) {
+func (pr *Replies) postAs(ws *cdp.WebSocket, sessionID, method string, params any, raw bool) (int32, <-chan Reply, error) {
 	pr.mu.Lock()
 	if pr.dropped != nil {
 		pr.mu.Unlock()
@@ -86,7 +112,7 @@ func (pr *postedReplies) postAs(ws *cdp.WebSocket, sessionID, method string, par
 		pr.last = -1
 	}
 	id := pr.last
-	ch := make(chan postedReply, 1)
+	ch := make(chan Reply, 1)
 	if pr.waiting == nil {
 		pr.waiting = map[int32]postedWaiter{}
 	}
@@ -104,7 +130,7 @@ func (pr *postedReplies) postAs(ws *cdp.WebSocket, sessionID, method string, par
 	return id, ch, nil
 }
 
-func (pr *postedReplies) forget(id int32) {
+func (pr *Replies) forget(id int32) {
 	pr.mu.Lock()
 	delete(pr.waiting, id)
 	pr.mu.Unlock()
@@ -145,9 +171,10 @@ func postedID(msg []byte) (int32, bool) {
 	return int32(*head.ID), true
 }
 
-// take reports whether msg is the reply to a posted call, delivering it if
-// so. The reply to a call nobody waits for any more (forgotten) is dropped.
-func (pr *postedReplies) take(msg []byte) bool {
+// Take reports whether msg is the reply to a posted call, delivering it if
+// so; the socket's reader gives every message here before rod sees it. The
+// reply to a call nobody waits for any more (forgotten) is dropped.
+func (pr *Replies) Take(msg []byte) bool {
 	id, ok := postedID(msg)
 	if !ok {
 		return false
@@ -157,9 +184,9 @@ func (pr *postedReplies) take(msg []byte) bool {
 	delete(pr.waiting, id)
 	pr.mu.Unlock()
 	if ok {
-		var r postedReply
+		var r Reply
 		if w.raw {
-			r.raw = msg
+			r.Raw = msg
 		} else if err := json.Unmarshal(msg, &r); err != nil {
 			r.err = err
 		}
@@ -168,24 +195,26 @@ func (pr *postedReplies) take(msg []byte) bool {
 	return true
 }
 
-// drop fails every posted call still waiting, and all later ones.
-func (pr *postedReplies) drop(err error) {
+// Drop fails every posted call still waiting, and all later ones, with
+// err: the socket's read failed.
+func (pr *Replies) Drop(err error) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	if pr.dropped == nil {
 		pr.dropped = err
 	}
 	for id, w := range pr.waiting {
-		w.ch <- postedReply{err: err}
+		w.ch <- Reply{err: err}
 		delete(pr.waiting, id)
 	}
 }
 
-// wait returns the posted call's reply, or the reason it will not come.
-func wait(ctx context.Context, ch <-chan postedReply) error {
+// Wait returns the error of the posted call's reply (Reply.Err), or
+// context.Cause(ctx) when ctx ends first.
+func Wait(ctx context.Context, ch <-chan Reply) error {
 	select {
 	case r := <-ch:
-		return r.failure()
+		return r.Err()
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
