@@ -1,8 +1,6 @@
 package browser
 
 import (
-	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,8 +10,9 @@ import (
 )
 
 // Ferry works in the background: no code path may bring a tab to the
-// front or focus a window. This guards the package's sources against the
-// CDP methods that would. Focus emulation, which changes what one tab
+// front or focus a window. This guards the package's sources, and those of
+// the packages under it (launch, posted, fetch, …), against the CDP methods
+// that would. Focus emulation, which changes what one tab
 // believes without touching the window or the tab in front, is allowed in
 // focus.go alone, where every hold is released. front.go alone may show a
 // tab or change a window, for what the user asked to see:
@@ -26,6 +25,8 @@ func TestNoCodePathActivatesATabOrFocusesAWindow(t *testing.T) {
 		"Browser.setWindowBounds", "newWindow", "EmulationSetFocusEmulationEnabled"}
 	const emulation = "Emulation.setFocusEmulationEnabled"
 	files, _ := filepath.Glob("*.go")
+	under, _ := filepath.Glob("*/*.go")
+	files = append(files, under...)
 	checked := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
@@ -58,34 +59,6 @@ func TestNoCodePathActivatesATabOrFocusesAWindow(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Fatalf("only %d source files checked", checked)
-	}
-}
-
-func TestTheDownloadWayWorksInTheDefaultBrowserContext(t *testing.T) {
-	ctx := testCtx(t, 30*time.Second)
-	p, err := shared.OpenTab(ctx, "about:blank")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close(testCtx(t, 5*time.Second)) })
-	if err := p.Navigate(ctx, fixture.URL+"/blank.html"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Fetch(ctx, fixture.URL+"/set-cookie", FetchOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	rc, meta, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n=100000", BytesOptions{Way: WayDownload, DownloadDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := io.ReadAll(rc)
-	if err != nil || !bytes.Equal(got, cachedBody(100000)) || meta.Status != 200 {
-		t.Fatalf("read %d bytes, status %d, %v", len(got), meta.Status, err)
-	}
-	dir := rc.(*tempFile).dir
-	rc.Close()
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Fatalf("the temporary download directory survived Close: %v", err)
 	}
 }
 

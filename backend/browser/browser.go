@@ -1,8 +1,9 @@
 // Package browser drives Chromium over the DevTools protocol for Ferry: it
-// launches a browser on Ferry's own persistent profile or attaches to one the
-// user started, lists and opens tabs, hands out a tab by its CDP TargetID
-// without activating it, types and clicks with trusted input, fetches inside
-// the page with the page's cookies, and captures response streams.
+// launches a browser on Ferry's own persistent profile (package launch
+// starts it) or attaches to one the user started, lists and opens tabs,
+// hands out a tab by its CDP TargetID without activating it, types and
+// clicks with trusted input, and captures response streams. Package fetch
+// builds on it to fetch inside the page with the page's cookies.
 //
 // Every failure that reaches a caller is an errs envelope. A crashed tab, a
 // navigation during an evaluate and a dropped connection come back as
@@ -58,7 +59,7 @@ type Browser struct {
 
 	downloadMu sync.Mutex // Browser.setDownloadBehavior is browser-wide: one download at a time
 
-	forgets sync.WaitGroup // clean-ups of the download list in flight; Close waits for them
+	background sync.WaitGroup // work started by Background; Close waits for it
 }
 
 // connect opens the DevTools websocket at wsURL and starts watching the
@@ -178,9 +179,12 @@ func (b *Browser) endPage(p *Page, cause error) {
 	p.end(cause)
 }
 
-// call runs one browser-level CDP method under ctx, reporting failures as
-// envelopes.
-func (b *Browser) call(ctx context.Context, op string, method string, params, result any) error {
+// Call runs one browser-level CDP method (outside any tab's session) under
+// ctx and decodes its result into result (which may be nil); op names the
+// work in the error. Failures are envelopes: BrowserDisconnected when the
+// connection is gone, Timeout or Cancelled when ctx ends, Internal when the
+// browser refuses.
+func (b *Browser) Call(ctx context.Context, op string, method string, params, result any) error {
 	if err := context.Cause(b.life); err != nil {
 		return classify(op, b.life, ctx, err)
 	}
@@ -201,7 +205,7 @@ func (b *Browser) call(ctx context.Context, op string, method string, params, re
 // BrowserDisconnected when the connection is gone.
 func (b *Browser) Version(ctx context.Context) (string, error) {
 	var v proto.BrowserGetVersionResult
-	if err := b.call(ctx, "read browser version", "Browser.getVersion", proto.BrowserGetVersion{}, &v); err != nil {
+	if err := b.Call(ctx, "read browser version", "Browser.getVersion", proto.BrowserGetVersion{}, &v); err != nil {
 		return "", err
 	}
 	return v.Product, nil
@@ -235,7 +239,7 @@ func (b *Browser) Err() error { return context.Cause(b.life) }
 // first call.
 func (b *Browser) Close(ctx context.Context) error {
 	b.closeOnce.Do(func() {
-		b.waitForgets(ctx)
+		b.waitBackground(ctx)
 		if b.proc == nil {
 			b.shutdownConn()
 			return
@@ -251,6 +255,48 @@ func (b *Browser) Close(ctx context.Context) error {
 		b.shutdownConn()
 	})
 	return b.closeErr
+}
+
+// backgroundWait bounds how long Close waits for the work Background
+// started.
+const backgroundWait = 10 * time.Second
+
+// Background runs fn on its own goroutine with a context that ends with the
+// connection or after d. Close waits for the work so started, at most
+// 10 s, so that a process that closes its browser before exiting leaves
+// none of it half done: for best-effort clean-ups such as package fetch's
+// of the download list.
+func (b *Browser) Background(d time.Duration, fn func(ctx context.Context)) {
+	b.background.Add(1)
+	go func() {
+		defer b.background.Done()
+		ctx, cancel := context.WithTimeout(b.life, d)
+		defer cancel()
+		fn(ctx)
+	}()
+}
+
+// waitBackground waits for the work Background started, at most until ctx
+// ends or backgroundWait has passed.
+func (b *Browser) waitBackground(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		b.background.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	case <-time.After(backgroundWait):
+	}
+}
+
+// LockDownloads takes the browser's download behaviour, which
+// Browser.setDownloadBehavior sets for the whole browser (or browser
+// context), so that one download runs at a time; it returns the release.
+func (b *Browser) LockDownloads() (unlock func()) {
+	b.downloadMu.Lock()
+	return b.downloadMu.Unlock
 }
 
 // shutdownConn closes the websocket and fails every call in flight.

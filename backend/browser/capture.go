@@ -8,6 +8,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/redact"
 )
 
 // Match selects the requests whose response bodies Capture delivers.
@@ -199,7 +200,7 @@ func (p *Page) captureLoop(cctx, parent context.Context, m Match, sink Sink, eve
 				}
 			}
 			if err != nil {
-				err = errs.Wrap(err, errs.Internal, "read the captured body of %s: %v", redactURL(c.url), err)
+				err = errs.Wrap(err, errs.Internal, "read the captured body of %s: %v", redact.URL(c.url), err)
 			}
 			sink(StreamEvent{RequestID: string(e.RequestID), Kind: StreamEnd, Err: err})
 		case "Network.loadingFailed":
@@ -217,7 +218,7 @@ func (p *Page) captureLoop(cctx, parent context.Context, m Match, sink Sink, eve
 				code = errs.Cancelled
 			}
 			sink(StreamEvent{RequestID: string(e.RequestID), Kind: StreamEnd,
-				Err: errs.New(code, "the response of %s failed: %s", redactURL(c.url), e.ErrorText).
+				Err: errs.New(code, "the response of %s failed: %s", redact.URL(c.url), e.ErrorText).
 					WithEvidence("reason", e.ErrorText).WithStage(errs.StagePoll)})
 		}
 	}
@@ -236,6 +237,11 @@ func (p *Page) captureEndCause(parent context.Context) error {
 	}
 	return errs.New(errs.Cancelled, "the capture was stopped before the response ended")
 }
+
+// cleanupTimeout bounds the calls that must complete even when the capture
+// has ended: the stream's start that its other captures share, and turning
+// the Network domain off.
+const cleanupTimeout = 5e9 // 5 s
 
 // streamStart is the answer to the page's one Network.streamResourceContent
 // for a request.

@@ -9,6 +9,19 @@ import (
 
 type rodMessage = *rod.Message
 
+// Events delivers the browser's CDP events, of every session, from now on
+// until ctx ends or the returned stop is called. The channel is buffered
+// without bound by rod, so a slow reader never stalls the connection.
+func (b *Browser) Events(ctx context.Context) (<-chan *rod.Message, func()) {
+	return b.subscribe(ctx, "", true)
+}
+
+// Events delivers the tab's CDP events from now on until ctx ends or the
+// returned stop is called, as Browser.Events does.
+func (p *Page) Events(ctx context.Context) (<-chan *rod.Message, func()) {
+	return p.b.subscribe(ctx, p.session, false)
+}
+
 // subscribe delivers the browser's CDP events from now on until ctx ends or
 // the returned stop is called. With a non-empty session only that session's
 // events are delivered; the empty session delivers browser-level events.

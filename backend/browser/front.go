@@ -27,7 +27,7 @@ func (b *Browser) MinimizeWindows(ctx context.Context) error {
 	done := map[proto.BrowserWindowID]bool{}
 	for _, t := range targets {
 		var w proto.BrowserGetWindowForTargetResult
-		if err := b.call(ctx, "find the tab's window", "Browser.getWindowForTarget",
+		if err := b.Call(ctx, "find the tab's window", "Browser.getWindowForTarget",
 			proto.BrowserGetWindowForTarget{TargetID: proto.TargetTargetID(t.ID)}, &w); err != nil {
 			return err
 		}
@@ -35,7 +35,7 @@ func (b *Browser) MinimizeWindows(ctx context.Context) error {
 			continue
 		}
 		done[w.WindowID] = true
-		if err := b.call(ctx, "minimize the browser window", "Browser.setWindowBounds", proto.BrowserSetWindowBounds{
+		if err := b.Call(ctx, "minimize the browser window", "Browser.setWindowBounds", proto.BrowserSetWindowBounds{
 			WindowID: w.WindowID, Bounds: &proto.BrowserBounds{WindowState: proto.BrowserWindowStateMinimized},
 		}, nil); err != nil {
 			return err
@@ -55,7 +55,7 @@ func (b *Browser) WindowStates(ctx context.Context) (map[int]string, error) {
 	out := map[int]string{}
 	for _, t := range targets {
 		var w proto.BrowserGetWindowForTargetResult
-		if err := b.call(ctx, "find the tab's window", "Browser.getWindowForTarget",
+		if err := b.Call(ctx, "find the tab's window", "Browser.getWindowForTarget",
 			proto.BrowserGetWindowForTarget{TargetID: proto.TargetTargetID(t.ID)}, &w); err != nil {
 			return nil, err
 		}
@@ -71,16 +71,16 @@ func (b *Browser) WindowStates(ctx context.Context) (map[int]string, error) {
 // BrowserDisconnected.
 func (b *Browser) ShowTab(ctx context.Context, targetID string) error {
 	id := proto.TargetTargetID(targetID)
-	if err := b.call(ctx, "show the tab", "Target.activateTarget", proto.TargetActivateTarget{TargetID: id}, nil); err != nil {
+	if err := b.Call(ctx, "show the tab", "Target.activateTarget", proto.TargetActivateTarget{TargetID: id}, nil); err != nil {
 		return notATab(err, targetID)
 	}
 	var win proto.BrowserGetWindowForTargetResult
-	if err := b.call(ctx, "find the tab's window", "Browser.getWindowForTarget", proto.BrowserGetWindowForTarget{TargetID: id}, &win); err != nil {
+	if err := b.Call(ctx, "find the tab's window", "Browser.getWindowForTarget", proto.BrowserGetWindowForTarget{TargetID: id}, &win); err != nil {
 		// A headless browser has no window to raise: the tab is in front.
 		return nil
 	}
 	if win.Bounds != nil && win.Bounds.WindowState == proto.BrowserWindowStateMinimized {
-		_ = b.call(ctx, "restore the tab's window", "Browser.setWindowBounds", proto.BrowserSetWindowBounds{
+		_ = b.Call(ctx, "restore the tab's window", "Browser.setWindowBounds", proto.BrowserSetWindowBounds{
 			WindowID: win.WindowID, Bounds: &proto.BrowserBounds{WindowState: proto.BrowserWindowStateNormal}}, nil)
 	}
 	return nil

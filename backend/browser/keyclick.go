@@ -163,17 +163,17 @@ func (p *Page) inFront() bool {
 // mode); asked once per connection. A browser that does not answer counts
 // as headful: the keyboard's way works in both.
 func (b *Browser) headless(ctx context.Context) bool {
-	return strings.Contains(b.agent(ctx), "HeadlessChrome")
+	return strings.Contains(b.UserAgent(ctx), "HeadlessChrome")
 }
 
-// agent is the browser's user agent, asked once per connection ("" when
-// the browser does not answer).
-func (b *Browser) agent(ctx context.Context) string {
+// UserAgent is the browser's user agent, asked once per connection (""
+// when the browser does not answer).
+func (b *Browser) UserAgent(ctx context.Context) string {
 	b.productMu.Lock()
 	defer b.productMu.Unlock()
 	if b.userAgent == "" {
 		var v proto.BrowserGetVersionResult
-		if err := b.call(ctx, "read browser version", "Browser.getVersion", proto.BrowserGetVersion{}, &v); err != nil {
+		if err := b.Call(ctx, "read browser version", "Browser.getVersion", proto.BrowserGetVersion{}, &v); err != nil {
 			return ""
 		}
 		b.userAgent = v.UserAgent

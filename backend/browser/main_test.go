@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"embed"
-	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/browser/browsertest"
 	"github.com/ferrydesk/ferry/backend/browser/launch"
 )
 
@@ -26,64 +26,24 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(runTests(m))
-}
-
-func runTests(m *testing.M) int {
-	fixture = httptest.NewServer(fixtureMux())
-	defer fixture.Close()
-
-	profile, err := os.MkdirTemp("", "ferry-browser-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "make profile dir:", err)
-		return 1
-	}
-	defer os.RemoveAll(profile)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	shared, err = Launch(ctx, profile, launch.WithBinary(testBinary), launch.Headless())
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "launch the shared test browser:", err)
-		return 1
-	}
-	defer shared.Close(context.Background())
-	return m.Run()
+	os.Exit(browsertest.Main(m, fixtureMux(), &fixture, &shared, func(ctx context.Context, profile string) (*Browser, error) {
+		return Launch(ctx, profile, launch.WithBinary(testBinary), launch.Headless())
+	}))
 }
 
 func fixtureMux() *http.ServeMux {
 	mux := http.NewServeMux()
 	sub, _ := fs.Sub(fixtures, "testdata")
 	mux.Handle("/", http.FileServer(http.FS(sub)))
-	registerFetchHandlers(mux)
+	registerCaptureHandlers(mux)
 	return mux
 }
 
-// newTab opens url (a path on the fixture server) in a fresh tab of a fresh
+// newTab opens path (on the fixture server) in a fresh tab of a fresh
 // browser context, closed with the test.
 func newTab(t testing.TB, path string) *Page {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	bc, err := shared.NewContext(ctx)
-	if err != nil {
-		t.Fatalf("new browser context: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = bc.Dispose(ctx)
-	})
-	p, err := bc.OpenTab(ctx, "about:blank")
-	if err != nil {
-		t.Fatalf("open tab: %v", err)
-	}
-	if path != "" {
-		if err := p.Navigate(ctx, fixture.URL+path); err != nil {
-			t.Fatalf("navigate to %s: %v", path, err)
-		}
-	}
-	return p
+	return browsertest.NewTab[*Page](t, shared.NewContext, fixture, path)
 }
 
 func testCtx(t testing.TB, d time.Duration) context.Context {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser/posted"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -48,12 +49,37 @@ func newPage(b *Browser, id proto.TargetTargetID, s proto.TargetSessionID, bctx 
 // ID returns the tab's CDP TargetID.
 func (p *Page) ID() string { return string(p.id) }
 
+// Browser is the browser the tab is in.
+func (p *Page) Browser() *Browser { return p.b }
+
+// ContextID is the id of the browser context the tab is in (see
+// BrowserContext), "" for the default one.
+func (p *Page) ContextID() proto.BrowserBrowserContextID { return p.browserCtx }
+
 // Err is nil while the page is usable, then the envelope that ended it.
 func (p *Page) Err() error { return context.Cause(p.life) }
 
 // Done is closed when Ferry's use of the tab ends: it was detached or
 // closed, it crashed, or the browser went away (Err says which).
 func (p *Page) Done() <-chan struct{} { return p.life.Done() }
+
+// Failure is the envelope a Page method reports for err, met while doing op
+// for a caller whose context is ctx: the reason the tab or the browser
+// ended (TargetCrashed, TargetNotFound, BrowserDisconnected) wins, then the
+// end of ctx (Timeout, Cancelled), then err by its kind (NavigationAborted,
+// TargetNotFound, BrowserDisconnected, Internal). An envelope stays as it
+// is; a nil err is nil. For work built on the page, such as package
+// fetch's.
+func (p *Page) Failure(ctx context.Context, op string, err error) error {
+	return classify(op, p.life, ctx, err)
+}
+
+// PostRaw writes method to the tab without waiting for its reply, which
+// comes undecoded on the call (see package posted): for replies too large to
+// be decoded twice, such as IO.read's. Errors: the connection's.
+func (p *Page) PostRaw(method string, params any) (posted.Call, error) {
+	return p.b.sock.replies.PostRaw(p.b.ws, string(p.session), method, params)
+}
 
 // do runs fn with a session client whose context ends with the caller's ctx
 // or the page's life, whichever is first, and classifies its error.
@@ -183,7 +209,7 @@ func (p *Page) EvalInto(ctx context.Context, dst any, fn string, args ...any) er
 // Info returns the tab's current address and title.
 func (p *Page) Info(ctx context.Context) (Target, error) {
 	var res proto.TargetGetTargetInfoResult
-	err := p.b.call(ctx, "look up the tab", "Target.getTargetInfo", proto.TargetGetTargetInfo{TargetID: p.id}, &res)
+	err := p.b.Call(ctx, "look up the tab", "Target.getTargetInfo", proto.TargetGetTargetInfo{TargetID: p.id}, &res)
 	if err != nil {
 		if cause := p.Err(); cause != nil {
 			return Target{}, cause
@@ -235,7 +261,7 @@ func (p *Page) waitLoaded(ctx context.Context) error {
 // Detach ends Ferry's session with the tab without closing it. Calls in
 // flight on the page fail with TargetNotFound.
 func (p *Page) Detach(ctx context.Context) error {
-	err := p.b.call(ctx, "detach from the tab", "Target.detachFromTarget",
+	err := p.b.Call(ctx, "detach from the tab", "Target.detachFromTarget",
 		proto.TargetDetachFromTarget{SessionID: p.session}, nil)
 	p.b.endPage(p, errs.New(errs.TargetNotFound, "Ferry detached from the tab").WithEvidence("target_id", string(p.id)))
 	if errs.Has(err, errs.TargetNotFound) {
@@ -246,15 +272,13 @@ func (p *Page) Detach(ctx context.Context) error {
 
 // Close closes the tab. Only for tabs Ferry opened.
 func (p *Page) Close(ctx context.Context) error {
-	err := p.b.call(ctx, "close the tab", "Target.closeTarget", proto.TargetCloseTarget{TargetID: p.id}, nil)
+	err := p.b.Call(ctx, "close the tab", "Target.closeTarget", proto.TargetCloseTarget{TargetID: p.id}, nil)
 	p.b.endPage(p, errs.New(errs.TargetNotFound, "Ferry closed the tab").WithEvidence("target_id", string(p.id)))
 	if errs.Has(err, errs.TargetNotFound) {
 		return nil
 	}
 	return err
 }
-
-func jsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
 
 func decodeBase64(s string) ([]byte, error) { return base64.StdEncoding.DecodeString(s) }
 

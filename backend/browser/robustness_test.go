@@ -75,7 +75,7 @@ func TestEndingsComeBackAsEnvelopesWithinTheDeadline(t *testing.T) {
 		{"a closed tab fails the call in flight with target_not_found", errs.TargetNotFound, func(t *testing.T, p *Page) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			if err := shared.call(ctx, "close", "Target.closeTarget", proto.TargetCloseTarget{TargetID: p.id}, nil); err != nil {
+			if err := shared.Call(ctx, "close", "Target.closeTarget", proto.TargetCloseTarget{TargetID: p.id}, nil); err != nil {
 				t.Errorf("close: %v", err)
 			}
 		}},

@@ -15,13 +15,13 @@ import (
 func (b *Browser) CloseTab(ctx context.Context, targetID string) error {
 	id := proto.TargetTargetID(targetID)
 	var res proto.TargetCloseTargetResult
-	if err := b.call(ctx, "close the tab", "Target.closeTarget", proto.TargetCloseTarget{TargetID: id}, &res); err != nil {
+	if err := b.Call(ctx, "close the tab", "Target.closeTarget", proto.TargetCloseTarget{TargetID: id}, &res); err != nil {
 		return notATab(err, targetID)
 	}
 	deadline := time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) {
 		var info proto.TargetGetTargetInfoResult
-		if err := b.call(ctx, "look up the tab", "Target.getTargetInfo", proto.TargetGetTargetInfo{TargetID: id}, &info); err != nil {
+		if err := b.Call(ctx, "look up the tab", "Target.getTargetInfo", proto.TargetGetTargetInfo{TargetID: id}, &info); err != nil {
 			return nil
 		}
 		select {

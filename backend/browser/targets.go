@@ -26,7 +26,7 @@ type Target struct {
 // BrowserDisconnected when the connection is gone.
 func (b *Browser) Targets(ctx context.Context, inferSite func(host string) string) ([]Target, error) {
 	var res proto.TargetGetTargetsResult
-	if err := b.call(ctx, "list tabs", "Target.getTargets", proto.TargetGetTargets{}, &res); err != nil {
+	if err := b.Call(ctx, "list tabs", "Target.getTargets", proto.TargetGetTargets{}, &res); err != nil {
 		return nil, err
 	}
 	out := []Target{}
@@ -73,7 +73,7 @@ func (b *Browser) OpenTab(ctx context.Context, rawURL string, opts ...TabOption)
 		o(&req)
 	}
 	var res proto.TargetCreateTargetResult
-	if err := b.call(ctx, "open a tab", "Target.createTarget", req, &res); err != nil {
+	if err := b.Call(ctx, "open a tab", "Target.createTarget", req, &res); err != nil {
 		return nil, err
 	}
 	return b.Page(ctx, string(res.TargetID))
@@ -95,7 +95,7 @@ func (b *Browser) Page(ctx context.Context, targetID string) (*Page, error) {
 	}
 
 	var info proto.TargetGetTargetInfoResult
-	err := b.call(ctx, "look up the tab", "Target.getTargetInfo", proto.TargetGetTargetInfo{TargetID: id}, &info)
+	err := b.Call(ctx, "look up the tab", "Target.getTargetInfo", proto.TargetGetTargetInfo{TargetID: id}, &info)
 	if err != nil {
 		if errs.Has(err, errs.Internal) || errs.Has(err, errs.TargetNotFound) {
 			return nil, errs.Wrap(err, errs.TargetNotFound, "no open tab has the id %s", targetID).
@@ -113,9 +113,11 @@ func (b *Browser) Page(ctx context.Context, targetID string) (*Page, error) {
 	return b.attachLocked(ctx, id, info.TargetInfo.BrowserContextID)
 }
 
-// attach attaches to the target id of the browser context bctx, whatever its
-// type (Page only hands out tabs).
-func (b *Browser) attach(ctx context.Context, id proto.TargetTargetID, bctx proto.BrowserBrowserContextID) (*Page, error) {
+// AttachTarget attaches to the target id of the browser context bctx (""
+// for the default one), whatever its type: Page hands out tabs only, and a
+// hidden target (package fetch's download list) is not one. Errors: as
+// Page's.
+func (b *Browser) AttachTarget(ctx context.Context, id proto.TargetTargetID, bctx proto.BrowserBrowserContextID) (*Page, error) {
 	b.attachMu.Lock()
 	defer b.attachMu.Unlock()
 	return b.attachLocked(ctx, id, bctx)
@@ -124,7 +126,7 @@ func (b *Browser) attach(ctx context.Context, id proto.TargetTargetID, bctx prot
 // attachLocked is attach with attachMu held.
 func (b *Browser) attachLocked(ctx context.Context, id proto.TargetTargetID, bctx proto.BrowserBrowserContextID) (*Page, error) {
 	var att proto.TargetAttachToTargetResult
-	if err := b.call(ctx, "attach to the tab", "Target.attachToTarget",
+	if err := b.Call(ctx, "attach to the tab", "Target.attachToTarget",
 		proto.TargetAttachToTarget{TargetID: id, Flatten: true}, &att); err != nil {
 		return nil, err
 	}
@@ -153,7 +155,7 @@ type BrowserContext struct {
 // NewContext creates an isolated browser context. Dispose it when done.
 func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
 	var res proto.TargetCreateBrowserContextResult
-	if err := b.call(ctx, "create a browser context", "Target.createBrowserContext",
+	if err := b.Call(ctx, "create a browser context", "Target.createBrowserContext",
 		proto.TargetCreateBrowserContext{}, &res); err != nil {
 		return nil, err
 	}
@@ -167,6 +169,6 @@ func (c *BrowserContext) OpenTab(ctx context.Context, rawURL string) (*Page, err
 
 // Dispose closes the context's tabs and deletes its cookies and storage.
 func (c *BrowserContext) Dispose(ctx context.Context) error {
-	return c.b.call(ctx, "dispose of a browser context", "Target.disposeBrowserContext",
+	return c.b.Call(ctx, "dispose of a browser context", "Target.disposeBrowserContext",
 		proto.TargetDisposeBrowserContext{BrowserContextID: proto.BrowserBrowserContextID(c.ID)}, nil)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/browser/browsertest"
+	"github.com/ferrydesk/ferry/backend/browser/fetch"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -70,10 +71,10 @@ func TestCodeWithABrowserThatDoesNotShareFerrysFiles(t *testing.T) {
 		t.Fatalf("saved %s (%v): not the sandbox's zip", z.SavedPath, err)
 	}
 	tr := z.Transport
-	if tr == nil || tr.Way != string(browser.WayStream) || tr.FilesShared == nil || *tr.FilesShared || !strings.HasPrefix(tr.Sharing, browser.SharingProbe) {
+	if tr == nil || tr.Way != string(fetch.WayStream) || tr.FilesShared == nil || *tr.FilesShared || !strings.HasPrefix(tr.Sharing, fetch.SharingProbe) {
 		t.Fatalf("transport %+v, want fetch-stream because the probe found the files not shared", tr)
 	}
-	if !strings.Contains(rc.Layers.Download.Detail, string(browser.WayStream)) || !strings.Contains(rc.Layers.Download.Detail, "does not share Ferry's files") {
+	if !strings.Contains(rc.Layers.Download.Detail, string(fetch.WayStream)) || !strings.Contains(rc.Layers.Download.Detail, "does not share Ferry's files") {
 		t.Fatalf("download layer %q does not name the way and the unshared files", rc.Layers.Download.Detail)
 	}
 	onDisk, err := os.ReadFile(rc.Path)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/fetch"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -19,7 +19,7 @@ func TestSessionCheckFailedNamesTheRealCause(t *testing.T) {
 		{"a lost browser is a browser problem", errs.New(errs.BrowserDisconnected, "the browser went away"), errs.BrowserDisconnected},
 		{"a navigation during the read is a navigation", errs.New(errs.NavigationAborted, "navigated"), errs.NavigationAborted},
 		{"the deadline is a timeout", errs.New(errs.Timeout, "late"), errs.Timeout},
-		{"a fetch the page could not complete is a login problem", &browser.FetchError{URL: "https://chatgpt.com/api/auth/session", Reason: "Failed to fetch"}, errs.LoginRequired},
+		{"a fetch the page could not complete is a login problem", &fetch.Error{URL: "https://chatgpt.com/api/auth/session", Reason: "Failed to fetch"}, errs.LoginRequired},
 		{"a script error is a login problem", errs.Wrap(errors.New("boom"), errs.Internal, "boom"), errs.LoginRequired},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

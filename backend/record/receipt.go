@@ -115,7 +115,7 @@ type ZipReceipt struct {
 }
 
 // ZipTransport is how a download's bytes left the browser: the way (a
-// browser.Way, such as "url-download" or "fetch-stream") and, when the way
+// browser/fetch.Way, such as "url-download" or "fetch-stream") and, when the way
 // depended on it, whether the browser shares Ferry's files.
 type ZipTransport struct {
 	Way string `json:"way,omitempty"`

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/fetch"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 )
@@ -16,7 +16,7 @@ import (
 // No user means logged out. A 403 with cf-mitigated is a Cloudflare check on
 // the API, which says nothing about the login.
 func (a *Adapter) session(ctx context.Context) (string, error) {
-	resp, err := a.Page.Fetch(ctx, a.origin()+"/api/auth/session", fetchOpts(""))
+	resp, err := fetch.Text(ctx, a.Page, a.origin()+"/api/auth/session", fetchOpts(""))
 	if err != nil {
 		return "", provider.SessionCheckFailed(err, "the ChatGPT session")
 	}
@@ -50,8 +50,8 @@ func (a *Adapter) origin() string {
 	return u.Scheme + "://" + u.Host
 }
 
-func fetchOpts(token string) browser.FetchOptions {
-	o := browser.FetchOptions{Headers: map[string]string{"accept": "application/json"}}
+func fetchOpts(token string) fetch.Options {
+	o := fetch.Options{Headers: map[string]string{"accept": "application/json"}}
 	if token != "" {
 		o.Headers["authorization"] = "Bearer " + token
 	}
@@ -68,7 +68,7 @@ func (a *Adapter) conversation(ctx context.Context, id string) (*conversation, e
 	}
 	u := a.origin() + "/backend-api/conversation/" + url.PathEscape(id)
 	for attempt := 0; ; attempt++ {
-		resp, err := a.Page.Fetch(ctx, u, fetchOpts(a.token))
+		resp, err := fetch.Text(ctx, a.Page, u, fetchOpts(a.token))
 		if err != nil {
 			return nil, errs.Wrap(err, errs.GenerationError, "read the conversation: %v", errs.CodeOf(err))
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/ferrydesk/ferry/backend/browser/fetch"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -26,7 +27,7 @@ func (a *Adapter) Conversation(ctx context.Context, id string) (*Conversation, e
 	}
 	target := a.origin() + "/backend-api/conversation/" + id
 	for attempt := 0; ; attempt++ {
-		resp, err := a.Page.Fetch(ctx, target, fetchOpts(a.token))
+		resp, err := fetch.Text(ctx, a.Page, target, fetchOpts(a.token))
 		if err != nil {
 			return nil, fetchErr(err, errs.GenerationError, "read the conversation")
 		}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
-	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/fetch"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -19,22 +19,22 @@ import (
 // stored or put in an error.
 type Fetcher struct {
 	a           *Adapter
-	way         browser.Way
+	way         fetch.Way
 	downloadDir string
 }
 
 // FetcherOption changes how a Fetcher moves bytes.
 type FetcherOption func(*Fetcher)
 
-// WithWay picks how the body leaves the page (browser.WayURLDownload,
-// browser.WayStream, browser.WayDownload, browser.WayBlobIO,
-// browser.WayChunkedEval); "" is browser.DefaultWay, the fastest measured,
-// or browser.WayStream when the browser does not share Ferry's files (see
-// browser.Page.FetchBytes).
-func WithWay(w browser.Way) FetcherOption { return func(f *Fetcher) { f.way = w } }
+// WithWay picks how the body leaves the page (fetch.WayURLDownload,
+// fetch.WayStream, fetch.WayDownload, fetch.WayBlobIO,
+// fetch.WayChunkedEval); "" is fetch.DefaultWay, the fastest measured,
+// or fetch.WayStream when the browser does not share Ferry's files (see
+// fetch.Bytes).
+func WithWay(w fetch.Way) FetcherOption { return func(f *Fetcher) { f.way = w } }
 
 // WithDownloadDir sets the parent of the private temporary directory the
-// browser writes into with browser.WayURLDownload and browser.WayDownload
+// browser writes into with fetch.WayURLDownload and fetch.WayDownload
 // (default os.TempDir()). Put it on the output's file system when the zips
 // are large.
 func WithDownloadDir(dir string) FetcherOption { return func(f *Fetcher) { f.downloadDir = dir } }
@@ -61,7 +61,7 @@ func (f *Fetcher) Mint(ctx context.Context, mintURL string) (int, []byte, error)
 		}
 	}
 	for attempt := 0; ; attempt++ {
-		resp, err := f.a.Page.Fetch(ctx, mintURL, fetchOpts(f.a.token))
+		resp, err := fetch.Text(ctx, f.a.Page, mintURL, fetchOpts(f.a.token))
 		if err != nil {
 			return 0, nil, fetchErr(err, errs.ArtifactMintFailed, "mint the download url")
 		}
@@ -77,7 +77,7 @@ func (f *Fetcher) Mint(ctx context.Context, mintURL string) (int, []byte, error)
 
 // Download implements Downloader: it accepts only a URL that
 // ValidateDownloadURL accepts, fetches it in the page with the
-// page's cookies through browser.FetchBytes (no bearer: the estuary is
+// page's cookies through fetch.Bytes (no bearer: the estuary is
 // cookie-bound), and copies at most limit bytes into w. Statuses map
 // through artifact.DownloadStatusError (403 ArtifactForbidden, 404/410
 // ArtifactExpired); more than limit bytes is ArtifactTooLarge; a fetch the
@@ -88,13 +88,13 @@ func (f *Fetcher) Download(ctx context.Context, downloadURL string, w io.Writer,
 	if err := ValidateDownloadURL(downloadURL); err != nil {
 		return info, err
 	}
-	opts := browser.BytesOptions{
-		FetchOptions: browser.FetchOptions{Headers: map[string]string{"accept": "*/*"}},
-		Way:          f.way,
-		MaxBytes:     limit,
-		DownloadDir:  f.downloadDir,
+	opts := fetch.BytesOptions{
+		Options:     fetch.Options{Headers: map[string]string{"accept": "*/*"}},
+		Way:         f.way,
+		MaxBytes:    limit,
+		DownloadDir: f.downloadDir,
 	}
-	body, meta, err := f.a.Page.FetchBytes(ctx, downloadURL, opts)
+	body, meta, err := fetch.Bytes(ctx, f.a.Page, downloadURL, opts)
 	if err != nil {
 		return info, fetchErr(err, errs.ArtifactFetchFailed, "download the zip")
 	}
@@ -129,9 +129,9 @@ func (f *Fetcher) Download(ctx context.Context, downloadURL string, w io.Writer,
 	return info, nil
 }
 
-// TransportOf is the record of how FetchBytes moved a body: its way and,
+// TransportOf is the record of how fetch.Bytes moved a body: its way and,
 // when the way depended on it, whether the browser shares Ferry's files.
-func TransportOf(meta *browser.FetchMeta) artifact.Transport {
+func TransportOf(meta *fetch.Meta) artifact.Transport {
 	t := artifact.Transport{Way: string(meta.Way)}
 	if fs := meta.Files; fs != nil {
 		shared := fs.Shared
@@ -148,13 +148,13 @@ func TransportOf(meta *browser.FetchMeta) artifact.Transport {
 const copyBuffer = 256 << 10
 
 // fetchErr keeps an envelope's own code (TooLarge, a closed tab, a timeout)
-// and gives a plain failure the code. browser.FetchError already drops the
+// and gives a plain failure the code. fetch.Error already drops the
 // URL's query from its text; the wrapped message names only what failed.
 func fetchErr(err error, code errs.Code, what string) error {
 	if errs.CodeOf(err) != "" {
 		return err
 	}
-	var fe *browser.FetchError
+	var fe *fetch.Error
 	if errors.As(err, &fe) {
 		return errs.Wrap(err, code, "%s in the page: %s", what, fe.Reason)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/fetch"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
@@ -111,7 +112,7 @@ func runCode(t *testing.T, ctx context.Context, directive string, opts ...chatgp
 	c.took = time.Since(t0)
 	// The token the page holds, read the way the adapter reads it, for the
 	// leak check.
-	sess, err := tab.Page.Fetch(ctx, sim.URL(sim.ChatGPT, "/api/auth/session"), browser.FetchOptions{})
+	sess, err := fetch.Text(ctx, tab.Page, sim.URL(sim.ChatGPT, "/api/auth/session"), fetch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,12 +219,12 @@ func TestCodeArtifacts(t *testing.T) {
 	// Every case runs with the default way (the browser's own download, as
 	// this browser shares Ferry's files) and with the way a browser that
 	// does not share them gets (over the DevTools connection).
-	for _, way := range []browser.Way{"", browser.WayStream} {
+	for _, way := range []fetch.Way{"", fetch.WayStream} {
 		for _, tc := range cases {
 			name := tc.name
 			wantWay := way
 			if way == "" {
-				wantWay = browser.WayURLDownload
+				wantWay = fetch.WayURLDownload
 			} else {
 				name = string(way) + ": " + name
 			}
@@ -234,7 +235,7 @@ func TestCodeArtifacts(t *testing.T) {
 
 // runCodeArtifactsCase is tc fetched by way ("" for the default), which
 // must move the bytes by wantWay.
-func runCodeArtifactsCase(t *testing.T, name string, way, wantWay browser.Way, tc codeArtifactsCase) {
+func runCodeArtifactsCase(t *testing.T, name string, way, wantWay fetch.Way, tc codeArtifactsCase) {
 	t.Run(name, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
 		defer cancel()
@@ -354,7 +355,7 @@ func TestDownloadOverTheLimitIsTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, way := range []browser.Way{browser.WayURLDownload, browser.WayStream, browser.WayDownload, browser.WayBlobIO, browser.WayChunkedEval} {
+	for _, way := range []fetch.Way{fetch.WayURLDownload, fetch.WayStream, fetch.WayDownload, fetch.WayBlobIO, fetch.WayChunkedEval} {
 		var buf bytes.Buffer
 		_, err := c.adapter.Fetcher(chatgpt.WithWay(way)).Download(ctx, m.DownloadURL, &buf, 1<<20)
 		if !errs.Has(err, errs.ArtifactTooLarge) || int64(buf.Len()) > 1<<20 {
@@ -451,7 +452,7 @@ func BenchmarkFetchWays(b *testing.B) {
 			b.SetBytes(n)
 		}
 	})
-	for _, way := range []browser.Way{browser.WayURLDownload, browser.WayStream, browser.WayDownload, browser.WayBlobIO, browser.WayChunkedEval} {
+	for _, way := range []fetch.Way{fetch.WayURLDownload, fetch.WayStream, fetch.WayDownload, fetch.WayBlobIO, fetch.WayChunkedEval} {
 		b.Run(string(way), func(b *testing.B) {
 			f := a.Fetcher(chatgpt.WithWay(way), chatgpt.WithDownloadDir(dir))
 			b.SetBytes(size)

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
-	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/fetch"
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -96,9 +96,9 @@ func benchRetrieve(b *testing.B, size int64) {
 	for _, way := range benchWays() {
 		name := "retrieve-" + string(way)
 		switch way {
-		case browser.DefaultWay:
+		case fetch.DefaultWay:
 			name += "-default"
-		case browser.WayStream:
+		case fetch.WayStream:
 			name += "-unshared-default"
 		}
 		b.Run(name, func(b *testing.B) {
@@ -125,18 +125,18 @@ func benchRetrieve(b *testing.B, size int64) {
 // benchWays are the ways measured: the default first, then the default of
 // a browser that does not share Ferry's files, then the other ways that
 // are fast enough for 100 MiB; FERRY_BENCH_WAYS (comma-separated
-// browser.Way names, e.g. "blob-io,chunked-eval") picks others.
-func benchWays() []browser.Way {
+// fetch.Way names, e.g. "blob-io,chunked-eval") picks others.
+func benchWays() []fetch.Way {
 	if v := os.Getenv("FERRY_BENCH_WAYS"); v != "" {
-		var out []browser.Way
+		var out []fetch.Way
 		for _, w := range strings.Split(v, ",") {
-			out = append(out, browser.Way(strings.TrimSpace(w)))
+			out = append(out, fetch.Way(strings.TrimSpace(w)))
 		}
 		return out
 	}
-	out := []browser.Way{browser.DefaultWay}
-	for _, w := range []browser.Way{browser.WayURLDownload, browser.WayStream, browser.WayDownload, browser.WayBlobIO} {
-		if w != browser.DefaultWay {
+	out := []fetch.Way{fetch.DefaultWay}
+	for _, w := range []fetch.Way{fetch.WayURLDownload, fetch.WayStream, fetch.WayDownload, fetch.WayBlobIO} {
+		if w != fetch.DefaultWay {
 			out = append(out, w)
 		}
 	}

@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/fetch"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
@@ -70,7 +70,7 @@ func (a *Adapter) Ready(ctx context.Context) error {
 	if err := a.Web.Ready(ctx); err != nil {
 		return err
 	}
-	resp, err := a.Page.Fetch(ctx, a.origin()+"/rest/user-settings", browser.FetchOptions{Headers: map[string]string{"accept": "application/json"}})
+	resp, err := fetch.Text(ctx, a.Page, a.origin()+"/rest/user-settings", fetch.Options{Headers: map[string]string{"accept": "application/json"}})
 	if err != nil {
 		return provider.SessionCheckFailed(err, "the Grok user settings")
 	}

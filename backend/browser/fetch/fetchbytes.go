@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -14,7 +17,7 @@ import (
 // keeps the cookies. See the package README for the measured throughputs.
 type Way string
 
-// The ways FetchBytes knows.
+// The ways Bytes knows.
 const (
 	// WayChunkedEval reads the body stream in the page and returns it in
 	// base64 chunks through Runtime.evaluate. Nothing is held in the page
@@ -35,14 +38,14 @@ const (
 // headers; only the path crosses the DevTools connection and neither the
 // browser nor Go holds the body. It needs a browser that shares Ferry's
 // files (SharesFiles); for one that does not, and for an address of another
-// origin than the page's, which that way refuses, FetchBytes moves the body
+// origin than the page's, which that way refuses, Bytes moves the body
 // over the DevTools connection with WayStream instead (≥ 50 % of its speed,
 // measured in the same runs).
 var DefaultWay = WayURLDownload
 
-// BytesOptions configures FetchBytes.
+// BytesOptions configures Bytes.
 type BytesOptions struct {
-	FetchOptions
+	Options
 	Way      Way   // "" means DefaultWay
 	MaxBytes int64 // 0 means no cap; over the cap is ArtifactTooLarge
 	// ChunkBytes is the bytes per CDP message: one IO.read of fetch-stream
@@ -58,22 +61,22 @@ type BytesOptions struct {
 // defaultChunk is chunked-eval's chunk.
 const defaultChunk = 4 << 20
 
-// FetchBytes fetches rawURL in the tab with the page's cookies and returns
+// Bytes fetches rawURL in the tab p with the page's cookies and returns
 // the response's metadata and a reader of its body, for any status (a 403
 // body is small and may explain itself; the caller decides). The body is
 // never one CDP message: it moves in bounded chunks or as a file. The reader
 // uses ctx for its reads; Close it to free the page's copy and any temporary
-// file. The metadata names the way that moved the body (FetchMeta.Way) and,
+// file. The metadata names the way that moved the body (Meta.Way) and,
 // when that had to be known, whether the browser shares Ferry's files
-// (FetchMeta.Files).
+// (Meta.Files).
 //
 // The ways that have the browser write a file (WayURLDownload,
-// WayDownload) ask SharesFiles first. Left to its default, FetchBytes moves
+// WayDownload) ask SharesFiles first. Left to its default, Bytes moves
 // the body over the DevTools connection (WayStream) when the browser does
 // not share Ferry's files or when the address is of another origin than
 // the page's.
 //
-// Errors: a *FetchError when the page cannot fetch at all; ArtifactTooLarge
+// Errors: an *Error when the page cannot fetch at all; ArtifactTooLarge
 // when Content-Length or the bytes read exceed MaxBytes (then the reader's
 // Read fails the same way); ArtifactCorrupt when a streaming way
 // (WayURLDownload, WayStream) gets fewer bytes than Content-Length
@@ -81,15 +84,15 @@ const defaultChunk = 4 << 20
 // when WayURLDownload or WayDownload is asked explicitly of a browser that
 // does not share Ferry's files; BadInput for an unknown Way, or for
 // WayURLDownload asked explicitly for an address of another origin;
-// otherwise envelopes as for Eval.
-func (p *Page) FetchBytes(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
+// otherwise envelopes as for Page.Eval.
+func Bytes(ctx context.Context, p *browser.Page, rawURL string, opts BytesOptions) (io.ReadCloser, *Meta, error) {
 	way := opts.Way
 	if way == "" {
 		way = DefaultWay
 	}
 	var files *FileSharing
 	if way == WayURLDownload || way == WayDownload {
-		fs, err := p.SharesFiles(ctx, opts.DownloadDir)
+		fs, err := SharesFiles(ctx, p, opts.DownloadDir)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -103,10 +106,10 @@ func (p *Page) FetchBytes(ctx context.Context, rawURL string, opts BytesOptions)
 			way = WayStream
 		}
 	}
-	rc, meta, err := p.fetchBy(ctx, way, rawURL, opts)
+	rc, meta, err := fetchBy(ctx, p, way, rawURL, opts)
 	if opts.Way == "" && way == WayURLDownload && errors.Is(err, errOtherOrigin) {
 		way = WayStream
-		rc, meta, err = p.fetchStream(ctx, rawURL, opts)
+		rc, meta, err = fetchStream(ctx, p, rawURL, opts)
 	}
 	if meta != nil {
 		meta.Way, meta.Files = way, files
@@ -115,18 +118,18 @@ func (p *Page) FetchBytes(ctx context.Context, rawURL string, opts BytesOptions)
 }
 
 // fetchBy fetches rawURL by way.
-func (p *Page) fetchBy(ctx context.Context, way Way, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
+func fetchBy(ctx context.Context, p *browser.Page, way Way, rawURL string, opts BytesOptions) (io.ReadCloser, *Meta, error) {
 	switch way {
 	case WayChunkedEval:
-		return p.fetchChunked(ctx, rawURL, opts)
+		return fetchChunked(ctx, p, rawURL, opts)
 	case WayBlobIO:
-		return p.fetchBlobIO(ctx, rawURL, opts)
+		return fetchBlobIO(ctx, p, rawURL, opts)
 	case WayDownload:
-		return p.fetchDownload(ctx, rawURL, opts)
+		return fetchDownload(ctx, p, rawURL, opts)
 	case WayStream:
-		return p.fetchStream(ctx, rawURL, opts)
+		return fetchStream(ctx, p, rawURL, opts)
 	case WayURLDownload:
-		return p.fetchURLDownload(ctx, rawURL, opts)
+		return fetchURLDownload(ctx, p, rawURL, opts)
 	}
 	return nil, nil, errs.New(errs.BadInput, "unknown way of fetching bytes %q", way).
 		WithHint("use %q, %q, %q, %q or %q", WayStream, WayURLDownload, WayChunkedEval, WayBlobIO, WayDownload)
@@ -152,7 +155,7 @@ type chunkReply struct {
 
 // fetchChunked: the body's ReadableStream stays in the page; each Read
 // pulls up to ChunkBytes through Runtime.evaluate.
-func (p *Page) fetchChunked(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
+func fetchChunked(ctx context.Context, p *browser.Page, rawURL string, opts BytesOptions) (io.ReadCloser, *Meta, error) {
 	var r fetchReply
 	err := p.EvalInto(ctx, &r, `async (url, o) => {`+storeJS+fetchPrelude+`
   try {
@@ -290,7 +293,7 @@ const blobJS = `async (url, o) => {` + storeJS + fetchPrelude + `
   } catch (e) { return {error: String(e && e.message || e)}; }
 }`
 
-func (p *Page) fetchBlob(ctx context.Context, rawURL string, opts BytesOptions) (fetchReply, func(), error) {
+func fetchBlob(ctx context.Context, p *browser.Page, rawURL string, opts BytesOptions) (fetchReply, func(), error) {
 	var r fetchReply
 	if err := p.EvalInto(ctx, &r, blobJS, rawURL, opts.args()); err != nil {
 		return r, nil, err
@@ -312,28 +315,22 @@ func (p *Page) fetchBlob(ctx context.Context, rawURL string, opts BytesOptions) 
 
 // fetchBlobIO: the Blob is resolved to a browser-side stream handle and
 // read with IO.read, which needs no JavaScript per chunk.
-func (p *Page) fetchBlobIO(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
-	r, release, err := p.fetchBlob(ctx, rawURL, opts)
+func fetchBlobIO(ctx context.Context, p *browser.Page, rawURL string, opts BytesOptions) (io.ReadCloser, *Meta, error) {
+	r, release, err := fetchBlob(ctx, p, rawURL, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	var obj evalReply
-	err = p.do(ctx, "find the body in the page", func(s session) error {
-		raw, err := s.c.Call(s.ctx, string(s.id), "Runtime.evaluate", evalParams{
-			Expression: `globalThis[Symbol.for('ferry.fetch')][` + jsString(r.ID) + `]`})
-		if err != nil {
-			return err
-		}
-		return jsonUnmarshal(raw, &obj)
-	})
-	if err == nil && obj.Result.ObjectID == "" {
+	var obj proto.RuntimeEvaluateResult
+	err = p.Exec(ctx, "Runtime.evaluate", proto.RuntimeEvaluate{
+		Expression: `globalThis[Symbol.for('ferry.fetch')][` + jsString(r.ID) + `]`}, &obj)
+	if err == nil && (obj.Result == nil || obj.Result.ObjectID == "") {
 		err = errs.New(errs.ArtifactFetchFailed, "the fetched body is gone from the page")
 	}
 	var uuid struct {
 		UUID string `json:"uuid"`
 	}
 	if err == nil {
-		err = p.Exec(ctx, "IO.resolveBlob", map[string]string{"objectId": obj.Result.ObjectID}, &uuid)
+		err = p.Exec(ctx, "IO.resolveBlob", map[string]string{"objectId": string(obj.Result.ObjectID)}, &uuid)
 	}
 	if err != nil {
 		release()
@@ -344,7 +341,7 @@ func (p *Page) fetchBlobIO(ctx context.Context, rawURL string, opts BytesOptions
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
 		_ = p.Exec(cctx, "IO.close", map[string]string{"handle": handle}, nil)
-		_ = p.Exec(cctx, "Runtime.releaseObject", map[string]string{"objectId": obj.Result.ObjectID}, nil)
+		_ = p.Exec(cctx, "Runtime.releaseObject", map[string]string{"objectId": string(obj.Result.ObjectID)}, nil)
 		release()
 	}
 	body := newIOReader(ctx, p, handle, opts.ChunkBytes, opts.ReadsInFlight)

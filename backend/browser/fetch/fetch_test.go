@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"bytes"
@@ -8,15 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // loggedIn opens a fixture page whose browser context holds the HttpOnly
 // session cookie.
-func loggedIn(t testing.TB) *Page {
+func loggedIn(t testing.TB) *browser.Page {
 	t.Helper()
 	p := newTab(t, "/blank.html")
-	if _, err := p.Fetch(testCtx(t, 5*time.Second), fixture.URL+"/set-cookie", FetchOptions{}); err != nil {
+	if _, err := Text(testCtx(t, 5*time.Second), p, fixture.URL+"/set-cookie", Options{}); err != nil {
 		t.Fatalf("set the cookie: %v", err)
 	}
 	return p
@@ -25,7 +26,7 @@ func loggedIn(t testing.TB) *Page {
 func TestFetchSendsTheHttpOnlyCookieAndReportsTheStatus(t *testing.T) {
 	t.Run("without the cookie the server refuses", func(t *testing.T) {
 		p := newTab(t, "/blank.html")
-		r, err := p.Fetch(testCtx(t, 5*time.Second), fixture.URL+"/bytes?n=10", FetchOptions{})
+		r, err := Text(testCtx(t, 5*time.Second), p, fixture.URL+"/bytes?n=10", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,23 +36,23 @@ func TestFetchSendsTheHttpOnlyCookieAndReportsTheStatus(t *testing.T) {
 	})
 	t.Run("with the cookie the body and headers come back", func(t *testing.T) {
 		p := loggedIn(t)
-		r, err := p.Fetch(testCtx(t, 5*time.Second), fixture.URL+"/bytes?n=10", FetchOptions{})
+		r, err := Text(testCtx(t, 5*time.Second), p, fixture.URL+"/bytes?n=10", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.Status != 200 || r.Headers["content-type"] != "application/zip" || r.Size != 10 {
-			t.Fatalf("meta %+v", r.FetchMeta)
+			t.Fatalf("meta %+v", r.Meta)
 		}
 	})
-	t.Run("a refused connection is a FetchError without the URL's query", func(t *testing.T) {
+	t.Run("a refused connection is a Error without the URL's query", func(t *testing.T) {
 		p := newTab(t, "/blank.html")
 		l, _ := net.Listen("tcp", "127.0.0.1:0")
 		addr := l.Addr().String()
 		l.Close()
-		_, err := p.Fetch(testCtx(t, 5*time.Second), "http://"+addr+"/x?sig=secret", FetchOptions{})
-		var fe *FetchError
+		_, err := Text(testCtx(t, 5*time.Second), p, "http://"+addr+"/x?sig=secret", Options{})
+		var fe *Error
 		if !errors.As(err, &fe) {
-			t.Fatalf("error %v, want a FetchError", err)
+			t.Fatalf("error %v, want a Error", err)
 		}
 		if bytes.Contains([]byte(err.Error()), []byte("secret")) {
 			t.Fatalf("the error shows the signature: %v", err)
@@ -78,7 +79,7 @@ func TestFetchBytesEveryWayDeliversTheExactBody(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := loggedIn(t)
 			ctx := testCtx(t, 30*time.Second)
-			rc, meta, err := p.FetchBytes(ctx, fixture.URL+c.path, BytesOptions{Way: c.way, ChunkBytes: 256 << 10})
+			rc, meta, err := Bytes(ctx, p, fixture.URL+c.path, BytesOptions{Way: c.way, ChunkBytes: 256 << 10})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +115,7 @@ func TestFetchBytesEnforcesTheCap(t *testing.T) {
 				if chunked {
 					path += "&chunked=1"
 				}
-				rc, _, err := p.FetchBytes(ctx, fixture.URL+path, BytesOptions{Way: way, MaxBytes: 1 << 20, ChunkBytes: 256 << 10})
+				rc, _, err := Bytes(ctx, p, fixture.URL+path, BytesOptions{Way: way, MaxBytes: 1 << 20, ChunkBytes: 256 << 10})
 				if err == nil {
 					_, err = io.Copy(io.Discard, rc)
 					rc.Close()
@@ -129,7 +130,7 @@ func TestFetchBytesEnforcesTheCap(t *testing.T) {
 
 func TestFetchBytesReturnsTheErrorBodyOfARefusal(t *testing.T) {
 	p := newTab(t, "/blank.html")
-	rc, meta, err := p.FetchBytes(testCtx(t, 10*time.Second), fixture.URL+"/bytes?n=10", BytesOptions{})
+	rc, meta, err := Bytes(testCtx(t, 10*time.Second), p, fixture.URL+"/bytes?n=10", BytesOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,39 +1,11 @@
-package browser
+package fetch
 
 import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"sync"
-	"time"
 )
-
-// streamParts is what /stream sends, flush by flush: "é" (C3 A9) and "🚢"
-// (F0 9F 9A A2) are split across flushes, as a network chunk may split them.
-var streamParts = [][]byte{
-	[]byte("data: {\"v\":\"h\xc3"),
-	[]byte("\xa9llo \xf0\x9f"),
-	[]byte("\x9a\xa2\"}\n\n"),
-	[]byte("data: [DONE]\n\n"),
-}
-
-// gates hold /stream?gate=NAME before its last part until the test opens
-// the gate, to prove chunks are delivered while the response is still open.
-var (
-	gatesMu sync.Mutex
-	gates   = map[string]chan struct{}{}
-)
-
-func gate(name string) chan struct{} {
-	gatesMu.Lock()
-	defer gatesMu.Unlock()
-	g, ok := gates[name]
-	if !ok {
-		g = make(chan struct{})
-		gates[name] = g
-	}
-	return g
-}
 
 // body returns n deterministic pseudo-random bytes (incompressible, every
 // byte value present) for the fetch tests and benchmarks.
@@ -67,6 +39,10 @@ func cachedBody(n int) []byte {
 }
 
 func registerFetchHandlers(mux *http.ServeMux) {
+	mux.HandleFunc("/blank.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<!doctype html><html><head><title>Blank fixture</title></head><body><p>blank</p></body></html>"))
+	})
 	mux.HandleFunc("/set-cookie", func(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: "session", Value: "s3cret", HttpOnly: true, Path: "/"})
 		w.Write([]byte("ok"))
@@ -92,30 +68,6 @@ func registerFetchHandlers(mux *http.ServeMux) {
 				f.Flush()
 			}
 		}
-	})
-	mux.HandleFunc("/stream", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		f := w.(http.Flusher)
-		for i, part := range streamParts {
-			if i == len(streamParts)-1 {
-				if name := r.URL.Query().Get("gate"); name != "" {
-					select {
-					case <-gate(name):
-					case <-time.After(10 * time.Second):
-					}
-				}
-			}
-			w.Write(part)
-			f.Flush()
-			time.Sleep(20 * time.Millisecond)
-		}
-	})
-	mux.HandleFunc("/stream-empty", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(http.StatusOK)
-	})
-	mux.HandleFunc("/stream-redirect", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "/stream", http.StatusTemporaryRedirect)
 	})
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/bytes?"+r.URL.RawQuery, http.StatusFound)

@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"context"
@@ -10,14 +10,15 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/browser/launch"
 )
 
 // downloadURLs lists the addresses in the download list of the browser
 // context bctx, as chrome://downloads shows them.
-func downloadURLs(t *testing.T, ctx context.Context, b *Browser, bctx proto.BrowserBrowserContextID) []string {
+func downloadURLs(t *testing.T, ctx context.Context, b *browser.Browser, bctx proto.BrowserBrowserContextID) []string {
 	t.Helper()
-	p, err := b.openDownloadList(ctx, bctx)
+	p, err := openDownloadList(ctx, b, bctx)
 	if err != nil {
 		t.Fatalf("open the download list: %v", err)
 	}
@@ -38,7 +39,7 @@ func downloadURLs(t *testing.T, ctx context.Context, b *Browser, bctx proto.Brow
 func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
 	ctx := testCtx(t, 120*time.Second)
 	profile := filepath.Join(t.TempDir(), "browser-profile")
-	b, err := Launch(ctx, profile, launch.WithBinary(testBinary), launch.Headless())
+	b, err := browser.Launch(ctx, profile, launch.WithBinary(testBinary), launch.Headless())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,18 +51,18 @@ func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
 	if err := p.Navigate(ctx, fixture.URL+"/blank.html"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Fetch(ctx, fixture.URL+"/set-cookie", FetchOptions{}); err != nil {
+	if _, err := Text(ctx, p, fixture.URL+"/set-cookie", Options{}); err != nil {
 		t.Fatal(err)
 	}
 
 	// The user's download: the browser's own, of an address of its own.
 	userDir := t.TempDir()
-	if err := b.call(ctx, "allow", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
+	if err := b.Call(ctx, "allow", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
 		Behavior: proto.BrowserSetDownloadBehaviorBehaviorAllowAndName, DownloadPath: userDir, EventsEnabled: true,
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
-	events, stop := b.subscribe(ctx, "", true)
+	events, stop := b.Events(ctx)
 	if _, err := p.Eval(ctx, `(u) => { const a = document.createElement('a'); a.href = u; a.download = ''; document.body.appendChild(a); a.click(); a.remove(); }`,
 		fixture.URL+"/bytes?n=1000#the-users"); err != nil {
 		t.Fatal(err)
@@ -78,7 +79,7 @@ func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
 	stop()
 
 	for _, way := range []Way{WayURLDownload, WayDownload} {
-		rc, _, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n=200000&way="+string(way), BytesOptions{Way: way})
+		rc, _, err := Bytes(ctx, p, fixture.URL+"/bytes?n=200000&way="+string(way), BytesOptions{Way: way})
 		if err != nil {
 			t.Fatalf("%s: %v", way, err)
 		}
@@ -90,7 +91,7 @@ func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
 		}
 	}
 	// A refused request leaves a failed entry; it goes too.
-	if rc, meta, err := p.FetchBytes(ctx, fixture.URL+"/no-such.zip", BytesOptions{Way: WayURLDownload}); err != nil || meta.Status != 404 {
+	if rc, meta, err := Bytes(ctx, p, fixture.URL+"/no-such.zip", BytesOptions{Way: WayURLDownload}); err != nil || meta.Status != 404 {
 		t.Fatalf("a refusal: %v %+v", err, meta)
 	} else {
 		rc.Close()
@@ -103,7 +104,7 @@ func TestFerrysDownloadsLeaveTheBrowsersDownloadList(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Close took %s with the clean-ups in flight", time.Since(start))
-	b, err = Launch(ctx, profile, launch.WithBinary(testBinary), launch.Headless())
+	b, err = browser.Launch(ctx, profile, launch.WithBinary(testBinary), launch.Headless())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,18 +123,18 @@ func TestTheDownloadListIsNeverATab(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bc.Dispose(context.Background())
-	p, err := shared.openDownloadList(ctx, proto.BrowserBrowserContextID(bc.ID))
+	p, err := openDownloadList(ctx, shared, proto.BrowserBrowserContextID(bc.ID))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close(ctx)
 	var all proto.TargetGetTargetsResult
-	if err := shared.call(ctx, "list", "Target.getTargets", proto.TargetGetTargets{}, &all); err != nil {
+	if err := shared.Call(ctx, "list", "Target.getTargets", proto.TargetGetTargets{}, &all); err != nil {
 		t.Fatal(err)
 	}
 	found := false
 	for _, ti := range all.TargetInfos {
-		if ti.TargetID == p.id {
+		if string(ti.TargetID) == p.ID() {
 			found = true
 			if ti.Type == proto.TargetTargetInfoTypePage {
 				t.Fatalf("the download list is a tab: %+v", ti)

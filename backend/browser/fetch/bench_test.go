@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"io"
@@ -39,7 +39,7 @@ func BenchmarkFetchBytes(b *testing.B) {
 			b.SetBytes(n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				rc, _, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n="+strconv.Itoa(n), BytesOptions{Way: way, ChunkBytes: chunk, ReadsInFlight: depth})
+				rc, _, err := Bytes(ctx, p, fixture.URL+"/bytes?n="+strconv.Itoa(n), BytesOptions{Way: way, ChunkBytes: chunk, ReadsInFlight: depth})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-rod/rod/lib/cdp"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/browser/posted"
 )
 
@@ -38,7 +39,7 @@ const (
 // ioReader drains one IO stream handle of the page in order. It is not safe
 // for concurrent use.
 type ioReader struct {
-	p      *Page
+	p      *browser.Page
 	ctx    context.Context
 	handle string
 	size   int
@@ -51,7 +52,7 @@ type ioReader struct {
 
 // newIOReader reads handle in chunks of size bytes (0: streamChunk) with
 // depth reads in flight (0: streamDepth).
-func newIOReader(ctx context.Context, p *Page, handle string, size, depth int) *ioReader {
+func newIOReader(ctx context.Context, p *browser.Page, handle string, size, depth int) *ioReader {
 	if size <= 0 {
 		size = streamChunk
 	}
@@ -62,20 +63,19 @@ func newIOReader(ctx context.Context, p *Page, handle string, size, depth int) *
 }
 
 // next returns the next chunk of the stream (valid until the next call) and
-// whether it is the last. Errors are envelopes as for Exec.
+// whether it is the last. Errors are envelopes as for Page.Exec.
 func (r *ioReader) next() ([]byte, bool, error) {
 	if r.eof {
 		return nil, true, nil
 	}
 	const op = "read the response body"
-	if err := context.Cause(r.p.life); err != nil {
-		return nil, false, classify(op, r.p.life, r.ctx, err)
+	if err := r.p.Err(); err != nil {
+		return nil, false, r.p.Failure(r.ctx, op, err)
 	}
 	for len(r.inflight) < r.depth {
-		call, err := r.p.b.sock.replies.PostRaw(r.p.b.ws, string(r.p.session), "IO.read",
-			map[string]any{"handle": r.handle, "size": r.size})
+		call, err := r.p.PostRaw("IO.read", map[string]any{"handle": r.handle, "size": r.size})
 		if err != nil {
-			return nil, false, classify(op, r.p.life, r.ctx, err)
+			return nil, false, r.p.Failure(r.ctx, op, err)
 		}
 		r.inflight = append(r.inflight, call)
 	}
@@ -86,17 +86,17 @@ func (r *ioReader) next() ([]byte, bool, error) {
 	case rep = <-call.Reply:
 	case <-r.ctx.Done():
 		r.forget(call)
-		return nil, false, classify(op, r.p.life, r.ctx, r.ctx.Err())
-	case <-r.p.life.Done():
+		return nil, false, r.p.Failure(r.ctx, op, r.ctx.Err())
+	case <-r.p.Done():
 		r.forget(call)
-		return nil, false, classify(op, r.p.life, r.ctx, context.Cause(r.p.life))
+		return nil, false, r.p.Failure(r.ctx, op, r.p.Err())
 	}
 	if err := rep.Err(); err != nil {
-		return nil, false, classify(op, r.p.life, r.ctx, err)
+		return nil, false, r.p.Failure(r.ctx, op, err)
 	}
 	data, eof, err := decodeIOReadRaw(rep.Raw, r.buf[:0])
 	if err != nil {
-		return nil, false, classify(op, r.p.life, r.ctx, err)
+		return nil, false, r.p.Failure(r.ctx, op, err)
 	}
 	r.buf = data
 	if eof {

@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -19,8 +20,8 @@ import (
 // crosses the DevTools connection. Browser.setDownloadBehavior is
 // browser-wide (or per browser context), so one such download runs at a
 // time and the default behaviour is restored afterwards.
-func (p *Page) fetchDownload(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
-	r, release, err := p.fetchBlob(ctx, rawURL, opts)
+func fetchDownload(ctx context.Context, p *browser.Page, rawURL string, opts BytesOptions) (io.ReadCloser, *Meta, error) {
+	r, release, err := fetchBlob(ctx, p, rawURL, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -30,15 +31,15 @@ func (p *Page) fetchDownload(ctx context.Context, rawURL string, opts BytesOptio
 	if err != nil {
 		return nil, nil, errs.Wrap(err, errs.ArtifactSaveFailed, "make a temporary download directory: %v", err)
 	}
-	path, err := p.downloadBlob(ctx, r.ID, dir)
+	path, err := downloadBlob(ctx, p, r.ID, dir)
 	if err != nil {
 		_ = removeDownloadDir(dir)
-		p.b.forgetLater(p.browserCtx, dir, "")
+		forgetLater(p.Browser(), p.ContextID(), dir, "")
 		return nil, nil, err
 	}
 	f, err := os.Open(path)
 	// The file is open (or gone): its entry can leave the download list.
-	p.b.forgetLater(p.browserCtx, dir, "")
+	forgetLater(p.Browser(), p.ContextID(), dir, "")
 	if err != nil {
 		_ = removeDownloadDir(dir)
 		return nil, nil, errs.Wrap(err, errs.ArtifactFetchFailed, "open the downloaded file: %v", err)
@@ -58,28 +59,27 @@ func (p *Page) fetchDownload(ctx context.Context, rawURL string, opts BytesOptio
 
 // downloadBlob saves the Blob stored under id into dir and returns the
 // file's path.
-func (p *Page) downloadBlob(ctx context.Context, id, dir string) (string, error) {
-	b := p.b
-	b.downloadMu.Lock()
-	defer b.downloadMu.Unlock()
+func downloadBlob(ctx context.Context, p *browser.Page, id, dir string) (string, error) {
+	b := p.Browser()
+	defer b.LockDownloads()()
 
-	events, stop := b.subscribe(ctx, "", true)
+	events, stop := b.Events(ctx)
 	defer stop()
 
 	set := proto.BrowserSetDownloadBehavior{
 		Behavior:         proto.BrowserSetDownloadBehaviorBehaviorAllowAndName,
 		DownloadPath:     dir,
 		EventsEnabled:    true,
-		BrowserContextID: p.browserCtx,
+		BrowserContextID: p.ContextID(),
 	}
-	if err := b.call(ctx, "allow the download", "Browser.setDownloadBehavior", set, nil); err != nil {
+	if err := b.Call(ctx, "allow the download", "Browser.setDownloadBehavior", set, nil); err != nil {
 		return "", err
 	}
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
-		_ = b.call(cctx, "restore the download behaviour", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
-			Behavior: proto.BrowserSetDownloadBehaviorBehaviorDefault, BrowserContextID: p.browserCtx,
+		_ = b.Call(cctx, "restore the download behaviour", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
+			Behavior: proto.BrowserSetDownloadBehaviorBehaviorDefault, BrowserContextID: p.ContextID(),
 		}, nil)
 	}()
 
@@ -111,12 +111,12 @@ func (p *Page) downloadBlob(ctx context.Context, id, dir string) (string, error)
 	for {
 		select {
 		case <-ctx.Done():
-			return "", classify("wait for the download", p.life, ctx, ctx.Err())
-		case <-p.life.Done():
-			return "", context.Cause(p.life)
+			return "", p.Failure(ctx, "wait for the download", ctx.Err())
+		case <-p.Done():
+			return "", p.Err()
 		case m, ok := <-events:
 			if !ok {
-				return "", classify("wait for the download", p.life, ctx, context.Cause(b.life))
+				return "", p.Failure(ctx, "wait for the download", b.Err())
 			}
 			switch m.Method {
 			case "Browser.downloadWillBegin":

@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -59,8 +60,8 @@ var errListShape = errors.New("the browser's download list is not the page Ferry
 // has loaded it waits up to settle for an entry to show (a failed request's
 // entry may come a moment after), so a call for a download that left no
 // entry costs settle.
-func (b *Browser) forgetDownloads(ctx context.Context, bctx proto.BrowserBrowserContextID, dir, mark string, settle time.Duration) error {
-	p, err := b.openDownloadList(ctx, bctx)
+func forgetDownloads(ctx context.Context, b *browser.Browser, bctx proto.BrowserBrowserContextID, dir, mark string, settle time.Duration) error {
+	p, err := openDownloadList(ctx, b, bctx)
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func (b *Browser) forgetDownloads(ctx context.Context, bctx proto.BrowserBrowser
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
 		_ = p.Close(cctx)
-		b.waitTargetGone(cctx, p.id)
+		waitTargetGone(cctx, b, proto.TargetTargetID(p.ID()))
 	}()
 	_, err = listDownloads(ctx, p, dir, mark, true, settle)
 	return err
@@ -80,7 +81,7 @@ func (b *Browser) forgetDownloads(ctx context.Context, bctx proto.BrowserBrowser
 // listDownloads reads (and with remove set, removes) Ferry's entries of the
 // open download list page p; it polls until at least one shows or settle
 // has passed since the list loaded.
-func listDownloads(ctx context.Context, p *Page, dir, mark string, remove bool, settle time.Duration) ([]string, error) {
+func listDownloads(ctx context.Context, p *browser.Page, dir, mark string, remove bool, settle time.Duration) ([]string, error) {
 	var deadline time.Time
 	for {
 		var l downloadList
@@ -101,7 +102,7 @@ func listDownloads(ctx context.Context, p *Page, dir, mark string, remove bool, 
 		}
 		select {
 		case <-ctx.Done():
-			return nil, classify("read the browser's download list", p.life, ctx, ctx.Err())
+			return nil, p.Failure(ctx, "read the browser's download list", ctx.Err())
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -111,31 +112,31 @@ func listDownloads(ctx context.Context, p *Page, dir, mark string, remove bool, 
 // a hidden target: it is not a tab, so it never shows in the tab strip or
 // in Ferry's Tabs view. A browser that does not know hidden targets gets a
 // background tab instead.
-func (b *Browser) openDownloadList(ctx context.Context, bctx proto.BrowserBrowserContextID) (*Page, error) {
+func openDownloadList(ctx context.Context, b *browser.Browser, bctx proto.BrowserBrowserContextID) (*browser.Page, error) {
 	type createTarget struct {
 		proto.TargetCreateTarget
 		Hidden bool `json:"hidden,omitempty"`
 	}
 	req := createTarget{TargetCreateTarget: proto.TargetCreateTarget{URL: "chrome://downloads/", Background: true, BrowserContextID: bctx}, Hidden: true}
 	var res proto.TargetCreateTargetResult
-	if err := b.call(ctx, "open the download list", "Target.createTarget", req, &res); err != nil {
+	if err := b.Call(ctx, "open the download list", "Target.createTarget", req, &res); err != nil {
 		if !errs.Has(err, errs.Internal) || !strings.Contains(err.Error(), "hidden") {
 			return nil, err
 		}
 		req.Hidden = false
-		if err := b.call(ctx, "open the download list", "Target.createTarget", req, &res); err != nil {
+		if err := b.Call(ctx, "open the download list", "Target.createTarget", req, &res); err != nil {
 			return nil, err
 		}
 	}
-	return b.attach(ctx, res.TargetID, bctx)
+	return b.AttachTarget(ctx, res.TargetID, bctx)
 }
 
 // waitTargetGone waits until the browser no longer lists the target id, or
 // ctx ends.
-func (b *Browser) waitTargetGone(ctx context.Context, id proto.TargetTargetID) {
+func waitTargetGone(ctx context.Context, b *browser.Browser, id proto.TargetTargetID) {
 	for {
 		var all proto.TargetGetTargetsResult
-		if err := b.call(ctx, "list the targets", "Target.getTargets", proto.TargetGetTargets{}, &all); err != nil {
+		if err := b.Call(ctx, "list the targets", "Target.getTargets", proto.TargetGetTargets{}, &all); err != nil {
 			return
 		}
 		gone := true
@@ -157,31 +158,12 @@ func (b *Browser) waitTargetGone(ctx context.Context, id proto.TargetTargetID) {
 
 // forgetLater starts forgetDownloads in the background, so that nothing
 // waits for it (it costs about a second, most of it the list page's load);
-// Close waits for it (at most forgetTimeout), so a process that closes its
-// browser before exiting leaves no entry behind. It is best effort: an
-// entry left behind costs the user a line in chrome://downloads, and never
-// fails a download that arrived whole.
-func (b *Browser) forgetLater(bctx proto.BrowserBrowserContextID, dir, mark string) {
-	b.forgets.Add(1)
-	go func() {
-		defer b.forgets.Done()
-		ctx, cancel := context.WithTimeout(b.life, forgetTimeout)
-		defer cancel()
-		_ = b.forgetDownloads(ctx, bctx, dir, mark, 2*time.Second)
-	}()
-}
-
-// waitForgets waits for the clean-ups in flight, at most until ctx ends or
-// forgetTimeout has passed.
-func (b *Browser) waitForgets(ctx context.Context) {
-	done := make(chan struct{})
-	go func() {
-		b.forgets.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-	case <-time.After(forgetTimeout):
-	}
+// Browser.Close waits for it (Browser.Background: at most 10 s), so a
+// process that closes its browser before exiting leaves no entry behind.
+// It is best effort: an entry left behind costs the user a line in
+// chrome://downloads, and never fails a download that arrived whole.
+func forgetLater(b *browser.Browser, bctx proto.BrowserBrowserContextID, dir, mark string) {
+	b.Background(forgetTimeout, func(ctx context.Context) {
+		_ = forgetDownloads(ctx, b, bctx, dir, mark, 2*time.Second)
+	})
 }

@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func TestABrowserThatCannotSeeFerrysFilesGetsTheBodyOverTheDevToolsConnection(t 
 	}
 
 	dir := t.TempDir()
-	fs, err := p.SharesFiles(ctx, dir)
+	fs, err := SharesFiles(ctx, p, dir)
 	if err != nil || fs.Shared || fs.How != SharingProbe || fs.Detail == "" {
 		t.Fatalf("sharing %+v %v, want not shared, as the probe saw", fs, err)
 	}
@@ -37,7 +37,7 @@ func TestABrowserThatCannotSeeFerrysFilesGetsTheBodyOverTheDevToolsConnection(t 
 
 	const n = 3<<20 + 4321
 	t.Run("the default way streams the exact body over DevTools and says why", func(t *testing.T) {
-		rc, meta, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n="+itoa(n), BytesOptions{DownloadDir: dir})
+		rc, meta, err := Bytes(ctx, p, fixture.URL+"/bytes?n="+itoa(n), BytesOptions{DownloadDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestABrowserThatCannotSeeFerrysFilesGetsTheBodyOverTheDevToolsConnection(t 
 		}
 	})
 	t.Run("the default way keeps to the cap", func(t *testing.T) {
-		rc, _, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n="+itoa(n), BytesOptions{DownloadDir: dir, MaxBytes: 1 << 20})
+		rc, _, err := Bytes(ctx, p, fixture.URL+"/bytes?n="+itoa(n), BytesOptions{DownloadDir: dir, MaxBytes: 1 << 20})
 		if err == nil {
 			_, err = io.Copy(io.Discard, rc)
 			rc.Close()
@@ -61,7 +61,7 @@ func TestABrowserThatCannotSeeFerrysFilesGetsTheBodyOverTheDevToolsConnection(t 
 		}
 	})
 	t.Run("a missing file comes back with its status", func(t *testing.T) {
-		rc, meta, err := p.FetchBytes(ctx, fixture.URL+"/gone.zip", BytesOptions{DownloadDir: dir})
+		rc, meta, err := Bytes(ctx, p, fixture.URL+"/gone.zip", BytesOptions{DownloadDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestABrowserThatCannotSeeFerrysFilesGetsTheBodyOverTheDevToolsConnection(t 
 	})
 	t.Run("a way that needs the browser's download is refused at once, saying why", func(t *testing.T) {
 		for _, way := range []Way{WayURLDownload, WayDownload} {
-			_, _, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n=10", BytesOptions{Way: way, DownloadDir: dir})
+			_, _, err := Bytes(ctx, p, fixture.URL+"/bytes?n=10", BytesOptions{Way: way, DownloadDir: dir})
 			if !errs.Has(err, errs.ArtifactFetchFailed) || errs.From(err).Evidence["files_shared"] != "false" {
 				t.Fatalf("%s: error %v, want artifact_fetch_failed saying the files are not shared", way, err)
 			}

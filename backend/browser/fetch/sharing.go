@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -63,8 +64,8 @@ const probeTimeout = 5 * time.Second
 // directory; an entry goes when its connection ends.
 var sharingCache = struct {
 	sync.Mutex
-	m map[*Browser]map[string]FileSharing
-}{m: map[*Browser]map[string]FileSharing{}}
+	m map[*browser.Browser]map[string]FileSharing
+}{m: map[*browser.Browser]map[string]FileSharing{}}
 
 // SharesFiles tells whether the browser holding the tab writes downloads
 // where Ferry can read them, under dir (the parent of the download
@@ -79,9 +80,9 @@ var sharingCache = struct {
 // Errors: the page's envelopes and ctx's (a failed or refused probe is an
 // answer, not an error); ArtifactSaveFailed when dir cannot hold the probe's
 // directory.
-func (p *Page) SharesFiles(ctx context.Context, dir string) (FileSharing, error) {
-	b := p.b
-	if b.proc != nil {
+func SharesFiles(ctx context.Context, p *browser.Page, dir string) (FileSharing, error) {
+	b := p.Browser()
+	if b.Launched() {
 		return FileSharing{Shared: true, How: SharingLaunched, Detail: "Ferry started the browser"}, nil
 	}
 	if dir == "" {
@@ -91,28 +92,29 @@ func (p *Page) SharesFiles(ctx context.Context, dir string) (FileSharing, error)
 		return fs, nil
 	}
 	var fs FileSharing
-	if !loopbackEndpoint(b.wsURL) {
+	if !loopbackEndpoint(b.Endpoint()) {
 		fs = FileSharing{How: SharingNotLoopback, Detail: "the browser is not reached over loopback"}
-	} else if other := userAgentOS(b.agent(ctx)); other != "" && other != runtime.GOOS {
+	} else if other := userAgentOS(b.UserAgent(ctx)); other != "" && other != runtime.GOOS {
 		fs = FileSharing{How: SharingOtherOS, Detail: "the browser runs on " + osName(other) + ", Ferry on " + osName(runtime.GOOS)}
 	} else {
 		var err error
-		if fs, err = p.probeSharing(ctx, dir); err != nil {
+		if fs, err = probeSharing(ctx, p, dir); err != nil {
 			return FileSharing{}, err
 		}
 	}
 	sharingCache.Lock()
 	defer sharingCache.Unlock()
-	if b.life.Err() != nil {
+	if b.Err() != nil {
 		return fs, nil
 	}
 	if sharingCache.m[b] == nil {
 		sharingCache.m[b] = map[string]FileSharing{}
-		context.AfterFunc(b.life, func() {
+		go func() {
+			<-b.Done()
 			sharingCache.Lock()
 			delete(sharingCache.m, b)
 			sharingCache.Unlock()
-		})
+		}()
 	}
 	sharingCache.m[b][dir] = fs
 	return fs, nil
@@ -149,7 +151,7 @@ func osName(goos string) string {
 }
 
 // cachedSharing is the answer kept for b and dir, if any.
-func cachedSharing(b *Browser, dir string) (FileSharing, bool) {
+func cachedSharing(b *browser.Browser, dir string) (FileSharing, bool) {
 	sharingCache.Lock()
 	defer sharingCache.Unlock()
 	fs, ok := sharingCache.m[b][dir]
@@ -171,10 +173,9 @@ func loopbackEndpoint(wsURL string) bool {
 
 // probeSharing has the browser download a random token into a fresh
 // directory under dir and reports whether it appeared there.
-func (p *Page) probeSharing(ctx context.Context, dir string) (FileSharing, error) {
-	b := p.b
-	b.downloadMu.Lock()
-	defer b.downloadMu.Unlock()
+func probeSharing(ctx context.Context, p *browser.Page, dir string) (FileSharing, error) {
+	b := p.Browser()
+	defer b.LockDownloads()()
 	// Another tab's probe may have answered while this one waited.
 	if fs, ok := cachedSharing(b, dir); ok {
 		return fs, nil
@@ -189,26 +190,26 @@ func (p *Page) probeSharing(ctx context.Context, dir string) (FileSharing, error
 	defer func() {
 		_ = removeDownloadDir(probeDir)
 		if clicked {
-			b.forgetLater(p.browserCtx, probeDir, "")
+			forgetLater(b, p.ContextID(), probeDir, "")
 		}
 	}()
 	var tok [16]byte
 	_, _ = rand.Read(tok[:])
 	token := "ferry-probe-" + hex.EncodeToString(tok[:])
 
-	events, stop := b.subscribe(ctx, "", true)
+	events, stop := b.Events(ctx)
 	defer stop()
-	if err := b.call(ctx, "allow the probe download", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
+	if err := b.Call(ctx, "allow the probe download", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
 		Behavior: proto.BrowserSetDownloadBehaviorBehaviorAllowAndName, DownloadPath: probeDir,
-		EventsEnabled: true, BrowserContextID: p.browserCtx,
+		EventsEnabled: true, BrowserContextID: p.ContextID(),
 	}, nil); err != nil {
 		return FileSharing{}, err
 	}
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
-		_ = b.call(cctx, "restore the download behaviour", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
-			Behavior: proto.BrowserSetDownloadBehaviorBehaviorDefault, BrowserContextID: p.browserCtx,
+		_ = b.Call(cctx, "restore the download behaviour", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
+			Behavior: proto.BrowserSetDownloadBehaviorBehaviorDefault, BrowserContextID: p.ContextID(),
 		}, nil)
 	}()
 
@@ -243,19 +244,19 @@ func (p *Page) probeSharing(ctx context.Context, dir string) (FileSharing, error
 		select {
 		case <-wait.Done():
 			if ctx.Err() != nil {
-				return FileSharing{}, classify("wait for the probe download", p.life, ctx, ctx.Err())
+				return FileSharing{}, p.Failure(ctx, "wait for the probe download", ctx.Err())
 			}
 			if guid != "" {
 				cctx, stop := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-				_ = b.call(cctx, "cancel the probe download", "Browser.cancelDownload", proto.BrowserCancelDownload{GUID: guid, BrowserContextID: p.browserCtx}, nil)
+				_ = b.Call(cctx, "cancel the probe download", "Browser.cancelDownload", proto.BrowserCancelDownload{GUID: guid, BrowserContextID: p.ContextID()}, nil)
 				stop()
 			}
 			return probe(false, "the browser did not save the probe download within "+probeTimeout.String())
-		case <-p.life.Done():
-			return FileSharing{}, context.Cause(p.life)
+		case <-p.Done():
+			return FileSharing{}, p.Err()
 		case m, ok := <-events:
 			if !ok {
-				return FileSharing{}, classify("wait for the probe download", p.life, ctx, context.Cause(b.life))
+				return FileSharing{}, p.Failure(ctx, "wait for the probe download", b.Err())
 			}
 			switch m.Method {
 			case "Browser.downloadWillBegin":

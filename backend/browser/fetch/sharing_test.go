@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"bytes"
@@ -7,18 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/browser/browsertest"
 )
 
 func TestALaunchedBrowserSharesFerrysFiles(t *testing.T) {
 	p := loggedIn(t)
 	ctx := testCtx(t, 30*time.Second)
-	fs, err := p.SharesFiles(ctx, t.TempDir())
+	fs, err := SharesFiles(ctx, p, t.TempDir())
 	if err != nil || !fs.Shared || fs.How != SharingLaunched {
 		t.Fatalf("sharing %+v %v, want shared because Ferry launched it", fs, err)
 	}
 	// Left to its default, the body comes as the browser's own download.
-	rc, meta, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n=100000", BytesOptions{DownloadDir: t.TempDir()})
+	rc, meta, err := Bytes(ctx, p, fixture.URL+"/bytes?n=100000", BytesOptions{DownloadDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,10 +36,10 @@ func TestALaunchedBrowserSharesFerrysFiles(t *testing.T) {
 // attachedTab attaches to the browser at endpoint (closing only the
 // connection when the test ends) and opens a tab holding the fixture's
 // session cookie.
-func attachedTab(t *testing.T, endpoint string) (*Browser, *Page) {
+func attachedTab(t *testing.T, endpoint string) (*browser.Browser, *browser.Page) {
 	t.Helper()
 	ctx := testCtx(t, 30*time.Second)
-	b, err := Attach(ctx, endpoint)
+	b, err := browser.Attach(ctx, endpoint)
 	if err != nil {
 		t.Fatalf("attach: %v", err)
 	}
@@ -53,7 +54,7 @@ func attachedTab(t *testing.T, endpoint string) (*Browser, *Page) {
 	if err := p.Navigate(ctx, fixture.URL+"/blank.html"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Fetch(ctx, fixture.URL+"/set-cookie", FetchOptions{}); err != nil {
+	if _, err := Text(ctx, p, fixture.URL+"/set-cookie", Options{}); err != nil {
 		t.Fatalf("set the cookie: %v", err)
 	}
 	return b, p
@@ -64,7 +65,7 @@ func TestAnAttachedBrowserOnFerrysFileSystemIsProvenToShareItsFiles(t *testing.T
 	_, p := attachedTab(t, profile)
 	ctx := testCtx(t, 30*time.Second)
 	dir := t.TempDir()
-	fs, err := p.SharesFiles(ctx, dir)
+	fs, err := SharesFiles(ctx, p, dir)
 	if err != nil || !fs.Shared || fs.How != SharingProbe {
 		t.Fatalf("sharing %+v %v, want shared, proven by the probe", fs, err)
 	}
@@ -76,7 +77,7 @@ func TestAnAttachedBrowserOnFerrysFileSystemIsProvenToShareItsFiles(t *testing.T
 	if _, err := p.Eval(ctx, `() => { document.addEventListener('click', e => e.preventDefault(), true); }`); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := p.SharesFiles(ctx, dir); err != nil || again != fs {
+	if again, err := SharesFiles(ctx, p, dir); err != nil || again != fs {
 		t.Fatalf("second answer %+v %v, want the first, %+v", again, err, fs)
 	}
 }

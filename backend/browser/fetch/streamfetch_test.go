@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"bufio"
@@ -37,7 +37,7 @@ func TestStreamingWaysDeliverTheExactBodyAndKeepToTheCap(t *testing.T) {
 			t.Run(string(way)+" "+c.name, func(t *testing.T) {
 				ctx := testCtx(t, 30*time.Second)
 				dl := t.TempDir()
-				rc, meta, err := p.FetchBytes(ctx, fixture.URL+c.path, BytesOptions{Way: way, ChunkBytes: 256 << 10, DownloadDir: dl})
+				rc, meta, err := Bytes(ctx, p, fixture.URL+c.path, BytesOptions{Way: way, ChunkBytes: 256 << 10, DownloadDir: dl})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -57,7 +57,7 @@ func TestStreamingWaysDeliverTheExactBodyAndKeepToTheCap(t *testing.T) {
 				}
 				// The tab's fetches are no longer intercepted: the page
 				// fetches by itself again.
-				r, err := p.Fetch(ctx, fixture.URL+"/bytes?n=10", FetchOptions{})
+				r, err := Text(ctx, p, fixture.URL+"/bytes?n=10", Options{})
 				if err != nil || r.Status != 200 || len(r.Body) == 0 {
 					t.Fatalf("a later page fetch: %v %+v", err, r)
 				}
@@ -72,7 +72,7 @@ func TestStreamingWaysDeliverTheExactBodyAndKeepToTheCap(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				dl := t.TempDir()
-				rc, _, err := p.FetchBytes(testCtx(t, 20*time.Second), fixture.URL+path, BytesOptions{Way: way, MaxBytes: 1 << 20, ChunkBytes: 256 << 10, DownloadDir: dl})
+				rc, _, err := Bytes(testCtx(t, 20*time.Second), p, fixture.URL+path, BytesOptions{Way: way, MaxBytes: 1 << 20, ChunkBytes: 256 << 10, DownloadDir: dl})
 				if err == nil {
 					_, err = io.Copy(io.Discard, rc)
 					rc.Close()
@@ -94,7 +94,7 @@ func TestStreamingWaysReportARefusalWithItsBody(t *testing.T) {
 	for _, way := range streamingWays {
 		t.Run(string(way)+" returns the 403 and its explanation", func(t *testing.T) {
 			dl := t.TempDir()
-			rc, meta, err := p.FetchBytes(testCtx(t, 10*time.Second), fixture.URL+"/bytes?n=10", BytesOptions{Way: way, DownloadDir: dl})
+			rc, meta, err := Bytes(testCtx(t, 10*time.Second), p, fixture.URL+"/bytes?n=10", BytesOptions{Way: way, DownloadDir: dl})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -194,15 +194,15 @@ func TestURLDownloadRightAfterARefusalOfTheSameAddressGetsTheBody(t *testing.T) 
 	p := newTab(t, "/blank.html")
 	ctx := testCtx(t, 20*time.Second)
 	u := fixture.URL + "/bytes?n=200000"
-	rc, meta, err := p.FetchBytes(ctx, u, BytesOptions{Way: WayURLDownload, DownloadDir: t.TempDir()})
+	rc, meta, err := Bytes(ctx, p, u, BytesOptions{Way: WayURLDownload, DownloadDir: t.TempDir()})
 	if err != nil || meta.Status != 403 {
 		t.Fatalf("first attempt: %v %+v", err, meta)
 	}
 	rc.Close()
-	if _, err := p.Fetch(ctx, fixture.URL+"/set-cookie", FetchOptions{}); err != nil {
+	if _, err := Text(ctx, p, fixture.URL+"/set-cookie", Options{}); err != nil {
 		t.Fatal(err)
 	}
-	rc, meta, err = p.FetchBytes(ctx, u, BytesOptions{Way: WayURLDownload, DownloadDir: t.TempDir()})
+	rc, meta, err = Bytes(ctx, p, u, BytesOptions{Way: WayURLDownload, DownloadDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestStreamingWaysFailCleanlyWhenTheTransferBreaks(t *testing.T) {
 		t.Run(string(way)+" calls a body cut short of its Content-Length corrupt and leaves no file", func(t *testing.T) {
 			ctx := testCtx(t, 20*time.Second)
 			dl := t.TempDir()
-			rc, _, err := p.FetchBytes(ctx, srv.URL+"/cut", BytesOptions{Way: way, DownloadDir: dl})
+			rc, _, err := Bytes(ctx, p, srv.URL+"/cut", BytesOptions{Way: way, DownloadDir: dl})
 			if err == nil {
 				_, err = io.Copy(io.Discard, rc)
 				rc.Close()
@@ -241,7 +241,7 @@ func TestStreamingWaysFailCleanlyWhenTheTransferBreaks(t *testing.T) {
 			defer cancel()
 			dl := t.TempDir()
 			t0 := time.Now()
-			rc, _, err := p.FetchBytes(ctx, srv.URL+"/stall", BytesOptions{Way: way, DownloadDir: dl})
+			rc, _, err := Bytes(ctx, p, srv.URL+"/stall", BytesOptions{Way: way, DownloadDir: dl})
 			if err == nil {
 				_, err = io.Copy(io.Discard, rc)
 				rc.Close()
@@ -269,7 +269,7 @@ func TestStreamingWaysFailCleanlyWhenTheTransferBreaks(t *testing.T) {
 				_ = p.Exec(cctx, "Page.crash", proto.PageCrash{}, nil)
 			}()
 			dl := t.TempDir()
-			rc, _, err := p.FetchBytes(ctx, srv.URL+"/stall", BytesOptions{Way: way, DownloadDir: dl})
+			rc, _, err := Bytes(ctx, p, srv.URL+"/stall", BytesOptions{Way: way, DownloadDir: dl})
 			if err == nil {
 				_, err = io.Copy(io.Discard, rc)
 				rc.Close()
@@ -281,7 +281,7 @@ func TestStreamingWaysFailCleanlyWhenTheTransferBreaks(t *testing.T) {
 	}
 	t.Run("url-download refuses an address of another origin before fetching it", func(t *testing.T) {
 		p := loggedIn(t)
-		_, _, err := p.FetchBytes(testCtx(t, 10*time.Second), srv.URL+"/cut?sig=secret", BytesOptions{Way: WayURLDownload})
+		_, _, err := Bytes(testCtx(t, 10*time.Second), p, srv.URL+"/cut?sig=secret", BytesOptions{Way: WayURLDownload})
 		if !errs.Has(err, errs.BadInput) || strings.Contains(err.Error(), "secret") {
 			t.Fatalf("error %v, want bad_input without the query", err)
 		}
@@ -289,7 +289,7 @@ func TestStreamingWaysFailCleanlyWhenTheTransferBreaks(t *testing.T) {
 	t.Run("the default way streams an address of another origin", func(t *testing.T) {
 		other := brokenServer(t)
 		ctx := testCtx(t, 10*time.Second)
-		rc, meta, err := p.FetchBytes(ctx, other.URL+"/open", BytesOptions{})
+		rc, meta, err := Bytes(ctx, p, other.URL+"/open", BytesOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -306,17 +306,17 @@ func TestStreamingWaysFailCleanlyWhenTheTransferBreaks(t *testing.T) {
 			t.Fatal(err)
 		}
 		t0 := time.Now()
-		_, _, err := q.FetchBytes(ctx, srv.URL+"/open", BytesOptions{Way: WayURLDownload, DownloadDir: t.TempDir()})
+		_, _, err := Bytes(ctx, q, srv.URL+"/open", BytesOptions{Way: WayURLDownload, DownloadDir: t.TempDir()})
 		if !errs.Has(err, errs.ArtifactFetchFailed) || time.Since(t0) > 5*time.Second {
 			t.Fatalf("error %v after %v, want artifact_fetch_failed well before the deadline", err, time.Since(t0))
 		}
 	})
 	t.Run("url-download refuses a redirect to another origin and the tab stays", func(t *testing.T) {
 		ctx := testCtx(t, 10*time.Second)
-		_, _, err := p.FetchBytes(ctx, srv.URL+"/elsewhere", BytesOptions{Way: WayURLDownload, DownloadDir: t.TempDir()})
-		var fe *FetchError
+		_, _, err := Bytes(ctx, p, srv.URL+"/elsewhere", BytesOptions{Way: WayURLDownload, DownloadDir: t.TempDir()})
+		var fe *Error
 		if !errors.As(err, &fe) {
-			t.Fatalf("error %v, want a FetchError", err)
+			t.Fatalf("error %v, want a Error", err)
 		}
 		info, err := p.Info(ctx)
 		if err != nil || info.URL != srv.URL+"/page" {
@@ -343,7 +343,7 @@ func TestStreamingWaysUnderAServiceWorker(t *testing.T) {
 			name = "the default"
 		}
 		t.Run(name+" way brings the body past the worker", func(t *testing.T) {
-			rc, meta, err := p.FetchBytes(testCtx(t, 10*time.Second), srv.URL+"/big", BytesOptions{Way: way, DownloadDir: t.TempDir()})
+			rc, meta, err := Bytes(testCtx(t, 10*time.Second), p, srv.URL+"/big", BytesOptions{Way: way, DownloadDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -356,7 +356,7 @@ func TestStreamingWaysUnderAServiceWorker(t *testing.T) {
 	}
 	t.Run("fetch-stream fails at once when the worker answers instead of the network", func(t *testing.T) {
 		t0 := time.Now()
-		_, _, err := p.FetchBytes(testCtx(t, 10*time.Second), srv.URL+"/big", BytesOptions{Way: WayStream})
+		_, _, err := Bytes(testCtx(t, 10*time.Second), p, srv.URL+"/big", BytesOptions{Way: WayStream})
 		if !errs.Has(err, errs.ArtifactFetchFailed) || time.Since(t0) > 5*time.Second {
 			t.Fatalf("error %v after %v, want artifact_fetch_failed well before the deadline", err, time.Since(t0))
 		}
@@ -373,7 +373,7 @@ func TestStreamingWayTakesTurnsOnOneTab(t *testing.T) {
 	errc := make(chan error, len(sizes))
 	for _, n := range sizes {
 		go func() {
-			rc, _, err := p.FetchBytes(ctx, fixture.URL+"/bytes?n="+itoa(n), BytesOptions{Way: WayStream})
+			rc, _, err := Bytes(ctx, p, fixture.URL+"/bytes?n="+itoa(n), BytesOptions{Way: WayStream})
 			if err != nil {
 				errc <- err
 				return

@@ -1,4 +1,4 @@
-package browser
+package fetch
 
 import (
 	"context"
@@ -9,8 +9,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -30,8 +32,8 @@ const maxRedirects = 20
 // would undo each other. Entries are dropped when unused.
 var streamLock = struct {
 	sync.Mutex
-	m map[*Page]*tabSem
-}{m: map[*Page]*tabSem{}}
+	m map[*browser.Page]*tabSem
+}{m: map[*browser.Page]*tabSem{}}
 
 type tabSem struct {
 	ch    chan struct{}
@@ -40,7 +42,7 @@ type tabSem struct {
 
 // lockStream takes p's stream slot, waiting at most until ctx ends or the
 // page does, and returns its release.
-func (p *Page) lockStream(ctx context.Context) (func(), error) {
+func lockStream(ctx context.Context, p *browser.Page) (func(), error) {
 	streamLock.Lock()
 	s := streamLock.m[p]
 	if s == nil {
@@ -61,10 +63,10 @@ func (p *Page) lockStream(ctx context.Context) (func(), error) {
 		return func() { <-s.ch; leave() }, nil
 	case <-ctx.Done():
 		leave()
-		return nil, classify("wait for the tab's other download", p.life, ctx, ctx.Err())
-	case <-p.life.Done():
+		return nil, p.Failure(ctx, "wait for the tab's other download", ctx.Err())
+	case <-p.Done():
 		leave()
-		return nil, context.Cause(p.life)
+		return nil, p.Err()
 	}
 }
 
@@ -85,13 +87,13 @@ func fetchPattern(u string) string {
 // headers.
 type pausedResponse struct {
 	id   proto.FetchRequestID
-	meta FetchMeta
+	meta Meta
 }
 
 // streamFetch is one streamed fetch in flight: the interception, the
 // page's pending fetch, and the cleanup of both.
 type streamFetch struct {
-	p      *Page
+	p      *browser.Page
 	ctx    context.Context // the caller's, for reads
 	unlock func()
 
@@ -114,8 +116,8 @@ type streamFetch struct {
 }
 
 // fetchStream implements WayStream.
-func (p *Page) fetchStream(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
-	unlock, err := p.lockStream(ctx)
+func fetchStream(ctx context.Context, p *browser.Page, rawURL string, opts BytesOptions) (io.ReadCloser, *Meta, error) {
+	unlock, err := lockStream(ctx, p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -128,7 +130,7 @@ func (p *Page) fetchStream(ctx context.Context, rawURL string, opts BytesOptions
 	}
 	if href == "" {
 		unlock()
-		return nil, nil, &FetchError{URL: rawURL, Reason: "not a valid URL"}
+		return nil, nil, &Error{URL: rawURL, Reason: "not a valid URL"}
 	}
 
 	s := &streamFetch{p: p, ctx: ctx, unlock: unlock, urls: []string{href},
@@ -139,7 +141,7 @@ func (p *Page) fetchStream(ctx context.Context, rawURL string, opts BytesOptions
 	// the loop keeps releasing requests it does not own until cleanup.
 	evCtx, stopEvents := context.WithCancel(context.WithoutCancel(ctx))
 	s.stopEvents = stopEvents
-	events, stopSub := p.b.subscribe(evCtx, p.session, false)
+	events, stopSub := p.Events(evCtx)
 	go func() {
 		defer close(s.loopDone)
 		defer stopSub()
@@ -190,10 +192,10 @@ func (p *Page) fetchStream(ctx context.Context, rawURL string, opts BytesOptions
 		return nil, nil, err
 	case <-ctx.Done():
 		s.cleanup(false)
-		return nil, nil, classify("wait for the response headers", p.life, ctx, ctx.Err())
-	case <-p.life.Done():
+		return nil, nil, p.Failure(ctx, "wait for the response headers", ctx.Err())
+	case <-p.Done():
 		s.cleanup(false)
-		return nil, nil, context.Cause(p.life)
+		return nil, nil, p.Err()
 	}
 	s.reqID = pr.id
 	meta := pr.meta
@@ -266,7 +268,7 @@ func (s *streamFetch) enable(ctx context.Context) error {
 
 // loop hands the fetch's paused response to fetchStream, follows
 // redirects, and lets every other paused request go on unchanged.
-func (s *streamFetch) loop(ctx context.Context, events <-chan rodMessage) {
+func (s *streamFetch) loop(ctx context.Context, events <-chan *rod.Message) {
 	found := false
 	redirects := 0
 	fail := func(err error) {
@@ -276,7 +278,7 @@ func (s *streamFetch) loop(ctx context.Context, events <-chan rodMessage) {
 		}
 	}
 	for {
-		var m rodMessage
+		var m *rod.Message
 		select {
 		case <-ctx.Done():
 			return
@@ -309,7 +311,7 @@ func (s *streamFetch) loop(ctx context.Context, events <-chan rodMessage) {
 			// error is posted first, so that it is known before anything
 			// the browser does next.
 			found = true
-			fail(&FetchError{URL: e.Request.URL, Reason: "the network failed: " + string(e.ResponseErrorReason)})
+			fail(&Error{URL: e.Request.URL, Reason: "the network failed: " + string(e.ResponseErrorReason)})
 			s.resume(ctx, e.RequestID)
 			continue
 		}
@@ -321,13 +323,13 @@ func (s *streamFetch) loop(ctx context.Context, events <-chan rodMessage) {
 			}
 			if err != nil || redirects >= maxRedirects {
 				found = true
-				fail(&FetchError{URL: e.Request.URL, Reason: "a bad or endless redirect"})
+				fail(&Error{URL: e.Request.URL, Reason: "a bad or endless redirect"})
 				s.abort(ctx, e.RequestID)
 				continue
 			}
 			if s.origin != "" && next.Scheme+"://"+next.Host != s.origin {
 				found = true
-				fail(&FetchError{URL: e.Request.URL, Reason: "the download redirected to another origin"})
+				fail(&Error{URL: e.Request.URL, Reason: "the download redirected to another origin"})
 				s.abort(ctx, e.RequestID)
 				continue
 			}
@@ -349,7 +351,7 @@ func (s *streamFetch) loop(ctx context.Context, events <-chan rodMessage) {
 				size = n
 			}
 		}
-		s.paused <- pausedResponse{id: e.RequestID, meta: FetchMeta{
+		s.paused <- pausedResponse{id: e.RequestID, meta: Meta{
 			Status: status, StatusText: e.ResponseStatusText, URL: e.Request.URL, Headers: headers, Size: size}}
 	}
 }
@@ -399,12 +401,12 @@ const crashProbe = 2 * time.Second
 func (s *streamFetch) cutShort(got, want int64) error {
 	ctx, cancel := context.WithTimeout(s.ctx, crashProbe)
 	defer cancel()
-	err := s.p.Exec(ctx, "Runtime.evaluate", evalParams{Expression: "1"}, nil)
+	err := s.p.Exec(ctx, "Runtime.evaluate", proto.RuntimeEvaluate{Expression: "1"}, nil)
 	if errs.Has(err, errs.TargetCrashed) || errs.Has(err, errs.TargetNotFound) {
 		return err
 	}
-	if s.p.life.Err() != nil {
-		return context.Cause(s.p.life)
+	if s.p.Err() != nil {
+		return s.p.Err()
 	}
 	return truncated(got, want)
 }
@@ -431,7 +433,7 @@ func (s *streamFetch) cleanup(complete bool) {
 	if s.body != nil {
 		s.body.close()
 	}
-	if s.p.life.Err() == nil {
+	if s.p.Err() == nil {
 		if s.handle != "" {
 			_ = s.p.Exec(ctx, "IO.close", proto.IOClose{Handle: proto.IOStreamHandle(s.handle)}, nil)
 		}
@@ -448,7 +450,7 @@ func (s *streamFetch) cleanup(complete bool) {
 		case <-s.pageRes:
 		case <-s.pageErr:
 		case <-ctx.Done():
-		case <-s.p.life.Done():
+		case <-s.p.Done():
 		}
 	}
 	if s.pageCancel != nil {

@@ -1,9 +1,10 @@
-package browser
+package fetch
 
 import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -12,9 +13,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/redact"
 )
 
 // WayURLDownload has the browser download the address itself, streaming it
@@ -34,16 +38,15 @@ var errOtherOrigin = errors.New("not the page's origin")
 const maxErrorBody = 1 << 20
 
 // fetchURLDownload implements WayURLDownload.
-func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOptions) (io.ReadCloser, *FetchMeta, error) {
-	unlock, err := p.lockStream(ctx)
+func fetchURLDownload(ctx context.Context, p *browser.Page, rawURL string, opts BytesOptions) (io.ReadCloser, *Meta, error) {
+	unlock, err := lockStream(ctx, p)
 	if err != nil {
 		return nil, nil, err
 	}
-	b := p.b
+	b := p.Browser()
 	// Browser.setDownloadBehavior is per browser context and shared with
 	// WayDownload: one download at a time.
-	b.downloadMu.Lock()
-	defer b.downloadMu.Unlock()
+	defer b.LockDownloads()()
 
 	// Only a same-origin address keeps the tab where it is: elsewhere the
 	// download attribute is ignored and a response without
@@ -60,11 +63,11 @@ func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOp
 	href := where.Href
 	if href == "" {
 		unlock()
-		return nil, nil, &FetchError{URL: rawURL, Reason: "not a valid URL"}
+		return nil, nil, &Error{URL: rawURL, Reason: "not a valid URL"}
 	}
 	if !where.Same {
 		unlock()
-		return nil, nil, errs.Wrap(errOtherOrigin, errs.BadInput, "the %s way only fetches addresses of the page's own origin, and %s is not one", WayURLDownload, redactURL(href)).
+		return nil, nil, errs.Wrap(errOtherOrigin, errs.BadInput, "the %s way only fetches addresses of the page's own origin, and %s is not one", WayURLDownload, redact.URL(href)).
 			WithHint("use the %s way for other origins", WayStream)
 	}
 	dir, err := os.MkdirTemp(opts.DownloadDir, "ferry-download-")
@@ -81,17 +84,17 @@ func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOp
 	_, _ = rand.Read(tag[:])
 	mark := "#ferry-" + hex.EncodeToString(tag[:])
 	clicked := false // from the click on, the browser's download list may hold an entry
-	fail := func(err error) (io.ReadCloser, *FetchMeta, error) {
+	fail := func(err error) (io.ReadCloser, *Meta, error) {
 		_ = removeDownloadDir(dir)
 		if clicked {
-			b.forgetLater(p.browserCtx, "", mark)
+			forgetLater(b, p.ContextID(), "", mark)
 		}
 		return nil, nil, err
 	}
 
 	// Browser-level events (the download's progress) are subscribed to
 	// before anything starts, so none is missed.
-	dlEvents, stopDL := b.subscribe(ctx, "", true)
+	dlEvents, stopDL := b.Events(ctx)
 	defer stopDL()
 
 	s := &streamFetch{p: p, ctx: ctx, unlock: unlock, urls: []string{href}, origin: where.Origin,
@@ -100,7 +103,7 @@ func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOp
 	s.pageRes <- fetchReply{} // no page promise to wait for
 	evCtx, stopEvents := context.WithCancel(context.WithoutCancel(ctx))
 	s.stopEvents = stopEvents
-	events, stopSub := p.b.subscribe(evCtx, p.session, false)
+	events, stopSub := p.Events(evCtx)
 	go func() {
 		defer close(s.loopDone)
 		defer stopSub()
@@ -109,8 +112,8 @@ func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOp
 	restore := func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
-		_ = b.call(cctx, "restore the download behaviour", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
-			Behavior: proto.BrowserSetDownloadBehaviorBehaviorDefault, BrowserContextID: p.browserCtx,
+		_ = b.Call(cctx, "restore the download behaviour", "Browser.setDownloadBehavior", proto.BrowserSetDownloadBehavior{
+			Behavior: proto.BrowserSetDownloadBehaviorBehaviorDefault, BrowserContextID: p.ContextID(),
 		}, nil)
 	}
 	defer restore()
@@ -132,9 +135,9 @@ func (p *Page) fetchURLDownload(ctx context.Context, rawURL string, opts BytesOp
 		Behavior:         proto.BrowserSetDownloadBehaviorBehaviorAllowAndName,
 		DownloadPath:     dir,
 		EventsEnabled:    true,
-		BrowserContextID: p.browserCtx,
+		BrowserContextID: p.ContextID(),
 	}
-	if err := b.call(ctx, "allow the download", "Browser.setDownloadBehavior", set, nil); err != nil {
+	if err := b.Call(ctx, "allow the download", "Browser.setDownloadBehavior", set, nil); err != nil {
 		return fail(err)
 	}
 	// A page that cancels every click on a link (a client-side router)
@@ -167,7 +170,7 @@ wait:
 			return fail(err)
 		case m, ok := <-dlEvents:
 			if !ok {
-				return fail(classify("wait for the response headers", p.life, ctx, context.Cause(b.life)))
+				return fail(p.Failure(ctx, "wait for the response headers", b.Err()))
 			}
 			// A download that begins before its response was paused
 			// escaped the check of its status: stop it.
@@ -183,13 +186,13 @@ wait:
 			default:
 			}
 			cctx, stop := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-			_ = b.call(cctx, "cancel the download", "Browser.cancelDownload", proto.BrowserCancelDownload{GUID: e.GUID, BrowserContextID: p.browserCtx}, nil)
+			_ = b.Call(cctx, "cancel the download", "Browser.cancelDownload", proto.BrowserCancelDownload{GUID: e.GUID, BrowserContextID: p.ContextID()}, nil)
 			stop()
 			return fail(errs.New(errs.ArtifactFetchFailed, "the browser began the download before Ferry could check its status, so it was cancelled"))
 		case <-ctx.Done():
-			return fail(classify("wait for the response headers", p.life, ctx, ctx.Err()))
-		case <-p.life.Done():
-			return fail(context.Cause(p.life))
+			return fail(p.Failure(ctx, "wait for the response headers", ctx.Err()))
+		case <-p.Done():
+			return fail(p.Err())
 		}
 	}
 	meta := pr.meta
@@ -202,14 +205,14 @@ wait:
 			if err := p.Exec(ctx, "Fetch.getResponseBody", proto.FetchGetResponseBody{RequestID: pr.id}, &res); err == nil {
 				body = []byte(res.Body)
 				if res.Base64Encoded {
-					body, _ = decodeBase64(res.Body)
+					body, _ = base64.StdEncoding.DecodeString(res.Body)
 				}
 			}
 		}
 		s.reqID = pr.id // failed by cleanup
 		cleanup(false)
 		_ = removeDownloadDir(dir)
-		b.forgetLater(p.browserCtx, "", mark) // a refused request leaves a failed entry
+		forgetLater(b, p.ContextID(), "", mark) // a refused request leaves a failed entry
 		if meta.Status == 200 {
 			return nil, nil, tooLarge(opts.MaxBytes, meta.Size)
 		}
@@ -222,7 +225,7 @@ wait:
 	}
 	cleanup(true)
 
-	path, err := p.waitDownload(ctx, dlEvents, mark, dir, meta.Size, opts.MaxBytes)
+	path, err := waitDownload(ctx, p, dlEvents, mark, dir, meta.Size, opts.MaxBytes)
 	if err != nil {
 		return fail(err)
 	}
@@ -244,7 +247,7 @@ wait:
 		return fail(tooLarge(opts.MaxBytes, st.Size()))
 	}
 	// The file is open: its entry can leave the download list.
-	b.forgetLater(p.browserCtx, dir, mark)
+	forgetLater(b, p.ContextID(), dir, mark)
 	return &tempFile{File: f, dir: dir}, &meta, nil
 }
 
@@ -261,7 +264,7 @@ func truncated(got, want int64) error {
 // (ArtifactTooLarge); one the browser abandons is ArtifactCorrupt when
 // fewer bytes than the announced size had arrived, ArtifactFetchFailed
 // otherwise; ctx or the tab ending cancels it.
-func (p *Page) waitDownload(ctx context.Context, events <-chan rodMessage, mark, dir string, size, max int64) (string, error) {
+func waitDownload(ctx context.Context, p *browser.Page, events <-chan *rod.Message, mark, dir string, size, max int64) (string, error) {
 	guid := ""
 	var received float64
 	// cancel stops the download and waits (at most cleanupTimeout) for the
@@ -273,8 +276,8 @@ func (p *Page) waitDownload(ctx context.Context, events <-chan rodMessage, mark,
 		}
 		cctx, stop := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer stop()
-		if err := p.b.call(cctx, "cancel the download", "Browser.cancelDownload",
-			proto.BrowserCancelDownload{GUID: guid, BrowserContextID: p.browserCtx}, nil); err != nil {
+		if err := p.Browser().Call(cctx, "cancel the download", "Browser.cancelDownload",
+			proto.BrowserCancelDownload{GUID: guid, BrowserContextID: p.ContextID()}, nil); err != nil {
 			return
 		}
 		for {
@@ -297,13 +300,13 @@ func (p *Page) waitDownload(ctx context.Context, events <-chan rodMessage, mark,
 		select {
 		case <-ctx.Done():
 			cancel()
-			return "", classify("wait for the download", p.life, ctx, ctx.Err())
-		case <-p.life.Done():
+			return "", p.Failure(ctx, "wait for the download", ctx.Err())
+		case <-p.Done():
 			cancel()
-			return "", context.Cause(p.life)
+			return "", p.Err()
 		case m, ok := <-events:
 			if !ok {
-				return "", classify("wait for the download", p.life, ctx, context.Cause(p.b.life))
+				return "", p.Failure(ctx, "wait for the download", p.Browser().Err())
 			}
 			switch m.Method {
 			case "Browser.downloadWillBegin":
