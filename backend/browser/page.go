@@ -52,6 +52,10 @@ func (p *Page) ID() string { return string(p.id) }
 // Browser is the browser the tab is in.
 func (p *Page) Browser() *Browser { return p.b }
 
+// Version returns the product string of the browser the tab is in (see
+// Browser.Version).
+func (p *Page) Version(ctx context.Context) (string, error) { return p.b.Version(ctx) }
+
 // ContextID is the id of the browser context the tab is in (see
 // BrowserContext), "" for the default one.
 func (p *Page) ContextID() proto.BrowserBrowserContextID { return p.browserCtx }

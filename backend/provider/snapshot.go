@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/browser/snapshot"
 	"github.com/ferrydesk/ferry/backend/redact"
 	"github.com/ferrydesk/ferry/backend/site"
 )
@@ -137,7 +138,7 @@ func (w *Web) Snapshot(ctx context.Context, o SnapshotOptions) (*Snapshot, error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		lines, err := w.Page.ConsoleErrors(ctx, snapshotConsoleEntries)
+		lines, err := snapshot.ConsoleErrors(ctx, w.Page, snapshotConsoleEntries)
 		if err != nil {
 			problem("console", err)
 			return
@@ -160,7 +161,7 @@ func (w *Web) Snapshot(ctx context.Context, o SnapshotOptions) (*Snapshot, error
 	// The screenshot comes last: it shows the tab for a moment in a
 	// headful window, which must not disturb the reads above.
 	if o.Screenshot {
-		img, err := w.Page.Screenshot(ctx, snapshotScreenshotBytes)
+		img, err := snapshot.Screenshot(ctx, w.Page, snapshotScreenshotBytes)
 		switch {
 		case err != nil:
 			problem("screenshot", err)

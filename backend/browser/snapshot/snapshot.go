@@ -1,4 +1,7 @@
-package browser
+// Package snapshot reads what a failure report keeps of a tab besides its
+// DOM: the errors its page reported (ConsoleErrors) and a screenshot
+// (Screenshot). It needs no more of the tab than Tab says.
+package snapshot
 
 import (
 	"context"
@@ -6,9 +9,24 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ferrydesk/ferry/backend/errs"
 )
+
+// Tab is what a snapshot needs of a tab: *browser.Page.
+type Tab interface {
+	// Exec sends one CDP method to the tab.
+	Exec(ctx context.Context, method string, params, result any) error
+	// Events delivers the tab's CDP events until stop is called.
+	Events(ctx context.Context) (events <-chan *rod.Message, stop func())
+	// HoldInput has the tab render (and take input) while it stays in
+	// the background; release ends that.
+	HoldInput(ctx context.Context) (release func(), err error)
+	// Err is nil while the tab is usable, then why it is not.
+	Err() error
+}
 
 // replayGrace is how long ConsoleErrors waits, after the replay's replies,
 // for messages still on their way.
@@ -21,10 +39,10 @@ const replayGrace = 150 * time.Millisecond
 // session that enables the Runtime and Log domains; ConsoleErrors enables
 // both for the replay and disables them again. Each entry is one line,
 // clipped to 500 characters. Errors: the page's envelopes.
-func (p *Page) ConsoleErrors(ctx context.Context, max int) ([]string, error) {
+func ConsoleErrors(ctx context.Context, p Tab, max int) ([]string, error) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	events, stop := p.b.subscribe(sctx, p.session, false)
+	events, stop := p.Events(sctx)
 	defer stop()
 	var out []string
 	add := func(s string) {
@@ -118,13 +136,19 @@ const maxShotRequests = 8
 
 // Screenshot returns a JPEG of the tab's viewport at quality 60, or nil
 // when it would be larger than maxBytes. A tab in the background of a
-// headful window draws no frames: the capture holds input (see HoldInput),
-// which has Chromium render it without showing it. It sends a request,
-// and another each shotAttempt the earlier ones go unanswered, and takes
-// the first answer, until ctx ends. Errors: the page's envelopes.
-func (p *Page) Screenshot(ctx context.Context, maxBytes int) ([]byte, error) {
+// headful window draws no frames: the capture holds input (see
+// browser.Page.HoldInput), which has Chromium render it without showing
+// it. It sends a request, and another each shotAttempt the earlier ones go
+// unanswered, and takes the first answer, until ctx ends. Errors: the
+// page's envelopes.
+func Screenshot(ctx context.Context, p Tab, maxBytes int) ([]byte, error) {
+	release, err := p.HoldInput(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var img []byte
-	err := p.withInput(ctx, func() error {
+	err = func() error {
+		defer release()
 		actx, cancel := context.WithCancel(ctx)
 		defer cancel() // the requests still pending
 		type answer struct {
@@ -132,10 +156,11 @@ func (p *Page) Screenshot(ctx context.Context, maxBytes int) ([]byte, error) {
 			err  error
 		}
 		answers := make(chan answer, maxShotRequests)
+		quality := 60
 		ask := func() {
 			var res proto.PageCaptureScreenshotResult
 			err := p.Exec(actx, "Page.captureScreenshot", proto.PageCaptureScreenshot{
-				Format: proto.PageCaptureScreenshotFormatJpeg, Quality: intPtr(60)}, &res)
+				Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &quality}, &res)
 			answers <- answer{res.Data, err}
 		}
 		go ask()
@@ -169,7 +194,7 @@ func (p *Page) Screenshot(ctx context.Context, maxBytes int) ([]byte, error) {
 			}
 		}
 		return last
-	})
+	}()
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +203,3 @@ func (p *Page) Screenshot(ctx context.Context, maxBytes int) ([]byte, error) {
 	}
 	return img, nil
 }
-
-// Version returns the product string of the browser the tab is in (see
-// Browser.Version).
-func (p *Page) Version(ctx context.Context) (string, error) { return p.b.Version(ctx) }
