@@ -83,6 +83,11 @@ var suites = []suite{
 	{dir: "redact"},
 	{dir: "report"},
 	{dir: "stream"},
+	// Finding and starting the browser: the search of every platform, the
+	// version line and the profile's lockfile as Windows holds it; the
+	// tests that start a browser or a shell script need Linux.
+	{dir: "browser/launch", run: "^(TestBrowserSearch|TestTheVersionLineOfEachBrowser|TestAProfileWhoseLockfileIsHeldIsInUse)"},
+	{dir: "browser/posted"},
 	// The desktop's Windows parts (the Run key, RegisterHotKey, the
 	// single-instance guard, the notification icon, the tray's gate, the
 	// icons) and their pure parts; the window itself is WebView2, which
