@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simzip"
 )
 
 // The simulator's session cookies of ChatGPT.
@@ -119,7 +120,7 @@ var simScript []byte
 //     /backend-api/files/{id}/download: GAP.
 //   - estuary: cookie-bound (403 without the session cookie), signed (403 on a
 //     bad sig or after WithEstuaryTTL), filename in content-disposition, Range
-//     support; zips are deterministic (provider/sim zips.go, bigzip.go: up to 200 MiB
+//     support; zips are deterministic (provider/sim/simzip: up to 200 MiB
 //     generated on demand, never held in memory).
 //   - interstitials: Cloudflare page (title "Just a moment...", #challenge-form,
 //     #challenge-running, cf-challenge class, iframe /cdn-cgi/challenge-platform/,
@@ -437,7 +438,7 @@ func (s *simServer) chatgptEstuary(w http.ResponseWriter, r *http.Request) {
 		forbidden("Signed expiry time has passed.")
 		return
 	}
-	body, _, err := sim.OpenZip(ref.Spec)
+	body, _, err := simzip.Open(ref.Spec)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -445,7 +446,7 @@ func (s *simServer) chatgptEstuary(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", "attachment; filename=\""+ref.Name+"\"; filename*=UTF-8''"+url.PathEscape(ref.Name))
 	w.Header().Set("Cache-Control", "private, max-age=0")
-	http.ServeContent(w, r, "", sim.ZipModTime, body)
+	http.ServeContent(w, r, "", simzip.ModTime, body)
 }
 
 func contains(list []string, v string) bool {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simzip"
 )
 
 // conversation is one ChatGPT conversation: the mapping tree the web app and
@@ -33,13 +34,13 @@ type simNode struct {
 }
 
 type simSandboxFile struct {
-	Spec     sim.ZipSpec
+	Spec     simzip.Spec
 	Messages []string // ids of messages that mention the path
 }
 
 // fileRef is a minted estuary file.
 type simFileRef struct {
-	Spec    sim.ZipSpec
+	Spec    simzip.Spec
 	Name    string
 	Conv    string
 	TS      int64

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ferrydesk/ferry/backend/provider/sim/simzip"
 )
 
 // Answer is what a site says to one prompt, before encoding for the wire.
@@ -12,7 +14,7 @@ type Answer struct {
 	Text       string   // the final answer, Markdown
 	Code       string   // code mode: the python the tool ran
 	ExecOutput string   // code mode: the tool's execution_output text
-	Zips       []ZipSpec
+	Zips       []simzip.Spec
 	Model      string
 }
 
@@ -113,24 +115,24 @@ func AnswerFor(site string, sc Scenario, prompt string) Answer {
 
 func codeModeAnswer(sc Scenario, prompt string) Answer {
 	kind := map[string]string{
-		ScenarioZipBadCRC: zipBadCRC, ScenarioZipTruncated: zipTruncated, ScenarioZipSlip: zipSlip,
-		ScenarioZipBomb: zipBomb, ScenarioZipSymlink: zipSymlink,
+		ScenarioZipBadCRC: simzip.BadCRC, ScenarioZipTruncated: simzip.Truncated, ScenarioZipSlip: simzip.Slip,
+		ScenarioZipBomb: simzip.Bomb, ScenarioZipSymlink: simzip.Symlink,
 	}[sc.Name]
 	if kind == "" {
-		kind = zipGood
+		kind = simzip.Good
 	}
 	n := 1
 	if sc.Name == ScenarioMultiZip {
 		n = sc.Int("zips", 3)
 	}
 	size := sc.Size("zip_size", 0)
-	var zips []ZipSpec
+	var zips []simzip.Spec
 	for i := 1; i <= n; i++ {
 		name := "project.zip"
 		if n > 1 {
 			name = fmt.Sprintf("project-part%d.zip", i)
 		}
-		zips = append(zips, ZipSpec{Name: name, Kind: kind, Size: size, Seed: int64(i)})
+		zips = append(zips, simzip.Spec{Name: name, Kind: kind, Size: size, Seed: int64(i)})
 	}
 	var code, out, text strings.Builder
 	code.WriteString("import os, zipfile\nos.makedirs('/mnt/data', exist_ok=True)\n")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/prompt"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simzip"
 )
 
 // TestContractScenariosMeetOrBreakTheRealContracts renders the prompts of
@@ -58,7 +59,7 @@ func TestContractScenariosMeetOrBreakTheRealContracts(t *testing.T) {
 	t.Run("a code prompt under a contract scenario gets the sandbox zip", func(t *testing.T) {
 		for _, name := range []string{ScenarioAssess, ScenarioAssessNoRuling, ScenarioPlan, ScenarioPlanNoProof} {
 			a := AnswerFor(ChatGPT, Scenario{Name: name}, byContract[prompt.ContractCode])
-			if len(a.Zips) != 1 || a.Zips[0].Name != "project.zip" || a.Zips[0].Kind != zipGood {
+			if len(a.Zips) != 1 || a.Zips[0].Name != "project.zip" || a.Zips[0].Kind != simzip.Good {
 				t.Fatalf("%s: zips %+v, want one good project.zip", name, a.Zips)
 			}
 		}
@@ -93,7 +94,7 @@ func TestByContractAnswersWhatThePromptAsks(t *testing.T) {
 	sc := Scenario{Name: ScenarioByContract}
 	t.Run("a code prompt gets one good project.zip on ChatGPT", func(t *testing.T) {
 		a := AnswerFor(ChatGPT, sc, steps[0].Prompt)
-		if len(a.Zips) != 1 || a.Zips[0].Name != "project.zip" || a.Zips[0].Kind != zipGood {
+		if len(a.Zips) != 1 || a.Zips[0].Name != "project.zip" || a.Zips[0].Kind != simzip.Good {
 			t.Fatalf("zips %+v, want one good project.zip", a.Zips)
 		}
 	})

@@ -15,7 +15,7 @@
 // from its own folder (provider/<vendor>/sim.go and sim.js; provider/all
 // links the seven built-in sites in), and the server answers for every
 // registered site by its Host header. What more than one site could use
-// stays here: code mode's sandbox zips (zips.go, bigzip.go), bearer tokens
+// stays here: code mode's sandbox zips (simzip/), bearer tokens
 // (token.go), the ledger of minted download URLs, Python-style JSON
 // (pyjson.go).
 //

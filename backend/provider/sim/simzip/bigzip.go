@@ -1,4 +1,4 @@
-package sim
+package simzip
 
 import (
 	"encoding/binary"
@@ -30,9 +30,9 @@ type segment struct {
 const blobBlock = 64 << 10
 const blobMax = 32 << 20
 
-var vzips sync.Map // ZipSpec -> *virtualZip
+var vzips sync.Map // Spec -> *virtualZip
 
-func openVirtualZip(spec ZipSpec) *virtualZip {
+func openVirtualZip(spec Spec) *virtualZip {
 	if v, ok := vzips.Load(spec); ok {
 		return v.(*virtualZip)
 	}
@@ -41,7 +41,7 @@ func openVirtualZip(spec ZipSpec) *virtualZip {
 	return actual.(*virtualZip)
 }
 
-func buildVirtualZip(spec ZipSpec) *virtualZip {
+func buildVirtualZip(spec Spec) *virtualZip {
 	vz := &virtualZip{seed: spec.Seed}
 	type entry struct {
 		name      string
@@ -114,7 +114,7 @@ func buildVirtualZip(spec ZipSpec) *virtualZip {
 }
 
 func dosDateTime() (uint16, uint16) {
-	t := ZipModTime
+	t := ModTime
 	return uint16(t.Hour()<<11 | t.Minute()<<5 | t.Second()>>1),
 		uint16((t.Year()-1980)<<9 | int(t.Month())<<5 | t.Day())
 }
