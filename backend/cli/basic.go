@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/cmddoc"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/version"
 )
@@ -26,7 +27,7 @@ func init() {
 		short: "show the commands, one command's usage, or the exit codes",
 		run: func(ctx context.Context, inv *invocation) error {
 			if len(inv.args) == 0 {
-				return writeOverview(inv.stdout)
+				return cmddoc.Overview(inv.stdout, docs())
 			}
 			if topic, ok := helpTopics[inv.args[0]]; ok {
 				return topic(inv)

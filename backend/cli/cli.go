@@ -13,8 +13,8 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/cmddoc"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/safetext"
 )
@@ -107,13 +107,13 @@ func Run(ctx context.Context, args []string) error {
 	registerBrowserFlags(fs, browserLaunch)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return writeOverview(Stdout)
+			return cmddoc.Overview(Stdout, docs())
 		}
 		return errs.New(errs.BadInput, "%v", err).WithHint("run `ferry help` for the global flags")
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {
-		return writeOverview(Stdout)
+		return cmddoc.Overview(Stdout, docs())
 	}
 	name, rest := rest[0], rest[1:]
 	cmd, ok := commands[name]
@@ -234,47 +234,4 @@ func distance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(rb)]
-}
-
-func writeOverview(w io.Writer) error {
-	var b strings.Builder
-	b.WriteString("ferry: drive your logged-in AI chat sites from the desktop, the shell and your agents\n\n")
-	b.WriteString("Usage: ferry [--data-dir DIR] [--json] <command> [flags] [args]\n\nCommands:\n")
-	for _, c := range sortedCommands() {
-		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.short)
-	}
-	b.WriteString("\nGlobal flags (before or after the command):\n")
-	b.WriteString("  --data-dir DIR  use this data directory (default: $FERRY_DATA_DIR, then the platform's data dir)\n")
-	b.WriteString("  --json          print machine-readable JSON (errors too, as {\"error\": {...}} on stdout)\n")
-	b.WriteString("  --browser, --browser-url, --chromium, --headless, --browser-arg\n")
-	b.WriteString("                  the browser to drive, for the commands that drive one (`ferry help ask`)\n")
-	b.WriteString("\nRun `ferry help <command>` for a command's flags.\n")
-	b.WriteString("Exit codes: 0 ok, 1 internal, 2 bad input, 3 blocked before send, 4 routing failure,\n")
-	b.WriteString("            5 deliverable missing, 6 timeout, 7 artifact failure, 8 cancelled,\n")
-	b.WriteString("            9 disk full.\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func writeCommandHelp(w io.Writer, c *command) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: ferry %s", c.name)
-	if c.args != "" {
-		fmt.Fprintf(&b, " %s", c.args)
-	}
-	fmt.Fprintf(&b, "\n\n%s\n", c.short)
-	if c.long != "" {
-		fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(c.long))
-	}
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	var g globals
-	g.register(fs)
-	if c.flags != nil {
-		c.flags(fs)
-	}
-	b.WriteString("\nFlags:\n")
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	_, err := io.WriteString(w, b.String())
-	return err
 }

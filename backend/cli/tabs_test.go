@@ -11,6 +11,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/browser/launch"
+	"github.com/ferrydesk/ferry/backend/cli/internal/cmddoc"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
@@ -287,7 +288,7 @@ func TestHelpExitCodesIsTheCatalog(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	var classes []exitClass
+	var classes []cmddoc.ExitClass
 	if err := json.Unmarshal([]byte(r.stdout), &classes); err != nil {
 		t.Fatalf("stdout is not the JSON table: %v\n%s", err, r.stdout)
 	}

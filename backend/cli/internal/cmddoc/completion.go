@@ -1,51 +1,16 @@
-package cli
+package cmddoc
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"regexp"
 	"sort"
 	"strings"
-
-	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // Shell completions are made from the command tree: the commands, each
 // command's verbs (the alternatives its usage starts with, e.g. sessions
 // list|show ID|…) and its flags, so that they cannot drift from the CLI.
-
-func init() {
-	register(&command{
-		name:  "completion",
-		args:  "bash|zsh|fish",
-		short: "print the shell completion script for bash, zsh or fish",
-		long: `Prints a completion script for the shell: commands, their verbs and their flags.
-
-  bash   source it, or save it as ~/.local/share/bash-completion/completions/ferry
-  zsh    save it as _ferry in a directory of $fpath
-  fish   save it as ~/.config/fish/completions/ferry.fish
-
-The packages install all three.`,
-		run: runCompletion,
-	})
-}
-
-func runCompletion(_ context.Context, inv *invocation) error {
-	if len(inv.args) != 1 {
-		return errs.New(errs.BadInput, "ferry completion takes one shell: bash, zsh or fish").WithHint("e.g. `ferry completion bash`")
-	}
-	tree := completionTree()
-	switch inv.args[0] {
-	case "bash":
-		return writeBashCompletion(inv.stdout, tree)
-	case "zsh":
-		return writeZshCompletion(inv.stdout, tree)
-	case "fish":
-		return writeFishCompletion(inv.stdout, tree)
-	}
-	return errs.New(errs.BadInput, "no completion for shell %q", inv.args[0]).WithHint("use bash, zsh or fish")
-}
 
 // completed is one command as the completions know it.
 type completed struct {
@@ -57,24 +22,23 @@ type completed struct {
 
 var verbRe = regexp.MustCompile(`^[a-z][a-z-]*$`)
 
-// completionTree lists the commands with their verbs and flags, sorted.
-func completionTree() []completed {
+// completionTree lists the commands cmds (sorted by name) with their verbs
+// and flags, sorted; help's verbs are the commands and helpTopics.
+func completionTree(cmds []Command, helpTopics []string) []completed {
 	var out []completed
-	for _, c := range sortedCommands() {
-		cc := completed{name: c.name, short: c.short, flags: []string{"data-dir", "json"}}
-		for _, f := range commandFlags(c) {
+	for _, c := range cmds {
+		cc := completed{name: c.Name, short: c.Short, flags: []string{"data-dir", "json"}}
+		for _, f := range c.Flags {
 			cc.flags = append(cc.flags, f.Name)
 		}
 		sort.Strings(cc.flags)
-		if c.name == "help" {
-			for _, o := range sortedCommands() {
-				cc.verbs = append(cc.verbs, o.name)
+		if c.Name == "help" {
+			for _, o := range cmds {
+				cc.verbs = append(cc.verbs, o.Name)
 			}
-			for t := range helpTopics {
-				cc.verbs = append(cc.verbs, t)
-			}
+			cc.verbs = append(cc.verbs, helpTopics...)
 			sort.Strings(cc.verbs)
-		} else if a := strings.TrimSpace(c.args); a != "" && a[0] >= 'a' && a[0] <= 'z' && strings.Contains(a, "|") {
+		} else if a := strings.TrimSpace(c.Args); a != "" && a[0] >= 'a' && a[0] <= 'z' && strings.Contains(a, "|") {
 			for _, alt := range strings.Split(a, "|") {
 				if w := strings.Fields(alt); len(w) > 0 && verbRe.MatchString(w[0]) {
 					cc.verbs = append(cc.verbs, w[0])
@@ -86,7 +50,10 @@ func completionTree() []completed {
 	return out
 }
 
-func writeBashCompletion(w io.Writer, tree []completed) error {
+// Bash writes the bash completion script of the commands cmds (sorted by
+// name) and the help topics that are not commands.
+func Bash(w io.Writer, cmds []Command, helpTopics []string) error {
+	tree := completionTree(cmds, helpTopics)
 	var b strings.Builder
 	b.WriteString("# bash completion for ferry (made by `ferry completion bash`)\n_ferry() {\n")
 	b.WriteString("  local cur cmd i\n  cur=\"${COMP_WORDS[COMP_CWORD]}\"\n  cmd=\"\"\n")
@@ -110,7 +77,10 @@ func writeBashCompletion(w io.Writer, tree []completed) error {
 	return err
 }
 
-func writeZshCompletion(w io.Writer, tree []completed) error {
+// Zsh writes the zsh completion script of the commands cmds (sorted by
+// name) and the help topics that are not commands.
+func Zsh(w io.Writer, cmds []Command, helpTopics []string) error {
+	tree := completionTree(cmds, helpTopics)
 	var b strings.Builder
 	b.WriteString("#compdef ferry\n# zsh completion for ferry (made by `ferry completion zsh`)\n_ferry() {\n")
 	b.WriteString("  local -a commands\n  commands=(\n")
@@ -132,7 +102,10 @@ func writeZshCompletion(w io.Writer, tree []completed) error {
 	return err
 }
 
-func writeFishCompletion(w io.Writer, tree []completed) error {
+// Fish writes the fish completion script of the commands cmds (sorted by
+// name) and the help topics that are not commands.
+func Fish(w io.Writer, cmds []Command, helpTopics []string) error {
+	tree := completionTree(cmds, helpTopics)
 	var b strings.Builder
 	b.WriteString("# fish completion for ferry (made by `ferry completion fish`)\n")
 	var names []string

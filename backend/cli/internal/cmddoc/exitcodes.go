@@ -1,4 +1,4 @@
-package cli
+package cmddoc
 
 import (
 	"fmt"
@@ -9,26 +9,21 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// helpTopics are the `ferry help` topics that are not commands.
-var helpTopics = map[string]func(inv *invocation) error{
-	"exit-codes": writeExitCodes,
-}
-
-// exitClass is one exit code of `ferry help exit-codes --json`: the class
+// ExitClass is one exit code of `ferry help exit-codes --json`: the class
 // and every error code in it, straight from errs.Catalog, so the table
 // cannot drift from what Ferry returns.
-type exitClass struct {
+type ExitClass struct {
 	Exit  int         `json:"exit"`
 	Class string      `json:"class"`
 	Codes []errs.Code `json:"codes"`
 }
 
-// exitClasses groups the catalog by class, in exit-code order; a class
+// ExitClasses groups the catalog by class, in exit-code order; a class
 // without codes (ok) is listed too.
-func exitClasses() []exitClass {
-	var out []exitClass
+func ExitClasses() []ExitClass {
+	var out []ExitClass
 	for c := errs.ClassOK; c.String() != ""; c++ {
-		out = append(out, exitClass{Exit: c.ExitCode(), Class: c.String(), Codes: []errs.Code{}})
+		out = append(out, ExitClass{Exit: c.ExitCode(), Class: c.String(), Codes: []errs.Code{}})
 	}
 	for _, s := range errs.Catalog() {
 		for i := range out {
@@ -40,17 +35,9 @@ func exitClasses() []exitClass {
 	return out
 }
 
-// writeExitCodes prints the table of exit codes: each class with its error
-// codes (with --json, the same as a list of objects).
-func writeExitCodes(inv *invocation) error {
-	classes := exitClasses()
-	if inv.json {
-		return inv.printJSON(classes)
-	}
-	return writeExitTable(inv.stdout, classes)
-}
-
-func writeExitTable(w io.Writer, classes []exitClass) error {
+// ExitTable writes the table of exit codes: each class with its error
+// codes.
+func ExitTable(w io.Writer, classes []ExitClass) error {
 	fmt.Fprintln(w, "Exit codes of ferry (the error's code is in its message, and in --json output):")
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)

@@ -1,4 +1,4 @@
-package cli
+package cmddoc
 
 import (
 	"flag"
@@ -13,12 +13,9 @@ import (
 // usage, text and flags, and the exit codes of errs.Catalog), so that the
 // packaged page cannot drift from `ferry help`.
 
-func init() {
-	helpTopics["man"] = func(inv *invocation) error { return writeManPage(inv.stdout) }
-}
-
-// writeManPage prints ferry(1) in troff (man macros).
-func writeManPage(w io.Writer) error {
+// ManPage writes ferry(1) in troff (man macros) for the commands cmds,
+// sorted by name.
+func ManPage(w io.Writer, cmds []Command) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, ".TH FERRY 1 \"\" \"ferry %s\" \"User Commands\"\n", troff(version.Get().Version))
 	b.WriteString(".SH NAME\nferry \\- drive your logged-in AI chat sites from the desktop, the shell and your agents\n")
@@ -29,15 +26,15 @@ func writeManPage(w io.Writer) error {
 	b.WriteString(".TP\n\\fB\\-\\-data\\-dir\\fR \\fIDIR\\fR\nuse this data directory (default: $FERRY_DATA_DIR, then the platform's data directory)\n")
 	b.WriteString(".TP\n\\fB\\-\\-json\\fR\nprint machine-readable JSON (errors too, as {\"error\": {...}} on stdout)\n")
 	b.WriteString(".SH COMMANDS\n")
-	for _, c := range sortedCommands() {
-		fmt.Fprintf(&b, ".SS %s\n", troff(strings.TrimSpace("ferry "+c.name+" "+c.args)))
-		fmt.Fprintf(&b, "%s\n", troff(c.short))
-		if c.long != "" {
-			for _, para := range strings.Split(strings.TrimSpace(c.long), "\n\n") {
+	for _, c := range cmds {
+		fmt.Fprintf(&b, ".SS %s\n", troff(strings.TrimSpace("ferry "+c.Name+" "+c.Args)))
+		fmt.Fprintf(&b, "%s\n", troff(c.Short))
+		if c.Long != "" {
+			for _, para := range strings.Split(strings.TrimSpace(c.Long), "\n\n") {
 				fmt.Fprintf(&b, ".PP\n%s\n", troff(para))
 			}
 		}
-		for _, f := range commandFlags(c) {
+		for _, f := range c.Flags {
 			arg, usage := flag.UnquoteUsage(f)
 			fmt.Fprintf(&b, ".TP\n\\fB\\-\\-%s\\fR", troff(f.Name))
 			if arg != "" {
@@ -47,7 +44,7 @@ func writeManPage(w io.Writer) error {
 		}
 	}
 	b.WriteString(".SH EXIT STATUS\n")
-	for _, c := range exitClasses() {
+	for _, c := range ExitClasses() {
 		codes := make([]string, len(c.Codes))
 		for i, code := range c.Codes {
 			codes[i] = string(code)
@@ -61,17 +58,6 @@ func writeManPage(w io.Writer) error {
 	b.WriteString(".SH SEE ALSO\n\\fBferry\\-desktop\\fR(1), \\fBchromium\\fR(1)\n")
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// commandFlags are c's own flags (not the global ones), sorted by name.
-func commandFlags(c *command) []*flag.Flag {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	if c.flags != nil {
-		c.flags(fs)
-	}
-	var out []*flag.Flag
-	fs.VisitAll(func(f *flag.Flag) { out = append(out, f) })
-	return out
 }
 
 // troff escapes s for the body of a man page: backslashes, hyphens and
