@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
@@ -100,7 +101,7 @@ and the error says it could not be journaled).`,
 			fs.String("conv", "", "continue the conversation at this address (one Ferry did not start)")
 			registerFileFlags(fs)
 			registerSourceFlags(fs, service.SourceAsZip)
-			registerBrowserFlags(fs, browserLaunch)
+			registerBrowserFlags(fs, browserflag.Launch)
 			fs.Duration("timeout", 20*time.Minute, "give up after this long")
 			fs.Duration("cooldown", 0, "after a rate limit, wait this long before the one retry (1s to 1h; default: settings run.rateLimitCooldown, else 5m)")
 		},

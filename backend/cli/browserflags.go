@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -10,13 +11,8 @@ import (
 
 // The browser flags, shared by every command that drives the browser (ask,
 // code, tabs, open, poll, watch, reattach), so that they read and behave
-// the same everywhere.
-
-// The values of --browser.
-const (
-	browserLaunch = "launch" // start Ferry's own browser on its profile
-	browserAttach = "attach" // connect to a running browser
-)
+// the same everywhere. Package browserflag reads them into the service's
+// terms.
 
 // registerBrowserFlags defines --browser, --browser-url, --chromium,
 // --headless and --browser-arg on fs. defaultMode says what the command
@@ -61,7 +57,7 @@ func carryGlobalBrowserFlags(root, cmdFlags *flag.FlagSet, name string) error {
 
 // browserSpec is the browser a command should use, from its flags.
 type browserSpec struct {
-	mode     string // browserLaunch or browserAttach
+	mode     string // browserflag.Launch or browserflag.Attach
 	url      string // for attach: a ws:// address or a DevToolsActivePort path
 	chromium string
 	headless bool
@@ -72,25 +68,25 @@ type browserSpec struct {
 }
 
 // browserSpecOf reads and checks the browser flags of inv
-// (browserSpecRequest), attaching without --browser-url to Ferry's own
-// browser on the data directory's profile. Errors: as browserSpecRequest.
+// (browserflag.Spec), attaching without --browser-url to Ferry's own
+// browser on the data directory's profile. Errors: as browserflag.Spec.
 func browserSpecOf(inv *invocation, paths config.Paths, defaultMode string) (browserSpec, error) {
-	req, err := browserSpecRequest(inv, defaultMode)
+	req, err := browserflag.Spec(inv.fs, defaultMode)
 	if err != nil {
 		return browserSpec{}, err
 	}
 	switch req.Mode {
 	case service.BrowserLaunch:
-		return browserSpec{mode: browserLaunch, chromium: req.Chromium, headless: req.Headless, args: req.Args}, nil
+		return browserSpec{mode: browserflag.Launch, chromium: req.Chromium, headless: req.Headless, args: req.Args}, nil
 	case service.BrowserOwn:
-		return browserSpec{mode: browserAttach, url: paths.ProfileDir(), own: true}, nil
+		return browserSpec{mode: browserflag.Attach, url: paths.ProfileDir(), own: true}, nil
 	}
-	return browserSpec{mode: browserAttach, url: req.URL}, nil
+	return browserSpec{mode: browserflag.Attach, url: req.URL}, nil
 }
 
 // attaching reports whether the command connects to a running browser
 // rather than launching one.
-func (s browserSpec) attaching() bool { return s.mode == browserAttach }
+func (s browserSpec) attaching() bool { return s.mode == browserflag.Attach }
 
 // registerAttachFlags defines --browser and --browser-url for the commands
 // that follow runs in flight (poll, watch, reattach): those runs live in the
@@ -109,29 +105,34 @@ func registerRelaunchFlags(fs *flag.FlagSet) {
 	fs.Var(&stringList{}, "browser-arg", "an extra command-line argument for that browser (repeatable)")
 }
 
-// relaunchSpec is the launch spec the relaunch flags of inv give (nil when
-// none is given). Errors: errs.BadInput when they come with a named browser
-// (--browser-url, --browser attach): an attached browser is not launched.
-func relaunchSpec(inv *invocation, named bool) (*service.BrowserSpec, error) {
-	spec := service.BrowserSpec{Mode: service.BrowserLaunch}
-	given := false
-	if f := inv.fs.Lookup("chromium"); f != nil && f.Value.String() != "" {
-		spec.Chromium, given = f.Value.String(), true
+// browserRequestOf is the browser inv's flags ask for, as a job or
+// retrieve request carries it: nil when no browser flag was given (the
+// implementation's default: the owner's browser, else Ferry's own,
+// launched), else the checked spec (attaching without --browser-url names
+// Ferry's own browser by its profile). Errors: browserflag.Spec's
+// BadInput for flags that contradict each other.
+func browserRequestOf(inv *invocation) (*service.BrowserSpec, error) {
+	paths, err := config.ResolvePaths(inv.dataDir)
+	if err != nil {
+		return nil, err
 	}
-	if f := inv.fs.Lookup("headless"); f != nil && f.Value.String() == "true" {
-		spec.Headless, given = true, true
+	spec, err := browserSpecOf(inv, paths, browserflag.Launch)
+	if err != nil {
+		return nil, err
 	}
-	if f := inv.fs.Lookup("browser-arg"); f != nil {
-		if args := f.Value.(flag.Getter).Get().([]string); len(args) > 0 {
-			spec.Args, given = args, true
-		}
-	}
-	if !given {
+	if !browserflag.Given(inv.fs) {
 		return nil, nil
 	}
-	if named {
-		return nil, errs.New(errs.BadInput, "--chromium, --headless and --browser-arg apply only when Ferry launches the browser, not when it attaches").
-			WithHint("drop them, or drop --browser-url and --browser attach")
+	if spec.url, err = browserflag.AbsURL(spec.url); err != nil {
+		return nil, err
 	}
-	return &spec, nil
+	return &service.BrowserSpec{Mode: service.BrowserMode(spec.mode), URL: spec.url, Chromium: spec.chromium,
+		Headless: spec.headless, Args: spec.args}, nil
+}
+
+// launchOrURLGiven reports whether inv names a browser address or launch
+// options an owner's run does not take (--browser-url, --chromium,
+// --headless).
+func launchOrURLGiven(inv *invocation) bool {
+	return inv.flag("browser-url").(string) != "" || inv.flag("chromium").(string) != "" || inv.flag("headless").(bool)
 }

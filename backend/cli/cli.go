@@ -14,6 +14,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/cli/internal/cmddoc"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/safetext"
@@ -104,7 +105,7 @@ func Run(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("ferry", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	g.register(fs)
-	registerBrowserFlags(fs, browserLaunch)
+	registerBrowserFlags(fs, browserflag.Launch)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cmddoc.Overview(Stdout, docs())

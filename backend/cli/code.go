@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -84,7 +85,7 @@ data directory's or the output directory's disk has no room: no half-written fil
 			registerSourceFlags(fs, service.SourceAsProvenance)
 			registerFileFlags(fs)
 			fs.String("out", "", "directory for the zips, sidecars and receipt (default: <data dir>/artifacts)")
-			registerBrowserFlags(fs, browserLaunch)
+			registerBrowserFlags(fs, browserflag.Launch)
 			fs.Duration("timeout", 30*time.Minute, "give up after this long")
 		},
 		run: runCode,

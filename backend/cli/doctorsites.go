@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -41,7 +42,7 @@ func SitesDoctorFlags(fs *flag.FlagSet) {
 // SitesFlagsGiven reports whether inv holds a flag that only goes with
 // --sites: --site or a browser flag.
 func SitesFlagsGiven(inv *Invocation) bool {
-	return len(inv.flag("site").([]string)) > 0 || browserFlagGiven(inv)
+	return len(inv.flag("site").([]string)) > 0 || browserflag.Given(inv.fs)
 }
 
 // DoctorSites is `ferry doctor --sites`: the live check of the sites
@@ -53,8 +54,8 @@ func SitesFlagsGiven(inv *Invocation) bool {
 // flags' BadInput; the check's (see service.Service.DoctorSites).
 func DoctorSites(ctx context.Context, inv *Invocation) error {
 	req := service.SitesDoctorRequest{Sites: inv.flag("site").([]string)}
-	if browserFlagGiven(inv) {
-		spec, err := browserSpecRequest(inv, browserLaunch)
+	if browserflag.Given(inv.fs) {
+		spec, err := browserflag.Spec(inv.fs, browserflag.Launch)
 		if err != nil {
 			return err
 		}

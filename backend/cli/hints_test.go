@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -209,7 +210,7 @@ func TestTheHintsOfABrowserNotRunningNameWhatTheirCommandTakes(t *testing.T) {
 }
 
 // flagValues are the values of the flags that take one of a few words.
-var flagValues = map[string][]string{"browser": {browserLaunch, browserAttach}}
+var flagValues = map[string][]string{"browser": {browserflag.Launch, browserflag.Attach}}
 
 // withoutFlag is args without the flag name and its value.
 func withoutFlag(args []string, name string) []string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/browser/launch"
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -44,7 +45,7 @@ func (s browserSpec) open(ctx context.Context, paths config.Paths) (*browser.Bro
 // openBrowser opens the browser of inv's flags for a command that launches
 // by default (ask, code).
 func openBrowser(ctx context.Context, inv *invocation, paths config.Paths) (*browser.Browser, error) {
-	spec, err := browserSpecOf(inv, paths, browserLaunch)
+	spec, err := browserSpecOf(inv, paths, browserflag.Launch)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
@@ -58,7 +59,7 @@ finished is collected, without sending the prompt again.`, runReattach, true)
 // --browser attach names.
 
 func runPoll(ctx context.Context, inv *invocation) error {
-	named, url, err := followBrowser(inv)
+	named, url, err := browserflag.Follow(inv.fs)
 	if err != nil {
 		return err
 	}
@@ -110,7 +111,7 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 	if timeout <= 0 {
 		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
-	named, url, err := followBrowser(inv)
+	named, url, err := browserflag.Follow(inv.fs)
 	if err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 		return err
 	}
 	defer done()
-	launch, err := relaunchSpec(inv, named)
+	launch, err := browserflag.Relaunch(inv.fs, named)
 	if err != nil {
 		return err
 	}

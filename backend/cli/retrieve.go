@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
@@ -41,7 +42,7 @@ sandbox, a refused download, a damaged or unsafe zip.`,
 			fs.String("conv", "", "the ChatGPT conversation id (from https://chatgpt.com/c/<id>)")
 			fs.String("tab", "", "CDP TargetID of a ChatGPT tab to fetch through (exactly that tab)")
 			fs.String("out", "", "directory for the zips, sidecars and receipt (default: settings' artifacts.outputDir, else <data dir>/artifacts)")
-			registerBrowserFlags(fs, browserLaunch)
+			registerBrowserFlags(fs, browserflag.Launch)
 			fs.Duration("timeout", 10*time.Minute, "give up after this long")
 		},
 		run: runRetrieve,

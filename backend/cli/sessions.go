@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/attach"
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
@@ -67,7 +68,7 @@ func runSessions(ctx context.Context, inv *invocation) error {
 	switch verb {
 	case "doctor":
 		var err error
-		if named, url, err = followBrowser(inv); err != nil {
+		if named, url, err = browserflag.Follow(inv.fs); err != nil {
 			return err
 		}
 	case "list":

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -30,7 +31,7 @@ The browser is Ferry's own running browser, or the one at --browser-url.
 ferry tabs show ID brings the tab to the front and raises the browser's window;
 ferry tabs close ID closes it; ferry tabs login ID shows it on its site's login
 page, in front. They act on the browser of the running Ferry app or ferry serve.`,
-		flags: func(fs *flag.FlagSet) { registerBrowserFlags(fs, browserAttach) },
+		flags: func(fs *flag.FlagSet) { registerBrowserFlags(fs, browserflag.Attach) },
 		run:   runTabs,
 	})
 	register(&command{
@@ -43,7 +44,7 @@ ready for ferry ask --tab. The browser is Ferry's own running browser, or the on
 at --browser-url; a browser launched for this command alone would close with it,
 so --browser launch is refused.`,
 		flags: func(fs *flag.FlagSet) {
-			registerBrowserFlags(fs, browserAttach)
+			registerBrowserFlags(fs, browserflag.Attach)
 			fs.Duration("timeout", time.Minute, "give up when the page has not loaded after this long")
 		},
 		run: runOpen,
@@ -68,7 +69,7 @@ func runTabs(ctx context.Context, inv *invocation) error {
 	if len(inv.args) > 0 {
 		return errs.New(errs.BadInput, "ferry tabs takes no arguments but show, close or login with a tab's id, got %q", strings.Join(inv.args, " ")).WithHint("run `ferry help tabs`")
 	}
-	spec, err := browserSpecRequest(inv, browserAttach)
+	spec, err := browserflag.Spec(inv.fs, browserflag.Attach)
 	if err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func runOpen(ctx context.Context, inv *invocation) error {
 	if timeout <= 0 {
 		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
-	spec, err := browserSpecRequest(inv, browserAttach)
+	spec, err := browserflag.Spec(inv.fs, browserflag.Attach)
 	if err != nil {
 		return err
 	}
