@@ -4,10 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"text/tabwriter"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -84,7 +83,10 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 		if err != nil {
 			return err
 		}
-		return showApproval(inv, ap)
+		if inv.json {
+			return inv.printJSON(ap)
+		}
+		return termtext.Approval(inv.stdout, ap)
 	}
 	list, err := svc.ListApprovals(ctx, cliCaller, service.ListApprovalsRequest{})
 	if err != nil {
@@ -93,17 +95,5 @@ func runApprovals(ctx context.Context, inv *invocation) error {
 	if inv.json {
 		return inv.printJSON(map[string]any{"approvals": list})
 	}
-	if len(list) == 0 {
-		_, err := fmt.Fprintln(inv.stdout, "no job waits for approval")
-		return err
-	}
-	tw := tabwriter.NewWriter(inv.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "JOB\tCLIENT\tKIND\tSITE\tREQUESTED\tLENGTH\tPROMPT")
-	for _, a := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Line(a.JobID), safetext.Line(a.ClientName), safetext.Line(string(a.Kind)), safetext.Line(a.Site),
-			a.RequestedAt.Local().Format("2006-01-02 15:04:05"), promptLength(a.Prompt), promptHead(a.JobID, a.Prompt, 60))
-		// A line without tabs is no column: the description does not widen them.
-		fmt.Fprintf(tw, "  %s\n", safetext.Line(a.Describe()))
-	}
-	return tw.Flush()
+	return termtext.Approvals(inv.stdout, list)
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub/client"
 	"github.com/ferrydesk/ferry/backend/safetext"
@@ -143,18 +143,5 @@ func runClients(ctx context.Context, inv *invocation) error {
 	if inv.json {
 		return inv.printJSON(map[string]any{"clients": list})
 	}
-	if len(list) == 0 {
-		_, err := fmt.Fprintln(inv.stdout, "no paired clients")
-		return err
-	}
-	tw := tabwriter.NewWriter(inv.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tAUTO-APPROVE\tEXISTING-CONVERSATIONS\tPAIRED\tREVOKED")
-	for _, c := range list {
-		revoked := "-"
-		if c.RevokedAt != nil {
-			revoked = c.RevokedAt.Local().Format("2006-01-02 15:04")
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%t\t%t\t%s\t%s\n", safetext.Line(c.ID), safetext.Line(c.Name), c.AutoApprove, c.ExistingConversations, c.CreatedAt.Local().Format("2006-01-02 15:04"), revoked)
-	}
-	return tw.Flush()
+	return termtext.Clients(inv.stdout, list)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -187,6 +188,6 @@ func printCode(inv *invocation, rc *service.CodeReceipt, runErr error) error {
 		}
 		return nil
 	}
-	printZips(inv, rc.Zips, rc.Warnings, rc.Path)
+	termtext.Zips(inv.stdout, inv.stderr, rc.Zips, rc.Warnings, rc.Path)
 	return runErr
 }

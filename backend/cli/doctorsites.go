@@ -3,12 +3,10 @@ package cli
 import (
 	"context"
 	"flag"
-	"fmt"
-	"io"
-	"slices"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -73,7 +71,7 @@ func DoctorSites(ctx context.Context, inv *Invocation) error {
 	if inv.json {
 		err = inv.printJSON(rep)
 	} else {
-		err = WriteSitesReport(inv.stdout, rep)
+		err = termtext.SitesReport(inv.stdout, rep)
 	}
 	if err != nil {
 		return err
@@ -89,128 +87,4 @@ func DoctorSites(ctx context.Context, inv *Invocation) error {
 			WithHint("apply the overrides `ferry doctor --sites` prints to the \"sites\" setting, or log in, then check again"))
 	}
 	return nil
-}
-
-// WriteSitesReport renders a live check of the sites for a terminal: per
-// site its verdict, login and interstitial, one line per role (with the
-// candidates and the override for a missing one), and the stream.
-func WriteSitesReport(w io.Writer, rep service.SitesReport) error {
-	var b strings.Builder
-	for _, s := range rep.Sites {
-		verdict := "ok"
-		if !s.OK {
-			verdict = "NOT OK"
-		}
-		var blocked []string
-		for _, r := range s.Roles {
-			if r.Status == service.RoleMissing && r.Blocks != "" && !slices.Contains(blocked, featureWords(r.Blocks)) {
-				blocked = append(blocked, featureWords(r.Blocks))
-			}
-		}
-		if len(blocked) > 0 {
-			verdict += " for plain asks; not for " + strings.Join(blocked, ", ")
-		}
-		fmt.Fprintf(&b, "%s (%s): %s\n", s.Name, s.Site, verdict)
-		if s.TargetID != "" {
-			opened := ""
-			if s.Opened {
-				opened = ", opened in the background"
-			}
-			fmt.Fprintf(&b, "  tab %s%s: %s\n", s.TargetID, opened, printable(s.URL, 200))
-		}
-		if s.Error != nil {
-			fmt.Fprintf(&b, "  could not look at the page: %s [%s]\n", printable(s.Error.Message, 300), s.Error.Code)
-			continue
-		}
-		if !s.LoggedIn {
-			fmt.Fprintf(&b, "  not logged in: %s\n", s.Login)
-		} else {
-			fmt.Fprintf(&b, "  logged in\n")
-		}
-		if i := s.Interstitial; i != nil {
-			fmt.Fprintf(&b, "  interstitial %s: %s\n", i.Kind, printable(i.Message, 300))
-		}
-		for _, r := range s.Roles {
-			writeRole(&b, r)
-		}
-		if st := s.Stream; st != nil {
-			fmt.Fprintf(&b, "  %-9s %-15s %s\n", streamMark(st.Status), "stream", printable(st.Detail, 400))
-			if st.Override != "" {
-				fmt.Fprintf(&b, "            override: %s\n", st.Override)
-			}
-		}
-	}
-	if rep.OK {
-		fmt.Fprintf(&b, "all %d site(s) ok\n", len(rep.Sites))
-	} else {
-		n := 0
-		for _, s := range rep.Sites {
-			if !s.OK {
-				n++
-			}
-		}
-		fmt.Fprintf(&b, "%d site(s) not ok: add an override to the \"sites\" setting (Settings → Sites), or log in, then check again\n", n)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func writeRole(b *strings.Builder, r service.SiteRoleCheck) {
-	switch r.Status {
-	case service.RoleOK:
-		fmt.Fprintf(b, "  %-9s %-15s %s (selector %d of %d, %d match(es))\n", "ok", r.Role, printable(r.MatchedSelector, 200), r.Matched+1, len(r.Selectors), r.Count)
-	case service.RoleNotShown:
-		fmt.Fprintf(b, "  %-9s %-15s not on the page: %s\n", "-", r.Role, r.Note)
-	case service.RoleMissing:
-		fmt.Fprintf(b, "  %-9s %-15s resolves nowhere; tried %s\n", "MISSING", r.Role, printable(strings.Join(r.Selectors, " | "), 400))
-		if len(r.Candidates) == 0 {
-			fmt.Fprintf(b, "            nothing on the page looks like it\n")
-		}
-		if r.Blocks != "" {
-			fmt.Fprintf(b, "            blocks %s (the page lacks it; plain asks work)\n", featureWords(r.Blocks))
-		}
-		for i, c := range r.Candidates {
-			fmt.Fprintf(b, "            candidate %d: %s (%d match(es)%s)\n", i+1, printable(c.Selector, 200), c.Matches, describe(c))
-			fmt.Fprintf(b, "            override:    %s\n", c.Override)
-		}
-	}
-	for _, sel := range r.Invalid {
-		fmt.Fprintf(b, "            the browser cannot parse %s\n", printable(sel, 200))
-	}
-}
-
-// featureWords names what a missing optional role blocks, in the CLI's
-// words (with its flag).
-func featureWords(feature string) string {
-	switch feature {
-	case "model_selection":
-		return "choosing a model with --model"
-	case "file_upload":
-		return "attaching files with --file"
-	}
-	return feature
-}
-
-func describe(c service.SiteCandidate) string {
-	var parts []string
-	if c.Label != "" {
-		parts = append(parts, "aria-label "+printable(c.Label, 60))
-	}
-	if c.Text != "" {
-		parts = append(parts, "text "+printable(c.Text, 40))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return ", " + strings.Join(parts, ", ")
-}
-
-func streamMark(status service.StreamStatus) string {
-	switch status {
-	case service.StreamOK:
-		return "ok"
-	case service.StreamMissed:
-		return "MISSED"
-	}
-	return "-"
 }

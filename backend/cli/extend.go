@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -68,14 +69,12 @@ func Reported(err error) error { return errReported{err} }
 // Printable is s on one line with every control and format character and
 // every byte that is not UTF-8 escaped visibly (safetext.Line), cut to at
 // most n characters of s: for text from a site or a file shown at a terminal.
-func Printable(s string, n int) string { return printable(s, n) }
+func Printable(s string, n int) string { return termtext.Printable(s, n) }
 
 // ApprovalHead is an approval's prompt for one line: its length, then its
 // first n characters escaped (safetext.Line), marked as cut with how much
 // is left and the command that shows it whole.
-func ApprovalHead(a service.Approval, n int) string {
-	return promptLength(a.Prompt) + ": " + promptHead(a.JobID, a.Prompt, n)
-}
+func ApprovalHead(a service.Approval, n int) string { return termtext.ApprovalHead(a, n) }
 
 // LocalOpener opens an in-process Service over the data directory dataDir
 // for one command, opened by role ("cli"); done releases it.

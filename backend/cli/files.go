@@ -2,13 +2,11 @@ package cli
 
 import (
 	"flag"
-	"fmt"
 	"os"
-	"text/tabwriter"
 
 	"github.com/ferrydesk/ferry/backend/attach"
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -54,23 +52,5 @@ func filesReport(inv *invocation, req service.JobRequest) error {
 	if inv.json {
 		return inv.printJSON(map[string]any{"files": files, "inline": req.InlineFiles, "sent": false})
 	}
-	tw := tabwriter.NewWriter(inv.stdout, 0, 4, 2, ' ', 0)
-	var total int64
-	for _, f := range files {
-		total += f.Bytes
-		from := f.Path
-		if f.Renamed() {
-			from += " (renamed from " + f.RenamedFrom + ")"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", safetext.Line(f.Name), attach.Size(f.Bytes), safetext.Line(from))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	how := "attached"
-	if req.InlineFiles {
-		how = "inlined into the prompt"
-	}
-	_, err = fmt.Fprintf(inv.stdout, "%d files, %s, would be %s; nothing was sent\n", len(files), attach.Size(total), how)
-	return err
+	return termtext.Files(inv.stdout, files, req.InlineFiles)
 }

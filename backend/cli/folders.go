@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -110,15 +110,5 @@ func runFolders(ctx context.Context, inv *invocation, svc service.Service, id st
 		}
 		return inv.printJSON(map[string]any{"id": info.ID, "name": info.Name, "fileRoots": info.FileRoots})
 	}
-	if len(info.FileRoots) == 0 {
-		_, err = fmt.Fprintf(inv.stdout, "client %s (%s) may attach no file: no folder is allowed\n", safetext.Line(info.ID), safetext.Line(info.Name))
-		return err
-	}
-	fmt.Fprintf(inv.stdout, "client %s (%s) may attach files under:\n", safetext.Line(info.ID), safetext.Line(info.Name))
-	for _, r := range info.FileRoots {
-		if _, err := fmt.Fprintf(inv.stdout, "  %s\n", safetext.Line(r)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return termtext.Folders(inv.stdout, info)
 }

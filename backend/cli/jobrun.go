@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/record"
-	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -42,7 +41,7 @@ func runJob(ctx context.Context, inv *invocation, req service.JobRequest, late s
 	progress := isTerminal(inv.stderr) && !inv.json
 	var on func(service.JobEvent)
 	if progress {
-		on = func(ev service.JobEvent) { printProgress(inv, ev) }
+		on = func(ev service.JobEvent) { termtext.Progress(inv.stderr, ev) }
 	}
 	j, err = svc.WatchJob(wctx, cliCaller, service.WatchRequest{ID: j.ID}, on)
 	if progress {
@@ -66,25 +65,6 @@ func cancelJob(ctx context.Context, svc service.Service, id string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
 	_, _ = svc.CancelJob(cctx, cliCaller, service.JobRef{ID: id})
-}
-
-// printProgress writes a run's progress to stderr: that it waits for its
-// tab while another run drives it, its session once resolved, then the
-// answer as it grows (a rewrite clears the line).
-func printProgress(inv *invocation, ev service.JobEvent) {
-	r := ev.Run
-	switch {
-	case r == nil:
-	case r.Kind == record.EventState && r.State == service.StateQueued:
-		fmt.Fprintf(inv.stderr, "queued: %s\n", r.Note)
-	case r.Kind == record.EventState && r.State == record.StateResolved:
-		fmt.Fprintf(inv.stderr, "session %s\n", r.Session)
-	case r.Kind == record.EventPartial && r.Partial != nil:
-		if r.Partial.Rewritten {
-			fmt.Fprint(inv.stderr, "\r\033[K")
-		}
-		fmt.Fprint(inv.stderr, safetext.Block(r.Partial.Added))
-	}
 }
 
 // jobRun is the run of a job that ended: its error when it failed, else

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
@@ -75,26 +76,10 @@ func runPoll(ctx context.Context, inv *invocation) error {
 	if res.Session == nil || res.Session.ID == "" {
 		return errs.New(errs.Internal, "the poll answer carries no run record; is the owner an older Ferry?")
 	}
-	return printPoll(inv, res.Session, res.Fresh)
-}
-
-// printPoll prints one check of a run.
-func printPoll(inv *invocation, s *service.Run, fresh bool) error {
 	if inv.json {
-		return inv.printJSON(map[string]any{"session": s.Redacted(), "fresh": fresh})
+		return inv.printJSON(map[string]any{"session": res.Session.Redacted(), "fresh": res.Fresh})
 	}
-	fmt.Fprintf(inv.stdout, "%s  %s  %s", s.ID, s.Site, s.State)
-	if fresh {
-		fmt.Fprintf(inv.stdout, "  (%s)", "tab alive")
-	}
-	fmt.Fprintln(inv.stdout)
-	if s.Error != nil {
-		fmt.Fprintln(inv.stdout, safetext.Block(s.Error.Human()))
-	}
-	if s.Answer != "" {
-		fmt.Fprintln(inv.stdout, safetext.Block(s.Answer))
-	}
-	return nil
+	return termtext.Poll(inv.stdout, res.Session, res.Fresh)
 }
 
 func runWatch(ctx context.Context, inv *invocation) error { return resume(ctx, inv, true) }
@@ -133,7 +118,11 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 	if !j.Ended() {
 		wctx, cancel := context.WithTimeout(ctx, timeout+jobGrace) // the job ends at --timeout by itself, then records what reattach found
 		defer cancel()
-		j, err = svc.WatchJob(wctx, cliCaller, service.WatchRequest{ID: j.ID}, watchPrinter(inv, stream))
+		var on func(service.JobEvent) // ferry watch prints the run's progress; reattach and --json do not
+		if stream && !inv.json {
+			on = termtext.Watch(inv.stderr, isTerminal(inv.stderr))
+		}
+		j, err = svc.WatchJob(wctx, cliCaller, service.WatchRequest{ID: j.ID}, on)
 		if err != nil {
 			if res.Started {
 				cancelJob(ctx, svc, j.ID)
@@ -180,63 +169,4 @@ func printResumed(inv *invocation, s *service.Run, finding *record.Finding, runE
 	}
 	_, err := fmt.Fprintln(inv.stdout, safetext.Block(s.Answer))
 	return err
-}
-
-// watchPrinter prints a run's progress for ferry watch (nil for reattach
-// and with --json): partial text as it grows, and each state reached.
-func watchPrinter(inv *invocation, stream bool) func(service.JobEvent) {
-	if !stream || inv.json {
-		return nil
-	}
-	// A rewritten answer clears the line where a terminal takes escapes
-	// (on Windows a console in virtual-terminal mode); elsewhere (a pipe,
-	// a log, an old console) it starts on a new line.
-	escapes := isTerminal(inv.stderr)
-	return func(je service.JobEvent) {
-		ev := je.Run
-		if ev == nil {
-			return
-		}
-		switch ev.Kind {
-		case record.EventPartial:
-			if ev.Partial == nil {
-				return
-			}
-			if ev.Partial.Rewritten {
-				if escapes {
-					fmt.Fprint(inv.stderr, "\r\033[K")
-				} else {
-					fmt.Fprintln(inv.stderr)
-				}
-			}
-			fmt.Fprint(inv.stderr, safetext.Block(ev.Partial.Added))
-		case record.EventState:
-			fmt.Fprintf(inv.stderr, "[%s]\n", ev.State)
-		}
-	}
-}
-
-// printDoctor prints the doctor's verdicts.
-func printDoctor(inv *invocation, out []service.DoctorReport) error {
-	if inv.json {
-		if out == nil {
-			out = []service.DoctorReport{}
-		}
-		return inv.printJSON(map[string]any{"sessions": out})
-	}
-	if len(out) == 0 {
-		_, err := fmt.Fprintln(inv.stdout, "no active or stale runs")
-		return err
-	}
-	for _, rp := range out {
-		fmt.Fprintf(inv.stdout, "%s  %s  %s  %s", rp.ID, rp.Site, rp.State, rp.Verdict)
-		if rp.Detail != "" {
-			fmt.Fprintf(inv.stdout, ": %s", safetext.Line(rp.Detail))
-		}
-		if rp.Candidates != "" {
-			fmt.Fprintf(inv.stdout, " (candidate tabs: %s)", safetext.Line(rp.Candidates))
-		}
-		fmt.Fprintln(inv.stdout)
-	}
-	return nil
 }

@@ -3,15 +3,13 @@ package cli
 import (
 	"context"
 	"flag"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/record"
-	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -119,28 +117,6 @@ func printRetrieve(inv *invocation, rc *RetrieveReceipt, runErr error) error {
 		}
 		return nil
 	}
-	printZips(inv, rc.Zips, rc.Warnings, rc.Path)
+	termtext.Zips(inv.stdout, inv.stderr, rc.Zips, rc.Warnings, rc.Path)
 	return runErr
-}
-
-// printZips writes the outcome of each zip in words: saved paths on stdout,
-// the rest on stderr.
-func printZips(inv *invocation, zips []record.ZipReceipt, warnings []string, receipt string) {
-	for _, z := range zips {
-		switch {
-		case z.Verified:
-			fmt.Fprintf(inv.stdout, "%s\n", safetext.Line(z.SavedPath))
-			fmt.Fprintf(inv.stderr, "saved %s: %d files, %d bytes, sha256 %s\n", safetext.Line(filepath.Base(z.SavedPath)), z.Files, z.Size, z.SHA256)
-		case z.Quarantined:
-			fmt.Fprintf(inv.stderr, "quarantined %s as %s (%s)\n", safetext.Line(z.SandboxPath), safetext.Line(z.SavedPath), z.Error.Code)
-		case z.Error != nil:
-			fmt.Fprintf(inv.stderr, "not saved %s (%s)\n", safetext.Line(z.SandboxPath), z.Error.Code)
-		}
-	}
-	for _, w := range warnings {
-		fmt.Fprintf(inv.stderr, "warning: %s\n", safetext.Line(w))
-	}
-	if receipt != "" {
-		fmt.Fprintf(inv.stderr, "receipt %s\n", receipt)
-	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -10,8 +9,6 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
-	"github.com/ferrydesk/ferry/backend/record"
-	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // TestTwoAsksAtOnceThroughServe is the report of issue 14 (point 6): with
@@ -65,22 +62,5 @@ func TestTwoAsksAtOnceThroughServe(t *testing.T) {
 	}
 	if len(tabs) != 2 {
 		t.Fatalf("both asks ran in one tab: %v", tabs)
-	}
-}
-
-func TestProgressSaysWhatAQueuedRunWaitsFor(t *testing.T) {
-	t.Parallel()
-	var stderr strings.Builder
-	inv := &invocation{stderr: &stderr}
-	for _, ev := range []service.JobEvent{
-		{Type: service.EventRunUpdate, Run: &service.RunEvent{Kind: record.EventState, State: service.StateQueued,
-			Note: "waiting for the ChatGPT tab, which another run drives"}},
-		{Type: service.EventRunUpdate, Run: &service.RunEvent{Kind: record.EventState, State: service.StateStarting, Note: "the tab is free"}},
-		{Type: service.EventRunUpdate, Run: &service.RunEvent{Kind: record.EventState, State: record.StateResolved, Session: "run-1"}},
-	} {
-		printProgress(inv, ev)
-	}
-	if want := "queued: waiting for the ChatGPT tab, which another run drives\nsession run-1\n"; stderr.String() != want {
-		t.Fatalf("progress %q, want %q", stderr.String(), want)
 	}
 }

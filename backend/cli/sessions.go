@@ -3,14 +3,11 @@ package cli
 import (
 	"context"
 	"flag"
-	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 	"time"
 
-	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
@@ -93,7 +90,13 @@ func runSessions(ctx context.Context, inv *invocation) error {
 		if err != nil {
 			return err
 		}
-		return printDoctor(inv, out)
+		if inv.json {
+			if out == nil {
+				out = []service.DoctorReport{}
+			}
+			return inv.printJSON(map[string]any{"sessions": out})
+		}
+		return termtext.Doctor(inv.stdout, out)
 	}
 	// show is the export of the run: Markdown, or with --json its record and
 	// journal.
@@ -119,56 +122,13 @@ func runSessions(ctx context.Context, inv *invocation) error {
 		}
 		if one.Detail != nil {
 			if one.Detail.Session != nil {
-				body += attachmentsText(one.Detail.Session.Attachments)
+				body += termtext.Attachments(one.Detail.Session.Attachments)
 			}
-			body += threadText(ex.ID, one.Detail.Thread)
+			body += termtext.Thread(ex.ID, one.Detail.Thread)
 		}
 	}
 	_, err = io.WriteString(inv.stdout, body)
 	return err
-}
-
-// attachmentsText lists the files a run sent, as `sessions show` shows
-// them: name, size and sha256 ("" for a run without attachments).
-func attachmentsText(files []service.Attachment) string {
-	if len(files) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Attachments (%d)\n\n", len(files))
-	for _, f := range files {
-		line := fmt.Sprintf("%s  %s  sha256 %s", safetext.Line(f.Name), attach.Size(f.Bytes), f.SHA256)
-		if f.RenamedFrom != "" {
-			line += "  (renamed from " + safetext.Line(f.RenamedFrom) + ")"
-		}
-		if f.SiteName != "" {
-			line += "  (the site named it " + safetext.Line(f.SiteName) + ")"
-		}
-		b.WriteString(line + "\n")
-	}
-	return b.String()
-}
-
-// threadText is the thread of run id as `sessions show` ends with it: one
-// line per run, oldest first, id's marked ("" for a run in no thread).
-func threadText(id string, thread []service.SessionSummary) string {
-	if len(thread) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Thread (%d runs in this conversation)\n\n", len(thread))
-	for _, t := range thread {
-		mark := " "
-		if t.ID == id {
-			mark = "*"
-		}
-		title, rest := safetext.Head(t.Title, 70)
-		if rest > 0 {
-			title += "…"
-		}
-		fmt.Fprintf(&b, "%s %s  %s  %s\n", mark, t.ID, t.UpdatedAt.Local().Format("2006-01-02 15:04"), safetext.Line(title))
-	}
-	return b.String()
 }
 
 // runRestore is ferry sessions restore [FILE], through the installed
@@ -234,27 +194,5 @@ func printSessionList(inv *invocation, items []service.Listed, total int) error 
 		}
 		return inv.printJSON(map[string]any{"sessions": rows, "total": total})
 	}
-	if len(items) == 0 {
-		_, err := fmt.Fprintln(inv.stdout, "no sessions match")
-		return err
-	}
-	tw := tabwriter.NewWriter(inv.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSITE\tSTATE\tCREATED\tPROMPT")
-	for _, it := range items {
-		s := it.Session
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.Site, s.State, s.Created.Local().Format("2006-01-02 15:04"), oneLine(s.Prompt, 60))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if total > len(items) {
-		fmt.Fprintf(inv.stdout, "(%d of %d; raise --limit for more)\n", len(items), total)
-	}
-	return nil
-}
-
-// oneLine is s with its whitespace folded and every control and format
-// character escaped, cut to at most n characters of s with "…".
-func oneLine(s string, n int) string {
-	return printable(strings.Join(strings.Fields(s), " "), n)
+	return termtext.Sessions(inv.stdout, items, total)
 }

@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -103,12 +102,7 @@ func runTabAction(ctx context.Context, inv *invocation, action, id string) error
 	if inv.json {
 		return inv.printJSON(res)
 	}
-	if res.Closed {
-		_, err = fmt.Fprintf(inv.stdout, "closed %s\n", id)
-		return err
-	}
-	_, err = fmt.Fprintf(inv.stdout, "%s\t%s\t%s\n", id, dash(string(res.Tab.State)), safetext.Line(res.Tab.URL))
-	return err
+	return termtext.TabAction(inv.stdout, id, res)
 }
 
 // printTabs prints the tabs with the site and state inferred from their
@@ -121,16 +115,7 @@ func printTabs(inv *invocation, list []service.Tab) error {
 	if inv.json {
 		return inv.printJSON(tabs)
 	}
-	if len(tabs) == 0 {
-		_, err := fmt.Fprintln(inv.stdout, "no open tabs")
-		return err
-	}
-	w := tabwriter.NewWriter(inv.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "TARGETID\tSITE\tSTATE\tTITLE\tURL")
-	for _, t := range tabs {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", t.ID, dash(t.Site), dash(t.State), dash(printable(t.Title, 50)), safetext.Line(t.URL))
-	}
-	return w.Flush()
+	return termtext.Tabs(inv.stdout, list)
 }
 
 // openJSON is what `ferry open --json` prints.
@@ -174,23 +159,4 @@ func runOpen(ctx context.Context, inv *invocation) error {
 	}
 	_, err = fmt.Fprintln(inv.stdout, tab.TargetID)
 	return err
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// printable is s (a title, a URL, a file name: a site or an agent chose
-// it) on one line with every control and format character escaped
-// visibly, cut to at most n characters of s with "…".
-func printable(s string, n int) string {
-	head, rest := safetext.Head(s, n)
-	if rest > 0 {
-		head, _ = safetext.Head(s, n-1)
-		return head + "…"
-	}
-	return head
 }

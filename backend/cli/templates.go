@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -78,13 +78,19 @@ func runTemplates(ctx context.Context, inv *invocation) error {
 		if err != nil {
 			return err
 		}
-		return printTemplateList(inv, list)
+		if inv.json {
+			return inv.printJSON(list)
+		}
+		return termtext.Templates(inv.stdout, list)
 	case "show":
 		t, err := svc.GetTemplate(ctx, cliCaller, service.TemplateRef{Name: rest[0]})
 		if err != nil {
 			return err
 		}
-		return printTemplate(inv, t)
+		if inv.json {
+			return inv.printJSON(t)
+		}
+		return termtext.Template(inv.stdout, t)
 	case "save":
 		t, err := svc.SaveTemplate(ctx, cliCaller, toSave)
 		if err != nil {
@@ -93,7 +99,7 @@ func runTemplates(ctx context.Context, inv *invocation) error {
 		if inv.json {
 			return inv.printJSON(t)
 		}
-		fmt.Fprintf(inv.stdout, "saved template %s (variables: %s)\n", safetext.Line(t.Name), safetext.Line(orNone(t.Variables)))
+		termtext.TemplateSaved(inv.stdout, t)
 		return nil
 	}
 	if _, err := svc.DeleteTemplate(ctx, cliCaller, service.TemplateRef{Name: rest[0]}); err != nil {
@@ -138,33 +144,6 @@ func templateToSave(inv *invocation, name string) (service.Template, error) {
 		}
 	}
 	return service.Template{Name: name, Description: inv.flag("description").(string), Body: string(b), Variables: vars}, nil
-}
-
-func printTemplate(inv *invocation, t service.Template) error {
-	if inv.json {
-		return inv.printJSON(t)
-	}
-	kind := "saved"
-	if t.BuiltIn {
-		kind = "built-in"
-	}
-	fmt.Fprintf(inv.stdout, "name:        %s (%s)\n", safetext.Line(t.Name), kind)
-	if t.Description != "" {
-		fmt.Fprintf(inv.stdout, "description: %s\n", safetext.Line(t.Description))
-	}
-	fmt.Fprintf(inv.stdout, "variables:   %s\n", safetext.Line(orNone(t.Variables)))
-	if !t.UpdatedAt.IsZero() {
-		fmt.Fprintf(inv.stdout, "updated:     %s\n", t.UpdatedAt.Format("2006-01-02 15:04:05Z07:00"))
-	}
-	fmt.Fprintf(inv.stdout, "\n%s\n", safetext.Block(strings.TrimRight(t.Body, "\n")))
-	return nil
-}
-
-func orNone(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
 }
 
 // varFlag is the repeatable --var NAME=VALUE.
@@ -214,19 +193,4 @@ func promptOrTemplate(inv *invocation) (text, template string, vars map[string]s
 			WithHint("drop the prompt text, or drop --template")
 	}
 	return "", template, vars, nil
-}
-
-// printTemplateList prints the templates as JSON or one line each.
-func printTemplateList(inv *invocation, list []service.Template) error {
-	if inv.json {
-		return inv.printJSON(list)
-	}
-	for _, t := range list {
-		kind := "saved"
-		if t.BuiltIn {
-			kind = "built-in"
-		}
-		fmt.Fprintf(inv.stdout, "%-24s %-8s %s\n", safetext.Line(t.Name), kind, safetext.Line(t.Description))
-	}
-	return nil
 }
