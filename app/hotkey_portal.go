@@ -11,9 +11,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/godbus/dbus/v5"
+
+	"github.com/ferrydesk/ferry/app/internal/sessionbus"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/godbus/dbus/v5"
 )
 
 // The xdg-desktop-portal GlobalShortcuts interface (version 1): the way a
@@ -86,7 +88,7 @@ func (g portalGrabber) grab(h config.Hotkey, onPress func()) (func(), string, er
 	if g.Address == "" {
 		return nil, "", portalUnavailable(errors.New("there is no session bus (DBUS_SESSION_BUS_ADDRESS is not set)"))
 	}
-	conn, err := dialSessionBus(g.Address)
+	conn, err := sessionbus.Dial(g.Address)
 	if err != nil {
 		return nil, "", portalUnavailable(fmt.Errorf("connect to the session bus: %w", err))
 	}

@@ -10,9 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godbus/dbus/v5"
+
+	"github.com/ferrydesk/ferry/app/internal/bustest"
+	"github.com/ferrydesk/ferry/app/internal/sessionbus"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/godbus/dbus/v5"
 )
 
 // portalTestBusConfig is a session bus without service directories, so
@@ -46,7 +49,7 @@ func startPortalTestBus(t *testing.T) string {
 	if err := os.WriteFile(conf, []byte(strings.Replace(portalTestBusConfig, "SOCKET", filepath.Join(dir, "bus"), 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return runTestBus(t, "--config-file="+conf)
+	return bustest.Run(t, "--config-file="+conf)
 }
 
 type fakeShortcut struct {
@@ -78,7 +81,7 @@ type fakePortal struct {
 // given, sets its behaviour first.
 func startFakePortal(t *testing.T, addr string, configure ...func(*fakePortal)) *fakePortal {
 	t.Helper()
-	conn, err := dialSessionBus(addr)
+	conn, err := sessionbus.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +305,7 @@ func TestPortalHotkeyFailuresAreTypedErrors(t *testing.T) {
 			setUp: func(*testing.T, string) *fakePortal { return nil }},
 		{name: "a portal without the GlobalShortcuts interface is reported quickly", unavailable: true, says: "has no org.freedesktop.portal.GlobalShortcuts",
 			setUp: func(t *testing.T, addr string) *fakePortal {
-				conn, err := dialSessionBus(addr)
+				conn, err := sessionbus.Dial(addr)
 				if err != nil {
 					t.Fatal(err)
 				}

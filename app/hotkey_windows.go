@@ -7,15 +7,16 @@ import (
 
 	"golang.org/x/sys/windows"
 
+	"github.com/ferrydesk/ferry/app/internal/win32"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 var (
-	procRegisterHotKey    = user32.NewProc("RegisterHotKey")
-	procUnregisterHotKey  = user32.NewProc("UnregisterHotKey")
-	procPeekMessageW      = user32.NewProc("PeekMessageW")
-	procPostThreadMessage = user32.NewProc("PostThreadMessageW")
+	procRegisterHotKey    = win32.User32.NewProc("RegisterHotKey")
+	procUnregisterHotKey  = win32.User32.NewProc("UnregisterHotKey")
+	procPeekMessageW      = win32.User32.NewProc("PeekMessageW")
+	procPostThreadMessage = win32.User32.NewProc("PostThreadMessageW")
 )
 
 const (
@@ -52,9 +53,9 @@ func (winGrabber) Grab(h config.Hotkey, onPress func()) (func(), error) {
 		defer close(done)
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		var m winMsg
+		var m win32.Msg
 		// The thread gets its message queue here, before anyone posts to it.
-		procPeekMessageW.Call(uintptr(unsafePointer(&m)), 0, 0, 0, 0)
+		procPeekMessageW.Call(uintptr(win32.Pointer(&m)), 0, 0, 0, 0)
 		tid := windows.GetCurrentThreadId()
 		r, _, callErr := procRegisterHotKey.Call(0, winHotkeyID, uintptr(mods), uintptr(vk))
 		if r == 0 {
@@ -64,7 +65,7 @@ func (winGrabber) Grab(h config.Hotkey, onPress func()) (func(), error) {
 		defer procUnregisterHotKey.Call(0, winHotkeyID)
 		ready <- started{tid: tid}
 		for {
-			r, _, _ := procGetMessageW.Call(uintptr(unsafePointer(&m)), 0, 0, 0)
+			r, _, _ := win32.GetMessageW.Call(uintptr(win32.Pointer(&m)), 0, 0, 0)
 			if int32(r) <= 0 || m.Message == wmQuit {
 				return
 			}

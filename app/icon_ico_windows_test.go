@@ -7,6 +7,9 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/ferrydesk/ferry/app/internal/ico"
+	"github.com/ferrydesk/ferry/app/internal/win32"
 )
 
 // Windows itself reads the .ico made from Ferry's PNG (as fyne's tray loads
@@ -17,23 +20,23 @@ func TestWindowsLoadsFerrysIcons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ico, err := icoFromPNG(src)
+	icoData, err := ico.FromPNG(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := filepath.Join(os.TempDir(), "ferry-icon-test.ico")
-	if err := os.WriteFile(f, ico, 0o600); err != nil {
+	if err := os.WriteFile(f, icoData, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	defer os.Remove(f)
 	name, _ := windows.UTF16PtrFromString(f)
 	const imageIcon, lrLoadFromFile, lrDefaultSize = 1, 0x10, 0x40
-	h, _, err := user32.NewProc("LoadImageW").Call(0, uintptr(unsafe.Pointer(name)), imageIcon, 0, 0, lrLoadFromFile|lrDefaultSize)
+	h, _, err := win32.User32.NewProc("LoadImageW").Call(0, uintptr(unsafe.Pointer(name)), imageIcon, 0, 0, lrLoadFromFile|lrDefaultSize)
 	if h == 0 {
 		t.Fatalf("LoadImageW of the .ico: %v", err)
 	}
 	procDestroyIcon.Call(h)
-	small, err := pngOfSize(src, 32)
+	small, err := ico.PNGOfSize(src, 32)
 	if err != nil {
 		t.Fatal(err)
 	}

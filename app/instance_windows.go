@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sys/windows"
 
+	"github.com/ferrydesk/ferry/app/internal/win32"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -17,7 +18,7 @@ func systemInstanceGuard() instanceGuard { return namedMutexGuard{} }
 // later start asks it to come forward.
 type namedMutexGuard struct{}
 
-var procAllowSetForegroundWindow = user32.NewProc("AllowSetForegroundWindow")
+var procAllowSetForegroundWindow = win32.User32.NewProc("AllowSetForegroundWindow")
 
 const asfwAny = ^uintptr(0) // ASFW_ANY
 

@@ -3,14 +3,14 @@ package app
 import (
 	"context"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/ferrydesk/ferry/app/internal/sessionbus"
 )
 
 // Notice is one desktop notification.
@@ -55,42 +55,6 @@ const (
 	defaultAction = "default"
 )
 
-// sessionBusAddress returns the session bus address to use, or "" when
-// there is none. It never autolaunches a bus (godbus would start
-// dbus-launch when the variable is unset): without a session, notifications
-// and the tray are simply off.
-func sessionBusAddress(getenv func(string) string) string {
-	if a := getenv("DBUS_SESSION_BUS_ADDRESS"); a != "" {
-		return a
-	}
-	if dir := getenv("XDG_RUNTIME_DIR"); dir != "" {
-		sock := filepath.Join(dir, "bus")
-		if fi, err := os.Stat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
-			return "unix:path=" + sock
-		}
-	}
-	return ""
-}
-
-// dialSessionBus opens a private, authenticated connection to the bus at
-// address. Private, because fyne's tray closes the shared SessionBus()
-// connection when it stops.
-func dialSessionBus(address string) (*dbus.Conn, error) {
-	conn, err := dbus.Dial(address)
-	if err != nil {
-		return nil, err
-	}
-	if err := conn.Auth(nil); err != nil {
-		conn.Close()
-		return nil, err
-	}
-	if err := conn.Hello(); err != nil {
-		conn.Close()
-		return nil, err
-	}
-	return conn, nil
-}
-
 // newNotifier connects to the session bus at address and returns a
 // notifier on it; with no address or no bus it logs one line and returns a
 // no-op notifier, so a missing bus costs nothing but the notifications.
@@ -99,7 +63,7 @@ func newNotifier(address string, log *slog.Logger, onClick func(target string)) 
 		log.Info("desktop notifications off: no session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
 		return nopNotifier{}
 	}
-	conn, err := dialSessionBus(address)
+	conn, err := sessionbus.Dial(address)
 	if err != nil {
 		log.Info("desktop notifications off: cannot connect to the session bus", "err", err)
 		return nopNotifier{}

@@ -9,6 +9,9 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/ferrydesk/ferry/app/internal/ico"
+	"github.com/ferrydesk/ferry/app/internal/win32"
 )
 
 // Windows notifications: a balloon on a notification icon of Ferry's own
@@ -24,7 +27,7 @@ import (
 // systemNotifier starts the notification icon's window on its own thread;
 // when that fails it logs one line and notifications are off.
 func systemNotifier(_ string, icon []byte, log *slog.Logger, onClick func(target string)) notifier {
-	if small, err := pngOfSize(icon, 32); err == nil {
+	if small, err := ico.PNGOfSize(icon, 32); err == nil {
 		icon = small // the notification area's size at 200 %, not the 512 px PNG
 	}
 	n, err := startBalloonNotifier(icon, onClick)
@@ -36,18 +39,18 @@ func systemNotifier(_ string, icon []byte, log *slog.Logger, onClick func(target
 }
 
 var (
-	procRegisterClassExW         = user32.NewProc("RegisterClassExW")
-	procCreateWindowExW          = user32.NewProc("CreateWindowExW")
-	procDefWindowProcW           = user32.NewProc("DefWindowProcW")
-	procDestroyWindow            = user32.NewProc("DestroyWindow")
-	procPostMessageW             = user32.NewProc("PostMessageW")
-	procPostQuitMessage          = user32.NewProc("PostQuitMessage")
-	procTranslateMessage         = user32.NewProc("TranslateMessage")
-	procDispatchMessageW         = user32.NewProc("DispatchMessageW")
-	procCreateIconFromResourceEx = user32.NewProc("CreateIconFromResourceEx")
-	procLoadIconW                = user32.NewProc("LoadIconW")
-	procDestroyIcon              = user32.NewProc("DestroyIcon")
-	procShellNotifyIconW         = shell32.NewProc("Shell_NotifyIconW")
+	procRegisterClassExW         = win32.User32.NewProc("RegisterClassExW")
+	procCreateWindowExW          = win32.User32.NewProc("CreateWindowExW")
+	procDefWindowProcW           = win32.User32.NewProc("DefWindowProcW")
+	procDestroyWindow            = win32.User32.NewProc("DestroyWindow")
+	procPostMessageW             = win32.User32.NewProc("PostMessageW")
+	procPostQuitMessage          = win32.User32.NewProc("PostQuitMessage")
+	procTranslateMessage         = win32.User32.NewProc("TranslateMessage")
+	procDispatchMessageW         = win32.User32.NewProc("DispatchMessageW")
+	procCreateIconFromResourceEx = win32.User32.NewProc("CreateIconFromResourceEx")
+	procLoadIconW                = win32.User32.NewProc("LoadIconW")
+	procDestroyIcon              = win32.User32.NewProc("DestroyIcon")
+	procShellNotifyIconW         = win32.Shell32.NewProc("Shell_NotifyIconW")
 	procGetModuleHandleW         = windows.NewLazySystemDLL("kernel32.dll").NewProc("GetModuleHandleW")
 )
 
@@ -206,9 +209,9 @@ func (n *balloonNotifier) loop(png []byte, ready chan<- error) {
 	n.hwnd = windows.Handle(hwnd)
 	n.mu.Unlock()
 	ready <- nil
-	var m winMsg
+	var m win32.Msg
 	for {
-		r, _, _ := procGetMessageW.Call(uintptr(unsafe.Pointer(&m)), 0, 0, 0)
+		r, _, _ := win32.GetMessageW.Call(uintptr(unsafe.Pointer(&m)), 0, 0, 0)
 		if int32(r) <= 0 {
 			break
 		}

@@ -8,6 +8,7 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/ferrydesk/ferry/app/internal/sessionbus"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -95,7 +96,7 @@ func (e *extras) start(ctx context.Context) {
 
 func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 	wctx, cancel := context.WithCancel(context.Background())
-	bus := sessionBusAddress(e.getenv)
+	bus := sessionbus.Address(e.getenv)
 	note := systemNotifier(bus, e.icon, e.log, func(target string) { e.quick.showRun(target) })
 
 	var tray trayIcon
@@ -286,15 +287,4 @@ type ExtrasStatus struct {
 	// notification server shows them is up to the desktop); on Windows,
 	// when Ferry's notification icon could be set up.
 	Notifications bool `json:"notifications"`
-}
-
-// busAnswers reports whether a connection to the session bus at address
-// completes (fyne's tray would crash at shutdown on a dead address).
-func busAnswers(address string) bool {
-	conn, err := dialSessionBus(address)
-	if err != nil {
-		return false
-	}
-	conn.Close()
-	return true
 }

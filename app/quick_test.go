@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/bustest"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
@@ -419,8 +420,8 @@ func (f *fakeTray) SetRecent(r []trayRun) { f.mu.Lock(); f.recent = r; f.mu.Unlo
 func (f *fakeTray) Stop()                 { f.mu.Lock(); f.stopped = true; f.mu.Unlock() }
 
 func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
-	addr := startTestBus(t)
-	server := startFakeNotificationServer(t, addr)
+	addr := bustest.Start(t)
+	server := bustest.StartNotificationServer(t, addr)
 	sh, rec, _ := openShell(t, nil)
 	ctx := context.Background()
 	var seeded string
@@ -497,10 +498,10 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(30 * time.Second) // only a hang reaches it
-		for len(server.notifications()) == 0 && time.Now().Before(deadline) {
+		for len(server.Notifications()) == 0 && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
-		got := server.notifications()
+		got := server.Notifications()
 		if len(got) != 1 || got[0].Summary != "Approval needed" || !strings.Contains(got[0].Body, "codex") || got[0].Urgency != 2 {
 			t.Fatalf("notifications %+v", got)
 		}
@@ -509,10 +510,10 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 		if err := ex.notifier().Notify(Notice{Summary: "Answer ready", Target: seeded}); err != nil {
 			t.Fatal(err)
 		}
-		id := server.notifications()[len(server.notifications())-1].ID
+		id := server.Notifications()[len(server.Notifications())-1].ID
 		win.Hide()
 		before := strings.Count(rec.names(), EventShowRun)
-		server.emit(t, "ActionInvoked", id, "default")
+		server.Emit(t, "ActionInvoked", id, "default")
 		deadline := time.Now().Add(30 * time.Second) // only a hang reaches it
 		for (strings.Count(rec.names(), EventShowRun) == before || !win.isVisible()) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)

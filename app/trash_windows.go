@@ -7,13 +7,14 @@ import (
 
 	"golang.org/x/sys/windows"
 
+	"github.com/ferrydesk/ferry/app/internal/win32"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // trashFor is the Recycle Bin (the environment plays no part).
 func trashFor(func(string) string) trashCan { return recycleBin{} }
 
-var procSHFileOperationW = shell32.NewProc("SHFileOperationW")
+var procSHFileOperationW = win32.Shell32.NewProc("SHFileOperationW")
 
 // shFileOpStruct is SHFILEOPSTRUCTW with the natural alignment of 64-bit
 // Windows (shellapi.h packs it to 1 byte only on 32-bit x86).
@@ -47,7 +48,7 @@ func (recycleBin) Trash(path string) error {
 		return errs.Wrap(err, errs.StoreIO, "move %s to the Recycle Bin: %v", abs, err).WithEvidence("path", abs)
 	}
 	op := shFileOpStruct{Func: foDelete, From: &from[0], Flags: recycleFlags}
-	r, _, _ := procSHFileOperationW.Call(uintptr(unsafePointer(&op)))
+	r, _, _ := procSHFileOperationW.Call(uintptr(win32.Pointer(&op)))
 	return recycleResult(abs, uint32(r), op.AnyOperationsAborted != 0)
 }
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/ferrydesk/ferry/app/internal/sessionbus"
 )
 
 // Whether a tray shows Ferry's icon is the desktop's to say: fyne's tray
@@ -46,7 +48,7 @@ func (sniTray) Usable(bus string) error {
 	switch {
 	case bus == "":
 		return errors.New("no session bus")
-	case !busAnswers(bus):
+	case !sessionbus.Answers(bus):
 		return fmt.Errorf("the session bus at %s does not answer", bus)
 	}
 	return nil
@@ -63,7 +65,7 @@ func statusNotifierHost(address string) bool {
 	if address == "" {
 		return false
 	}
-	conn, err := dialSessionBus(address)
+	conn, err := sessionbus.Dial(address)
 	if err != nil {
 		return false
 	}

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"testing"
 	"time"
+
+	"github.com/ferrydesk/ferry/app/internal/bustest"
 )
 
 // TestHiddenStartWithoutTrayShowsTheWindow: the login entry starts Ferry
@@ -13,7 +15,7 @@ import (
 // StatusNotifierWatcher) the window shows, since nothing else could bring
 // it up.
 func TestHiddenStartWithoutTrayShowsTheWindow(t *testing.T) {
-	addr := startTestBus(t)
+	addr := bustest.Start(t)
 	if statusNotifierHost(addr) {
 		t.Fatal("a bare session bus reports a tray host")
 	}

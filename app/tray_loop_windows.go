@@ -6,6 +6,8 @@ import (
 	"runtime"
 
 	"fyne.io/systray"
+
+	"github.com/ferrydesk/ferry/app/internal/ico"
 )
 
 // trayLoop runs systray on an OS thread of its own and returns its end.
@@ -22,14 +24,14 @@ func trayLoop(onReady func()) (end func()) {
 }
 
 // trayIconData is the icon as systray on Windows takes it: .ico data
-// (icoFromPNG), or nil (Windows' stock icon) when the PNG cannot be read.
+// (ico.FromPNG), or nil (Windows' stock icon) when the PNG cannot be read.
 func trayIconData(png []byte) []byte {
 	if len(png) == 0 {
 		return nil
 	}
-	ico, err := icoFromPNG(png)
+	data, err := ico.FromPNG(png)
 	if err != nil {
 		return nil
 	}
-	return ico
+	return data
 }

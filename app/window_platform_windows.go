@@ -10,6 +10,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/windows"
 	xwindows "golang.org/x/sys/windows"
 
+	"github.com/ferrydesk/ferry/app/internal/win32"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -51,7 +52,7 @@ func webview2Messages() *windows.Messages {
 }
 
 var (
-	procMessageBoxW = user32.NewProc("MessageBoxW")
+	procMessageBoxW = win32.User32.NewProc("MessageBoxW")
 )
 
 const (

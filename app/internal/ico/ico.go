@@ -1,4 +1,7 @@
-package app
+// Package ico turns Ferry's PNG icon into what Windows takes: .ico data
+// holding the PNG at the notification area's sizes (the tray), or the PNG
+// at one small size (a notification icon).
+package ico
 
 import (
 	"bytes"
@@ -18,9 +21,9 @@ import (
 // 100 % scale up to 32 px at 200 %.
 var icoSizes = []int{16, 20, 24, 32, 48}
 
-// icoFromPNG returns an .ico holding src (a PNG) scaled to each of
+// FromPNG returns an .ico holding src (a PNG) scaled to each of
 // icoSizes, as PNG images. Errors: src is not a PNG.
-func icoFromPNG(src []byte) ([]byte, error) {
+func FromPNG(src []byte) ([]byte, error) {
 	img, err := png.Decode(bytes.NewReader(src))
 	if err != nil {
 		return nil, fmt.Errorf("decode the icon PNG: %w", err)
@@ -50,8 +53,8 @@ func icoFromPNG(src []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// pngOfSize returns src (a PNG) scaled to n×n, as a PNG.
-func pngOfSize(src []byte, n int) ([]byte, error) {
+// PNGOfSize returns src (a PNG) scaled to n×n, as a PNG.
+func PNGOfSize(src []byte, n int) ([]byte, error) {
 	img, err := png.Decode(bytes.NewReader(src))
 	if err != nil {
 		return nil, fmt.Errorf("decode the icon PNG: %w", err)

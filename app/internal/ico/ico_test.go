@@ -1,4 +1,4 @@
-package app
+package ico
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestIcoFromPNGHoldsEachSizeAsAPNG(t *testing.T) {
 	if err := png.Encode(&in, src); err != nil {
 		t.Fatal(err)
 	}
-	ico, err := icoFromPNG(in.Bytes())
+	ico, err := FromPNG(in.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,14 +53,14 @@ func TestIcoFromPNGHoldsEachSizeAsAPNG(t *testing.T) {
 			t.Errorf("entry %d: the opaque half lost its colour: %d %d %d", i, r>>8, g>>8, a>>8)
 		}
 	}
-	if _, err := icoFromPNG([]byte("not a png")); err == nil {
-		t.Error("icoFromPNG accepted bytes that are not a PNG")
+	if _, err := FromPNG([]byte("not a png")); err == nil {
+		t.Error("FromPNG accepted bytes that are not a PNG")
 	}
-	small, err := pngOfSize(in.Bytes(), 32)
+	small, err := PNGOfSize(in.Bytes(), 32)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if img, err := png.Decode(bytes.NewReader(small)); err != nil || img.Bounds().Dx() != 32 {
-		t.Errorf("pngOfSize(32) = %v, %v", img.Bounds(), err)
+		t.Errorf("PNGOfSize(32) = %v, %v", img.Bounds(), err)
 	}
 }
