@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/hotkey"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -276,7 +277,7 @@ func demoHooksErr() error {
 // through the window stay).
 func (e *extras) withoutSystemHooks() {
 	e.startTray = func([]byte, trayActions, *slog.Logger) (trayIcon, error) { return nil, demoHooksErr() }
-	e.grabber = func(hotkeyEnv) hotkeyGrabber { return demoGrabber{} }
+	e.grabber = func(hotkey.Env) hotkey.Grabber { return demoGrabber{} }
 }
 
 // demoGrabber refuses every hotkey.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/hotkey"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -173,7 +174,7 @@ func TestDemoMode(t *testing.T) {
 		if tray, err := e.startTray(nil, trayActions{}, log); tray != nil || errs.CodeOf(err) != errs.EnvironmentNotReady {
 			t.Errorf("startTray = %v, %v", tray, err)
 		}
-		if _, err := e.grabber(hotkeyEnv{Display: ":0"}).Grab(config.Hotkey{}, func() {}); errs.CodeOf(err) != errs.EnvironmentNotReady {
+		if _, err := e.grabber(hotkey.Env{Display: ":0"}).Grab(config.Hotkey{}, func() {}); errs.CodeOf(err) != errs.EnvironmentNotReady {
 			t.Errorf("Grab = %v", err)
 		}
 		s := &System{sh: newShell(log, time.Now()), demo: &demo{}}

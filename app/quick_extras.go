@@ -8,6 +8,7 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/ferrydesk/ferry/app/internal/hotkey"
 	"github.com/ferrydesk/ferry/app/internal/sessionbus"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -25,7 +26,7 @@ type extras struct {
 	icon      []byte
 	getenv    func(string) string
 	startTray trayStarter
-	grabber   func(hotkeyEnv) hotkeyGrabber
+	grabber   func(hotkey.Env) hotkey.Grabber
 	// trayHost reports whether a tray on the session bus at an address
 	// shows status icons (systemTrayPlace's Shown).
 	trayHost func(bus string) bool
@@ -37,7 +38,7 @@ type extras struct {
 	startHidden bool
 
 	quick   *quickMode
-	hot     *hotkeys
+	hot     *hotkey.Keeper
 	notices *runNotices
 
 	mu     sync.Mutex
@@ -52,7 +53,7 @@ type extras struct {
 
 func newExtras(sh *shell, log *slog.Logger, icon []byte, getenv func(string) string) *extras {
 	place := systemTrayPlace()
-	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: startTray, grabber: systemGrabber,
+	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: startTray, grabber: hotkey.System,
 		trayHost: place.Shown, trayUsable: place.Usable,
 		win: nopWindow{}, note: nopNotifier{}}
 	e.quick = &quickMode{win: e.window, emit: sh.emitter, site: e.defaultSite, canHide: e.hasTray}
@@ -134,8 +135,8 @@ func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 		}()
 	}
 
-	env := hotkeyEnv{Display: e.getenv("DISPLAY"), WaylandDisplay: e.getenv("WAYLAND_DISPLAY"), SessionBus: bus}
-	e.hot = &hotkeys{env: env, grabber: e.grabber(env), onPress: e.toggleQuick}
+	env := hotkey.Env{Display: e.getenv("DISPLAY"), WaylandDisplay: e.getenv("WAYLAND_DISPLAY"), SessionBus: bus}
+	e.hot = hotkey.New(env, e.grabber(env), e.toggleQuick)
 	if env.WaylandDisplay != "" {
 		// The desktop's shortcut portal may ask the user to confirm the
 		// binding: the window's start never waits for that answer.
@@ -200,8 +201,8 @@ func (e *extras) hotkeySetting() string {
 }
 
 // applyHotkey grabs spec and logs what became of it.
-func (e *extras) applyHotkey(spec string) HotkeyStatus {
-	st := e.hot.apply(spec)
+func (e *extras) applyHotkey(spec string) hotkey.Status {
+	st := e.hot.Apply(spec)
 	if st.Active {
 		e.log.Info("quick-prompt hotkey active", "hotkey", st.Hotkey)
 	} else if st.Problem != nil {
@@ -257,7 +258,7 @@ func (e *extras) stop() {
 	}
 	e.wg.Wait()
 	if e.hot != nil {
-		e.hot.stop()
+		e.hot.Stop()
 	}
 	if tray != nil {
 		tray.Stop()
@@ -269,12 +270,16 @@ func (e *extras) stop() {
 func (e *extras) status() ExtrasStatus {
 	st := ExtrasStatus{Tray: e.hasTray()}
 	if e.hot != nil {
-		st.Hotkey = e.hot.currentStatus()
+		st.Hotkey = HotkeyStatus(e.hot.Status())
 	}
 	_, off := e.notifier().(nopNotifier)
 	st.Notifications = !off
 	return st
 }
+
+// HotkeyStatus says whether the quick prompt's global hotkey works, for
+// the Settings view (hotkey.Status, as the frontend's API names it).
+type HotkeyStatus hotkey.Status
 
 // ExtrasStatus says which desktop integrations work in this session.
 type ExtrasStatus struct {

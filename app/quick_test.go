@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/app/internal/bustest"
+	"github.com/ferrydesk/ferry/app/internal/hotkey"
+	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
@@ -408,6 +410,17 @@ func TestTrayTitlesACodeRunByItsTask(t *testing.T) {
 	}
 }
 
+// fakeGrabber holds every combination it is asked for.
+type fakeGrabber struct{ held map[string]bool }
+
+func (f *fakeGrabber) Grab(h config.Hotkey, _ func()) (func(), error) {
+	if f.held == nil {
+		f.held = map[string]bool{}
+	}
+	f.held[h.String()] = true
+	return func() { delete(f.held, h.String()) }, nil
+}
+
 // fakeTray records the tray's entries; its actions are the ones extras gave it.
 type fakeTray struct {
 	mu      sync.Mutex
@@ -446,7 +459,7 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 	}
 	ex.trayHost = func(string) bool { return true } // a panel shows the icon
 	grabber := &fakeGrabber{}
-	ex.grabber = func(hotkeyEnv) hotkeyGrabber { return grabber }
+	ex.grabber = func(hotkey.Env) hotkey.Grabber { return grabber }
 	win := &fakeWindow{w: 1100, h: 720, visible: true}
 	quit := make(chan struct{}, 1)
 	ex.startWith(ctx, win, func() { quit <- struct{}{} })

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/app/internal/bustest"
+	"github.com/ferrydesk/ferry/app/internal/hotkey"
 )
 
 // TestHiddenStartWithoutTrayShowsTheWindow: the login entry starts Ferry
@@ -23,7 +24,7 @@ func TestHiddenStartWithoutTrayShowsTheWindow(t *testing.T) {
 	env := map[string]string{"DBUS_SESSION_BUS_ADDRESS": addr}
 	ex := newExtras(sh, quietLog(), nil, func(k string) string { return env[k] })
 	ex.startTray = func([]byte, trayActions, *slog.Logger) (trayIcon, error) { return nil, errors.New("no tray here") }
-	ex.grabber = func(hotkeyEnv) hotkeyGrabber { return &fakeGrabber{} }
+	ex.grabber = func(hotkey.Env) hotkey.Grabber { return &fakeGrabber{} }
 	ex.startHidden = true
 	win := &fakeWindow{w: 1100, h: 720}
 	ex.startWith(context.Background(), win, func() {})

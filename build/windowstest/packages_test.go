@@ -92,7 +92,8 @@ var suites = []suite{
 	// single-instance guard, the notification icon, the tray's gate, the
 	// icons) and their pure parts; the window itself is WebView2, which
 	// cannot run here.
-	{dir: "app", pkg: "app", display: true, run: "^(TestWin|TestRunKey|TestBalloon|TestNamedMutex|TestInstanceName|TestExplorer|TestRecycle|TestDoubleNul|TestWebview2|TestBrowserNotFoundHint|TestWindowsTray|TestWindowsLoads)"},
+	{dir: "app", pkg: "app", display: true, run: "^(TestRunKey|TestBalloon|TestNamedMutex|TestInstanceName|TestExplorer|TestRecycle|TestDoubleNul|TestWebview2|TestBrowserNotFoundHint|TestWindowsTray|TestWindowsLoads)"},
+	{dir: "app/internal/hotkey", pkg: "app/internal/hotkey", display: true, run: "^TestWin"},
 	{dir: "app/internal/ico", pkg: "app/internal/ico", run: "^TestIcoFromPNG"},
 	{dir: "mcpconfig", skip: []skipped{
 		{"TestMCPConfigIsALeaf", "runs `go list`; the go tool is not in the prefix, and the import graph is checked on Linux"},

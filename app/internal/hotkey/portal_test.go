@@ -1,4 +1,4 @@
-package app
+package hotkey
 
 import (
 	"errors"
@@ -373,11 +373,11 @@ func TestHotkeyOnWaylandTriesThePortalFirst(t *testing.T) {
 	portal := func(addr string) portalGrabber {
 		return portalGrabber{Address: addr, NoAutoStart: true, Timeout: time.Second, BindTimeout: time.Second}
 	}
-	wayland := hotkeyEnv{WaylandDisplay: "wayland-0"}
-	xwayland := hotkeyEnv{Display: ":0", WaylandDisplay: "wayland-0"}
+	wayland := Env{WaylandDisplay: "wayland-0"}
+	xwayland := Env{Display: ":0", WaylandDisplay: "wayland-0"}
 	cases := []struct {
 		name    string
-		env     hotkeyEnv
+		env     Env
 		grabber waylandGrabber
 		active  bool
 		x11Held bool
@@ -400,9 +400,9 @@ func TestHotkeyOnWaylandTriesThePortalFirst(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			k := &hotkeys{env: c.env, grabber: c.grabber, onPress: func() {}}
-			st := k.apply("Ctrl+Shift+Space")
-			defer k.stop()
+			k := &Keeper{env: c.env, grabber: c.grabber, onPress: func() {}}
+			st := k.Apply("Ctrl+Shift+Space")
+			defer k.Stop()
 			if st.Active != c.active {
 				t.Fatalf("active=%v, want %v (problem %+v)", st.Active, c.active, st.Problem)
 			}
@@ -421,12 +421,12 @@ func TestHotkeyOnWaylandTriesThePortalFirst(t *testing.T) {
 		})
 	}
 	t.Run("an X11 session uses X11 alone, as before the portal", func(t *testing.T) {
-		if g, ok := chooseGrabber(hotkeyEnv{Display: ":0", SessionBus: withPortal}).(x11Grabber); !ok || g.Display != ":0" {
+		if g, ok := chooseGrabber(Env{Display: ":0", SessionBus: withPortal}).(x11Grabber); !ok || g.Display != ":0" {
 			t.Fatalf("chose %#v", g)
 		}
 	})
 	t.Run("a Wayland session tries the portal on the session bus first", func(t *testing.T) {
-		g, ok := chooseGrabber(hotkeyEnv{Display: ":1", WaylandDisplay: "wayland-0", SessionBus: withPortal}).(waylandGrabber)
+		g, ok := chooseGrabber(Env{Display: ":1", WaylandDisplay: "wayland-0", SessionBus: withPortal}).(waylandGrabber)
 		if !ok || g.portal.Address != withPortal || g.x11 == nil {
 			t.Fatalf("chose %#v", g)
 		}

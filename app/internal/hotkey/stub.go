@@ -1,6 +1,6 @@
 //go:build !(desktop || dev)
 
-package app
+package hotkey
 
 import (
 	"errors"
@@ -8,10 +8,10 @@ import (
 	"github.com/ferrydesk/ferry/backend/config"
 )
 
-// systemGrabber grabs nothing in builds without a window (tests, the
+// System grabs nothing in builds without a window (tests, the
 // bindings generator): a test binary must never take a key from the
 // developer's desktop.
-func systemGrabber(hotkeyEnv) hotkeyGrabber { return noGrabber{} }
+func System(Env) Grabber { return noGrabber{} }
 
 type noGrabber struct{}
 

@@ -1,4 +1,4 @@
-package app
+package hotkey
 
 import (
 	"errors"
@@ -86,7 +86,7 @@ func (winGrabber) Grab(h config.Hotkey, onPress func()) (func(), error) {
 	return release, nil
 }
 
-// winHotkeyError turns RegisterHotKey's failure into what apply reports.
+// winHotkeyError turns RegisterHotKey's failure into what Apply reports.
 func winHotkeyError(h config.Hotkey, err error) error {
 	if errors.Is(err, errHotkeyAlreadyRegistered) {
 		return fmt.Errorf("register %s: %w", h, errHotkeyTaken)

@@ -1,4 +1,4 @@
-package app
+package hotkey
 
 import (
 	"context"
@@ -409,7 +409,7 @@ func portalTriggerDescription(res map[string]dbus.Variant) string {
 // GlobalShortcuts portal, else X11 through XWayland when DISPLAY is set.
 type waylandGrabber struct {
 	portal portalGrabber
-	x11    hotkeyGrabber // nil without DISPLAY
+	x11    Grabber // nil without DISPLAY
 }
 
 func (g waylandGrabber) Grab(h config.Hotkey, onPress func()) (func(), error) {
@@ -447,7 +447,7 @@ func (g waylandGrabber) grabHeld(h config.Hotkey, onPress func()) (heldHotkey, e
 
 // chooseGrabber picks the hotkey backend for env: X11 alone in an X11
 // session (as before the portal), the portal first in a Wayland one.
-func chooseGrabber(env hotkeyEnv) hotkeyGrabber {
+func chooseGrabber(env Env) Grabber {
 	if env.WaylandDisplay == "" {
 		return x11Grabber{Display: env.Display}
 	}

@@ -1,4 +1,4 @@
-package app
+package hotkey
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ func TestWinGrabberHoldsAndReleases(t *testing.T) {
 }
 
 // Settings' status for a taken combination is the clear message, never a
-// crash, through the same apply the Linux grabbers use.
+// crash, through the same Apply the Linux grabbers use.
 func TestWinHotkeyTakenIsSettingsMessage(t *testing.T) {
 	h, _ := config.ParseHotkey("Ctrl+Alt+Shift+F18")
 	release, err := winGrabber{}.Grab(h, func() {})
@@ -42,14 +42,14 @@ func TestWinHotkeyTakenIsSettingsMessage(t *testing.T) {
 		t.Fatalf("Grab: %v", err)
 	}
 	defer release()
-	k := &hotkeys{grabber: winGrabber{}, onPress: func() {}}
-	st := k.apply("Ctrl+Alt+Shift+F18")
+	k := &Keeper{grabber: winGrabber{}, onPress: func() {}}
+	st := k.Apply("Ctrl+Alt+Shift+F18")
 	if st.Active || st.Problem == nil || st.Problem.Code != "hotkey_taken" {
-		t.Fatalf("apply of a taken combination = %+v, want hotkey_taken", st)
+		t.Fatalf("Apply of a taken combination = %+v, want hotkey_taken", st)
 	}
-	k2 := &hotkeys{grabber: winGrabber{}, onPress: func() {}}
-	if st := k2.apply("Ctrl+Alt+Shift+F17"); !st.Active || st.Problem != nil {
-		t.Errorf("apply without DISPLAY on Windows = %+v, want active", st)
+	k2 := &Keeper{grabber: winGrabber{}, onPress: func() {}}
+	if st := k2.Apply("Ctrl+Alt+Shift+F17"); !st.Active || st.Problem != nil {
+		t.Errorf("Apply without DISPLAY on Windows = %+v, want active", st)
 	}
-	k2.stop()
+	k2.Stop()
 }

@@ -1,4 +1,4 @@
-package app
+package hotkey
 
 import (
 	"bufio"
@@ -192,10 +192,10 @@ func (f *fakeGrabber) Grab(h config.Hotkey, _ func()) (func(), error) {
 }
 
 func TestHotkeySettingsAndPitfalls(t *testing.T) {
-	x11 := hotkeyEnv{Display: ":0"}
+	x11 := Env{Display: ":0"}
 	cases := []struct {
 		name   string
-		env    hotkeyEnv
+		env    Env
 		spec   string
 		taken  string
 		active bool
@@ -207,14 +207,14 @@ func TestHotkeySettingsAndPitfalls(t *testing.T) {
 		{name: "a bad combination is a clear error naming the setting", env: x11, spec: "Ctrl+Shift", code: errs.BadInput, says: "no key"},
 		{name: "a combination without Ctrl, Alt or Super is refused", env: x11, spec: "Shift+A", code: errs.BadInput, says: "needs Ctrl, Alt or Super"},
 		{name: "a combination another program holds says so", env: x11, spec: "Ctrl+Shift+Space", taken: "Ctrl+Shift+Space", code: errs.HotkeyTaken, says: "already used by another program"},
-		{name: "no display at all is a clear message", env: hotkeyEnv{}, spec: "Ctrl+Shift+Space", code: errs.NoDisplay, says: "DISPLAY is not set"},
-		{name: "Wayland without X says what to do instead", env: hotkeyEnv{WaylandDisplay: "wayland-0"}, spec: "Ctrl+Shift+Space", code: errs.NoDisplay, says: "Wayland"},
+		{name: "no display at all is a clear message", env: Env{}, spec: "Ctrl+Shift+Space", code: errs.NoDisplay, says: "DISPLAY is not set"},
+		{name: "Wayland without X says what to do instead", env: Env{WaylandDisplay: "wayland-0"}, spec: "Ctrl+Shift+Space", code: errs.NoDisplay, says: "Wayland"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			g := &fakeGrabber{taken: map[string]bool{c.taken: c.taken != ""}}
-			k := &hotkeys{env: c.env, grabber: g, onPress: func() {}}
-			st := k.apply(c.spec)
+			k := &Keeper{env: c.env, grabber: g, onPress: func() {}}
+			st := k.Apply(c.spec)
 			if st.Active != c.active {
 				t.Fatalf("active=%v, want %v (problem %v)", st.Active, c.active, st.Problem)
 			}
@@ -231,31 +231,31 @@ func TestHotkeySettingsAndPitfalls(t *testing.T) {
 	}
 	t.Run("a new combination releases the old one", func(t *testing.T) {
 		g := &fakeGrabber{}
-		k := &hotkeys{env: x11, grabber: g, onPress: func() {}}
-		k.apply("Ctrl+Shift+Space")
-		k.apply("Ctrl+Alt+P")
+		k := &Keeper{env: x11, grabber: g, onPress: func() {}}
+		k.Apply("Ctrl+Shift+Space")
+		k.Apply("Ctrl+Alt+P")
 		if len(g.held) != 1 || !g.held["Ctrl+Alt+P"] || g.released != 1 {
 			t.Fatalf("held %v after %d releases", g.held, g.released)
 		}
-		k.apply("ctrl+alt+p") // the same combination: nothing to redo
+		k.Apply("ctrl+alt+p") // the same combination: nothing to redo
 		if g.released != 1 {
 			t.Errorf("re-applying the same combination released it")
 		}
-		k.stop()
-		if len(g.held) != 0 || k.currentStatus().Active {
+		k.Stop()
+		if len(g.held) != 0 || k.Status().Active {
 			t.Errorf("stop left %v held", g.held)
 		}
 	})
 	t.Run("under XWayland an active hotkey says where it works", func(t *testing.T) {
-		k := &hotkeys{env: hotkeyEnv{Display: ":0", WaylandDisplay: "wayland-0"}, grabber: &fakeGrabber{}, onPress: func() {}}
-		st := k.apply("Ctrl+Shift+Space")
+		k := &Keeper{env: Env{Display: ":0", WaylandDisplay: "wayland-0"}, grabber: &fakeGrabber{}, onPress: func() {}}
+		st := k.Apply("Ctrl+Shift+Space")
 		if !st.Active || !strings.Contains(st.Note, "XWayland") {
 			t.Fatalf("status %+v", st)
 		}
 	})
 	t.Run("a setup failure is an error status, not a panic", func(t *testing.T) {
-		k := &hotkeys{env: x11, grabber: &fakeGrabber{err: errors.New("connection refused")}, onPress: func() {}}
-		st := k.apply("Ctrl+Shift+Space")
+		k := &Keeper{env: x11, grabber: &fakeGrabber{err: errors.New("connection refused")}, onPress: func() {}}
+		st := k.Apply("Ctrl+Shift+Space")
 		if st.Active || st.Problem == nil || st.Problem.Code != errs.EnvironmentNotReady {
 			t.Fatalf("status %+v", st)
 		}

@@ -1,4 +1,9 @@
-package app
+// Package hotkey holds the quick prompt's global hotkey: on X11 a grab
+// spoken on the display's socket (x11.go), in a Wayland session the
+// desktop's GlobalShortcuts portal first (portal.go), on Windows
+// RegisterHotKey (register_windows.go). Keeper keeps the configured
+// combination held and says, as a Status, whether it works and why not.
+package hotkey
 
 import (
 	"errors"
@@ -10,9 +15,9 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// HotkeyStatus says whether the quick prompt's global hotkey works, for the
+// Status says whether the quick prompt's global hotkey works, for the
 // Settings view and the log.
-type HotkeyStatus struct {
+type Status struct {
 	// Hotkey is the combination in its canonical form ("Ctrl+Shift+Space").
 	Hotkey string `json:"hotkey"`
 	// Active is true while Ferry holds the combination.
@@ -46,13 +51,13 @@ type heldHotkey struct {
 // hotkeyChooser is a grabber that picks its backend for the session (the
 // portal or X11) and says which one holds the combination.
 type hotkeyChooser interface {
-	hotkeyGrabber
+	Grabber
 	grabHeld(h config.Hotkey, onPress func()) (heldHotkey, error)
 }
 
-// hotkeyGrabber holds a global key combination and calls onPress when it is
+// Grabber holds a global key combination and calls onPress when it is
 // pressed, until release is called. x11Grabber is the real one.
-type hotkeyGrabber interface {
+type Grabber interface {
 	Grab(h config.Hotkey, onPress func()) (release func(), err error)
 }
 
@@ -60,39 +65,46 @@ type hotkeyGrabber interface {
 // own API (Windows' RegisterHotKey): no display variable decides whether it
 // can work, and its errors are envelopes that name their own fix.
 type nativeGrabber interface {
-	hotkeyGrabber
+	Grabber
 	native()
 }
 
-// hotkeyEnv is what decides whether a global hotkey can work at all.
-type hotkeyEnv struct {
+// Env is what decides whether a global hotkey can work at all.
+type Env struct {
 	Display        string // $DISPLAY
 	WaylandDisplay string // $WAYLAND_DISPLAY
 	SessionBus     string // the session bus address (for the portal); "" for none
 }
 
-// hotkeys keeps the configured combination grabbed and reports its status.
-type hotkeys struct {
-	env     hotkeyEnv
-	grabber hotkeyGrabber
+// Keeper keeps the configured combination grabbed and reports its status.
+// It is safe for concurrent use.
+type Keeper struct {
+	env     Env
+	grabber Grabber
 	onPress func()
 
 	mu      sync.Mutex
 	current string // canonical combination held, "" for none
 	release func()
-	status  HotkeyStatus
+	status  Status
 }
 
-// apply makes spec (quickPrompt.hotkey) the held combination: the old one is
+// New returns a Keeper that holds combinations with grabber in env and
+// calls onPress on each press; it holds none until Apply.
+func New(env Env, grabber Grabber, onPress func()) *Keeper {
+	return &Keeper{env: env, grabber: grabber, onPress: onPress}
+}
+
+// Apply makes spec (quickPrompt.hotkey) the held combination: the old one is
 // released, the new one grabbed. It never panics and never fails the
 // caller: what went wrong is in the returned status.
-func (k *hotkeys) apply(spec string) HotkeyStatus {
+func (k *Keeper) Apply(spec string) Status {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	h, err := config.ParseHotkey(spec)
 	if err != nil {
 		k.releaseLocked()
-		k.status = HotkeyStatus{Hotkey: spec, Problem: errs.Wrap(err, errs.BadInput, "quick-prompt hotkey %v", err).
+		k.status = Status{Hotkey: spec, Problem: errs.Wrap(err, errs.BadInput, "quick-prompt hotkey %v", err).
 			WithEvidence("field", "quickPrompt.hotkey").WithHint("write it as modifiers and one key, e.g. Ctrl+Shift+Space")}
 		return k.status
 	}
@@ -101,7 +113,7 @@ func (k *hotkeys) apply(spec string) HotkeyStatus {
 		return k.status
 	}
 	k.releaseLocked()
-	k.status = HotkeyStatus{Hotkey: canonical}
+	k.status = Status{Hotkey: canonical}
 	chooser, chooses := k.grabber.(hotkeyChooser)
 	if _, native := k.grabber.(nativeGrabber); !native {
 		if p := k.envProblem(canonical, chooses); p != nil {
@@ -158,7 +170,7 @@ func (k *hotkeys) apply(spec string) HotkeyStatus {
 // envProblem says why no global hotkey can work in this session. A grabber
 // that chooses its backend tries the portal on Wayland first, so only it
 // can tell whether a Wayland session without X can hold the hotkey.
-func (k *hotkeys) envProblem(combo string, chooses bool) *errs.Envelope {
+func (k *Keeper) envProblem(combo string, chooses bool) *errs.Envelope {
 	switch {
 	case k.env.Display == "" && k.env.WaylandDisplay != "" && chooses:
 		return nil
@@ -171,22 +183,24 @@ func (k *hotkeys) envProblem(combo string, chooses bool) *errs.Envelope {
 	return nil
 }
 
-// stop releases the combination.
-func (k *hotkeys) stop() {
+// Stop releases the combination.
+func (k *Keeper) Stop() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.releaseLocked()
 	k.status.Active = false
 }
 
-func (k *hotkeys) releaseLocked() {
+func (k *Keeper) releaseLocked() {
 	if k.release != nil {
 		k.release()
 	}
 	k.release, k.current = nil, ""
 }
 
-func (k *hotkeys) currentStatus() HotkeyStatus {
+// Status is what the last Apply or Stop left: the combination, whether it
+// is held, and why not.
+func (k *Keeper) Status() Status {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.status
