@@ -24,6 +24,10 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/options/windows"
 
+	"github.com/ferrydesk/ferry/app/internal/autostart"
+	"github.com/ferrydesk/ferry/app/internal/display"
+	"github.com/ferrydesk/ferry/app/internal/instance"
+	"github.com/ferrydesk/ferry/app/internal/webview2"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -61,7 +65,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	if !generatingBindings {
-		if err := checkDisplay(getenv, dialDisplay); err != nil {
+		if err := display.Check(getenv, display.Dial); err != nil {
 			fmt.Fprintln(stderr, errs.From(err).Human())
 			return errs.ExitCode(err)
 		}
@@ -85,7 +89,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	sh := newShell(log, started)
 	// The tray, the hotkey, notifications and the quick prompt (app/quick_extras.go).
 	ex := newExtras(sh, log, windowIcon(assets), getenv)
-	ex.startHidden = startsHidden(os.Args[1:]) && dm == nil
+	ex.startHidden = autostart.StartsHidden(os.Args[1:]) && dm == nil
 	var dataDir string
 	if p, err := sh.paths(); err == nil {
 		dataDir = p.DataDir
@@ -93,7 +97,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	if dm == nil && !generatingBindings && dataDir != "" {
 		// One window per data directory (app/instance.go): a second start
 		// brings the first forward and ends here.
-		first, release, err := systemInstanceGuard().Claim(dataDir, ex.startHidden, func() { ex.quick.showRun("") })
+		first, release, err := instance.System().Claim(dataDir, ex.startHidden, func() { ex.quick.showRun("") })
 		if err != nil {
 			log.Warn("single instance", "code", errs.CodeOf(err), "err", err)
 		} else if !first {
@@ -105,10 +109,10 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	}
 	var winOpts *windows.Options
 	if !generatingBindings {
-		// The platform's own window needs (app/window_platform_*.go): on
+		// The platform's own window needs (app/internal/webview2): on
 		// Windows the WebView2 Runtime and its profile folder.
 		var err error
-		if winOpts, err = windowPlatform(dataDir); err != nil {
+		if winOpts, err = webview2.Prepare(dataDir); err != nil {
 			fmt.Fprintln(stderr, errs.From(err).Human())
 			return errs.ExitCode(err)
 		}

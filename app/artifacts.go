@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/ferrydesk/ferry/app/internal/dragout"
+	"github.com/ferrydesk/ferry/app/internal/trash"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -20,7 +22,7 @@ type Artifacts struct {
 	desk desktop
 
 	dragOnce sync.Once
-	drag     dragOut // systemDragOut's, made at the first DragSource
+	drag     dragout.Drag // dragout.System's, made at the first DragSource
 }
 
 // List returns every zip of the artifacts directory and its quarantine,
@@ -98,7 +100,7 @@ func (a *Artifacts) Delete(path string) error {
 	if err != nil {
 		return err
 	}
-	bin := systemTrash()
+	bin := trash.System()
 	if err := bin.Trash(it.Path); err != nil {
 		return err
 	}
@@ -117,8 +119,9 @@ func (a *Artifacts) Delete(path string) error {
 // Errors: internal when the loopback server cannot start (the page then
 // offers Show in folder).
 func (a *Artifacts) DragSource() (DragSource, error) {
-	a.dragOnce.Do(func() { a.drag = systemDragOut(a) })
-	return a.drag.Source()
+	a.dragOnce.Do(func() { a.drag = dragout.System(a.DragPath) })
+	src, err := a.drag.Source()
+	return DragSource(src), err
 }
 
 // DragPath returns the absolute path a drag-out of the artifact at path
@@ -179,6 +182,10 @@ func (a *Artifacts) SaveAs(path string) (string, error) {
 	}
 	return dest, nil
 }
+
+// DragSource says how the page hands a verified zip to the desktop on a
+// drag-out (dragout.Source, as the frontend's API names it).
+type DragSource dragout.Source
 
 // find returns the library item at path: the UI may only act on files the
 // library listed, never on an arbitrary path a page script made up.

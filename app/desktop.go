@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"time"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/ferrydesk/ferry/app/internal/opener"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
@@ -64,51 +62,12 @@ func (d runtimeDesktop) CopyText(text string) error {
 	return nil
 }
 
-// Reveal shows path's folder in the file manager (revealFile: xdg-open
+// Reveal shows path's folder in the file manager (opener.Reveal: xdg-open
 // on the folder; explorer with the file selected on Windows).
-func (d runtimeDesktop) Reveal(path string) error { return revealFile(path) }
+func (d runtimeDesktop) Reveal(path string) error { return opener.Reveal(path) }
 
-// Open opens path in the desktop's application for it (openFile).
-func (d runtimeDesktop) Open(path string) error { return openFile(path) }
-
-// openerSettle is how long openWith waits for the opener to fail: xdg-open
-// exits at once with a status when no application takes the file, and
-// stays (or exits 0) when one does.
-const openerSettle = 3 * time.Second
-
-// openWith hands target to the desktop's opener (xdg-open; open on macOS,
-// explorer on Windows) and reports whether something took it: a missing
-// opener, or one that exits with a failure within openerSettle, is an
-// error saying so (what did "something" do is the desktop's business).
-func openWith(target, what string) error {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", target)
-	case "windows":
-		cmd = exec.Command("explorer", target)
-	default:
-		cmd = exec.Command("xdg-open", target)
-	}
-	fail := func(err error) error {
-		return errs.Wrap(err, errs.CapabilityMissing, "nothing on this desktop answered to "+what+": %v", target, err).
-			WithEvidence("path", target)
-	}
-	if err := cmd.Start(); err != nil {
-		return fail(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			return fail(err)
-		}
-	case <-time.After(openerSettle):
-		// still running: an application took it; the goroutine reaps it
-	}
-	return nil
-}
+// Open opens path in the desktop's application for it (opener.Open).
+func (d runtimeDesktop) Open(path string) error { return opener.Open(path) }
 
 func (d runtimeDesktop) SaveFile(title, defaultName string, data []byte) (string, error) {
 	path, err := d.SavePath(title, defaultName)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/trash"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -324,7 +325,7 @@ func (r *Runs) Get(id string) (RunInfo, error) {
 			return err
 		}
 		out.Session, out.Timeline = view.Session, view.Journal
-		markFiles(out.Session, os.Getenv)
+		trash.MarkFiles(out.Session, os.Getenv)
 		return nil
 	})
 	return out, err

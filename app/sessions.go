@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/trash"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -158,7 +159,7 @@ func (s *Sessions) Show(id string) (service.SessionDetail, error) {
 		out, err = svc.ViewSession(context.Background(), desktopCaller, service.SessionRef{ID: id})
 		if err == nil && out.Session != nil {
 			out.Session.Error = forDesktop(out.Session.Error)
-			markFiles(out.Session, os.Getenv)
+			trash.MarkFiles(out.Session, os.Getenv)
 		}
 		return err
 	})

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/autostart"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/version"
@@ -53,7 +54,7 @@ func (s *System) Autostart() (bool, error) {
 	if s.demo != nil {
 		return false, nil // the demo's XDG config directory is its own
 	}
-	return systemLoginStart().Enabled()
+	return autostart.System().Enabled()
 }
 
 // SetAutostart writes or removes the XDG autostart entry (on Windows the
@@ -74,7 +75,7 @@ func (s *System) SetAutostart(on bool) (bool, error) {
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	login := systemLoginStart()
+	login := autostart.System()
 	if err := login.Set(exe, on); err != nil {
 		return false, errs.From(err)
 	}
