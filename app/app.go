@@ -25,6 +25,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/windows"
 
 	"github.com/ferrydesk/ferry/app/internal/autostart"
+	"github.com/ferrydesk/ferry/app/internal/demo"
 	"github.com/ferrydesk/ferry/app/internal/display"
 	"github.com/ferrydesk/ferry/app/internal/instance"
 	"github.com/ferrydesk/ferry/app/internal/webview2"
@@ -73,12 +74,12 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 
 	// Demo mode (app/demo.go): `--demo` supervises the demo, whose window
 	// is this program again with the demo's directory in its environment.
-	var dm *demo
-	if wantsDemo(os.Args[1:]) && !generatingBindings {
-		if getenv(envDemoDir) == "" {
-			return superviseDemo(log, stderr)
+	var dm *demo.Demo
+	if demo.Wanted(os.Args[1:]) && !generatingBindings {
+		if getenv(demo.EnvDir) == "" {
+			return demo.Supervise(log, stderr)
 		}
-		d, err := demoWindow(getenv)
+		d, err := demo.Window(getenv)
 		if err != nil {
 			fmt.Fprintln(stderr, errs.From(err).Human())
 			return errs.ExitCode(err)

@@ -4,58 +4,29 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"sync"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/app/internal/demo"
 )
 
-// demoLauncher starts the demo from a normal window: `ferry-desktop --demo`
-// as a process of its own (its own data directory, its own core), with the
-// normal window hidden until that process exits.
-type demoLauncher struct {
-	exe    func() (string, error)
-	hide   func()
-	show   func()
-	stderr io.Writer
-	log    *slog.Logger
-
-	mu      sync.Mutex
-	running *exec.Cmd
-}
-
-func newDemoLauncher(sh *shell, log *slog.Logger, stderr io.Writer) *demoLauncher {
+// newDemoLauncher starts the demo from this window (demo.Launcher), which
+// hides until the demo ends and then comes back where it was.
+func newDemoLauncher(sh *shell, log *slog.Logger, stderr io.Writer) *demo.Launcher {
 	desk := runtimeDesktop{sh}
 	var place windowPlace // where the window was when it hid; hide and show run one after the other
-	return &demoLauncher{
-		exe: func() (string, error) {
-			exe, err := os.Executable()
-			if err != nil {
-				return "", err
-			}
-			if real, err := filepath.EvalSymlinks(exe); err == nil {
-				exe = real
-			}
-			return exe, nil
-		},
-		hide: func() {
-			if ctx, err := desk.windowContext(); err == nil {
-				place = placeOf(ctx)
-				wruntime.WindowHide(ctx)
-			}
-		},
-		show: func() {
-			if ctx, err := desk.windowContext(); err == nil {
-				place.showAt(ctx)
-			}
-		},
-		stderr: stderr,
-		log:    log,
+	hide := func() {
+		if ctx, err := desk.windowContext(); err == nil {
+			place = placeOf(ctx)
+			wruntime.WindowHide(ctx)
+		}
 	}
+	show := func() {
+		if ctx, err := desk.windowContext(); err == nil {
+			place.showAt(ctx)
+		}
+	}
+	return demo.NewLauncher(hide, show, stderr, log)
 }
 
 // windowPlace is where a window was on the screen and its size, so that
@@ -89,38 +60,4 @@ func (p windowPlace) showAt(ctx context.Context) {
 	w.Show()
 	w.SetSize(p.width, p.height)
 	w.SetPosition(p.x, p.y)
-}
-
-// start runs the demo and hides this window until it exits; the window
-// comes back where it was. Errors:
-// bad_input while a demo started here still runs; internal when this
-// program's path is unknown or the process does not start.
-func (l *demoLauncher) start() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.running != nil {
-		return errs.New(errs.BadInput, "the demo is running already").
-			WithHint("leave it with the button in its banner to come back here")
-	}
-	exe, err := l.exe()
-	if err != nil {
-		return errs.Wrap(err, errs.Internal, "find the running ferry-desktop: %v", err)
-	}
-	cmd := exec.Command(exe, demoFlag)
-	cmd.Stdout, cmd.Stderr = l.stderr, l.stderr
-	if err := cmd.Start(); err != nil {
-		return errs.Wrap(err, errs.Internal, "start the demo: %v", err)
-	}
-	l.running = cmd
-	l.log.Info("demo opened", "pid", cmd.Process.Pid)
-	l.hide()
-	go func() {
-		err := cmd.Wait()
-		l.mu.Lock()
-		l.running = nil
-		l.mu.Unlock()
-		l.log.Info("demo closed", "err", err)
-		l.show()
-	}()
-	return nil
 }

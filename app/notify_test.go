@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/app/internal/bustest"
+	"github.com/ferrydesk/ferry/app/internal/apptest"
 )
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func TestNotificationsOverARealSessionBus(t *testing.T) {
-	addr := bustest.Start(t)
-	server := bustest.StartNotificationServer(t, addr)
+	addr := apptest.StartBus(t)
+	server := apptest.StartNotificationServer(t, addr)
 	clicks := make(chan string, 4)
 	n := newNotifier(addr, quietLog(), func(target string) { clicks <- target })
 	if _, ok := n.(*dbusNotifier); !ok {
@@ -103,7 +103,7 @@ func TestNotificationsWithoutABus(t *testing.T) {
 		}
 	})
 	t.Run("a bus without a notification server gives an error, not a hang", func(t *testing.T) {
-		addr := bustest.Start(t)
+		addr := apptest.StartBus(t)
 		n := newNotifier(addr, quietLog(), nil)
 		defer n.Close()
 		start := time.Now()

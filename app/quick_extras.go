@@ -293,3 +293,22 @@ type ExtrasStatus struct {
 	// when Ferry's notification icon could be set up.
 	Notifications bool `json:"notifications"`
 }
+
+// demoHooksErr is why the demo takes no tray icon and no hotkey (a fresh
+// envelope each time: the hotkey's status adds evidence to it).
+func demoHooksErr() error {
+	return errs.New(errs.EnvironmentNotReady, "the demo leaves the tray icon and the quick-prompt hotkey to your own Ferry")
+}
+
+// withoutSystemHooks keeps the demo off what a normal Ferry may hold: the
+// tray icon and the global hotkey (notifications and the quick prompt
+// through the window stay).
+func (e *extras) withoutSystemHooks() {
+	e.startTray = func([]byte, trayActions, *slog.Logger) (trayIcon, error) { return nil, demoHooksErr() }
+	e.grabber = func(hotkey.Env) hotkey.Grabber { return demoGrabber{} }
+}
+
+// demoGrabber refuses every hotkey.
+type demoGrabber struct{}
+
+func (demoGrabber) Grab(config.Hotkey, func()) (func(), error) { return nil, demoHooksErr() }

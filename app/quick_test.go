@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/app/internal/bustest"
+	"github.com/ferrydesk/ferry/app/internal/apptest"
 	"github.com/ferrydesk/ferry/app/internal/hotkey"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
@@ -433,8 +433,8 @@ func (f *fakeTray) SetRecent(r []trayRun) { f.mu.Lock(); f.recent = r; f.mu.Unlo
 func (f *fakeTray) Stop()                 { f.mu.Lock(); f.stopped = true; f.mu.Unlock() }
 
 func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
-	addr := bustest.Start(t)
-	server := bustest.StartNotificationServer(t, addr)
+	addr := apptest.StartBus(t)
+	server := apptest.StartNotificationServer(t, addr)
 	sh, rec, _ := openShell(t, nil)
 	ctx := context.Background()
 	var seeded string

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/apptest"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -304,7 +305,7 @@ func TestRunsThroughTheOwnersJobs(t *testing.T) {
 	t.Run("shutdown quits the browser Ferry launched", func(t *testing.T) {
 		sh.closeCore()
 		deadline := time.Now().Add(10 * time.Second)
-		for processAlive(pid) {
+		for apptest.ProcessAlive(pid) {
 			if time.Now().After(deadline) {
 				t.Fatalf("browser pid %d still runs after shutdown", pid)
 			}

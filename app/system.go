@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/app/internal/autostart"
+	"github.com/ferrydesk/ferry/app/internal/demo"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/version"
@@ -20,8 +21,8 @@ const doctorTimeout = 20 * time.Second
 // lives, whether the core opened, and the doctor's checks.
 type System struct {
 	sh     *shell
-	demo   *demo         // the running demo in `--demo`, else nil
-	launch *demoLauncher // starts the demo from a normal window
+	demo   *demo.Demo     // the running demo in `--demo`, else nil
+	launch *demo.Launcher // starts the demo from a normal window
 }
 
 // Status is what the shell shows about the data directory. Problem is why

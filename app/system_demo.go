@@ -29,7 +29,7 @@ func (s *System) StartDemo() error {
 	if s.launch == nil {
 		return errs.New(errs.Internal, "this window cannot start the demo")
 	}
-	return s.launch.start()
+	return s.launch.Start()
 }
 
 // LeaveDemo closes the demo: the window closes, the simulator and the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferrydesk/ferry/app/internal/bustest"
+	"github.com/ferrydesk/ferry/app/internal/apptest"
 	"github.com/ferrydesk/ferry/app/internal/hotkey"
 )
 
@@ -16,7 +16,7 @@ import (
 // StatusNotifierWatcher) the window shows, since nothing else could bring
 // it up.
 func TestHiddenStartWithoutTrayShowsTheWindow(t *testing.T) {
-	addr := bustest.Start(t)
+	addr := apptest.StartBus(t)
 	if statusNotifierHost(addr) {
 		t.Fatal("a bare session bus reports a tray host")
 	}

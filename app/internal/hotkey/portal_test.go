@@ -12,7 +12,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"github.com/ferrydesk/ferry/app/internal/bustest"
+	"github.com/ferrydesk/ferry/app/internal/apptest"
 	"github.com/ferrydesk/ferry/app/internal/sessionbus"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -49,7 +49,7 @@ func startPortalTestBus(t *testing.T) string {
 	if err := os.WriteFile(conf, []byte(strings.Replace(portalTestBusConfig, "SOCKET", filepath.Join(dir, "bus"), 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return bustest.Run(t, "--config-file="+conf)
+	return apptest.RunBus(t, "--config-file="+conf)
 }
 
 type fakeShortcut struct {

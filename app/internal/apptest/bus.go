@@ -1,7 +1,8 @@
-// Package bustest gives tests a D-Bus session bus of their own (a private
-// dbus-daemon, so nothing reaches the developer's session) and a fake
-// notification server on it. Only tests import it.
-package bustest
+// Package apptest holds what the desktop app's tests share: a D-Bus session
+// bus of their own (a private dbus-daemon, so nothing reaches the
+// developer's session) with a fake notification server on it, and whether
+// a process is alive. Only tests import it.
+package apptest
 
 import (
 	"bufio"
@@ -23,17 +24,17 @@ const (
 	notifyInterface = "org.freedesktop.Notifications"
 )
 
-// Start runs a private dbus-daemon for the test (the one
+// StartBus runs a private dbus-daemon for the test (the one
 // dbus-run-session uses; `make setup` installs dbus-daemon) and returns its
 // address. Each test gets its own bus, so nothing reaches the user's session.
-func Start(t *testing.T) string {
+func StartBus(t *testing.T) string {
 	t.Helper()
-	return Run(t, "--session")
+	return RunBus(t, "--session")
 }
 
-// Run starts dbus-daemon with args (which pick its configuration)
+// RunBus starts dbus-daemon with args (which pick its configuration)
 // for the length of the test and returns the address it prints.
-func Run(t *testing.T, args ...string) string {
+func RunBus(t *testing.T, args ...string) string {
 	t.Helper()
 	bin, err := exec.LookPath("dbus-daemon")
 	if err != nil {

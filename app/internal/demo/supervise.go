@@ -1,4 +1,4 @@
-package app
+package demo
 
 import (
 	"context"
@@ -18,23 +18,23 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// envDemoDir names the demo's directory in the window process the
+// EnvDir names the demo's directory in the window process the
 // supervisor starts; without it, --demo makes the process the supervisor.
-const envDemoDir = "FERRY_DEMO_DIR"
+const EnvDir = "FERRY_DEMO_DIR"
 
 // leftoverWait bounds the wait for the processes the demo's window left
 // (WebKit's helpers flush their storage as they exit) before they are
 // killed.
 const leftoverWait = 10 * time.Second
 
-// superviseDemo is `ferry-desktop --demo`: it sets the demo up, runs the
+// Supervise is `ferry-desktop --demo`: it sets the demo up, runs the
 // window (this program with the same arguments) until it exits, waits for
 // what the window left, stops the simulator and removes the demo's
 // directory. SIGTERM and SIGINT go on to the window, SIGHUP as SIGTERM,
 // so that it closes as it would normally. It returns the window's exit status, or the errs
 // exit code of a demo that could not start (the envelope printed to
 // stderr).
-func superviseDemo(log *slog.Logger, stderr io.Writer) int {
+func Supervise(log *slog.Logger, stderr io.Writer) int {
 	d, err := startDemo(context.Background(), log, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, errs.From(err).Human())
@@ -51,7 +51,7 @@ func superviseDemo(log *slog.Logger, stderr io.Writer) int {
 		return errs.ExitCode(env)
 	}
 	win := exec.Command(exe, os.Args[1:]...)
-	win.Env = append(os.Environ(), envDemoDir+"="+d.dir)
+	win.Env = append(os.Environ(), EnvDir+"="+d.dir)
 	win.Stdin, win.Stdout, win.Stderr = os.Stdin, stderr, stderr
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -92,19 +92,19 @@ func superviseDemo(log *slog.Logger, stderr io.Writer) int {
 	return code
 }
 
-// demoWindow is the demo as the window process sees it: the directory the
-// supervisor made, named by envDemoDir. Errors: bad_input when the data
+// Window is the demo as the window process sees it: the directory the
+// supervisor made, named by EnvDir. Errors: bad_input when the data
 // directory in force is not inside it (the window was not started by
 // `ferry-desktop --demo`).
-func demoWindow(getenv func(string) string) (*demo, error) {
-	dir := getenv(envDemoDir)
+func Window(getenv func(string) string) (*Demo, error) {
+	dir := getenv(EnvDir)
 	paths, err := config.ResolvePaths("")
 	if err != nil {
 		return nil, err
 	}
 	if dir == "" || !filepath.IsAbs(dir) || !strings.HasPrefix(paths.DataDir, filepath.Clean(dir)+string(filepath.Separator)) {
-		return nil, errs.New(errs.BadInput, "%s names no demo this window may use", envDemoDir).
+		return nil, errs.New(errs.BadInput, "%s names no demo this window may use", EnvDir).
 			WithHint("start the demo with ferry-desktop --demo")
 	}
-	return &demo{dir: dir}, nil
+	return &Demo{dir: dir}, nil
 }

@@ -1,9 +1,9 @@
-package app
+package apptest
 
 import "golang.org/x/sys/windows"
 
-// processAlive reports whether pid names a process that has not exited.
-func processAlive(pid int) bool {
+// ProcessAlive reports whether pid names a process that has not exited.
+func ProcessAlive(pid int) bool {
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if err != nil {
 		return false

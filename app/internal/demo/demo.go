@@ -1,4 +1,21 @@
-package app
+// Package demo is demo mode (`ferry-desktop --demo`): the whole app against the built-in
+// simulator, on a throw-away data directory. The process started with
+// --demo is a small supervisor (Supervise): it makes the demo's
+// private temporary directory, starts the simulator as its own process
+// (`ferry sim --json`: the app imports no simulator), writes the demo's
+// settings (the browser Ferry launches mapped to the simulator through
+// browser.extraArgs), points the data, config and XDG directories into the
+// directory and runs the window as a child. So nothing of the user's
+// (store, settings, profile, history, WebKit's storage) is read or
+// written. The window takes no tray icon and no global hotkey (a normal
+// Ferry may hold them) and never changes autostart; its gateway serves the
+// demo's data directory on a port of its own. When the window has closed
+// and every process it left (WebKit's helpers, the browser's) has ended,
+// the supervisor stops the simulator and removes the directory.
+//
+// The window of a demo knows it by Window; a normal window starts one
+// with a Launcher.
+package demo
 
 import (
 	"context"
@@ -14,25 +31,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ferrydesk/ferry/app/internal/hotkey"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
-
-// Demo mode (`ferry-desktop --demo`): the whole app against the built-in
-// simulator, on a throw-away data directory. The process started with
-// --demo is a small supervisor (demo_supervise.go): it makes the demo's
-// private temporary directory, starts the simulator as its own process
-// (`ferry sim --json`: the app imports no simulator), writes the demo's
-// settings (the browser Ferry launches mapped to the simulator through
-// browser.extraArgs), points the data, config and XDG directories into the
-// directory and runs the window as a child. So nothing of the user's
-// (store, settings, profile, history, WebKit's storage) is read or
-// written. The window takes no tray icon and no global hotkey (a normal
-// Ferry may hold them) and never changes autostart; its gateway serves the
-// demo's data directory on a port of its own. When the window has closed
-// and every process it left (WebKit's helpers, the browser's) has ended,
-// the supervisor stops the simulator and removes the directory.
 
 // demoFlag starts the desktop in demo mode.
 const demoFlag = "--demo"
@@ -44,8 +45,8 @@ const demoScenario = "by_contract"
 // simReadyTimeout bounds the wait for the simulator's address.
 const simReadyTimeout = 30 * time.Second
 
-// wantsDemo reports whether args (after the program name) ask for demo mode.
-func wantsDemo(args []string) bool {
+// Wanted reports whether args (after the program name) ask for demo mode.
+func Wanted(args []string) bool {
 	for _, a := range args {
 		if a == demoFlag {
 			return true
@@ -54,8 +55,8 @@ func wantsDemo(args []string) bool {
 	return false
 }
 
-// demo is a running demo: its private directory and the simulator.
-type demo struct {
+// Demo is a running demo: its private directory and the simulator.
+type Demo struct {
 	dir     string // the private temporary directory; everything of the demo is under it
 	sim     *exec.Cmd
 	simDone chan struct{}
@@ -88,7 +89,7 @@ var demoEnv = []struct{ key, sub string }{
 // environment_not_ready when no ferry binary is found or the simulator
 // does not start; data_dir_unwritable and the file system's. Nothing is
 // left behind on error.
-func startDemo(ctx context.Context, log *slog.Logger, stderr io.Writer) (*demo, error) {
+func startDemo(ctx context.Context, log *slog.Logger, stderr io.Writer) (*Demo, error) {
 	ferry, err := ferryBinary()
 	if err != nil {
 		return nil, err
@@ -98,8 +99,8 @@ func startDemo(ctx context.Context, log *slog.Logger, stderr io.Writer) (*demo, 
 	if err != nil {
 		return nil, errs.Wrap(err, errs.DataDirUnwritable, "make the demo's directory: %v", err)
 	}
-	d := &demo{dir: dir, log: log}
-	abort := func(err error) (*demo, error) {
+	d := &Demo{dir: dir, log: log}
+	abort := func(err error) (*Demo, error) {
 		d.stopSim()
 		_ = os.RemoveAll(dir)
 		return nil, err
@@ -173,7 +174,7 @@ func demoSettings() config.Settings {
 // startSim runs `ferry sim --json` and reads the address and Chromium
 // flags it prints. Errors: environment_not_ready when it does not start
 // or says nothing within simReadyTimeout.
-func (d *demo) startSim(ctx context.Context, ferry string, stderr io.Writer) (simHello, error) {
+func (d *Demo) startSim(ctx context.Context, ferry string, stderr io.Writer) (simHello, error) {
 	cmd := exec.Command(ferry, "sim", "--json", "--scenario", demoScenario)
 	cmd.Env = os.Environ()
 	for _, e := range demoEnv {
@@ -219,7 +220,7 @@ func (d *demo) startSim(ctx context.Context, ferry string, stderr io.Writer) (si
 
 // stopSim ends the simulator: SIGTERM, then SIGKILL after 5 s. Safe more
 // than once.
-func (d *demo) stopSim() {
+func (d *Demo) stopSim() {
 	if d.sim == nil {
 		return
 	}
@@ -235,7 +236,7 @@ func (d *demo) stopSim() {
 // stop ends the simulator and removes the demo's directory; the window,
 // and with it the browser it launched, must have ended first. Safe on nil
 // and more than once.
-func (d *demo) stop() {
+func (d *Demo) stop() {
 	if d == nil {
 		return
 	}
@@ -265,22 +266,3 @@ func removeDemoDir(dir string) error {
 	}
 	return fmt.Errorf("remove %s: still there", dir)
 }
-
-// demoHooksErr is why the demo takes no tray icon and no hotkey (a fresh
-// envelope each time: the hotkey's status adds evidence to it).
-func demoHooksErr() error {
-	return errs.New(errs.EnvironmentNotReady, "the demo leaves the tray icon and the quick-prompt hotkey to your own Ferry")
-}
-
-// withoutSystemHooks keeps the demo off what a normal Ferry may hold: the
-// tray icon and the global hotkey (notifications and the quick prompt
-// through the window stay).
-func (e *extras) withoutSystemHooks() {
-	e.startTray = func([]byte, trayActions, *slog.Logger) (trayIcon, error) { return nil, demoHooksErr() }
-	e.grabber = func(hotkey.Env) hotkey.Grabber { return demoGrabber{} }
-}
-
-// demoGrabber refuses every hotkey.
-type demoGrabber struct{}
-
-func (demoGrabber) Grab(config.Hotkey, func()) (func(), error) { return nil, demoHooksErr() }

@@ -1,12 +1,14 @@
 //go:build linux
 
-package app
+package demo
 
 import (
 	"os/exec"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/ferrydesk/ferry/app/internal/apptest"
 )
 
 // TestWaitOrphans adopts what a child leaves running and waits for it, or
@@ -36,15 +38,15 @@ func TestWaitOrphans(t *testing.T) {
 		if killed := waitOrphans(10 * time.Second); len(killed) != 0 {
 			t.Fatalf("killed %v", killed)
 		}
-		if time.Since(start) < 200*time.Millisecond || processAlive(pid) {
-			t.Errorf("returned after %s with the helper (pid %d) alive %v", time.Since(start), pid, processAlive(pid))
+		if time.Since(start) < 200*time.Millisecond || apptest.ProcessAlive(pid) {
+			t.Errorf("returned after %s with the helper (pid %d) alive %v", time.Since(start), pid, apptest.ProcessAlive(pid))
 		}
 	})
 	t.Run("a helper still running after the wait is killed", func(t *testing.T) {
 		pid := orphan("30")
 		killed := waitOrphans(300 * time.Millisecond)
-		if !slices.Contains(killed, pid) || processAlive(pid) {
-			t.Errorf("killed %v, the helper (pid %d) alive %v", killed, pid, processAlive(pid))
+		if !slices.Contains(killed, pid) || apptest.ProcessAlive(pid) {
+			t.Errorf("killed %v, the helper (pid %d) alive %v", killed, pid, apptest.ProcessAlive(pid))
 		}
 	})
 }
