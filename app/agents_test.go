@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferrydesk/ferry/app/internal/apptest"
 )
 
 func TestTheCLIBinaryForTheMCPSnippets(t *testing.T) {
@@ -60,7 +62,7 @@ func TestTheCLIBinaryForTheMCPSnippets(t *testing.T) {
 }
 
 func TestMCPConfigsGiveEveryAgentASnippet(t *testing.T) {
-	g := &Gateway{sh: newShell(quietLog(), time.Now())}
+	g := &Gateway{sh: newShell(apptest.QuietLog(), time.Now())}
 	list, err := g.MCPConfigs()
 	if err != nil {
 		t.Fatal(err)

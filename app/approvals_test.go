@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/apptest"
+	"github.com/ferrydesk/ferry/app/internal/event"
+	"github.com/ferrydesk/ferry/app/internal/notify"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -112,7 +115,7 @@ func TestGatewayApprovalsAndClients(t *testing.T) {
 }
 
 func TestGatewayWithoutAHubSaysSo(t *testing.T) {
-	g := &Gateway{sh: newShell(quietLog(), time.Now())}
+	g := &Gateway{sh: newShell(apptest.QuietLog(), time.Now())}
 	if _, err := g.Approvals(); !errs.Has(err, errs.HubNotRunning) {
 		t.Fatalf("Approvals without a hub: %v", err)
 	}
@@ -141,15 +144,15 @@ func TestWaitingApprovalsAreAnnouncedWhenTheWatcherStarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := make(chan ownerEvent, 8)
-	w := &hubWatcher{sh: sh, interval: 20 * time.Millisecond, onEvent: func(ev ownerEvent) { got <- ev }}
+	got := make(chan event.Event, 8)
+	w := &hubWatcher{sh: sh, interval: 20 * time.Millisecond, onEvent: func(ev event.Event) { got <- ev }}
 	go w.run(ctx)
 	select {
 	case ev := <-got:
 		if ev.Type != hub.EventApprovalRequested || ev.JobID != j.ID || ev.Approval == nil || ev.Approval.Summary != "waited before the window" {
 			t.Fatalf("first event %+v (%+v), want the waiting approval of %s", ev, ev.Approval, j.ID)
 		}
-		if nt, ok := noticeFor(ctx, ev, nil, nil); !ok || nt.Summary != "Approval needed" {
+		if nt, ok := notify.NoticeFor(ctx, ev, nil, nil); !ok || nt.Summary != "Approval needed" {
 			t.Fatalf("notice %+v, %v", nt, ok)
 		}
 	case <-time.After(10 * time.Second):

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ferrydesk/ferry/app/internal/demo"
 	"github.com/ferrydesk/ferry/app/internal/hotkey"
+	"github.com/ferrydesk/ferry/app/internal/tray"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -20,8 +21,8 @@ func TestDemoMode(t *testing.T) {
 	t.Run("the demo takes neither the tray nor the hotkey, and refuses autostart", func(t *testing.T) {
 		e := newExtras(newShell(log, time.Now()), log, nil, func(string) string { return "" })
 		e.withoutSystemHooks()
-		if tray, err := e.startTray(nil, trayActions{}, log); tray != nil || errs.CodeOf(err) != errs.EnvironmentNotReady {
-			t.Errorf("startTray = %v, %v", tray, err)
+		if trayIcon, err := e.startTray(nil, tray.Actions{}, log); trayIcon != nil || errs.CodeOf(err) != errs.EnvironmentNotReady {
+			t.Errorf("startTray = %v, %v", trayIcon, err)
 		}
 		if _, err := e.grabber(hotkey.Env{Display: ":0"}).Grab(config.Hotkey{}, func() {}); errs.CodeOf(err) != errs.EnvironmentNotReady {
 			t.Errorf("Grab = %v", err)

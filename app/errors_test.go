@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ferrydesk/ferry/app/internal/event"
+	"github.com/ferrydesk/ferry/app/internal/notify"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -49,11 +51,9 @@ func TestFormatErrorGivesTheFrontendAnEnvelope(t *testing.T) {
 // TestNoErrorCardNamesTheCLI walks the whole error catalog: what the window
 // shows for every code (the envelope a bound call rejects with, a run's
 // error, a notification) names no command-line flag and no ferry command,
-// and still says what to do.
+// and still says what to do. (How a hint is put in the window's words is
+// app/internal/wording's test of the same name.)
 func TestNoErrorCardNamesTheCLI(t *testing.T) {
-	if !namesCLI("pass --tab with one of the ids") || !namesCLI("run `ferry reattach --session X`") || namesCLI("open it in Ferry") {
-		t.Fatal("namesCLI does not tell the terminal's words from the window's")
-	}
 	for _, spec := range errs.Catalog() {
 		t.Run(string(spec.Code), func(t *testing.T) {
 			env := errs.New(spec.Code, "the message")
@@ -62,33 +62,23 @@ func TestNoErrorCardNamesTheCLI(t *testing.T) {
 				if s.RetryHint == "" {
 					t.Errorf("%s: the window says nothing to do", spec.Code)
 				}
-				if namesCLI(s.RetryHint) {
+				if errs.NamesCLI(s.RetryHint) {
 					t.Errorf("%s: the window's hint names the CLI: %q", spec.Code, s.RetryHint)
 				}
 			}
-			if n, ok := noticeOf(env); ok && namesCLI(n) {
+			if n, ok := noticeOf(env); ok && errs.NamesCLI(n) {
 				t.Errorf("%s: the notification names the CLI: %q", spec.Code, n)
 			}
-			if namesCLI(spec.Hint) && env.RetryHint != spec.Hint {
+			if errs.NamesCLI(spec.Hint) && env.RetryHint != spec.Hint {
 				t.Errorf("%s: the envelope itself was changed: %q", spec.Code, env.RetryHint)
 			}
 		})
 	}
-	t.Run("a hint given at the call site that names a flag is replaced too", func(t *testing.T) {
-		env := errs.New(errs.TabAmbiguous, "2 ChatGPT tabs are open").WithHint("pass --tab %s", "ABC")
-		if got := formatError(env).(*errs.Envelope).RetryHint; got != desktopHints[errs.TabAmbiguous] {
-			t.Errorf("hint %q", got)
-		}
-		kept := errs.New(errs.LoginRequired, "log in").WithHint("log in to ChatGPT in the browser window, then Retry")
-		if got := formatError(kept).(*errs.Envelope).RetryHint; got != kept.RetryHint {
-			t.Errorf("a hint in the window's words was replaced: %q", got)
-		}
-	})
 }
 
 // noticeOf is the notification body of a run that failed with env.
 func noticeOf(env *errs.Envelope) (string, bool) {
-	n, ok := noticeFor(context.Background(), ownerEvent{Type: eventRunUpdate,
+	n, ok := notify.NoticeFor(context.Background(), event.Event{Type: event.RunUpdate,
 		Job: &service.Job{ID: "job-1", State: string(record.StateFailed), Error: env}}, nil, func(id string) string { return id })
 	return n.Body, ok
 }

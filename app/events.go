@@ -3,8 +3,8 @@ package app
 import (
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/event"
 	"github.com/ferrydesk/ferry/backend/record"
-	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // Events about the owner that the window subscribes to
@@ -26,27 +26,6 @@ const (
 	EventTabs = "tabs:changed"
 )
 
-// The types of the owner's events the app acts on.
-const (
-	eventRunUpdate         = "run.update"
-	eventRunPartial        = "run.partial"
-	eventApprovalRequested = "approval.requested"
-)
-
-// ownerEvent is one event of the owner's stream, typed: Job is the job's
-// view once it ended (run.update), Run the pipeline's event while it goes
-// (run.update, run.partial), Approval the job that waits
-// (approval.requested).
-type ownerEvent struct {
-	Type     string
-	JobID    string
-	ClientID string
-	Time     time.Time
-	Job      *service.Job
-	Run      *service.RunEvent
-	Approval *service.Approval
-}
-
 // RunEvent is one piece of news about a run of the owner (the desktop's
 // own runs and agents' alike).
 type RunEvent struct {
@@ -67,7 +46,7 @@ type RunEvent struct {
 
 // runEventOf reads a run.update or run.partial: the pipeline's event while
 // the run goes, the job's view when it ended.
-func runEventOf(ev ownerEvent) (RunEvent, bool) {
+func runEventOf(ev event.Event) (RunEvent, bool) {
 	out := RunEvent{JobID: ev.JobID, At: ev.Time, RequestedBy: ev.ClientID}
 	if j := ev.Job; j != nil {
 		out.Kind, out.State = "ended", shownState(true, j.State, j.Error)

@@ -2,110 +2,16 @@ package app
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/ferrydesk/ferry/app/internal/event"
+	"github.com/ferrydesk/ferry/app/internal/notify"
+	"github.com/ferrydesk/ferry/app/internal/wording"
 	"github.com/ferrydesk/ferry/backend/config"
-	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
-	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
-
-// sessionLookup reads a run from the history.
-type sessionLookup func(ctx context.Context, id string) (*service.Run, error)
-
-// noticeFor decides whether ev deserves a desktop notification and writes
-// it: a run that ended (its answer is ready, it failed, or a check on the
-// site waits for the user) and an approval an agent waits for. Cancelled
-// and rejected jobs, and every other event, get none.
-func noticeFor(ctx context.Context, ev ownerEvent, lookup sessionLookup, siteName func(string) string) (Notice, bool) {
-	switch ev.Type {
-	case eventApprovalRequested:
-		if ev.Approval == nil {
-			return Notice{}, false
-		}
-		return Notice{Summary: "Approval needed", Body: approvalLine(*ev.Approval), Urgent: true}, true
-	case eventRunUpdate:
-	default:
-		return Notice{}, false
-	}
-	// Only the job's view, once per job when it ended, is announced (also
-	// for a run that failed before it had a session); the pipeline's own
-	// state events, sent while the run goes, are not.
-	j := ev.Job
-	if j == nil || j.ID == "" {
-		return Notice{}, false
-	}
-	state := record.State(j.State)
-	if !state.Terminal() || state == record.StateCancelled || (j.Error != nil && j.Error.Code == errs.ApprovalRejected) {
-		return Notice{}, false
-	}
-	var site, target string
-	if d := j.Detail; d != nil {
-		site, target = d.Spec.Site, d.Session
-	}
-	env, answer := j.Error, ""
-	if target != "" {
-		if s, err := lookup(ctx, target); err == nil {
-			site, answer = s.Site, s.Answer
-			if s.Error != nil {
-				env = s.Error
-			}
-		}
-	}
-	site = siteName(site)
-	if state == record.StateDone {
-		body := oneLine(answer, 160)
-		if body == "" {
-			body = "The run finished; open it in Ferry."
-		}
-		return Notice{Summary: "Answer ready · " + site, Body: body, Target: target}, true
-	}
-	if env == nil {
-		env = errs.New(errs.Internal, "the run failed without a recorded reason")
-	}
-	env = forDesktop(env)
-	body := env.Message
-	if env.RetryHint != "" {
-		body += " — " + env.RetryHint
-	}
-	if env.Stage == errs.StageInterstitial {
-		return Notice{Summary: "Ferry needs you · " + site, Body: oneLine(body, 220), Target: target, Urgent: true}, true
-	}
-	return Notice{Summary: "Run failed · " + site, Body: oneLine(body, 220), Target: target}, true
-}
-
-// approvalLine says who asks for what, as the approval prompt does.
-func approvalLine(ap service.Approval) string {
-	who := ap.ClientName
-	if who == "" {
-		who = ap.ClientID
-	}
-	where := ""
-	if ap.Site != "" {
-		where = " on " + ap.Site
-	}
-	what := "a prompt"
-	if ap.Kind == service.KindCode {
-		what = "a code job"
-	}
-	// The agent chose the text: bidi overrides and controls show as
-	// escapes (safetext), they cannot reorder what the user reads.
-	return fmt.Sprintf("%s asks to send %s%s: %s", safetext.Line(who), what, safetext.Line(where), safetext.Line(oneLine(ap.Summary, 120)))
-}
-
-// oneLine folds whitespace and cuts s to n characters.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
 
 // hubWatcher follows the owner's gateway events for the desktop extras:
 // notifications, and the tray's list of recent runs. The owner is replaced
@@ -113,7 +19,7 @@ func oneLine(s string, n int) string {
 // to whichever owner is current.
 type hubWatcher struct {
 	sh       *shell
-	onEvent  func(ownerEvent)
+	onEvent  func(event.Event)
 	interval time.Duration // between looks for a hub when there is none
 }
 
@@ -159,13 +65,13 @@ func (w *hubWatcher) announcePending() {
 		return err
 	})
 	for _, ap := range aps {
-		w.onEvent(ownerEvent{Type: eventApprovalRequested, JobID: ap.JobID, ClientID: ap.ClientID, Time: ap.RequestedAt, Approval: &ap})
+		w.onEvent(event.Event{Type: event.ApprovalRequested, JobID: ap.JobID, ClientID: ap.ClientID, Time: ap.RequestedAt, Approval: &ap})
 	}
 }
 
 // subscribe follows the current owner's gateway; events is nil when none
 // runs.
-func (s *shell) subscribe(ctx context.Context, buf int) (*owner, <-chan ownerEvent) {
+func (s *shell) subscribe(ctx context.Context, buf int) (*owner, <-chan event.Event) {
 	s.mu.RLock()
 	own := s.own
 	s.mu.RUnlock()
@@ -180,13 +86,13 @@ func (s *shell) subscribe(ctx context.Context, buf int) (*owner, <-chan ownerEve
 // them, each job's end once.
 type runNotices struct {
 	sh *shell
-	n  func() notifier
+	n  func() notify.Notifier
 
 	mu       sync.Mutex
 	notified map[string]bool // job ids whose end was announced
 }
 
-func (r *runNotices) handle(ev ownerEvent) {
+func (r *runNotices) handle(ev event.Event) {
 	if !r.enabled() {
 		return
 	}
@@ -195,16 +101,16 @@ func (r *runNotices) handle(ev ownerEvent) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		nt, ok := noticeFor(ctx, ev, r.lookup, siteName)
-		if !ok || (ev.Type == eventRunUpdate && !r.first(ev.JobID)) {
+		nt, ok := notify.NoticeFor(ctx, ev, r.lookup, wording.SiteName)
+		if !ok || (ev.Type == event.RunUpdate && !r.first(ev.JobID)) {
 			return
 		}
-		if ev.Type == eventRunUpdate {
+		if ev.Type == event.RunUpdate {
 			site := ""
 			if d := ev.Job.Detail; d != nil {
-				site = siteName(d.Spec.Site)
+				site = wording.SiteName(d.Spec.Site)
 			}
-			if nt, ok = r.sh.notes.ended(ev.JobID, groupEnd{site: site, notice: nt, done: ev.Job.State == string(record.StateDone)}); !ok {
+			if nt, ok = r.sh.notes.Ended(ev.JobID, notify.GroupEnd{Site: site, Notice: nt, Done: ev.Job.State == string(record.StateDone)}); !ok {
 				return
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/event"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -94,8 +95,8 @@ func forwardEvents(events <-chan hub.Event, emit func() emitter) {
 // a run.update carries the job's view once the job ended, else the
 // pipeline's event, as run.partial does; approval.requested carries the
 // approval.
-func ownerEventOf(ev hub.Event) ownerEvent {
-	out := ownerEvent{Type: ev.Type, JobID: ev.JobID, ClientID: ev.ClientID, Time: ev.Time}
+func ownerEventOf(ev hub.Event) event.Event {
+	out := event.Event{Type: ev.Type, JobID: ev.JobID, ClientID: ev.ClientID, Time: ev.Time}
 	if je, ok := ev.JobEvent(); ok {
 		out.Job, out.Run = je.Job, je.Run
 	} else if ap, ok := ev.Approval(); ok {
@@ -106,7 +107,7 @@ func ownerEventOf(ev hub.Event) ownerEvent {
 
 // subscribe follows the owner's events until ctx ends or the job runner
 // stops (then the channel closes); ok is false when no job runner runs.
-func (o *owner) subscribe(ctx context.Context, buf int) (events <-chan ownerEvent, ok bool) {
+func (o *owner) subscribe(ctx context.Context, buf int) (events <-chan event.Event, ok bool) {
 	if o == nil || o.svc == nil {
 		return nil, false
 	}
@@ -114,7 +115,7 @@ func (o *owner) subscribe(ctx context.Context, buf int) (events <-chan ownerEven
 	if err != nil {
 		return nil, false
 	}
-	out := make(chan ownerEvent, buf)
+	out := make(chan event.Event, buf)
 	go func() {
 		defer close(out)
 		for ev := range in {

@@ -8,8 +8,12 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/ferrydesk/ferry/app/internal/event"
 	"github.com/ferrydesk/ferry/app/internal/hotkey"
+	"github.com/ferrydesk/ferry/app/internal/notify"
 	"github.com/ferrydesk/ferry/app/internal/sessionbus"
+	"github.com/ferrydesk/ferry/app/internal/tray"
+	"github.com/ferrydesk/ferry/app/internal/wording"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -25,13 +29,13 @@ type extras struct {
 	log       *slog.Logger
 	icon      []byte
 	getenv    func(string) string
-	startTray trayStarter
+	startTray tray.Starter
 	grabber   func(hotkey.Env) hotkey.Grabber
 	// trayHost reports whether a tray on the session bus at an address
-	// shows status icons (systemTrayPlace's Shown).
+	// shows status icons (tray.SystemPlace's Shown).
 	trayHost func(bus string) bool
 	// trayUsable says why no tray icon can start in the session whose bus
-	// is at an address (systemTrayPlace's Usable).
+	// is at an address (tray.SystemPlace's Usable).
 	trayUsable func(bus string) error
 	// startHidden: the window started hidden (the login entry's --hidden);
 	// without a tray to show it, it shows by itself.
@@ -44,18 +48,18 @@ type extras struct {
 	mu     sync.Mutex
 	ctx    context.Context // the window's, once started
 	win    window
-	note   notifier
-	tray   trayIcon
+	note   notify.Notifier
+	tray   tray.Icon
 	bus    string
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
 
 func newExtras(sh *shell, log *slog.Logger, icon []byte, getenv func(string) string) *extras {
-	place := systemTrayPlace()
-	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: startTray, grabber: hotkey.System,
+	place := tray.SystemPlace()
+	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: tray.Start, grabber: hotkey.System,
 		trayHost: place.Shown, trayUsable: place.Usable,
-		win: nopWindow{}, note: nopNotifier{}}
+		win: nopWindow{}, note: notify.Nop{}}
 	e.quick = &quickMode{win: e.window, emit: sh.emitter, site: e.defaultSite, canHide: e.hasTray}
 	e.notices = &runNotices{sh: sh, n: e.notifier}
 	return e
@@ -67,7 +71,7 @@ func (e *extras) window() window {
 	return e.win
 }
 
-func (e *extras) notifier() notifier {
+func (e *extras) notifier() notify.Notifier {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.note
@@ -77,9 +81,9 @@ func (e *extras) notifier() notifier {
 // shows it (asked of the session bus each time: a panel may come or go).
 func (e *extras) hasTray() bool {
 	e.mu.Lock()
-	tray, bus := e.tray, e.bus
+	trayIcon, bus := e.tray, e.bus
 	e.mu.Unlock()
-	return tray != nil && e.trayHost(bus)
+	return trayIcon != nil && e.trayHost(bus)
 }
 
 func (e *extras) defaultSite() string {
@@ -98,13 +102,13 @@ func (e *extras) start(ctx context.Context) {
 func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 	wctx, cancel := context.WithCancel(context.Background())
 	bus := sessionbus.Address(e.getenv)
-	note := systemNotifier(bus, e.icon, e.log, func(target string) { e.quick.showRun(target) })
+	note := notify.System(bus, e.icon, e.log, func(target string) { e.quick.showRun(target) })
 
-	var tray trayIcon
+	var trayIcon tray.Icon
 	if err := e.trayUsable(bus); err != nil {
 		e.log.Info("tray icon off: " + err.Error())
 	} else {
-		t, err := e.startTray(e.icon, trayActions{
+		t, err := e.startTray(e.icon, tray.Actions{
 			QuickPrompt: func() { e.quick.open(fromOutside) },
 			Show:        func() { e.quick.showRun("") },
 			ShowRun:     e.quick.showRun,
@@ -113,14 +117,14 @@ func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 		if err != nil {
 			e.log.Info("tray icon off", "err", err)
 		} else {
-			tray = t
+			trayIcon = t
 		}
 	}
 
 	e.mu.Lock()
-	e.ctx, e.win, e.note, e.tray, e.bus, e.cancel = ctx, win, note, tray, bus, cancel
+	e.ctx, e.win, e.note, e.tray, e.bus, e.cancel = ctx, win, note, trayIcon, bus, cancel
 	e.mu.Unlock()
-	if tray != nil {
+	if trayIcon != nil {
 		if e.hasTray() {
 			e.log.Info("tray icon shown")
 		} else {
@@ -131,7 +135,7 @@ func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 		e.wg.Add(1)
 		go func() {
 			defer e.wg.Done()
-			e.showWithoutTray(wctx, tray != nil)
+			e.showWithoutTray(wctx, trayIcon != nil)
 		}()
 	}
 
@@ -157,6 +161,10 @@ func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 		w.run(wctx)
 	}()
 }
+
+// trayGrace is how long a window started hidden waits for a tray to
+// appear (a panel that starts after Ferry at login) before it shows.
+const trayGrace = 10 * time.Second
 
 // showWithoutTray shows the window that started hidden when no tray can
 // bring it up: at once without a tray icon, else once trayGrace passed with
@@ -219,9 +227,9 @@ func (e *extras) settingsChanged(s config.Settings) {
 	e.applyHotkey(s.QuickPrompt.Hotkey)
 }
 
-func (e *extras) onHubEvent(ev ownerEvent) {
+func (e *extras) onHubEvent(ev event.Event) {
 	e.notices.handle(ev)
-	if ev.Type == eventRunUpdate {
+	if ev.Type == event.RunUpdate {
 		e.refreshTray()
 	}
 }
@@ -229,29 +237,29 @@ func (e *extras) onHubEvent(ev ownerEvent) {
 // refreshTray lists the newest runs in the tray.
 func (e *extras) refreshTray() {
 	e.mu.Lock()
-	tray := e.tray
+	trayIcon := e.tray
 	e.mu.Unlock()
-	if tray == nil {
+	if trayIcon == nil {
 		return
 	}
 	var listed []service.SessionSummary
 	err := e.sh.withService(func(svc service.Service) error {
 		var err error
-		listed, err = svc.ListSessions(context.Background(), desktopCaller, service.SessionQuery{Limit: trayRecent})
+		listed, err = svc.ListSessions(context.Background(), desktopCaller, service.SessionQuery{Limit: tray.Recent})
 		return err
 	})
 	if err != nil {
 		e.log.Warn("list recent runs for the tray", "code", errs.CodeOf(err), "err", err)
 		return
 	}
-	tray.SetRecent(trayRuns(listed, siteName))
+	trayIcon.SetRecent(tray.Entries(listed, wording.SiteName))
 }
 
 // stop takes the extras down (OnShutdown, before the core closes).
 func (e *extras) stop() {
 	e.mu.Lock()
-	cancel, tray, note := e.cancel, e.tray, e.note
-	e.cancel, e.tray, e.note = nil, nil, nopNotifier{}
+	cancel, trayIcon, note := e.cancel, e.tray, e.note
+	e.cancel, e.tray, e.note = nil, nil, notify.Nop{}
 	e.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -260,8 +268,8 @@ func (e *extras) stop() {
 	if e.hot != nil {
 		e.hot.Stop()
 	}
-	if tray != nil {
-		tray.Stop()
+	if trayIcon != nil {
+		trayIcon.Stop()
 	}
 	_ = note.Close()
 }
@@ -272,7 +280,7 @@ func (e *extras) status() ExtrasStatus {
 	if e.hot != nil {
 		st.Hotkey = HotkeyStatus(e.hot.Status())
 	}
-	_, off := e.notifier().(nopNotifier)
+	_, off := e.notifier().(notify.Nop)
 	st.Notifications = !off
 	return st
 }
@@ -304,7 +312,7 @@ func demoHooksErr() error {
 // tray icon and the global hotkey (notifications and the quick prompt
 // through the window stay).
 func (e *extras) withoutSystemHooks() {
-	e.startTray = func([]byte, trayActions, *slog.Logger) (trayIcon, error) { return nil, demoHooksErr() }
+	e.startTray = func([]byte, tray.Actions, *slog.Logger) (tray.Icon, error) { return nil, demoHooksErr() }
 	e.grabber = func(hotkey.Env) hotkey.Grabber { return demoGrabber{} }
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"github.com/ferrydesk/ferry/app/internal/apptest"
 	"github.com/ferrydesk/ferry/app/internal/hotkey"
+	"github.com/ferrydesk/ferry/app/internal/notify"
+	"github.com/ferrydesk/ferry/app/internal/tray"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -300,7 +302,7 @@ func TestNoticesForHubEvents(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			n, ok := noticeFor(context.Background(), ownerEventOf(c.ev), lookup, names)
+			n, ok := notify.NoticeFor(context.Background(), ownerEventOf(c.ev), lookup, names)
 			if ok != c.want {
 				t.Fatalf("notice %v (%+v), want %v", ok, n, c.want)
 			}
@@ -317,10 +319,10 @@ func TestNoticesForHubEvents(t *testing.T) {
 // recordingNotifier keeps what it was asked to show.
 type recordingNotifier struct {
 	mu  sync.Mutex
-	got []Notice
+	got []notify.Notice
 }
 
-func (r *recordingNotifier) Notify(n Notice) error {
+func (r *recordingNotifier) Notify(n notify.Notice) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.got = append(r.got, n)
@@ -336,7 +338,7 @@ func (r *recordingNotifier) count() int {
 func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 	sh, _, _ := openShell(t, nil)
 	note := &recordingNotifier{}
-	r := &runNotices{sh: sh, n: func() notifier { return note }}
+	r := &runNotices{sh: sh, n: func() notify.Notifier { return note }}
 	apData, _ := json.Marshal(hub.Approval{JobID: "j1", ClientName: "codex", Kind: hub.KindAsk})
 	ap := ownerEventOf(wireEvent(hub.EventApprovalRequested, "", json.RawMessage(apData)))
 	waitCount := func(want int) {
@@ -372,41 +374,10 @@ func TestRunNoticesHonourTheSettingAndAnnounceOnce(t *testing.T) {
 	r.handle(ownerEventOf(wireEvent(hub.EventApprovalRequested, "", json.RawMessage(laterData))))
 	waitCount(2)
 	note.mu.Lock()
-	got := append([]Notice(nil), note.got...)
+	got := append([]notify.Notice(nil), note.got...)
 	note.mu.Unlock()
 	if strings.Contains(got[0].Body, "claude") || !strings.Contains(got[1].Body, "claude") {
 		t.Fatalf("notices %+v: with notifications off the approval was announced anyway", got)
-	}
-}
-
-func TestTrayListsTheNewestRuns(t *testing.T) {
-	var listed []service.SessionSummary
-	for i, st := range []job.State{job.StateDone, job.StateFailed, job.StateStreaming, job.StateCancelled, job.StateDone, job.StateDone, job.StateDone} {
-		run := &job.Session{ID: fmt.Sprint("r", i), Site: "chatgpt", State: st,
-			Prompt: "write a haiku about river ferries crossing in the early morning fog"}
-		listed = append(listed, service.SessionSummary{ID: run.ID, Extra: &service.SessionExtra{Listed: service.Listed{Session: run}}})
-	}
-	runs := trayRuns(append([]service.SessionSummary{{}}, listed...), func(id string) string { return map[string]string{"chatgpt": "ChatGPT"}[id] })
-	if len(runs) != trayRecent {
-		t.Fatalf("%d entries, want %d", len(runs), trayRecent)
-	}
-	want := []string{"✓", "✗", "…", "–", "✓"}
-	for i, r := range runs {
-		if r.ID != fmt.Sprint("r", i) || !strings.HasPrefix(r.Label, want[i]+" ChatGPT · write a haiku") {
-			t.Errorf("entry %d = %+v", i, r)
-		}
-		if len([]rune(r.Label)) > 60 {
-			t.Errorf("entry %d is %d characters long", i, len([]rune(r.Label)))
-		}
-	}
-}
-
-func TestTrayTitlesACodeRunByItsTask(t *testing.T) {
-	run := &job.Session{ID: "c1", Site: "chatgpt", State: job.StateDone, Task: "build a greeter",
-		Prompt: "TASK\nbuild a greeter\n\nOUTPUT CONTRACT: code"}
-	got := trayRuns([]service.SessionSummary{{ID: run.ID, Extra: &service.SessionExtra{Listed: service.Listed{Session: run}}}}, func(id string) string { return id })
-	if len(got) != 1 || got[0].Label != "✓ chatgpt · build a greeter" {
-		t.Fatalf("entries %+v, want the task as the title", got)
 	}
 }
 
@@ -424,13 +395,13 @@ func (f *fakeGrabber) Grab(h config.Hotkey, _ func()) (func(), error) {
 // fakeTray records the tray's entries; its actions are the ones extras gave it.
 type fakeTray struct {
 	mu      sync.Mutex
-	recent  []trayRun
-	actions trayActions
+	recent  []tray.Entry
+	actions tray.Actions
 	stopped bool
 }
 
-func (f *fakeTray) SetRecent(r []trayRun) { f.mu.Lock(); f.recent = r; f.mu.Unlock() }
-func (f *fakeTray) Stop()                 { f.mu.Lock(); f.stopped = true; f.mu.Unlock() }
+func (f *fakeTray) SetRecent(r []tray.Entry) { f.mu.Lock(); f.recent = r; f.mu.Unlock() }
+func (f *fakeTray) Stop()                    { f.mu.Lock(); f.stopped = true; f.mu.Unlock() }
 
 func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 	addr := apptest.StartBus(t)
@@ -450,12 +421,12 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tray := &fakeTray{}
+	trayIcon := &fakeTray{}
 	env := map[string]string{"DBUS_SESSION_BUS_ADDRESS": addr} // no DISPLAY: the hotkey must say so
-	ex := newExtras(sh, quietLog(), nil, func(k string) string { return env[k] })
-	ex.startTray = func(_ []byte, a trayActions, _ *slog.Logger) (trayIcon, error) {
-		tray.actions = a
-		return tray, nil
+	ex := newExtras(sh, apptest.QuietLog(), nil, func(k string) string { return env[k] })
+	ex.startTray = func(_ []byte, a tray.Actions, _ *slog.Logger) (tray.Icon, error) {
+		trayIcon.actions = a
+		return trayIcon, nil
 	}
 	ex.trayHost = func(string) bool { return true } // a panel shows the icon
 	grabber := &fakeGrabber{}
@@ -471,9 +442,9 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 	}()
 
 	t.Run("the tray lists the newest run and the status reports what works", func(t *testing.T) {
-		tray.mu.Lock()
-		recent := tray.recent
-		tray.mu.Unlock()
+		trayIcon.mu.Lock()
+		recent := trayIcon.recent
+		trayIcon.mu.Unlock()
 		if len(recent) != 1 || recent[0].ID != seeded {
 			t.Fatalf("tray lists %+v", recent)
 		}
@@ -486,15 +457,15 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 		}
 	})
 	t.Run("the tray's Quick prompt opens the compact window and Quit quits", func(t *testing.T) {
-		tray.actions.QuickPrompt()
+		trayIcon.actions.QuickPrompt()
 		if !win.onTop || win.w != quickWidth || !strings.Contains(rec.names(), EventQuickOpen) {
 			t.Fatalf("window %dx%d onTop=%v, events %q", win.w, win.h, win.onTop, rec.names())
 		}
-		tray.actions.ShowRun(seeded)
+		trayIcon.actions.ShowRun(seeded)
 		if win.onTop || !strings.Contains(rec.names(), EventShowRun) {
 			t.Fatalf("ShowRun left onTop=%v, events %q", win.onTop, rec.names())
 		}
-		tray.actions.Quit()
+		trayIcon.actions.Quit()
 		select {
 		case <-quit:
 		default:
@@ -520,7 +491,7 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 		}
 	})
 	t.Run("a click on a notification shows the window on its run", func(t *testing.T) {
-		if err := ex.notifier().Notify(Notice{Summary: "Answer ready", Target: seeded}); err != nil {
+		if err := ex.notifier().Notify(notify.Notice{Summary: "Answer ready", Target: seeded}); err != nil {
 			t.Fatal(err)
 		}
 		id := server.Notifications()[len(server.Notifications())-1].ID
@@ -538,7 +509,7 @@ func TestExtrasStartWithTrayHotkeyAndNotifications(t *testing.T) {
 	t.Run("stop removes the tray and releases everything", func(t *testing.T) {
 		ex.stop()
 		stopped = true
-		if !tray.stopped {
+		if !trayIcon.stopped {
 			t.Error("the tray is still up")
 		}
 	})

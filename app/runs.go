@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/app/internal/trash"
+	"github.com/ferrydesk/ferry/app/internal/wording"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -233,7 +234,7 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 			}
 		}
 		// Its runs' ends make one notification (app/notify_group.go).
-		return r.sh.notes.broadcast(func(add func(string)) error {
+		return r.sh.notes.Broadcast(func(add func(string)) error {
 			for i, req := range reqs {
 				j, err := svc.SubmitJob(ctx, desktopCaller, req)
 				if err != nil {
@@ -355,7 +356,7 @@ func runInfoOf(j service.Job) RunInfo {
 	}
 	out := RunInfo{ID: j.ID, Kind: string(j.Kind), State: j.State, Ended: d.Ended, RequestedBy: j.RequestedBy,
 		Origin: originOf(j.RequestedBy), Template: d.Spec.Template, Vars: d.Spec.Vars, Site: d.Spec.Site, TabID: d.Spec.TabID, Model: d.Spec.Model, Prompt: d.Spec.Prompt, NewChat: d.Spec.NewChat,
-		Created: j.CreatedAt, Updated: j.UpdatedAt, Error: forDesktop(j.Error), Timeline: []service.JournalEntry{}}
+		Created: j.CreatedAt, Updated: j.UpdatedAt, Error: wording.ForDesktop(j.Error), Timeline: []service.JournalEntry{}}
 	if run := d.Run; run != nil {
 		if out.Prompt == "" {
 			out.Prompt = run.Prompt // a template's rendering

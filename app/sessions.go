@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/app/internal/trash"
+	"github.com/ferrydesk/ferry/app/internal/wording"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -158,7 +159,7 @@ func (s *Sessions) Show(id string) (service.SessionDetail, error) {
 		var err error
 		out, err = svc.ViewSession(context.Background(), desktopCaller, service.SessionRef{ID: id})
 		if err == nil && out.Session != nil {
-			out.Session.Error = forDesktop(out.Session.Error)
+			out.Session.Error = wording.ForDesktop(out.Session.Error)
 			trash.MarkFiles(out.Session, os.Getenv)
 		}
 		return err

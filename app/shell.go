@@ -8,6 +8,8 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 
+	"github.com/ferrydesk/ferry/app/internal/notify"
+	"github.com/ferrydesk/ferry/app/internal/wording"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -36,7 +38,7 @@ type shell struct {
 
 	// notes groups a broadcast's run ends into one notification, and knows
 	// whether the window has the focus (app/notify_group.go).
-	notes noticeGroups
+	notes notify.Groups
 }
 
 func newShell(log *slog.Logger, started time.Time) *shell {
@@ -72,14 +74,14 @@ func (s *shell) openLocked(ctx context.Context) {
 		s.log.Warn("core not open", "code", env.Code, "message", env.Message)
 	}
 	if o != nil && o.svc != nil {
-		rememberSiteNames(ctx, o.svc)
+		wording.RememberSiteNames(ctx, o.svc, desktopCaller)
 	}
 }
 
-// rememberSiteNames reads the site registry's names again (app/sitewords.go).
+// rememberSiteNames reads the site registry's names again (wording.RememberSiteNames).
 func (s *shell) rememberSiteNames() {
 	_ = s.withService(func(svc service.Service) error {
-		rememberSiteNames(context.Background(), svc)
+		wording.RememberSiteNames(context.Background(), svc, desktopCaller)
 		return nil
 	})
 }

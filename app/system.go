@@ -8,6 +8,7 @@ import (
 
 	"github.com/ferrydesk/ferry/app/internal/autostart"
 	"github.com/ferrydesk/ferry/app/internal/demo"
+	"github.com/ferrydesk/ferry/app/internal/wording"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/version"
@@ -45,7 +46,7 @@ func (s *System) FrontendReady() {
 // frontend reports each focus and blur): while it has, no run's end becomes
 // a desktop notification, since the window shows it. It never fails.
 func (s *System) WindowFocused(focused bool) {
-	s.sh.notes.focused(focused)
+	s.sh.notes.Focused(focused)
 }
 
 // Autostart reports whether Ferry starts at login, in the tray (an XDG
@@ -120,7 +121,7 @@ func (s *shell) status() Status {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.own == nil {
-		st.Problem = forDesktop(errs.From(s.notOpen()))
+		st.Problem = wording.ForDesktop(errs.From(s.notOpen()))
 	}
 	return st
 }

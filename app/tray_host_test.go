@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferrydesk/ferry/app/internal/apptest"
 	"github.com/ferrydesk/ferry/app/internal/hotkey"
+	"github.com/ferrydesk/ferry/app/internal/tray"
 )
 
 // TestHiddenStartWithoutTrayShowsTheWindow: the login entry starts Ferry
@@ -17,13 +18,13 @@ import (
 // it up.
 func TestHiddenStartWithoutTrayShowsTheWindow(t *testing.T) {
 	addr := apptest.StartBus(t)
-	if statusNotifierHost(addr) {
+	if tray.SystemPlace().Shown(addr) {
 		t.Fatal("a bare session bus reports a tray host")
 	}
 	sh, _, _ := openShell(t, nil)
 	env := map[string]string{"DBUS_SESSION_BUS_ADDRESS": addr}
-	ex := newExtras(sh, quietLog(), nil, func(k string) string { return env[k] })
-	ex.startTray = func([]byte, trayActions, *slog.Logger) (trayIcon, error) { return nil, errors.New("no tray here") }
+	ex := newExtras(sh, apptest.QuietLog(), nil, func(k string) string { return env[k] })
+	ex.startTray = func([]byte, tray.Actions, *slog.Logger) (tray.Icon, error) { return nil, errors.New("no tray here") }
 	ex.grabber = func(hotkey.Env) hotkey.Grabber { return &fakeGrabber{} }
 	ex.startHidden = true
 	win := &fakeWindow{w: 1100, h: 720}

@@ -92,14 +92,17 @@ var suites = []suite{
 	// single-instance guard, the notification icon, the tray's gate, the
 	// icons) and their pure parts; the window itself is WebView2, which
 	// cannot run here.
-	{dir: "app", pkg: "app", display: true, run: "^(TestBalloon|TestBrowserNotFoundHint|TestWindowsTray|TestWindowsLoads)"},
+	{dir: "app", pkg: "app", display: true, run: "^TestWindowsTray"},
 	{dir: "app/internal/autostart", pkg: "app/internal/autostart", run: "^TestRunKey"},
 	{dir: "app/internal/hotkey", pkg: "app/internal/hotkey", display: true, run: "^TestWin"},
 	{dir: "app/internal/ico", pkg: "app/internal/ico", run: "^TestIcoFromPNG"},
 	{dir: "app/internal/instance", pkg: "app/internal/instance", run: "^(TestNamedMutex|TestInstanceName)"},
+	{dir: "app/internal/notify", pkg: "app/internal/notify", display: true, run: "^(TestBalloon|TestWindowsLoads)"},
 	{dir: "app/internal/opener", pkg: "app/internal/opener", run: "^TestExplorer"},
 	{dir: "app/internal/trash", pkg: "app/internal/trash", run: "^(TestRecycle|TestDoubleNul)"},
+	{dir: "app/internal/tray", pkg: "app/internal/tray", display: true, run: "^TestWindowsTray"},
 	{dir: "app/internal/webview2", pkg: "app/internal/webview2", run: "^TestWebview2"},
+	{dir: "app/internal/wording", pkg: "app/internal/wording", run: "^TestBrowserNotFoundHint"},
 	{dir: "mcpconfig", skip: []skipped{
 		{"TestMCPConfigIsALeaf", "runs `go list`; the go tool is not in the prefix, and the import graph is checked on Linux"},
 	}},

@@ -1,10 +1,12 @@
-package app
+package notify
 
 import (
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/ferrydesk/ferry/app/internal/wording"
 )
 
 // A broadcast is one prompt sent to several sites; its runs end one by one,
@@ -12,8 +14,8 @@ import (
 // when the last run ended, and none at all while Ferry's window has the
 // focus: the user is looking at the columns already.
 
-// noticeGroups holds the broadcasts whose runs have not all ended.
-type noticeGroups struct {
+// Groups holds the broadcasts whose runs have not all ended.
+type Groups struct {
 	mu     sync.Mutex
 	byJob  map[string]*noticeGroup
 	window atomic.Bool // Ferry's window has the focus
@@ -23,25 +25,25 @@ type noticeGroups struct {
 // notice of each one that ended.
 type noticeGroup struct {
 	jobs  []string
-	ended map[string]groupEnd
+	ended map[string]GroupEnd
 }
 
-// groupEnd is how one run of a broadcast ended.
-type groupEnd struct {
-	site   string // display name
-	notice Notice
-	done   bool // it has an answer
+// GroupEnd is how one run of a broadcast ended.
+type GroupEnd struct {
+	Site   string // display name
+	Notice Notice
+	Done   bool // it has an answer
 }
 
 // maxGroups bounds the broadcasts remembered at once: with notifications off
 // nothing ever completes a group, and a long session must not grow.
 const maxGroups = 256
 
-// broadcast runs submit, which starts a broadcast's runs and passes each
+// Broadcast runs submit, which starts a broadcast's runs and passes each
 // one's job id to add, and remembers those jobs as one broadcast. The
-// groups stay locked meanwhile, so that no run can end (see ended) before
+// groups stay locked meanwhile, so that no run can end (see Ended) before
 // it is known as one of its broadcast's.
-func (g *noticeGroups) broadcast(submit func(add func(job string)) error) error {
+func (g *Groups) Broadcast(submit func(add func(job string)) error) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var jobs []string
@@ -52,24 +54,24 @@ func (g *noticeGroups) broadcast(submit func(add func(job string)) error) error 
 	if g.byJob == nil || len(g.byJob) > maxGroups*8 {
 		g.byJob = map[string]*noticeGroup{}
 	}
-	grp := &noticeGroup{jobs: jobs, ended: map[string]groupEnd{}}
+	grp := &noticeGroup{jobs: jobs, ended: map[string]GroupEnd{}}
 	for _, id := range jobs {
 		g.byJob[id] = grp
 	}
 	return err
 }
 
-// focused records whether Ferry's window has the focus.
-func (g *noticeGroups) focused(on bool) { g.window.Store(on) }
+// Focused records whether Ferry's window has the focus.
+func (g *Groups) Focused(on bool) { g.window.Store(on) }
 
-// ended takes job's notice and returns the one to show: the notice itself
+// Ended takes job's notice and returns the one to show: the notice itself
 // for a run that is no broadcast's, nothing while other runs of its
 // broadcast go on, and one notice for the whole broadcast when it was the
 // last; never one while the window has the focus.
-func (g *noticeGroups) ended(job string, end groupEnd) (Notice, bool) {
+func (g *Groups) Ended(job string, end GroupEnd) (Notice, bool) {
 	g.mu.Lock()
 	grp := g.byJob[job]
-	var ends []groupEnd
+	var ends []GroupEnd
 	if grp != nil {
 		grp.ended[job] = end
 		if len(grp.ended) == len(grp.jobs) {
@@ -84,7 +86,7 @@ func (g *noticeGroups) ended(job string, end groupEnd) (Notice, bool) {
 	case g.window.Load():
 		return Notice{}, false
 	case grp == nil:
-		return end.notice, true
+		return end.Notice, true
 	case ends == nil:
 		return Notice{}, false
 	}
@@ -93,22 +95,22 @@ func (g *noticeGroups) ended(job string, end groupEnd) (Notice, bool) {
 
 // broadcastNotice is the one notice of a broadcast that ended: how many
 // answers and failures, and a line per site. A click opens the first run.
-func broadcastNotice(ends []groupEnd) Notice {
+func broadcastNotice(ends []GroupEnd) Notice {
 	var n Notice
 	answers, failed := 0, 0
 	lines := make([]string, 0, len(ends))
 	for _, e := range ends {
 		if n.Target == "" {
-			n.Target = e.notice.Target
+			n.Target = e.Notice.Target
 		}
-		n.Urgent = n.Urgent || e.notice.Urgent
-		if e.done {
+		n.Urgent = n.Urgent || e.Notice.Urgent
+		if e.Done {
 			answers++
-			lines = append(lines, e.site+": "+oneLine(e.notice.Body, 70))
+			lines = append(lines, e.Site+": "+wording.OneLine(e.Notice.Body, 70))
 			continue
 		}
 		failed++
-		lines = append(lines, e.site+" failed: "+oneLine(e.notice.Body, 70))
+		lines = append(lines, e.Site+" failed: "+wording.OneLine(e.Notice.Body, 70))
 	}
 	n.Summary = fmt.Sprintf("Broadcast finished · %s", plural(answers, "answer"))
 	if failed > 0 {

@@ -1,4 +1,4 @@
-package app
+package notify
 
 import (
 	"errors"
@@ -24,16 +24,16 @@ import (
 // added for a notice and removed once its balloon is clicked, dismissed or
 // timed out, so it is not a second tray icon beside the tray's.
 
-// systemNotifier starts the notification icon's window on its own thread;
+// System starts the notification icon's window on its own thread;
 // when that fails it logs one line and notifications are off.
-func systemNotifier(_ string, icon []byte, log *slog.Logger, onClick func(target string)) notifier {
+func System(_ string, icon []byte, log *slog.Logger, onClick func(target string)) Notifier {
 	if small, err := ico.PNGOfSize(icon, 32); err == nil {
 		icon = small // the notification area's size at 200 %, not the 512 px PNG
 	}
 	n, err := startBalloonNotifier(icon, onClick)
 	if err != nil {
 		log.Info("desktop notifications off: cannot set up the notification icon", "err", err)
-		return nopNotifier{}
+		return Nop{}
 	}
 	return n
 }
@@ -375,4 +375,4 @@ func copyUTF16(dst []uint16, s string) {
 	copy(dst, u)
 }
 
-var _ notifier = (*balloonNotifier)(nil)
+var _ Notifier = (*balloonNotifier)(nil)

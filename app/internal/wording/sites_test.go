@@ -1,4 +1,4 @@
-package app
+package wording
 
 import "testing"
 
@@ -21,7 +21,7 @@ func TestWithSiteNames(t *testing.T) {
 			t.Errorf("withSiteNames(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if siteName("claude") != "Claude" || siteName("unknown") != "unknown" {
-		t.Errorf("siteName: %q %q", siteName("claude"), siteName("unknown"))
+	if SiteName("claude") != "Claude" || SiteName("unknown") != "unknown" {
+		t.Errorf("SiteName: %q %q", SiteName("claude"), SiteName("unknown"))
 	}
 }

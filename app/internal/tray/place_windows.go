@@ -1,9 +1,9 @@
-package app
+package tray
 
-// systemTrayPlace is Windows' notification area.
-func systemTrayPlace() trayPlace { return notificationArea{} }
+// SystemPlace is Windows' notification area.
+func SystemPlace() Place { return notificationArea{} }
 
-// notificationArea is trayPlace on Windows: Explorer's taskbar always has
+// notificationArea is Place on Windows: Explorer's taskbar always has
 // a notification area (it may fold the icon into its overflow, which the
 // user opens with the ^ button), and no session bus is involved.
 type notificationArea struct{}
@@ -11,4 +11,4 @@ type notificationArea struct{}
 func (notificationArea) Usable(string) error { return nil }
 func (notificationArea) Shown(string) bool   { return true }
 
-var _ trayPlace = notificationArea{}
+var _ Place = notificationArea{}

@@ -1,4 +1,4 @@
-package app
+package tray
 
 import (
 	"context"
@@ -24,14 +24,11 @@ const (
 	watcherPath = "/StatusNotifierWatcher"
 	// hostAskTimeout bounds one question to the bus.
 	hostAskTimeout = 2 * time.Second
-	// trayGrace is how long a window started hidden waits for a tray to
-	// appear (a panel that starts after Ferry at login) before it shows.
-	trayGrace = 10 * time.Second
 )
 
-// trayPlace is where the session shows tray icons: the freedesktop tray (a
+// Place is where the session shows tray icons: the freedesktop tray (a
 // StatusNotifierWatcher on the session bus) or Windows' notification area.
-type trayPlace interface {
+type Place interface {
 	// Usable says why no tray icon can start in the session whose bus is
 	// at bus ("" for none); nil means start it.
 	Usable(bus string) error
@@ -39,7 +36,7 @@ type trayPlace interface {
 	Shown(bus string) bool
 }
 
-// sniTray is trayPlace through the session bus: fyne's tray needs a bus
+// sniTray is Place through the session bus: fyne's tray needs a bus
 // that answers (it crashes at shutdown on a dead one), and a
 // StatusNotifierWatcher with a host to be seen.
 type sniTray struct{}
@@ -56,7 +53,7 @@ func (sniTray) Usable(bus string) error {
 
 func (sniTray) Shown(bus string) bool { return statusNotifierHost(bus) }
 
-var _ trayPlace = sniTray{}
+var _ Place = sniTray{}
 
 // statusNotifierHost reports whether the session bus at address has a tray
 // that shows status icons: a StatusNotifierWatcher owns its name and does

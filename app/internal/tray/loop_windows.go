@@ -1,6 +1,6 @@
 //go:build desktop || dev
 
-package app
+package tray
 
 import (
 	"runtime"

@@ -1,4 +1,8 @@
-package app
+// Package wording says what the backend says in the window's words: an
+// envelope's hint as what to do in the window rather than in a terminal
+// (ForDesktop), sites by the names the window gives them (SiteName, as the
+// site registry names them), a text on one short line (OneLine).
+package wording
 
 import (
 	"runtime"
@@ -59,11 +63,11 @@ func browserNotFoundHint(goos string) string {
 	return "install Chromium (apt-get install chromium), or choose the browser in Settings → Browser"
 }
 
-// forDesktop is env as the window shows it: its hint in the window's words
+// ForDesktop is env as the window shows it: its hint in the window's words
 // when the catalog's (or the one it was given) names a flag or a command,
 // and sites named as the window names them.
 // env itself is left as it is (it may be a stored run's); nil stays nil.
-func forDesktop(env *errs.Envelope) *errs.Envelope {
+func ForDesktop(env *errs.Envelope) *errs.Envelope {
 	if env == nil {
 		return nil
 	}
@@ -75,7 +79,7 @@ func forDesktop(env *errs.Envelope) *errs.Envelope {
 			out.RetryHint = "see the details below, then try again"
 		}
 	}
-	// Sites by the names the window uses (app/sitewords.go).
+	// Sites by the names the window uses (sites.go).
 	out.Message, out.RetryHint = withSiteNames(out.Message), withSiteNames(out.RetryHint)
 	if out.Message == env.Message && out.RetryHint == env.RetryHint {
 		return env

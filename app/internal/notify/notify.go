@@ -1,4 +1,10 @@
-package app
+// Package notify shows desktop notifications: what a run's end or an
+// agent's approval says (NoticeFor), one notice for a broadcast's runs
+// (Groups), shown through the platform's notifier (System): the
+// freedesktop notification service on the session bus, or on Windows a
+// balloon on a notification icon of Ferry's own. A click on one comes back
+// with the notice's target.
+package notify
 
 import (
 	"context"
@@ -25,9 +31,9 @@ type Notice struct {
 	Urgent bool
 }
 
-// notifier shows desktop notifications. A click on one calls the onClick
+// Notifier shows desktop notifications. A click on one calls the onClick
 // the notifier was made with, with the notice's Target.
-type notifier interface {
+type Notifier interface {
 	// Notify shows n. It never blocks for long; a server that does not
 	// answer is an error the caller only logs.
 	Notify(n Notice) error
@@ -35,11 +41,11 @@ type notifier interface {
 	Close() error
 }
 
-// nopNotifier is in force without a session bus: notifications are off.
-type nopNotifier struct{}
+// Nop is in force without a session bus: notifications are off.
+type Nop struct{}
 
-func (nopNotifier) Notify(Notice) error { return nil }
-func (nopNotifier) Close() error        { return nil }
+func (Nop) Notify(Notice) error { return nil }
+func (Nop) Close() error        { return nil }
 
 // The freedesktop notification service (Desktop Notifications
 // Specification 1.2).
@@ -58,21 +64,21 @@ const (
 // newNotifier connects to the session bus at address and returns a
 // notifier on it; with no address or no bus it logs one line and returns a
 // no-op notifier, so a missing bus costs nothing but the notifications.
-func newNotifier(address string, log *slog.Logger, onClick func(target string)) notifier {
+func newNotifier(address string, log *slog.Logger, onClick func(target string)) Notifier {
 	if address == "" {
 		log.Info("desktop notifications off: no session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
-		return nopNotifier{}
+		return Nop{}
 	}
 	conn, err := sessionbus.Dial(address)
 	if err != nil {
 		log.Info("desktop notifications off: cannot connect to the session bus", "err", err)
-		return nopNotifier{}
+		return Nop{}
 	}
 	n, err := startDBusNotifier(conn, log, onClick)
 	if err != nil {
 		conn.Close()
 		log.Info("desktop notifications off: cannot listen for clicks", "err", err)
-		return nopNotifier{}
+		return Nop{}
 	}
 	return n
 }
@@ -176,8 +182,8 @@ func (n *dbusNotifier) Close() error {
 }
 
 var (
-	_ notifier = nopNotifier{}
-	_ notifier = (*dbusNotifier)(nil)
+	_ Notifier = Nop{}
+	_ Notifier = (*dbusNotifier)(nil)
 )
 
 // markupEscaper makes text literal in a notification body that the server

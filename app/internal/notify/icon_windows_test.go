@@ -1,4 +1,4 @@
-package app
+package notify
 
 import (
 	"os"
@@ -16,7 +16,7 @@ import (
 // it: LoadImageW from a file) and the small PNG the notification icon uses
 // (CreateIconFromResourceEx).
 func TestWindowsLoadsFerrysIcons(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "frontend", "public", "ferry.png"))
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "frontend", "public", "ferry.png"))
 	if err != nil {
 		t.Fatal(err)
 	}

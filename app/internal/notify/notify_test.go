@@ -1,21 +1,17 @@
-package app
+package notify
 
 import (
-	"io"
-	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/ferrydesk/ferry/app/internal/apptest"
 )
 
-func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
-
 func TestNotificationsOverARealSessionBus(t *testing.T) {
 	addr := apptest.StartBus(t)
 	server := apptest.StartNotificationServer(t, addr)
 	clicks := make(chan string, 4)
-	n := newNotifier(addr, quietLog(), func(target string) { clicks <- target })
+	n := newNotifier(addr, apptest.QuietLog(), func(target string) { clicks <- target })
 	if _, ok := n.(*dbusNotifier); !ok {
 		t.Fatalf("newNotifier gave %T on a live bus", n)
 	}
@@ -88,8 +84,8 @@ func TestNotificationsOverARealSessionBus(t *testing.T) {
 
 func TestNotificationsWithoutABus(t *testing.T) {
 	t.Run("no address means a no-op notifier", func(t *testing.T) {
-		n := newNotifier("", quietLog(), nil)
-		if _, ok := n.(nopNotifier); !ok {
+		n := newNotifier("", apptest.QuietLog(), nil)
+		if _, ok := n.(Nop); !ok {
 			t.Fatalf("got %T", n)
 		}
 		if err := n.Notify(Notice{Summary: "x"}); err != nil {
@@ -97,14 +93,14 @@ func TestNotificationsWithoutABus(t *testing.T) {
 		}
 	})
 	t.Run("an address nobody listens on means a no-op notifier", func(t *testing.T) {
-		n := newNotifier("unix:path="+t.TempDir()+"/nobus", quietLog(), nil)
-		if _, ok := n.(nopNotifier); !ok {
+		n := newNotifier("unix:path="+t.TempDir()+"/nobus", apptest.QuietLog(), nil)
+		if _, ok := n.(Nop); !ok {
 			t.Fatalf("got %T", n)
 		}
 	})
 	t.Run("a bus without a notification server gives an error, not a hang", func(t *testing.T) {
 		addr := apptest.StartBus(t)
-		n := newNotifier(addr, quietLog(), nil)
+		n := newNotifier(addr, apptest.QuietLog(), nil)
 		defer n.Close()
 		start := time.Now()
 		if err := n.Notify(Notice{Summary: "x"}); err == nil {

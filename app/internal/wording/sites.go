@@ -1,4 +1,4 @@
-package app
+package wording
 
 import (
 	"context"
@@ -19,9 +19,10 @@ import (
 // siteDisplay is the registry's names by id; nil until a core opened.
 var siteDisplay atomic.Pointer[map[string]string]
 
-// rememberSiteNames reads the registry's names from svc.
-func rememberSiteNames(ctx context.Context, svc service.Service) {
-	sites, err := svc.ListSites(ctx, desktopCaller, service.ListSitesRequest{})
+// RememberSiteNames reads the registry's names from svc, asking as
+// caller; when svc cannot list the sites, ids stay as they are.
+func RememberSiteNames(ctx context.Context, svc service.Service, caller service.Caller) {
+	sites, err := svc.ListSites(ctx, caller, service.ListSitesRequest{})
 	if err != nil {
 		return // the ids are shown as they are
 	}
@@ -34,8 +35,8 @@ func rememberSiteNames(ctx context.Context, svc service.Service) {
 	siteDisplay.Store(&names)
 }
 
-// siteName is site id's name, or the id when the registry does not name it.
-func siteName(id string) string {
+// SiteName is site id's name, or the id when the registry does not name it.
+func SiteName(id string) string {
 	if m := siteDisplay.Load(); m != nil {
 		if n := (*m)[id]; n != "" {
 			return n

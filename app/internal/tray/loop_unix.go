@@ -1,6 +1,6 @@
 //go:build (desktop || dev) && !windows
 
-package app
+package tray
 
 import "fyne.io/systray"
 

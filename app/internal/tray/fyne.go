@@ -1,6 +1,6 @@
 //go:build desktop || dev
 
-package app
+package tray
 
 import (
 	"log/slog"
@@ -9,13 +9,13 @@ import (
 	"fyne.io/systray"
 )
 
-// startTray shows the tray icon through fyne.io/systray, its loop run by
-// trayLoop (tray_loop_unix.go: Wails' loop with RunWithExternalLoop;
-// tray_loop_windows.go: a thread of its own). The caller asks the session's
-// trayPlace first: on Linux systray crashes at shutdown when it never
+// Start shows the tray icon through fyne.io/systray, its loop run by
+// trayLoop (loop_unix.go: Wails' loop with RunWithExternalLoop;
+// loop_windows.go: a thread of its own). The caller asks the session's
+// Place first: on Linux systray crashes at shutdown when it never
 // connected to a bus. Whether the desktop shows the icon is the
-// trayPlace's to say.
-func startTray(icon []byte, actions trayActions, log *slog.Logger) (trayIcon, error) {
+// Place's to say.
+func Start(icon []byte, actions Actions, log *slog.Logger) (Icon, error) {
 	t := &fyneTray{ready: make(chan struct{})}
 	t.end = trayLoop(func() { t.build(icon, actions) })
 	<-t.ready
@@ -35,7 +35,7 @@ type fyneTray struct {
 	closed bool
 }
 
-func (t *fyneTray) build(icon []byte, a trayActions) {
+func (t *fyneTray) build(icon []byte, a Actions) {
 	defer close(t.ready)
 	if data := trayIconData(icon); len(data) > 0 {
 		systray.SetIcon(data)
@@ -46,7 +46,7 @@ func (t *fyneTray) build(icon []byte, a trayActions) {
 	show := systray.AddMenuItem("Show Ferry", "Bring the Ferry window up")
 	systray.AddSeparator()
 	t.onRun = a.ShowRun
-	for i := 0; i < trayRecent; i++ {
+	for i := 0; i < Recent; i++ {
 		item := systray.AddMenuItem("", "Show this run in Ferry")
 		item.Hide()
 		t.slots = append(t.slots, item)
@@ -75,7 +75,7 @@ func (t *fyneTray) clicked(i int) {
 	}
 }
 
-func (t *fyneTray) SetRecent(runs []trayRun) {
+func (t *fyneTray) SetRecent(runs []Entry) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -104,4 +104,4 @@ func (t *fyneTray) Stop() {
 	t.end()
 }
 
-var _ trayIcon = (*fyneTray)(nil)
+var _ Icon = (*fyneTray)(nil)
