@@ -1,11 +1,15 @@
-// Package app is the desktop window's Go side and the only Go code that
-// imports Wails. It builds the owner (owner.go: the core, the long-lived
-// browser, the gateway and the in-process service.Service), binds a few
-// thin structs whose exported methods become the frontend's API (each a
-// service request of the desktop face, its typed result returned), turns
-// every error into an errs envelope through one formatter, and forwards
-// backend news to the UI through an injected emitter. Backend packages never
-// see Wails.
+// Package app is the desktop window's Go side and, with its packages under
+// app/internal, the only Go code that imports Wails. It builds the owner
+// (owner.go: the core, the long-lived browser, the gateway and the
+// in-process service.Service), binds a few thin structs whose exported
+// methods become the frontend's API (each a service request of the desktop
+// face, its typed result returned), turns every error into an errs
+// envelope through one formatter, and forwards backend news to the UI
+// through an injected emitter. Backend packages never see Wails. What lives
+// beside the bound structs is in app/internal, a package per concern: the
+// quick prompt, the tray, the hotkey and notifications (extras), the demo,
+// the dialogs (desktop), start at login, one window per data directory,
+// the trash, the drag-out, the window's words (wording).
 package app
 
 import (
@@ -26,6 +30,7 @@ import (
 
 	"github.com/ferrydesk/ferry/app/internal/autostart"
 	"github.com/ferrydesk/ferry/app/internal/demo"
+	"github.com/ferrydesk/ferry/app/internal/desktop"
 	"github.com/ferrydesk/ferry/app/internal/display"
 	"github.com/ferrydesk/ferry/app/internal/instance"
 	"github.com/ferrydesk/ferry/app/internal/webview2"
@@ -72,7 +77,7 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 		}
 	}
 
-	// Demo mode (app/demo.go): `--demo` supervises the demo, whose window
+	// Demo mode (app/internal/demo): `--demo` supervises the demo, whose window
 	// is this program again with the demo's directory in its environment.
 	var dm *demo.Demo
 	if demo.Wanted(os.Args[1:]) && !generatingBindings {
@@ -88,17 +93,17 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	}
 
 	sh := newShell(log, started)
-	// The tray, the hotkey, notifications and the quick prompt (app/quick_extras.go).
+	// The tray, the hotkey, notifications and the quick prompt (app/internal/extras).
 	ex := newExtras(sh, log, windowIcon(assets), getenv)
-	ex.startHidden = autostart.StartsHidden(os.Args[1:]) && dm == nil
+	ex.StartHidden = autostart.StartsHidden(os.Args[1:]) && dm == nil
 	var dataDir string
 	if p, err := sh.paths(); err == nil {
 		dataDir = p.DataDir
 	}
 	if dm == nil && !generatingBindings && dataDir != "" {
-		// One window per data directory (app/instance.go): a second start
+		// One window per data directory (app/internal/instance): a second start
 		// brings the first forward and ends here.
-		first, release, err := instance.System().Claim(dataDir, ex.startHidden, func() { ex.quick.showRun("") })
+		first, release, err := instance.System().Claim(dataDir, ex.StartHidden, func() { ex.ShowRun("") })
 		if err != nil {
 			log.Warn("single instance", "code", errs.CodeOf(err), "err", err)
 		} else if !first {
@@ -121,26 +126,28 @@ func run(assets fs.FS, getenv func(string) string, stderr io.Writer) int {
 	}
 	title := "Ferry"
 	if dm != nil {
-		ex.withoutSystemHooks()
+		ex.WithoutSystemHooks()
 		title = "Ferry (demo)"
 	}
+	// The clipboard and the dialogs are the window's (app/internal/desktop).
+	desk := desktop.Runtime{Window: sh.windowContext}
 	// Wails turns SIGTERM and SIGINT into a normal close (OnShutdown runs),
 	// so a session manager's `kill` exits 0 with the store closed.
 	opts := &options.App{
 		Title:            title,
-		StartHidden:      ex.startHidden,
+		StartHidden:      ex.StartHidden,
 		Width:            defaultWidth,
 		Height:           defaultHeight,
 		MinWidth:         minWidth,
 		MinHeight:        minHeight,
 		BackgroundColour: sh.backgroundColour(),
 		AssetServer:      &assetserver.Options{Assets: assets},
-		OnStartup:        func(ctx context.Context) { sh.startup(ctx); ex.start(ctx) },
-		OnShutdown:       func(ctx context.Context) { ex.stop(); sh.shutdown(ctx) },
-		Bind: []any{&System{sh: sh, demo: dm, launch: newDemoLauncher(sh, log, stderr)}, &Settings{sh: sh, ex: ex}, &Quick{ex: ex}, &Gateway{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})},
-			&Sessions{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})}, &Artifacts{sh: sh, desk: withDevDialogs(runtimeDesktop{sh})},
+		OnStartup:        func(ctx context.Context) { sh.startup(ctx); startExtras(ctx, ex) },
+		OnShutdown:       func(ctx context.Context) { ex.Stop(); sh.shutdown(ctx) },
+		Bind: []any{&System{sh: sh, demo: dm, launch: newDemoLauncher(sh, log, stderr)}, &Settings{sh: sh, ex: ex}, &Quick{sh: sh, ex: ex}, &Gateway{sh: sh, desk: desktop.WithDevDialogs(desk)},
+			&Sessions{sh: sh, desk: desktop.WithDevDialogs(desk)}, &Artifacts{sh: sh, desk: desktop.WithDevDialogs(desk)},
 			&Tabs{sh: sh}, &Runs{sh: sh}, &Welcome{sh: sh},
-			&Attachments{sh: sh, pick: withDevPicker(runtimeDesktop{sh})}},
+			&Attachments{sh: sh, pick: desktop.WithDevPicker(desk)}},
 		ErrorFormatter: formatError,
 		LogLevel:       logger.WARNING,
 		Linux: &linux.Options{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/desktop"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -18,7 +19,7 @@ const gatewayTimeout = 15 * time.Second
 // did not open, or the hub could not start; the log says why).
 type Gateway struct {
 	sh   *shell
-	desk desktop
+	desk desktop.Desktop
 }
 
 // call runs fn with the owner's Service within gatewayTimeout, or says

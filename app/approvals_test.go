@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/app/internal/apptest"
-	"github.com/ferrydesk/ferry/app/internal/event"
-	"github.com/ferrydesk/ferry/app/internal/notify"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -121,48 +119,5 @@ func TestGatewayWithoutAHubSaysSo(t *testing.T) {
 	}
 	if _, err := g.Approve("x"); !errs.Has(err, errs.HubNotRunning) {
 		t.Fatalf("Approve without a hub: %v", err)
-	}
-}
-
-// TestWaitingApprovalsAreAnnouncedWhenTheWatcherStarts: an approval that
-// waits before the desktop follows the hub (restored after a restart, say)
-// still reaches the notifications, once.
-func TestWaitingApprovalsAreAnnouncedWhenTheWatcherStarts(t *testing.T) {
-	sh, _, _ := openShell(t, func(dataDir string) {
-		if err := os.WriteFile(filepath.Join(dataDir, "settings.json"), []byte(`{"browser": {"attachURL": "http://127.0.0.1:1"}}`), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	})
-	srv := sh.hubServer()
-	if srv == nil {
-		t.Fatal("the hub did not start")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	agent := sh.pairAgent(t, "codex")
-	j, err := sh.submitAs(ctx, agent, service.JobRequest{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "waited before the window"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan event.Event, 8)
-	w := &hubWatcher{sh: sh, interval: 20 * time.Millisecond, onEvent: func(ev event.Event) { got <- ev }}
-	go w.run(ctx)
-	select {
-	case ev := <-got:
-		if ev.Type != hub.EventApprovalRequested || ev.JobID != j.ID || ev.Approval == nil || ev.Approval.Summary != "waited before the window" {
-			t.Fatalf("first event %+v (%+v), want the waiting approval of %s", ev, ev.Approval, j.ID)
-		}
-		if nt, ok := notify.NoticeFor(ctx, ev, nil, nil); !ok || nt.Summary != "Approval needed" {
-			t.Fatalf("notice %+v, %v", nt, ok)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the waiting approval was never announced")
-	}
-	select {
-	case ev := <-got:
-		if ev.Type == hub.EventApprovalRequested && ev.JobID == j.ID {
-			t.Fatalf("the approval was announced twice")
-		}
-	case <-time.After(300 * time.Millisecond):
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/ferrydesk/ferry/app/internal/desktop"
 	"github.com/ferrydesk/ferry/app/internal/dragout"
 	"github.com/ferrydesk/ferry/app/internal/trash"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -19,7 +20,7 @@ import (
 // Artifacts is the frontend's API for the zips in the artifacts directory.
 type Artifacts struct {
 	sh   *shell
-	desk desktop
+	desk desktop.Desktop
 
 	dragOnce sync.Once
 	drag     dragout.Drag // dragout.System's, made at the first DragSource
@@ -170,7 +171,7 @@ func (a *Artifacts) SaveAs(path string) (string, error) {
 	}
 	defer src.Close()
 	sum := sha256.New()
-	err = copyFileAtomic(dest, io.TeeReader(src, sum), func() error {
+	err = desktop.CopyFileAtomic(dest, io.TeeReader(src, sum), func() error {
 		if got := hex.EncodeToString(sum.Sum(nil)); got != want.SHA256 {
 			return errs.New(errs.ArtifactUnsafe, "%s changed on disk after it was verified (sha256 %s, verified %s); nothing was saved", want.Name, got, want.SHA256).
 				WithEvidence("path", it).WithHint("refresh the Artifacts view to verify it again")

@@ -4,9 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
-	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
-
-	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/app/internal/desktop"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -17,30 +15,7 @@ import (
 // (options.DragAndDrop.EnableFileDrop), in the frontend.
 type Attachments struct {
 	sh   *shell
-	pick filePicker
-}
-
-// filePicker asks the user for files. It is an interface because the
-// native dialog would block a test under Xvfb forever; tests inject a
-// fake, the dev binary a scripted one (attachments_dev.go).
-type filePicker interface {
-	// OpenFiles shows an open dialog in which several files may be
-	// chosen and returns their absolute paths; none when the user
-	// cancelled.
-	OpenFiles(title string) ([]string, error)
-}
-
-// OpenFiles implements filePicker with the window's own dialog.
-func (d runtimeDesktop) OpenFiles(title string) ([]string, error) {
-	ctx, err := d.windowContext()
-	if err != nil {
-		return nil, err
-	}
-	paths, err := wruntime.OpenMultipleFilesDialog(ctx, wruntime.OpenDialogOptions{Title: title})
-	if err != nil {
-		return nil, errs.Wrap(err, errs.Internal, "show the open dialog: %v", err)
-	}
-	return paths, nil
+	pick desktop.FilePicker
 }
 
 // Pick shows the open dialog ("Attach files") and returns the chosen files'

@@ -7,26 +7,16 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/app/internal/demo"
-	"github.com/ferrydesk/ferry/app/internal/hotkey"
-	"github.com/ferrydesk/ferry/app/internal/tray"
-	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// The demo's window keeps off what a normal Ferry holds (the demo itself
-// is app/internal/demo's).
+// The demo's window refuses autostart and tells the frontend it is the
+// demo (the demo itself is app/internal/demo's; that it takes neither the
+// tray nor the hotkey is app/internal/extras').
 func TestDemoMode(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 
 	t.Run("the demo takes neither the tray nor the hotkey, and refuses autostart", func(t *testing.T) {
-		e := newExtras(newShell(log, time.Now()), log, nil, func(string) string { return "" })
-		e.withoutSystemHooks()
-		if trayIcon, err := e.startTray(nil, tray.Actions{}, log); trayIcon != nil || errs.CodeOf(err) != errs.EnvironmentNotReady {
-			t.Errorf("startTray = %v, %v", trayIcon, err)
-		}
-		if _, err := e.grabber(hotkey.Env{Display: ":0"}).Grab(config.Hotkey{}, func() {}); errs.CodeOf(err) != errs.EnvironmentNotReady {
-			t.Errorf("Grab = %v", err)
-		}
 		s := &System{sh: newShell(log, time.Now()), demo: &demo.Demo{}}
 		if _, err := s.SetAutostart(true); errs.CodeOf(err) != errs.BadInput {
 			t.Errorf("SetAutostart in the demo = %v, want bad_input", err)

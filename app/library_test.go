@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferrydesk/ferry/app/internal/desktop"
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -47,7 +48,7 @@ func (f *fakeDesktop) SaveFile(_, _ string, data []byte) (string, error) {
 	if f.saveTo == "" {
 		return "", nil
 	}
-	return f.saveTo, writeFileAtomic(f.saveTo, data)
+	return f.saveTo, desktop.WriteFileAtomic(f.saveTo, data)
 }
 
 func zipOf(t *testing.T, name, content string) []byte {

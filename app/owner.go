@@ -84,7 +84,7 @@ func forwardEvents(events <-chan hub.Event, emit func() emitter) {
 		case hub.EventApprovalRequested, hub.EventApprovalResolved, hub.EventClientRevoked:
 			emit().Emit(EventHub, ev)
 		default:
-			if re, ok := runEventOf(ownerEventOf(ev)); ok {
+			if re, ok := event.RunEventOf(ownerEventOf(ev)); ok {
 				emit().Emit(EventRun, re)
 			}
 		}

@@ -19,7 +19,7 @@ func (q *Quick) Send(spec RunSpec) (RunInfo, error) {
 		return RunInfo{}, err
 	}
 	var out RunInfo
-	err = q.ex.sh.withService(func(svc service.Service) error {
+	err = q.sh.withService(func(svc service.Service) error {
 		ctx := context.Background()
 		st, err := svc.BrowserState(ctx, desktopCaller, service.BrowserStateRequest{})
 		if err != nil {
@@ -34,7 +34,7 @@ func (q *Quick) Send(spec RunSpec) (RunInfo, error) {
 		if err != nil {
 			return err
 		}
-		out, err = (&Runs{sh: q.ex.sh}).info(ctx, svc, j)
+		out, err = (&Runs{sh: q.sh}).info(ctx, svc, j)
 		return err
 	})
 	return out, err

@@ -233,7 +233,7 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 				return err
 			}
 		}
-		// Its runs' ends make one notification (app/notify_group.go).
+		// Its runs' ends make one notification (notify.Groups).
 		return r.sh.notes.Broadcast(func(add func(string)) error {
 			for i, req := range reqs {
 				j, err := svc.SubmitJob(ctx, desktopCaller, req)
@@ -381,25 +381,8 @@ func runInfoOf(j service.Job) RunInfo {
 			out.State = string(record.StateCancelled)
 		}
 	}
-	out.State = shownState(out.Ended, out.State, out.Error)
+	out.State = wording.ShownState(out.Ended, out.State, out.Error)
 	return out
-}
-
-// shownState is the state the window shows for a run in state whose job
-// ended (ended) with e: a run that stopped after its send because its
-// browser or tab went away shows that (browser_disconnected,
-// target_not_found, target_crashed) rather than the step it stopped in,
-// which it keeps for "Collect the rest". History reads the same rule from
-// the run's record (frontend liverun.ts, shownState).
-func shownState(ended bool, state string, e *errs.Envelope) string {
-	if !ended || e == nil || !record.State(state).Active() {
-		return state
-	}
-	switch e.Code {
-	case errs.BrowserDisconnected, errs.TargetNotFound, errs.TargetCrashed:
-		return string(e.Code)
-	}
-	return state
 }
 
 // Sites lists the site registry (built-in sites and the user's), sorted by

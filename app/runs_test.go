@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/app/internal/apptest"
+	"github.com/ferrydesk/ferry/app/internal/event"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -71,21 +72,21 @@ func TestRunEventOf(t *testing.T) {
 	tests := []struct {
 		name string
 		ev   hub.Event
-		want RunEvent
+		want event.RunEvent
 		ok   bool
 	}{
 		{"a state the run entered", mk(hub.EventRunUpdate, "j1", "", job.Event{Session: "s1", Kind: job.EventState, State: job.StateStreaming}),
-			RunEvent{JobID: "j1", Kind: "state", Session: "s1", State: "streaming"}, true},
+			event.RunEvent{JobID: "j1", Kind: "state", Session: "s1", State: "streaming"}, true},
 		{"the answer so far", mk(hub.EventRunPartial, "j1", "", job.Event{Session: "s1", Kind: job.EventPartial, Partial: &provider.Partial{Text: "Hello", Added: "lo"}}),
-			RunEvent{JobID: "j1", Kind: "partial", Session: "s1", Text: "Hello"}, true},
+			event.RunEvent{JobID: "j1", Kind: "partial", Session: "s1", Text: "Hello"}, true},
 		{"the job's view at its end", mk(hub.EventRunUpdate, "j1", "desktop", hub.Job{ID: "j1", Kind: hub.KindAsk, State: "done"}),
-			RunEvent{JobID: "j1", Kind: "ended", State: "done", RequestedBy: "desktop"}, true},
-		{"a reattach finding is not for the panel", mk(hub.EventRunUpdate, "j1", "", job.Event{Session: "s1", Kind: job.EventFinding}), RunEvent{}, false},
-		{"garbage is dropped", mk(hub.EventRunUpdate, "j1", "", json.RawMessage(`[1]`)), RunEvent{}, false},
+			event.RunEvent{JobID: "j1", Kind: "ended", State: "done", RequestedBy: "desktop"}, true},
+		{"a reattach finding is not for the panel", mk(hub.EventRunUpdate, "j1", "", job.Event{Session: "s1", Kind: job.EventFinding}), event.RunEvent{}, false},
+		{"garbage is dropped", mk(hub.EventRunUpdate, "j1", "", json.RawMessage(`[1]`)), event.RunEvent{}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := runEventOf(ownerEventOf(tc.ev))
+			got, ok := event.RunEventOf(ownerEventOf(tc.ev))
 			got.At = time.Time{}
 			if ok != tc.ok || got != tc.want {
 				t.Errorf("got %+v %v, want %+v %v", got, ok, tc.want, tc.ok)
@@ -162,7 +163,7 @@ func TestRunsThroughTheOwnersJobs(t *testing.T) {
 		if len(info.Timeline) < 5 || info.Timeline[len(info.Timeline)-1].State != job.StateDone {
 			t.Errorf("timeline %+v, want the journal up to done", info.Timeline)
 		}
-		if n := strings.Count(rec.names(), EventRun); n < 5 {
+		if n := strings.Count(rec.Names(), EventRun); n < 5 {
 			t.Errorf("%d run events reached the window, want the states and partials", n)
 		}
 		st, _ := tabs.Browser()

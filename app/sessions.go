@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/desktop"
 	"github.com/ferrydesk/ferry/app/internal/trash"
 	"github.com/ferrydesk/ferry/app/internal/wording"
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -16,7 +17,7 @@ import (
 // Sessions is the frontend's API for the history of runs.
 type Sessions struct {
 	sh   *shell
-	desk desktop
+	desk desktop.Desktop
 }
 
 // SessionList is one page of a history search. The History view asks for
@@ -139,7 +140,7 @@ func (s *Sessions) search(q service.HistoryQuery) (SessionList, error) {
 				// A run still in a step may have stopped there because
 				// its browser went away (rare rows: only these are read).
 				if v, err := svc.ViewSession(context.Background(), desktopCaller, service.SessionRef{ID: h.ID}); err == nil && v.Session != nil && v.Session.Error != nil {
-					it.Session.State = shownState(true, h.State, v.Session.Error)
+					it.Session.State = wording.ShownState(true, h.State, v.Session.Error)
 				}
 			}
 			out.Items = append(out.Items, it)

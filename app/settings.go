@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/ferrydesk/ferry/app/internal/extras"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -12,7 +13,7 @@ import (
 // Settings is the frontend's API for the settings file.
 type Settings struct {
 	sh *shell
-	ex *extras // re-applies the hotkey after a change; nil in tests without a window
+	ex *extras.Extras // re-applies the hotkey after a change; nil in tests without a window
 }
 
 // ResetResult says where the replaced settings file was kept.
@@ -46,7 +47,7 @@ func (s *Settings) Save(next config.Settings) (config.Settings, error) {
 		return config.Settings{}, rejectedValue(err)
 	}
 	s.sh.emitter().Emit(EventSettingsChanged, out)
-	s.ex.settingsChanged(out)
+	s.ex.SettingsChanged(out)
 	s.sh.rememberSiteNames() // the sites setting may have named one
 	return out, nil
 }
@@ -72,7 +73,7 @@ func (s *Settings) Reset() (ResetResult, error) {
 		return ResetResult{}, err
 	}
 	if cur, gerr := s.Get(); gerr == nil {
-		s.ex.settingsChanged(cur)
+		s.ex.SettingsChanged(cur)
 	}
 	return ResetResult{Backup: backup}, nil
 }
@@ -176,7 +177,7 @@ func (s *Settings) ApplySiteOverride(override string) (config.Settings, error) {
 		return config.Settings{}, err
 	}
 	s.sh.emitter().Emit(EventSettingsChanged, out)
-	s.ex.settingsChanged(out)
+	s.ex.SettingsChanged(out)
 	s.sh.rememberSiteNames()
 	return out, nil
 }

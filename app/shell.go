@@ -8,6 +8,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 
+	"github.com/ferrydesk/ferry/app/internal/event"
 	"github.com/ferrydesk/ferry/app/internal/notify"
 	"github.com/ferrydesk/ferry/app/internal/wording"
 	"github.com/ferrydesk/ferry/backend/config"
@@ -37,7 +38,7 @@ type shell struct {
 	readyOnce sync.Once
 
 	// notes groups a broadcast's run ends into one notification, and knows
-	// whether the window has the focus (app/notify_group.go).
+	// whether the window has the focus (app/internal/notify).
 	notes notify.Groups
 }
 
@@ -84,6 +85,19 @@ func (s *shell) rememberSiteNames() {
 		wording.RememberSiteNames(context.Background(), svc, desktopCaller)
 		return nil
 	})
+}
+
+// subscribe follows the current owner's gateway; events is nil when none
+// runs.
+func (s *shell) subscribe(ctx context.Context, buf int) (*owner, <-chan event.Event) {
+	s.mu.RLock()
+	own := s.own
+	s.mu.RUnlock()
+	events, ok := own.subscribe(ctx, buf)
+	if !ok {
+		return nil, nil
+	}
+	return own, events
 }
 
 // closeCore releases the store; safe to call more than once.
@@ -139,6 +153,15 @@ func (s *shell) startup(ctx context.Context) {
 func (s *shell) shutdown(context.Context) {
 	s.closeCore()
 	s.log.Info("shut down")
+}
+
+// windowContext is the Wails context of the running window (the emitter
+// holds it once OnStartup ran).
+func (s *shell) windowContext() (context.Context, error) {
+	if re, ok := s.emitter().(runtimeEmitter); ok {
+		return re.ctx, nil
+	}
+	return nil, errs.New(errs.Internal, "the window has not started yet")
 }
 
 func (s *shell) emitter() emitter {

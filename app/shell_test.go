@@ -11,31 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/app/internal/apptest"
 	"github.com/ferrydesk/ferry/backend/config"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// recorder is an emitter that keeps what was emitted.
-type recorder struct {
-	mu     sync.Mutex
-	events []string
-}
-
-func (r *recorder) Emit(name string, _ ...any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, name)
-}
-
-func (r *recorder) names() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return strings.Join(r.events, " ")
-}
-
 // openShell opens a shell on a fresh data directory, as the desktop app
 // would with FERRY_DATA_DIR set; prepare may write files into it first.
-func openShell(t *testing.T, prepare func(dataDir string)) (*shell, *recorder, string) {
+func openShell(t *testing.T, prepare func(dataDir string)) (*shell, *apptest.Recorder, string) {
 	t.Helper()
 	dataDir := filepath.Join(t.TempDir(), "data")
 	t.Setenv(config.EnvDataDir, dataDir)
@@ -47,7 +30,7 @@ func openShell(t *testing.T, prepare func(dataDir string)) (*shell, *recorder, s
 		prepare(dataDir)
 	}
 	sh := newShell(slog.New(slog.NewTextHandler(io.Discard, nil)), time.Now())
-	rec := &recorder{}
+	rec := &apptest.Recorder{}
 	sh.emit = rec
 	sh.open(context.Background())
 	t.Cleanup(sh.closeCore)
@@ -82,8 +65,8 @@ func TestSettingsThroughTheBoundStruct(t *testing.T) {
 		if err != nil || !strings.Contains(string(b), `"dark"`) {
 			t.Errorf("settings file %q (%v) does not hold the dark theme", b, err)
 		}
-		if !strings.Contains(rec.names(), EventSettingsChanged) {
-			t.Errorf("events %q lack %s", rec.names(), EventSettingsChanged)
+		if !strings.Contains(rec.Names(), EventSettingsChanged) {
+			t.Errorf("events %q lack %s", rec.Names(), EventSettingsChanged)
 		}
 	})
 
@@ -163,8 +146,8 @@ func TestMalformedSettingsFile(t *testing.T) {
 		if p := system.Status().Problem; p != nil {
 			t.Errorf("status still has problem %v", p)
 		}
-		if !strings.Contains(rec.names(), EventStatusChanged) {
-			t.Errorf("events %q lack %s", rec.names(), EventStatusChanged)
+		if !strings.Contains(rec.Names(), EventStatusChanged) {
+			t.Errorf("events %q lack %s", rec.Names(), EventStatusChanged)
 		}
 	})
 }

@@ -39,7 +39,7 @@ func (s *System) LeaveDemo() error {
 	if s.demo == nil {
 		return errs.New(errs.BadInput, "this window is not the demo")
 	}
-	ctx, err := runtimeDesktop{s.sh}.windowContext()
+	ctx, err := s.sh.windowContext()
 	if err != nil {
 		return err
 	}

@@ -90,7 +90,7 @@ func TestComposeAttachments(t *testing.T) {
 	} else {
 		f.Close()
 	}
-	// The dev binary answers the open dialog with this file (app/attachments_dev.go).
+	// The dev binary answers the open dialog with this file (app/internal/desktop/picker_dev.go).
 	srv, _, app, page := composeOnSimEnv(t, 5*time.Minute, []string{"FERRY_DEV_OPEN_DIALOG_FILES=" + big})
 	prompt := "Compare the two util files"
 	var sessionID string

@@ -15,7 +15,7 @@ import (
 type suite struct {
 	dir string // under backend/, or the repository's top for pkg
 	// pkg is the package's directory from the repository's top when it is
-	// not under backend/ (app/).
+	// not under backend/ (app/internal/'s).
 	pkg string
 	// run, when set, limits the suite to the tests it matches: a package
 	// whose other tests need Linux (app/'s freedesktop parts).
@@ -92,8 +92,8 @@ var suites = []suite{
 	// single-instance guard, the notification icon, the tray's gate, the
 	// icons) and their pure parts; the window itself is WebView2, which
 	// cannot run here.
-	{dir: "app", pkg: "app", display: true, run: "^TestWindowsTray"},
 	{dir: "app/internal/autostart", pkg: "app/internal/autostart", run: "^TestRunKey"},
+	{dir: "app/internal/extras", pkg: "app/internal/extras", display: true, run: "^TestWindowsTray"},
 	{dir: "app/internal/hotkey", pkg: "app/internal/hotkey", display: true, run: "^TestWin"},
 	{dir: "app/internal/ico", pkg: "app/internal/ico", run: "^TestIcoFromPNG"},
 	{dir: "app/internal/instance", pkg: "app/internal/instance", run: "^(TestNamedMutex|TestInstanceName)"},

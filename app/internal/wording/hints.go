@@ -1,7 +1,8 @@
 // Package wording says what the backend says in the window's words: an
 // envelope's hint as what to do in the window rather than in a terminal
 // (ForDesktop), sites by the names the window gives them (SiteName, as the
-// site registry names them), a text on one short line (OneLine).
+// site registry names them), a text on one short line (OneLine), a run's
+// state as the window shows it (ShownState).
 package wording
 
 import (

@@ -280,7 +280,7 @@ const LOST = new Set(['browser_disconnected', 'target_not_found', 'target_crashe
  * a run that stopped after its send because its browser or tab went away
  * keeps the step it stopped in (for "Collect the rest"), and shows its
  * error's code (browser_disconnected) instead, as the backend's RunInfo does
- * (app/runs.go shownState).
+ * (app/internal/wording ShownState).
  */
 export function shownState(session: { state?: string; error?: unknown } | null | undefined): string {
   const state = session?.state ?? '';

@@ -9,7 +9,7 @@ import { call } from './call';
 export type ExtrasStatus = app.ExtrasStatus;
 export type HotkeyStatus = app.HotkeyStatus;
 
-/** Event names, as app/quick.go emits them. */
+/** Event names, as app/internal/extras/quick.go emits them. */
 export const QUICK_EVENTS = {
   open: 'quick:open',
   close: 'quick:close',

@@ -1,12 +1,17 @@
-package app
+// Package extras holds the parts of the desktop app that live beside the
+// window: the quick prompt mode (quick.go), the tray icon, the global
+// hotkey and desktop notifications of run ends and approvals (notices.go).
+// Each degrades to nothing, with one log line, where the session lacks
+// what it needs (a session bus, an X display); none can stop the window
+// from working. It reaches the owner through the app's shell (Shell) and
+// the window through Window.
+package extras
 
 import (
 	"context"
 	"log/slog"
 	"sync"
 	"time"
-
-	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/ferrydesk/ferry/app/internal/event"
 	"github.com/ferrydesk/ferry/app/internal/hotkey"
@@ -19,13 +24,38 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// extras are the parts of the desktop app that live beside the window: the
+// Shell is what the extras use of the app's shell.
+type Shell struct {
+	// WithService runs fn with the owner's Service, or returns why there
+	// is none.
+	WithService func(fn func(service.Service) error) error
+	// Subscribe follows the current owner's events; events is nil when
+	// none runs, and owner tells one owner from the next (the core
+	// reopens after a settings reset).
+	Subscribe func(ctx context.Context, buf int) (owner any, events <-chan event.Event)
+	// Emitter is what delivers events to the frontend now.
+	Emitter func() Emitter
+	// Notes groups a broadcast's run ends into one notice.
+	Notes *notify.Groups
+	// Caller is who the extras' requests come from (the owner's desktop
+	// face).
+	Caller service.Caller
+}
+
+// Emitter delivers events to the frontend.
+type Emitter interface {
+	Emit(name string, data ...any)
+}
+
+// Size is the main window's size at start and its least size, which the
+// quick prompt gives back.
+type Size struct{ Width, Height, MinWidth, MinHeight int }
+
+// Extras are the parts of the desktop app that live beside the window: the
 // quick prompt mode, the tray icon, the global hotkey and desktop
-// notifications. Each degrades to nothing, with one log line, where the
-// session lacks what it needs (a session bus, an X display); none can stop
-// the window from working.
-type extras struct {
-	sh        *shell
+// notifications.
+type Extras struct {
+	sh        Shell
 	log       *slog.Logger
 	icon      []byte
 	getenv    func(string) string
@@ -37,9 +67,9 @@ type extras struct {
 	// trayUsable says why no tray icon can start in the session whose bus
 	// is at an address (tray.SystemPlace's Usable).
 	trayUsable func(bus string) error
-	// startHidden: the window started hidden (the login entry's --hidden);
-	// without a tray to show it, it shows by itself.
-	startHidden bool
+	// StartHidden: the window started hidden (the login entry's --hidden);
+	// without a tray to show it, it shows by itself. Set before Start.
+	StartHidden bool
 
 	quick   *quickMode
 	hot     *hotkey.Keeper
@@ -47,7 +77,7 @@ type extras struct {
 
 	mu     sync.Mutex
 	ctx    context.Context // the window's, once started
-	win    window
+	win    Window
 	note   notify.Notifier
 	tray   tray.Icon
 	bus    string
@@ -55,23 +85,26 @@ type extras struct {
 	wg     sync.WaitGroup
 }
 
-func newExtras(sh *shell, log *slog.Logger, icon []byte, getenv func(string) string) *extras {
+// New returns the extras of the window of size, reaching the owner through
+// sh; icon is Ferry's PNG and getenv reads the session's environment.
+// Nothing starts before Start.
+func New(sh Shell, size Size, log *slog.Logger, icon []byte, getenv func(string) string) *Extras {
 	place := tray.SystemPlace()
-	e := &extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: tray.Start, grabber: hotkey.System,
+	e := &Extras{sh: sh, log: log, icon: icon, getenv: getenv, startTray: tray.Start, grabber: hotkey.System,
 		trayHost: place.Shown, trayUsable: place.Usable,
-		win: nopWindow{}, note: notify.Nop{}}
-	e.quick = &quickMode{win: e.window, emit: sh.emitter, site: e.defaultSite, canHide: e.hasTray}
+		win: nopWindow{size}, note: notify.Nop{}}
+	e.quick = &quickMode{win: e.window, emit: sh.Emitter, site: e.defaultSite, canHide: e.hasTray, size: size}
 	e.notices = &runNotices{sh: sh, n: e.notifier}
 	return e
 }
 
-func (e *extras) window() window {
+func (e *Extras) window() Window {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.win
 }
 
-func (e *extras) notifier() notify.Notifier {
+func (e *Extras) notifier() notify.Notifier {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.note
@@ -79,27 +112,23 @@ func (e *extras) notifier() notify.Notifier {
 
 // hasTray reports whether the tray icon is up and a tray on the desktop
 // shows it (asked of the session bus each time: a panel may come or go).
-func (e *extras) hasTray() bool {
+func (e *Extras) hasTray() bool {
 	e.mu.Lock()
 	trayIcon, bus := e.tray, e.bus
 	e.mu.Unlock()
 	return trayIcon != nil && e.trayHost(bus)
 }
 
-func (e *extras) defaultSite() string {
+func (e *Extras) defaultSite() string {
 	if cur, ok := currentSettings(e.sh); ok {
 		return cur.QuickPrompt.DefaultSite
 	}
 	return config.Defaults().QuickPrompt.DefaultSite
 }
 
-// start brings the extras up for the window whose Wails context is ctx
-// (OnStartup, after the shell's own startup).
-func (e *extras) start(ctx context.Context) {
-	e.startWith(ctx, runtimeWindow{ctx: ctx}, func() { wruntime.Quit(ctx) })
-}
-
-func (e *extras) startWith(ctx context.Context, win window, quit func()) {
+// Start brings the extras up for win, whose context is ctx (OnStartup,
+// after the shell's own startup); the tray's Quit calls quit.
+func (e *Extras) Start(ctx context.Context, win Window, quit func()) {
 	wctx, cancel := context.WithCancel(context.Background())
 	bus := sessionbus.Address(e.getenv)
 	note := notify.System(bus, e.icon, e.log, func(target string) { e.quick.showRun(target) })
@@ -131,7 +160,7 @@ func (e *extras) startWith(ctx context.Context, win window, quit func()) {
 			e.log.Info("tray icon not shown: no tray on this desktop (nothing on the session bus shows status icons)")
 		}
 	}
-	if e.startHidden {
+	if e.StartHidden {
 		e.wg.Add(1)
 		go func() {
 			defer e.wg.Done()
@@ -170,7 +199,7 @@ const trayGrace = 10 * time.Second
 // bring it up: at once without a tray icon, else once trayGrace passed with
 // no tray on the desktop (a panel that starts after Ferry at login still
 // gets its chance). It returns early when ctx ends.
-func (e *extras) showWithoutTray(ctx context.Context, icon bool) {
+func (e *Extras) showWithoutTray(ctx context.Context, icon bool) {
 	if icon {
 		deadline := time.Now().Add(trayGrace)
 		for !e.hasTray() {
@@ -191,9 +220,24 @@ func (e *extras) showWithoutTray(ctx context.Context, icon bool) {
 	e.quick.showRun("")
 }
 
+// OpenQuick turns the window into the quick prompt from inside it (its
+// close then returns to the full window).
+func (e *Extras) OpenQuick() { e.quick.open(fromWindow) }
+
+// CloseQuick leaves the quick prompt: the full window again, hidden or
+// minimised when the hotkey or the tray called it up.
+func (e *Extras) CloseQuick() { e.quick.close() }
+
+// GrowQuick makes the quick prompt tall enough for its answer.
+func (e *Extras) GrowQuick() { e.quick.grow() }
+
+// ShowRun leaves the quick prompt and shows the full window on run id ("" for
+// just the window).
+func (e *Extras) ShowRun(id string) { e.quick.showRun(id) }
+
 // toggleQuick is the hotkey: it opens the quick prompt, or closes it when
 // it is already open.
-func (e *extras) toggleQuick() {
+func (e *Extras) toggleQuick() {
 	if e.quick.isActive() {
 		e.quick.close()
 		return
@@ -201,7 +245,7 @@ func (e *extras) toggleQuick() {
 	e.quick.open(fromOutside)
 }
 
-func (e *extras) hotkeySetting() string {
+func (e *Extras) hotkeySetting() string {
 	if cur, ok := currentSettings(e.sh); ok {
 		return cur.QuickPrompt.Hotkey
 	}
@@ -209,7 +253,7 @@ func (e *extras) hotkeySetting() string {
 }
 
 // applyHotkey grabs spec and logs what became of it.
-func (e *extras) applyHotkey(spec string) hotkey.Status {
+func (e *Extras) applyHotkey(spec string) hotkey.Status {
 	st := e.hot.Apply(spec)
 	if st.Active {
 		e.log.Info("quick-prompt hotkey active", "hotkey", st.Hotkey)
@@ -219,15 +263,16 @@ func (e *extras) applyHotkey(spec string) hotkey.Status {
 	return st
 }
 
-// settingsChanged re-applies what the extras read from the settings.
-func (e *extras) settingsChanged(s config.Settings) {
+// SettingsChanged re-applies what the extras read from the settings; a nil
+// Extras, or one not started, has nothing to apply.
+func (e *Extras) SettingsChanged(s config.Settings) {
 	if e == nil || e.hot == nil {
 		return
 	}
 	e.applyHotkey(s.QuickPrompt.Hotkey)
 }
 
-func (e *extras) onHubEvent(ev event.Event) {
+func (e *Extras) onHubEvent(ev event.Event) {
 	e.notices.handle(ev)
 	if ev.Type == event.RunUpdate {
 		e.refreshTray()
@@ -235,7 +280,7 @@ func (e *extras) onHubEvent(ev event.Event) {
 }
 
 // refreshTray lists the newest runs in the tray.
-func (e *extras) refreshTray() {
+func (e *Extras) refreshTray() {
 	e.mu.Lock()
 	trayIcon := e.tray
 	e.mu.Unlock()
@@ -243,9 +288,9 @@ func (e *extras) refreshTray() {
 		return
 	}
 	var listed []service.SessionSummary
-	err := e.sh.withService(func(svc service.Service) error {
+	err := e.sh.WithService(func(svc service.Service) error {
 		var err error
-		listed, err = svc.ListSessions(context.Background(), desktopCaller, service.SessionQuery{Limit: tray.Recent})
+		listed, err = svc.ListSessions(context.Background(), e.sh.Caller, service.SessionQuery{Limit: tray.Recent})
 		return err
 	})
 	if err != nil {
@@ -255,8 +300,8 @@ func (e *extras) refreshTray() {
 	trayIcon.SetRecent(tray.Entries(listed, wording.SiteName))
 }
 
-// stop takes the extras down (OnShutdown, before the core closes).
-func (e *extras) stop() {
+// Stop takes the extras down (OnShutdown, before the core closes).
+func (e *Extras) Stop() {
 	e.mu.Lock()
 	cancel, trayIcon, note := e.cancel, e.tray, e.note
 	e.cancel, e.tray, e.note = nil, nil, notify.Nop{}
@@ -274,32 +319,23 @@ func (e *extras) stop() {
 	_ = note.Close()
 }
 
-// status is what Quick.Status reports.
-func (e *extras) status() ExtrasStatus {
-	st := ExtrasStatus{Tray: e.hasTray()}
+// Status says which of the extras work in this session.
+type Status struct {
+	Hotkey        hotkey.Status
+	Tray          bool // the tray icon is up and a tray on the desktop shows it
+	Notifications bool // a notifier could be set up
+}
+
+// Status is what works now: the hotkey (with why not), the tray icon and
+// notifications.
+func (e *Extras) Status() Status {
+	st := Status{Tray: e.hasTray()}
 	if e.hot != nil {
-		st.Hotkey = HotkeyStatus(e.hot.Status())
+		st.Hotkey = e.hot.Status()
 	}
 	_, off := e.notifier().(notify.Nop)
 	st.Notifications = !off
 	return st
-}
-
-// HotkeyStatus says whether the quick prompt's global hotkey works, for
-// the Settings view (hotkey.Status, as the frontend's API names it).
-type HotkeyStatus hotkey.Status
-
-// ExtrasStatus says which desktop integrations work in this session.
-type ExtrasStatus struct {
-	Hotkey HotkeyStatus `json:"hotkey"`
-	// Tray is true while the tray icon is shown: a tray on the desktop
-	// hosts it. False where none does (then the window cannot hide in it,
-	// and a start at login shows the window).
-	Tray bool `json:"tray"`
-	// Notifications is true when a session bus carries them (whether a
-	// notification server shows them is up to the desktop); on Windows,
-	// when Ferry's notification icon could be set up.
-	Notifications bool `json:"notifications"`
 }
 
 // demoHooksErr is why the demo takes no tray icon and no hotkey (a fresh
@@ -308,10 +344,10 @@ func demoHooksErr() error {
 	return errs.New(errs.EnvironmentNotReady, "the demo leaves the tray icon and the quick-prompt hotkey to your own Ferry")
 }
 
-// withoutSystemHooks keeps the demo off what a normal Ferry may hold: the
+// WithoutSystemHooks keeps the demo off what a normal Ferry may hold: the
 // tray icon and the global hotkey (notifications and the quick prompt
-// through the window stay).
-func (e *extras) withoutSystemHooks() {
+// through the window stay). Call it before Start.
+func (e *Extras) WithoutSystemHooks() {
 	e.startTray = func([]byte, tray.Actions, *slog.Logger) (tray.Icon, error) { return nil, demoHooksErr() }
 	e.grabber = func(hotkey.Env) hotkey.Grabber { return demoGrabber{} }
 }

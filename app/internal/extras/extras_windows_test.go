@@ -1,4 +1,4 @@
-package app
+package extras
 
 import (
 	"testing"
@@ -9,7 +9,7 @@ import (
 // On Windows the extras take the notification area's gate (the tray's own
 // test of the same name is app/internal/tray's).
 func TestWindowsTrayNeedsNoSessionBus(t *testing.T) {
-	e := newExtras(nil, apptest.QuietLog(), nil, func(string) string { return "" })
+	e := New(Shell{}, testSize, apptest.QuietLog(), nil, func(string) string { return "" })
 	if e.trayUsable("") != nil || !e.trayHost("") {
 		t.Error("the extras do not use the notification area's gate")
 	}

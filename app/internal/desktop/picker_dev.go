@@ -1,6 +1,6 @@
 //go:build dev
 
-package app
+package desktop
 
 import (
 	"os"
@@ -12,9 +12,9 @@ import (
 // dialog, which would block a GUI test under Xvfb.
 const devOpenDialogEnv = "FERRY_DEV_OPEN_DIALOG_FILES"
 
-// withDevPicker returns p, or a picker answering from
+// WithDevPicker returns p, or a picker answering from
 // $FERRY_DEV_OPEN_DIALOG_FILES when that is set.
-func withDevPicker(p filePicker) filePicker {
+func WithDevPicker(p FilePicker) FilePicker {
 	list := os.Getenv(devOpenDialogEnv)
 	if list == "" {
 		return p

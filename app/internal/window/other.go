@@ -1,6 +1,6 @@
 //go:build !(linux && (desktop || dev))
 
-package app
+package window
 
 import (
 	"context"

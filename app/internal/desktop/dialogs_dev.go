@@ -1,6 +1,6 @@
 //go:build dev
 
-package app
+package desktop
 
 import (
 	"os"
@@ -13,21 +13,21 @@ import (
 // real one.
 const devSaveDialogEnv = "FERRY_DEV_SAVE_DIALOG_DIR"
 
-// withDevDialogs returns d, or d with its save dialog answered from
+// WithDevDialogs returns d, or d with its save dialog answered from
 // $FERRY_DEV_SAVE_DIALOG_DIR when that is set.
-func withDevDialogs(d desktop) desktop {
+func WithDevDialogs(d Desktop) Desktop {
 	if folder := os.Getenv(devFolderDialogEnv); folder != "" {
-		d = scriptedFolder{desktop: d, folder: folder}
+		d = scriptedFolder{Desktop: d, folder: folder}
 	}
 	dir := os.Getenv(devSaveDialogEnv)
 	if dir == "" {
 		return d
 	}
-	return scriptedSaves{desktop: d, dir: dir}
+	return scriptedSaves{Desktop: d, dir: dir}
 }
 
 type scriptedSaves struct {
-	desktop
+	Desktop
 	dir string
 }
 
@@ -37,7 +37,7 @@ func (s scriptedSaves) SavePath(_, defaultName string) (string, error) {
 
 func (s scriptedSaves) SaveFile(title, defaultName string, data []byte) (string, error) {
 	p, _ := s.SavePath(title, defaultName)
-	return p, writeFileAtomic(p, data)
+	return p, WriteFileAtomic(p, data)
 }
 
 // devFolderDialogEnv, in the dev binary only, answers every folder dialog
@@ -45,7 +45,7 @@ func (s scriptedSaves) SaveFile(title, defaultName string, data []byte) (string,
 const devFolderDialogEnv = "FERRY_DEV_FOLDER_DIALOG"
 
 type scriptedFolder struct {
-	desktop
+	Desktop
 	folder string
 }
 

@@ -1,4 +1,4 @@
-package app
+package extras
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // when the core reopens (a settings reset), so the watcher subscribes again
 // to whichever owner is current.
 type hubWatcher struct {
-	sh       *shell
+	sh       Shell
 	onEvent  func(event.Event)
 	interval time.Duration // between looks for a hub when there is none
 }
@@ -28,9 +28,9 @@ type hubWatcher struct {
 // store after a restart, and any requested before it subscribed, whose
 // approval.requested event it never saw.
 func (w *hubWatcher) run(ctx context.Context) {
-	var announced *owner
+	var announced any
 	for ctx.Err() == nil {
-		own, events := w.sh.subscribe(ctx, 256)
+		own, events := w.sh.Subscribe(ctx, 256)
 		if events == nil {
 			select {
 			case <-ctx.Done():
@@ -59,9 +59,9 @@ func (w *hubWatcher) run(ctx context.Context) {
 // approval.requested event it would have been.
 func (w *hubWatcher) announcePending() {
 	var aps []service.Approval
-	_ = w.sh.withService(func(svc service.Service) error {
+	_ = w.sh.WithService(func(svc service.Service) error {
 		var err error
-		aps, err = svc.ListApprovals(context.Background(), desktopCaller, service.ListApprovalsRequest{})
+		aps, err = svc.ListApprovals(context.Background(), w.sh.Caller, service.ListApprovalsRequest{})
 		return err
 	})
 	for _, ap := range aps {
@@ -69,23 +69,10 @@ func (w *hubWatcher) announcePending() {
 	}
 }
 
-// subscribe follows the current owner's gateway; events is nil when none
-// runs.
-func (s *shell) subscribe(ctx context.Context, buf int) (*owner, <-chan event.Event) {
-	s.mu.RLock()
-	own := s.own
-	s.mu.RUnlock()
-	events, ok := own.subscribe(ctx, buf)
-	if !ok {
-		return nil, nil
-	}
-	return own, events
-}
-
 // runNotices turns hub events into notifications when the settings allow
 // them, each job's end once.
 type runNotices struct {
-	sh *shell
+	sh Shell
 	n  func() notify.Notifier
 
 	mu       sync.Mutex
@@ -110,7 +97,7 @@ func (r *runNotices) handle(ev event.Event) {
 			if d := ev.Job.Detail; d != nil {
 				site = wording.SiteName(d.Spec.Site)
 			}
-			if nt, ok = r.sh.notes.Ended(ev.JobID, notify.GroupEnd{Site: site, Notice: nt, Done: ev.Job.State == string(record.StateDone)}); !ok {
+			if nt, ok = r.sh.Notes.Ended(ev.JobID, notify.GroupEnd{Site: site, Notice: nt, Done: ev.Job.State == string(record.StateDone)}); !ok {
 				return
 			}
 		}
@@ -142,8 +129,8 @@ func (r *runNotices) enabled() bool {
 
 func (r *runNotices) lookup(ctx context.Context, id string) (*service.Run, error) {
 	var out *service.Run
-	err := r.sh.withService(func(svc service.Service) error {
-		view, err := svc.ViewSession(ctx, desktopCaller, service.SessionRef{ID: id})
+	err := r.sh.WithService(func(svc service.Service) error {
+		view, err := svc.ViewSession(ctx, r.sh.Caller, service.SessionRef{ID: id})
 		out = view.Session
 		return err
 	})
@@ -152,10 +139,10 @@ func (r *runNotices) lookup(ctx context.Context, id string) (*service.Run, error
 
 // currentSettings is the settings in force; ok is false when the owner is
 // not open.
-func currentSettings(sh *shell) (cur config.Settings, ok bool) {
-	err := sh.withService(func(svc service.Service) error {
+func currentSettings(sh Shell) (cur config.Settings, ok bool) {
+	err := sh.WithService(func(svc service.Service) error {
 		var err error
-		cur, err = svc.Settings(context.Background(), desktopCaller, service.SettingsRequest{})
+		cur, err = svc.Settings(context.Background(), sh.Caller, service.SettingsRequest{})
 		return err
 	})
 	return cur, err == nil

@@ -1,4 +1,10 @@
-package app
+// Package desktop is what the bound structs ask of the operating system
+// beyond the core: the clipboard, the file manager, the save, folder and
+// open dialogs (Runtime, through the window's Wails runtime), and the
+// atomic write behind a save. The dev binary answers the dialogs from its
+// environment (WithDevDialogs, WithDevPicker), so that GUI tests never
+// block on one.
+package desktop
 
 import (
 	"bytes"
@@ -14,11 +20,11 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// desktop is what the bound structs ask of the operating system beyond the
+// Desktop is what the bound structs ask of the operating system beyond the
 // core: the clipboard, the file manager and a save dialog. It is an
 // interface because native dialogs would block a test under Xvfb forever;
 // tests inject a recording fake.
-type desktop interface {
+type Desktop interface {
 	// CopyText puts text on the clipboard.
 	CopyText(text string) error
 	// Reveal shows path in the file manager. An error says that no file
@@ -39,20 +45,15 @@ type desktop interface {
 	ChooseFolder(title string) (string, error)
 }
 
-// runtimeDesktop is the real desktop of a running window.
-type runtimeDesktop struct{ sh *shell }
-
-// windowContext is the Wails context of the running window (the emitter
-// holds it once OnStartup ran).
-func (d runtimeDesktop) windowContext() (context.Context, error) {
-	if re, ok := d.sh.emitter().(runtimeEmitter); ok {
-		return re.ctx, nil
-	}
-	return nil, errs.New(errs.Internal, "the window has not started yet")
+// Runtime is the real desktop of a running window: its clipboard and
+// dialogs are the Wails runtime's of the window whose context Window
+// returns (an error before the window started).
+type Runtime struct {
+	Window func() (context.Context, error)
 }
 
-func (d runtimeDesktop) CopyText(text string) error {
-	ctx, err := d.windowContext()
+func (d Runtime) CopyText(text string) error {
+	ctx, err := d.Window()
 	if err != nil {
 		return err
 	}
@@ -64,24 +65,24 @@ func (d runtimeDesktop) CopyText(text string) error {
 
 // Reveal shows path's folder in the file manager (opener.Reveal: xdg-open
 // on the folder; explorer with the file selected on Windows).
-func (d runtimeDesktop) Reveal(path string) error { return opener.Reveal(path) }
+func (d Runtime) Reveal(path string) error { return opener.Reveal(path) }
 
 // Open opens path in the desktop's application for it (opener.Open).
-func (d runtimeDesktop) Open(path string) error { return opener.Open(path) }
+func (d Runtime) Open(path string) error { return opener.Open(path) }
 
-func (d runtimeDesktop) SaveFile(title, defaultName string, data []byte) (string, error) {
+func (d Runtime) SaveFile(title, defaultName string, data []byte) (string, error) {
 	path, err := d.SavePath(title, defaultName)
 	if err != nil || path == "" {
 		return "", err
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := WriteFileAtomic(path, data); err != nil {
 		return "", err
 	}
 	return path, nil
 }
 
-func (d runtimeDesktop) SavePath(title, defaultName string) (string, error) {
-	ctx, err := d.windowContext()
+func (d Runtime) SavePath(title, defaultName string) (string, error) {
+	ctx, err := d.Window()
 	if err != nil {
 		return "", err
 	}
@@ -92,8 +93,8 @@ func (d runtimeDesktop) SavePath(title, defaultName string) (string, error) {
 	return path, nil
 }
 
-func (d runtimeDesktop) ChooseFolder(title string) (string, error) {
-	ctx, err := d.windowContext()
+func (d Runtime) ChooseFolder(title string) (string, error) {
+	ctx, err := d.Window()
 	if err != nil {
 		return "", err
 	}
@@ -104,16 +105,16 @@ func (d runtimeDesktop) ChooseFolder(title string) (string, error) {
 	return path, nil
 }
 
-// writeFileAtomic writes data to path through a synced temporary file in the
+// WriteFileAtomic writes data to path through a synced temporary file in the
 // same directory and a rename, so an interrupted save leaves no half file.
-func writeFileAtomic(path string, data []byte) error {
-	return copyFileAtomic(path, bytes.NewReader(data), nil)
+func WriteFileAtomic(path string, data []byte) error {
+	return CopyFileAtomic(path, bytes.NewReader(data), nil)
 }
 
-// copyFileAtomic writes what src holds to path as writeFileAtomic does. When
+// CopyFileAtomic writes what src holds to path as WriteFileAtomic does. When
 // check is set it runs after the copy and before the rename: an error from
 // it (the bytes were not what was expected) leaves path untouched.
-func copyFileAtomic(path string, src io.Reader, check func() error) error {
+func CopyFileAtomic(path string, src io.Reader, check func() error) error {
 	fail := func(err error) error {
 		return errs.Wrap(err, errs.BadInput, "save %s: %v", path, err).WithHint("choose a folder you can write to")
 	}
@@ -143,4 +144,27 @@ func copyFileAtomic(path string, src io.Reader, check func() error) error {
 		return fail(fmt.Errorf("rename: %w", err))
 	}
 	return nil
+}
+
+// FilePicker asks the user for files. It is an interface because the
+// native dialog would block a test under Xvfb forever; tests inject a
+// fake, the dev binary a scripted one (picker_dev.go).
+type FilePicker interface {
+	// OpenFiles shows an open dialog in which several files may be
+	// chosen and returns their absolute paths; none when the user
+	// cancelled.
+	OpenFiles(title string) ([]string, error)
+}
+
+// OpenFiles implements FilePicker with the window's own dialog.
+func (d Runtime) OpenFiles(title string) ([]string, error) {
+	ctx, err := d.Window()
+	if err != nil {
+		return nil, err
+	}
+	paths, err := wruntime.OpenMultipleFilesDialog(ctx, wruntime.OpenDialogOptions{Title: title})
+	if err != nil {
+		return nil, errs.Wrap(err, errs.Internal, "show the open dialog: %v", err)
+	}
+	return paths, nil
 }

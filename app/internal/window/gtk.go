@@ -1,6 +1,6 @@
 //go:build linux && (desktop || dev)
 
-package app
+package window
 
 /*
 #cgo linux pkg-config: gtk+-3.0
