@@ -358,13 +358,14 @@ func isVendor(pkg string) bool {
 }
 
 // TestTheAppIsAFaceOfTheService enforces that the desktop app is a thin
-// face: its files import from the backend only the service layer (service
-// and the records it carries, record), errs, config, version, safetext and
-// mcpconfig (two leaves), and the one file that builds what the app is a face
-// of (appOwnerFile) may import core, ownerbrowser (the owner's long-lived
-// browser), hub and hub/client (to find a running owner) as well. Every build of the
-// app is checked (the desktop binary's tags, the dev binary's, the
-// default); test files are not.
+// face: its files (app/ and its packages, app/internal/...) import from the
+// backend only the service layer (service and the records it carries,
+// record), errs, config, version, safetext and mcpconfig (two leaves), and
+// the one file that builds what the app is a face of (appOwnerFile) may
+// import core, ownerbrowser (the owner's long-lived browser), hub and
+// hub/client (to find a running owner) as well. Every build of the app is
+// checked (the desktop binary's tags, the dev binary's, the default); test
+// files are not.
 func TestTheAppIsAFaceOfTheService(t *testing.T) {
 	t.Parallel()
 	const backend = "github.com/ferrydesk/ferry/backend/"
@@ -374,24 +375,30 @@ func TestTheAppIsAFaceOfTheService(t *testing.T) {
 	if len(files) < 10 {
 		t.Fatalf("found %d files of the app: the check would prove nothing", len(files))
 	}
+	root := moduleRoot(t)
 	sawOwner := false
 	for _, f := range files {
-		name := filepath.Base(f)
+		rel, err := filepath.Rel(root, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.ToSlash(rel)
 		sawOwner = sawOwner || name == appOwnerFile
 		for _, imp := range fileImports(t, f) {
 			if !strings.HasPrefix(imp, backend) || face[imp] || (name == appOwnerFile && owner[imp]) {
 				continue
 			}
-			t.Errorf("app/%s imports %s: the app is a face of service.Service (only app/%s builds it, from core, ownerbrowser and hub)", name, imp, appOwnerFile)
+			t.Errorf("%s imports %s: the app is a face of service.Service (only %s builds it, from core, ownerbrowser and hub)", name, imp, appOwnerFile)
 		}
 	}
 	if !sawOwner {
-		t.Errorf("app/%s is not among the app's files: the construction moved, update the rule", appOwnerFile)
+		t.Errorf("%s is not among the app's files: the construction moved, update the rule", appOwnerFile)
 	}
 }
 
-// appOwnerFile is the app's one construction file.
-const appOwnerFile = "owner.go"
+// appOwnerFile is the app's one construction file, from the module's root
+// (an owner.go in one of app's packages is not it).
+const appOwnerFile = "app/owner.go"
 
 // appFiles lists the Go files (not tests) of app/... in every build the
 // app has.
