@@ -226,6 +226,43 @@ func TestTheCoreStaysACompositionRoot(t *testing.T) {
 	}
 }
 
+// maxPackageLines bounds the non-test Go lines of every package of the
+// module, build tags and platforms all counted (issue 28).
+const maxPackageLines = 3000
+
+// TestNoPackageGrowsPastThreeThousandLines keeps each package one concern
+// a newcomer can read: a package past maxPackageLines has taken in
+// another, which becomes a package of its own beside or under it (as
+// app/internal/*, browser/launch and browser/fetch, cli/internal/* did).
+func TestNoPackageGrowsPastThreeThousandLines(t *testing.T) {
+	t.Parallel()
+	root := moduleRoot(t)
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.Dir}}", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	dirs := strings.Fields(string(out))
+	if len(dirs) < 40 {
+		t.Fatalf("go list found %d packages: the check would prove nothing", len(dirs))
+	}
+	for _, dir := range dirs {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := 0
+		for _, b := range sources(t, rel) {
+			lines += bytes.Count(b, []byte("\n"))
+		}
+		if lines > maxPackageLines {
+			t.Errorf("%s has %d lines of Go outside its tests, over %d: move a concern it has taken in into a package of "+
+				"its own (under its internal/ when nothing else needs it), passing it what it needs explicitly", rel, lines, maxPackageLines)
+		}
+	}
+}
+
 // sources reads the Go files of dir (a path under the module root) that
 // are not tests, by path.
 func sources(t *testing.T, dir string) map[string][]byte {
