@@ -167,7 +167,7 @@ test-package: build $(WINE_BIN)/bcryptprimitives.dll
 # The binaries are built: `make test` runs this beside the Go tests, and a
 # build would write over binaries they run.
 package-tests:
-	scripts/package.sh
+	FERRY_PACKAGE_FAST=1 scripts/package.sh
 	FERRY_WINE_SHIM=$(CURDIR)/$(WINE_BIN)/bcryptprimitives.dll $(XVFB) $(GO) test -count=1 -timeout 15m -tags package ./build/packagetest/
 
 ## bindings: regenerate frontend/wailsjs from the bound Go structs

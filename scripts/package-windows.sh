@@ -54,11 +54,14 @@ cp "$work/bin/ferry.exe" "$work/bin/ferry-desktop.exe" "$work/zip/$name/"
 sed 's/$/\r/' build/windows/README.txt > "$work/zip/$name/README.txt"
 find "$work/zip" -exec touch -d "$(git log -1 --format=%cI 2>/dev/null || date -Iseconds)" {} +
 rm -f "$dist/$name.zip"
-(cd "$work/zip" && 7z a -tzip -mx=9 -bd -bso0 "$work/$name.zip" "$name")
+# Fast, not small, under FERRY_PACKAGE_FAST (make test: see package.sh).
+zip_level=9 nsis_fast=()
+[ -z "${FERRY_PACKAGE_FAST:-}" ] || { zip_level=1; nsis_fast=(-X"SetCompressor /FINAL zlib"); }
+(cd "$work/zip" && 7z a -tzip -mx=$zip_level -bd -bso0 "$work/$name.zip" "$name")
 mv "$work/$name.zip" "$dist/"
 
 # The installer.
-makensis -V2 -DVERSION="$version" -DVIVERSION="$winversion" -DSRCDIR="$work/bin" \
+makensis -V2 "${nsis_fast[@]}" -DVERSION="$version" -DVIVERSION="$winversion" -DSRCDIR="$work/bin" \
   -DICON="$work/ferry.ico" -DOUTFILE="$PWD/$dist/$name-setup.exe" build/windows/installer.nsi
 echo "package: $dist/$name-setup.exe"
 echo "package: $dist/$name.zip"
