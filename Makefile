@@ -23,7 +23,7 @@ XVFB_FROM ?= 99
 XVFB = xvfb-run -a -n $(XVFB_FROM) -s "-screen 0 1280x800x24" dbus-run-session --
 
 .PHONY: run test setup system frontend mcpclient build cli app vet tidy test-go test-frontend test-gui test-package test-windows package bindings clean demo \
-  go-tests desktop-tests frontend-tests gui-tests windows-tests package-tests
+  go-tests desktop-tests frontend-tests gui-tests app-gui-tests headful-tests windows-tests package-tests
 
 ## run: all set-up, then the desktop app
 run:
@@ -49,16 +49,19 @@ demo:
 ## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under
 ## Xvfb, Windows under Wine, the packages)
 # Once everything is built: the Go tests, which keep both cores busy; then
-# the desktop's tests in two lanes at once, the GUI tests (which wait on
-# windows and leave a core idle) beside the frontend's, Wine's and the
-# packages' (which wait on Wine). A failure in either lane fails make test
-# once both have ended.
+# the desktop's tests in two lanes at once, the window's GUI tests (which
+# wait on windows and leave a core idle) beside the frontend's, the headful
+# browser's, Wine's and the packages' (which wait on Wine). A failure in
+# either lane fails make test once both have ended.
 test: setup vet mcpclient $(WINE_BIN)/bcryptprimitives.dll
 	@$(MAKE) --no-print-directory go-tests
-	@$(MAKE) --no-print-directory -j2 gui-tests desktop-tests
+	@$(MAKE) --no-print-directory -j2 app-gui-tests desktop-tests
 
+app-gui-tests:
+	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui -bench . -benchtime 1x ./app/guitest/
 desktop-tests:
 	@$(MAKE) --no-print-directory frontend-tests
+	@$(MAKE) --no-print-directory XVFB_FROM=150 headful-tests
 	@$(MAKE) --no-print-directory XVFB_FROM=150 windows-tests
 	@$(MAKE) --no-print-directory XVFB_FROM=150 package-tests
 
@@ -129,11 +132,12 @@ frontend-tests:
 
 test-gui: frontend
 	@$(MAKE) --no-print-directory gui-tests
-gui-tests:
-	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui -bench . -benchtime 1x ./app/guitest/
-	# Headful Chromium: input to background tabs (focus emulation), all sites.
-	# One package at a time: they share the display, and a test that checks
-	# which window has the focus must not see another package's browser.
+gui-tests: app-gui-tests
+	@$(MAKE) --no-print-directory headful-tests
+# Headful Chromium: input to background tabs (focus emulation), all sites.
+# One package at a time: they share the display, and a test that checks
+# which window has the focus must not see another package's browser.
+headful-tests:
 	$(XVFB) $(GO) test -p 1 -count=1 -timeout 15m -tags gui -run Headful ./backend/browser/ ./backend/provider/ ./backend/cli/
 
 ## test-windows: the Windows build under Wine, in a private prefix made for
