@@ -1,7 +1,8 @@
 // Package providertest is the conformance suite every provider adapter
 // passes: Run drives the adapter against the provider simulator in real
-// headless Chromium (one browser per test binary, a fresh browser context —
-// own cookies — per test) through readiness, login detection, compose and
+// headless Chromium (one browser per test binary, a browser context of its
+// own per test, whose tab may be one an earlier test left, cleared of all it
+// kept) through readiness, login detection, compose and
 // read-back, a send that happens exactly once, streamed partial text, the
 // final answer, code blocks, model proof, every interstitial scenario, a
 // drifted page fixed by a settings override alone, a tab that navigated away,
@@ -47,6 +48,107 @@ type Harness struct {
 
 	profile string
 	cancel  context.CancelFunc
+
+	poolMu sync.Mutex
+	pool   []pooledTab
+}
+
+// pooledTab is the tab of a test that ended, left in its browser context
+// with Ferry's session to it ended: a renderer process to use again.
+type pooledTab struct {
+	bc     *browser.BrowserContext
+	target proto.TargetTargetID
+}
+
+// tab returns a test's tab on about:blank, in a browser context of its own
+// that no other test holds: a tab an earlier test left, its cookies and
+// storage cleared and its history forgotten, or a new one. A new tab and its
+// first page cost about half a CPU-second (a renderer process), more than
+// most tests' own work, while a context is cheap, so each tab stays open for
+// the next test;
+// Ferry's session to it is new (no emulation, capture or handler of the
+// earlier test remains), as are the context's cookies and the sites'
+// storage. The tab is given back when the test ends, or closed with its
+// context when it is not healthy.
+func (h *Harness) tab(t *testing.T, ctx context.Context) (p *browser.Page, reused bool, err error) {
+	for {
+		h.poolMu.Lock()
+		if len(h.pool) == 0 {
+			h.poolMu.Unlock()
+			break
+		}
+		pt := h.pool[len(h.pool)-1]
+		h.pool = h.pool[:len(h.pool)-1]
+		h.poolMu.Unlock()
+		p, err := h.reuse(ctx, pt)
+		if err == nil {
+			t.Cleanup(func() { h.giveBack(pt.bc, p) })
+			return p, true, nil
+		}
+		dispose(pt.bc)
+	}
+	bc, err := h.Browser.NewContext(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("new browser context: %w", err)
+	}
+	if p, err = bc.OpenTab(ctx, "about:blank"); err != nil {
+		dispose(bc)
+		return nil, false, err
+	}
+	t.Cleanup(func() { h.giveBack(bc, p) })
+	return p, false, nil
+}
+
+// reuse attaches to a pooled tab and clears what the earlier test left:
+// the context's cookies, the storage of every simulated site, the page
+// (about:blank) and its history.
+func (h *Harness) reuse(ctx context.Context, pt pooledTab) (*browser.Page, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	p, err := h.Browser.AttachTarget(ctx, pt.target, proto.BrowserBrowserContextID(pt.bc.ID))
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*browser.Page, error) {
+		_ = p.Detach(ctx)
+		return nil, err
+	}
+	if err := h.Browser.Call(ctx, "clear the cookies", "Storage.clearCookies", proto.StorageClearCookies{BrowserContextID: proto.BrowserBrowserContextID(pt.bc.ID)}, nil); err != nil {
+		return fail(err)
+	}
+	if err := p.Navigate(ctx, "about:blank"); err != nil {
+		return fail(err)
+	}
+	for _, id := range sim.Sites() {
+		origin := "https://" + sim.Hosts[id]
+		if err := p.Exec(ctx, "Storage.clearDataForOrigin", proto.StorageClearDataForOrigin{Origin: origin, StorageTypes: "all"}, nil); err != nil {
+			return fail(err)
+		}
+	}
+	if err := p.Exec(ctx, "Page.resetNavigationHistory", proto.PageResetNavigationHistory{}, nil); err != nil {
+		return fail(err)
+	}
+	return p, nil
+}
+
+// giveBack ends Ferry's session to a test's tab and pools the tab, or
+// disposes of its context when the tab is gone or will not detach.
+func (h *Harness) giveBack(bc *browser.BrowserContext, p *browser.Page) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if p.Err() != nil || p.Detach(ctx) != nil {
+		dispose(bc)
+		return
+	}
+	h.poolMu.Lock()
+	h.pool = append(h.pool, pooledTab{bc: bc, target: proto.TargetTargetID(p.ID())})
+	h.poolMu.Unlock()
+}
+
+func dispose(bc *browser.BrowserContext) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = bc.Dispose(ctx)
 }
 
 // Start starts a simulator on a loopback port and launches headless Chromium
@@ -174,18 +276,9 @@ func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, 
 	if err != nil {
 		t.Fatalf("site %s: %v", siteID, err)
 	}
-	bc, err := h.Browser.NewContext(ctx)
+	p, reused, err := h.tab(t, ctx)
 	if err != nil {
-		t.Fatalf("new browser context: %v", err)
-	}
-	t.Cleanup(func() {
-		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = bc.Dispose(c)
-	})
-	p, err := bc.OpenTab(ctx, "about:blank")
-	if err != nil {
-		t.Fatalf("open tab: %v", err)
+		t.Fatalf("open a tab: %v", err)
 	}
 	if v := setup.Viewport; v != nil {
 		if err := p.Exec(ctx, "Emulation.setDeviceMetricsOverride", proto.EmulationSetDeviceMetricsOverride{
@@ -199,6 +292,13 @@ func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, 
 	}
 	if err := p.Navigate(ctx, sim.URL(siteID, path)); err != nil {
 		t.Fatalf("navigate to %s: %v", sim.URL(siteID, path), err)
+	}
+	// A new tab's first page replaces its about:blank; a tab used again
+	// forgets its about:blank the same way.
+	if reused {
+		if err := p.Exec(ctx, "Page.resetNavigationHistory", proto.PageResetNavigationHistory{}, nil); err != nil {
+			t.Fatalf("reset the history of a tab used again: %v", err)
+		}
 	}
 	// The composer of a healthy simulated page shows within a second; a
 	// short readiness bound keeps the drifted-page test quick.
