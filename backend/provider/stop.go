@@ -79,8 +79,12 @@ func (w *Web) Stop(ctx context.Context) error {
 		}
 		if time.Since(from) >= w.Env.StopTimeout {
 			if presses == 0 && obscured != nil {
-				return errs.Wrap(obscured, errs.TabBusy, "something covers the %s stop control; it could not be pressed", s.Name).
+				env := errs.Wrap(obscured, errs.TabBusy, "something covers the %s stop control; it could not be pressed", s.Name).
 					WithEvidence("role", string(site.RoleStop))
+				if oe := (*browser.ObscuredError)(nil); errors.As(obscured, &oe) {
+					env = env.WithEvidence("covered_by", oe.By)
+				}
+				return env
 			}
 			return w.wentOn(presses)
 		}

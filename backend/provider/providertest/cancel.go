@@ -74,7 +74,7 @@ func (c *suite) cancelStops(t *testing.T) {
 	tab, ctx := c.open(t, Setup{})
 	err := askCancelled(t, ctx, tab)
 	if got := errs.From(err).Evidence[job.SiteStoppedKey]; got != "true" {
-		t.Fatalf("the cancelled run says site_stopped=%q (%v), want true", got, err)
+		t.Fatalf("the cancelled run says site_stopped=%q (%v; evidence %v), want true", got, err, errs.From(err).Evidence)
 	}
 	if honored, refused := tab.H.Server.StopPresses(c.site); honored == 0 {
 		t.Fatalf("the site's stop control was pressed %d times to effect (%d ignored), want a press", honored, refused)
@@ -135,7 +135,7 @@ func (c *suite) cancelRefused(t *testing.T) {
 	// The page reports a press to the simulator as it handles it: the
 	// last one may still be on its way.
 	if !pressRefused(ctx, tab.H.Server, c.site) {
-		t.Fatalf("Ferry never pressed the stop control of the site that refused: %v", err)
+		t.Fatalf("Ferry never pressed the stop control of the site that refused: %v (evidence %v)", err, env.Evidence)
 	}
 	if !c.stopShown(t, ctx, tab) {
 		t.Fatalf("the page no longer shows its stop control, though the site refused to stop")
