@@ -74,6 +74,9 @@ func (r *Runner) cancelStreaming(ctx context.Context, s *Session, a provider.Ada
 		env = errs.New(errs.Cancelled, "the run was cancelled while the answer streamed, but %s did not stop writing (%s); the %d characters received are kept", name, errs.From(serr).Message, n).
 			WithEvidence(SiteStoppedKey, "false").
 			WithHint("%s's tab stays busy until its answer ends: the next prompt to %s goes to another tab (or waits for this one); collecting the rest gets the whole answer", name, name)
+		if by := errs.From(serr).Evidence["covered_by"]; by != "" {
+			env = env.WithEvidence("covered_by", by) // what kept Ferry from pressing the stop control
+		}
 		note = fmt.Sprintf("cancelled while streaming, %s did not stop, %d characters kept", name, n)
 	}
 	env = env.WithEvidence("session", s.ID)

@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +17,8 @@ import (
 // site generating its answer. The next run on that tab must not type (its
 // send would stop that answer or go nowhere): Ready waits for the site to
 // finish and, past its deadline, fails closed with tab_busy. A wait whose
-// run is cancelled mid-stream reports cancelled, not a cut stream.
+// run is cancelled mid-stream reports cancelled, not a cut stream. A stop
+// control something covers is not pressed, and the failure names the cover.
 func TestATabStillAnsweringIsNotTypedInto(t *testing.T) {
 	h, err := providertest.Start(sim.WithPace(16, 40*time.Millisecond))
 	if err != nil {
@@ -45,7 +47,7 @@ func TestATabStillAnsweringIsNotTypedInto(t *testing.T) {
 	if err := w.Ready(ctx); err != nil {
 		t.Fatal(err)
 	}
-	prompt := "Tell the long story of the ferry\n" + sim.Directive(sim.ScenarioLong, "size", "6KiB")
+	prompt := "Tell the long story of the ferry\n" + sim.Directive(sim.ScenarioLong, "size", "10KiB")
 	if err := w.Compose(ctx, prompt); err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +82,32 @@ func TestATabStillAnsweringIsNotTypedInto(t *testing.T) {
 	}
 	if env := errs.From(err); env.RetryHint == "" {
 		t.Errorf("tab_busy carries no hint for the user")
+	}
+	// A stop control something covers is never pressed, and the failure
+	// names what covers it as a person would find it.
+	var placed bool
+	if err := p.EvalInto(ctx, &placed, `(sels) => {
+		const el = sels.map((s) => document.querySelector(s)).find(Boolean);
+		if (!el) return false;
+		const r = el.getBoundingClientRect(), b = document.createElement('div');
+		b.id = 'promo'; b.className = 'promo-banner'; b.setAttribute('aria-label', 'Try the app');
+		Object.assign(b.style, {position: 'fixed', left: (r.left - 4) + 'px', top: (r.top - 4) + 'px',
+			width: (r.width + 8) + 'px', height: (r.height + 8) + 'px', zIndex: '9999', background: 'white'});
+		document.body.appendChild(b);
+		return true;
+	}`, chatgpt.Selector(site.RoleStop)); err != nil || !placed {
+		t.Fatalf("cover the stop control: placed %v, %v (the site should still be answering)", placed, err)
+	}
+	stopper, err := provider.NewWeb(provider.Env{Page: p, Site: chatgpt, Sites: site.Builtin(), Poll: 100 * time.Millisecond, StopTimeout: 1500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = stopper.Stop(ctx)
+	if by := errs.From(err).Evidence["covered_by"]; !errs.Has(err, errs.TabBusy) || !strings.Contains(by, "#promo") || !strings.Contains(by, "Try the app") {
+		t.Fatalf("Stop on a covered stop control: %v (%s), covered_by %q; want tab_busy naming #promo and its label", err, errs.CodeOf(err), by)
+	}
+	if err := p.EvalInto(ctx, new(bool), `() => { document.getElementById('promo').remove(); return true; }`); err != nil {
+		t.Fatal(err)
 	}
 	// Once the site finished, the tab is ready again.
 	if err := engine(90 * time.Second).Ready(ctx); err != nil {
