@@ -62,14 +62,13 @@ type pooledTab struct {
 
 // tab returns a test's tab on about:blank, in a browser context of its own
 // that no other test holds: a tab an earlier test left, its cookies and
-// storage cleared and its history forgotten, or a new one. A new tab and its
-// first page cost about half a CPU-second (a renderer process), more than
-// most tests' own work, while a context is cheap, so each tab stays open for
-// the next test;
-// Ferry's session to it is new (no emulation, capture or handler of the
-// earlier test remains), as are the context's cookies and the sites'
-// storage. The tab is given back when the test ends, or closed with its
-// context when it is not healthy.
+// storage cleared, or a new one (Open forgets the history of one used
+// again). A new tab and its first page cost about half a CPU-second (a
+// renderer process), more than most tests' own work, while a context is
+// cheap, so each tab stays open for the next test; Ferry's session to it is
+// new (no emulation, capture or handler of the earlier test remains). The
+// tab is given back when the test ends, or closed with its context when it
+// is not healthy.
 func (h *Harness) tab(t *testing.T, ctx context.Context) (p *browser.Page, reused bool, err error) {
 	for {
 		h.poolMu.Lock()
@@ -100,8 +99,8 @@ func (h *Harness) tab(t *testing.T, ctx context.Context) (p *browser.Page, reuse
 }
 
 // reuse attaches to a pooled tab and clears what the earlier test left:
-// the context's cookies, the storage of every simulated site, the page
-// (about:blank) and its history.
+// the page (about:blank, so it cannot write again), the context's cookies
+// and the storage of every simulated site.
 func (h *Harness) reuse(ctx context.Context, pt pooledTab) (*browser.Page, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -113,10 +112,10 @@ func (h *Harness) reuse(ctx context.Context, pt pooledTab) (*browser.Page, error
 		_ = p.Detach(ctx)
 		return nil, err
 	}
-	if err := h.Browser.Call(ctx, "clear the cookies", "Storage.clearCookies", proto.StorageClearCookies{BrowserContextID: proto.BrowserBrowserContextID(pt.bc.ID)}, nil); err != nil {
+	if err := p.Navigate(ctx, "about:blank"); err != nil {
 		return fail(err)
 	}
-	if err := p.Navigate(ctx, "about:blank"); err != nil {
+	if err := h.Browser.Call(ctx, "clear the cookies", "Storage.clearCookies", proto.StorageClearCookies{BrowserContextID: proto.BrowserBrowserContextID(pt.bc.ID)}, nil); err != nil {
 		return fail(err)
 	}
 	for _, id := range sim.Sites() {
@@ -124,9 +123,6 @@ func (h *Harness) reuse(ctx context.Context, pt pooledTab) (*browser.Page, error
 		if err := p.Exec(ctx, "Storage.clearDataForOrigin", proto.StorageClearDataForOrigin{Origin: origin, StorageTypes: "all"}, nil); err != nil {
 			return fail(err)
 		}
-	}
-	if err := p.Exec(ctx, "Page.resetNavigationHistory", proto.PageResetNavigationHistory{}, nil); err != nil {
-		return fail(err)
 	}
 	return p, nil
 }
@@ -294,7 +290,7 @@ func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, 
 		t.Fatalf("navigate to %s: %v", sim.URL(siteID, path), err)
 	}
 	// A new tab's first page replaces its about:blank; a tab used again
-	// forgets its about:blank the same way.
+	// forgets its about:blank and the earlier test's pages the same way.
 	if reused {
 		if err := p.Exec(ctx, "Page.resetNavigationHistory", proto.PageResetNavigationHistory{}, nil); err != nil {
 			t.Fatalf("reset the history of a tab used again: %v", err)
