@@ -2,9 +2,7 @@ package provider
 
 import (
 	"context"
-	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -136,7 +134,7 @@ func (w *Web) FindTurn(ctx context.Context, prompt string, since time.Time) (*Tu
 			switch {
 			case !settled:
 				why = "the page did not settle (loading, no composer, or the thread still changing)"
-			case scan.Users == 0 && isConversationURL(s, info.URL):
+			case scan.Users == 0 && onConversation(s, info.URL):
 				why = "the tab shows a conversation address but no turn of it"
 			default:
 				return nil, false, nil
@@ -155,36 +153,24 @@ func (w *Web) FindTurn(ctx context.Context, prompt string, since time.Time) (*Tu
 }
 
 // ConversationURL returns the address of the conversation the adapter's
-// tab shows, or "" when the tab shows the site's start or new-chat page
-// (the site has not given the conversation an address yet). Errors: the
-// browser's envelopes when the tab is gone.
+// tab shows, or "" when the tab shows the site's start or new-chat page or
+// a conversation's transient address (the site has not given the
+// conversation its lasting address yet). Errors: the browser's envelopes
+// when the tab is gone.
 func (w *Web) ConversationURL(ctx context.Context) (string, error) {
 	info, err := w.Page.Info(ctx)
 	if err != nil {
 		return "", err
 	}
-	if !w.Env.Site.Allows(info.URL) || !isConversationURL(w.Env.Site, info.URL) {
+	if lasting, _ := w.Env.Site.Conversation(info.URL); !w.Env.Site.Allows(info.URL) || !lasting {
 		return "", nil
 	}
 	return info.URL, nil
 }
 
-// isConversationURL reports whether raw is an address of one conversation
-// rather than the site's start or new-chat page: its path differs from
-// theirs.
-func isConversationURL(s site.Site, raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	p := strings.TrimSuffix(u.Path, "/")
-	for _, home := range []string{s.Address, s.NewChat} {
-		if home == "" {
-			continue
-		}
-		if h, err := url.Parse(home); err == nil && strings.TrimSuffix(h.Path, "/") == p {
-			return false
-		}
-	}
-	return true
+// onConversation reports whether raw is an address of one conversation,
+// lasting or transient, rather than the site's start or new-chat page.
+func onConversation(s site.Site, raw string) bool {
+	lasting, transient := s.Conversation(raw)
+	return lasting || transient
 }

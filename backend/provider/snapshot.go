@@ -236,7 +236,8 @@ const probeRolesJS = `(lists) => {` + describeElementJS + `
 // values typed into form fields (which it must know to leave out).
 const snapshotDOMJS = `(limit) => {
   const keep = new Set(['id', 'class', 'role', 'data-testid', 'data-test-id', 'type', 'name', 'disabled', 'hidden',
-    'contenteditable', 'placeholder', 'title', 'alt', 'for', 'lang', 'dir', 'tabindex', 'data-state', 'data-message-author-role']);
+    'contenteditable', 'placeholder', 'title', 'alt', 'for', 'lang', 'dir', 'tabindex', 'data-state', 'data-message-author-role',
+    'data-conversation-role', 'data-markdown-text-style', 'data-turn-key']);
   const urlAttrs = new Set(['href', 'src', 'action', 'poster']);
   const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'EMBED', 'CANVAS', 'LINK', 'META']);
   const formish = (el) => el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'OPTION';

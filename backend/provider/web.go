@@ -121,8 +121,12 @@ const stateJS = `(spec) => {
     users: users.length, assistants: asst.length, lastUserId: '', lastUserText: '',
   };
   if (lastU) {
-    const idEl = lastU.matches('[data-message-id]') ? lastU : lastU.querySelector('[data-message-id]');
-    out.lastUserId = (idEl && idEl.getAttribute('data-message-id')) || lastU.getAttribute('data-turn-id') || '';
+    for (const a of spec.idAttrs || ['data-message-id']) {
+      const idEl = lastU.hasAttribute(a) ? lastU : lastU.querySelector('[' + a + ']');
+      out.lastUserId = (idEl && idEl.getAttribute(a)) || '';
+      if (out.lastUserId) break;
+    }
+    if (!out.lastUserId) out.lastUserId = lastU.getAttribute('data-turn-id') || '';
     out.lastUserText = (lastU.innerText || '').slice(0, 4096);
   }
   if (turn) {
@@ -172,10 +176,12 @@ type jsSpec struct {
 	Sel       map[site.Role][]string `json:"sel"`
 	Texts     map[site.Role][]string `json:"texts,omitempty"`
 	BusyTexts []string               `json:"busyTexts,omitempty"`
+	IDAttrs   []string               `json:"idAttrs,omitempty"`
 }
 
 func (w *Web) spec() jsSpec {
-	return jsSpec{Sel: w.Env.Site.Selectors, Texts: w.Env.Site.Texts, BusyTexts: w.Env.Site.BusyTexts}
+	s := w.Env.Site
+	return jsSpec{Sel: s.Selectors, Texts: s.Texts, BusyTexts: s.BusyTexts, IDAttrs: s.MessageIDAttrs}
 }
 
 func (w *Web) state(ctx context.Context) (pageState, error) {

@@ -168,8 +168,16 @@ type Site struct {
 	// there is logged out, not lost.
 	LoginHosts []string `json:"loginHosts,omitempty"`
 	// LoginPaths are paths under Address that show the login wall.
-	LoginPaths []string          `json:"loginPaths,omitempty"`
-	Selectors  map[Role][]string `json:"selectors"`
+	LoginPaths []string `json:"loginPaths,omitempty"`
+	// ConversationPath, when set, is the pattern (a Go regular
+	// expression matched against the escaped path) of a conversation's
+	// lasting address. A path that is neither the site's start page nor a
+	// match is a conversation's transient address (ChatGPT shows a new
+	// chat at /c/WEB:<uuid> before its /c/<id>): never recorded, continued
+	// or taken for an id. Empty: every path but the start page is a
+	// conversation's address.
+	ConversationPath string            `json:"conversationPath,omitempty"`
+	Selectors        map[Role][]string `json:"selectors"`
 	// Optional are the roles the site's page may lack (for some accounts,
 	// plans or layouts) while a plain ask still works, each with the
 	// feature that needs it: the site check reports such a role missing
@@ -184,6 +192,10 @@ type Site struct {
 	// BusyTexts are answer texts that mean "still working" (Gemini's
 	// "Searching the internet").
 	BusyTexts []string `json:"busyTexts,omitempty"`
+	// MessageIDAttrs are the attributes that carry a message's id on a
+	// turn or inside it, first found wins (nil: data-message-id, then the
+	// turn's data-turn-id).
+	MessageIDAttrs []string `json:"messageIdAttrs,omitempty"`
 	// Typing lists the typing strategies to try, in order.
 	Typing []Typing `json:"typing"`
 	// NoExtraInput forbids dispatching an input event after execCommand
@@ -229,6 +241,7 @@ func (s Site) clone() Site {
 	c.LoginHosts = append([]string(nil), s.LoginHosts...)
 	c.LoginPaths = append([]string(nil), s.LoginPaths...)
 	c.BusyTexts = append([]string(nil), s.BusyTexts...)
+	c.MessageIDAttrs = append([]string(nil), s.MessageIDAttrs...)
 	c.Typing = append([]Typing(nil), s.Typing...)
 	c.Features = append([]Feature(nil), s.Features...)
 	c.Selectors = cloneRoles(s.Selectors)

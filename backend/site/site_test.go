@@ -246,6 +246,39 @@ func TestLoginPagesAreRecognised(t *testing.T) {
 	}
 }
 
+func TestAConversationsTransientAddressIsNotItsLastingOne(t *testing.T) {
+	plain := Site{Address: "https://chat.example/", NewChat: "https://chat.example/new"}
+	shaped := plain
+	shaped.ConversationPath = `^/c/[a-z0-9-]+(/|$)`
+	cases := []struct {
+		name               string
+		s                  Site
+		url                string
+		lasting, transient bool
+	}{
+		{"the start page is no conversation", shaped, "https://chat.example/", false, false},
+		{"the new-chat page is no conversation", shaped, "https://chat.example/new/", false, false},
+		{"a matching path lasts", shaped, "https://chat.example/c/6a1f-22?x=1", true, false},
+		{"a path the pattern refuses is transient", shaped, "https://chat.example/c/WEB:6a1f", false, true},
+		{"an escaped colon is matched escaped, so transient", shaped, "https://chat.example/c/local%3A6a1f", false, true},
+		{"without a pattern every other path lasts", plain, "https://chat.example/c/WEB:6a1f", true, false},
+		{"an address that does not parse is neither", shaped, "://", false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lasting, transient := c.s.Conversation(c.url)
+			if lasting != c.lasting || transient != c.transient {
+				t.Fatalf("Conversation(%q) = %v, %v; want %v, %v", c.url, lasting, transient, c.lasting, c.transient)
+			}
+		})
+	}
+	bad, _ := Builtin().Get("chatgpt")
+	bad.ConversationPath = "(("
+	if err := validate(bad); err == nil || !strings.Contains(err.Error(), "conversationPath") {
+		t.Fatalf("validate accepted a conversationPath that does not compile: %v", err)
+	}
+}
+
 func TestStreamCaptureMatchesOnlyTheAnswerRequest(t *testing.T) {
 	r := Builtin()
 	cases := []struct {

@@ -131,6 +131,35 @@ func (a address) allows(rawURL string) bool {
 	return strings.HasPrefix(p, a.prefix) || p+"/" == a.prefix
 }
 
+// Conversation says what raw is on the site: the address of a
+// conversation (lasting), a conversation's transient address (a path
+// outside the start page that ConversationPath does not match), or
+// neither (the start or new-chat page, or an address that is not a URL).
+// It does not check that raw is on the site: see Allows.
+func (s Site) Conversation(raw string) (lasting, transient bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false, false
+	}
+	p := strings.TrimSuffix(u.Path, "/")
+	for _, home := range []string{s.Address, s.NewChat} {
+		if home == "" {
+			continue
+		}
+		if h, err := url.Parse(home); err == nil && strings.TrimSuffix(h.Path, "/") == p {
+			return false, false
+		}
+	}
+	if s.ConversationPath == "" {
+		return true, false
+	}
+	re, err := regexp.Compile(s.ConversationPath)
+	if err != nil || !re.MatchString(u.EscapedPath()) {
+		return false, true
+	}
+	return true, false
+}
+
 // Host returns the site's canonical host ("chatgpt.com"), or "" when its
 // address is invalid.
 func (s Site) Host() string {

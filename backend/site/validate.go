@@ -112,6 +112,16 @@ func validate(s Site) error {
 			return bad("stream pathPattern %q is not a valid regular expression", st.PathPattern)
 		}
 	}
+	for _, a := range s.MessageIDAttrs {
+		if !attrName.MatchString(a) {
+			return bad("messageIdAttrs: %q is not an attribute name (lower-case letters, digits and -)", a)
+		}
+	}
+	if s.ConversationPath != "" {
+		if _, err := regexp.Compile(s.ConversationPath); err != nil {
+			return bad("conversationPath %q is not a valid regular expression", s.ConversationPath)
+		}
+	}
 	aliases := map[string]bool{}
 	for _, m := range s.Models {
 		alias := strings.ToLower(m.Alias)
@@ -159,3 +169,6 @@ func joinFeatures(fs []Feature) string {
 	}
 	return strings.Join(ss, ", ")
 }
+
+// attrName is an HTML attribute name as Ferry accepts one in a site.
+var attrName = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)

@@ -99,7 +99,11 @@ func (l *Leases) Continue(ctx context.Context, r Run, b *browser.Browser, reg *s
 		return nil, site.Site{}, false, errs.New(errs.BadInput, "%q is not a %s conversation address", site.Redact(conv), s.Name).
 			WithHint("continue a run that has a conversation address")
 	}
-	targets, err := siteTargets(ctx, b, reg, s)
+	if _, transient := s.Conversation(conv); transient {
+		return nil, site.Site{}, false, errs.New(errs.BadInput, "%q is a new %s chat's transient address, not its conversation's lasting one", site.Redact(conv), s.Name).
+			WithHint("wait until the tab shows the conversation's own address (on ChatGPT /c/<id>) and continue that")
+	}
+	targets, err := settledTargets(ctx, b, reg, s, prefer)
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}
@@ -157,6 +161,39 @@ func SameConversation(raw, conv string) bool {
 	a, err1 := url.Parse(raw)
 	c, err2 := url.Parse(conv)
 	return err1 == nil && err2 == nil && a.Host == c.Host && strings.TrimSuffix(a.Path, "/") == strings.TrimSuffix(c.Path, "/")
+}
+
+// addressPatience bounds how long Continue waits for the preferred tab
+// to trade a new chat's transient address for its lasting one.
+const addressPatience = 15 * time.Second
+
+// settledTargets lists the open tabs of b on site s as siteTargets does,
+// once the tab prefer (the run's own) no longer shows a new chat's
+// transient address (ChatGPT's /c/WEB:<uuid>, replaced by /c/<id> a while
+// after the first answer), or after addressPatience: a follow-up asked
+// right after its first answer then finds that answer's tab.
+func settledTargets(ctx context.Context, b *browser.Browser, reg *site.Registry, s site.Site, prefer string) ([]browser.Target, error) {
+	deadline := time.Now().Add(addressPatience)
+	for {
+		targets, err := siteTargets(ctx, b, reg, s)
+		if err != nil || prefer == "" || time.Now().After(deadline) {
+			return targets, err
+		}
+		waiting := false
+		for _, t := range targets {
+			if _, transient := s.Conversation(t.URL); transient && t.ID == prefer {
+				waiting = true
+			}
+		}
+		if !waiting {
+			return targets, nil
+		}
+		select {
+		case <-ctx.Done():
+			return targets, nil
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // siteTargets lists the open tabs of b on site s.

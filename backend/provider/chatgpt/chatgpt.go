@@ -46,6 +46,7 @@ func init() {
 type Adapter struct {
 	*provider.Web
 	token string // the session's access token: memory only
+	last  turnMemory
 }
 
 // New returns the adapter for env. It fails with BadInput when env lacks a

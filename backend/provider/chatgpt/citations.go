@@ -2,6 +2,7 @@ package chatgpt
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 )
 
@@ -47,18 +48,19 @@ func isCiteRune(r rune) bool { return r >= citeOpen && r <= citeLast }
 // stream, the page, the conversation): citation spans removed.
 func cleanAnswer(s string) string { return stripCitations(s) }
 
-// conversationIDOf is the conversation id of a ChatGPT conversation address
-// (the segment after /c/), or "".
+// conversationIDOf is the conversation id of a ChatGPT conversation's
+// lasting address (the segment after /c/), or "" for any other address,
+// a transient one (/c/WEB:<uuid>) included.
 func conversationIDOf(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return ""
 	}
-	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
-	for i := 0; i+1 < len(parts); i++ {
-		if parts[i] == "c" && parts[i+1] != "" {
-			return parts[i+1]
-		}
+	m := durablePath.FindStringSubmatch(u.EscapedPath())
+	if m == nil {
+		return ""
 	}
-	return ""
+	return m[1]
 }
+
+var durablePath = regexp.MustCompile(DurablePath)

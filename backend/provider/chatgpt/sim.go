@@ -47,10 +47,22 @@ var simScript []byte
 //   - stop [data-testid="stop-button"] while streaming; read-aloud and voice
 //     buttons carry no "stop" label; [data-is-streaming="true"],
 //     [aria-busy="true"][data-message-author-role="assistant"], span.loading-shimmer.
-//   - turns article[data-testid^="conversation-turn-"][data-turn],
+//   - turns, the 2026-09-29 markup by default: div[data-turn-key] ›
+//     [data-content-search-unit-key] › [data-conversation-role] › the id in
+//     [data-chatgpt-selection-message-id] (mounted once the server names
+//     the message) › [data-markdown-text-style="assistant-message"], with no
+//     data-message-author-role, data-message-id, data-message-model-slug,
+//     aria-busy, data-is-streaming or .markdown (the reference names none
+//     of them on that layout). The older markup (scenario older_turns, and
+//     under drift): article[data-testid^="conversation-turn-"][data-turn],
 //     [data-message-author-role][data-message-id], data-message-model-slug,
-//     .markdown; request-placeholder- ids until the server id arrives;
-//     virtualised thread: 6 turns mounted, older ones mount on scroll to top.
+//     .markdown; request-placeholder- ids until the server id arrives.
+//     Virtualised thread: 6 turns mounted, older ones mount on scroll to top.
+//   - transient addresses: a new chat shows /c/WEB:<uuid> (scenario
+//     local_chat_url: /c/local-chatgpt%3A<32 hex>) from its send until a
+//     while (param durable_after, 800 ms) after its first turn ends, then
+//     /c/<id> (history.replaceState). When the real site swaps them is not
+//     public: this is the demanding case (the whole first turn transient).
 //   - code blocks pre › div.contain-inline-size › sticky header (language,
 //     "Copy code") › div.overflow-y-auto › code.whitespace-pre! language-<lang>.
 //   - finished-action bar copy-turn-action-button, good/bad-response,
@@ -96,7 +108,8 @@ var simScript []byte
 //   - conversation_detail_metadata.limits_progress in the conversation JSON.
 //   - model proof: metadata.model_slug/resolved_model_slug = the requested
 //     model (auto → gpt-5-2; thinking → gpt-5-6-thinking), DOM
-//     data-message-model-slug; server_ste_metadata carries i-mini.
+//     data-message-model-slug on the older markup only; server_ste_metadata
+//     carries i-mini.
 //   - /api/auth/session: user, expires, accessToken (HS256 JWT with exp),
 //     authProvider; no cookie → {} (provider/sim token.go, sim.go chatgptSession).
 //   - backend-api requires the bearer: cookie-only → 401 "Unauthorized -
@@ -144,7 +157,7 @@ func SimSite() sim.Site {
 		Citations: true, SessionCookie: SimSessionCookie, DeviceCookie: SimDeviceCookie,
 		Scenarios: []string{sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
-			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired},
+			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL},
 		Drift: map[string]string{
 			"composer": "#composer-editor[contenteditable=\"true\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",

@@ -11,6 +11,18 @@
     ? { composer: 'composer-editor', send: 'composer-send', stop: 'composer-halt', turn: 'chat-turn-', markdown: 'prose-answer', sendLabel: 'Submit message', copy: 'turn-copy' }
     : { composer: 'prompt-textarea', send: cfg.scenario === 'renamed_send' ? 'composer-submit-button' : 'send-button', stop: 'stop-button', turn: 'conversation-turn-', markdown: 'markdown', sendLabel: 'Send prompt', copy: 'copy-turn-action-button' };
   const MOUNTED = 6; // turns kept in the DOM: the thread is virtualised
+  // The turn markup of 2026-09-29 is the default: div[data-turn-key] ›
+  // [data-content-search-unit-key] › [data-conversation-role] › the id in
+  // [data-chatgpt-selection-message-id] › the answer in
+  // [data-markdown-text-style="assistant-message"]; no
+  // data-message-author-role, data-message-id, data-message-model-slug,
+  // aria-busy or data-is-streaming. The older markup (article turns,
+  // data-message-author-role) is the older_turns scenario; a drifted page
+  // renames the older markup's classes.
+  const older = drift || cfg.scenario === 'older_turns';
+  // A new chat shows a transient address until its turn is over: /c/WEB:<uuid>,
+  // or /c/local-chatgpt%3A<id> in the local_chat_url scenario.
+  const transientURL = () => cfg.scenario === 'local_chat_url' ? '/c/local-chatgpt%3A' + Sim.uuid().replace(/-/g, '') : '/c/WEB:' + Sim.uuid();
 
   let hydrated = false;
   let sendShown = false;
@@ -139,24 +151,45 @@
   }
   function userTurn(text, id, files) {
     const n = turns.length + 1;
-    const el = h('article', { 'data-testid': T.turn + n, 'data-turn': 'user', 'data-turn-id': id, class: 'turn' },
-      h('h5', { class: 'sr-only' }, 'You said:'),
-      h('div', { 'data-message-author-role': 'user', 'data-message-id': id },
-        Sim.attachmentChips(files),
-        h('div', { class: 'whitespace-pre-wrap user-bubble', text })));
+    const bubble = [Sim.attachmentChips(files), h('div', { class: 'whitespace-pre-wrap user-bubble', text })];
+    const el = older
+      ? h('article', { 'data-testid': T.turn + n, 'data-turn': 'user', 'data-turn-id': id, class: 'turn' },
+        h('h5', { class: 'sr-only' }, 'You said:'),
+        h('div', { 'data-message-author-role': 'user', 'data-message-id': id }, ...bubble))
+      : h('div', { 'data-turn-key': 'turn-' + Sim.uuid(), class: 'turn' },
+        h('div', { 'data-content-search-unit-key': 'unit-' + n },
+          h('div', { 'data-conversation-role': 'user' },
+            h('div', { 'data-chatgpt-selection-message-id': id }, ...bubble))));
     pushTurn({ role: 'user', id, text, el });
   }
   function assistantTurn() {
     const n = turns.length + 1;
-    const body = h('div', { class: T.markdown + ' prose markdown-new-styling' }, h('span', { class: 'loading-shimmer' }, 'Thinking'));
-    const msg = h('div', { 'data-message-author-role': 'assistant', 'data-message-id': 'request-placeholder-' + Sim.uuid(), 'aria-busy': 'true', 'data-is-streaming': 'true' });
+    const body = h('div', older ? { class: T.markdown + ' prose markdown-new-styling' } : { 'data-markdown-text-style': 'assistant-message', class: 'prose markdown-new-styling' },
+      h('span', { class: 'loading-shimmer' }, 'Thinking'));
     const extras = h('div', { class: 'turn-extras' });
-    msg.append(extras, body);
-    const el = h('article', { 'data-testid': T.turn + n, 'data-turn': 'assistant', class: 'turn' },
-      h('h6', { class: 'sr-only' }, 'ChatGPT said:'), msg);
-    const t = { role: 'assistant', el, msg, body, extras, text: '' };
+    let msg, el;
+    if (older) {
+      msg = h('div', { 'data-message-author-role': 'assistant', 'data-message-id': 'request-placeholder-' + Sim.uuid(), 'aria-busy': 'true', 'data-is-streaming': 'true' }, extras, body);
+      el = h('article', { 'data-testid': T.turn + n, 'data-turn': 'assistant', class: 'turn' }, h('h6', { class: 'sr-only' }, 'ChatGPT said:'), msg);
+    } else {
+      // The id holder mounts once the server names the message.
+      msg = h('div', { 'data-conversation-role': 'assistant' }, extras, body);
+      el = h('div', { 'data-turn-key': 'turn-' + Sim.uuid(), class: 'turn' }, h('div', { 'data-content-search-unit-key': 'unit-' + n }, msg));
+    }
+    const t = { role: 'assistant', el, msg, body, extras, text: '', id: null };
     pushTurn(t);
     return t;
+  }
+  // setMessageId names the answer's message: on the older markup its
+  // data-message-id, on the newer a [data-chatgpt-selection-message-id]
+  // holder around the extras and the answer.
+  function setMessageId(t, id) {
+    if (t.id === id) return;
+    t.id = id;
+    if (older) { t.msg.setAttribute('data-message-id', id); return; }
+    let holder = t.msg.querySelector('[data-chatgpt-selection-message-id]');
+    if (!holder) { holder = h('div', { class: 'message-selection' }); t.msg.append(holder); holder.append(t.extras, t.body); }
+    holder.setAttribute('data-chatgpt-selection-message-id', id);
   }
 
   const mdOpts = (t) => ({
@@ -184,9 +217,11 @@
     t.body.appendChild(Sim.markdown(t.text, mdOpts(t)));
   }
   function finishTurn(t, slug) {
-    t.msg.removeAttribute('aria-busy');
-    t.msg.setAttribute('data-is-streaming', 'false');
-    if (slug) t.msg.setAttribute('data-message-model-slug', slug);
+    if (older) {
+      t.msg.removeAttribute('aria-busy');
+      t.msg.setAttribute('data-is-streaming', 'false');
+      if (slug) t.msg.setAttribute('data-message-model-slug', slug);
+    }
     t.el.appendChild(h('div', { class: 'turn-actions', role: 'group' },
       h('button', { type: 'button', 'data-testid': T.copy, 'aria-label': 'Copy' }, '⧉'),
       h('button', { type: 'button', 'data-testid': 'good-response-turn-action-button', 'aria-label': 'Good response' }, '👍'),
@@ -195,8 +230,10 @@
       h('button', { type: 'button', 'aria-label': 'Share' }, 'Share')));
   }
   function errorInTurn(t, text, button) {
-    t.msg.removeAttribute('aria-busy');
-    t.msg.setAttribute('data-is-streaming', 'false');
+    if (older) {
+      t.msg.removeAttribute('aria-busy');
+      t.msg.setAttribute('data-is-streaming', 'false');
+    }
     const box = h('div', { class: 'text-token-text-error error-box' }, text);
     t.msg.appendChild(box);
     if (button) t.msg.appendChild(button);
@@ -245,9 +282,11 @@
     busy = true;
     const msgId = Sim.uuid();
     if (!regenerate) { userTurn(text, msgId, files.map((f) => f.name)); editor.clear(); uploads.clear(); }
+    if (!anon && !conversationId && !transient) { transient = transientURL(); history.pushState({}, '', transient); }
     renderTrailing();
     const t = assistantTurn();
     await send(t, text, msgId, regenerate, files);
+    settleAddress();
     busy = false;
     abort = null;
     renderTrailing();
@@ -304,7 +343,7 @@
         else applyOp(channels[cur], lastP, lastO, f.v);
         const m = channels[cur].message;
         if (m && m.author.role === 'assistant' && m.content.content_type === 'text' && m.channel !== 'commentary' && m.channel !== 'analysis') {
-          t.msg.setAttribute('data-message-id', m.id);
+          setMessageId(t, m.id);
           slug = m.metadata && m.metadata.model_slug;
         }
         rerender();
@@ -340,9 +379,22 @@
     return ans;
   }
 
+  // A new chat's lasting address replaces its transient one only a while
+  // (param durable_after, ms) after its first turn is over.
+  let transient = null;
   function setConversation(id) {
     conversationId = id;
-    if (!anon && location.pathname !== '/c/' + id) history.pushState({}, '', '/c/' + id);
+    if (anon || transient) return;
+    if (location.pathname !== '/c/' + id) history.pushState({}, '', '/c/' + id);
+  }
+  function settleAddress() {
+    const was = transient;
+    if (!was) return;
+    const after = parseInt((cfg.params || {}).durable_after || '800', 10);
+    setTimeout(() => {
+      transient = null;
+      if (conversationId && location.pathname === was) history.replaceState({}, '', '/c/' + conversationId);
+    }, after);
   }
   function addHistory(title) {
     const hist = document.getElementById('history');
@@ -416,7 +468,7 @@
       if (m.author.role === 'user') userTurn(m.content.parts.join('\n'), m.id);
       else if (m.author.role === 'assistant' && m.content.content_type === 'text' && m.channel !== 'commentary' && m.channel !== 'analysis') {
         const t = assistantTurn();
-        t.msg.setAttribute('data-message-id', m.id);
+        setMessageId(t, m.id);
         t.text = m.content.parts.join('');
         renderAnswer(t);
         if (m.status === 'in_progress') followAnswer(id, t, m.id);
@@ -446,7 +498,7 @@
   // bytes in-page (cookie-bound). No file is written, as on the real site.
   async function downloadSandbox(t, path) {
     await ensureToken();
-    const mid = t.msg.getAttribute('data-message-id');
+    const mid = t.id;
     const r = await fetch('/backend-api/conversation/' + conversationId + '/interpreter/download?message_id=' + encodeURIComponent(mid) + '&sandbox_path=' + encodeURIComponent(path), { credentials: 'include', headers: authHeaders() });
     const j = await r.json();
     if (j.status !== 'success') {

@@ -2,6 +2,11 @@ package chatgpt
 
 import "github.com/ferrydesk/ferry/backend/site"
 
+// DurablePath is the pattern of a ChatGPT conversation's lasting address
+// (Site.ConversationPath): /c/ and an id of letters, digits and dashes,
+// then the end or a slash.
+const DurablePath = `^(?:/g/[^/]+)?/c/([A-Za-z0-9-]+)(?:/|$)`
+
 // Site returns the registry entry of ChatGPT (chatgpt.com), per the providers reference (§1). The
 // hidden textarea[name="prompt-textarea"] is deliberately never a composer.
 func Site() site.Site {
@@ -12,6 +17,10 @@ func Site() site.Site {
 		NewChat:    "https://chatgpt.com/",
 		LoginHosts: []string{"auth.openai.com"},
 		LoginPaths: []string{"/auth/login"},
+		// A new chat first shows /c/WEB:<uuid> or /c/local-chatgpt%3A<id>;
+		// only /c/<id> (also under a project or GPT, /g/<slug>/c/<id>)
+		// lasts (the reference, "What changed": transient URLs).
+		ConversationPath: DurablePath,
 		Selectors: map[site.Role][]string{
 			site.RoleComposer: {
 				`div#prompt-textarea[contenteditable="true"]`,
@@ -39,15 +48,20 @@ func Site() site.Site {
 				`[aria-busy="true"][data-message-author-role="assistant"]`,
 				`span.loading-shimmer`,
 			},
+			// The turn markup of 2026-09-29 first (div[data-turn-key],
+			// [data-conversation-role], the answer in
+			// [data-markdown-text-style="assistant-message"]), then the older.
 			site.RoleUserTurn: {
+				`[data-content-search-unit-key] [data-conversation-role="user"]`,
 				`article[data-testid^="conversation-turn-"][data-turn="user"]`,
 				`[data-message-author-role="user"]`,
 			},
 			site.RoleAssistantTurn: {
+				`[data-content-search-unit-key] [data-conversation-role="assistant"]`,
 				`[data-message-author-role="assistant"][data-message-id]:not([data-message-id^="request-placeholder-"])`,
 				`article[data-testid^="conversation-turn-"][data-turn="assistant"]`,
 			},
-			site.RoleAnswerBody: {`.markdown`},
+			site.RoleAnswerBody: {`[data-markdown-text-style="assistant-message"]`, `.markdown`},
 			site.RoleCodeBlock:  {`pre code[class*="language-"]`, `pre code`},
 			site.RoleFinished: {
 				`button[data-testid="copy-turn-action-button"]`,
@@ -75,14 +89,16 @@ func Site() site.Site {
 			},
 			site.RoleFileInput: {`input#upload-files`, `input[type="file"][multiple]`},
 			site.RoleErrorText: {
+				`[data-conversation-role="assistant"] .text-token-text-error`,
 				`[data-message-author-role="assistant"] .text-token-text-error`,
 				`.text-token-text-error`,
 			},
 			site.RoleNewChat: {`a[data-testid="create-new-chat-button"]`},
 			site.RoleReady:   {`form[data-type="unified-composer"]`},
 		},
-		Typing: []site.Typing{site.TypingInsertText, site.TypingExecCommand},
-		Send:   site.SendClick,
+		MessageIDAttrs: []string{"data-chatgpt-selection-message-id", "data-message-id"},
+		Typing:         []site.Typing{site.TypingInsertText, site.TypingExecCommand},
+		Send:           site.SendClick,
 		Stream: &site.StreamCapture{
 			Method:      "POST",
 			PathPattern: `^/backend-(api|anon)/f/conversation$`,

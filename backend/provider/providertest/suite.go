@@ -29,6 +29,11 @@ type Config struct {
 	Canonical func(t *testing.T, h *Harness, res *provider.Result)
 	// Timeout bounds each test (default 45 s).
 	Timeout time.Duration
+	// Layouts are page scenarios of the site's other layouts (an older
+	// turn markup, another transient address): the answer, DOM-path and
+	// follow-up cases run again on each, as they do on the site's newest
+	// layout, the simulator's default.
+	Layouts []string
 	// Deviations names, by simulator scenario, the interstitial cases whose
 	// reference outcome cannot apply to the site as it really behaves (say,
 	// Gemini words a rate limit exactly as its usage cap). The suite asserts
@@ -91,12 +96,25 @@ func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
 	t.Run("a capability refusal types nothing", c.capability)
 	t.Run("a cancel mid-stream stops the site and the next send on the tab goes through at once", c.cancelStops)
 	t.Run("a site that will not stop is said so by the cancelled run", c.cancelRefused)
+	for _, l := range cfg.Layouts {
+		if !implements(l, siteID) {
+			t.Fatalf("layout %q is not a page scenario the simulator's %s implements", l, siteID)
+		}
+		lc := *c
+		lc.layout = l
+		t.Run("on the "+l+" layout", func(t *testing.T) {
+			t.Run("a prompt is sent exactly once and its streamed answer is returned with proof", lc.normal)
+			t.Run("with the stream disabled the DOM rules complete the turn", lc.domOnly)
+			t.Run("a follow-up in the same conversation returns its own answer, never the one before", lc.followUp)
+		})
+	}
 }
 
 type suite struct {
-	site string
-	f    provider.Factory
-	cfg  Config
+	site   string
+	f      provider.Factory
+	cfg    Config
+	layout string // the page scenario every test opens on unless it names one
 }
 
 func (c *suite) open(t *testing.T, setup Setup) (*Tab, context.Context) {
@@ -105,6 +123,9 @@ func (c *suite) open(t *testing.T, setup Setup) (*Tab, context.Context) {
 	t.Cleanup(mu.Unlock)
 	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Timeout)
 	t.Cleanup(cancel)
+	if setup.Scenario == "" {
+		setup.Scenario = c.layout
+	}
 	return Open(t, ctx, c.site, c.f, setup), ctx
 }
 
@@ -296,6 +317,7 @@ func (c *suite) followUp(t *testing.T) {
 	for _, path := range []string{"stream", "dom"} {
 		t.Run("on the "+path+" path", func(t *testing.T) {
 			tab, ctx := c.openOn(t, path)
+			conv := ""
 			for i, prompt := range []string{"Open the conversation", "Follow it up"} {
 				res, err := tab.Ask(t, ctx, Request{Prompt: prompt})
 				if err != nil {
@@ -307,9 +329,24 @@ func (c *suite) followUp(t *testing.T) {
 				if path == "dom" && res.Transport.Source != "dom" {
 					t.Fatalf("prompt %d: transport %+v, want the page", i+1, res.Transport)
 				}
+				// A new chat's transient address (ChatGPT's /c/WEB:<uuid>)
+				// is never recorded, nor taken for the conversation's id.
+				if _, transient := tab.Site.Conversation(res.Routing.URL); transient {
+					t.Fatalf("prompt %d recorded the transient address %s", i+1, res.Routing.URL)
+				}
+				if i == 0 {
+					conv = res.ConversationID
+				} else if res.ConversationID != conv {
+					t.Fatalf("the follow-up names conversation %q, the first prompt %q", res.ConversationID, conv)
+				}
 			}
 			if n := c.submissions(tab); n != 2 {
 				t.Fatalf("%d submissions, want 2", n)
+			}
+			if conv != "" {
+				if n := tab.H.Server.ConversationSubmissions(c.site, conv); n != 2 {
+					t.Fatalf("%d prompts in conversation %s, want both", n, conv)
+				}
 			}
 		})
 	}

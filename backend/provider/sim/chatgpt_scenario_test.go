@@ -41,7 +41,7 @@ func TestChatGPTTurnScenariosShowTheirInterstitials(t *testing.T) {
 		name, directive, sel, want string
 		sends                      int
 	}{
-		{"conversation too long offers Start new chat", sim.Directive("conversation_too_long"), `[data-message-author-role="assistant"] .text-token-text-error`, "maximum length for this conversation", 1},
+		{"conversation too long offers Start new chat", sim.Directive("conversation_too_long"), `[data-conversation-role="assistant"] .text-token-text-error`, "maximum length for this conversation", 1},
 		{"a usage cap shows the reset time", sim.Directive("usage_cap", "reset", "90m"), `[role="alert"] time[datetime]`, "M", 1},
 		{"an error shows Something went wrong with regenerate", sim.Directive("error"), `.text-token-text-error`, "Something went wrong", 1},
 		{"a cut stream shows a network error and no action bar", sim.Directive("stream_cut", "chunk", "30"), `.text-token-text-error`, "network error", 1},
@@ -58,7 +58,7 @@ func TestChatGPTTurnScenariosShowTheirInterstitials(t *testing.T) {
 			}
 			switch {
 			case strings.Contains(tc.name, "Start new chat"):
-				waitText(t, p, `[data-message-author-role="assistant"] button`, time.Second, contains("Start new chat"))
+				waitText(t, p, `[data-conversation-role="assistant"] button`, time.Second, contains("Start new chat"))
 			case strings.Contains(tc.name, "regenerate"):
 				clickTrusted(t, p, `[data-testid="regenerate-thread-error-button"]`)
 				deadline := time.Now().Add(5 * time.Second)
@@ -78,7 +78,7 @@ func TestChatGPTCodeModeRendersSandboxButtonsThatFetchInPage(t *testing.T) {
 	_, p := openChatGPT(t)
 	chatgptAsk(t, p, "Build\n"+sim.Directive("code_zip"))
 	waitExists(t, p, gptDone, 10*time.Second)
-	if exists(p, `[data-message-author-role="assistant"] a[href^="sandbox:"], a[download]`) {
+	if exists(p, `[data-conversation-role="assistant"] a[href^="sandbox:"], a[download]`) {
 		t.Fatal("sandbox link rendered as an anchor; the site renders button.behavior-btn")
 	}
 	waitExists(t, p, `button.behavior-btn`, time.Second)
@@ -144,11 +144,11 @@ func TestChatGPTPageScenarios(t *testing.T) {
 		}
 		typeNativeSetter(t, p, `#mobile-composer-prompt`, "anonymous question")
 		waitExists(t, p, gptSend, 2*time.Second)
+		cap := captureStream(t, p, "/backend-anon/f/conversation")
 		clickTrusted(t, p, gptSend)
 		waitExists(t, p, gptDone, 10*time.Second)
-		slug := p.MustEval(`() => document.querySelector('[data-message-author-role="assistant"]').dataset.messageModelSlug`).Str()
-		if slug != "gpt-5-mini" {
-			t.Errorf("model slug %q, want gpt-5-mini", slug)
+		if dec, err := refDecode(cap.bytes(t)); err != nil || dec.ModelSlug != "gpt-5-mini" {
+			t.Errorf("model slug %q (%v), want gpt-5-mini", dec.ModelSlug, err)
 		}
 		if subs := env.Server.Submissions(sim.ChatGPT); len(subs) != 1 || subs[0].Prompt != "anonymous question" {
 			t.Fatalf("submissions %+v", subs)

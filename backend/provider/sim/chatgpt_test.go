@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -15,14 +16,21 @@ const (
 	gptComposer = `#prompt-textarea[contenteditable="true"]`
 	gptSend     = `button[data-testid="send-button"]:not([disabled])`
 	gptDone     = `[data-testid="copy-turn-action-button"]`
-	gptAnswer   = `[data-message-author-role="assistant"] .markdown`
+	gptAnswer   = `[data-conversation-role="assistant"] [data-markdown-text-style="assistant-message"]`
 )
 
 // openChatGPT resets the simulator and opens chatgpt.com in a fresh context.
-func openChatGPT(t *testing.T) (*simtest.Env, *rod.Page) {
+func openChatGPT(t *testing.T) (*simtest.Env, *rod.Page) { return openChatGPTOn(t, "") }
+
+// openChatGPTOn opens chatgpt.com as openChatGPT does, on page scenario
+// scenario ("" for none) until the test ends.
+func openChatGPTOn(t *testing.T, scenario string) (*simtest.Env, *rod.Page) {
 	t.Helper()
 	env := simtest.Shared(t)
 	env.Server.Reset()
+	if scenario != "" {
+		env = withPageScenario(t, sim.ChatGPT, scenario, nil)
+	}
 	p := env.Page(t, sim.URL(sim.ChatGPT, "/"), 30*time.Second)
 	waitExists(t, p, gptComposer, 5*time.Second)
 	return env, p
@@ -38,7 +46,7 @@ func chatgptAsk(t *testing.T, p *rod.Page, prompt string) {
 
 // answerText is the DOM answer of the last assistant turn without citation pills.
 func answerText(p *rod.Page) string {
-	return p.MustEval(`() => { const els = document.querySelectorAll('[data-message-author-role="assistant"] .markdown');
+	return p.MustEval(`() => { const els = document.querySelectorAll('[data-conversation-role="assistant"] [data-markdown-text-style="assistant-message"]');
 		const el = els[els.length-1];
 		const pills = [...el.querySelectorAll('[data-testid="webpage-citation-pill"]')];
 		pills.forEach(x => x.style.display = 'none');
@@ -63,9 +71,7 @@ func TestChatGPTScriptedUserSendsOnceAndSeesTheStreamedAnswer(t *testing.T) {
 	if len(subs) != 1 || subs[0].Prompt != "What is Ferry?" {
 		t.Fatalf("submissions = %+v, want exactly one with the prompt", subs)
 	}
-	if url := p.MustInfo().URL; !strings.HasSuffix(url, "/c/"+subs[0].ConversationID) {
-		t.Errorf("url %s does not name conversation %s", url, subs[0].ConversationID)
-	}
+	waitURL(t, p, "/c/"+subs[0].ConversationID, 5*time.Second)
 	if n := env.Server.ConversationSubmissions(sim.ChatGPT, subs[0].ConversationID); n != 1 {
 		t.Errorf("conversation submissions = %d, want 1", n)
 	}
@@ -139,8 +145,8 @@ func TestChatGPTStreamDecodedByReferenceDecoderEqualsDOM(t *testing.T) {
 			if dec.ModelSlug != tc.model {
 				t.Errorf("model slug %q, want %q", dec.ModelSlug, tc.model)
 			}
-			if slug := p.MustEval(`() => [...document.querySelectorAll('[data-message-author-role="assistant"]')].pop().dataset.messageModelSlug`).Str(); slug != dec.ModelSlug {
-				t.Errorf("DOM model slug %q, stream %q", slug, dec.ModelSlug)
+			if id := p.MustEval(`() => [...document.querySelectorAll('[data-conversation-role="assistant"] [data-chatgpt-selection-message-id]')].pop().getAttribute('data-chatgpt-selection-message-id')`).Str(); id == "" || !strings.Contains(string(raw), `"id": "`+id+`"`) {
+				t.Errorf("the answer's message id %q is not a message of the stream", id)
 			}
 			inherited := strings.Count(string(raw), "event: delta\ndata: {\"v\": ")
 			if inherited == 0 {
@@ -162,25 +168,25 @@ func TestChatGPTThreadIsVirtualised(t *testing.T) {
 	env, p := openChatGPT(t)
 	for i := 1; i <= 4; i++ {
 		chatgptAsk(t, p, "question "+string(rune('0'+i)))
-		waitText(t, p, `article[data-turn="assistant"]:last-of-type`, 10*time.Second, func(s string) bool { return true })
+		waitText(t, p, `[data-turn-key]:last-child [data-conversation-role="assistant"]`, 10*time.Second, func(s string) bool { return true })
 		deadline := time.Now().Add(10 * time.Second)
 		for time.Now().Before(deadline) && p.MustEval(`() => document.querySelectorAll('[data-testid="copy-turn-action-button"]').length`).Int() < min(i, 3) {
 			time.Sleep(20 * time.Millisecond)
 		}
-		waitExists(t, p, `article:last-child [data-testid="copy-turn-action-button"]`, 10*time.Second)
+		waitExists(t, p, `[data-turn-key]:last-child [data-testid="copy-turn-action-button"]`, 10*time.Second)
 	}
 	if n := env.Server.SubmissionCount(sim.ChatGPT); n != 4 {
 		t.Fatalf("submissions = %d, want 4", n)
 	}
-	mounted := p.MustEval(`() => document.querySelectorAll('article[data-testid^="conversation-turn-"]').length`).Int()
+	mounted := p.MustEval(`() => document.querySelectorAll('[data-turn-key]').length`).Int()
 	if mounted != 6 {
 		t.Fatalf("mounted turns = %d of 8, want 6", mounted)
 	}
-	if exists(p, `article[data-testid="conversation-turn-1"]`) {
+	if exists(p, `[data-content-search-unit-key="unit-1"]`) {
 		t.Fatal("the first turn is still mounted")
 	}
 	p.MustEval(`() => { const t = document.getElementById('thread'); t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); }`)
-	waitExists(t, p, `article[data-testid="conversation-turn-2"]`, 3*time.Second)
+	waitExists(t, p, `[data-content-search-unit-key="unit-2"]`, 3*time.Second)
 }
 
 func TestModelPickersChangeTheModelTheAnswerProves(t *testing.T) {
@@ -188,10 +194,11 @@ func TestModelPickersChangeTheModelTheAnswerProves(t *testing.T) {
 		_, p := openChatGPT(t)
 		clickTrusted(t, p, `[data-testid="model-switcher-dropdown-button"]`)
 		clickTrusted(t, p, `[role="menuitem"][data-testid="model-switcher-gpt-5-6-thinking"]`)
+		cap := captureStream(t, p, "/backend-api/f/conversation")
 		chatgptAsk(t, p, "which model?")
 		waitExists(t, p, gptDone, 10*time.Second)
-		if slug := p.MustEval(`() => document.querySelector('[data-message-author-role="assistant"]').dataset.messageModelSlug`).Str(); slug != "gpt-5-6-thinking" {
-			t.Fatalf("model slug %q", slug)
+		if dec, err := refDecode(cap.bytes(t)); err != nil || dec.ModelSlug != "gpt-5-6-thinking" {
+			t.Fatalf("model slug %q (%v)", dec.ModelSlug, err)
 		}
 	})
 	t.Run("gemini drops the first mode selection and honours the second", func(t *testing.T) {
@@ -217,4 +224,63 @@ func TestModelPickersChangeTheModelTheAnswerProves(t *testing.T) {
 			t.Fatalf("stream does not route to gemini-3-pro: %.200q", raw[len(raw)-200:])
 		}
 	})
+}
+
+func TestChatGPTANewChatShowsATransientAddressUntilItsTurnIsOver(t *testing.T) {
+	for _, tc := range []struct {
+		scenario, transient string
+	}{
+		{"", `/c/WEB:[0-9a-f-]{36}$`},
+		{sim.ScenarioLocalChatURL, `/c/local-chatgpt%3A[0-9a-f]{32}$`},
+	} {
+		t.Run("transient "+tc.transient, func(t *testing.T) {
+			env, p := openChatGPTOn(t, tc.scenario)
+			chatgptAsk(t, p, "Where am I?")
+			waitExists(t, p, gptDone, 10*time.Second)
+			if u := p.MustInfo().URL; !regexp.MustCompile(tc.transient).MatchString(u) {
+				t.Fatalf("a finished first turn shows %s, want the transient %s", u, tc.transient)
+			}
+			subs := env.Server.Submissions(sim.ChatGPT)
+			if len(subs) != 1 || subs[0].ConversationID == "" {
+				t.Fatalf("submissions %+v", subs)
+			}
+			waitURL(t, p, "/c/"+subs[0].ConversationID, 5*time.Second)
+			// A second turn keeps the lasting address.
+			chatgptAsk(t, p, "And now?")
+			waitExists(t, p, `[data-content-search-unit-key="unit-4"] [data-conversation-role="assistant"]`, 5*time.Second)
+			if u := p.MustInfo().URL; !strings.HasSuffix(u, "/c/"+subs[0].ConversationID) {
+				t.Fatalf("a follow-up moved the address to %s", u)
+			}
+		})
+	}
+}
+
+func TestChatGPTTurnMarkupIsTheNewestUnlessTheOlderIsAsked(t *testing.T) {
+	newer := []string{`div[data-turn-key] [data-content-search-unit-key] [data-conversation-role="assistant"] [data-chatgpt-selection-message-id] [data-markdown-text-style="assistant-message"]`,
+		`[data-conversation-role="user"] [data-chatgpt-selection-message-id]`}
+	old := []string{`article[data-testid^="conversation-turn-"][data-turn="assistant"] [data-message-author-role="assistant"][data-message-id][data-message-model-slug] .markdown`,
+		`[data-message-author-role="user"][data-message-id]`}
+	for _, tc := range []struct {
+		scenario      string
+		shown, absent []string
+	}{
+		{"", newer, append(old, `[data-message-author-role]`, `[data-message-id]`, `[data-message-model-slug]`, `[data-is-streaming]`, `.markdown`)},
+		{sim.ScenarioOlderTurns, old, append(newer, `[data-conversation-role]`, `[data-turn-key]`)},
+	} {
+		t.Run("scenario "+tc.scenario, func(t *testing.T) {
+			_, p := openChatGPTOn(t, tc.scenario)
+			chatgptAsk(t, p, "Which markup?")
+			waitExists(t, p, gptDone, 10*time.Second)
+			for _, sel := range tc.shown {
+				if !exists(p, sel) {
+					t.Errorf("%s is not on the page", sel)
+				}
+			}
+			for _, sel := range tc.absent {
+				if exists(p, sel) {
+					t.Errorf("%s is on the page", sel)
+				}
+			}
+		})
+	}
 }

@@ -63,6 +63,14 @@ const (
 	// choice (the site does this for some accounts): a plain ask works, a
 	// chosen model cannot be picked.
 	ScenarioNoModelPicker = "no_model_picker"
+	// ScenarioOlderTurns serves the site's older turn markup (ChatGPT:
+	// article turns with data-message-author-role and data-message-id,
+	// before 2026-09-29).
+	ScenarioOlderTurns = "older_turns"
+	// ScenarioLocalChatURL shows a new chat at the other transient address
+	// the site uses (ChatGPT: /c/local-chatgpt%3A<id> instead of
+	// /c/WEB:<uuid>) until its lasting one.
+	ScenarioLocalChatURL = "local_chat_url"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -114,6 +122,8 @@ var Catalog = []ScenarioInfo{
 	{ScenarioLegacyStream, true, []string{}, "the page posts its answer request to the site's older stream address (Kimi: kimi.gateway.chat.v1)"},
 	{ScenarioTallSend, true, []string{}, "the page is taller than the window and the send control (marked data-sim-tall) is tall: its top shows above the fold, its centre below it (open it in a short window, 780x437 as Ferry's headless one)"},
 	{ScenarioCoveredSend, true, []string{}, "a floating app banner (not an interstitial) (marked data-sim-cover) covers the send control: nothing may be clicked and the failure names the banner"},
+	{ScenarioOlderTurns, true, []string{}, "the site's older turn markup (ChatGPT: article turns, data-message-author-role, data-message-id, data-message-model-slug, before 2026-09-29); the newest is the default"},
+	{ScenarioLocalChatURL, true, []string{}, "a new chat shows the site's other transient address (ChatGPT: /c/local-chatgpt%3A<id>, not /c/WEB:<uuid>) until param durable_after (ms, default 800) after its first turn"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},
 	{ScenarioUploadLimit, true, []string{}, "attachments: the site's file size limit is param max (default 1KiB); a larger file is refused with the site's words"},

@@ -107,3 +107,17 @@ func waitExists(t *testing.T, p *rod.Page, sel string, timeout time.Duration) {
 func contains(sub string) func(string) bool {
 	return func(s string) bool { return strings.Contains(s, sub) }
 }
+
+// waitURL waits until the page's address ends with suffix.
+func waitURL(t *testing.T, p *rod.Page, suffix string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for time.Now().Before(deadline) {
+		if last = p.MustEval(`() => location.href`).Str(); strings.HasSuffix(last, suffix) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("wait for an address ending %s: last %s", suffix, last)
+}
