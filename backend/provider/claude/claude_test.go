@@ -7,6 +7,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/claude"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -14,7 +15,7 @@ func TestMain(m *testing.M) { providertest.Main(m) }
 
 func TestConformance(t *testing.T) {
 	providertest.Run(t, claude.ID, func(env provider.Env) (provider.Adapter, error) { return claude.New(env) },
-		providertest.Config{Model: "opus"})
+		providertest.Config{Model: "opus", Layouts: []string{sim.ScenarioOlderTurns}})
 }
 
 func TestNewRefusesAnotherSite(t *testing.T) {

@@ -27,7 +27,10 @@ var simScript []byte
 // button[aria-label="Send message"][data-testid="chat-input-send"] disabled
 // until hydration and text; button[aria-label="Stop response"];
 // div[data-is-streaming] true→false; div.font-claude-response;
-// [data-testid="user-message"]; action-bar-copy on both roles, action-bar-retry
+// [data-testid="user-message"]; the newest layout (2026-08): every message
+// in div[data-test-render-count] › div › (message, bar), the bar's first
+// button the copy control, no action-bar test ids; the older layout
+// (scenario older_turns): action-bar-copy on both roles, action-bar-retry
 // on assistant rows; model-selector-dropdown → [role="menuitemradio"];
 // input#chat-input-file-upload-onpage; POST …/chat_conversations then
 // …/completion SSE (message_start, content_block_delta text_delta,
@@ -53,7 +56,7 @@ func SimSite() sim.Site {
 		Title:        "Claude",
 		Script:       simScript,
 		DefaultModel: "claude-sonnet-4-6",
-		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile},
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioOlderTurns},
 		Drift: map[string]string{
 			"composer": "[contenteditable=\"true\"][data-testid=\"composer-input\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",

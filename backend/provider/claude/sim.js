@@ -16,6 +16,17 @@
     Sim.capBanner('You\u2019ve hit your limit for Claude messages. Limits will reset at ', until);
     eng.changed();
   };
+  // The newest layout (2026-08) has no test ids on the action bars: a
+  // message is div[data-test-render-count] › div › (the message, its bar),
+  // the copy control the bar's first button. The older layout (scenario
+  // older_turns, and the drifted page) has action-bar-copy and
+  // action-bar-retry.
+  const older = D || cfg.scenario === 'older_turns';
+  let renders = 0;
+  const message = (content, bar) => h('div', { 'data-test-render-count': String(++renders) }, h('div', { class: 'message-frame' }, content, ...(bar ? [bar] : [])));
+  const actionBar = (retry) => older
+    ? h('div', { class: 'action-bar' }, h('button', { type: 'button', 'data-testid': T.copy }, 'Copy'), ...(retry ? [h('button', { type: 'button', 'data-testid': 'action-bar-retry' }, 'Retry')] : []))
+    : h('div', { class: 'flex items-center' }, h('button', { type: 'button', 'aria-label': 'Copy' }, 'Copy'), ...(retry ? [h('button', { type: 'button', 'aria-label': 'Retry' }, 'Retry')] : []));
   const org = '8f3e2b1c-sim0-4c7d-9a1e-000000000001';
   let conv = cfg.conversation || '';
   let model = 'claude-sonnet-4-6';
@@ -53,8 +64,9 @@
       controls.appendChild(h('button', { type: 'button', 'aria-label': T.sendLabel, 'data-testid': T.send, disabled: state !== 'ready' || capped, onclick: () => eng.submit() }, '↑'));
     },
     userTurn(text, files) {
-      thread.appendChild(h('div', { class: 'user-row' }, h('div', { 'data-testid': 'user-message' }, Sim.attachmentChips(files), h('p', { class: 'whitespace-pre-wrap', text })),
-        h('button', { type: 'button', 'data-testid': T.copy }, 'Copy')));
+      const msg = h('div', { 'data-testid': 'user-message' }, Sim.attachmentChips(files), h('p', { class: 'whitespace-pre-wrap', text }));
+      thread.appendChild(older ? h('div', { class: 'user-row' }, msg, h('button', { type: 'button', 'data-testid': T.copy }, 'Copy'))
+        : message(h('div', { class: 'user-row' }, msg), actionBar(false)));
     },
     assistantTurn() {
       const md = h('div', { class: 'standard-markdown grid-cols-1' });
@@ -62,7 +74,8 @@
       let summary = null;
       const box = h('div', { 'data-is-streaming': 'true', class: 'group relative' }, body);
       const row = h('div', { class: 'assistant-row' }, box);
-      thread.appendChild(row);
+      const frame = older ? row : message(row);
+      thread.appendChild(frame);
       const opts = { code: (lang, code) => h('div', { class: 'code-block' }, h('div', { class: 'code-lang' }, lang), h('pre', {}, h('code', { class: 'language-' + lang, text: code }))) };
       const end = () => box.setAttribute('data-is-streaming', 'false');
       return {
@@ -73,16 +86,15 @@
           if (!summary) { summary = h('div', { class: 'thinking-summary transition-all' }, h('div', { class: 'text-sm' })); body.insertBefore(summary, md); }
           summary.firstChild.appendChild(h('p', { text: th }));
         },
-        remove() { row.remove(); },
+        remove() { frame.remove(); },
         done() {
           end();
-          row.appendChild(h('div', { class: 'action-bar' }, h('button', { type: 'button', 'data-testid': T.copy }, 'Copy'),
-            h('button', { type: 'button', 'data-testid': 'action-bar-retry' }, 'Retry')));
+          (older ? row : frame.firstChild).appendChild(actionBar(true));
         },
         error(msg, retry) {
           end();
           row.appendChild(h('div', { class: 'error-message', role: 'alert' }, msg));
-          if (retry) row.appendChild(h('button', { type: 'button', 'data-testid': 'action-bar-retry', onclick: retry }, 'Retry'));
+          if (retry) row.appendChild(h('button', older ? { type: 'button', 'data-testid': 'action-bar-retry', onclick: retry } : { type: 'button', 'aria-label': 'Retry', onclick: retry }, 'Retry'));
         },
       };
     },

@@ -26,8 +26,11 @@ func Site() site.Site {
 			// outside the answer's .standard-markdown.
 			site.RoleAnswerBody: {`div[class*="font-claude-response"] .standard-markdown`, `div[class*="font-claude-response"]`},
 			site.RoleCodeBlock:  {`pre code`},
-			// action-bar-copy sits under both roles; retry only under answers.
-			site.RoleFinished:    {`[data-testid="action-bar-retry"]`, `[data-testid="action-bar-copy"]`},
+			// action-bar-copy sits under both roles; retry only under
+			// answers. The newest layout (2026-08) has neither test id: its
+			// copy control is the first button of the message's bar.
+			site.RoleFinished: {`[data-testid="action-bar-retry"]`, `[data-testid="action-bar-copy"]`,
+				`div[data-test-render-count] > div > div:nth-child(2) button:first-child`},
 			site.RoleModelPicker: {`[data-testid="model-selector-dropdown"]`},
 			site.RoleModelItem:   {`[role="menuitemradio"]`},
 			site.RoleFileInput:   {`input[type="file"]#chat-input-file-upload-onpage`, `input[type="file"]`},

@@ -122,7 +122,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioLegacyStream, true, []string{}, "the page posts its answer request to the site's older stream address (Kimi: kimi.gateway.chat.v1)"},
 	{ScenarioTallSend, true, []string{}, "the page is taller than the window and the send control (marked data-sim-tall) is tall: its top shows above the fold, its centre below it (open it in a short window, 780x437 as Ferry's headless one)"},
 	{ScenarioCoveredSend, true, []string{}, "a floating app banner (not an interstitial) (marked data-sim-cover) covers the send control: nothing may be clicked and the failure names the banner"},
-	{ScenarioOlderTurns, true, []string{}, "the site's older turn markup (ChatGPT: article turns, data-message-author-role, data-message-id, data-message-model-slug, before 2026-09-29); the newest is the default"},
+	{ScenarioOlderTurns, true, []string{}, "the site's older turn markup (ChatGPT: article turns, data-message-author-role, data-message-id, data-message-model-slug, before 2026-09-29; Claude: action-bar-copy and action-bar-retry test ids, before 2026-08); the newest is the default"},
 	{ScenarioLocalChatURL, true, []string{}, "a new chat shows the site's other transient address (ChatGPT: /c/local-chatgpt%3A<id>, not /c/WEB:<uuid>) until param durable_after (ms, default 800) after its first turn"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},

@@ -31,7 +31,7 @@ var siteUIs = []siteUI{
 	{sim.Grok, "/", `div.tiptap.ProseMirror[contenteditable="true"]`, typeInsertText,
 		`[data-testid="chat-submit"]:not([disabled])`, `div.action-buttons`, `.message-bubble .response-content-markdown`, `[data-testid="chat-stop"]`},
 	{sim.Claude, "/new", `[contenteditable="true"][aria-label="Write your prompt to Claude"]`, typeExecCommand,
-		`button[aria-label="Send message"]:not([disabled])`, `[data-testid="action-bar-retry"]`, `div[class*="font-claude-response"] .standard-markdown`, `button[aria-label="Stop response"]`},
+		`button[aria-label="Send message"]:not([disabled])`, `div[data-test-render-count]:last-child > div > div:nth-child(2) button:first-child`, `div[class*="font-claude-response"] .standard-markdown`, `button[aria-label="Stop response"]`},
 	{sim.Kimi, "/", `.chat-input-editor[contenteditable="true"][data-lexical-editor="true"]`, typeExecCommand,
 		`.send-button-container:not(.stop):not(.loading):not(.disabled)`, `.segment-assistant-actions`, `.chat-content-item-assistant .markdown`, `.send-button-container.stop`},
 	{sim.DeepSeek, "/", `textarea[placeholder='Message DeepSeek']`, typeNativeSetter,
