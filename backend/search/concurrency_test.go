@@ -11,18 +11,22 @@ import (
 )
 
 // TestConcurrentChanges runs writers and typing readers together; run it
-// with -race. Each writer owns its ids, so the final state is known.
+// with -race. Each writer owns its ids, so the final state is known. The
+// writers take a fixed number of steps (their 200 adds, then removals,
+// re-adds and updates) and the readers type until the writers are done:
+// however the machine schedules them, the final state is the same.
 func TestConcurrentChanges(t *testing.T) {
 	idx := mustIndex(t, genDocs(2000)...)
 	ctx := context.Background()
+	const steps = 800
 	var stop atomic.Bool
-	var wg sync.WaitGroup
+	var writers, readers sync.WaitGroup
 	errc := make(chan error, 16)
 	for w := 0; w < 2; w++ {
-		wg.Add(1)
+		writers.Add(1)
 		go func(w int) {
-			defer wg.Done()
-			for i := 0; !stop.Load(); i++ {
+			defer writers.Done()
+			for i := 0; i < steps; i++ {
 				id := fmt.Sprintf("w%d-%d", w, i%200)
 				doc := Doc{ID: id, Site: "aviary", Created: day0.Add(time.Duration(i) * time.Second), Prompt: fmt.Sprintf("flamingo round %d", i)}
 				var err error
@@ -45,10 +49,10 @@ func TestConcurrentChanges(t *testing.T) {
 		}(w)
 	}
 	for rd := 0; rd < 3; rd++ {
-		wg.Add(1)
+		readers.Add(1)
 		go func() {
-			defer wg.Done()
-			for !stop.Load() {
+			defer readers.Done()
+			for round := 0; round == 0 || !stop.Load(); round++ {
 				for _, q := range []string{"f", "fl", "fla", "flam", "flamingo", "flamingo r"} {
 					r, err := idx.Search(ctx, Query{Text: q, Limit: 100})
 					if err != nil {
@@ -67,9 +71,9 @@ func TestConcurrentChanges(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(1500 * time.Millisecond)
+	writers.Wait()
 	stop.Store(true)
-	wg.Wait()
+	readers.Wait()
 	close(errc)
 	for err := range errc {
 		t.Fatal(err)
