@@ -121,9 +121,31 @@ func TestFindTurn(t *testing.T) {
 		if ans.Text != providertest.NormalAnswer(prompt) || count(prompt) != 1 {
 			t.Fatalf("answer %q after %d submissions", ans.Text, count(prompt))
 		}
-		u, err := w.ConversationURL(ctx)
-		if err != nil || !strings.HasPrefix(u, "https://chatgpt.com/c/") {
-			t.Fatalf("conversation URL %q (%v)", u, err)
+		// The new chat's transient address (/c/WEB:<uuid>) is no
+		// conversation URL; the lasting one is, once the site gives it.
+		for {
+			u, err := w.ConversationURL(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u != "" {
+				if lasting, _ := w.Site().Conversation(u); !lasting || !strings.HasPrefix(u, "https://chatgpt.com/c/") {
+					t.Fatalf("conversation URL %q", u)
+				}
+				break
+			}
+			info, err := w.Page.Info(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, transient := w.Site().Conversation(info.URL); !transient {
+				t.Fatalf("no conversation URL while the tab shows %s", info.URL)
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("the tab kept the transient address %s", info.URL)
+			case <-time.After(50 * time.Millisecond):
+			}
 		}
 	})
 
