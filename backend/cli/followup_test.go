@@ -82,6 +82,18 @@ func TestAskFollowUps(t *testing.T) {
 		t.Fatalf("--conv ran in conversation %q routing %+v, want %s in tab %s", fourth.ConversationID, fourth.Routing, conv, third.Routing.ControlledTabID)
 	}
 
+	// A Kimi conversation saved on the host Kimi left (kimi.moonshot.cn,
+	// which now redirects) is continued on www.kimi.com.
+	kimi := ask(t, "--site", "kimi", "A question for Kimi")
+	if kimi.ConversationID == "" {
+		t.Fatalf("the Kimi run names no conversation: %+v", kimi)
+	}
+	again := ask(t, "--conv", "https://kimi.moonshot.cn/chat/"+kimi.ConversationID, "Kimi again, by its old address")
+	if again.ConversationID != kimi.ConversationID || h.Server.ConversationSubmissions(sim.Kimi, kimi.ConversationID) != 2 {
+		t.Fatalf("--conv on Kimi's old host ran in conversation %q, want %s with both prompts (it holds %d)",
+			again.ConversationID, kimi.ConversationID, h.Server.ConversationSubmissions(sim.Kimi, kimi.ConversationID))
+	}
+
 	// The thread: the first run and its two follow-ups; the --conv run
 	// followed no run of Ferry's.
 	show := ferry(t, nil, "sessions", "show", third.Session, "--data-dir", dataDir)

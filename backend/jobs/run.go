@@ -275,7 +275,7 @@ func (h *Runner) ConversationSite(conv, siteID string) (string, error) {
 		return "", errs.New(errs.BadInput, "conversation %q is not an address", clipText(conv, 80))
 	}
 	s, ok := reg.ForHost(u.Hostname())
-	if !ok || !s.Allows(conv) {
+	if !ok || !s.Allows(s.Current(conv)) {
 		return "", errs.New(errs.BadInput, "%s is the address of no known chat site", site.Redact(conv)).
 			WithHint("give the address of a conversation on one of the sites `ferry doctor --sites` checks")
 	}

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -79,7 +80,7 @@ func (r *Registry) ForURL(rawURL string) (Site, bool) {
 	for _, id := range r.IDs() {
 		s := r.byID[id]
 		a, err := parseAddress(s.Address)
-		if err != nil || !a.allows(rawURL) {
+		if err != nil || !a.allows(s.Current(rawURL)) {
 			continue
 		}
 		if len(a.prefix) > bestLen {
@@ -93,7 +94,8 @@ func (r *Registry) ForURL(rawURL string) (Site, bool) {
 }
 
 // ForHost infers a site from a bare host name ("chatgpt.com"): the site
-// whose address has exactly that host and the shortest path prefix.
+// whose address has exactly that host (or lists it among its OldHosts)
+// and the shortest path prefix.
 func (r *Registry) ForHost(host string) (Site, bool) {
 	host = strings.ToLower(strings.TrimSpace(host))
 	var best Site
@@ -101,7 +103,7 @@ func (r *Registry) ForHost(host string) (Site, bool) {
 	for _, id := range r.IDs() {
 		s := r.byID[id]
 		a, err := parseAddress(s.Address)
-		if err != nil || a.host != host {
+		if err != nil || (a.host != host && !slices.Contains(s.OldHosts, host)) {
 			continue
 		}
 		if bestLen < 0 || len(a.prefix) < bestLen {

@@ -164,6 +164,11 @@ type Site struct {
 	Address string `json:"address"`
 	// NewChat is the URL that opens a fresh chat (defaults to Address).
 	NewChat string `json:"newChat,omitempty"`
+	// OldHosts are hosts the site answered on before and now redirects
+	// from (Kimi's kimi.moonshot.cn): a tab or a saved conversation there
+	// is the site's, and is continued at the same path on Address's host
+	// (see Current). Ferry never drives a page on one.
+	OldHosts []string `json:"oldHosts,omitempty"`
 	// LoginHosts are hosts the site sends users to for logging in; a tab
 	// there is logged out, not lost.
 	LoginHosts []string `json:"loginHosts,omitempty"`
@@ -239,6 +244,7 @@ func (s Site) Has(f Feature) bool {
 func (s Site) clone() Site {
 	c := s
 	c.LoginHosts = append([]string(nil), s.LoginHosts...)
+	c.OldHosts = append([]string(nil), s.OldHosts...)
 	c.LoginPaths = append([]string(nil), s.LoginPaths...)
 	c.BusyTexts = append([]string(nil), s.BusyTexts...)
 	c.MessageIDAttrs = append([]string(nil), s.MessageIDAttrs...)

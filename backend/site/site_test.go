@@ -130,6 +130,8 @@ func TestTheSiteIsInferredFromTheTabsLiveURL(t *testing.T) {
 	cases := []struct{ name, url, want string }{
 		{"a ChatGPT conversation is chatgpt", "https://chatgpt.com/c/123", "chatgpt"},
 		{"Kimi lives on www", "https://www.kimi.com/chat/abc", "kimi"},
+		{"Kimi's old host is Kimi", "https://kimi.moonshot.cn/chat/abc", "kimi"},
+		{"a look-alike of Kimi's old host is no site", "https://kimi.moonshot.cn.evil.io/chat/abc", ""},
 		{"AI Studio is not Gemini", "https://aistudio.google.com/prompts/new_chat", "aistudio"},
 		{"the longest path prefix wins", "https://chatgpt.com/g/corp/c/1", "corpchat"},
 		{"a login provider is no site", "https://accounts.google.com/signin", ""},
@@ -151,6 +153,24 @@ func TestTheSiteIsInferredFromTheTabsLiveURL(t *testing.T) {
 	}
 	if s, ok := r.ForHost("chat.deepseek.com"); !ok || s.ID != "deepseek" {
 		t.Fatalf("ForHost = %q, %v", s.ID, ok)
+	}
+	kimi, ok := r.ForHost("kimi.moonshot.cn")
+	if !ok || kimi.ID != "kimi" {
+		t.Fatalf("ForHost(kimi.moonshot.cn) = %q, %v", kimi.ID, ok)
+	}
+	for raw, want := range map[string]string{
+		"https://kimi.moonshot.cn/chat/abc?x=1": "https://www.kimi.com/chat/abc?x=1",
+		"https://KIMI.moonshot.cn/chat/abc":     "https://www.kimi.com/chat/abc",
+		"https://www.kimi.com/chat/abc":         "https://www.kimi.com/chat/abc",
+		"http://kimi.moonshot.cn/chat/abc":      "http://kimi.moonshot.cn/chat/abc",
+		"https://kimi.moonshot.cn:8443/chat/a":  "https://kimi.moonshot.cn:8443/chat/a",
+	} {
+		if got := kimi.Current(raw); got != want {
+			t.Errorf("Current(%q) = %q, want %q", raw, got, want)
+		}
+	}
+	if kimi.Allows("https://kimi.moonshot.cn/chat/abc") {
+		t.Error("Kimi drives pages on its old host")
 	}
 	if s, ok := r.ForHost("chatgpt.com"); !ok || s.ID != "chatgpt" {
 		t.Fatalf("ForHost picks the widest site on a shared host, got %q", s.ID)
@@ -276,6 +296,13 @@ func TestAConversationsTransientAddressIsNotItsLastingOne(t *testing.T) {
 	bad.ConversationPath = "(("
 	if err := validate(bad); err == nil || !strings.Contains(err.Error(), "conversationPath") {
 		t.Fatalf("validate accepted a conversationPath that does not compile: %v", err)
+	}
+	for _, h := range []string{"Kimi.example", "kimi.example:443", "kimi.example/chat", ""} {
+		bad, _ := Builtin().Get("kimi")
+		bad.OldHosts = []string{h}
+		if err := validate(bad); err == nil || !strings.Contains(err.Error(), "oldHosts") {
+			t.Errorf("validate accepted the old host %q: %v", h, err)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -158,6 +159,25 @@ func (s Site) Conversation(raw string) (lasting, transient bool) {
 		return false, true
 	}
 	return true, false
+}
+
+// Current is raw with the host moved to the site's own when raw is on one
+// of its OldHosts (https://kimi.moonshot.cn/chat/x → https://www.kimi.com/chat/x),
+// and raw itself otherwise.
+func (s Site) Current(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.User != nil || u.Port() != "" {
+		return raw
+	}
+	if !slices.Contains(s.OldHosts, strings.ToLower(u.Hostname())) {
+		return raw
+	}
+	a, err := parseAddress(s.Address)
+	if err != nil {
+		return raw
+	}
+	u.Host = a.host
+	return u.String()
 }
 
 // Host returns the site's canonical host ("chatgpt.com"), or "" when its

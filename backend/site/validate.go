@@ -1,6 +1,7 @@
 package site
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -110,6 +111,12 @@ func validate(s Site) error {
 		}
 		if _, err := regexp.Compile(st.PathPattern); err != nil || st.PathPattern == "" {
 			return bad("stream pathPattern %q is not a valid regular expression", st.PathPattern)
+		}
+	}
+	for _, h := range s.OldHosts {
+		u, err := url.Parse("https://" + h)
+		if ch, ok := canonicalHost(u); err != nil || u.Host != h || !ok || ch != h || u.Port() != "" {
+			return bad("oldHosts: %q is not a lower-case host name without a port", h)
 		}
 	}
 	for _, a := range s.MessageIDAttrs {

@@ -95,6 +95,8 @@ func (l *Leases) Continue(ctx context.Context, r Run, b *browser.Browser, reg *s
 	if err != nil {
 		return nil, site.Site{}, false, err
 	}
+	// A conversation saved on a host the site left is continued on its own.
+	conv = s.Current(conv)
 	if !s.Allows(conv) {
 		return nil, site.Site{}, false, errs.New(errs.BadInput, "%q is not a %s conversation address", site.Redact(conv), s.Name).
 			WithHint("continue a run that has a conversation address")

@@ -10,6 +10,9 @@ func Site() site.Site {
 		Name:    "Kimi",
 		Address: "https://www.kimi.com/",
 		NewChat: "https://www.kimi.com/",
+		// kimi.moonshot.cn answers 307 to www.kimi.com since 2026-07 (the
+		// reference, §6): its tabs and saved conversations are Kimi's.
+		OldHosts: []string{"kimi.moonshot.cn"},
 		Selectors: map[site.Role][]string{
 			site.RoleComposer: {
 				`.chat-input-editor[contenteditable="true"][data-lexical-editor="true"]`,
