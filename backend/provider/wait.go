@@ -74,8 +74,14 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				if refusedAt.IsZero() {
 					refusedAt = time.Now()
 				}
-				if r, err := w.Interstitial(ctx); err == nil && r.Code != "" {
-					return r.Err()
+				// The body, read whole once the response ends, says more
+				// than a page's generic notice (Grok's anti-bot code 7
+				// behind "Something went wrong"): the page speaks first
+				// only for a body that never ends.
+				if bodyPending := !ss.ended && time.Since(refusedAt) < 2*time.Second; !bodyPending {
+					if r, err := w.Interstitial(ctx); err == nil && r.Code != "" {
+						return r.Err()
+					}
 				}
 				if time.Since(refusedAt) > 5*time.Second {
 					return refusal(w.Env.Site, ss.status)

@@ -2,6 +2,7 @@ package grok_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/grok"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
+	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -37,6 +39,26 @@ func TestSelectedModelAnswers(t *testing.T) {
 	}
 	if res.Answer != providertest.NormalAnswer("Which model are you?") {
 		t.Fatalf("answer %q", res.Answer)
+	}
+}
+
+// TestAnAntiBotRefusalIsAskedOfTheUserAndNeverResent: since 2026-06 the
+// anti-bot layer answers 403 {"code":7,…} to a request it distrusts; the
+// run says to clear it in the tab, and nothing is sent again.
+func TestAnAntiBotRefusalIsAskedOfTheUserAndNeverResent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tab := providertest.Open(t, ctx, grok.ID, factory, providertest.Setup{})
+	res, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Hello " + sim.Directive(sim.ScenarioAntiBot), Cooldown: 50 * time.Millisecond})
+	if res != nil || errs.CodeOf(err) != errs.CloudflareChallenge {
+		t.Fatalf("Ask = %+v, %v; want cloudflare_challenge", res, err)
+	}
+	e := errs.From(err)
+	if e.Evidence["status"] != "403" || e.Evidence["error_code"] != "7" || !strings.Contains(e.RetryHint, "reload") {
+		t.Fatalf("envelope %+v, want status 403, code 7 and a hint to reload the tab", e)
+	}
+	if subs := tab.H.Server.Submissions(grok.ID); len(subs) != 1 || !subs[0].Refused {
+		t.Fatalf("submissions %+v, want the one refused send", subs)
 	}
 }
 

@@ -30,7 +30,10 @@ var simScript []byte
 // token with isThinking, isSoftStop, finalMetadata, modelResponse); a listing
 // GET follows each turn. "under heavy usage"; a refused send is HTTP 429
 // {"code":8,"message":"Too many requests","details":[]} (a usage cap: the
-// same code, other words). Logged out: a landing page with "Sign in" /
+// same code, other words); the anti-bot layer's refusal (scenario
+// anti_bot) is HTTP 403 {"code":7,"message":"Request rejected by anti-bot
+// rules.","details":[]} with a generic notice on the page (its words are
+// not public). Logged out: a landing page with "Sign in" /
 // "Sign up" and no composer, REST 401. GAP: "not available in your region".
 func SimSite() sim.Site {
 	return sim.Site{
@@ -40,7 +43,7 @@ func SimSite() sim.Site {
 		Script:        simScript,
 		DefaultModel:  "grok-4",
 		ThinkingModel: "grok-4-thinking",
-		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioRenamedSend},
+		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioAntiBot, sim.ScenarioRenamedSend},
 		Drift: map[string]string{
 			"composer": "div.editor-surface[contenteditable=\"true\"][aria-label=\"Message Grok\"]",
 			"send":     "[data-testid=\"composer-submit\"]:not([disabled])",
@@ -93,6 +96,15 @@ func (s simServer) grokSend(w http.ResponseWriter, r *http.Request, conv string)
 		return sim.Refusal{Status: status, ContentType: "application/json", Body: func(sim.Turn, time.Time) string {
 			return sim.CompactJSON(sim.O("code", 8, "message", msg, "details", []any{}))
 		}}
+	}
+	// The anti-bot layer refuses a request that lacks a valid
+	// x-statsig-id and __cf_bm with 403 and gRPC code 7.
+	if sc := s.TurnScenario(ID, conv, req.Message); sc.Name == sim.ScenarioAntiBot {
+		s.Record(sim.Submission{Site: ID, ConversationID: conv, Prompt: req.Message, Scenario: sc.Name, Refused: true})
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		_, _ = w.Write([]byte(sim.CompactJSON(sim.O("code", 7, "message", "Request rejected by anti-bot rules.", "details", []any{}))))
+		return
 	}
 	t, ok := s.BeginTurn(w, ID, conv, req.Message, jsonErr(429, "Too many requests"), jsonErr(429, "You've reached your limit. Please try again later or upgrade."))
 	if !ok {

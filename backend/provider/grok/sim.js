@@ -61,6 +61,12 @@
       const url = conv ? '/rest/app-chat/conversations/' + conv + '/responses' : '/rest/app-chat/conversations/new';
       const resp = await fetch(url, { method: 'POST', credentials: 'include', signal, headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ message: prompt, modelName: model, temporary: false, fileAttachments: [], disableSearch: false }) });
+      if (resp.status === 403) {
+        // {"code":7,"message":"Request rejected by anti-bot rules."}
+        turn.remove();
+        Sim.toast('Something went wrong. Please refresh the page and try again.');
+        return;
+      }
       if (resp.status === 429) {
         // {"code":8,"message":…,"details":[]}: RESOURCE_EXHAUSTED for a short
         // rate limit and for the plan's cap alike; the words tell them apart.

@@ -156,6 +156,11 @@ func (d *Decoder) fail(e any) {
 		d.err = interstitial.CapErr("Grok says the plan's usage limit is reached", time.Time{})
 	case code == "8" || code == "429":
 		d.err = errs.New(errs.RateLimited, "Grok says there are too many requests")
+	case code == "7" || strings.Contains(strings.ToLower(msg), "anti-bot"):
+		// PERMISSION_DENIED from the anti-bot layer (since 2026-06): the
+		// page's own tokens were refused; only the user can clear it.
+		d.err = errs.New(errs.CloudflareChallenge, "Grok's anti-bot check refused the prompt; nothing was sent again").
+			WithHint("open the Grok tab, reload it (or solve the check it shows), then retry")
 	default:
 		d.err = errs.New(errs.GenerationError, "Grok reported an error in the answer stream")
 	}

@@ -80,6 +80,7 @@ func TestARefusedSendIsReadFromItsGRPCStatus(t *testing.T) {
 		{"code 8 Too many requests is a short rate limit", `{"code":8,"message":"Too many requests","details":[]}`, errs.RateLimited},
 		{"code 8 with a plan's limit is a usage cap", `{"code":8,"message":"You've reached your limit. Please try again later or upgrade.","details":[]}`, errs.UsageCap},
 		{"the same status wrapped in error", `{"error":{"code":8,"message":"Too many requests","details":[]}}`, errs.RateLimited},
+		{"code 7 from the anti-bot layer is a check the user clears in the tab", `{"code":7,"message":"Request rejected by anti-bot rules.","details":[]}`, errs.CloudflareChallenge},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

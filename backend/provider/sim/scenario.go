@@ -42,6 +42,10 @@ const (
 	ScenarioStableI             = "stable_i"
 	ScenarioPauseMidAnswer      = "pause_mid_answer"
 	ScenarioToolPhase           = "tool_phase"
+	// ScenarioAntiBot refuses the send as the site's anti-bot layer does
+	// (Grok: HTTP 403 {"code":7,"message":"Request rejected by anti-bot
+	// rules."}).
+	ScenarioAntiBot = "anti_bot"
 
 	ScenarioCloudflare     = "cloudflare"
 	ScenarioLoggedOut      = "logged_out"
@@ -112,6 +116,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioStableI, false, nil, "the answer's first word, \"I\", stays alone for a while (param pause, default 2s), the page still generating, then the rest streams"},
 	{ScenarioPauseMidAnswer, false, nil, "half the answer (param at, a fraction) streams, then nothing for a while (param pause, default 2s), the page still generating, then the rest"},
 	{ScenarioToolPhase, false, nil, "a preamble (\"Let me look that up.\"), a tool phase without text (param pause, default 2s), the page still generating, then the answer"},
+	{ScenarioAntiBot, false, []string{}, "the send is refused by the site's anti-bot layer (Grok: HTTP 403 {\"code\":7,\"message\":\"Request rejected by anti-bot rules.\"}, since 2026-06); the page shows an error, nothing more is sent"},
 	{ScenarioCloudflare, true, nil, "every page is a Cloudflare \"Just a moment...\" challenge (403, cf-mitigated: challenge) until the checkbox is clicked"},
 	{ScenarioLoggedOut, true, nil, "the user is logged out: login links, no account markers, /api/auth/session without user"},
 	{ScenarioSessionExpired, true, []string{}, "\"Your session has expired. Please log in again\"; the access token is expired"},
