@@ -37,8 +37,11 @@ var simScript []byte
 // f.req carries the file refs; the upload requests are ChatGPT's shape, the
 // reference has none for Gemini: GAP). StreamGenerate with at/f.req, ")]}'"
 // then UTF-16-length-prefixed wrb.fr frames, candidate [1][0] full text,
-// [8][0]==2 complete, body[42] model, 1037 usage limit; "Sorry, something
-// went wrong…" rendered as a normal message. A new chat's address becomes
+// [8][0]==2 complete, body[42] model; a failed turn is a frame
+// [3, null, [["…BardErrorInfo", [code]]]] as in the captured one (1037 usage
+// limit; scenario error_info: another code after a partial answer, the page
+// showing its generic notice); "Sorry, something went wrong…" rendered as a
+// normal message. A new chat's address becomes
 // /app/<hex> (conversation c_<hex>) as soon as a frame names the
 // conversation, while the answer streams (the reference is silent on when:
 // the app's own routing). GAPs: dropped mode selections,
@@ -51,7 +54,7 @@ func SimSite() sim.Site {
 		Title:        "Google Gemini",
 		Script:       simScript,
 		DefaultModel: "gemini-3-flash",
-		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile},
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioErrorInfo, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile},
 		Drift: map[string]string{
 			"composer": "rich-textarea .input-editor[contenteditable=\"true\"]",
 			"send":     "button.submit-button[aria-label=\"Submit\"]",
@@ -153,7 +156,7 @@ func (s simServer) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 	}
 	errFrame := func(code int) sim.Refusal {
 		return sim.Refusal{Status: 200, ContentType: "application/json; charset=utf-8", Body: func(t sim.Turn, _ time.Time) string {
-			b, _ := json.Marshal([]any{[]any{"wrb.fr", nil, nil, nil, nil, []any{code}}})
+			b, _ := json.Marshal(bardError(code))
 			return fmt.Sprintf(")]}'\n\n%d\n%s\n", len(b)+1, b)
 		}}
 	}
@@ -186,6 +189,10 @@ func (s simServer) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 		geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, so, thoughts, false, model)))
 	})
 	if !done {
+		if t.Scenario.Name == sim.ScenarioErrorInfo {
+			geminiFrame(f, bardError(t.Scenario.Int("code", 1013)))
+			return
+		}
 		if t.Scenario.Name == sim.ScenarioError {
 			geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, "Sorry, something went wrong. Please try your request again.", "", true, model)))
 			return
@@ -194,6 +201,13 @@ func (s simServer) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 	}
 	geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, t.Answer.Text, thoughts, true, model)))
 	geminiFrame(f, []any{[]any{"di", 120}, []any{"af.httprm", 120, "sim", 7}})
+}
+
+// bardError is the frame of a failed turn as the real stream carries it
+// (the reference: BardErrorInfo errors in the stream, 2026-07): status 3
+// with a BardErrorInfo detail holding the code.
+func bardError(code int) []any {
+	return []any{[]any{"wrb.fr", nil, nil, nil, nil, []any{3, nil, []any{[]any{"type.googleapis.com/assistant.boq.bard.application.BardErrorInfo", []any{code}}}}}}
 }
 
 // fileRefs reads the file ids of f.req's attachment list ([[[id, 1], name], …]).

@@ -103,7 +103,8 @@
           buf = buf.slice(nl + 1 + n);
           for (const env of frame) {
             if (env[0] !== 'wrb.fr') continue;
-            if (!env[2]) { errCode = (env[5] || [0])[0]; continue; }
+            // A failed turn: [3, null, [["type.googleapis.com/…BardErrorInfo", [code]]]].
+            if (!env[2]) { const info = ((env[5] || [])[2] || []).find((d) => String(d[0]).endsWith('BardErrorInfo')); errCode = info ? info[1][0] : (env[5] || [0])[0]; continue; }
             const b = JSON.parse(env[2]);
             cid = b[1][0]; rid = b[1][1];
             // The address names the conversation as soon as a frame does.
@@ -117,6 +118,7 @@
         }
       });
       if (errCode === 1037) { turn.error('You\u2019ve reached your limit for now. Try again later.', null); Sim.toast('Usage limit reached. Your limit resets at ', {}).appendChild(Sim.resetTime(Date.now() + 3 * 3600e3)); return; }
+      if (errCode) { turn.error('Sorry, something went wrong. Please try your request again.', null); return; }
       if (!complete) throw new Error('stream ended early');
       if (location.pathname !== '/app/' + cid.replace(/^c_/, '')) history.pushState({}, '', '/app/' + cid.replace(/^c_/, ''));
       turn.done(mdl);

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/errs"
@@ -173,8 +174,8 @@ func (d *Decoder) envelope(e any) {
 	if stream.Str(stream.Get(e, "0")) != "wrb.fr" {
 		return // "di", "af.httprm", "e": bookkeeping
 	}
-	if code, ok := stream.Get(e, "5", "2", "0", "1", "0").(float64); ok {
-		d.fail(int(code))
+	if status := stream.Get(e, "5"); status != nil {
+		d.fail(errorCode(status))
 		return
 	}
 	raw := stream.Str(stream.Get(e, "2"))
@@ -208,10 +209,35 @@ func (d *Decoder) envelope(e any) {
 	}
 }
 
+// errorCode reads the code of a failed turn's status
+// ([3, null, [["type.googleapis.com/assistant.boq.bard.application.BardErrorInfo", [1037]]]]):
+// the code of its BardErrorInfo detail wherever the detail sits, else the
+// status's own number (negated, so it can never read as a known code),
+// else 0.
+func errorCode(status any) int {
+	details, _ := stream.Get(status, "2").([]any)
+	for _, dt := range details {
+		if strings.HasSuffix(stream.Str(stream.Get(dt, "0")), "BardErrorInfo") {
+			if c, ok := stream.Get(dt, "1", "0").(float64); ok {
+				return int(c)
+			}
+		}
+	}
+	if c, ok := stream.Get(status, "0").(float64); ok {
+		return -int(c)
+	}
+	return 0
+}
+
 // fail maps Gemini's error codes: 1037 usage limit, 1052 model unavailable,
 // 1060 requests from this address temporarily blocked.
 func (d *Decoder) fail(code int) {
 	if d.err != nil {
+		return
+	}
+	if code <= 0 {
+		d.err = errs.New(errs.GenerationError, "Gemini failed the turn (status %d) without naming an error", -code).
+			WithEvidence("status", strconv.Itoa(-code))
 		return
 	}
 	switch code {
@@ -223,7 +249,7 @@ func (d *Decoder) fail(code int) {
 		d.err = errs.New(errs.RateLimited, "Gemini temporarily blocked requests from this network").
 			WithHint("wait a while before retrying, or switch network; open Gemini in the browser to check")
 	default:
-		d.err = errs.New(errs.GenerationError, "Gemini reported an error in the answer stream")
+		d.err = errs.New(errs.GenerationError, "Gemini failed the turn with error %d", code)
 	}
 	d.err.WithEvidence("error_code", strconv.Itoa(code))
 }

@@ -23,6 +23,16 @@ var fixtures = []streamtest.Fixture{
 		Name: "a Gemini error 1037 becomes UsageCap",
 		File: "gemini_usage_limit.txt", Ended: true, ErrCode: errs.UsageCap,
 	},
+	{
+		Name: "a BardErrorInfo code Ferry does not know after a partial answer is a generation error, not that partial answer",
+		File: "gemini_error_info.txt", Text: "Here is ", Ended: true, ErrCode: errs.GenerationError,
+		Model: "gemini-3-pro", Source: "body[42]", Conv: "c_9f8e7d6c5b4a3921", MsgID: "rc_0123456789abcdef",
+	},
+	{
+		Name: "a failed status without a BardErrorInfo is a generation error too",
+		File: "gemini_error_status.txt", Text: "Here is ", Ended: true, ErrCode: errs.GenerationError,
+		Model: "gemini-3-pro", Source: "body[42]", Conv: "c_9f8e7d6c5b4a3921", MsgID: "rc_0123456789abcdef",
+	},
 }
 
 func TestDecoderReadsCapturedStreams(t *testing.T) {

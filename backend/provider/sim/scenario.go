@@ -46,6 +46,10 @@ const (
 	// (Grok: HTTP 403 {"code":7,"message":"Request rejected by anti-bot
 	// rules."}).
 	ScenarioAntiBot = "anti_bot"
+	// ScenarioErrorInfo fails the turn after a partial answer with an
+	// error the stream names by code (Gemini: a BardErrorInfo frame,
+	// param code, default 1013, a code Ferry does not know).
+	ScenarioErrorInfo = "error_info"
 
 	ScenarioCloudflare     = "cloudflare"
 	ScenarioLoggedOut      = "logged_out"
@@ -117,6 +121,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioPauseMidAnswer, false, nil, "half the answer (param at, a fraction) streams, then nothing for a while (param pause, default 2s), the page still generating, then the rest"},
 	{ScenarioToolPhase, false, nil, "a preamble (\"Let me look that up.\"), a tool phase without text (param pause, default 2s), the page still generating, then the answer"},
 	{ScenarioAntiBot, false, []string{}, "the send is refused by the site's anti-bot layer (Grok: HTTP 403 {\"code\":7,\"message\":\"Request rejected by anti-bot rules.\"}, since 2026-06); the page shows an error, nothing more is sent"},
+	{ScenarioErrorInfo, false, []string{}, "a partial answer, then an error the stream names by code (Gemini: [\"wrb.fr\",…,[3,null,[[\"type.googleapis.com/assistant.boq.bard.application.BardErrorInfo\",[code]]]]], param code, default 1013); the page shows its generic \"Sorry, something went wrong\" (the page's words for it are not public)"},
 	{ScenarioCloudflare, true, nil, "every page is a Cloudflare \"Just a moment...\" challenge (403, cf-mitigated: challenge) until the checkbox is clicked"},
 	{ScenarioLoggedOut, true, nil, "the user is logged out: login links, no account markers, /api/auth/session without user"},
 	{ScenarioSessionExpired, true, []string{}, "\"Your session has expired. Please log in again\"; the access token is expired"},

@@ -104,7 +104,7 @@ func (t Turn) pieces(ctx context.Context, text string, emit func(piece, soFar st
 		pause.Hold = t.hold
 	}
 	cut := -1
-	if t.Scenario.Name == ScenarioStreamCut || t.Scenario.Name == ScenarioError {
+	if t.Scenario.Name == ScenarioStreamCut || t.Scenario.Name == ScenarioError || t.Scenario.Name == ScenarioErrorInfo {
 		cut = CutIndex(t.Scenario, len(parts))
 	}
 	so := ""
