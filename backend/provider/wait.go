@@ -156,7 +156,11 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 			if err != nil {
 				return err
 			}
-			if r.Code != "" && r.Terminal {
+			// A generic error notice shown before the answer's response was
+			// read whole waits a moment for it: a refusal's body names the
+			// cause (Grok's anti-bot code 7 behind "Something went wrong").
+			responsePending := expectStream && !ss.ended && time.Since(t.SentAt) < 3*time.Second
+			if r.Code != "" && r.Terminal && !(r.Code == errs.GenerationError && responsePending) {
 				return r.Err()
 			}
 		}
