@@ -122,7 +122,9 @@ func pressRefused(ctx context.Context, srv *sim.Server, siteID string) bool {
 // the cancelled run says so (its record and envelope), after pressing the
 // control, instead of claiming the site stopped.
 func (c *suite) cancelRefused(t *testing.T) {
-	tab, ctx := c.open(t, Setup{})
+	// The site refuses every press: Ferry gives up after the bound, here
+	// shorter than production's.
+	tab, ctx := c.open(t, Setup{StopTimeout: 3 * time.Second})
 	tab.H.Server.RefuseStop(c.site, true)
 	err := askCancelled(t, ctx, tab)
 	env := errs.From(err)

@@ -249,6 +249,11 @@ type Setup struct {
 	// Viewport, when set, is the tab's size in CSS pixels (a short window
 	// such as Ferry's headless 780x437).
 	Viewport *browser.Point
+	// StopTimeout, when set, bounds the adapter's Stop (a test of a site
+	// that will not stop gives up sooner than production's
+	// provider.StopTimeout, which every other test keeps: a loaded machine
+	// may take seconds to show a press's effect).
+	StopTimeout time.Duration
 }
 
 // Open resets the simulator, applies setup, opens the site in a fresh
@@ -298,10 +303,9 @@ func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, 
 	}
 	// The composer of a healthy simulated page shows within a second; a
 	// short readiness bound keeps the drifted-page test quick.
-	// A site that will not stop is given up on sooner than in production
-	// too (the refusal case), and so is a file whose tile never shows (a
-	// tile shows within a second of the upload here).
-	a, err := f(provider.Env{Page: p, Site: s, Sites: reg, ReadyTimeout: 5 * time.Second, StopTimeout: 3 * time.Second, TileTimeout: 8 * time.Second})
+	// A file whose tile never shows is given up on sooner than in
+	// production too (a tile shows within a second of the upload here).
+	a, err := f(provider.Env{Page: p, Site: s, Sites: reg, ReadyTimeout: 5 * time.Second, StopTimeout: setup.StopTimeout, TileTimeout: 8 * time.Second})
 	if err != nil {
 		t.Fatalf("build adapter: %v", err)
 	}
