@@ -103,7 +103,7 @@ var (
 	reConsent     = regexp.MustCompile(`(?i)before you continue to (google|youtube)`)
 	reSession     = regexp.MustCompile(`(?i)your session has expired`)
 	reTooLong     = regexp.MustCompile(`(?i)(reached|hit) the maximum (length|conversation length) for this conversation|maximum length for this conversation`)
-	reTooMany     = regexp.MustCompile(`(?i)too many requests|making requests too quickly|sending messages too (?:frequently|fast)|requests are too frequent`)
+	reTooMany     = regexp.MustCompile(`(?i)too many requests|making requests too quickly|sending messages too (?:frequently|fast)|requests are too frequent|temporarily limited access to your conversations`)
 	reCap         = regexp.MustCompile(`(?i)usage limit|message limit|rate limit|hit the [^.]{0,40}limit|you(?:'|’| ha)ve (?:reached|hit)|out of (?:free )?messages|limits? (?:resets?|will reset)|your free messages return at|exceeded your (?:current )?quota`)
 	// reCapBanner is the stricter wording of a usage cap that a site shows
 	// outside any dialog or alert (Claude's "You’ve hit your limit for

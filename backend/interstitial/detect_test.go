@@ -49,6 +49,11 @@ func TestDetectRecognisesEverySignature(t *testing.T) {
 				s.Dialogs = []string{"Too many requests\nYou're making requests too quickly. We've temporarily limited access to your conversations to protect our systems.\nGot it"}
 			}),
 			RateLimit, errs.RateLimited, "Got it", true},
+		{"ChatGPT's throttle modal seen with six chats at once is a rate limit by its own words",
+			with(chatPage(), func(s *Snapshot) {
+				s.Dialogs = []string{"We’ve temporarily limited access to your conversations to protect our systems. Please wait a few minutes before trying again.\nGot it"}
+			}),
+			RateLimit, errs.RateLimited, "Got it", true},
 		{"DeepSeek's 'sending messages too frequently' alert is a rate limit",
 			with(chatPage(), func(s *Snapshot) {
 				s.URL = "https://chat.deepseek.com/a/chat/s/5f0c2d7e"
