@@ -210,7 +210,7 @@ func (w *Web) awaitFiles(ctx context.Context, files []attach.File, before tileSt
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctxErr(ctx, "waiting for the attachments")
+			return nil, ContextErr(ctx, "waiting for the attachments")
 		case <-time.After(w.Poll):
 		}
 	}

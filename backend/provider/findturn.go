@@ -146,7 +146,7 @@ func (w *Web) FindTurn(ctx context.Context, prompt string, since time.Time) (*Tu
 		}
 		select {
 		case <-ctx.Done():
-			return nil, false, ctxErr(ctx, "looking for the prompt in the conversation")
+			return nil, false, ContextErr(ctx, "looking for the prompt in the conversation")
 		case <-time.After(w.Poll):
 		}
 	}

@@ -45,7 +45,7 @@ func (w *Web) SelectModel(ctx context.Context, m site.Model) (string, error) {
 		}
 		select {
 		case <-ctx.Done():
-			return "", ctxErr(ctx, "selecting the model")
+			return "", ContextErr(ctx, "selecting the model")
 		case <-time.After(w.Poll):
 		}
 	}

@@ -174,9 +174,9 @@ func checkEnv(env Env) error {
 	return nil
 }
 
-// ctxErr turns the end of ctx into the Timeout or Cancelled envelope, with
+// ContextErr turns the end of ctx into the Timeout or Cancelled envelope, with
 // stage poll.
-func ctxErr(ctx context.Context, what string) error {
+func ContextErr(ctx context.Context, what string) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return errs.Wrap(ctx.Err(), errs.Timeout, "the deadline passed while %s", what).WithStage(errs.StagePoll)
 	}

@@ -145,7 +145,7 @@ func (w *Web) send(ctx context.Context, prompt string) error {
 		}
 		select {
 		case <-ctx.Done():
-			return ctxErr(ctx, "looking for the send control")
+			return ContextErr(ctx, "looking for the send control")
 		case <-time.After(w.Poll):
 		}
 	}
@@ -197,7 +197,7 @@ func (w *Web) confirm(ctx context.Context, t *Turn, prompt string, before pageSt
 		}
 		select {
 		case <-ctx.Done():
-			return ctxErr(ctx, "confirming the send")
+			return ContextErr(ctx, "confirming the send")
 		case <-t.notify:
 		case <-time.After(w.Poll):
 		}

@@ -90,7 +90,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				// A capture ends with its run's context: a cancelled or
 				// timed-out run is that, not a cut stream.
 				if ctx.Err() != nil {
-					return ctxErr(ctx, "waiting for the answer")
+					return ContextErr(ctx, "waiting for the answer")
 				}
 				// A capture also ends with its tab or browser: a killed
 				// browser is not the site's error, and the site goes on
@@ -166,7 +166,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 		}
 		select {
 		case <-ctx.Done():
-			return ctxErr(ctx, "waiting for the answer")
+			return ContextErr(ctx, "waiting for the answer")
 		case <-t.notify:
 		case <-time.After(next):
 		}

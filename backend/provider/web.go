@@ -294,7 +294,7 @@ func loading(rawURL string) bool {
 
 func (w *Web) readyErr(ctx, rctx context.Context, err error, last pageState) error {
 	if ctx.Err() != nil {
-		return ctxErr(ctx, "waiting for the page")
+		return ContextErr(ctx, "waiting for the page")
 	}
 	if rctx.Err() == nil {
 		return err

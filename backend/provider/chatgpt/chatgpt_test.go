@@ -1,10 +1,13 @@
 package chatgpt_test
 
 import (
+	"context"
 	"encoding/json"
+	"github.com/ferrydesk/ferry/backend/errs"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
@@ -75,4 +78,45 @@ func canonical(t *testing.T, h *providertest.Harness, res *provider.Result) {
 	if res.Content.Source != "conversation_api" || len(res.Warnings) != 0 {
 		t.Fatalf("content %+v warnings %v, want the canonical text without warnings", res.Content, res.Warnings)
 	}
+}
+
+// TestARunGoesToChatNotWork: a tab showing Work (the header's Chat/Work
+// toggle, 2026-07/08) is switched to Chat with a trusted click before the
+// prompt is typed; a toggle that will not switch refuses the run with
+// nothing typed or sent.
+func TestARunGoesToChatNotWork(t *testing.T) {
+	t.Run("a tab on Work is switched to Chat and the prompt goes to Chat", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		tab := providertest.Open(t, ctx, chatgpt.ID, factory, providertest.Setup{Scenario: sim.ScenarioWorkMode})
+		res, err := tab.Ask(t, ctx, providertest.Request{Prompt: "A question for Chat"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Answer != providertest.NormalAnswer("A question for Chat") {
+			t.Fatalf("answer %q", res.Answer)
+		}
+		if subs := tab.H.Server.Submissions(chatgpt.ID); len(subs) != 1 || subs[0].Mode != "primary_assistant" {
+			t.Fatalf("submissions %+v, want one to Chat (primary_assistant)", subs)
+		}
+	})
+	t.Run("a toggle that stays on Work refuses the run before typing", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		tab := providertest.Open(t, ctx, chatgpt.ID, factory, providertest.Setup{Scenario: sim.ScenarioWorkStuck})
+		res, err := tab.Ask(t, ctx, providertest.Request{Prompt: "A question that must not go to Work"})
+		if res != nil || errs.CodeOf(err) != errs.CapabilityMissing {
+			t.Fatalf("Ask = %+v, %v; want capability_missing", res, err)
+		}
+		if e := errs.From(err); e.Evidence["mode"] != "Work" || !strings.Contains(e.RetryHint, "Chat") {
+			t.Fatalf("envelope %+v, want the mode it saw and a hint to switch to Chat", e)
+		}
+		if n := tab.H.Server.SubmissionCount(chatgpt.ID); n != 0 {
+			t.Fatalf("%d submissions, want none", n)
+		}
+		var typed string
+		if err := tab.Page.EvalInto(ctx, &typed, `() => document.querySelector('#prompt-textarea').innerText.trim()`); err != nil || typed != "" {
+			t.Fatalf("the composer holds %q (%v), want nothing typed", typed, err)
+		}
+	})
 }

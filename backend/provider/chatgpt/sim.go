@@ -63,6 +63,13 @@ var simScript []byte
 //     while (param durable_after, 800 ms) after its first turn ends, then
 //     /c/<id> (history.replaceState). When the real site swaps them is not
 //     public: this is the demanding case (the whole first turn transient).
+//   - the header's Chat/Work toggle: button[role=radio] "Chat" / "Work" with
+//     aria-checked and data-state on|off; Work's composer says "Work on
+//     anything"; only trusted clicks switch it (work_mode opens on Work,
+//     work_stuck ignores clicks on Chat). The request's conversation_mode
+//     kind is "primary_assistant" in Chat and "work" in Work (the kind
+//     Work sends is not public: GAP, assumed). Work's 0–5 slider,
+//     the sidebar's "Work" marks and Work conversations: GAP.
 //   - code blocks pre › div.contain-inline-size › sticky header (language,
 //     "Copy code") › div.overflow-y-auto › code.whitespace-pre! language-<lang>.
 //   - finished-action bar copy-turn-action-button, good/bad-response,
@@ -157,7 +164,7 @@ func SimSite() sim.Site {
 		Citations: true, SessionCookie: SimSessionCookie, DeviceCookie: SimDeviceCookie,
 		Scenarios: []string{sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
-			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL},
+			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck},
 		Drift: map[string]string{
 			"composer": "#composer-editor[contenteditable=\"true\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
@@ -285,9 +292,12 @@ type chatgptRequest struct {
 			} `json:"attachments"`
 		} `json:"metadata"`
 	} `json:"messages"`
-	ConversationID  string `json:"conversation_id"`
-	ParentMessageID string `json:"parent_message_id"`
-	Model           string `json:"model"`
+	ConversationID   string `json:"conversation_id"`
+	ParentMessageID  string `json:"parent_message_id"`
+	Model            string `json:"model"`
+	ConversationMode struct {
+		Kind string `json:"kind"`
+	} `json:"conversation_mode"`
 }
 
 func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) {
@@ -322,7 +332,7 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 	s.mu.Unlock()
 	sc := s.TurnScenario(ID, c.ID, prompt)
 
-	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name}
+	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name, Mode: req.ConversationMode.Kind}
 	if len(req.Messages) > 0 && len(req.Messages[0].Metadata.Attachments) > 0 {
 		var ids []string
 		for _, a := range req.Messages[0].Metadata.Attachments {

@@ -24,6 +24,10 @@
   // or /c/local-chatgpt%3A<id> in the local_chat_url scenario.
   const transientURL = () => cfg.scenario === 'local_chat_url' ? '/c/local-chatgpt%3A' + Sim.uuid().replace(/-/g, '') : '/c/WEB:' + Sim.uuid();
 
+  // The header's Chat/Work toggle (2026-07/08): button[role=radio] with
+  // aria-checked and data-state; Work's composer says "Work on anything".
+  // Only trusted clicks switch it (the work_stuck scenario ignores them).
+  let work = cfg.scenario === 'work_mode' || cfg.scenario === 'work_stuck';
   let hydrated = false;
   let sendShown = false;
   let token = null;
@@ -57,6 +61,12 @@
       nav.append(h('a', { href: '/auth/login', 'data-testid': 'login-button', class: 'btn' }, 'Log in'),
         h('button', { type: 'button', 'data-testid': 'signup-button', class: 'btn' }, 'Sign up for free'));
     }
+    let header = '';
+    if (!anon && !drift) {
+      const radio = (label, on) => h('button', { type: 'button', role: 'radio', 'aria-checked': String(on), 'data-state': on ? 'on' : 'off', class: 'mode-radio',
+        onclick: (e) => { if (!e.isTrusted || cfg.scenario === 'work_stuck') return; setWork(label === 'Work'); } }, label);
+      header = h('header', { class: 'page-header' }, h('div', { role: 'radiogroup', 'aria-label': 'Chat or Work', class: 'mode-toggle' }, radio('Chat', !work), radio('Work', work)));
+    }
     const form = h('form', { 'data-type': 'unified-composer', class: 'composer' });
     form.addEventListener('submit', (e) => e.preventDefault());
     form.appendChild(h('textarea', { name: 'prompt-textarea', style: 'display:none' }));
@@ -73,15 +83,26 @@
       composerEl = h('div', drift
         ? { id: T.composer, contenteditable: 'true', class: 'editor-input', translate: 'no' }
         : { id: T.composer, contenteditable: 'true', class: 'ProseMirror', role: 'textbox', translate: 'no', 'aria-label': 'Message ChatGPT' });
-      editor = Sim.prose(composerEl, { placeholder: 'Ask anything', onChange: renderTrailing, onKey });
+      editor = Sim.prose(composerEl, { placeholder: () => (work ? 'Work on anything' : 'Ask anything'), onChange: renderTrailing, onKey });
     }
     form.appendChild(composerEl);
     form.appendChild(h('button', { type: 'button', 'data-testid': 'model-switcher-dropdown-button', 'aria-haspopup': 'menu', class: 'composer-pill', onclick: openModelMenu }, 'ChatGPT 5.2'));
     form.appendChild(trailing);
-    const main = h('main', { class: 'main' }, thread, form);
+    const main = h('main', { class: 'main' }, ...(header ? [header] : []), thread, form);
     app.append(nav, main);
     renderTrailing();
     thread.addEventListener('scroll', () => { if (thread.scrollTop < 40 && windowStart > 0) remount(Math.max(0, windowStart - 2)); });
+  }
+
+  function setWork(on) {
+    work = on;
+    for (const b of document.querySelectorAll('button.mode-radio')) {
+      const checked = (b.textContent === 'Work') === on;
+      b.setAttribute('aria-checked', String(checked));
+      b.setAttribute('data-state', checked ? 'on' : 'off');
+    }
+    const ph = composerEl.querySelector('p[data-placeholder]');
+    if (ph) ph.setAttribute('data-placeholder', on ? 'Work on anything' : 'Ask anything');
   }
 
   function onKey(e) {
@@ -303,6 +324,7 @@
         action: regenerate ? 'variant' : 'next',
         messages: regenerate ? [] : [{ id: msgId, author: { role: 'user' }, create_time: Date.now() / 1000, content: { content_type: 'text', parts: [text] }, metadata: files && files.length ? { attachments: files } : {} }],
         parent_message_id: parentId, model, supported_encodings: ['v1'], timezone_offset_min: 0,
+        conversation_mode: { kind: work ? 'work' : 'primary_assistant' },
       };
       if (conversationId) body.conversation_id = conversationId;
       const resp = await fetch(base + '/f/conversation', {

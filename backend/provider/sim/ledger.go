@@ -13,6 +13,9 @@ type Submission struct {
 	At             time.Time `json:"at"`
 	// Attachments are the names of the files the send carried.
 	Attachments []string `json:"attachments,omitempty"`
+	// Mode is the kind of chat the send went to, where the site has more
+	// than one (ChatGPT: "primary_assistant" for Chat, "work" for Work).
+	Mode string `json:"mode,omitempty"`
 }
 
 // ledger records every submission so tests can prove a prompt was sent once.

@@ -79,6 +79,11 @@ const (
 	// the site uses (ChatGPT: /c/local-chatgpt%3A<id> instead of
 	// /c/WEB:<uuid>) until its lasting one.
 	ScenarioLocalChatURL = "local_chat_url"
+	// ScenarioWorkMode opens the site in its other chat kind (ChatGPT:
+	// Work, its header's Chat/Work toggle on Work); ScenarioWorkStuck is
+	// the same with a toggle that does not switch back to Chat.
+	ScenarioWorkMode  = "work_mode"
+	ScenarioWorkStuck = "work_stuck"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -134,6 +139,8 @@ var Catalog = []ScenarioInfo{
 	{ScenarioCoveredSend, true, []string{}, "a floating app banner (not an interstitial) (marked data-sim-cover) covers the send control: nothing may be clicked and the failure names the banner"},
 	{ScenarioOlderTurns, true, []string{}, "the site's older turn markup (ChatGPT: article turns, data-message-author-role, data-message-id, data-message-model-slug, before 2026-09-29; Claude: action-bar-copy and action-bar-retry test ids, before 2026-08); the newest is the default"},
 	{ScenarioLocalChatURL, true, []string{}, "a new chat shows the site's other transient address (ChatGPT: /c/local-chatgpt%3A<id>, not /c/WEB:<uuid>) until param durable_after (ms, default 800) after its first turn"},
+	{ScenarioWorkMode, true, []string{}, "the page opens in the site's other chat kind (ChatGPT: Work, the header's button[role=radio] \"Work\" aria-checked, the composer \"Work on anything\"); only a trusted click on \"Chat\" switches back"},
+	{ScenarioWorkStuck, true, []string{}, "as work_mode, but the \"Chat\" radio ignores every click"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},
 	{ScenarioUploadLimit, true, []string{}, "attachments: the site's file size limit is param max (default 1KiB); a larger file is refused with the site's words"},

@@ -147,6 +147,7 @@
       else p.textContent = line;
       el.appendChild(p);
     }
+    if (typeof placeholder === 'function') placeholder = placeholder();
     if (text === '' && placeholder) {
       el.firstChild.setAttribute('data-placeholder', placeholder);
       el.firstChild.className = 'placeholder';
