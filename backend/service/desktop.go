@@ -250,7 +250,7 @@ type SetupCheck struct {
 	ID       string      `json:"id"`
 	Title    string      `json:"title"`
 	Status   SetupStatus `json:"status"`
-	Detail   string `json:"detail"`
-	Fix      string `json:"fix,omitempty"`
-	Required bool   `json:"required"`
+	Detail   string      `json:"detail"`
+	Fix      string      `json:"fix,omitempty"`
+	Required bool        `json:"required"`
 }
