@@ -19,6 +19,7 @@ type Override struct {
 	Name          string            `json:"name,omitempty"`
 	Address       string            `json:"address,omitempty"`
 	NewChat       string            `json:"newChat,omitempty"`
+	Account       string            `json:"account,omitempty"`
 	LoginHosts    []string          `json:"loginHosts,omitempty"`
 	LoginPaths    []string          `json:"loginPaths,omitempty"`
 	Selectors     map[Role][]string `json:"selectors,omitempty"`
@@ -140,6 +141,7 @@ func apply(s Site, o Override) Site {
 	setStr(&s.Name, o.Name)
 	setStr(&s.Address, o.Address)
 	setStr(&s.NewChat, o.NewChat)
+	setStr(&s.Account, o.Account)
 	if o.LoginHosts != nil {
 		s.LoginHosts = append([]string(nil), o.LoginHosts...)
 	}

@@ -169,6 +169,10 @@ type Site struct {
 	// is the site's, and is continued at the same path on Address's host
 	// (see Current). Ferry never drives a page on one.
 	OldHosts []string `json:"oldHosts,omitempty"`
+	// Account is the account, by its e-mail, to continue as when the site
+	// asks which of several signed-in accounts to use (ChatGPT's "Welcome
+	// back" page); empty: only a lone account is chosen.
+	Account string `json:"account,omitempty"`
 	// LoginHosts are hosts the site sends users to for logging in; a tab
 	// there is logged out, not lost.
 	LoginHosts []string `json:"loginHosts,omitempty"`

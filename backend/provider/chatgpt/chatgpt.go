@@ -66,11 +66,25 @@ func New(env provider.Env) (*Adapter, error) {
 // /api/auth/session must name a user. chatgpt.com answers logged-out users
 // too (with a weaker model), which is not what a user of their account
 // expects: that is LoginRequired.
+//
+// A page that asks which account to continue as ("Welcome back") is
+// answered with the one account, or the one the settings name
+// (chooseAccount), then checked again.
 func (a *Adapter) Ready(ctx context.Context) error {
-	if err := a.Web.Ready(ctx); err != nil {
+	err := a.Web.Ready(ctx)
+	if errs.Has(err, errs.LoginRequired) || errs.Has(err, errs.ComposerNotFound) {
+		chose, cerr := a.chooseAccount(ctx)
+		if cerr != nil {
+			return cerr
+		}
+		if chose {
+			err = a.Web.Ready(ctx)
+		}
+	}
+	if err != nil {
 		return err
 	}
-	_, err := a.session(ctx)
+	_, err = a.session(ctx)
 	return err
 }
 

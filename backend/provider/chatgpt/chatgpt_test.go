@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/site"
 	"net/http"
 	"strings"
 	"testing"
@@ -119,4 +120,55 @@ func TestARunGoesToChatNotWork(t *testing.T) {
 			t.Fatalf("the composer holds %q (%v), want nothing typed", typed, err)
 		}
 	})
+}
+
+// TestAWelcomeBackPageContinuesAsTheOneAccountOrStops: ChatGPT's "Welcome
+// back" page (a lapsed session, its accounts still known) is answered with
+// the one account or the one the settings name; among several and none
+// named, the run stops with login_required listing them, nothing sent.
+func TestAWelcomeBackPageContinuesAsTheOneAccountOrStops(t *testing.T) {
+	two := map[string]string{"accounts": "ana@example.com,bo@example.com"}
+	for _, tc := range []struct {
+		name    string
+		params  map[string]string
+		account string
+		chosen  string // "" when the run must stop
+	}{
+		{"the one account is chosen", nil, "", "sim.user@example.com"},
+		{"among two, none named, the run stops and lists them", two, "", ""},
+		{"among two, the one the settings name is chosen", two, "bo@example.com", "bo@example.com"},
+		{"among two, a named account not listed stops the run", two, "cy@example.com", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			setup := providertest.Setup{Scenario: sim.ScenarioWelcomeBack, Params: tc.params}
+			if tc.account != "" {
+				setup.Overrides = []site.Override{{ID: chatgpt.ID, Account: tc.account}}
+			}
+			tab := providertest.Open(t, ctx, chatgpt.ID, factory, setup)
+			res, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Who am I?"})
+			if tc.chosen == "" {
+				if res != nil || errs.CodeOf(err) != errs.LoginRequired {
+					t.Fatalf("Ask = %+v, %v; want login_required", res, err)
+				}
+				if e := errs.From(err); e.Evidence["accounts"] != "ana@example.com, bo@example.com" || !strings.Contains(e.RetryHint, `"account"`) {
+					t.Fatalf("envelope %+v, want both accounts listed and the setting named", e)
+				}
+				if n := tab.H.Server.SubmissionCount(chatgpt.ID); n != 0 {
+					t.Fatalf("%d submissions, want none", n)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Ask: %v", err)
+			}
+			if got := tab.H.Server.PageScenario(chatgpt.ID).Param("chosen", ""); got != tc.chosen {
+				t.Fatalf("the page continued as %q, want %q", got, tc.chosen)
+			}
+			if res.Answer != providertest.NormalAnswer("Who am I?") || tab.H.Server.SubmissionCount(chatgpt.ID) != 1 {
+				t.Fatalf("answer %q after %d submissions", res.Answer, tab.H.Server.SubmissionCount(chatgpt.ID))
+			}
+		})
+	}
 }

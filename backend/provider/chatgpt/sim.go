@@ -117,6 +117,11 @@ var simScript []byte
 //     model (auto → gpt-5-2; thinking → gpt-5-6-thinking), DOM
 //     data-message-model-slug on the older markup only; server_ste_metadata
 //     carries i-mini.
+//   - "Welcome back" (scenario welcome_back, param accounts): the session
+//     names no user; the page lists each account as a button (an avatar
+//     initial beside the e-mail) with "Log in to another account" and
+//     "Sign up"; a trusted click signs it in (POST /api/auth/choose-account,
+//     the simulator's own) and reloads into the app.
 //   - /api/auth/session: user, expires, accessToken (HS256 JWT with exp),
 //     authProvider; no cookie → {} (provider/sim token.go, sim.go chatgptSession).
 //   - backend-api requires the bearer: cookie-only → 401 "Unauthorized -
@@ -204,6 +209,7 @@ func (s *simServer) routes() http.Handler {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, "") })
 	mux.HandleFunc("GET /c/{id}", func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, r.PathValue("id")) })
 	mux.HandleFunc("GET /api/auth/session", s.chatgptSession)
+	mux.HandleFunc("POST /api/auth/choose-account", s.chatgptChooseAccount)
 	mux.HandleFunc("POST /backend-api/f/conversation/prepare", s.chatgptBearer(s.chatgptPrepare))
 	mux.HandleFunc("POST /backend-api/sentinel/chat-requirements", s.chatgptBearer(s.chatgptRequirements))
 	mux.HandleFunc("POST /backend-api/f/conversation", s.chatgptBearer(func(w http.ResponseWriter, r *http.Request) { s.chatgptSend(w, r, false) }))
@@ -252,7 +258,8 @@ func (s *simServer) chatgptBearer(next http.HandlerFunc) http.HandlerFunc {
 }
 
 func (s *simServer) chatgptSession(w http.ResponseWriter, r *http.Request) {
-	if !s.HasSession(r, ID) || s.PageScenario(ID).Name == sim.ScenarioLoggedOut {
+	ps := s.PageScenario(ID)
+	if !s.HasSession(r, ID) || ps.Name == sim.ScenarioLoggedOut || (ps.Name == sim.ScenarioWelcomeBack && ps.Param("chosen", "") == "") {
 		sim.WriteJSON(w, http.StatusOK, sim.Obj{})
 		return
 	}
@@ -265,6 +272,34 @@ func (s *simServer) chatgptSession(w http.ResponseWriter, r *http.Request) {
 		"expires", time.Now().Add(30*24*time.Hour).UTC().Format("2006-01-02T15:04:05.000Z"),
 		"accessToken", s.AccessTokenUntil(exp),
 		"authProvider", "openai"))
+}
+
+// chatgptChooseAccount signs in the account the "Welcome back" page's
+// visitor chose (the welcome_back scenario): the page scenario remembers it
+// as its param chosen, and the session names a user again.
+func (s *simServer) chatgptChooseAccount(w http.ResponseWriter, r *http.Request) {
+	ps := s.PageScenario(ID)
+	var req struct {
+		Email string `json:"email"`
+	}
+	_ = json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&req)
+	if ps.Name != sim.ScenarioWelcomeBack || !slices.Contains(welcomeAccounts(ps), req.Email) {
+		sim.WriteJSON(w, http.StatusBadRequest, sim.O("detail", "unknown account"))
+		return
+	}
+	params := map[string]string{"chosen": req.Email}
+	for k, v := range ps.Params {
+		if k != "chosen" {
+			params[k] = v
+		}
+	}
+	s.SetScenario(ID, sim.Scenario{Name: ps.Name, Params: params})
+	sim.WriteJSON(w, http.StatusOK, sim.O("status", "ok"))
+}
+
+// welcomeAccounts are the accounts the "Welcome back" page lists.
+func welcomeAccounts(ps sim.Scenario) []string {
+	return strings.Split(ps.Param("accounts", "sim.user@example.com"), ",")
 }
 
 func (s *simServer) chatgptPrepare(w http.ResponseWriter, r *http.Request) {

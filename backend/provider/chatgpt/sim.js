@@ -535,6 +535,24 @@
     await f.arrayBuffer();
   }
 
+  // A lapsed session whose accounts the site still knows: "Welcome back"
+  // lists them (welcome_back); a trusted click on one signs it in.
+  function welcomeBack() {
+    const params = cfg.params || {};
+    if (cfg.scenario !== 'welcome_back' || params.chosen) return false;
+    const box = h('main', { class: 'welcome' }, h('h1', {}, 'Welcome back'), h('p', {}, 'Choose an account to continue.'));
+    for (const email of (params.accounts || 'sim.user@example.com').split(',')) {
+      box.appendChild(h('button', { type: 'button', class: 'account-row', onclick: async (e) => {
+        if (!e.isTrusted) return;
+        await Sim.postJSON('/api/auth/choose-account', { email }, {});
+        location.reload();
+      } }, h('span', { class: 'avatar', 'aria-hidden': 'true' }, email[0].toUpperCase()), h('span', { class: 'account-email' }, email)));
+    }
+    box.append(h('a', { href: '/auth/login', class: 'btn' }, 'Log in to another account'), h('button', { type: 'button', class: 'btn' }, 'Sign up'));
+    app.append(box);
+    return true;
+  }
+  if (welcomeBack()) return;
   build();
   if (cfg.scenario === 'session_expired') Sim.afterHydration(sessionExpired);
   if (Sim.capOnLoad()) usageCap({ reset_at: new Date(cfg.capResetAt).toISOString() }, true);

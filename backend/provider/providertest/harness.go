@@ -243,9 +243,10 @@ type Tab struct {
 
 // Setup is what a test changes before its tab opens.
 type Setup struct {
-	Scenario  string          // a page scenario for the site ("" = normal)
-	Overrides []site.Override // settings overrides merged over the built-in sites
-	Path      string          // the path to open ("" = "/")
+	Scenario  string            // a page scenario for the site ("" = normal)
+	Params    map[string]string // the page scenario's params
+	Overrides []site.Override   // settings overrides merged over the built-in sites
+	Path      string            // the path to open ("" = "/")
 	// Viewport, when set, is the tab's size in CSS pixels (a short window
 	// such as Ferry's headless 780x437).
 	Viewport *browser.Point
@@ -264,7 +265,7 @@ func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, 
 	h := Shared(t)
 	h.Server.Reset()
 	if setup.Scenario != "" {
-		h.Server.SetScenario(siteID, sim.Scenario{Name: setup.Scenario})
+		h.Server.SetScenario(siteID, sim.Scenario{Name: setup.Scenario, Params: setup.Params})
 	}
 	reg := site.Builtin()
 	if len(setup.Overrides) > 0 {

@@ -84,6 +84,10 @@ const (
 	// the same with a toggle that does not switch back to Chat.
 	ScenarioWorkMode  = "work_mode"
 	ScenarioWorkStuck = "work_stuck"
+	// ScenarioWelcomeBack is a session that lapsed with the account still
+	// known: the site asks which account to continue as (ChatGPT's
+	// "Welcome back" page; param accounts, comma-separated e-mails).
+	ScenarioWelcomeBack = "welcome_back"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -141,6 +145,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioLocalChatURL, true, []string{}, "a new chat shows the site's other transient address (ChatGPT: /c/local-chatgpt%3A<id>, not /c/WEB:<uuid>) until param durable_after (ms, default 800) after its first turn"},
 	{ScenarioWorkMode, true, []string{}, "the page opens in the site's other chat kind (ChatGPT: Work, the header's button[role=radio] \"Work\" aria-checked, the composer \"Work on anything\"); only a trusted click on \"Chat\" switches back"},
 	{ScenarioWorkStuck, true, []string{}, "as work_mode, but the \"Chat\" radio ignores every click"},
+	{ScenarioWelcomeBack, true, []string{}, "the session lapsed: a \"Welcome back\" page lists the accounts (param accounts, comma-separated e-mails, default sim.user@example.com) beside \"Log in to another account\" and \"Sign up\"; a trusted click on one signs it in and opens the app"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},
 	{ScenarioUploadLimit, true, []string{}, "attachments: the site's file size limit is param max (default 1KiB); a larger file is refused with the site's words"},
