@@ -22,6 +22,10 @@ const (
 	// PolicyRollover: the conversation reached its maximum length. Start a
 	// new chat (else open a fresh tab) and send the prompt there once.
 	PolicyRollover = "conversation_too_long"
+	// PolicyReload: the site refused the send because the tab holds an
+	// outdated build of its web client (DeepSeek's CLIENT_VERSION_TOO_LOW;
+	// nothing was sent). Reload the tab and send the prompt there once.
+	PolicyReload = provider.ReasonClientOutdated
 )
 
 // RunnerOption configures NewRunner.
@@ -66,6 +70,10 @@ func policyOf(err error) string {
 		return PolicyRateLimit
 	case errs.ConversationTooLong:
 		return PolicyRollover
+	case errs.GenerationError:
+		if errs.From(err).Evidence["reason"] == provider.ReasonClientOutdated {
+			return PolicyReload
+		}
 	}
 	return ""
 }
@@ -93,8 +101,11 @@ func (r *Runner) sendFailed(ctx context.Context, s *Session, a provider.Adapter,
 			return s, err
 		}
 	}
-	if kind == PolicyRateLimit {
+	switch kind {
+	case PolicyRateLimit:
 		return r.rateLimitRetry(ctx, s, a, cause, clk)
+	case PolicyReload:
+		return r.reloadRetry(ctx, s, a, cause, clk)
 	}
 	return r.rollover(ctx, s, a, cause, clk)
 }
@@ -127,6 +138,8 @@ func exhausted(cause error, fp *Fingerprint, cooldown time.Duration) error {
 		msg = fmt.Sprintf("still rate limited after waiting %s and retrying once: %s", cooldown, env.Message)
 	case PolicyRollover:
 		msg = fmt.Sprintf("the new chat also reported: %s", env.Message)
+	case PolicyReload:
+		msg = fmt.Sprintf("still refused after reloading the tab once: %s", env.Message)
 	}
 	out := errs.Wrap(cause, env.Code, "%s", msg).WithEvidence("retried", "once").WithEvidence("retry_of", fp.RetryOf)
 	for k, v := range env.Evidence {
@@ -135,8 +148,11 @@ func exhausted(cause error, fp *Fingerprint, cooldown time.Duration) error {
 	if at := env.Evidence["resets_at"]; at != "" {
 		return out.WithHint("the limit resets at %s: run the prompt again after that", at)
 	}
-	if fp.Reason == PolicyRateLimit {
+	switch fp.Reason {
+	case PolicyRateLimit:
 		return out.WithHint("the site named no reset time: wait a few minutes, then run the prompt again")
+	case PolicyReload:
+		return out.WithHint("close the %s tab and open the site afresh (or clear its cached files), then run the prompt again", firstNonEmpty(env.Evidence["site"], "site's"))
 	}
 	return out.WithHint("start a new chat yourself and run the prompt again")
 }
@@ -238,6 +254,32 @@ func (r *Runner) rateLimitRetry(ctx context.Context, s *Session, a provider.Adap
 	// A modal that came back during the cooldown is answered once more;
 	// Ready then refuses any interstitial still in the way.
 	acknowledge(ctx, a)
+	return r.resend(ctx, s, a, clk)
+}
+
+// reloadRetry journals the resubmit (state submitting, a fingerprint linked
+// to the refused one, in the same conversation), reloads the tab so that
+// it loads the site's current web client, and sends the prompt once more.
+func (r *Runner) reloadRetry(ctx context.Context, s *Session, a provider.Adapter, cause error, clk *runClock) (*Session, error) {
+	rl, ok := a.(provider.Reloader)
+	if !ok {
+		return r.stop(ctx, s, cause)
+	}
+	fp := r.retryFingerprint(s, PolicyReload, s.ConversationURL, time.Time{})
+	note := fmt.Sprintf("the tab holds an outdated web client: reloading it and sending once more (retry of %s)", short(fp.RetryOf))
+	var err error
+	if s, err = r.move(ctx, s.ID, StateSubmitting, note, func(x *Session) {
+		x.Fingerprint = fp
+		x.Warnings = append(x.Warnings, "the site refused the prompt because its tab held an outdated web client (nothing was sent): reloaded the tab and sent the prompt once more")
+		x.Receipts = append(x.Receipts, Receipt{Layer: "policy", At: r.now().UTC(), Data: map[string]string{
+			"kind": PolicyReload, "trigger": string(errs.CodeOf(cause)), "action": "reload",
+			"retry_of": fp.RetryOf, "fingerprint": fp.Hash, "tab": a.TargetID()}})
+	}); err != nil {
+		return s, err
+	}
+	if err := rl.Reload(ctx); err != nil {
+		return r.stop(ctx, s, errs.From(cause).WithEvidence("reload", errs.From(err).Message))
+	}
 	return r.resend(ctx, s, a, clk)
 }
 

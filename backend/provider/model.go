@@ -101,9 +101,19 @@ func (w *Web) StartNewChat(ctx context.Context) error {
 	return w.Page.Navigate(ctx, u)
 }
 
+// Reload implements Reloader: the tab loads the address it shows afresh.
+func (w *Web) Reload(ctx context.Context) error {
+	info, err := w.Page.Info(ctx)
+	if err != nil {
+		return err
+	}
+	return w.Page.Navigate(ctx, info.URL)
+}
+
 // Interface guards.
 var (
 	_ Adapter        = (*Web)(nil)
 	_ ModelSelector  = (*Web)(nil)
 	_ NewChatStarter = (*Web)(nil)
+	_ Reloader       = (*Web)(nil)
 )

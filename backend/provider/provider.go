@@ -97,6 +97,17 @@ type ModelSelector interface {
 	SelectModel(ctx context.Context, m site.Model) (string, error)
 }
 
+// Reloader is implemented by adapters that can load their tab's page
+// afresh (the outdated-client policy).
+type Reloader interface {
+	Reload(ctx context.Context) error
+}
+
+// ReasonClientOutdated is the "reason" evidence of a send the site refused
+// because the tab holds an outdated build of its web client (DeepSeek's
+// CLIENT_VERSION_TOO_LOW): nothing was sent, and a reloaded tab can send.
+const ReasonClientOutdated = "client_outdated"
+
 // NewChatStarter is implemented by adapters that can start a fresh chat in
 // the same tab (the conversation-too-long policy).
 type NewChatStarter interface {

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim"
@@ -30,7 +31,12 @@ var simScript []byte
 // /sign_in; chat_session/create, PoW challenge, completion SSE with BOM, CRLF,
 // ready (model_type), THINK then RESPONSE fragments, bare {"v"} continuing the
 // last path, BATCH, status FINISHED, title, close; {"type":"error"}; "The
-// server is busy. Please try again later." with Retry. GAPs: the PoW answer is
+// server is busy. Please try again later." with Retry. The web client 2.0.0's
+// X-Client-Bundle-Id and x-hif-leim headers (the signature is not checked);
+// a page of an outdated build (scenario client_outdated) sends X-App-Version
+// and is refused with the API's JSON {"code":40005,"msg":
+// "CLIENT_VERSION_TOO_LOW"} (its on-page words are not public: a toast
+// asking to refresh). GAPs: the PoW answer is
 // only required, not verified; the older #chat-input id.
 func SimSite() sim.Site {
 	return sim.Site{
@@ -40,7 +46,7 @@ func SimSite() sim.Site {
 		Script:        simScript,
 		DefaultModel:  "default",
 		ThinkingModel: "expert",
-		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioTallSend, sim.ScenarioCoveredSend, sim.ScenarioNoModelPicker},
+		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioTallSend, sim.ScenarioCoveredSend, sim.ScenarioNoModelPicker, sim.ScenarioClientOutdated},
 		Drift: map[string]string{
 			"composer": "textarea[placeholder=\"Ask DeepSeek\"]",
 			"send":     "[role=\"button\"].ds-btn--main:not(.ds-button--disabled)",
@@ -59,6 +65,15 @@ func (s simServer) routes() http.Handler {
 		if !s.HasSession(r, ID) && s.PageScenario(ID).Name == sim.ScenarioLoggedOut {
 			http.Redirect(w, r, "/sign_in", http.StatusFound)
 			return
+		}
+		// The first loads of client_outdated hold the old build: the page
+		// learns which from the scenario's param build.
+		if ps := s.PageScenario(ID); ps.Name == sim.ScenarioClientOutdated {
+			left, build := ps.Int("loads", 1), "current"
+			if left > 0 {
+				left, build = left-1, "outdated"
+			}
+			s.SetScenario(ID, sim.Scenario{Name: ps.Name, Params: map[string]string{"loads": strconv.Itoa(left), "build": build}})
 		}
 		s.ServePage(w, r, ID, r.PathValue("id"))
 	}
@@ -97,6 +112,13 @@ func (s simServer) deepseekCompletion(w http.ResponseWriter, r *http.Request) {
 		ModelType       string `json:"model_type"`
 	}
 	_ = json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20)).Decode(&req)
+	// The web client 2.0.0 sends X-Client-Bundle-Id; an older build
+	// (X-App-Version) is refused, the prompt not taken.
+	if r.Header.Get("X-Client-Bundle-Id") == "" && s.PageScenario(ID).Name == sim.ScenarioClientOutdated {
+		s.Record(sim.Submission{Site: ID, ConversationID: req.SessionID, Prompt: req.Prompt, Scenario: sim.ScenarioClientOutdated, Refused: true})
+		sim.WriteJSON(w, http.StatusOK, sim.O("code", 40005, "msg", "CLIENT_VERSION_TOO_LOW", "data", nil))
+		return
+	}
 	sseErr := func(msg string) sim.Refusal {
 		return sim.Refusal{Status: 200, ContentType: "text/event-stream; charset=utf-8", Body: func(sim.Turn, time.Time) string {
 			return "\ufeffdata: " + sim.CompactJSON(sim.O("type", "error", "content", msg)) + "\r\n\r\n"

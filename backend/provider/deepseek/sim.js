@@ -52,8 +52,15 @@
       const pow = await (await Sim.postJSON('/api/v0/chat/create_pow_challenge', { target_path: '/api/v0/chat/completion' })).json();
       const answer = btoa(JSON.stringify({ algorithm: pow.data.biz_data.challenge.algorithm, challenge: pow.data.biz_data.challenge.challenge, answer: 1 }));
       const resp = await fetch('/api/v0/chat/completion', { method: 'POST', credentials: 'include', signal,
-        headers: { 'content-type': 'application/json', 'x-ds-pow-response': answer },
+        headers: Object.assign({ 'content-type': 'application/json', 'x-ds-pow-response': answer },
+          (cfg.params || {}).build === 'outdated' ? { 'x-app-version': '20241129.1' } : { 'x-client-bundle-id': 'web-2.0.0', 'x-hif-leim': 'sim-signed' }),
         body: JSON.stringify({ chat_session_id: session, parent_message_id: null, prompt, ref_file_ids: [], thinking_enabled: thinking, search_enabled: false, model_type: modelType }) });
+      if ((resp.headers.get('content-type') || '').startsWith('application/json')) {
+        const j = await resp.json();
+        turn.remove();
+        Sim.toast(j.msg === 'CLIENT_VERSION_TOO_LOW' ? 'A new version of DeepSeek is available. Please refresh the page.' : j.msg);
+        return;
+      }
       const frags = [];
       let lastPath = '', status = '', err = null;
       const apply = (p, o, v) => {

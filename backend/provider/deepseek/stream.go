@@ -3,9 +3,11 @@ package deepseek
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/stream"
 )
 
@@ -32,7 +34,16 @@ type Decoder struct {
 	ended                    bool
 	err                      *errs.Envelope
 	bad                      int
+
+	frames int    // SSE frames delivered
+	head   []byte // the body's first bytes, for a refusal sent as plain JSON
 }
+
+// ClientOutdated is the evidence "reason" of a send DeepSeek refused
+// because the tab holds an outdated build of its web client
+// (CLIENT_VERSION_TOO_LOW, code 40005): reloading the tab fixes it, and
+// nothing was sent.
+const ClientOutdated = provider.ReasonClientOutdated
 
 // NewDecoder returns a decoder for DeepSeek's completion stream.
 func NewDecoder() *Decoder {
@@ -43,18 +54,51 @@ func NewDecoder() *Decoder {
 
 // Write implements Decoder.
 func (d *Decoder) Write(p []byte) (int, error) {
+	if room := 1024 - len(d.head); room > 0 {
+		d.head = append(d.head, p[:min(room, len(p))]...)
+	}
 	d.sse.Write(p)
 	return len(p), nil
 }
 
-// Close implements Decoder.
+// Close implements Decoder. A body that held no SSE frame may be the API's
+// plain JSON refusal ({"code":40005,"msg":"CLIENT_VERSION_TOO_LOW",…}).
 func (d *Decoder) Close() error {
 	d.sse.Close()
 	d.ended = true
+	if d.frames == 0 && d.err == nil {
+		d.err = apiRefusal(d.head)
+	}
 	return nil
 }
 
+// apiRefusal reads the API's JSON answer {"code":N,"msg":"…","data":…}
+// with a non-zero code, or nil.
+func apiRefusal(body []byte) *errs.Envelope {
+	var f struct {
+		Code *float64 `json:"code"`
+		Msg  string   `json:"msg"`
+	}
+	if json.Unmarshal([]byte(strings.TrimPrefix(strings.TrimSpace(string(body)), "\ufeff")), &f) != nil || f.Code == nil || *f.Code == 0 {
+		return nil
+	}
+	code := strconv.Itoa(int(*f.Code))
+	var e *errs.Envelope
+	switch {
+	case code == "40005" || strings.Contains(f.Msg, "CLIENT_VERSION_TOO_LOW"):
+		e = errs.New(errs.GenerationError, "DeepSeek refused the prompt: the tab holds an outdated build of its web client (CLIENT_VERSION_TOO_LOW); nothing was sent").
+			WithEvidence("reason", ClientOutdated).
+			WithHint("reload the DeepSeek tab, then run the prompt again")
+	case code == "40003":
+		e = errs.New(errs.LoginRequired, "DeepSeek refused the prompt: %s", stream.Clip(f.Msg, 200))
+	default:
+		e = errs.New(errs.GenerationError, "DeepSeek refused the prompt with code %s: %s", code, stream.Clip(f.Msg, 200))
+	}
+	return e.WithEvidence("error_code", code)
+}
+
 func (d *Decoder) frame(event string, data []byte) {
+	d.frames++
 	if string(data) == "[DONE]" {
 		d.ended = true
 		return

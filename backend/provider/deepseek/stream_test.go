@@ -150,3 +150,32 @@ func TestGarbageIsCountedNotFatal(t *testing.T) {
 		streamtest.CheckGarbage(t, DecoderName, `data: {"p":"response","o":"EXPLODE","v":1}`+"\n"+`data: {"p":"response/status","o":"SET","v":"FINISHED"}`+"\n")
 	})
 }
+
+func TestARefusalSentAsPlainJSONIsRead(t *testing.T) {
+	cases := []struct {
+		name, body string
+		code       errs.Code
+		reason     string
+	}{
+		{"an outdated web client (40005) is reloaded, not answered", `{"code":40005,"msg":"CLIENT_VERSION_TOO_LOW","data":null}`, errs.GenerationError, ClientOutdated},
+		{"an invalid token is a login", "\ufeff" + `{"code":40003,"msg":"Authorization Failed (invalid token)","data":null}`, errs.LoginRequired, ""},
+		{"another code is a generation error naming it", `{"code":40301,"msg":"Missing PoW response","data":null}`, errs.GenerationError, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := NewDecoder()
+			d.Write([]byte(c.body))
+			d.Close()
+			e := errs.From(d.Result().Err)
+			if d.Result().Err == nil || e.Code != c.code || e.Evidence["reason"] != c.reason || e.Evidence["error_code"] == "" {
+				t.Fatalf("Result().Err = %+v, want %s (reason %q) with its code", e, c.code, c.reason)
+			}
+		})
+	}
+	d := NewDecoder()
+	d.Write([]byte(`{"code":0,"msg":"","data":{}}`))
+	d.Close()
+	if d.Result().Err != nil {
+		t.Fatalf("a code 0 answer read as %v", d.Result().Err)
+	}
+}

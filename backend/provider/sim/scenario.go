@@ -88,6 +88,10 @@ const (
 	// known: the site asks which account to continue as (ChatGPT's
 	// "Welcome back" page; param accounts, comma-separated e-mails).
 	ScenarioWelcomeBack = "welcome_back"
+	// ScenarioClientOutdated: the tab's first page loads (param loads,
+	// default 1) hold an outdated build of the site's web client, whose
+	// sends the site refuses (DeepSeek: CLIENT_VERSION_TOO_LOW).
+	ScenarioClientOutdated = "client_outdated"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -146,6 +150,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioWorkMode, true, []string{}, "the page opens in the site's other chat kind (ChatGPT: Work, the header's button[role=radio] \"Work\" aria-checked, the composer \"Work on anything\"); only a trusted click on \"Chat\" switches back"},
 	{ScenarioWorkStuck, true, []string{}, "as work_mode, but the \"Chat\" radio ignores every click"},
 	{ScenarioWelcomeBack, true, []string{}, "the session lapsed: a \"Welcome back\" page lists the accounts (param accounts, comma-separated e-mails, default sim.user@example.com) beside \"Log in to another account\" and \"Sign up\"; a trusted click on one signs it in and opens the app"},
+	{ScenarioClientOutdated, true, []string{}, "the first page loads (param loads, default 1) hold an outdated web client: its send lacks the current build's headers and is refused with the API's {\"code\":40005,\"msg\":\"CLIENT_VERSION_TOO_LOW\"} (DeepSeek, 2026-04 to 08), nothing answered; a page loaded later sends"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},
 	{ScenarioUploadLimit, true, []string{}, "attachments: the site's file size limit is param max (default 1KiB); a larger file is refused with the site's words"},
