@@ -87,8 +87,21 @@ type SiteReport struct {
 	Interstitial *SiteInterstitial `json:"interstitial,omitempty"`
 	Roles        []SiteRoleCheck   `json:"roles,omitempty"`
 	Stream       *SiteStreamCheck  `json:"stream,omitempty"`
-	Problems     []string          `json:"problems,omitempty"`
-	Error        *errs.Envelope    `json:"error,omitempty"`
+	// Layouts name, per aspect of the page, the known layout it shows
+	// ("turns: 2026-09-29 markup"), or that it shows one Ferry does not
+	// know.
+	Layouts  []SiteLayout   `json:"layouts,omitempty"`
+	Problems []string       `json:"problems,omitempty"`
+	Error    *errs.Envelope `json:"error,omitempty"`
+}
+
+// SiteLayout is the layout of one aspect of a site's page as the check saw
+// it: Layout names a known one; Unknown says the page shows the aspect in
+// a layout Ferry has no sign of.
+type SiteLayout struct {
+	Aspect  string `json:"aspect"`
+	Layout  string `json:"layout,omitempty"`
+	Unknown bool   `json:"unknown,omitempty"`
 }
 
 // SiteInterstitial is what stands in the way on a site's page.

@@ -226,8 +226,25 @@ type Site struct {
 	// Uploads is how the site takes files (nil: it takes none, whatever
 	// its features say).
 	Uploads *Uploads `json:"uploads,omitempty"`
+	// Layouts are the signs of the page layouts Ferry knows, by aspect
+	// (ChatGPT's turn markup of 2026-09-29 and the older one): the site
+	// check names the one it sees, so that a report tells at once whether
+	// Ferry knows the page.
+	Layouts []LayoutSign `json:"layouts,omitempty"`
 	// Builtin is true for the sites that ship with Ferry.
 	Builtin bool `json:"builtin"`
+}
+
+// LayoutSign is one known layout of an aspect of a site's page: the page
+// shows it when Selector matches a visible element. Role, when set, is the
+// role whose match shows that the page has the aspect at all (a turn, a
+// finished bar): with it matched and no sign of the aspect, the page's
+// layout is one Ferry does not know.
+type LayoutSign struct {
+	Aspect   string `json:"aspect"`
+	Name     string `json:"name"`
+	Selector string `json:"selector"`
+	Role     Role   `json:"role,omitempty"`
 }
 
 // Selector returns the selectors of role in first-match-wins order (nil when
@@ -252,6 +269,7 @@ func (s Site) clone() Site {
 	c.LoginPaths = append([]string(nil), s.LoginPaths...)
 	c.BusyTexts = append([]string(nil), s.BusyTexts...)
 	c.MessageIDAttrs = append([]string(nil), s.MessageIDAttrs...)
+	c.Layouts = append([]LayoutSign(nil), s.Layouts...)
 	c.Typing = append([]Typing(nil), s.Typing...)
 	c.Features = append([]Feature(nil), s.Features...)
 	c.Selectors = cloneRoles(s.Selectors)

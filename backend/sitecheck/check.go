@@ -125,6 +125,9 @@ func checkOnce(ctx context.Context, web *provider.Web, p *browser.Page, s site.S
 	}
 	rep := Judge(s, pg, r)
 	rep.TargetID = p.ID()
+	if rep.Layouts, err = readLayouts(ctx, p, s, pg); err != nil {
+		return SiteReport{}, err
+	}
 	return rep, nil
 }
 

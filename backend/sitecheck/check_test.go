@@ -176,3 +176,55 @@ func TestAStreamThePatternMissesIsReportedWithTheOverrideThatCatchesIt(t *testin
 		t.Fatalf("%d submissions, want the ask's 1", n)
 	}
 }
+
+// TestTheCheckNamesTheLayoutItSees: after a turn, the check names the
+// known layout of each aspect the page shows (ChatGPT's turn markup and its
+// Chat/Work toggle, Claude's finished bar), the older one on the older
+// page, and says so when the page shows an aspect in no layout it knows.
+func TestTheCheckNamesTheLayoutItSees(t *testing.T) {
+	for _, tc := range []struct {
+		site, scenario string
+		want           map[string]string
+	}{
+		{sim.ChatGPT, "", map[string]string{"turns": "2026-09-29 markup", "chat kind": "Chat/Work toggle (2026-07)"}},
+		{sim.ChatGPT, sim.ScenarioOlderTurns, map[string]string{"turns": "article markup (before 2026-09-29)", "chat kind": "Chat/Work toggle (2026-07)"}},
+		{sim.Claude, "", map[string]string{"finished bar": "without test ids (2026-08)"}},
+		{sim.Claude, sim.ScenarioOlderTurns, map[string]string{"finished bar": "action-bar test ids (before 2026-08)"}},
+	} {
+		t.Run(tc.site+" "+tc.scenario, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			f, err := provider.Lookup(tc.site)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab := providertest.Open(t, ctx, tc.site, f, providertest.Setup{Scenario: tc.scenario})
+			if _, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Which layout is this?"}); err != nil {
+				t.Fatal(err)
+			}
+			s, _ := tab.Sites.Get(tc.site)
+			rep := sitecheck.Check(ctx, tab.Page, s, tab.Sites)
+			got := map[string]string{}
+			for _, l := range rep.Layouts {
+				if l.Unknown {
+					t.Errorf("aspect %s reads as unknown", l.Aspect)
+				}
+				got[l.Aspect] = l.Layout
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("layouts %+v, want %v", rep.Layouts, tc.want)
+			}
+			for a, w := range tc.want {
+				if got[a] != w {
+					t.Fatalf("layouts %+v, want %v", rep.Layouts, tc.want)
+				}
+			}
+			// A page whose turns match none of the signs Ferry knows.
+			s.Layouts = []site.LayoutSign{{Aspect: "turns", Name: "a layout of tomorrow", Selector: "[data-turns-of-tomorrow]", Role: site.RoleAssistantTurn}}
+			rep = sitecheck.Check(ctx, tab.Page, s, tab.Sites)
+			if len(rep.Layouts) != 1 || !rep.Layouts[0].Unknown || rep.Layouts[0].Layout != "" {
+				t.Fatalf("layouts %+v, want the turns' layout unknown", rep.Layouts)
+			}
+		})
+	}
+}

@@ -25,6 +25,8 @@ type (
 	StreamCheck = service.SiteStreamCheck
 	// Interstitial is what stands in the way on the page.
 	Interstitial = service.SiteInterstitial
+	// SiteLayout is the layout of one aspect of the page.
+	SiteLayout = service.SiteLayout
 	// SiteReport is the check of one site.
 	SiteReport = service.SiteReport
 	// Report is the check of every site asked for.

@@ -97,8 +97,14 @@ func Site() site.Site {
 			site.RoleReady:   {`form[data-type="unified-composer"]`},
 		},
 		MessageIDAttrs: []string{"data-chatgpt-selection-message-id", "data-message-id"},
-		Typing:         []site.Typing{site.TypingInsertText, site.TypingExecCommand},
-		Send:           site.SendClick,
+		// The layouts the reference dates (ChatGPT, "What changed").
+		Layouts: []site.LayoutSign{
+			{Aspect: "turns", Name: "2026-09-29 markup", Selector: `[data-content-search-unit-key] [data-conversation-role]`, Role: site.RoleAssistantTurn},
+			{Aspect: "turns", Name: "article markup (before 2026-09-29)", Selector: `article[data-testid^="conversation-turn-"]`, Role: site.RoleAssistantTurn},
+			{Aspect: "chat kind", Name: "Chat/Work toggle (2026-07)", Selector: `[role="radiogroup"] button[role="radio"]`},
+		},
+		Typing: []site.Typing{site.TypingInsertText, site.TypingExecCommand},
+		Send:   site.SendClick,
 		Stream: &site.StreamCapture{
 			Method:      "POST",
 			PathPattern: `^/backend-(api|anon)/f/conversation$`,

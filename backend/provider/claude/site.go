@@ -35,6 +35,10 @@ func Site() site.Site {
 			site.RoleModelItem:   {`[role="menuitemradio"]`},
 			site.RoleFileInput:   {`input[type="file"]#chat-input-file-upload-onpage`, `input[type="file"]`},
 		},
+		Layouts: []site.LayoutSign{
+			{Aspect: "finished bar", Name: "without test ids (2026-08)", Selector: `div[data-test-render-count] > div > div:nth-child(2) button:first-child`, Role: site.RoleFinished},
+			{Aspect: "finished bar", Name: "action-bar test ids (before 2026-08)", Selector: `[data-testid="action-bar-copy"]`, Role: site.RoleFinished},
+		},
 		Typing: []site.Typing{site.TypingExecCommand},
 		Send:   site.SendClick,
 		Stream: &site.StreamCapture{

@@ -2504,6 +2504,22 @@ export namespace service {
 	        this.blocking = source["blocking"];
 	    }
 	}
+	export class SiteLayout {
+	    aspect: string;
+	    layout?: string;
+	    unknown?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SiteLayout(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.aspect = source["aspect"];
+	        this.layout = source["layout"];
+	        this.unknown = source["unknown"];
+	    }
+	}
 	export class SiteLogin {
 	    site: string;
 	    name: string;
@@ -2606,6 +2622,7 @@ export namespace service {
 	    interstitial?: SiteInterstitial;
 	    roles?: SiteRoleCheck[];
 	    stream?: SiteStreamCheck;
+	    layouts?: SiteLayout[];
 	    problems?: string[];
 	    error?: errs.Envelope;
 	
@@ -2626,6 +2643,7 @@ export namespace service {
 	        this.interstitial = this.convertValues(source["interstitial"], SiteInterstitial);
 	        this.roles = this.convertValues(source["roles"], SiteRoleCheck);
 	        this.stream = this.convertValues(source["stream"], SiteStreamCheck);
+	        this.layouts = this.convertValues(source["layouts"], SiteLayout);
 	        this.problems = source["problems"];
 	        this.error = this.convertValues(source["error"], errs.Envelope);
 	    }

@@ -51,6 +51,13 @@ func SitesReport(w io.Writer, rep service.SitesReport) error {
 		for _, r := range s.Roles {
 			writeRole(&b, r)
 		}
+		for _, l := range s.Layouts {
+			name := l.Layout
+			if l.Unknown {
+				name = "a layout Ferry does not know (the page works as far as the roles above show; a report of it helps)"
+			}
+			fmt.Fprintf(&b, "  %-9s %-15s %s\n", "layout", l.Aspect, Printable(name, 200))
+		}
 		if st := s.Stream; st != nil {
 			fmt.Fprintf(&b, "  %-9s %-15s %s\n", streamMark(st.Status), "stream", Printable(st.Detail, 400))
 			if st.Override != "" {
