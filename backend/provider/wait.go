@@ -38,7 +38,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 	expectStream := t.dec != nil && !w.Env.Site.Stream.Optional
 	var rule domRule
 	domText, domChanged := "", time.Now()
-	refusedAt, lookedAt := time.Time{}, time.Time{}
+	refusedAt, lookedAt, genericAt := time.Time{}, time.Time{}, time.Time{}
 	for tick := 0; ; tick++ {
 		ss := t.snapshot()
 		if ss.res.Err != nil {
@@ -157,10 +157,15 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				return err
 			}
 			// A generic error notice shown before the answer's response was
-			// read whole waits a moment for it: a refusal's body names the
-			// cause (Grok's anti-bot code 7 behind "Something went wrong").
-			responsePending := expectStream && !ss.ended && time.Since(t.SentAt) < 3*time.Second
-			if r.Code != "" && r.Terminal && !(r.Code == errs.GenerationError && responsePending) {
+			// read whole waits a moment for it (the page can render a frame
+			// before the capture delivers it): the response names the cause
+			// (Grok's anti-bot code 7, Gemini's BardErrorInfo code behind
+			// "Something went wrong").
+			generic := r.Code == errs.GenerationError && expectStream && !ss.ended
+			if generic && genericAt.IsZero() {
+				genericAt = time.Now()
+			}
+			if r.Code != "" && r.Terminal && !(generic && time.Since(genericAt) < 3*time.Second) {
 				return r.Err()
 			}
 		}
