@@ -17,7 +17,8 @@ import (
 // simulator's drifted Claude page (its send control renamed): the site is
 // shown not ok with an override for the send role; "Apply this override"
 // saves it to the sites setting and checks again, and the site is ok; a
-// run on the same page then answers. The check sends nothing.
+// run on the same page then answers, and a check after it names the
+// layout of the page's finished bar. The check sends nothing.
 func TestSitesCheck(t *testing.T) {
 	t.Parallel()
 	requireDisplay(t)
@@ -78,6 +79,18 @@ func TestSitesCheck(t *testing.T) {
 	}
 	if n := srv.SubmissionCount(sim.Claude); n != 1 {
 		t.Errorf("%d submissions, want the run's 1", n)
+	}
+
+	// With the answer on the page the check names its finished bar's
+	// layout: the drifted page's is none Ferry knows.
+	page.MustElement(`[data-testid=check-sites]`).MustClick()
+	layout, err := page.Timeout(90 * time.Second).Element(`[data-testid=sites-check] [data-site=claude] [data-testid=site-layout][data-aspect="finished bar"]`)
+	if err != nil {
+		t.Fatalf("the check names no layout of Claude's finished bar: %v\n%s", err,
+			page.MustEval(`() => document.querySelector('[data-testid=sites-check]')?.innerText || ''`).Str())
+	}
+	if known := layout.MustAttribute("data-known"); *known != "false" || !strings.Contains(layout.MustText(), "does not know") {
+		t.Errorf("the drifted finished bar reads %q (known %s)", layout.MustText(), *known)
 	}
 }
 
