@@ -161,7 +161,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 			// before the capture delivers it): the response names the cause
 			// (Grok's anti-bot code 7, Gemini's BardErrorInfo code behind
 			// "Something went wrong").
-			generic := r.Code == errs.GenerationError && expectStream && !ss.ended
+			generic := r.Code == errs.GenerationError && ss.started && !ss.ended
 			if generic && genericAt.IsZero() {
 				genericAt = time.Now()
 			}
