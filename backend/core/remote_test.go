@@ -63,6 +63,26 @@ func TestTheRemoteServiceAnswersAsTheInProcessOne(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A new chat keeps its transient address (/c/WEB:…) a while after its
+	// first answer: the tabs and the site check read the lasting one.
+	for settled := false; !settled; {
+		tabs, err := local.ListTabs(ctx, owner, service.ListTabsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		settled = true
+		for _, tb := range tabs {
+			settled = settled && !strings.Contains(tb.URL, "/c/WEB:")
+		}
+		if !settled {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("a tab kept its transient address: %+v", tabs)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+
 	id := end.Detail.Run.ID
 	same := []struct {
 		name string
