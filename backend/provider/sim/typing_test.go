@@ -117,7 +117,7 @@ func waitURL(t *testing.T, p *rod.Page, suffix string, timeout time.Duration) {
 		if last = p.MustEval(`() => location.href`).Str(); strings.HasSuffix(last, suffix) {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		<-time.After(20 * time.Millisecond) // the page's address changes without an event to wait on
 	}
 	t.Fatalf("wait for an address ending %s: last %s", suffix, last)
 }
