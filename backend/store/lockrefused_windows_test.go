@@ -15,6 +15,7 @@ func TestABadgerLockRefusalIsBusy(t *testing.T) {
 		fmt.Errorf("Cannot create lock file %q.  Another process is using this Badger database error: %+v", `C:\x\LOCK`, windows.ERROR_SHARING_VIOLATION),
 		fmt.Errorf("open: %w", windows.ERROR_SHARING_VIOLATION),
 		fmt.Errorf("open: %w", windows.ERROR_LOCK_VIOLATION),
+		fmt.Errorf(`read C:\x\MANIFEST: %s`, windows.ERROR_SHARING_VIOLATION.Error()),
 	} {
 		if !lockRefused(err) {
 			t.Errorf("lockRefused(%q) = false, want true", err)
