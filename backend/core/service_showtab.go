@@ -41,7 +41,15 @@ func (s *Service) ShowRunTab(ctx context.Context, c service.Caller, req service.
 	if err != nil {
 		return service.TabState{}, err
 	}
-	t, ok := runTab(targets, run.TargetID, run.ConversationURL)
+	// The run's own tab may still show its new chat's transient address
+	// (ChatGPT's /c/WEB:…) while the run names the lasting one.
+	transient := func(string) bool { return false }
+	if reg, rerr := s.c.sites(); rerr == nil {
+		if st, gerr := reg.Get(run.Site); gerr == nil {
+			transient = func(u string) bool { _, tr := st.Conversation(u); return tr }
+		}
+	}
+	t, ok := runTab(targets, run.TargetID, run.ConversationURL, transient)
 	if !ok {
 		if run.ConversationURL == "" {
 			return service.TabState{}, errs.New(errs.TargetNotFound, "the tab of run %s is closed and the run has no conversation address", run.ID).
@@ -60,11 +68,12 @@ func (s *Service) ShowRunTab(ctx context.Context, c service.Caller, req service.
 }
 
 // runTab is the tab to show for a run: its own while it shows the
-// conversation (or while the run has no conversation address), else the
-// first that shows the conversation.
-func runTab(targets []browser.Target, own, conv string) (browser.Target, bool) {
+// conversation (or while the run has no conversation address, or while the
+// tab still shows a new chat's transient address), else the first that
+// shows the conversation.
+func runTab(targets []browser.Target, own, conv string, transient func(string) bool) (browser.Target, bool) {
 	for _, t := range targets {
-		if t.ID == own && (conv == "" || sameAddress(t.URL, conv)) {
+		if t.ID == own && (conv == "" || sameAddress(t.URL, conv) || transient(t.URL)) {
 			return t, true
 		}
 	}
