@@ -38,7 +38,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 	expectStream := t.dec != nil && !w.Env.Site.Stream.Optional
 	var rule domRule
 	domText, domChanged := "", time.Now()
-	refusedAt, lookedAt, genericAt := time.Time{}, time.Time{}, time.Time{}
+	refusedAt, lookedAt, noticeAt := time.Time{}, time.Time{}, time.Time{}
 	for tick := 0; ; tick++ {
 		ss := t.snapshot()
 		if ss.res.Err != nil {
@@ -156,16 +156,17 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 			if err != nil {
 				return err
 			}
-			// A generic error notice shown before the answer's response was
-			// read whole waits a moment for it (the page can render a frame
-			// before the capture delivers it): the response names the cause
-			// (Grok's anti-bot code 7, Gemini's BardErrorInfo code behind
-			// "Something went wrong").
-			generic := r.Code == errs.GenerationError && ss.started && !ss.ended
-			if generic && genericAt.IsZero() {
-				genericAt = time.Now()
+			// A notice shown while the answer's response is still open waits
+			// a moment (3 s from when it shows) for the response to end: the
+			// page renders a frame before the capture delivers it, and the
+			// response names the cause (Grok's "heavy usage" banner over a
+			// code 13 failure, not a rate limit; Gemini's BardErrorInfo code
+			// behind "Something went wrong").
+			open := r.Code != "" && ss.started && !ss.ended
+			if open && noticeAt.IsZero() {
+				noticeAt = time.Now()
 			}
-			if r.Code != "" && r.Terminal && !(generic && time.Since(genericAt) < 3*time.Second) {
+			if r.Code != "" && r.Terminal && !(open && time.Since(noticeAt) < 3*time.Second) {
 				return r.Err()
 			}
 		}
