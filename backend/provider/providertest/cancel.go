@@ -122,9 +122,11 @@ func pressRefused(ctx context.Context, srv *sim.Server, siteID string) bool {
 // the cancelled run says so (its record and envelope), after pressing the
 // control, instead of claiming the site stopped.
 func (c *suite) cancelRefused(t *testing.T) {
-	// The site refuses every press: Ferry gives up after the bound, here
-	// shorter than production's.
-	tab, ctx := c.open(t, Setup{StopTimeout: 3 * time.Second})
+	// The site refuses every press: Ferry gives up after production's
+	// bound (provider.StopTimeout), which leaves a loaded machine time to
+	// press more than once (a shorter one let a press that something
+	// passing covered, or one the page never saw, be the only one).
+	tab, ctx := c.open(t, Setup{})
 	tab.H.Server.RefuseStop(c.site, true)
 	err := askCancelled(t, ctx, tab)
 	env := errs.From(err)
