@@ -44,12 +44,9 @@ func (p *Page) SetFiles(ctx context.Context, sels []string, paths []string) erro
 // element covers the target; the page's envelopes.
 func (p *Page) DropFiles(ctx context.Context, sel string, paths []string) error {
 	return p.withInput(ctx, func() error {
-		l, err := p.locate(ctx, sel)
+		l, err := p.locateFound(ctx, sel)
 		if err != nil {
 			return err
-		}
-		if !l.Found {
-			return notFound(sel)
 		}
 		data := map[string]any{"items": []any{}, "files": paths, "dragOperationsMask": 1}
 		for _, typ := range []string{"dragEnter", "dragOver", "drop"} {

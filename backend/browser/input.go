@@ -105,6 +105,15 @@ func (p *Page) locate(ctx context.Context, sel string) (located, error) {
 	return l, err
 }
 
+// locateFound is locate with no match an error (ComposerNotFound).
+func (p *Page) locateFound(ctx context.Context, sel string) (located, error) {
+	l, err := p.locate(ctx, sel)
+	if err == nil && !l.Found {
+		err = notFound(sel)
+	}
+	return l, err
+}
+
 func notFound(sel string) error {
 	return errs.New(errs.ComposerNotFound, "no visible element matches %s", sel).WithEvidence("selector", sel)
 }
@@ -289,6 +298,24 @@ const moveSettle = 50 * time.Millisecond
 // not awaited before the press).
 func (p *Page) ClickAt(ctx context.Context, pt Point) error {
 	return p.withInput(ctx, func() error { return p.clickAt(ctx, pt) })
+}
+
+// Hover moves the mouse (a trusted move, no press: it raises no window)
+// over the centre of the visible part of the first visible element
+// matching sel, for a page that shows something on hover (a tooltip).
+// Errors as Click: ComposerNotFound for no match, an *ObscuredError when
+// something covers the element.
+func (p *Page) Hover(ctx context.Context, sel string) error {
+	return p.withInput(ctx, func() error {
+		l, err := p.locateFound(ctx, sel)
+		if err != nil {
+			return err
+		}
+		if l.Covered {
+			return &ObscuredError{Selector: sel, By: l.Hit}
+		}
+		return p.pointer(ctx, Point{X: l.X, Y: l.Y}, func() error { return nil })
+	})
 }
 
 func (p *Page) clickAt(ctx context.Context, pt Point) error {

@@ -92,7 +92,8 @@ and the error says it could not be journaled).`,
 		flags: func(fs *flag.FlagSet) {
 			fs.String("site", "", "site id (chatgpt, deepseek, ...; see the site registry)")
 			fs.String("tab", "", "CDP TargetID of the tab to use (exactly that tab)")
-			fs.String("model", "", "model alias of the site (default: whatever is selected)")
+			fs.String("model", "", "model alias of the site, or its name in the site's picker (default: whatever is selected)")
+			fs.String("effort", "", "reasoning-effort tier, on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; default: whatever is selected)")
 			fs.String("prompt", "", "the prompt (instead of the positional argument)")
 			fs.String("prompt-file", "", "read the prompt from this file")
 			registerTemplateFlags(fs)
@@ -249,7 +250,7 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 	if err != nil {
 		return none, err
 	}
-	req := service.JobRequest{Kind: service.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string),
+	req := service.JobRequest{Kind: service.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string), Effort: inv.flag("effort").(string),
 		TabID: tabID, NewChat: newChat, SessionID: follow, Conversation: conv, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
 	if err := withSources(inv, &req); err != nil {
 		return none, err

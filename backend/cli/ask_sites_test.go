@@ -18,7 +18,7 @@ import (
 // Kimi's stream names no model, only the message's scenario (its model
 // family), which is what the proof carries there.
 var simModel = map[string]string{
-	sim.ChatGPT:  "gpt-5-2",
+	sim.ChatGPT:  "gpt-5-6-thinking",
 	sim.Gemini:   "gemini-3-flash",
 	sim.AIStudio: "gemini-3-pro-preview",
 	sim.Grok:     "grok-4",

@@ -51,7 +51,7 @@ func TestAsk(t *testing.T) {
 		if !res.Routing.TabWasCreated || res.Routing.ControlledTabID == "" || res.Routing.RequestedTabID != "" {
 			t.Fatalf("routing %+v, want a created tab", res.Routing)
 		}
-		if res.Transport.Source != "stream" || res.Model.Slug != "gpt-5-2" || res.Content.Source != "conversation_api" {
+		if res.Transport.Source != "stream" || res.Model.Slug != "gpt-5-6-thinking" || res.Content.Source != "conversation_api" {
 			t.Fatalf("transport %+v model %+v content %+v", res.Transport, res.Model, res.Content)
 		}
 		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 1 {
@@ -117,6 +117,46 @@ func TestAsk(t *testing.T) {
 		}
 		if out.String() != providertest.NormalAnswer("From stdin")+"\n" {
 			t.Fatalf("stdout %q", out.String())
+		}
+	})
+
+	t.Run("--model and --effort are chosen, read back and proven; a used-up tier sends nothing", func(t *testing.T) {
+		// The tab loads the page of the layout (scenario) the simulator serves.
+		load := func(scenario string) {
+			h.Server.Reset()
+			h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: scenario})
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			p, err := h.Browser.Page(ctx, tabID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, layout := range []string{"", sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower} {
+			load(layout)
+			r := ask(t, "--json", "--tab", tabID, "--model", "gpt-5.5", "--effort", "pro", "Which model on "+layout+"?")
+			if r.code != 0 {
+				t.Fatalf("%s: exit %d\nstdout %s\nstderr %s", layout, r.code, r.stdout, r.stderr)
+			}
+			var res provider.Result
+			if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+				t.Fatalf("stdout is not one JSON result: %v\n%s", err, r.stdout)
+			}
+			if res.Model.Selected != "GPT-5.5 · Pro" || res.Model.Slug != "gpt-5-5-pro" || !res.Model.Verified {
+				t.Fatalf("%s: model proof %+v, want GPT-5.5 · Pro read back and gpt-5-5-pro verified", layout, res.Model)
+			}
+		}
+		load(sim.ScenarioTierExhausted)
+		defer h.Server.SetScenario(sim.ChatGPT, sim.Scenario{})
+		r := ask(t, "--json", "--tab", tabID, "--effort", "pro", "Must not be sent")
+		if r.code == 0 || !strings.Contains(r.stdout+r.stderr, string(errs.UsageCap)) {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s; want usage_cap", r.code, r.stdout, r.stderr)
+		}
+		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 0 {
+			t.Fatalf("%d submissions with the tier used up, want none", n)
 		}
 	})
 

@@ -71,7 +71,8 @@ data directory's or the output directory's disk has no room: no half-written fil
 			fs.String("site", "", "site id (only chatgpt has a sandbox)")
 			fs.String("tab", "", "CDP TargetID of the tab to use (exactly that tab)")
 			fs.String("conv", "", "continue this ChatGPT conversation (the <id> of https://chatgpt.com/c/<id>)")
-			fs.String("model", "", "model alias of the site (default: whatever is selected)")
+			fs.String("model", "", "model alias of the site, or its name in the site's picker (default: whatever is selected)")
+			fs.String("effort", "", "reasoning-effort tier, on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; default: whatever is selected)")
 			fs.String("prompt", "", "the task (instead of the positional argument)")
 			fs.String("prompt-file", "", "read the task from this file")
 			registerTemplateFlags(fs)
@@ -162,7 +163,7 @@ func codeRequestOf(inv *invocation) (service.JobRequest, error) {
 	if err != nil {
 		return none, err
 	}
-	req := service.JobRequest{Kind: service.KindCode, Prompt: task, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string),
+	req := service.JobRequest{Kind: service.KindCode, Prompt: task, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string), Effort: inv.flag("effort").(string),
 		TabID: tabID, Conversation: conv, MultiZip: multi, AllowInline: inv.flag("allow-inline").(bool),
 		Contract: inv.flag("contract").(string), ArchitectureAuthorized: inv.flag("architecture-authorized").(bool),
 		Goal: inv.flag("goal").(string), GoalLock: inv.flag("goal-lock").(bool), Research: inv.flag("research").(bool),

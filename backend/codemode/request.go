@@ -27,6 +27,8 @@ type Request struct {
 	Site string
 	// Model is a model alias of the site; "" keeps the selected one.
 	Model string
+	// Effort is a reasoning-effort tier of the site; "" keeps the selected one.
+	Effort string
 	// Prompt is the task, or "" with a Template rendered with Vars.
 	Prompt   string
 	Template string

@@ -288,7 +288,7 @@ func (r *codeRun) step(ctx context.Context, step prompt.Step) (*prompt.Outcome, 
 	if r.req.OnEvent != nil {
 		defer runner.Subscribe(r.req.OnEvent)()
 	}
-	s, err := runner.Create(ctx, job.Spec{Site: SiteID, Model: r.req.Model, TargetID: r.a.TargetID(), Prompt: step.Prompt, Task: r.task,
+	s, err := runner.Create(ctx, job.Spec{Site: SiteID, Model: r.req.Model, Effort: r.req.Effort, TargetID: r.a.TargetID(), Prompt: step.Prompt, Task: r.task,
 		Template: r.req.Template, Contract: string(step.Contract), Deadline: r.deadline, Origin: r.req.Origin,
 		CodeMode: zipStep(step.Contract), RequestedTab: requested, TabWasCreated: r.created && first, Attachments: r.stepFiles(first)})
 	if err != nil {

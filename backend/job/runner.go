@@ -51,6 +51,7 @@ type Spec struct {
 	ID              string
 	Site            string
 	Model           string // the alias asked for ("" = whatever is selected)
+	Effort          string // the effort tier asked for ("" = whatever is selected)
 	TargetID        string
 	ConversationURL string
 	Prompt          string
@@ -100,7 +101,7 @@ func (r *Runner) Repo() *Repo { return r.repo }
 // Create stores a new run in state resolved. Errors as Repo.Create.
 func (r *Runner) Create(ctx context.Context, sp Spec) (*Session, error) {
 	s := &Session{
-		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
+		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, EffortRequested: sp.Effort, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
 		Prompt: sp.Prompt, Task: sp.Task, Template: sp.Template, Contract: sp.Contract, Deadline: sp.Deadline,
 		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, State: StateResolved,
 		Parent: sp.Parent, Thread: sp.Thread, Attachments: sp.Attachments,
@@ -368,6 +369,10 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	if err != nil {
 		return r.stop(ctx, s, err)
 	}
+	effort, err := provider.PreflightEffort(a, s.EffortRequested)
+	if err != nil {
+		return r.stop(ctx, s, err)
+	}
 	if err := provider.CanAttach(a, len(s.Attachments)); err != nil {
 		return r.stop(ctx, s, err)
 	}
@@ -388,8 +393,29 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	}); err != nil {
 		return s, err
 	}
-	// Preflight refused a named model the adapter cannot select.
-	if ms, ok := a.(provider.ModelSelector); ok && s.ModelRequested != "" && !strings.EqualFold(s.ModelRequested, site.DefaultModel) {
+	// Preflight refused a named model or effort the adapter cannot select.
+	named := s.ModelRequested != "" && !strings.EqualFold(s.ModelRequested, site.DefaultModel)
+	if m.Effort != "" {
+		// An alias that stands for a tier (ChatGPT's "pro").
+		if effort.Name != "" && effort.Name != m.Effort {
+			return r.stop(ctx, s, errs.New(errs.BadInput, "the model %q is the %s effort, and the run also asks for the effort %q", m.Alias, m.Effort, effort.Name).
+				WithHint("ask for a model and an effort (--model gpt-5.6 --effort %s), or one of them", effort.Name))
+		}
+		if effort, err = a.Site().Effort(m.Effort); err != nil {
+			return r.stop(ctx, s, err)
+		}
+		named = false
+	}
+	if es, ok := a.(provider.EffortSelector); ok && effort.Name != "" {
+		if !named {
+			m = site.Model{}
+		}
+		label, err := es.SelectChoice(ctx, m, effort)
+		if err != nil {
+			return r.stop(ctx, s, lostTab(ctx, a, err))
+		}
+		s.Model.Selected = label
+	} else if ms, ok := a.(provider.ModelSelector); ok && named {
 		label, err := ms.SelectModel(ctx, m)
 		if err != nil {
 			return r.stop(ctx, s, lostTab(ctx, a, err))
@@ -542,7 +568,16 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 	if proof.Requested == "" {
 		proof.Requested = site.DefaultModel
 	}
+	if s.EffortRequested != "" {
+		proof.Effort = s.EffortRequested
+	}
 	verified, mismatch := provider.ProveModel(model, proof)
+	if mismatch == nil && s.EffortRequested != "" {
+		e, _ := a.Site().Effort(s.EffortRequested)
+		var ok bool
+		ok, mismatch = provider.ProveEffort(e, proof)
+		verified = verified && ok
+	}
 	proof.Verified = verified
 	content := provider.ContentOf(ans.Text, ans.Source)
 	if s, err = r.move(ctx, s.ID, StateExtracted, "answer extracted from "+ans.Source, func(x *Session) {

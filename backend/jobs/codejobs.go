@@ -51,7 +51,7 @@ func (h *Runner) checkCodeSpec(spec service.JobRequest) error {
 // codeRequest is the core request of a code job, over base (the owner's
 // browser settings and the run's origin and events).
 func (h *Runner) codeRequest(spec service.JobRequest, base runs.AskRequest) runs.CodeRequest {
-	base.Site, base.Model, base.Prompt, base.TargetID = spec.Site, spec.Model, spec.Prompt, spec.TabID
+	base.Site, base.Model, base.Effort, base.Prompt, base.TargetID = spec.Site, spec.Model, spec.Effort, spec.Prompt, spec.TabID
 	base.Template, base.Vars, base.NewChat = spec.Template, spec.Vars, spec.NewChat
 	base.Files, base.InlineFiles = spec.Files, spec.InlineFiles
 	if spec.TimeoutSeconds > 0 {

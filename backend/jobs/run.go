@@ -97,6 +97,11 @@ func (h *Runner) checkSpec(spec service.JobRequest) error {
 		if err != nil {
 			return err
 		}
+		if spec.Effort != "" {
+			if _, err := st.Effort(spec.Effort); err != nil {
+				return err
+			}
+		}
 		// The files are checked against the site when the job is
 		// submitted, not only when it runs.
 		if _, _, err := runs.WithFiles(reg, st, spec.Model, spec.Prompt, spec.Files, spec.InlineFiles); err != nil {
@@ -130,7 +135,7 @@ func (h *Runner) run(ctx context.Context, rec jobRecord) {
 	}
 	req := h.defaults
 	req.Site, req.Model, req.Prompt, req.TargetID, req.Origin = rec.Spec.Site, rec.Spec.Model, rec.Spec.Prompt, rec.Spec.TabID, origin
-	req.NewChat = rec.Spec.NewChat
+	req.NewChat, req.Effort = rec.Spec.NewChat, rec.Spec.Effort
 	if rec.Spec.TimeoutSeconds > 0 {
 		req.Timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
 	}

@@ -40,6 +40,26 @@ func Preflight(a Adapter, alias string, features ...site.Feature) (site.Model, e
 	return m, nil
 }
 
+// PreflightEffort resolves the effort tier name ("" asks for none) of a's
+// site before anything is typed. Errors: CapabilityMissing for a tier the
+// site does not list (naming those it does) or an adapter that cannot set
+// one.
+func PreflightEffort(a Adapter, name string) (site.Effort, error) {
+	if strings.TrimSpace(name) == "" {
+		return site.Effort{}, nil
+	}
+	s := a.Site()
+	e, err := s.Effort(name)
+	if err != nil {
+		return site.Effort{}, err
+	}
+	if _, ok := a.(EffortSelector); !ok {
+		return site.Effort{}, errs.New(errs.CapabilityMissing, "the %s adapter cannot choose an effort; asked for %q", s.ID, name).
+			WithEvidence("site", s.ID).WithEvidence("effort", name)
+	}
+	return e, nil
+}
+
 // requireAll fails closed unless the site with the model alias offers every
 // feature: through the registry's Require when the adapter carries one (so
 // the user's overrides count), else by the same rules on the site alone.
@@ -82,6 +102,20 @@ func ProveModel(m site.Model, p ModelProof) (bool, error) {
 			WithEvidence("requested", m.Alias).WithEvidence("slug", p.Slug).WithEvidence("dom_slug", p.DOMSlug)
 	}
 	return ok, nil
+}
+
+// ProveEffort checks the effort tier e against the answer's model proof:
+// a tier with proof substrings must show in the slug (ChatGPT's Pro tier
+// answers from a -pro model). Errors: ModelMismatch, naming both.
+func ProveEffort(e site.Effort, p ModelProof) (bool, error) {
+	if len(e.Proof) == 0 {
+		return true, nil
+	}
+	if proves(site.Model{Alias: e.Name, Proof: e.Proof}, p) {
+		return true, nil
+	}
+	return false, errs.New(errs.ModelMismatch, "asked for the %s effort but the answer came from %q", e.Name, firstNonEmpty(p.Slug, p.DOMSlug, "an unnamed model")).
+		WithEvidence("effort", e.Name).WithEvidence("slug", p.Slug).WithEvidence("dom_slug", p.DOMSlug)
 }
 
 // proves reports whether the model proof names the alias.

@@ -97,6 +97,16 @@ type ModelSelector interface {
 	SelectModel(ctx context.Context, m site.Model) (string, error)
 }
 
+// EffortSelector is implemented by adapters of sites whose picker offers
+// effort tiers (site.Site.Efforts). SelectChoice sets the model m (the zero
+// Model leaves it) and the tier e (the zero Effort leaves it), reads both
+// back, and returns what it read; it fails with nothing typed when the
+// choice cannot be made or confirmed (ModelUnavailable listing what the page
+// offers; UsageCap for a tier used up).
+type EffortSelector interface {
+	SelectChoice(ctx context.Context, m site.Model, e site.Effort) (string, error)
+}
+
 // Reloader is implemented by adapters that can load their tab's page
 // afresh (the outdated-client policy).
 type Reloader interface {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -296,6 +297,9 @@ func (w *Web) Extract(ctx context.Context, t *Turn) (*Answer, error) {
 		ans.CodeBlocks = CodeBlocks(res.Text)
 		ans.ConversationID, ans.MessageID = res.ConversationID, res.MessageID
 		ans.Model = ModelProof{Slug: res.Model, Source: "stream:" + res.ModelSource}
+		if res.Rerouted != "" {
+			ans.Warnings = append(ans.Warnings, fmt.Sprintf("%s answered from %s, not %s, the model the turn was sent to: the site rerouted it (a silent downgrade)", w.Env.Site.Name, res.Model, res.Rerouted))
+		}
 	} else {
 		ans.Text, ans.Source = t.domText, "dom"
 		var blocks []CodeBlock

@@ -4,6 +4,7 @@ package record
 type ModelProof struct {
 	Requested string `json:"requested"`          // the alias asked for
 	Selected  string `json:"selected,omitempty"` // the picker label chosen
+	Effort    string `json:"effort,omitempty"`   // the effort tier asked for
 	Slug      string `json:"slug,omitempty"`     // the model the site named
 	Source    string `json:"source,omitempty"`   // e.g. "stream:metadata.model_slug"
 	DOMSlug   string `json:"domSlug,omitempty"`  // the page's own attribute, when it has one

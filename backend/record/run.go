@@ -13,6 +13,7 @@ type Run struct {
 	ID              string     `json:"id"`
 	Site            string     `json:"site"`
 	ModelRequested  string     `json:"modelRequested,omitempty"`
+	EffortRequested string     `json:"effortRequested,omitempty"`
 	Model           ModelProof `json:"model"`
 	TargetID        string     `json:"targetId,omitempty"`
 	ConversationURL string     `json:"conversationUrl,omitempty"`

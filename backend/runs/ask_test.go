@@ -58,7 +58,7 @@ func TestAsk(t *testing.T) {
 			}
 		}
 		res := s.Result()
-		if res.Model.Slug != "gpt-5-2" || res.Content.Source != "conversation_api" || res.Transport.Source != "stream" ||
+		if res.Model.Slug != "gpt-5-6-thinking" || res.Content.Source != "conversation_api" || res.Transport.Source != "stream" ||
 			!res.Routing.TabWasCreated || res.Routing.ControlledTabID != s.TargetID || res.Timings.TotalMS <= 0 {
 			t.Fatalf("result proof %+v", res)
 		}

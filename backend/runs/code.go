@@ -21,7 +21,7 @@ type CodeRequest struct {
 
 // codemode is the request as package codemode takes it.
 func (r CodeRequest) codemode() codemode.Request {
-	return codemode.Request{Site: r.Site, Model: r.Model, Prompt: r.Prompt, Template: r.Template, Vars: r.Vars,
+	return codemode.Request{Site: r.Site, Model: r.Model, Effort: r.Effort, Prompt: r.Prompt, Template: r.Template, Vars: r.Vars,
 		TargetID: r.TargetID, NewChat: r.NewChat, Browser: r.Browser, Timeout: r.Timeout,
 		RateLimitCooldown: r.RateLimitCooldown, Origin: r.Origin, OnEvent: r.OnEvent, Options: r.Options}
 }

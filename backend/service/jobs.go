@@ -102,9 +102,13 @@ type JobRequest struct {
 	Kind JobKind `json:"kind"`
 	// Prompt is sent as is; or Template names a template whose rendering
 	// with Vars is the prompt.
-	Prompt   string            `json:"prompt"`
-	Site     string            `json:"site,omitempty"`
-	Model    string            `json:"model,omitempty"`
+	Prompt string `json:"prompt"`
+	Site   string `json:"site,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// Effort is the reasoning-effort tier to choose on a site whose picker
+	// has tiers (ChatGPT's "pro", or the page's words "Extra High"); ""
+	// keeps whatever is selected.
+	Effort   string            `json:"effort,omitempty"`
 	Template string            `json:"template,omitempty"`
 	Vars     map[string]string `json:"vars,omitempty"`
 	// Contract is a code job's output contract ("" is code).

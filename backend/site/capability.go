@@ -24,11 +24,58 @@ func (s Site) Model(alias string) (Model, error) {
 	if a == DefaultModel {
 		return Model{Alias: DefaultModel}, nil
 	}
+	// The site's own words name a model too ("GPT-5.6 Sol").
+	for _, m := range s.Models {
+		for _, l := range m.Labels {
+			if strings.EqualFold(l, strings.TrimSpace(alias)) {
+				return m, nil
+			}
+		}
+	}
 	known := s.ModelAliases()
 	return Model{}, errs.New(errs.CapabilityMissing, "%s has no model %q", s.Name, alias).
 		WithEvidence("site", s.ID).WithEvidence("model", alias).
 		WithEvidence("known_models", strings.Join(known, ", ")).
 		WithHint("use one of the model aliases of %s: %s", s.ID, strings.Join(known, ", "))
+}
+
+// Effort returns the site's effort tier that name names, by its Name or
+// one of its page labels (case and the space or dash between words do not
+// matter: "extra high", "Extra-High"). Errors: CapabilityMissing naming
+// the tiers the site offers, or saying it offers none.
+func (s Site) Effort(name string) (Effort, error) {
+	norm := func(v string) string {
+		return strings.Join(strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "-")
+	}
+	want := norm(name)
+	for _, e := range s.Efforts {
+		if norm(e.Name) == want {
+			return e, nil
+		}
+		for _, l := range e.Labels {
+			if norm(l) == want {
+				return e, nil
+			}
+		}
+	}
+	if len(s.Efforts) == 0 {
+		return Effort{}, errs.New(errs.CapabilityMissing, "%s offers no effort choice; asked for %q", s.Name, name).
+			WithEvidence("site", s.ID).WithEvidence("effort", name).
+			WithHint("leave --effort unset on %s", s.ID)
+	}
+	names := s.EffortNames()
+	return Effort{}, errs.New(errs.CapabilityMissing, "%s has no effort %q", s.Name, name).
+		WithEvidence("site", s.ID).WithEvidence("effort", name).WithEvidence("known_efforts", strings.Join(names, ", ")).
+		WithHint("use one of the efforts of %s: %s", s.ID, strings.Join(names, ", "))
+}
+
+// EffortNames lists the names of the site's effort tiers, cheapest first.
+func (s Site) EffortNames() []string {
+	out := make([]string, len(s.Efforts))
+	for i, e := range s.Efforts {
+		out[i] = e.Name
+	}
+	return out
 }
 
 // ModelAliases lists the site's model aliases, sorted, including "default".

@@ -152,6 +152,25 @@ type Model struct {
 	URLParam string `json:"urlParam,omitempty"`
 	// Features, when set, limits the model to these of the site's features.
 	Features []Feature `json:"features,omitempty"`
+	// Effort, when set, makes the alias a tier of the site's efforts on
+	// whatever model is selected (ChatGPT's "pro": the Pro tier), not a
+	// model: choosing it chooses that effort.
+	Effort string `json:"effort,omitempty"`
+}
+
+// Effort is one reasoning-effort tier a site's picker offers (ChatGPT's
+// Instant, Medium, High, Extra High and Pro).
+type Effort struct {
+	// Name is the tier as Ferry's --effort names it ("extra-high").
+	Name string `json:"name"`
+	// Labels are the page's words for it ("Extra High"), matched whole and
+	// case-insensitively: a user may name the tier in them too.
+	Labels []string `json:"labels,omitempty"`
+	// Level is its position on a slider picker, from 0.
+	Level int `json:"level"`
+	// Proof lists substrings of the answer's model slug that the tier
+	// shows in; empty when the slug does not tell tiers apart.
+	Proof []string `json:"proof,omitempty"`
 }
 
 // Site is everything Ferry knows about one chat site. Values returned by a
@@ -223,6 +242,9 @@ type Site struct {
 	Stream        *StreamCapture `json:"stream,omitempty"`
 	Features      []Feature      `json:"features"`
 	Models        []Model        `json:"models,omitempty"`
+	// Efforts are the reasoning-effort tiers the site's picker offers,
+	// cheapest first; none: the site has no effort choice.
+	Efforts []Effort `json:"efforts,omitempty"`
 	// Uploads is how the site takes files (nil: it takes none, whatever
 	// its features say).
 	Uploads *Uploads `json:"uploads,omitempty"`
@@ -291,6 +313,12 @@ func (s Site) clone() Site {
 		m.Proof = append([]string(nil), m.Proof...)
 		m.Features = append([]Feature(nil), m.Features...)
 		c.Models[i] = m
+	}
+	c.Efforts = nil
+	for _, e := range s.Efforts {
+		e.Labels = append([]string(nil), e.Labels...)
+		e.Proof = append([]string(nil), e.Proof...)
+		c.Efforts = append(c.Efforts, e)
 	}
 	return c
 }

@@ -144,6 +144,24 @@ func validate(s Site) error {
 				return bad("model %q: unknown feature %q", m.Alias, f)
 			}
 		}
+		if m.Effort != "" {
+			if _, err := s.Effort(m.Effort); err != nil {
+				return bad("model %q stands for the effort %q, which the site does not list", m.Alias, m.Effort)
+			}
+		}
+	}
+	efforts := map[string]bool{}
+	for i, e := range s.Efforts {
+		if !idPattern.MatchString(e.Name) {
+			return bad("effort %q must be lower-case letters, digits, - or _", e.Name)
+		}
+		if efforts[e.Name] {
+			return bad("effort %q appears twice", e.Name)
+		}
+		efforts[e.Name] = true
+		if e.Level != i {
+			return bad("effort %q has level %d; the efforts are listed cheapest first, levels 0, 1, 2…", e.Name, e.Level)
+		}
 	}
 	return nil
 }

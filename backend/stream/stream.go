@@ -43,6 +43,10 @@ type Result struct {
 	Model string `json:"model,omitempty"`
 	// ModelSource names the field Model came from, for the model proof.
 	ModelSource string `json:"modelSource,omitempty"`
+	// Rerouted is the model the turn was sent to when the stream says
+	// another (Model) answered it: the site's silent downgrade (ChatGPT's
+	// model_slug beside a different resolved_model_slug).
+	Rerouted string `json:"rerouted,omitempty"`
 	// ConversationID is the site's id of the conversation, when sent.
 	ConversationID string `json:"conversationId,omitempty"`
 	// MessageID is the site's id of the answer message, when sent.

@@ -22,9 +22,11 @@ func factory(env provider.Env) (provider.Adapter, error) { return chatgpt.New(en
 
 func TestConformance(t *testing.T) {
 	providertest.Run(t, chatgpt.ID, factory, providertest.Config{
-		Model:     "thinking",
+		Model:     "pro",
 		Canonical: canonical,
 		Layouts:   []string{sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL},
+		// The pickers of 2026-07-10 and 2026-08-07; the slider is the default.
+		PickerLayouts: []string{sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower},
 	})
 }
 

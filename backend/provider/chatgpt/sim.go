@@ -29,6 +29,12 @@ const (
 //go:embed sim.js
 var simScript []byte
 
+// pickerScript is the simulated model and effort picker (sim_picker.js),
+// loaded before the page's script.
+//
+//go:embed sim_picker.js
+var pickerScript []byte
+
 // SimSite returns the simulator's stand-in for ChatGPT: its pages, its
 // backend-api (session, conversation stream, conversation JSON, sandbox
 // download and estuary), the page script, registered with sim.Register.
@@ -74,10 +80,9 @@ var simScript []byte
 //     "Copy code") › div.overflow-y-auto › code.whitespace-pre! language-<lang>.
 //   - finished-action bar copy-turn-action-button, good/bad-response,
 //     aria-label="Share".
-//   - model picker [data-testid="model-switcher-dropdown-button"] (also
-//     form button[aria-haspopup="menu"].composer-pill), items
-//     [role="menuitem"][data-testid^="model-switcher-"], effort
-//     [role="slider"][aria-valuenow] (static: GAP for effort semantics).
+//   - the model and effort picker's three 2026 layouts and states: see
+//     sim_picker.js (the tiers' request values beyond "standard" and
+//     "extended" are not public: GAP, assumed). Work's 0–5 slider: GAP.
 //   - input#upload-files (multiple, no accept), composer-plus-btn; uploads
 //     POST /backend-api/files -> PUT upload_url (x-ms-blob-type BlockBlob,
 //     201) -> process_upload_stream (started, file_ready, indexing,
@@ -114,7 +119,8 @@ var simScript []byte
 //     (the {"type":"error",…} variant: GAP); "Something went wrong…" frame.
 //   - conversation_detail_metadata.limits_progress in the conversation JSON.
 //   - model proof: metadata.model_slug/resolved_model_slug = the requested
-//     model (auto → gpt-5-2; thinking → gpt-5-6-thinking), DOM
+//     model (none or auto → gpt-5-2), resolved_model_slug another model's
+//     under the rerouted scenario (gpt-5-5-thinking), DOM
 //     data-message-model-slug on the older markup only; server_ste_metadata
 //     carries i-mini.
 //   - "Welcome back" (scenario welcome_back, param accounts): the session
@@ -161,7 +167,7 @@ var simScript []byte
 //     "Message delivery timed out", "Connection interrupted", "Answer now": GAP.
 func SimSite() sim.Site {
 	return sim.Site{
-		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: simScript,
+		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: slices.Concat(pickerScript, simScript),
 		// The real app loads Cloudflare's script on normal pages too: a
 		// detector that trusts it alone reports false challenges.
 		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
@@ -169,7 +175,8 @@ func SimSite() sim.Site {
 		Citations: true, SessionCookie: SimSessionCookie, DeviceCookie: SimDeviceCookie,
 		Scenarios: []string{sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
-			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck},
+			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck,
+			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted},
 		Drift: map[string]string{
 			"composer": "#composer-editor[contenteditable=\"true\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
@@ -330,6 +337,7 @@ type chatgptRequest struct {
 	ConversationID   string `json:"conversation_id"`
 	ParentMessageID  string `json:"parent_message_id"`
 	Model            string `json:"model"`
+	ThinkingEffort   string `json:"thinking_effort"`
 	ConversationMode struct {
 		Kind string `json:"kind"`
 	} `json:"conversation_mode"`
@@ -367,7 +375,7 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 	s.mu.Unlock()
 	sc := s.TurnScenario(ID, c.ID, prompt)
 
-	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name, Mode: req.ConversationMode.Kind}
+	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name, Mode: req.ConversationMode.Kind, Model: req.Model, Effort: req.ThinkingEffort}
 	if len(req.Messages) > 0 && len(req.Messages[0].Metadata.Attachments) > 0 {
 		var ids []string
 		for _, a := range req.Messages[0].Metadata.Attachments {

@@ -31,7 +31,7 @@
   let hydrated = false;
   let sendShown = false;
   let token = null;
-  let model = 'auto';
+  const picker = window.ChatGPTPicker(cfg);
   let conversationId = cfg.conversation || null;
   let parentId = 'client-created-root';
   let busy = false;
@@ -49,6 +49,7 @@
   thread.append(spacer, turnsEl);
   const trailing = h('div', { class: 'composer-trailing' });
   const tray = h('div', { class: 'file-tray' });
+  const pickerSlot = h('span', { class: 'picker-slot' });
   let editor, composerEl, uploads;
 
   function build() {
@@ -86,7 +87,7 @@
       editor = Sim.prose(composerEl, { placeholder: () => (work ? 'Work on anything' : 'Ask anything'), onChange: renderTrailing, onKey });
     }
     form.appendChild(composerEl);
-    form.appendChild(h('button', { type: 'button', 'data-testid': 'model-switcher-dropdown-button', 'aria-haspopup': 'menu', class: 'composer-pill', onclick: openModelMenu }, 'ChatGPT 5.2'));
+    form.appendChild(pickerSlot);
     form.appendChild(trailing);
     const main = h('main', { class: 'main' }, ...(header ? [header] : []), thread, form);
     app.append(nav, main);
@@ -139,21 +140,6 @@
     trailing.appendChild(btn);
     sendShown = true;
     if (fresh) setTimeout(() => { btn.disabled = false; btn.removeAttribute('aria-disabled'); btn.removeAttribute('data-disabled'); }, 120);
-  }
-
-  function openModelMenu() {
-    if (!hydrated || document.querySelector('[role="menu"]')) return;
-    const items = [['gpt-5-2', 'Auto'], ['gpt-5-2-instant', 'Instant'], ['gpt-5-6-thinking', 'Thinking'], ['gpt-5-6-pro', 'Pro']];
-    const menu = h('div', { role: 'menu', class: 'menu' });
-    for (const [slug, label] of items) {
-      menu.appendChild(h('div', { role: 'menuitem', 'data-testid': 'model-switcher-' + slug, tabindex: '-1', onclick: () => {
-        model = slug === 'gpt-5-2' ? 'auto' : slug;
-        document.querySelector('[data-testid="model-switcher-dropdown-button"]').textContent = 'ChatGPT ' + label;
-        menu.remove();
-      } }, label));
-    }
-    menu.appendChild(h('div', { role: 'slider', 'aria-valuemin': '0', 'aria-valuemax': '3', 'aria-valuenow': '1', 'aria-label': 'Thinking effort' }));
-    document.querySelector('form[data-type="unified-composer"]').appendChild(menu);
   }
 
   // ---- turns (virtualised) ----
@@ -323,9 +309,11 @@
       const body = {
         action: regenerate ? 'variant' : 'next',
         messages: regenerate ? [] : [{ id: msgId, author: { role: 'user' }, create_time: Date.now() / 1000, content: { content_type: 'text', parts: [text] }, metadata: files && files.length ? { attachments: files } : {} }],
-        parent_message_id: parentId, model, supported_encodings: ['v1'], timezone_offset_min: 0,
+        parent_message_id: parentId, supported_encodings: ['v1'], timezone_offset_min: 0,
         conversation_mode: { kind: work ? 'work' : 'primary_assistant' },
       };
+      // Logged out there is no picker: the site chooses (a weaker model).
+      Object.assign(body, anon ? { model: 'auto' } : picker.request());
       if (conversationId) body.conversation_id = conversationId;
       const resp = await fetch(base + '/f/conversation', {
         method: 'POST', credentials: 'include', signal: abort.signal,
@@ -560,6 +548,8 @@
     editor.attach();
     hydrated = true;
     renderTrailing();
+    // The picker's trigger mounts a while after the page is interactive.
+    if (!anon) setTimeout(() => pickerSlot.appendChild(picker.trigger), Number((cfg.params || {}).picker_ms || 1000));
     if (conversationId) loadConversation(conversationId);
     else ensureToken();
   });

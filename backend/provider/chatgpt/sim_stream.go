@@ -116,6 +116,14 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 			model = "gpt-5-mini"
 		}
 	}
+	// A rerouted turn is answered by another model than the one asked.
+	resolved := model
+	if t.sc.Name == sim.ScenarioRerouted {
+		resolved = "gpt-5-5-thinking"
+		if model == resolved {
+			resolved = "gpt-5-3-thinking"
+		}
+	}
 	store := func(parent string, m sim.Obj) {
 		s.mu.Lock()
 		t.conv.add(parent, m)
@@ -149,7 +157,7 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	}
 
 	meta := func(extra ...any) sim.Obj {
-		m := sim.O("model_slug", model, "resolved_model_slug", model, "default_model_slug", "auto", "parent_id", parent)
+		m := sim.O("model_slug", model, "resolved_model_slug", resolved, "default_model_slug", "auto", "parent_id", parent)
 		for i := 0; i+1 < len(extra); i += 2 {
 			m = append(m, sim.KV{K: extra[i].(string), V: extra[i+1]})
 		}

@@ -69,14 +69,17 @@ func Site() site.Site {
 				`button[data-testid="bad-response-turn-action-button"]`,
 				`button[aria-label="Share"]`,
 			},
+			// The picker's trigger, newest anchor first; the menu behind it
+			// is told apart by what it shows (internal/picker).
 			site.RoleModelPicker: {
+				`button[data-codex-intelligence-trigger="true"][aria-haspopup="menu"]`,
+				`button[aria-label="Select ChatGPT model"][aria-haspopup="menu"]`,
+				`button.__composer-pill[aria-haspopup="menu"]`,
 				`[data-testid="model-switcher-dropdown-button"]`,
-				`form button[aria-haspopup="menu"][class*="composer-pill"]`,
 			},
 			site.RoleModelItem: {
-				`[data-testid^="model-switcher-"]`,
-				`[role="menuitemradio"]`,
-				`[role="menuitem"]`,
+				`[role="menu"]:not([inert]) [role="menuitemradio"]`,
+				`[role="menu"]:not([inert]) [role="menuitem"]`,
 			},
 			site.RoleLoggedIn: {
 				`[data-testid="accounts-profile-button"]`,
@@ -102,6 +105,9 @@ func Site() site.Site {
 			{Aspect: "turns", Name: "2026-09-29 markup", Selector: `[data-content-search-unit-key] [data-conversation-role]`, Role: site.RoleAssistantTurn},
 			{Aspect: "turns", Name: "article markup (before 2026-09-29)", Selector: `article[data-testid^="conversation-turn-"]`, Role: site.RoleAssistantTurn},
 			{Aspect: "chat kind", Name: "Chat/Work toggle (2026-07)", Selector: `[role="radiogroup"] button[role="radio"]`},
+			{Aspect: "picker trigger", Name: "Intelligence trigger (2026-09-28)", Selector: `button[data-codex-intelligence-trigger="true"]`, Role: site.RoleModelPicker},
+			{Aspect: "picker trigger", Name: "composer pill (2026-07 to 09)", Selector: `button.__composer-pill[aria-haspopup="menu"], button[aria-label="Select ChatGPT model"][aria-haspopup="menu"]`, Role: site.RoleModelPicker},
+			{Aspect: "picker trigger", Name: "model switcher (before 2026-07)", Selector: `[data-testid="model-switcher-dropdown-button"]`, Role: site.RoleModelPicker},
 		},
 		Typing: []site.Typing{site.TypingInsertText, site.TypingExecCommand},
 		Send:   site.SendClick,
@@ -117,11 +123,25 @@ func Site() site.Site {
 			site.RoleFileInput:   site.FeatureFileUpload,
 		},
 		Features: []site.Feature{site.FeatureChat, site.FeatureModelSelection, site.FeatureFileUpload, site.FeatureCodeArtifacts, site.FeatureStreamCapture},
+		// The picker's models and, as aliases of old, tiers ("pro": the Pro
+		// tier of the selected model).
 		Models: []site.Model{
-			{Alias: "auto", Labels: []string{"Auto"}},
-			{Alias: "instant", Labels: []string{"Instant"}},
-			{Alias: "thinking", Labels: []string{"Thinking"}, Proof: []string{"thinking"}},
-			{Alias: "pro", Labels: []string{"Pro"}, Proof: []string{"pro"}},
+			{Alias: "gpt-5.6", Labels: []string{"GPT-5.6 Sol", "GPT-5.6"}, Proof: []string{"gpt-5-6"}},
+			{Alias: "gpt-5.5", Labels: []string{"GPT-5.5"}, Proof: []string{"gpt-5-5"}},
+			{Alias: "gpt-5.4", Labels: []string{"GPT-5.4"}, Proof: []string{"gpt-5-4"}},
+			{Alias: "gpt-5.3", Labels: []string{"GPT-5.3"}, Proof: []string{"gpt-5-3"}},
+			{Alias: "o3", Labels: []string{"o3"}, Proof: []string{"o3"}},
+			{Alias: "instant", Labels: []string{"Instant"}, Proof: []string{"instant"}, Effort: "instant"},
+			{Alias: "thinking", Labels: []string{"High"}, Proof: []string{"thinking"}, Effort: "high"},
+			{Alias: "pro", Labels: []string{"Pro"}, Proof: []string{"pro"}, Effort: "pro"},
+		},
+		// The tiers at their slider positions; the slug names the family.
+		Efforts: []site.Effort{
+			{Name: "instant", Labels: []string{"Instant"}, Level: 0, Proof: []string{"instant"}},
+			{Name: "medium", Labels: []string{"Medium"}, Level: 1, Proof: []string{"thinking"}},
+			{Name: "high", Labels: []string{"High"}, Level: 2, Proof: []string{"thinking"}},
+			{Name: "extra-high", Labels: []string{"Extra High"}, Level: 3, Proof: []string{"thinking"}},
+			{Name: "pro", Labels: []string{"Pro"}, Level: 4, Proof: []string{"pro"}},
 		},
 		// The reference (§1 upload): a tile per file whose aria-label is
 		// the full name; while a file uploads the tile shows a spinner and

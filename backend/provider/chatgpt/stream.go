@@ -445,10 +445,14 @@ func (d *Decoder) Result() stream.Result {
 	if a, md, ok := d.answer(d.views()); ok {
 		r.Text = stripCitations(a.Text)
 		r.MessageID = a.ID
+		asked := stream.Str(stream.Get(md, "model_slug"))
 		if s := stream.Str(stream.Get(md, "resolved_model_slug")); s != "" {
 			r.Model, r.ModelSource = s, "metadata.resolved_model_slug"
-		} else if s := stream.Str(stream.Get(md, "model_slug")); s != "" {
-			r.Model, r.ModelSource = s, "metadata.model_slug"
+			if asked != "" && asked != s {
+				r.Rerouted = asked
+			}
+		} else if asked != "" {
+			r.Model, r.ModelSource = asked, "metadata.model_slug"
 		}
 		r.FinishReason = stream.Str(stream.Get(md, "finish_details", "type"))
 		if r.FinishReason == "" && a.Status != "" && a.Status != "in_progress" {

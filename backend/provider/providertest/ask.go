@@ -18,6 +18,8 @@ type Request struct {
 	// Model is a model alias of the site ("" or "default": whatever is
 	// selected now).
 	Model string
+	// Effort is an effort tier of the site ("": whatever is selected).
+	Effort string
 	// CodeMode asks for the code_artifacts feature, as `ferry code` does;
 	// the run is refused before anything is typed when the site or model
 	// lacks it.
@@ -71,7 +73,7 @@ func Ask(t testing.TB, ctx context.Context, a provider.Adapter, req Request) (*p
 		policy = job.WithRateLimitCooldown(req.Cooldown)
 	}
 	r := job.NewRunner(repo, policy)
-	s, err := r.Create(ctx, job.Spec{Site: a.Site().ID, Model: req.Model, TargetID: target, Prompt: req.Prompt,
+	s, err := r.Create(ctx, job.Spec{Site: a.Site().ID, Model: req.Model, Effort: req.Effort, TargetID: target, Prompt: req.Prompt,
 		Deadline: deadline, Origin: job.OriginCLI, CodeMode: req.CodeMode})
 	if err != nil {
 		t.Fatalf("create session: %v", err)

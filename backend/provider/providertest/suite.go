@@ -34,6 +34,9 @@ type Config struct {
 	// follow-up cases run again on each, as they do on the site's newest
 	// layout, the simulator's default.
 	Layouts []string
+	// PickerLayouts are page scenarios of the site's other model pickers:
+	// the model-selection case runs again on each.
+	PickerLayouts []string
 	// Deviations names, by simulator scenario, the interstitial cases whose
 	// reference outcome cannot apply to the site as it really behaves (say,
 	// Gemini words a rate limit exactly as its usage cap). The suite asserts
@@ -375,7 +378,17 @@ func (c *suite) codeBlocks(t *testing.T) {
 }
 
 func (c *suite) model(t *testing.T) {
-	tab, ctx := c.open(t, Setup{})
+	for _, layout := range append([]string{""}, c.cfg.PickerLayouts...) {
+		name := layout
+		if name == "" {
+			name = "the newest picker"
+		}
+		t.Run(name, func(t *testing.T) { c.modelOn(t, layout) })
+	}
+}
+
+func (c *suite) modelOn(t *testing.T, layout string) {
+	tab, ctx := c.open(t, Setup{Scenario: layout})
 	res, err := tab.Ask(t, ctx, Request{Prompt: "Which model are you?", Model: c.cfg.Model})
 	if err != nil {
 		t.Fatalf("Ask with model %s: %v", c.cfg.Model, err)

@@ -121,9 +121,9 @@ func TestChatGPTStreamDecodedByReferenceDecoderEqualsDOM(t *testing.T) {
 		name, directive string
 		model           string
 	}{
-		{"a normal answer", sim.Directive("normal", "chunk", "7", "interval", "3ms"), "gpt-5-2"},
+		{"a normal answer", sim.Directive("normal", "chunk", "7", "interval", "3ms"), "gpt-5-6-thinking"},
 		{"a thinking answer with commentary and citations", sim.Directive("thinking", "chunk", "5", "interval", "2ms"), "gpt-5-6-thinking"},
-		{"a long answer over 100 KB", sim.Directive("long", "chunk", "1500", "interval", "1ms"), "gpt-5-2"},
+		{"a long answer over 100 KB", sim.Directive("long", "chunk", "1500", "interval", "1ms"), "gpt-5-6-thinking"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, p := openChatGPT(t)
@@ -190,14 +190,30 @@ func TestChatGPTThreadIsVirtualised(t *testing.T) {
 }
 
 func TestModelPickersChangeTheModelTheAnswerProves(t *testing.T) {
-	t.Run("chatgpt's Thinking item makes the answer's model slug gpt-5-6-thinking", func(t *testing.T) {
+	t.Run("chatgpt's slider moved to Instant by arrow keys makes the answer's model slug gpt-5-6-instant", func(t *testing.T) {
 		_, p := openChatGPT(t)
-		clickTrusted(t, p, `[data-testid="model-switcher-dropdown-button"]`)
-		clickTrusted(t, p, `[role="menuitem"][data-testid="model-switcher-gpt-5-6-thinking"]`)
+		clickTrusted(t, p, `button[data-codex-intelligence-trigger="true"]`)
+		slider := `[data-model-reasoning-effort-slider] [role="slider"]`
+		waitExists(t, p, slider+`[aria-valuenow="2"]`, 5*time.Second)
+		// A script's key does not move it; trusted keys do, a step at a time.
+		p.MustEval(`(s) => document.querySelector(s).dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft', bubbles: true}))`, slider)
+		for _, want := range []string{"1", "0"} {
+			p.MustElement(slider).MustFocus()
+			if err := p.Keyboard.Type(input.ArrowLeft); err != nil {
+				t.Fatal(err)
+			}
+			waitExists(t, p, slider+`[aria-valuenow="`+want+`"]`, 5*time.Second)
+		}
+		if text := p.MustElement(`[data-testid="composer-model-picker-slider-simple-view"]`).MustText(); !strings.HasPrefix(text, "Instant, 1 of 5.") {
+			t.Fatalf("the slider's text %q, want Instant, 1 of 5", text)
+		}
+		if err := p.Keyboard.Type(input.Escape); err != nil {
+			t.Fatal(err)
+		}
 		cap := captureStream(t, p, "/backend-api/f/conversation")
 		chatgptAsk(t, p, "which model?")
 		waitExists(t, p, gptDone, 10*time.Second)
-		if dec, err := refDecode(cap.bytes(t)); err != nil || dec.ModelSlug != "gpt-5-6-thinking" {
+		if dec, err := refDecode(cap.bytes(t)); err != nil || dec.ModelSlug != "gpt-5-6-instant" {
 			t.Fatalf("model slug %q (%v)", dec.ModelSlug, err)
 		}
 	})

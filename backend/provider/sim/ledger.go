@@ -16,6 +16,10 @@ type Submission struct {
 	// Mode is the kind of chat the send went to, where the site has more
 	// than one (ChatGPT: "primary_assistant" for Chat, "work" for Work).
 	Mode string `json:"mode,omitempty"`
+	// Model and Effort are what the send asked for, where the request
+	// names them (ChatGPT: model and thinking_effort).
+	Model  string `json:"model,omitempty"`
+	Effort string `json:"effort,omitempty"`
 }
 
 // ledger records every submission so tests can prove a prompt was sent once.

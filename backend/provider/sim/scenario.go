@@ -92,6 +92,15 @@ const (
 	// default 1) hold an outdated build of the site's web client, whose
 	// sends the site refuses (DeepSeek: CLIENT_VERSION_TOO_LOW).
 	ScenarioClientOutdated = "client_outdated"
+	// The site's model and effort picker layouts besides its newest
+	// (ChatGPT: the 2026-08-31 slider), and the picker's states.
+	ScenarioPickerIntelligence = "picker_intelligence"
+	ScenarioPickerPower        = "picker_power"
+	ScenarioTierExhausted      = "tier_exhausted"
+	ScenarioNoProTier          = "no_pro_tier"
+	// ScenarioRerouted answers a turn from another model than the one the
+	// request asked for (ChatGPT: resolved_model_slug unlike model_slug).
+	ScenarioRerouted = "rerouted"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -151,6 +160,11 @@ var Catalog = []ScenarioInfo{
 	{ScenarioWorkStuck, true, []string{}, "as work_mode, but the \"Chat\" radio ignores every click"},
 	{ScenarioWelcomeBack, true, []string{}, "the session lapsed: a \"Welcome back\" page lists the accounts (param accounts, comma-separated e-mails, default sim.user@example.com) beside \"Log in to another account\" and \"Sign up\"; a trusted click on one signs it in and opens the app"},
 	{ScenarioClientOutdated, true, []string{}, "the first page loads (param loads, default 1) hold an outdated web client: its send lacks the current build's headers and is refused with the API's {\"code\":40005,\"msg\":\"CLIENT_VERSION_TOO_LOW\"} (DeepSeek, 2026-04 to 08), nothing answered; a page loaded later sends"},
+	{ScenarioPickerIntelligence, true, []string{}, "the site's model picker of 2026-07-10 (ChatGPT: the \"Intelligence\" group of tier rows and a models submenu, trigger button.__composer-pill); the newest picker (the 0–4 slider of 2026-08-31) is the default"},
+	{ScenarioPickerPower, true, []string{}, "the site's model picker of 2026-08-07 (ChatGPT: \"Power\", \"Show advanced options\", Model and Effort submenus that take trusted clicks only, an inert copy of the collapsed view)"},
+	{ScenarioTierExhausted, true, []string{}, "as picker_power, with the Pro tier used up: its row is aria-disabled and hovering it shows \"Limit reached. Try again after <date>.\" (a tooltip named by its aria-describedby)"},
+	{ScenarioNoProTier, true, []string{}, "a plan without the top tier (ChatGPT: the slider runs 0–3, \"N of 4\", no Pro)"},
+	{ScenarioRerouted, false, []string{}, "the answer comes from another model than the request asked for (ChatGPT: resolved_model_slug gpt-5-5-thinking beside the asked model_slug): the silent downgrade"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},
 	{ScenarioUploadLimit, true, []string{}, "attachments: the site's file size limit is param max (default 1KiB); a larger file is refused with the site's words"},

@@ -1077,6 +1077,7 @@ export namespace record {
 	export class ModelProof {
 	    requested: string;
 	    selected?: string;
+	    effort?: string;
 	    slug?: string;
 	    source?: string;
 	    domSlug?: string;
@@ -1090,6 +1091,7 @@ export namespace record {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.requested = source["requested"];
 	        this.selected = source["selected"];
+	        this.effort = source["effort"];
 	        this.slug = source["slug"];
 	        this.source = source["source"];
 	        this.domSlug = source["domSlug"];
@@ -1517,6 +1519,7 @@ export namespace record {
 	    id: string;
 	    site: string;
 	    modelRequested?: string;
+	    effortRequested?: string;
 	    model: ModelProof;
 	    targetId?: string;
 	    conversationUrl?: string;
@@ -1564,6 +1567,7 @@ export namespace record {
 	        this.id = source["id"];
 	        this.site = source["site"];
 	        this.modelRequested = source["modelRequested"];
+	        this.effortRequested = source["effortRequested"];
 	        this.model = this.convertValues(source["model"], ModelProof);
 	        this.targetId = source["targetId"];
 	        this.conversationUrl = source["conversationUrl"];
@@ -2036,6 +2040,7 @@ export namespace service {
 	    prompt: string;
 	    site?: string;
 	    model?: string;
+	    effort?: string;
 	    template?: string;
 	    vars?: {[key: string]: string};
 	    contract?: string;
@@ -2071,6 +2076,7 @@ export namespace service {
 	        this.prompt = source["prompt"];
 	        this.site = source["site"];
 	        this.model = source["model"];
+	        this.effort = source["effort"];
 	        this.template = source["template"];
 	        this.vars = source["vars"];
 	        this.contract = source["contract"];
