@@ -9,6 +9,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -21,6 +22,11 @@ const settle = 15 * time.Second
 
 // stable is how long an unchanged verdict on a loaded page stands.
 const stable = 2 * time.Second
+
+// mountPatience is how long a page that is ok but lacks a role only a
+// feature needs is given to show it: ChatGPT's model picker mounts 1–4 s
+// after the page is interactive.
+const mountPatience = 5 * time.Second
 
 type probeRole struct {
 	Role   site.Role `json:"role"`
@@ -82,12 +88,16 @@ func Check(ctx context.Context, p *browser.Page, s site.Site, reg *site.Registry
 	last, since := "", time.Now()
 	for {
 		rep, err = checkOnce(sctx, web, p, s)
-		if err == nil && (rep.OK || !rep.LoggedIn || rep.Interstitial != nil && rep.Interstitial.Blocking) {
+		if err == nil && (rep.OK && !lacksRole(rep) || !rep.LoggedIn || rep.Interstitial != nil && rep.Interstitial.Blocking) {
 			break
 		}
-		if now := fmt.Sprint(rep.Problems, err); now != last {
+		patience := stable
+		if err == nil && rep.OK {
+			patience = mountPatience
+		}
+		if now := fmt.Sprint(rep.Problems, statuses(rep), err); now != last {
 			last, since = now, time.Now()
-		} else if err == nil && time.Since(since) >= stable {
+		} else if err == nil && time.Since(since) >= patience {
 			break
 		}
 		select {
@@ -140,4 +150,24 @@ func failed(s site.Site, p *browser.Page, err error) SiteReport {
 		rep.TargetID = p.ID()
 	}
 	return rep
+}
+
+// lacksRole reports whether the report finds a role missing (on an ok
+// page: one only a feature needs).
+func lacksRole(rep SiteReport) bool {
+	for _, r := range rep.Roles {
+		if r.Status == service.RoleMissing {
+			return true
+		}
+	}
+	return false
+}
+
+// statuses is the verdict on each role, in order.
+func statuses(rep SiteReport) []service.RoleStatus {
+	out := make([]service.RoleStatus, len(rep.Roles))
+	for i, r := range rep.Roles {
+		out[i] = r.Status
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/sitecheck"
 )
@@ -186,8 +187,9 @@ func TestTheCheckNamesTheLayoutItSees(t *testing.T) {
 		site, scenario string
 		want           map[string]string
 	}{
-		{sim.ChatGPT, "", map[string]string{"turns": "2026-09-29 markup", "chat kind": "Chat/Work toggle (2026-07)"}},
-		{sim.ChatGPT, sim.ScenarioOlderTurns, map[string]string{"turns": "article markup (before 2026-09-29)", "chat kind": "Chat/Work toggle (2026-07)"}},
+		{sim.ChatGPT, "", map[string]string{"turns": "2026-09-29 markup", "chat kind": "Chat/Work toggle (2026-07)", "picker trigger": "Intelligence trigger (2026-09-28)"}},
+		{sim.ChatGPT, sim.ScenarioOlderTurns, map[string]string{"turns": "article markup (before 2026-09-29)", "chat kind": "Chat/Work toggle (2026-07)", "picker trigger": "Intelligence trigger (2026-09-28)"}},
+		{sim.ChatGPT, sim.ScenarioPickerIntelligence, map[string]string{"turns": "2026-09-29 markup", "chat kind": "Chat/Work toggle (2026-07)", "picker trigger": "composer pill (2026-07 to 09)"}},
 		{sim.Claude, "", map[string]string{"finished bar": "without test ids (2026-08)"}},
 		{sim.Claude, sim.ScenarioOlderTurns, map[string]string{"finished bar": "action-bar test ids (before 2026-08)"}},
 	} {
@@ -226,5 +228,28 @@ func TestTheCheckNamesTheLayoutItSees(t *testing.T) {
 				t.Fatalf("layouts %+v, want the turns' layout unknown", rep.Layouts)
 			}
 		})
+	}
+}
+
+// TestTheCheckWaitsForAPickerThatMountsLate: ChatGPT's model picker mounts
+// seconds after the page is interactive; a check of a freshly loaded page
+// waits for it instead of calling it missing.
+func TestTheCheckWaitsForAPickerThatMountsLate(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	f, err := provider.Lookup(sim.ChatGPT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := providertest.Open(t, ctx, sim.ChatGPT, f, providertest.Setup{Params: map[string]string{"picker_ms": "2500"}})
+	s, _ := tab.Sites.Get(sim.ChatGPT)
+	rep := sitecheck.Check(ctx, tab.Page, s, tab.Sites)
+	for _, r := range rep.Roles {
+		if r.Role == string(site.RoleModelPicker) && r.Status != service.RoleOK {
+			t.Fatalf("model_picker %+v, want ok once the picker mounted", r)
+		}
+	}
+	if !rep.OK {
+		t.Fatalf("report %+v, want ok", rep)
 	}
 }
