@@ -19,10 +19,11 @@ func (w *Web) SelectModel(ctx context.Context, m site.Model) (string, error) {
 	}
 	pickers, items := s.Selector(site.RoleModelPicker), s.Selector(site.RoleModelItem)
 	var out struct {
-		Picker int    `json:"picker"`
-		Item   string `json:"item"`
-		Label  string `json:"label"`
-		Found  bool   `json:"found"`
+		Picker  int      `json:"picker"`
+		Item    string   `json:"item"`
+		Label   string   `json:"label"`
+		Found   bool     `json:"found"`
+		Offered []string `json:"offered"`
 	}
 	for attempt := 0; attempt < 20; attempt++ {
 		if err := w.Page.EvalInto(ctx, &out, selectModelJS, pickers, items, m.Labels, attempt == 0); err != nil {
@@ -50,7 +51,10 @@ func (w *Web) SelectModel(ctx context.Context, m site.Model) (string, error) {
 		}
 	}
 	if !out.Found {
-		return "", errs.New(errs.ModelUnavailable, "the %s model menu has no entry for %q (looked for %s)", s.Name, m.Alias, strings.Join(m.Labels, ", ")).WithEvidence("model", m.Alias)
+		offered := strings.Join(out.Offered, ", ")
+		return "", errs.New(errs.ModelUnavailable, "the %s model menu has no entry for %q (looked for %s; it offers: %s); nothing was sent", s.Name, m.Alias, strings.Join(m.Labels, ", "), firstNonEmpty(offered, "nothing")).
+			WithEvidence("model", m.Alias).WithEvidence("offered", offered).
+			WithHint("ask for a model the %s menu offers (%s), or without --model for the one selected", s.Name, firstNonEmpty(offered, "none"))
 	}
 	if _, err := w.Page.Click(ctx, out.Item); err != nil {
 		return "", err
@@ -88,7 +92,11 @@ const selectModelJS = `(pickers, items, labels, first) => {
       return {picker, item: '[data-ferry-pick="1"]', label: (best.innerText || '').trim(), found: true};
     }
   }
-  return {picker, item: '', label: '', found: false};
+  const offered = [];
+  for (const s of items) {
+    try { for (const el of document.querySelectorAll(s)) { const t = (el.innerText || '').trim(); if (vis(el) && t && !offered.includes(t)) offered.push(t); } } catch (e) {}
+  }
+  return {picker, item: '', label: '', found: false, offered: offered.slice(0, 20)};
 }`
 
 // StartNewChat implements NewChatStarter by loading the site's new-chat

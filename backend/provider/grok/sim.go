@@ -43,7 +43,7 @@ func SimSite() sim.Site {
 		Script:        simScript,
 		DefaultModel:  "grok-4",
 		ThinkingModel: "grok-4-thinking",
-		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioAntiBot, sim.ScenarioRenamedSend},
+		Scenarios:     []string{sim.ScenarioThinking, sim.ScenarioAntiBot, sim.ScenarioRenamedSend, sim.ScenarioTierGated},
 		Drift: map[string]string{
 			"composer": "div.editor-surface[contenteditable=\"true\"][aria-label=\"Message Grok\"]",
 			"send":     "[data-testid=\"composer-submit\"]:not([disabled])",
@@ -96,6 +96,14 @@ func (s simServer) grokSend(w http.ResponseWriter, r *http.Request, conv string)
 		return sim.Refusal{Status: status, ContentType: "application/json", Body: func(sim.Turn, time.Time) string {
 			return sim.CompactJSON(sim.O("code", 8, "message", msg, "details", []any{}))
 		}}
+	}
+	// A mode the account's plan lacks is refused with the tier it needs.
+	if req.ModelName == "grok-4-heavy" && s.PageScenario(ID).Name == sim.ScenarioTierGated {
+		s.Record(sim.Submission{Site: ID, ConversationID: conv, Prompt: req.Message, Scenario: sim.ScenarioTierGated, Refused: true})
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		_, _ = w.Write([]byte(sim.CompactJSON(sim.O("code", 7, "message", "Requires TIER_SUPERGROK_HEAVY", "details", []any{}))))
+		return
 	}
 	// The anti-bot layer refuses a request that lacks a valid
 	// x-statsig-id and __cf_bm with 403 and gRPC code 7.

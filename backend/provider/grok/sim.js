@@ -21,13 +21,14 @@
   const edEl = h('div', { contenteditable: 'true', class: D ? 'editor-surface' : 'tiptap ProseMirror', role: 'textbox', 'aria-label': D ? 'Message Grok' : 'Ask Grok anything', translate: 'no' });
   const editor = Sim.prose(edEl, { placeholder: 'What do you want to know?', onChange: () => eng.changed(), onKey: (e) => eng.key(e) });
   const controls = h('div', { class: 'controls' });
-  const modelBtn = h('button', { type: 'button', 'aria-label': 'Model select', onclick: openModels }, 'Grok 4');
+  const modelBtn = h('button', { type: 'button', 'aria-label': 'Model select', onclick: openModels }, 'Auto');
   app.append(h('nav', {}, cfg.loggedIn ? h('button', { type: 'button', 'aria-label': 'Open user menu' }, 'S') : h('a', { href: 'https://accounts.x.ai/sign-in', class: 'btn' }, 'Sign in')),
     h('main', { class: 'main' }, thread, h('form', { class: 'composer', onsubmit: (e) => e.preventDefault() }, edEl, modelBtn, controls)));
   function openModels() {
     if (document.querySelector('[role="menu"]')) return;
     const menu = h('div', { role: 'menu', class: 'menu' });
-    for (const [id, label] of [['grok-4', 'Grok 4'], ['grok-4-fast', 'Grok 4 Fast'], ['grok-3', 'Grok 3']]) {
+    // The modes of 2026 (Heavy is tier-gated: see the tier_gated scenario).
+    for (const [id, label] of [['grok-4', 'Auto'], ['grok-4-fast', 'Fast'], ['grok-4-expert', 'Expert'], ['grok-4-heavy', 'Heavy']]) {
       menu.appendChild(h('div', { role: 'menuitem', onclick: () => { model = id; modelBtn.textContent = label; menu.remove(); } }, label));
     }
     document.body.appendChild(menu);

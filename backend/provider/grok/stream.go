@@ -149,7 +149,13 @@ func (d *Decoder) fail(e any) {
 	if msg == "" {
 		msg = stream.Str(e)
 	}
-	switch {
+	switch tier := grokTierRE.FindStringSubmatch(msg); {
+	case tier != nil:
+		// A mode the account's plan lacks ("Requires TIER_SUPERGROK_LITE",
+		// 2026-08): a capability, not a limit that passes.
+		d.err = errs.New(errs.CapabilityMissing, "Grok refuses the chosen mode: it needs the %s plan, which this account lacks; nothing was sent again", tier[1]).
+			WithEvidence("tier", tier[1]).
+			WithHint("ask with another --model (fast, expert, auto), or use an account on the %s plan", tier[1])
 	case (code == "8" || code == "429") && grokCapRE.MatchString(msg):
 		// RESOURCE_EXHAUSTED covers both limits; only the words tell a
 		// plan's usage cap from a short rate limit.
@@ -220,3 +226,7 @@ var (
 	_ stream.Decoder       = (*Decoder)(nil)
 	_ stream.RefusalReader = (*Decoder)(nil)
 )
+
+// grokTierRE finds the plan a tier-gated mode needs in Grok's refusal.
+var grokTierRE = regexp.MustCompile(`Requires (TIER_[A-Z0-9_]+)`)
+

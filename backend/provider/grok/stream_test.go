@@ -53,6 +53,7 @@ func TestGrokTellsAUsageCapFromARateLimitByItsWords(t *testing.T) {
 		{"too many requests is a rate limit", `{"error":{"code":8,"message":"Too many requests","details":[]}}`, errs.RateLimited},
 		{"a reached limit with an upgrade offer is a usage cap", `{"error":{"code":8,"message":"You've reached your limit. Please try again later or upgrade.","details":[]}}`, errs.UsageCap},
 		{"another code is a failed turn", `{"error":{"code":13,"message":"Grok is under heavy usage right now."}}`, errs.GenerationError},
+		{"a mode the plan lacks is a missing capability", `{"error":{"code":7,"message":"Requires TIER_SUPERGROK_LITE"}}`, errs.CapabilityMissing},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -101,6 +101,9 @@ const (
 	// ScenarioRerouted answers a turn from another model than the one the
 	// request asked for (ChatGPT: resolved_model_slug unlike model_slug).
 	ScenarioRerouted = "rerouted"
+	// ScenarioTierGated is an account whose plan lacks the site's top mode
+	// (Grok: Heavy, refused with "Requires TIER_SUPERGROK_HEAVY").
+	ScenarioTierGated = "tier_gated"
 )
 
 // ScenarioInfo describes a scenario for the index page and documentation.
@@ -165,6 +168,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioTierExhausted, true, []string{}, "as picker_power, with the Pro tier used up: its row is aria-disabled and hovering it shows \"Limit reached. Try again after <date>.\" (a tooltip named by its aria-describedby)"},
 	{ScenarioNoProTier, true, []string{}, "a plan without the top tier (ChatGPT: the slider runs 0–3, \"N of 4\", no Pro)"},
 	{ScenarioRerouted, false, []string{}, "the answer comes from another model than the request asked for (ChatGPT: resolved_model_slug gpt-5-5-thinking beside the asked model_slug): the silent downgrade"},
+	{ScenarioTierGated, true, []string{}, "the account's plan lacks the site's top mode (Grok: a send in Heavy is refused with HTTP 403 {\"code\":7,\"message\":\"Requires TIER_SUPERGROK_HEAVY\"}, since 2026-08)"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},
 	{ScenarioUploadLimit, true, []string{}, "attachments: the site's file size limit is param max (default 1KiB); a larger file is refused with the site's words"},
