@@ -93,7 +93,7 @@ and the error says it could not be journaled).`,
 			fs.String("site", "", "site id (chatgpt, deepseek, ...; see the site registry)")
 			fs.String("tab", "", "CDP TargetID of the tab to use (exactly that tab)")
 			fs.String("model", "", "model alias of the site, or its name in the site's picker (default: whatever is selected)")
-			fs.String("effort", "", "reasoning-effort tier, on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; default: whatever is selected)")
+			fs.String("effort", "", "reasoning-effort tier, on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; deepseek: standard, deepthink; default: whatever is selected)")
 			fs.String("prompt", "", "the prompt (instead of the positional argument)")
 			fs.String("prompt-file", "", "read the prompt from this file")
 			registerTemplateFlags(fs)

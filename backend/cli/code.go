@@ -72,7 +72,7 @@ data directory's or the output directory's disk has no room: no half-written fil
 			fs.String("tab", "", "CDP TargetID of the tab to use (exactly that tab)")
 			fs.String("conv", "", "continue this ChatGPT conversation (the <id> of https://chatgpt.com/c/<id>)")
 			fs.String("model", "", "model alias of the site, or its name in the site's picker (default: whatever is selected)")
-			fs.String("effort", "", "reasoning-effort tier, on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; default: whatever is selected)")
+			fs.String("effort", "", "reasoning-effort tier, on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; deepseek: standard, deepthink; default: whatever is selected)")
 			fs.String("prompt", "", "the task (instead of the positional argument)")
 			fs.String("prompt-file", "", "read the task from this file")
 			registerTemplateFlags(fs)

@@ -15,7 +15,7 @@ type AskInput struct {
 	Site    string   `json:"site,omitempty" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them); needed unless session is given"`
 	Prompt  string   `json:"prompt" jsonschema:"the prompt, sent as is"`
 	Model   string   `json:"model,omitempty" jsonschema:"the model alias; the site's default when left out"`
-	Effort  string   `json:"effort,omitempty" jsonschema:"the reasoning-effort tier on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro); what is selected when left out"`
+	Effort  string   `json:"effort,omitempty" jsonschema:"the reasoning-effort tier on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; deepseek: standard, deepthink); what is selected when left out"`
 	NewChat bool     `json:"new_chat,omitempty" jsonschema:"ask in a fresh chat (always the case without session unless the user let this agent use their open tabs)"`
 	Session string   `json:"session,omitempty" jsonschema:"continue the conversation of this run (a run id from sessions or a job's session)"`
 	WaitS   *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the answer, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`

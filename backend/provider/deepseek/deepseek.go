@@ -58,5 +58,6 @@ func New(env provider.Env) (*Adapter, error) {
 var (
 	_ provider.Adapter        = (*Adapter)(nil)
 	_ provider.ModelSelector  = (*Adapter)(nil)
+	_ provider.EffortSelector = (*Adapter)(nil)
 	_ provider.NewChatStarter = (*Adapter)(nil)
 )

@@ -16,9 +16,10 @@ import (
 
 func TestMain(m *testing.M) { providertest.Main(m) }
 
+func factory(env provider.Env) (provider.Adapter, error) { return deepseek.New(env) }
+
 func TestConformance(t *testing.T) {
-	providertest.Run(t, deepseek.ID, func(env provider.Env) (provider.Adapter, error) { return deepseek.New(env) },
-		providertest.Config{Model: "expert"})
+	providertest.Run(t, deepseek.ID, factory, providertest.Config{Model: "expert"})
 }
 
 func TestNewRefusesAnotherSite(t *testing.T) {
@@ -33,7 +34,6 @@ func TestNewRefusesAnotherSite(t *testing.T) {
 // (CLIENT_VERSION_TOO_LOW); nothing was sent, so the run reloads the tab
 // and sends once more, and reports when the reloaded tab is refused too.
 func TestAnOutdatedClientIsReloadedOnceThenReported(t *testing.T) {
-	factory := func(env provider.Env) (provider.Adapter, error) { return deepseek.New(env) }
 	for _, tc := range []struct {
 		name  string
 		loads string
@@ -62,5 +62,39 @@ func TestAnOutdatedClientIsReloadedOnceThenReported(t *testing.T) {
 				t.Fatalf("Ask = %+v, %+v; want the outdated client reported after one reload", res, e)
 			}
 		})
+	}
+}
+
+// TestDeepThinkIsTheEffort: --effort deepthink turns the DeepThink toggle on
+// before typing (the send asks for thinking), standard turns it off again,
+// with a model radio alongside; a page without the toggle refuses with
+// nothing sent.
+func TestDeepThinkIsTheEffort(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	tab := providertest.Open(t, ctx, deepseek.ID, factory, providertest.Setup{})
+	res, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Think first", Model: "expert", Effort: "deepthink"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Model.Selected == "" || !strings.HasSuffix(res.Model.Selected, "DeepThink") || res.Model.Slug != "expert" {
+		t.Fatalf("model proof %+v, want expert and DeepThink", res.Model)
+	}
+	if _, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Quickly now", Effort: "standard"}); err != nil {
+		t.Fatal(err)
+	}
+	subs := tab.H.Server.Submissions(deepseek.ID)
+	if len(subs) != 2 || subs[0].Effort != "deepthink" || subs[0].Model != "expert" || subs[1].Effort != "standard" {
+		t.Fatalf("submissions %+v, want expert with DeepThink, then standard", subs)
+	}
+	if err := tab.Page.EvalInto(ctx, new(bool), `() => { document.querySelectorAll('.ds-toggle-button').forEach((b) => b.remove()); return true; }`); err != nil {
+		t.Fatal(err)
+	}
+	res, err = tab.Ask(t, ctx, providertest.Request{Prompt: "Must not be sent", Effort: "deepthink"})
+	if res != nil || errs.CodeOf(err) != errs.ModelUnavailable {
+		t.Fatalf("Ask = %+v, %v; want model_unavailable", res, err)
+	}
+	if n := tab.H.Server.SubmissionCount(deepseek.ID); n != 2 {
+		t.Fatalf("%d sends, want the two before", n)
 	}
 }

@@ -128,6 +128,9 @@ func (s simServer) deepseekCompletion(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	s.Annotate(ID, func(sub *sim.Submission) {
+		sub.Model, sub.Effort = req.ModelType, map[bool]string{true: "deepthink", false: "standard"}[req.ThinkingEnabled]
+	})
 	model := req.ModelType
 	if model == "" || t.Scenario.Name == sim.ScenarioThinking {
 		model = t.Answer.Model

@@ -46,5 +46,10 @@ func Site() site.Site {
 			{Alias: "expert", Labels: []string{`data-model-type="expert"`}, Proof: []string{"expert"}},
 			{Alias: "vision", Labels: []string{`data-model-type="vision"`}, Proof: []string{"vision"}},
 		},
+		// The DeepThink toggle (the reference §7): off is standard.
+		Efforts: []site.Effort{
+			{Name: "standard", Labels: []string{"Standard"}, Level: 0},
+			{Name: "deepthink", Labels: []string{"DeepThink"}, Level: 1},
+		},
 	}
 }

@@ -63,6 +63,19 @@ func (s *Server) Mints(conversation string) []Mint {
 
 // Record notes one prompt that reached a site's send endpoint, answered
 // or refused.
+// Annotate changes the latest submission to site with fn (a site's
+// handler noting what the send asked for after BeginTurn recorded it).
+func (s *Server) Annotate(site string, fn func(*Submission)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.ledger.subs) - 1; i >= 0; i-- {
+		if s.ledger.subs[i].Site == site {
+			fn(&s.ledger.subs[i])
+			return
+		}
+	}
+}
+
 func (s *Server) Record(sub Submission) {
 	sub.At = time.Now()
 	s.mu.Lock()
