@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // address is a parsed Site.Address: scheme https, a lower-case host (with a
@@ -154,7 +155,7 @@ func (s Site) Conversation(raw string) (lasting, transient bool) {
 	if s.ConversationPath == "" {
 		return true, false
 	}
-	re, err := regexp.Compile(s.ConversationPath)
+	re, err := conversationPattern(s.ConversationPath)
 	if err != nil || !re.MatchString(u.EscapedPath()) {
 		return false, true
 	}
@@ -247,4 +248,20 @@ func Redact(rawURL string) string {
 	}
 	r := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}
 	return r.String()
+}
+
+// conversationPatterns caches the compiled Site.ConversationPath patterns:
+// a run's wait asks of every address it polls.
+var conversationPatterns sync.Map // pattern -> *regexp.Regexp
+
+func conversationPattern(p string) (*regexp.Regexp, error) {
+	if re, ok := conversationPatterns.Load(p); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	conversationPatterns.Store(p, re)
+	return re, nil
 }
