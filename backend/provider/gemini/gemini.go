@@ -119,9 +119,10 @@ func (a *Adapter) pick(ctx context.Context, m site.Model) error {
 	opened := false
 	for tick := 0; tick < 20; tick++ {
 		var out struct {
-			Picker int  `json:"picker"`
-			Menu   bool `json:"menu"`
-			Found  bool `json:"found"`
+			Picker  int      `json:"picker"`
+			Menu    bool     `json:"menu"`
+			Found   bool     `json:"found"`
+			Offered []string `json:"offered"`
 		}
 		if err := a.Page.EvalInto(ctx, &out, findItemJS, pickers, items, m.Labels); err != nil {
 			return err
@@ -136,8 +137,10 @@ func (a *Adapter) pick(ctx context.Context, m site.Model) error {
 			return err
 		}
 		if out.Menu && tick >= 5 {
-			return errs.New(errs.ModelUnavailable, "the Gemini mode menu has no entry for %q (looked for %s)", m.Alias, strings.Join(m.Labels, ", ")).
-				WithEvidence("model", m.Alias)
+			offered := strings.Join(out.Offered, ", ")
+			return errs.New(errs.ModelUnavailable, "the Gemini mode menu has no entry for %q (looked for %s; it offers: %s); nothing was sent", m.Alias, strings.Join(m.Labels, ", "), offered).
+				WithEvidence("model", m.Alias).WithEvidence("offered", offered).
+				WithHint("ask for a mode the menu offers (%s), or without --model for the one selected", offered)
 		}
 		if !opened && !out.Menu {
 			if _, err := a.Page.Click(ctx, pickers[out.Picker]); err != nil {
@@ -178,10 +181,12 @@ const findItemJS = `(pickers, items, labels) => {
   }
   const ls = labels.map((l) => l.trim().toLowerCase());
   let menu = false;
+  const offered = [];
   for (const s of items) {
     let els = [];
     try { els = Array.from(document.querySelectorAll(s)).filter(vis); } catch (e) { continue; }
     if (els.length) menu = true;
+    for (const el of els) { const t = (el.innerText || '').trim(); if (t && !offered.includes(t)) offered.push(t); }
     const hit = els.find((el) => ls.includes((el.innerText || '').trim().toLowerCase()));
     if (hit) {
       document.querySelectorAll('[data-ferry-pick]').forEach((e) => e.removeAttribute('data-ferry-pick'));
@@ -190,7 +195,7 @@ const findItemJS = `(pickers, items, labels) => {
       return {picker, menu, found: true};
     }
   }
-  return {picker, menu, found: false};
+  return {picker, menu, found: false, offered: offered.slice(0, 20)};
 }`
 
 // pickerLabel reads the mode picker's current label: its text, else its

@@ -2,6 +2,7 @@ package gemini_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,5 +51,25 @@ func TestAnErrorTheStreamNamesIsReportedWithItsCode(t *testing.T) {
 				t.Fatalf("%d submissions, want 1", n)
 			}
 		})
+	}
+}
+
+// TestAModeTheMenuLacksIsRefusedListingItsModes: a mode the settings name
+// but Gemini's menu does not list is refused with nothing sent, naming the
+// modes the menu offers.
+func TestAModeTheMenuLacksIsRefusedListingItsModes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tab := providertest.Open(t, ctx, gemini.ID, factory, providertest.Setup{Overrides: []site.Override{{ID: gemini.ID,
+		Models: []site.Model{{Alias: "ultra", Labels: []string{"Ultra"}}}}}})
+	res, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Must not be sent", Model: "ultra"})
+	if res != nil || errs.CodeOf(err) != errs.ModelUnavailable {
+		t.Fatalf("Ask = %+v, %v; want model_unavailable", res, err)
+	}
+	if offered := errs.From(err).Evidence["offered"]; !strings.Contains(offered, "Flash") || !strings.Contains(offered, "Pro") {
+		t.Fatalf("offered %q, want the menu's modes", offered)
+	}
+	if n := tab.H.Server.SubmissionCount(gemini.ID); n != 0 {
+		t.Fatalf("%d sends, want none", n)
 	}
 }
