@@ -16,9 +16,11 @@ VERSION := $(VERSION)
 LDFLAGS := -X github.com/ferrydesk/ferry/backend/version.Version=$(VERSION)
 DESKTOP_TAGS := desktop,production,webkit2_41
 WINE_BIN := build/bin/wine
-# Each lane of make test looks for a free X display from a number of its own
-# (XVFB_FROM), so one lane never takes the number of a display the other has
-# just closed while that server may still be going away.
+# Each lane of make test, and each step of the desktop lane, looks for a free
+# X display from a number of its own (XVFB_FROM), so none takes the number of
+# a display another has just closed while that server may still be going away
+# (the package test's window once failed to init GTK on the number the Windows
+# tests had just left).
 XVFB_FROM ?= 99
 XVFB = xvfb-run -a -n $(XVFB_FROM) -s "-screen 0 1280x800x24" dbus-run-session --
 
@@ -64,8 +66,8 @@ app-gui-tests:
 desktop-tests:
 	@$(MAKE) --no-print-directory frontend-tests
 	@$(MAKE) --no-print-directory XVFB_FROM=150 headful-tests
-	@$(MAKE) --no-print-directory XVFB_FROM=150 windows-tests
-	@$(MAKE) --no-print-directory XVFB_FROM=150 package-tests
+	@$(MAKE) --no-print-directory XVFB_FROM=160 windows-tests
+	@$(MAKE) --no-print-directory XVFB_FROM=170 package-tests
 
 setup: system build
 
