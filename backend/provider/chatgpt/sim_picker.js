@@ -105,6 +105,22 @@ window.ChatGPTPicker = function (cfg) {
     return el;
   };
 
+  // advancedToggle is the "Show advanced options" row: it fills body with
+  // advancedView() or, shown compact again, compactView() (or nothing).
+  const advancedToggle = (body, advancedView, compactView, trusted) => {
+    const toggle = row({ role: 'menuitem', 'aria-label': 'Show advanced options', 'aria-expanded': 'false' }, ['Show advanced options'], () => {
+      advanced = !advanced;
+      const words = advanced ? 'Show compact options' : 'Show advanced options';
+      toggle.setAttribute('aria-label', words);
+      toggle.setAttribute('aria-expanded', String(advanced));
+      toggle.textContent = words;
+      body.innerHTML = '';
+      const view = advanced ? advancedView() : compactView && compactView();
+      if (view) body.appendChild(view);
+    }, trusted);
+    return toggle;
+  };
+
   function open() {
     trigger.setAttribute('aria-expanded', 'true');
     const m = menu(40);
@@ -118,18 +134,9 @@ window.ChatGPTPicker = function (cfg) {
       const collapsed = () => h('div', {}, h('div', { role: 'menuitem', 'aria-label': 'Power', tabindex: '-1' }, 'Power ' + TIERS[pick.tier]));
       m.appendChild(h('div', { inert: '' }, collapsed()));
       const body = h('div', {});
-      const toggle = row({ role: 'menuitem', 'aria-label': 'Show advanced options', 'aria-expanded': 'false' }, ['Show advanced options'], () => {
-        advanced = !advanced;
-        toggle.setAttribute('aria-label', advanced ? 'Show compact options' : 'Show advanced options');
-        toggle.setAttribute('aria-expanded', String(advanced));
-        toggle.textContent = advanced ? 'Show compact options' : 'Show advanced options';
-        body.innerHTML = '';
-        body.appendChild(advanced
-          ? h('div', { 'data-testid': 'composer-model-picker-slider-advanced-view' },
-            opener([h('span', {}, 'Model'), h('span', {}, MODELS[pick.model][1])], () => modelRows(true, false), true),
-            opener([h('span', {}, 'Effort'), h('span', {}, TIERS[pick.tier])], () => tierRows(true), true))
-          : collapsed());
-      }, true);
+      const toggle = advancedToggle(body, () => h('div', { 'data-testid': 'composer-model-picker-slider-advanced-view' },
+        opener([h('span', {}, 'Model'), h('span', {}, MODELS[pick.model][1])], () => modelRows(true, false), true),
+        opener([h('span', {}, 'Effort'), h('span', {}, TIERS[pick.tier])], () => tierRows(true), true)), collapsed, true);
       body.appendChild(collapsed());
       m.append(body, toggle);
       return;
@@ -157,14 +164,7 @@ window.ChatGPTPicker = function (cfg) {
       setTimeout(() => { moving = false; pick.tier = to; show(); }, 220);
     });
     const adv = h('div', {});
-    const toggle = row({ role: 'menuitem', 'aria-label': 'Show advanced options', 'aria-expanded': 'false' }, ['Show advanced options'], () => {
-      advanced = !advanced;
-      toggle.setAttribute('aria-label', advanced ? 'Show compact options' : 'Show advanced options');
-      toggle.setAttribute('aria-expanded', String(advanced));
-      toggle.textContent = advanced ? 'Show compact options' : 'Show advanced options';
-      adv.innerHTML = '';
-      if (advanced) adv.appendChild(h('div', { 'data-testid': 'composer-model-picker-slider-advanced-view' }, ...modelRows(false, true)));
-    }, false);
+    const toggle = advancedToggle(adv, () => h('div', { 'data-testid': 'composer-model-picker-slider-advanced-view' }, ...modelRows(false, true)), null, false);
     m.append(select, desc, power, toggle, adv);
   }
 
