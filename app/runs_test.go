@@ -31,6 +31,8 @@ func TestJobRequestOf(t *testing.T) {
 	}{
 		{"an ask goes to the hub as the desktop's job", RunSpec{Site: "chatgpt", Prompt: "hi", Model: " gpt-5 "},
 			hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hi", Model: "gpt-5", RequestedBy: "desktop"}, ""},
+		{"a model and an effort go as the user chose them", RunSpec{Site: "chatgpt", Prompt: "hi", Model: "gpt-5.5", Effort: " pro "},
+			hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hi", Model: "gpt-5.5", Effort: "pro", RequestedBy: "desktop"}, ""},
 		{"the default model leaves the site's selection alone", RunSpec{Site: "chatgpt", Prompt: "hi", Model: "default"},
 			hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hi", RequestedBy: "desktop"}, ""},
 		{"a tab and a new chat pass through for the runner to judge", RunSpec{TabID: "T1", Prompt: "hi", NewChat: true},

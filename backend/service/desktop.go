@@ -160,6 +160,9 @@ type SiteInfo struct {
 	// Code says the site can produce sandbox zips (code mode).
 	Code    bool `json:"code"`
 	Builtin bool `json:"builtin"`
+	// Efforts are the site's effort tiers, cheapest first (none: the site
+	// has no effort choice).
+	Efforts []string `json:"efforts,omitempty"`
 }
 
 // ListModelsRequest lists the model aliases of Site.

@@ -389,6 +389,7 @@ export namespace app {
 	    site: string;
 	    tabId: string;
 	    model: string;
+	    effort: string;
 	    prompt: string;
 	    template: string;
 	    vars: {[key: string]: string};
@@ -412,6 +413,7 @@ export namespace app {
 	        this.site = source["site"];
 	        this.tabId = source["tabId"];
 	        this.model = source["model"];
+	        this.effort = source["effort"];
 	        this.prompt = source["prompt"];
 	        this.template = source["template"];
 	        this.vars = source["vars"];
@@ -2478,6 +2480,7 @@ export namespace service {
 	    address: string;
 	    code: boolean;
 	    builtin: boolean;
+	    efforts?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SiteInfo(source);
@@ -2490,6 +2493,7 @@ export namespace service {
 	        this.address = source["address"];
 	        this.code = source["code"];
 	        this.builtin = source["builtin"];
+	        this.efforts = source["efforts"];
 	    }
 	}
 	export class SiteInterstitial {

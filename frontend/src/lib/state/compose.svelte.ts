@@ -52,6 +52,8 @@ export class ComposeState {
   newChat = $state(false);
   models = $state.raw<api.ModelInfo[]>([]);
   model = $state('default');
+  /** effort is the effort tier chosen ('' keeps the site's selection). */
+  effort = $state('');
 
   templates = $state.raw<api.TemplateInfo[]>([]);
   templateQuery = $state('');
@@ -164,9 +166,16 @@ export class ComposeState {
     return site.code ? '' : `${site.name} produces no sandbox zips`;
   }
 
+  /** efforts are the effort tiers of the site the run would go to. */
+  get efforts(): string[] {
+    const id = this.target === 'tab' ? (this.tab?.site ?? this.site) : this.target === 'follow' ? this.followUp?.site : this.site;
+    return this.sites.find((s) => s.id === id)?.efforts ?? [];
+  }
+
   async setSite(site: string): Promise<void> {
     this.site = site;
     this.model = 'default';
+    this.effort = '';
     await this.loadModels();
   }
 
@@ -294,6 +303,7 @@ export class ComposeState {
       followUp: follow,
       shownRun: onTab || follow ? '' : this.shownRun(this.site),
       model: this.model === 'default' ? '' : this.model,
+      effort: this.efforts.includes(this.effort) ? this.effort : '',
       ...this.textOrTemplate(),
       newChat: !onTab && !follow && this.kind === 'ask' && this.newChat,
       zips: this.kind === 'code' ? this.zips : '',
@@ -413,7 +423,7 @@ export class ComposeState {
     try {
       const run = fromInfo(
         await this.#api.start({
-          kind: 'ask', site: '', tabId: '', followUp: prev.session, shownRun: '', model: '', prompt, template: '', vars: {},
+          kind: 'ask', site: '', tabId: '', followUp: prev.session, shownRun: '', model: '', effort: '', prompt, template: '', vars: {},
           newChat: false, zips: '', allowInline: false, contract: '', repoRoot: '', sourcePaths: [], files: took.map((f) => f.path),
         } as api.RunSpec),
       );

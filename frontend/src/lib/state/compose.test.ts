@@ -15,7 +15,7 @@ function fakeApi(over: Partial<RunsApi> = {}): RunsApi {
     retry: vi.fn(async () => info('job-2', 'chatgpt')),
     get: vi.fn(async (id: string) => info(id, 'chatgpt', { state: 'done', ended: true, session: { id: 's1', answer: 'Final answer' } } as Partial<RunInfo>)),
     sites: vi.fn(async () => [
-      { id: 'chatgpt', name: 'ChatGPT', address: 'https://chatgpt.com/', code: true, builtin: true },
+      { id: 'chatgpt', name: 'ChatGPT', address: 'https://chatgpt.com/', code: true, builtin: true, efforts: ['instant', 'high', 'pro'] },
       { id: 'claude', name: 'Claude', address: 'https://claude.ai/', code: false, builtin: true },
     ]),
     models: vi.fn(async () => [{ alias: 'default', features: ['chat'] }, { alias: 'gpt-5', features: ['chat'] }]),
@@ -95,6 +95,23 @@ describe('ComposeState', () => {
     expect(c.earlier.map((r) => r.id)).toEqual([firstId]);
     expect(c.runs.map((r) => r.id)).toEqual(['job-7']);
     expect(c.where['job-7']).toBe('follow-up');
+  });
+
+  it('sends the chosen effort of a site with tiers, and none to a site without', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    expect(c.efforts).toEqual(['instant', 'high', 'pro']);
+    c.prompt = 'think hard';
+    c.effort = 'pro';
+    expect(await c.send()).toBe(true);
+    expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ site: 'chatgpt', effort: 'pro', prompt: 'think hard' }));
+    await c.setSite('claude');
+    expect(c.efforts).toEqual([]);
+    expect(c.effort).toBe('');
+    c.prompt = 'plain';
+    await c.send();
+    expect((a.start as ReturnType<typeof vi.fn>).mock.calls[1][0].effort).toBe('');
   });
 
   it('sends a run again on the tab picked after tab_ambiguous', async () => {
