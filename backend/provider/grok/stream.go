@@ -229,4 +229,3 @@ var (
 
 // grokTierRE finds the plan a tier-gated mode needs in Grok's refusal.
 var grokTierRE = regexp.MustCompile(`Requires (TIER_[A-Z0-9_]+)`)
-
