@@ -34,6 +34,21 @@ func TestAsk(t *testing.T) {
 		return ferry(t, nil, append([]string{"ask", "--site", "chatgpt", "--browser-url", url, "--data-dir", dataDir, "--timeout", "45s"}, args...)...)
 	}
 	var tabID string
+	// load resets the simulator to scenario and loads its page in the tab.
+	load := func(t *testing.T, scenario string) {
+		t.Helper()
+		h.Server.Reset()
+		h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: scenario})
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		p, err := h.Browser.Page(ctx, tabID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	t.Run("a prompt is answered in a new tab with proof in JSON", func(t *testing.T) {
 		prompt := "What does Ferry do?"
@@ -121,22 +136,8 @@ func TestAsk(t *testing.T) {
 	})
 
 	t.Run("--model and --effort are chosen, read back and proven; a used-up tier sends nothing", func(t *testing.T) {
-		// The tab loads the page of the layout (scenario) the simulator serves.
-		load := func(scenario string) {
-			h.Server.Reset()
-			h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: scenario})
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			p, err := h.Browser.Page(ctx, tabID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
-				t.Fatal(err)
-			}
-		}
 		for _, layout := range []string{"", sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower} {
-			load(layout)
+			load(t, layout)
 			r := ask(t, "--json", "--tab", tabID, "--model", "gpt-5.5", "--effort", "pro", "Which model on "+layout+"?")
 			if r.code != 0 {
 				t.Fatalf("%s: exit %d\nstdout %s\nstderr %s", layout, r.code, r.stdout, r.stderr)
@@ -149,7 +150,7 @@ func TestAsk(t *testing.T) {
 				t.Fatalf("%s: model proof %+v, want GPT-5.5 · Pro read back and gpt-5-5-pro verified", layout, res.Model)
 			}
 		}
-		load(sim.ScenarioTierExhausted)
+		load(t, sim.ScenarioTierExhausted)
 		defer h.Server.SetScenario(sim.ChatGPT, sim.Scenario{})
 		r := ask(t, "--json", "--tab", tabID, "--effort", "pro", "Must not be sent")
 		if r.code == 0 || !strings.Contains(r.stdout+r.stderr, string(errs.UsageCap)) {
@@ -170,17 +171,7 @@ func TestAsk(t *testing.T) {
 	}
 	for _, tc := range blocked {
 		t.Run(tc.name, func(t *testing.T) {
-			h.Server.Reset()
-			h.Server.SetScenario(sim.ChatGPT, sim.Scenario{Name: tc.scenario})
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			p, err := h.Browser.Page(ctx, tabID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
-				t.Fatal(err)
-			}
+			load(t, tc.scenario)
 			r := ask(t, "--json", "blocked?")
 			if r.code != 3 {
 				t.Fatalf("exit %d, want 3\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)

@@ -3,6 +3,7 @@
 package picker
 
 import (
+	"cmp"
 	"context"
 	"regexp"
 	"strings"
@@ -350,7 +351,7 @@ func (p *Picker) chooseTier(ctx context.Context, e site.Effort) error {
 		return nil
 	}
 	if ok, err := p.pick(ctx, pickMark{Kind: "tier", Label: row.Label}); err != nil || !ok {
-		return firstErr(err, notOffered("effort", e.Name, labels(st.Tiers)))
+		return cmp.Or(err, notOffered("effort", e.Name, labels(st.Tiers)))
 	}
 	return nil
 }
@@ -376,7 +377,7 @@ func (p *Picker) usedUp(ctx context.Context, e site.Effort, label string) error 
 			}
 		}
 	}
-	out := errs.New(errs.UsageCap, "ChatGPT's %s tier is used up for now (%s); nothing was sent, and no cheaper tier was used instead", label, firstNonEmpty(note, "the row is disabled")).
+	out := errs.New(errs.UsageCap, "ChatGPT's %s tier is used up for now (%s); nothing was sent, and no cheaper tier was used instead", label, cmp.Or(note, "the row is disabled")).
 		WithEvidence("effort", e.Name).WithEvidence("notice", note)
 	if at, ok := resetOf(note); ok {
 		out = out.WithEvidence("resets_at", at.Format(time.RFC3339)).
@@ -572,22 +573,4 @@ func notOffered(what, name string, offered []string) error {
 	return errs.New(errs.ModelUnavailable, "ChatGPT's picker offers no %s %q (it offers: %s); nothing was sent", what, name, strings.Join(offered, ", ")).
 		WithEvidence(what, name).WithEvidence("offered", strings.Join(offered, ", ")).
 		WithHint("ask for one of the %ss the page offers: %s", what, strings.Join(offered, ", "))
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
