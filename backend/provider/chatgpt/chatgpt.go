@@ -8,9 +8,10 @@
 //
 // This folder holds everything Ferry knows about ChatGPT: site.go (its
 // registry entry), stream.go and citations.go (decoder "chatgpt-delta-v1"),
-// rules.go (its interstitial signs), sim.go, sim_stream.go, sim_conv.go and
-// sim.js (its simulator stand-in and page, with the fidelity checklist
-// against the providers reference), the conversation fetcher and this
+// rules.go (its interstitial signs), internal/chatgptsim (its simulator
+// stand-in and page, with the fidelity checklist against the providers
+// reference), internal/picker (the model and effort picker), the
+// conversation fetcher and this
 // adapter, with its captures under testdata. Its init registers each part
 // with its registry (stream, site, interstitial, sim, provider); provider/all
 // links it in.
@@ -22,6 +23,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/provider/chatgpt/internal/chatgptsim"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
@@ -36,7 +38,7 @@ func init() {
 	for _, r := range Rules() {
 		interstitial.Register(r)
 	}
-	sim.Register(SimSite())
+	sim.Register(chatgptsim.Site())
 	provider.Register(ID, func(env provider.Env) (provider.Adapter, error) { return New(env) })
 }
 

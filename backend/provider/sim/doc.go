@@ -80,7 +80,7 @@
 //     is (browser behaviour; the editors do not fake it).
 //   - Long prompts (50 000+ chars) truncated on read-back: GAP.
 //   - Trusted clicks; the rate-limit backdrop `fixed inset-0 z-50` covers the
-//     page and swallows clicks (provider/chatgpt/sim.js rateLimitModal, Sim.dialog);
+//     page and swallows clicks (provider/chatgpt/internal/chatgptsim/sim.js rateLimitModal, Sim.dialog);
 //     "a click accepted and ignored during re-render": GAP.
 //   - Completion by network stream and by DOM markers (each site script).
 //   - CDP capture pitfalls: streams are really chunked (flushed per frame) so a

@@ -1,4 +1,7 @@
-package chatgpt
+// Package chatgptsim is the simulator's stand-in for ChatGPT: its pages,
+// its backend-api, its stream and the WebSocket long turns move to; package
+// chatgpt registers it with the simulator.
+package chatgptsim
 
 import (
 	_ "embed"
@@ -18,13 +21,16 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider/sim/simzip"
 )
 
+// ID is the site the stand-in serves (chatgpt.ID).
+const ID = "chatgpt"
+
 // The simulator's session cookies of ChatGPT.
 const (
-	SimSessionCookie = "__Secure-next-auth.session-token"
-	SimDeviceCookie  = "oai-did"
+	SessionCookie = "__Secure-next-auth.session-token"
+	DeviceCookie  = "oai-did"
 )
 
-// simScript builds the simulated ChatGPT page in the browser (see SimSite).
+// simScript builds the simulated ChatGPT page in the browser (see Site).
 //
 //go:embed sim.js
 var simScript []byte
@@ -35,7 +41,7 @@ var simScript []byte
 //go:embed sim_picker.js
 var pickerScript []byte
 
-// SimSite returns the simulator's stand-in for ChatGPT: its pages, its
+// Site returns the simulator's stand-in for ChatGPT: its pages, its
 // backend-api (session, conversation stream, conversation JSON, sandbox
 // download and estuary), the page script, registered with sim.Register.
 //
@@ -157,7 +163,7 @@ var pickerScript []byte
 //     #challenge-running, cf-challenge class, iframe /cdn-cgi/challenge-platform/,
 //     body text "needs to review the security of your connection", solvable by
 //     its checkbox) and the weak-evidence challenge script on normal pages
-//     (the Head of SimSite); "Too many requests" dialog with "Got it", reappearing during
+//     (the Head of Site); "Too many requests" dialog with "Got it", reappearing during
 //     the lock; "You've reached the maximum length…" in
 //     .text-token-text-error with "Start new chat"; usage cap "You’ve hit the
 //     Free plan limit… resets after <time datetime>" with New chat/Upgrade in
@@ -165,14 +171,14 @@ var pickerScript []byte
 //     "Something went wrong…" and "A network error occurred…" with
 //     regenerate-thread-error-button. "Suspicious activity detected",
 //     "Message delivery timed out", "Connection interrupted", "Answer now": GAP.
-func SimSite() sim.Site {
+func Site() sim.Site {
 	return sim.Site{
 		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: slices.Concat(pickerScript, simScript),
 		// The real app loads Cloudflare's script on normal pages too: a
 		// detector that trusts it alone reports false challenges.
 		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
 		DefaultModel: "gpt-5-2", ThinkingModel: "gpt-5-6-thinking", CodeModel: "gpt-5-6-thinking",
-		Citations: true, SessionCookie: SimSessionCookie, DeviceCookie: SimDeviceCookie,
+		Citations: true, SessionCookie: SessionCookie, DeviceCookie: DeviceCookie,
 		Scenarios: []string{sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck,
