@@ -15,6 +15,10 @@ import (
 type Match struct {
 	URL    *regexp.Regexp // matched against the request's full URL; nil matches any
 	Method string         // e.g. "POST"; "" matches any
+	// Sockets also delivers every message the tab's WebSockets receive
+	// (SocketMessage), those of sockets opened before the capture too: a
+	// site keeps one socket per page and moves long answers onto it.
+	Sockets bool
 }
 
 func (m Match) matches(url, method string) bool {
@@ -30,6 +34,10 @@ const (
 	StreamStart StreamEventKind = iota + 1
 	StreamData
 	StreamEnd
+	// SocketMessage is one message a WebSocket of the tab received, whole
+	// (Match.Sockets): RequestID names the socket, URL is its address when
+	// the capture saw it open, Data the message (a binary one decoded).
+	SocketMessage
 )
 
 // StreamEvent is one step of a captured response. Data holds raw bytes as
@@ -43,7 +51,7 @@ type StreamEvent struct {
 	Method  string
 	Status  int
 	Headers map[string]string
-	// Data only.
+	// Data and SocketMessage.
 	Data []byte
 	// End only: nil when the response completed; an envelope when it failed
 	// or when the capture ended before it completed.
@@ -105,6 +113,7 @@ func (p *Page) Capture(ctx context.Context, m Match, sink Sink) (*Capture, error
 
 func (p *Page) captureLoop(cctx, parent context.Context, m Match, sink Sink, events <-chan rodMessage) {
 	open := map[proto.NetworkRequestID]*captured{}
+	sockets := map[proto.NetworkRequestID]string{} // the address of each socket seen opening
 	endAll := func(err error) {
 		for id := range open {
 			sink(StreamEvent{RequestID: string(id), Kind: StreamEnd, Err: err})
@@ -203,6 +212,30 @@ func (p *Page) captureLoop(cctx, parent context.Context, m Match, sink Sink, eve
 				err = errs.Wrap(err, errs.Internal, "read the captured body of %s: %v", redact.URL(c.url), err)
 			}
 			sink(StreamEvent{RequestID: string(e.RequestID), Kind: StreamEnd, Err: err})
+		case "Network.webSocketCreated":
+			var e proto.NetworkWebSocketCreated
+			if m.Sockets && msg.Load(&e) {
+				sockets[e.RequestID] = e.URL
+			}
+		case "Network.webSocketClosed":
+			var e proto.NetworkWebSocketClosed
+			if msg.Load(&e) {
+				delete(sockets, e.RequestID)
+			}
+		case "Network.webSocketFrameReceived":
+			var e proto.NetworkWebSocketFrameReceived
+			if !m.Sockets || !msg.Load(&e) || e.Response == nil {
+				continue
+			}
+			b := []byte(e.Response.PayloadData)
+			if e.Response.Opcode != 1 { // not text: DevTools hands it over in base64
+				d, err := decodeBase64(e.Response.PayloadData)
+				if err != nil {
+					continue
+				}
+				b = d
+			}
+			sink(StreamEvent{RequestID: string(e.RequestID), Kind: SocketMessage, URL: sockets[e.RequestID], Data: b})
 		case "Network.loadingFailed":
 			var e proto.NetworkLoadingFailed
 			if !msg.Load(&e) {

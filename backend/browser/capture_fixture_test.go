@@ -2,8 +2,11 @@ package browser
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // streamParts is what /stream sends, flush by flush: "é" (C3 A9) and "🚢"
@@ -54,6 +57,32 @@ func registerCaptureHandlers(mux *http.ServeMux) {
 	mux.HandleFunc("/stream-empty", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
+	})
+	// /ws answers each "say:TEXT" with TEXT as a text message and then
+	// its bytes reversed as a binary one.
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		for {
+			_, b, err := c.Read(r.Context())
+			if err != nil {
+				return
+			}
+			said, ok := strings.CutPrefix(string(b), "say:")
+			if !ok {
+				continue
+			}
+			rev := []byte(said)
+			for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+				rev[i], rev[j] = rev[j], rev[i]
+			}
+			if c.Write(r.Context(), websocket.MessageText, []byte(said)) != nil || c.Write(r.Context(), websocket.MessageBinary, rev) != nil {
+				return
+			}
+		}
 	})
 	mux.HandleFunc("/stream-redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/stream", http.StatusTemporaryRedirect)

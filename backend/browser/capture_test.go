@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -207,4 +208,98 @@ func TestTwoCapturesOfOnePageEachGetTheBodyOnce(t *testing.T) {
 			t.Fatalf("%s capture got %q, want %q", who, got, want)
 		}
 	}
+}
+
+// openSocket opens a WebSocket to the fixture's /ws as window[name] and
+// waits until it is open.
+const openSocket = `(url, name) => new Promise((ok, fail) => {
+	const ws = new WebSocket(url); ws.binaryType = 'arraybuffer';
+	ws.onopen = () => { window[name] = ws; ok(true); }; ws.onerror = () => fail(new Error('socket failed'));
+})`
+
+func TestCaptureDeliversTheMessagesTheTabsSocketsReceive(t *testing.T) {
+	p := newTab(t, "/blank.html")
+	ctx := testCtx(t, 20*time.Second)
+	wsURL := "ws" + strings.TrimPrefix(fixture.URL, "http") + "/ws"
+	// A site opens its socket with the page, long before a run captures.
+	if _, err := p.Eval(ctx, openSocket, wsURL, "early"); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan StreamEvent, 16)
+	c, err := p.Capture(ctx, Match{URL: regexp.MustCompile(`/stream`), Sockets: true}, func(e StreamEvent) {
+		if e.Kind == SocketMessage {
+			got <- e
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	next := func() StreamEvent {
+		t.Helper()
+		select {
+		case e := <-got:
+			return e
+		case <-ctx.Done():
+			t.Fatal("no socket message arrived")
+			return StreamEvent{}
+		}
+	}
+	if _, err := p.Eval(ctx, `() => window.early.send('say:h\u00e9llo \u{1F6A2}')`); err != nil {
+		t.Fatal(err)
+	}
+	text, bin := next(), next()
+	if string(text.Data) != "h\u00e9llo \U0001F6A2" || text.URL != "" {
+		t.Errorf("text message of the socket opened before the capture = %q (url %q)", text.Data, text.URL)
+	}
+	if want := reverse([]byte("h\u00e9llo \U0001F6A2")); !bytes.Equal(bin.Data, want) || bin.RequestID != text.RequestID {
+		t.Errorf("binary message = %x on %q, want %x on %q", bin.Data, bin.RequestID, want, text.RequestID)
+	}
+	// A socket opened while the capture runs is named by its address.
+	if _, err := p.Eval(ctx, openSocket, wsURL, "late"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Eval(ctx, `() => window.late.send('say:late')`); err != nil {
+		t.Fatal(err)
+	}
+	if e := next(); string(e.Data) != "late" || e.URL != wsURL || e.RequestID == text.RequestID {
+		t.Errorf("message of the late socket = %q from %q (%s)", e.Data, e.URL, e.RequestID)
+	}
+	next()
+}
+
+func TestCaptureWithoutSocketsDeliversNoSocketMessage(t *testing.T) {
+	p := newTab(t, "/blank.html")
+	ctx := testCtx(t, 20*time.Second)
+	rec := newRecorder()
+	c, err := p.Capture(ctx, Match{URL: regexp.MustCompile(`/stream`), Method: "POST"}, rec.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	if _, err := p.Eval(ctx, openSocket, "ws"+strings.TrimPrefix(fixture.URL, "http")+"/ws", "s"); err != nil {
+		t.Fatal(err)
+	}
+	// The socket's answer and then a captured stream: the stream's end
+	// proves the capture went past the socket's messages.
+	if _, err := p.Eval(ctx, `() => new Promise(ok => { window.s.onmessage = (e) => { if (e.data instanceof ArrayBuffer) ok(true); }; window.s.send('say:x'); })`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Eval(ctx, startPost, fixture.URL+"/stream"); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitEnd(t)
+	for _, e := range rec.snapshot() {
+		if e.Kind == SocketMessage {
+			t.Errorf("a capture without Sockets delivered %q", e.Data)
+		}
+	}
+}
+
+func reverse(b []byte) []byte {
+	out := append([]byte(nil), b...)
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
 }

@@ -539,9 +539,12 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 					x.Routing.URL = conv
 				}
 			}
-			x.Receipts = append(x.Receipts, Receipt{Layer: "transport", At: r.now().UTC(), Data: map[string]string{
-				"source": tr.Source, "decoder": tr.Decoder, "complete_reason": tr.CompleteReason,
-				"stream_bytes": fmt.Sprint(tr.StreamBytes), "partials": fmt.Sprint(tr.Partials)}})
+			data := map[string]string{"source": tr.Source, "decoder": tr.Decoder, "complete_reason": tr.CompleteReason,
+				"stream_bytes": fmt.Sprint(tr.StreamBytes), "partials": fmt.Sprint(tr.Partials)}
+			if tr.HandedOff {
+				data["handed_off"], data["socket_items"] = "true", fmt.Sprint(tr.SocketItems)
+			}
+			x.Receipts = append(x.Receipts, Receipt{Layer: "transport", At: r.now().UTC(), Data: data})
 		}); err != nil {
 			return s, err
 		}

@@ -35,7 +35,10 @@ func (w *Web) startCapture(ctx context.Context, t *Turn) error {
 		return errs.Wrap(err, errs.ConfigInvalid, "the stream path pattern of site %q does not compile: %v", w.Env.Site.ID, err)
 	}
 	t.dec, t.decoderName = dec, sc.Decoder
-	c, err := w.Page.Capture(ctx, browser.Match{URL: re, Method: sc.Method}, t.sink(w.Env.Site))
+	// A decoder that follows a turn onto the page's socket gets the
+	// socket's messages too.
+	_, sockets := dec.(stream.SocketReader)
+	c, err := w.Page.Capture(ctx, browser.Match{URL: re, Method: sc.Method, Sockets: sockets}, t.sink(w.Env.Site))
 	if err != nil {
 		return err
 	}

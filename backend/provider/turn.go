@@ -29,6 +29,10 @@ type Turn struct {
 	endErr      error
 	bytes       int
 	refused     []byte // the body of a response with an error status, up to maxRefusal
+	// A turn handed off to the page's socket (stream.SocketReader): the
+	// items taken from it, and when the last came (or the response ended).
+	socketItems int
+	socketAt    time.Time
 	notify      chan struct{}
 
 	source         string // "stream" or "dom" once complete
@@ -69,9 +73,12 @@ func (t *Turn) DOMSlug() string { return t.domSlug }
 func (t *Turn) Transport(partials int) Transport {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	tr := Transport{Source: t.source, CompleteReason: t.completeReason, Partials: partials}
+	tr := Transport{Source: t.source, CompleteReason: t.completeReason, Partials: partials, SocketItems: t.socketItems}
 	if t.source == "stream" {
 		tr.Decoder, tr.StreamBytes = t.decoderName, t.bytes
+	}
+	if t.dec != nil && t.started {
+		tr.HandedOff = t.dec.Result().Handoff
 	}
 	return tr
 }
@@ -104,7 +111,18 @@ func (t *Turn) sink(s site.Site) browser.Sink {
 		case browser.StreamEnd:
 			if ev.RequestID == t.reqID && !t.ended {
 				t.ended, t.endErr = true, ev.Err
+				t.socketAt = time.Now()
 				_ = t.dec.Close()
+			}
+		case browser.SocketMessage:
+			// Only a started turn can have been handed off; the decoder
+			// keeps what comes before the handoff names the turn's topic.
+			if sr, ok := t.dec.(stream.SocketReader); ok && t.started {
+				if n := sr.WriteSocket(ev.Data); n > 0 {
+					t.socketItems += n
+					t.bytes += len(ev.Data)
+					t.socketAt = time.Now()
+				}
 			}
 		}
 	}
@@ -118,15 +136,23 @@ type streamState struct {
 	res     stream.Result
 	started bool
 	ended   bool
-	status  int
-	endErr  error
-	refusal *errs.Envelope // what the decoder read from a refused send's whole body
+	// socketQuiet is how long a handed-off turn has had nothing from the
+	// page's socket (since the response ended or the last item came), and
+	// socketItems how many of its items came.
+	socketQuiet time.Duration
+	socketItems int
+	status      int
+	endErr      error
+	refusal     *errs.Envelope // what the decoder read from a refused send's whole body
 }
 
 func (t *Turn) snapshot() streamState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	st := streamState{started: t.started, ended: t.ended, status: t.status, endErr: t.endErr}
+	if t.ended {
+		st.socketQuiet, st.socketItems = time.Since(t.socketAt), t.socketItems
+	}
 	if t.dec != nil {
 		st.res = t.dec.Result()
 		if rr, ok := t.dec.(stream.RefusalReader); ok && t.ended && t.status >= 400 {

@@ -117,7 +117,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 		if err := w.bound(st.URL); err != nil {
 			return err
 		}
-		useDOM := !ss.started && (!expectStream || time.Since(t.SentAt) > 15*time.Second) || ss.res.Handoff
+		useDOM := !ss.started && (!expectStream || time.Since(t.SentAt) > 15*time.Second) || socketLost(ss)
 		if st.Text != domText {
 			domText, domChanged = st.Text, time.Now()
 		}
@@ -178,6 +178,26 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 		case <-time.After(next):
 		}
 	}
+}
+
+// A turn handed off to the page's socket is followed there; the DOM takes
+// over only when the socket stays silent longer than the page itself waits
+// (its own defaults: 5 s for the first message after subscribing, doubled
+// here for a loaded machine, and 30 s between two), as when the socket's
+// messages cannot be seen.
+const (
+	socketFirstSilence = 10 * time.Second
+	socketSilence      = 30 * time.Second
+)
+
+func socketLost(ss streamState) bool {
+	if !ss.res.Handoff || !ss.ended {
+		return false
+	}
+	if ss.socketItems == 0 {
+		return ss.socketQuiet > socketFirstSilence
+	}
+	return ss.socketQuiet > socketSilence
 }
 
 // streamLossGrace is how long a cut stream waits for its tab or browser to

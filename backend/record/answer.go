@@ -35,6 +35,11 @@ type Transport struct {
 	CompleteReason string `json:"complete_reason"`
 	StreamBytes    int    `json:"stream_bytes,omitempty"`
 	Partials       int    `json:"partials"`
+	// HandedOff: the response handed the turn to the page's WebSocket
+	// (ChatGPT's stream_handoff), and SocketItems stream items were taken
+	// from the socket (counted in StreamBytes with the response's bytes).
+	HandedOff   bool `json:"handed_off,omitempty"`
+	SocketItems int  `json:"socket_items,omitempty"`
 }
 
 // Content identifies the answer text.

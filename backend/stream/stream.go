@@ -54,8 +54,8 @@ type Result struct {
 	// Title is the conversation title the site generated, when sent.
 	Title string `json:"title,omitempty"`
 	// Handoff is true when ChatGPT said the rest of the turn continues over
-	// another transport (stream_handoff): the caller must not wait for this
-	// stream to complete.
+	// the page's WebSocket (stream_handoff): the response ends without
+	// completing the turn, and a SocketReader follows it on the socket.
 	Handoff bool `json:"handoff,omitempty"`
 	// Err is the error the site reported in the stream, as an envelope
 	// (ConversationTooLong, RateLimited, UsageCap, GenerationError, ...).

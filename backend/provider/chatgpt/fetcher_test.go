@@ -489,6 +489,7 @@ func BenchmarkFetchWays(b *testing.B) {
 // benchmark (providertest.Open takes a *testing.T).
 type tabHolder struct {
 	bc *browser.BrowserContext
+	p  *browser.Page
 	a  *chatgpt.Adapter
 }
 
@@ -508,6 +509,7 @@ func (th *tabHolder) open(ctx context.Context, h *providertest.Harness) error {
 	if err := p.Navigate(ctx, sim.URL(sim.ChatGPT, "/")); err != nil {
 		return err
 	}
+	th.p = p
 	th.a, err = chatgpt.New(provider.Env{Page: p, Site: s, Sites: reg})
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider/chatgpt/internal/handoff"
 	"github.com/ferrydesk/ferry/backend/stream"
 )
 
@@ -19,6 +20,11 @@ const DecoderName = "chatgpt-delta-v1"
 // message outside the commentary and analysis channels.
 type Decoder struct {
 	sse stream.SSE
+	// A long turn moves to the page's WebSocket (stream_handoff): follow
+	// picks its items out of the socket's messages, and socket reads the
+	// SSE text each carries, on the same documents as the response.
+	follow handoff.Follower
+	socket stream.SSE
 
 	docs  map[int]any // channel index -> {"message":…, "conversation_id":…, "error":…}
 	order []int       // channel indexes in order of first appearance
@@ -66,7 +72,24 @@ type Message struct {
 func NewDecoder() *Decoder {
 	d := &Decoder{docs: map[int]any{}}
 	d.sse.Deliver = d.frame
+	d.socket.Deliver = func(event string, data []byte) {
+		// The socket's [DONE] ends an item's transport, not the turn:
+		// message_stream_complete does.
+		if string(data) != "[DONE]" {
+			d.frame(event, data)
+		}
+	}
 	return d
+}
+
+// WriteSocket implements stream.SocketReader: once the stream has handed
+// the turn off, the items of its topic the page's socket received.
+func (d *Decoder) WriteSocket(msg []byte) int { return d.follow.Message(msg, d.item) }
+
+// item decodes one stream item taken from the socket: SSE text, one event
+// or more.
+func (d *Decoder) item(sse string) {
+	d.socket.Write([]byte(strings.TrimRight(sse, "\n") + "\n\n"))
 }
 
 // Write implements Decoder.
@@ -139,6 +162,7 @@ func (d *Decoder) typed(typ string, f map[string]any) {
 		d.title = stream.Str(f["title"])
 	case "stream_handoff":
 		d.handoff = true
+		d.follow.Announce(f, d.item)
 	case "error":
 		code := stream.Str(f["code"])
 		if code == "" {
@@ -462,4 +486,7 @@ func (d *Decoder) Result() stream.Result {
 	return r
 }
 
-var _ stream.Decoder = (*Decoder)(nil)
+var (
+	_ stream.Decoder      = (*Decoder)(nil)
+	_ stream.SocketReader = (*Decoder)(nil)
+)

@@ -1,6 +1,7 @@
 package chatgpt
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -33,6 +34,42 @@ func BenchmarkChatGPTLongAnswer(b *testing.B) {
 			_ = d.Result()
 		}
 		_ = d.Close()
+		if r := d.Result(); !r.Complete || len(r.Text) < 100_000 {
+			b.Fatalf("bad result: complete=%v len=%d", r.Complete, len(r.Text))
+		}
+	}
+}
+
+// BenchmarkChatGPTLongAnswerHandedOff decodes the same ~100 KB answer
+// handed off to the page's socket after its first delta: each later SSE
+// event is a stream item of the turn's topic, one socket message each (as
+// the page receives them), read as Ferry reads them.
+func BenchmarkChatGPTLongAnswerHandedOff(b *testing.B) {
+	body := longChatGPTStream(5000)
+	events := strings.SplitAfter(string(body), "\n\n")
+	head := strings.Join(events[:3], "") + `data: {"type":"stream_handoff","conversation_id":"c","options":[{"type":"subscribe_ws_topic","topic_id":"conversation-turn-t"}]}` + "\n\ndata: [DONE]\n\n"
+	var msgs [][]byte
+	size := len(head)
+	for i, ev := range events[3:] {
+		if ev == "" {
+			continue
+		}
+		item, _ := json.Marshal(ev)
+		m := fmt.Sprintf(`{"type":"message","topic_id":"conversation-turn-t","offset":"1784872208700-%d","payload":{"type":"conversation-turn-stream","payload":{"type":"stream-item","conversation_id":"c","turn_id":"t","encoded_item":%s,"stream_item_id":"i%d"}}}`, i, item, i)
+		msgs = append(msgs, []byte(m))
+		size += len(m)
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		d := NewDecoder()
+		_, _ = d.Write([]byte(head))
+		_ = d.Close()
+		for i, m := range msgs {
+			d.WriteSocket(m)
+			if i%40 == 0 {
+				_ = d.Result()
+			}
+		}
 		if r := d.Result(); !r.Complete || len(r.Text) < 100_000 {
 			b.Fatalf("bad result: complete=%v len=%d", r.Complete, len(r.Text))
 		}

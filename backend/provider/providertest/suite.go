@@ -90,6 +90,9 @@ func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
 	if implements(sim.ScenarioThinking, siteID) {
 		t.Run("thinking is never the answer, on the stream and on the page", c.thinking)
 	}
+	if implements(sim.ScenarioStreamHandoff, siteID) {
+		t.Run("a turn handed off to the page's socket is followed there to its end", c.handoff)
+	}
 	if implements(sim.ScenarioRenamedSend, siteID) {
 		t.Run("a renamed send test id still sends once", c.renamedSend)
 	}

@@ -101,6 +101,9 @@ const (
 	// ScenarioRerouted answers a turn from another model than the one the
 	// request asked for (ChatGPT: resolved_model_slug unlike model_slug).
 	ScenarioRerouted = "rerouted"
+	// ScenarioStreamHandoff: the answer stream hands the turn to the page's
+	// WebSocket (ChatGPT's stream_handoff).
+	ScenarioStreamHandoff = "stream_handoff"
 	// ScenarioTierGated is an account whose plan lacks the site's top mode
 	// (Grok: Heavy, refused with "Requires TIER_SUPERGROK_HEAVY").
 	ScenarioTierGated = "tier_gated"
@@ -168,6 +171,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioTierExhausted, true, []string{}, "as picker_power, with the Pro tier used up: its row is aria-disabled and hovering it shows \"Limit reached. Try again after <date>.\" (a tooltip named by its aria-describedby)"},
 	{ScenarioNoProTier, true, []string{}, "a plan without the top tier (ChatGPT: the slider runs 0–3, \"N of 4\", no Pro)"},
 	{ScenarioRerouted, false, []string{}, "the answer comes from another model than the request asked for (ChatGPT: resolved_model_slug gpt-5-5-thinking beside the asked model_slug): the silent downgrade"},
+	{ScenarioStreamHandoff, false, []string{}, "the answer stream hands the turn off to the page's WebSocket after param at chunks of the answer (default 2): ChatGPT's stream_handoff with a subscribe_ws_topic option, then the rest as conversation-turn-stream items of that topic on the user socket (GET /backend-api/celsius/ws/user), catch-ups on subscribing; param size makes the answer that long (e.g. 100KiB), param drop drops the socket once after that many items (the page reconnects from its last offset)"},
 	{ScenarioTierGated, true, []string{}, "the account's plan lacks the site's top mode (Grok: a send in Heavy is refused with HTTP 403 {\"code\":7,\"message\":\"Requires TIER_SUPERGROK_HEAVY\"}, since 2026-08)"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},

@@ -92,6 +92,14 @@ func (s *Server) OnReset(fn func()) {
 	s.resets = append(s.resets, fn)
 }
 
+// OnClose makes fn part of Close: a site's hijacked connections (its
+// WebSockets) are not the HTTP server's to end.
+func (s *Server) OnClose(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closers = append(s.closers, fn)
+}
+
 // Server is the simulator: one HTTPS listener answering for every site by its
 // Host header. Build it with New; it is safe for concurrent use.
 type Server struct {
@@ -108,6 +116,7 @@ type Server struct {
 	lockNext    map[string]time.Duration // LockAtNextSend: a lock that starts with the next send
 	ledger      ledger
 	resets      []func() // the sites' OnReset hooks
+	closers     []func() // the sites' OnClose hooks
 	script      transcript
 	stops       stopControl
 	held        holds // see Hold
@@ -222,6 +231,12 @@ func (s *Server) HostResolverRules() string {
 // Close stops the listener and aborts streams in flight. Safe to call twice.
 func (s *Server) Close() {
 	s.closeOne.Do(func() {
+		s.mu.Lock()
+		closers := s.closers
+		s.mu.Unlock()
+		for _, fn := range closers {
+			fn()
+		}
 		if s.srv != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()

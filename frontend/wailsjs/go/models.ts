@@ -1042,6 +1042,8 @@ export namespace record {
 	    complete_reason: string;
 	    stream_bytes?: number;
 	    partials: number;
+	    handed_off?: boolean;
+	    socket_items?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Transport(source);
@@ -1054,6 +1056,8 @@ export namespace record {
 	        this.complete_reason = source["complete_reason"];
 	        this.stream_bytes = source["stream_bytes"];
 	        this.partials = source["partials"];
+	        this.handed_off = source["handed_off"];
+	        this.socket_items = source["socket_items"];
 	    }
 	}
 	export class Routing {

@@ -4,6 +4,7 @@
 package chatgptsim
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -120,7 +121,20 @@ var pickerScript []byte
 //     killed browser) is finished server-side at its pace and stored whole,
 //     and a page opening the conversation meanwhile shows the answer
 //     in progress until it is.
-//     Stream handoff to a websocket: GAP.
+//   - a long turn handed off to the user socket (scenario stream_handoff,
+//     sim_celsius.go): resume_conversation_token kind topic, stream_handoff
+//     with turn_exchange_id and resume_sse_endpoint/subscribe_ws_topic
+//     options, [DONE]; GET /backend-api/celsius/ws/user → websocket_url
+//     (…/p3/ws/user/<id>?verify=<ts>-<hmac>, refused when forged or stale);
+//     connect/subscribe commands as a JSON array, replies with catchups from
+//     the offset, messages {type:"message",topic_id,offset:"<ms>-<seq>",
+//     payload:{type:"conversation-turn-stream",payload:{type:"stream-item",
+//     encoded_item,stream_item_id,parent_stream_item_id,…}}}, queued ones in
+//     one array; an inner [DONE]; the page keeps one socket from load on,
+//     subscribed to the conversations topic (title news), and reconnects
+//     from its last offset when dropped (param drop). The socket's host
+//     ws.chatgpt.com (served on chatgpt.com here), the resume endpoint
+//     (POST /backend-api/f/conversation/resume) and idle timeouts: GAP.
 //   - stream errors: {"message":null,…,"error":…,"error_code":"conversation_too_large"}
 //     (the {"type":"error",…} variant: GAP); "Something went wrong…" frame.
 //   - conversation_detail_metadata.limits_progress in the conversation JSON.
@@ -182,7 +196,7 @@ func Site() sim.Site {
 		Scenarios: []string{sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck,
-			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted},
+			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted, sim.ScenarioStreamHandoff},
 		Drift: map[string]string{
 			"composer": "#composer-editor[contenteditable=\"true\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
@@ -203,17 +217,20 @@ type simServer struct {
 	convs   map[string]*simConversation // by id
 	files   map[string]*simFileRef      // estuary file id -> file
 	stopped map[string]bool             // conversations whose turn stop_conversation stopped
+	celsius *celsius                    // the user WebSocket long turns move to
 }
 
 func newSimServer(s *sim.Server) *simServer {
-	st := &simServer{Server: s, convs: map[string]*simConversation{}, files: map[string]*simFileRef{}, stopped: map[string]bool{}}
+	st := &simServer{Server: s, convs: map[string]*simConversation{}, files: map[string]*simFileRef{}, stopped: map[string]bool{}, celsius: newCelsius()}
 	s.OnReset(func() {
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		st.convs = map[string]*simConversation{}
 		st.files = map[string]*simFileRef{}
 		st.stopped = map[string]bool{}
+		st.celsius.reset()
 	})
+	s.OnClose(st.celsius.closeAll)
 	return st
 }
 
@@ -234,6 +251,8 @@ func (s *simServer) routes() http.Handler {
 	}))
 	mux.HandleFunc("GET /backend-api/conversation/{id}/interpreter/download", s.chatgptBearer(s.chatgptInterpreterDownload))
 	mux.HandleFunc("GET /backend-api/estuary/content", s.chatgptEstuary)
+	mux.HandleFunc("GET /backend-api/celsius/ws/user", s.chatgptBearer(s.celsius.address))
+	mux.HandleFunc("GET /p3/ws/user/{user}", s.celsius.serve)
 	mux.HandleFunc("POST /backend-api/stop_conversation", s.chatgptBearer(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			ConversationID string `json:"conversation_id"`
@@ -421,7 +440,37 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 	if parent == "" {
 		parent = rootNode
 	}
-	s.streamChatGPT(r.Context(), w, chatgptTurn{conv: c, isNew: isNew, parent: parent, userMsg: user, prompt: prompt, model: req.Model, sc: sc, anon: anon})
+	t := chatgptTurn{conv: c, isNew: isNew, parent: parent, userMsg: user, prompt: prompt, model: req.Model, sc: sc, anon: anon}
+	if sc.Name != sim.ScenarioStreamHandoff {
+		s.streamChatGPT(r.Context(), w, t, nil)
+		return
+	}
+	// A handed-off turn outlives its response: the generation goes on to
+	// the socket's topic after the response has ended (until the handoff,
+	// a reader going away is what it is for any turn).
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	handedOff, done := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	go func() {
+		select {
+		case <-r.Context().Done():
+			select {
+			case <-handedOff:
+			default:
+				cancel()
+			}
+		case <-handedOff:
+		}
+	}()
+	go func() {
+		defer close(done)
+		defer cancel()
+		s.streamChatGPT(ctx, w, t, func() { once.Do(func() { close(handedOff) }) })
+	}()
+	select {
+	case <-done:
+	case <-handedOff:
+	}
 }
 
 func lastUserPrompt(c *simConversation) string {

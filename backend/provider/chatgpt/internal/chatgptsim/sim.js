@@ -329,10 +329,65 @@
     }
   }
 
+  // ---- the user socket (celsius): one per page, its topics multiplexed ----
+  // A long turn's stream moves here (stream_handoff): the page subscribes
+  // to the turn's topic and reads each stream item's encoded SSE, once per
+  // stream_item_id; a dropped socket reconnects and subscribes again from
+  // the last offset it had.
+  const celsius = (() => {
+    let ws = null, opening = null, nextId = 1;
+    const topics = new Map(); // topic -> {offset, onItem, seen}
+    const subscribe = (name) => ({ id: nextId++, command: { type: 'subscribe', topic_id: name, offset: topics.get(name).offset } });
+    function handle(x) {
+      if (x.type === 'reply' && x.reply && Array.isArray(x.reply.catchups)) {
+        for (const c of x.reply.catchups) handle(Object.assign({ topic_id: x.reply.topic_id }, c));
+        return;
+      }
+      const tp = x.type === 'message' && topics.get(x.topic_id);
+      if (!tp) return;
+      if (x.offset) tp.offset = x.offset;
+      const p = x.payload && x.payload.type === 'conversation-turn-stream' && x.payload.payload;
+      if (!p || p.type !== 'stream-item' || tp.seen.has(p.stream_item_id)) return;
+      tp.seen.add(p.stream_item_id);
+      tp.onItem(p.encoded_item);
+    }
+    function open() {
+      if (opening) return opening;
+      opening = (async () => {
+        if (!token) await ensureToken();
+        const r = await fetch('/backend-api/celsius/ws/user', { credentials: 'include', headers: authHeaders() });
+        if (!r.ok) throw new Error('celsius ' + r.status);
+        const sock = new WebSocket((await r.json()).websocket_url);
+        await new Promise((ok, fail) => { sock.onopen = ok; sock.onerror = fail; });
+        sock.onmessage = (e) => {
+          let m;
+          try { m = JSON.parse(e.data); } catch (err) { return; }
+          for (const x of (Array.isArray(m) ? m : [m])) handle(x);
+        };
+        sock.onclose = () => { ws = null; opening = null; if ([...topics.keys()].some((k) => k !== 'conversations')) setTimeout(open, 50); };
+        ws = sock;
+        sock.send(JSON.stringify([{ id: nextId++, command: { type: 'connect', presence: { type: 'presence', state: 'foreground' } } }, ...[...topics.keys()].map(subscribe)]));
+      })().catch(() => { opening = null; });
+      return opening;
+    }
+    return {
+      open,
+      follow(name, onItem) {
+        topics.set(name, { offset: '0', onItem, seen: new Set() });
+        if (ws) ws.send(JSON.stringify([subscribe(name)]));
+        else open();
+      },
+      leave(name) {
+        topics.delete(name);
+        if (ws) ws.send(JSON.stringify([{ id: nextId++, command: { type: 'unsubscribe', topic_id: name } }]));
+      },
+    };
+  })();
+
   async function readStream(t, resp) {
     const channels = [];
     let cur = 0, lastP = '', lastO = '';
-    let complete = false, errored = false, slug = null;
+    let complete = false, errored = false, slug = null, handoff = null;
     const rerender = Sim.throttle(() => {
       const ans = answerOf(channels);
       if (ans) { t.text = ans.message.content.parts[0] || ''; renderAnswer(t); }
@@ -341,7 +396,7 @@
       const code = channels.find((c) => c && c.message && c.message.content.content_type === 'code');
       if (code && !t.extras.querySelector('.code-analysis')) t.extras.appendChild(h('div', { class: 'code-analysis' }, 'Analyzed'));
     });
-    const feed = Sim.sse(({ event, data }) => {
+    const onEvent = ({ event, data }) => {
       if (data === '[DONE]') return;
       let f;
       try { f = JSON.parse(data); } catch (e) { return; }
@@ -361,6 +416,7 @@
       }
       if (f.conversation_id && !conversationId) setConversation(f.conversation_id);
       if (f.type === 'message_stream_complete') complete = true;
+      if (f.type === 'stream_handoff') handoff = ((f.options || []).find((o) => o.type === 'subscribe_ws_topic') || {}).topic_id || null;
       if (f.type === 'title_generation') addHistory(f.title);
       if (f.error) {
         errored = true;
@@ -370,8 +426,16 @@
             h('button', { type: 'button', class: 'btn', onclick: () => { location.href = '/'; } }, 'Start new chat'));
         } else errorInTurn(t, f.error, regenButton());
       }
-    });
-    await Sim.readBody(resp, feed);
+    };
+    await Sim.readBody(resp, Sim.sse(onEvent));
+    if (handoff && !complete && !errored) {
+      // The rest of the turn comes over the socket, in the same decoder.
+      const item = Sim.sse(onEvent);
+      await new Promise((done) => {
+        celsius.follow(handoff, (sse) => { item(sse); if (complete || errored) done(); });
+      });
+      celsius.leave(handoff);
+    }
     rerender.flush();
     const ans = answerOf(channels);
     if (ans) parentId = ans.message.id;
@@ -552,5 +616,8 @@
     if (!anon) setTimeout(() => pickerSlot.appendChild(picker.trigger), Number((cfg.params || {}).picker_ms || 1000));
     if (conversationId) loadConversation(conversationId);
     else ensureToken();
+    // The page keeps its user socket from load on, subscribed to the
+    // conversations topic; long turns come over it.
+    if (!anon) { celsius.follow('conversations', () => {}); }
   });
 })();

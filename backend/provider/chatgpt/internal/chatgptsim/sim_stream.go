@@ -12,7 +12,7 @@ import (
 // compression rule: a frame whose path and op equal the previous delta
 // frame's omits both ("p"/"o"), and the reader must inherit them.
 type deltaEncoder struct {
-	f       *sim.Flusher
+	out     func(string) // the response, or the socket's topic once handed off
 	lastP   string
 	lastO   string
 	started bool
@@ -20,6 +20,11 @@ type deltaEncoder struct {
 	sc     sim.Scenario    // the turn's scenario, for its pause (sim.Pause)
 	answer string          // the turn's answer text, the one that pauses
 	hold   <-chan struct{} // the turn's hold (sim.Server.Hold)
+
+	// handoffAt is the chunk of the answer before which handOff moves the
+	// rest of the turn to the socket (stream_handoff); 0: never.
+	handoffAt int
+	handOff   func()
 }
 
 func (d *deltaEncoder) op(p, op string, v any, channel int) {
@@ -32,10 +37,10 @@ func (d *deltaEncoder) op(p, op string, v any, channel int) {
 		fr = append(fr, sim.KV{K: "c", V: channel})
 	}
 	d.lastP, d.lastO, d.started = p, op, true
-	d.f.Write("event: delta\ndata: " + sim.PyJSON(fr) + "\n\n")
+	d.out("event: delta\ndata: " + sim.PyJSON(fr) + "\n\n")
 }
 
-func (d *deltaEncoder) data(v any) { d.f.Write("data: " + sim.PyJSON(v) + "\n\n") }
+func (d *deltaEncoder) data(v any) { d.out("data: " + sim.PyJSON(v) + "\n\n") }
 
 // streamText appends text to path in paced chunks; the last chunk rides in
 // the closing patch together with tail ops. It returns the text actually
@@ -53,6 +58,10 @@ func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace s
 		}
 		if !pause.Wait(ctx, i, len(parts)) {
 			return sent, false
+		}
+		// A short answer hands off before its last chunk at the latest.
+		if text == d.answer && i == min(d.handoffAt, len(parts)-1) && d.handOff != nil {
+			d.handOff()
 		}
 		if i == len(parts)-1 {
 			break
@@ -97,18 +106,49 @@ type chatgptTurn struct {
 
 // streamChatGPT writes the whole SSE answer of one turn and records the
 // resulting messages in the conversation.
-func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t chatgptTurn) {
+//
+// Under stream_handoff the response hands the turn off to the user socket
+// after param at chunks of the answer (default 2; param size makes the
+// answer that long, param drop drops the socket once after that many
+// items): stream_handoff with the topic, [DONE], the response ends, and
+// each later event is a stream item of the topic (handedOff is called then:
+// the handler may return while the generation goes on).
+func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t chatgptTurn, handedOff func()) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	f := sim.NewFlusher(w)
-	d := &deltaEncoder{f: f}
+	d := &deltaEncoder{out: f.Write}
 	cid := t.conv.ID
 	pace := s.PaceFor(t.sc)
 	a := sim.AnswerFor(ID, t.sc, t.prompt)
+	if t.sc.Name == sim.ScenarioStreamHandoff && t.sc.Param("size", "") != "" {
+		a = sim.AnswerFor(ID, sim.Scenario{Name: sim.ScenarioLong, Params: t.sc.Params}, t.prompt)
+	}
 	d.sc, d.answer, d.hold = t.sc, a.Text, s.Hold(t.sc)
+	if handedOff != nil {
+		turn := sim.NewUUID()
+		topic := "conversation-turn-" + turn
+		d.handoffAt = max(t.sc.Int("at", 2), 1)
+		d.handOff = func() {
+			s.celsius.turnTopic(topic, t.sc.Int("drop", 0))
+			d.data(sim.O("type", "resume_conversation_token", "kind", "topic", "token", s.AccessTokenUntil(time.Now().Add(2*time.Hour)), "conversation_id", cid))
+			d.data(sim.O("type", "stream_handoff", "conversation_id", cid, "turn_exchange_id", turn,
+				"options", []any{sim.O("type", "resume_sse_endpoint", "topic_id", topic), sim.O("type", "subscribe_ws_topic", "topic_id", topic)}))
+			d.out("data: [DONE]\n\n")
+			prev := any(nil)
+			d.out = func(sse string) {
+				id := sim.NewUUID()
+				s.celsius.publish(topic, sim.O("type", "conversation-turn-stream", "payload", sim.O("type", "stream-item",
+					"conversation_id", cid, "turn_id", turn, "encoded_item", sse, "stream_item_id", id,
+					"parent_stream_item_id", prev, "server_timestamp_ms", time.Now().UnixMilli())))
+				prev = id
+			}
+			handedOff()
+		}
+	}
 	model := t.model
 	if model == "" || model == "auto" {
 		model = a.Model
@@ -131,7 +171,7 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 		s.mu.Unlock()
 	}
 
-	f.Write("event: delta_encoding\ndata: \"v1\"\n\n")
+	d.out("event: delta_encoding\ndata: \"v1\"\n\n")
 	d.data(sim.O("type", "resume_conversation_token", "kind", "conduit", "token", s.AccessTokenUntil(time.Now().Add(time.Hour)), "conversation_id", cid))
 
 	channel := 0
@@ -152,7 +192,7 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 
 	if t.sc.Name == sim.ScenarioConversationTooLong {
 		d.data(sim.O("message", nil, "conversation_id", cid, "error", "You have reached the maximum length for this conversation.", "error_code", "conversation_too_large"))
-		f.Write("data: [DONE]\n\n")
+		d.out("data: [DONE]\n\n")
 		return
 	}
 
@@ -278,7 +318,7 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 			return
 		case t.sc.Name == sim.ScenarioError:
 			d.data(sim.O("message", nil, "conversation_id", cid, "error", "Something went wrong. If this issue persists please contact us through our help center at help.openai.com.", "error_code", nil))
-			f.Write("data: [DONE]\n\n")
+			d.out("data: [DONE]\n\n")
 			return
 		default:
 			sim.AbortStream()
@@ -290,8 +330,10 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	d.data(sim.O("type", "message_stream_complete", "conversation_id", cid))
 	if first {
 		d.data(sim.O("type", "title_generation", "title", title, "conversation_id", cid))
+		// The user socket's conversations topic carries the news too.
+		s.celsius.publish("conversations", sim.O("type", "conversation-update", "payload", sim.O("update_type", "title", "conversation_id", cid, "title", title)))
 	}
-	f.Write("data: [DONE]\n\n")
+	d.out("data: [DONE]\n\n")
 }
 
 // recordAnswer stores the finished answer aid of turn t (whether its reader
