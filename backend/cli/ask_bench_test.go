@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -119,9 +120,10 @@ type benchSim struct {
 	tab     *browser.Page
 	url     string
 
-	mu       sync.Mutex
-	lastByte time.Time // after the last flush of the latest answer stream
-	streams  int       // answer streams served
+	mu         sync.Mutex
+	lastByte   time.Time // after the last flush of the latest answer stream
+	lastSocket time.Time // after the last write to a page's WebSocket
+	streams    int       // answer streams served
 }
 
 func startBenchSim(b *testing.B) *benchSim {
@@ -129,6 +131,11 @@ func startBenchSim(b *testing.B) *benchSim {
 	e := &benchSim{srv: sim.New(providertest.DefaultSimOptions...)}
 	inner := e.srv.Handler()
 	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/p3/ws/user/") {
+			// ChatGPT's user socket, where a handed-off turn ends.
+			inner.ServeHTTP(&hijackTimer{ResponseWriter: w, e: e}, r)
+			return
+		}
 		if !isAnswerStream(r) {
 			inner.ServeHTTP(w, r)
 			return
@@ -180,16 +187,29 @@ func (e *benchSim) lastByteToStdout(b *testing.B, siteID, path, dataDir string, 
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
+
+	prompt := fmt.Sprintf("Benchmark question %d on the %s path", i, path)
+	want := providertest.NormalAnswer(prompt) + "\n"
+	took, got := e.askTimed(ctx, b, siteID, dataDir, prompt)
+	if string(got) != want {
+		b.Fatalf("%s (%s path) printed %q, want %q", siteID, path, got, want)
+	}
+	return took
+}
+
+// askTimed runs `ferry ask` with prompt on the tab (a fresh chat of site)
+// and returns the time from the answer's last byte at the simulator (on its
+// response, or on the page's WebSocket for a turn handed off there) to the
+// last byte on stdout, and what was printed.
+func (e *benchSim) askTimed(ctx context.Context, b *testing.B, siteID, dataDir, prompt string) (time.Duration, []byte) {
+	b.Helper()
 	if err := e.tab.Navigate(ctx, sim.URL(siteID, "/")); err != nil {
 		b.Fatal(err)
 	}
 	e.mu.Lock()
-	e.lastByte, e.streams = time.Time{}, 0
+	e.lastByte, e.lastSocket, e.streams = time.Time{}, time.Time{}, 0
 	e.mu.Unlock()
 	sent := e.srv.SubmissionCount(siteID)
-
-	prompt := fmt.Sprintf("Benchmark question %d on the %s path", i, path)
-	want := providertest.NormalAnswer(prompt) + "\n"
 	cmd := exec.CommandContext(ctx, binary, "ask", "--site", siteID, "--tab", e.tab.ID(), "--browser-url", e.url,
 		"--data-dir", dataDir, "--timeout", "45s", "--prompt", prompt)
 	cmd.Env = hermeticEnv(b)
@@ -210,29 +230,89 @@ func (e *benchSim) lastByteToStdout(b *testing.B, siteID, path, dataDir string, 
 	for {
 		n, rerr := out.Read(buf)
 		got = append(got, buf[:n]...)
-		if printed.IsZero() && bytes.HasSuffix(got, []byte("\n")) && len(got) >= len(want) {
-			printed = time.Now()
+		if n > 0 {
+			printed = time.Now() // the answer ends with the last bytes printed
 		}
 		if rerr != nil {
 			break
 		}
 	}
 	if err := cmd.Wait(); err != nil {
-		b.Fatalf("ferry ask on %s (%s path): %v\n%s", siteID, path, err, errb.String())
-	}
-	if string(got) != want {
-		b.Fatalf("%s (%s path) printed %q, want %q", siteID, path, got, want)
+		b.Fatalf("ferry ask on %s: %v\n%s", siteID, err, errb.String())
 	}
 	if n := e.srv.SubmissionCount(siteID) - sent; n != 1 {
 		b.Fatalf("%s received %d submissions, want 1", siteID, n)
 	}
 	e.mu.Lock()
 	last, streams := e.lastByte, e.streams
+	if e.lastSocket.After(last) {
+		last = e.lastSocket
+	}
 	e.mu.Unlock()
 	if streams != 1 || last.IsZero() {
 		b.Fatalf("%s served %d answer streams (last byte at %v), want 1", siteID, streams, last)
 	}
-	return printed.Sub(last)
+	return printed.Sub(last), got
+}
+
+// BenchmarkAskLongAnswerLastByteToStdout times the same 100 KiB ChatGPT
+// answer from its last byte at the simulator to its last byte on the stdout
+// of `ferry ask` (as BenchmarkAskLastByteToStdout), streamed whole on the
+// conversation response (sse) and handed off to the page's WebSocket after
+// two chunks (handed-off: stream_handoff, then socket items), where the
+// last byte is the socket's last write. Both print the same answer.
+//
+//	go test ./backend/cli -run '^$' -bench AskLongAnswerLastByte -benchtime 10x
+func BenchmarkAskLongAnswerLastByteToStdout(b *testing.B) {
+	env := startBenchSim(b)
+	dataDir := b.TempDir()
+	printed := ""
+	for _, tc := range []struct{ name, scenario string }{{"sse", sim.ScenarioLong}, {"handed-off", sim.ScenarioStreamHandoff}} {
+		b.Run(tc.name, func(b *testing.B) {
+			var took []time.Duration
+			for b.Loop() {
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				prompt := "A long benchmark answer\n" + sim.Directive(tc.scenario, "size", "100KiB", "chunk", "1024", "interval", "2ms")
+				d, got := env.askTimed(ctx, b, sim.ChatGPT, dataDir, prompt)
+				cancel()
+				if len(got) < 100<<10 || printed != "" && string(got) != printed {
+					b.Fatalf("printed %d bytes, not the 100 KiB answer the other path printed", len(got))
+				}
+				printed = string(got)
+				took = append(took, d)
+			}
+			reportPercentiles(b, took)
+		})
+	}
+}
+
+// hijackTimer notes when a WebSocket the simulator serves (a hijacked
+// connection) last wrote to its client.
+type hijackTimer struct {
+	http.ResponseWriter
+	e *benchSim
+}
+
+func (h *hijackTimer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(h.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	tc := &timedConn{Conn: c, e: h.e}
+	return tc, bufio.NewReadWriter(rw.Reader, bufio.NewWriter(tc)), nil
+}
+
+type timedConn struct {
+	net.Conn
+	e *benchSim
+}
+
+func (c *timedConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.e.mu.Lock()
+	c.e.lastSocket = time.Now()
+	c.e.mu.Unlock()
+	return n, err
 }
 
 // flushTimer notes when the wrapped response last pushed bytes to the
