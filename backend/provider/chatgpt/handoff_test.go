@@ -2,7 +2,9 @@ package chatgpt
 
 import (
 	"bytes"
+	"encoding/base64"
 	"os"
+	"regexp"
 	"testing"
 )
 
@@ -88,5 +90,36 @@ func TestSocketMessagesWithoutAHandoffChangeNothing(t *testing.T) {
 	}
 	if after := d.Result(); after.Text != before.Text || after.Complete != before.Complete {
 		t.Errorf("socket messages changed an inline turn: %q → %q", before.Text, after.Text)
+	}
+}
+
+// TestAHandoffWithoutTopicOptionsIsFollowedByItsTokenOrItsConversation: a
+// handoff frame that lists no options is followed on the topic its resume
+// token (kind "topic") names in its turn_topic_id claim, and with no token
+// either, by the items of its conversation only.
+func TestAHandoffWithoutTopicOptionsIsFollowedByItsTokenOrItsConversation(t *testing.T) {
+	sse, socket := handedOff(t)
+	const topic = "conversation-turn-b57c2e10-4f1a-4c3e-9d7b-2a6e8f0c1d22"
+	claims := base64.RawURLEncoding.EncodeToString([]byte(`{"conduit_uuid":"u","turn_topic_id":"` + topic + `","exp":1764464400}`))
+	token := "eyJhbGciOiJIUzI1NiJ9." + claims + ".c2ln"
+	bare := regexp.MustCompile(`(?m)^data: \{"type": "stream_handoff".*$`).ReplaceAll(sse,
+		[]byte(`data: {"type": "stream_handoff", "conversation_id": "6974e0a3-1b2c-800d-9a4e-5f0c2d7e8a11"}`))
+	withToken := regexp.MustCompile(`"token": "[^"]*"`).ReplaceAll(bare, []byte(`"token": "`+token+`"`))
+	// Another conversation's item, which only the conversation tells apart.
+	other := bytes.ReplaceAll(socket[4], []byte("conversation-turn-0000"), []byte("conversation-turn-9999"))
+	other = bytes.ReplaceAll(other, []byte("6974e0a3-1b2c-800d-9a4e-5f0c2d7e8a11"), []byte("00000000-0000-4000-8000-000000000000"))
+	for name, stream := range map[string][]byte{"by its token's topic": withToken, "by its conversation": bare} {
+		d := NewDecoder()
+		_, _ = d.Write(stream)
+		_ = d.Close()
+		for i, m := range socket {
+			if i == 4 {
+				m = other
+			}
+			d.WriteSocket(m)
+		}
+		if r := d.Result(); r.Text != "Starting research on tides continues." || !r.Complete {
+			t.Errorf("%s: result = %q complete %v", name, r.Text, r.Complete)
+		}
 	}
 }

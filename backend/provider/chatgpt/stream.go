@@ -160,9 +160,11 @@ func (d *Decoder) typed(typ string, f map[string]any) {
 		d.complete = true
 	case "title_generation":
 		d.title = stream.Str(f["title"])
-	case "stream_handoff":
+	case "stream_handoff", "subscribe_ws_topic":
 		d.handoff = true
 		d.follow.Announce(f, d.item)
+	case "resume_conversation_token":
+		d.follow.Token(f)
 	case "error":
 		code := stream.Str(f["code"])
 		if code == "" {

@@ -19,17 +19,43 @@ package handoff
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"strings"
 )
 
 // Follower picks a handed-off turn's stream items out of socket messages.
 // The zero value is ready; it is not safe for concurrent use.
 type Follower struct {
-	topics map[string]bool
-	seen   map[string]bool
-	early  [][]byte // turn-stream messages that came before the handoff named its topic
-	kept   int      // their bytes
-	items  int
+	announced bool
+	topics    map[string]bool
+	conv      string // the turn's conversation, for items of a handoff that named no topic
+	fromToken string // the topic a resume token of kind "topic" names
+	seen      map[string]bool
+	early     [][]byte // turn-stream messages that came before the handoff
+	kept      int      // their bytes
+	items     int
+}
+
+// Token reads a resume_conversation_token frame. A token of kind "topic" is
+// a JWT whose turn_topic_id claim names the turn's topic: its claims are
+// read here, in memory; the token is neither kept nor shown.
+func (f *Follower) Token(frame map[string]any) {
+	tok, _ := frame["token"].(string)
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		return
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	if err != nil {
+		return
+	}
+	var claims struct {
+		Topic string `json:"turn_topic_id"`
+	}
+	if json.Unmarshal(raw, &claims) == nil && claims.Topic != "" {
+		f.fromToken = claims.Topic
+	}
 }
 
 // maxEarly bounds the socket messages kept from before the handoff frame is
@@ -37,33 +63,45 @@ type Follower struct {
 // comes first is at most a reply's catch-up of a moment.
 const maxEarly = 8 << 20
 
-// Announce reads a stream_handoff frame: the topics its options name become
-// the turn's, and the messages kept from before it are read again. It
-// reports whether the frame named a topic.
-func (f *Follower) Announce(frame map[string]any, deliver func(item string)) bool {
+// Announce reads a stream_handoff frame (or a subscribe_ws_topic one): the
+// topics its options name become the turn's (with the resume token's and a
+// topic_id of the frame itself), and the messages kept from before it are
+// read again. A handoff that names no topic is followed by its
+// conversation: items whose conversation_id is the turn's.
+func (f *Follower) Announce(frame map[string]any, deliver func(item string)) {
+	add := func(id string) {
+		if id == "" {
+			return
+		}
+		if f.topics == nil {
+			f.topics = map[string]bool{}
+		}
+		f.topics[id] = true
+	}
 	opts, _ := frame["options"].([]any)
 	for _, o := range opts {
 		o, _ := o.(map[string]any)
-		if id, _ := o["topic_id"].(string); id != "" {
-			if f.topics == nil {
-				f.topics = map[string]bool{}
-			}
-			f.topics[id] = true
-		}
+		id, _ := o["topic_id"].(string)
+		add(id)
 	}
-	if len(f.topics) == 0 {
-		return false
+	for _, k := range []string{"topic_id", "subscribe_ws_topic"} {
+		id, _ := frame[k].(string)
+		add(id)
 	}
+	add(f.fromToken)
+	if c, _ := frame["conversation_id"].(string); c != "" {
+		f.conv = c
+	}
+	f.announced = true
 	early := f.early
 	f.early, f.kept = nil, 0
 	for _, m := range early {
 		f.Message(m, deliver)
 	}
-	return true
 }
 
-// Following reports whether the handoff named the turn's topic.
-func (f *Follower) Following() bool { return len(f.topics) > 0 }
+// Following reports whether a handoff was announced.
+func (f *Follower) Following() bool { return f.announced }
 
 // Items is how many stream items were taken from the socket.
 func (f *Follower) Items() int { return f.items }
@@ -116,9 +154,10 @@ type envelope struct {
 type turnStream struct {
 	Type    string `json:"type"`
 	Payload struct {
-		Type         string `json:"type"`
-		EncodedItem  string `json:"encoded_item"`
-		StreamItemID string `json:"stream_item_id"`
+		Type           string `json:"type"`
+		EncodedItem    string `json:"encoded_item"`
+		StreamItemID   string `json:"stream_item_id"`
+		ConversationID string `json:"conversation_id"`
 	} `json:"payload"`
 }
 
@@ -132,11 +171,14 @@ func (f *Follower) envelope(e envelope, topic string, deliver func(string)) int 
 			n += f.envelope(c, e.Reply.TopicID, deliver)
 		}
 	}
-	if !f.topics[topic] || len(e.Payload) == 0 {
+	if len(e.Payload) == 0 || len(f.topics) > 0 && !f.topics[topic] {
 		return n
 	}
 	var ts turnStream
 	if json.Unmarshal(e.Payload, &ts) != nil || ts.Type != "conversation-turn-stream" || ts.Payload.Type != "stream-item" {
+		return n
+	}
+	if len(f.topics) == 0 && (f.conv == "" || ts.Payload.ConversationID != f.conv) {
 		return n
 	}
 	if id := ts.Payload.StreamItemID; id != "" {
