@@ -75,11 +75,7 @@ func registerCaptureHandlers(mux *http.ServeMux) {
 			if !ok {
 				continue
 			}
-			rev := []byte(said)
-			for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-				rev[i], rev[j] = rev[j], rev[i]
-			}
-			if c.Write(r.Context(), websocket.MessageText, []byte(said)) != nil || c.Write(r.Context(), websocket.MessageBinary, rev) != nil {
+			if c.Write(r.Context(), websocket.MessageText, []byte(said)) != nil || c.Write(r.Context(), websocket.MessageBinary, reverse([]byte(said))) != nil {
 				return
 			}
 		}
