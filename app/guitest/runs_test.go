@@ -253,14 +253,18 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 		if !page.MustElement(`[data-testid=compose-newchat]`).MustProperty("checked").Bool() {
 			page.MustElement(`[data-testid=compose-newchat]`).MustClick()
 		}
-		prompt := "Tell the long story of the ferry\n" + sim.Directive(sim.ScenarioLong, "size", "16KiB")
+		// The answer streams to its last piece and holds still there: a
+		// Cancel pressed while the text still grows can move under the
+		// pointer (the view follows the stream, Active runs sits below it),
+		// and the run goes on exactly as long as the test needs.
+		prompt := "Tell the long story of the ferry\n" + sim.Directive(sim.ScenarioLong, "size", "4KiB", "chunk", "200", "hold", "cancel-mid-stream")
 		page.MustElement(`[data-testid=prompt]`).MustSelectAllText().MustInput(prompt)
 		before := liveRun()
 		page.MustElement(`[data-testid=send]`).MustClick()
-		waitEval(t, page, 60*time.Second, "the long answer streaming", `(before) => {
+		waitEval(t, page, 60*time.Second, "the long answer streaming up to its hold", `(before) => {
 			const r = document.querySelector('[data-testid=live-run]');
 			return !!r && r.dataset.run !== before && r.dataset.state === 'streaming' &&
-				(r.querySelector('[data-testid=answer]')?.textContent.length ?? 0) > 100;
+				(r.querySelector('[data-testid=answer]')?.textContent.length ?? 0) > 3000;
 		}`, before)
 		first := liveRun()
 		page.MustElement(`[data-testid=live-run] [data-testid=run-cancel]`).MustClick()
@@ -294,7 +298,7 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the retried run is not in Active runs: %v", err)
 		}
-		waitEval(t, page, 60*time.Second, "the retried run streaming", `() => (document.querySelector('[data-testid=live-run] [data-testid=answer]')?.textContent.length ?? 0) > 50`)
+		waitEval(t, page, 60*time.Second, "the retried run streaming up to its hold", `() => (document.querySelector('[data-testid=live-run] [data-testid=answer]')?.textContent.length ?? 0) > 3000`)
 		// The row is found again for the click: the list redraws it as the run
 		// moves on, and a handle from before may point at a row no longer shown.
 		page.MustElement(`[data-testid=active-run][data-run="` + second + `"] [data-testid=active-cancel]`).MustClick()
