@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 )
 
@@ -56,27 +57,39 @@ func (m *turnMemory) conversation() string {
 // Wait implements provider.Adapter: provider.Web's wait, then, for a turn
 // whose stream named no conversation, a bounded wait for the tab's lasting
 // address (the answer is complete either way; without an address the run
-// says it has no conversation id).
+// says it has no conversation id). A turn refused as its conversation being
+// too long waits the same way: the run starts a new chat next and records
+// the conversation it leaves, which a tab sent to just after a new chat's
+// first turn may still show at its transient address.
 func (a *Adapter) Wait(ctx context.Context, t *provider.Turn, onPartial func(provider.Partial)) error {
 	a.last.set(t)
 	if err := a.Web.Wait(ctx, t, onPartial); err != nil {
+		if errs.CodeOf(err) == errs.ConversationTooLong {
+			a.settleAddress(ctx)
+		}
 		return err
 	}
-	if a.last.conversation() != "" {
-		return nil
+	if a.last.conversation() == "" {
+		a.settleAddress(ctx)
 	}
+	return nil
+}
+
+// settleAddress waits, up to addressPatience, while the tab shows a
+// transient address of the site's, for the lasting one.
+func (a *Adapter) settleAddress(ctx context.Context) {
 	deadline := time.Now().Add(addressPatience)
 	for {
 		info, err := a.Page.Info(ctx)
 		if err != nil {
-			return nil
+			return
 		}
 		if _, transient := a.Site().Conversation(info.URL); !transient || !a.Site().Allows(info.URL) || time.Now().After(deadline) {
-			return nil
+			return
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case <-time.After(a.Poll):
 		}
 	}
