@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -259,9 +260,15 @@ func (r *Runs) Broadcast(spec BroadcastSpec) ([]RunInfo, error) {
 // Cancel stops run id (a run whose prompt was already sent stays
 // collectable) and returns its state then. Errors: hub_not_found.
 func (r *Runs) Cancel(id string) (RunInfo, error) {
-	return r.jobCall(func(ctx context.Context, svc service.Service) (service.Job, error) {
+	info, err := r.jobCall(func(ctx context.Context, svc service.Service) (service.Job, error) {
 		return svc.CancelJob(ctx, desktopCaller, service.JobRef{ID: id})
 	})
+	if err != nil {
+		slog.Warn("run not cancelled", "run", id, "err", err)
+	} else {
+		slog.Info("run cancelled", "run", id, "state", info.State, "ended", info.Ended)
+	}
+	return info, err
 }
 
 // Collect collects the rest of the answer of run id, which was stopped

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,27 +21,58 @@ import (
 
 const devTags = "dev,webkit2_41"
 
-// launchBrowser starts one headless Chromium for the calling test.
+// front is the one headless Chromium the package's tests show the
+// frontend in: a launch costs about a CPU-second, and the tests ran about
+// 36 of them beside the apps' own browsers.
+var front struct {
+	sync.Mutex
+	b *rod.Browser
+	l *launcher.Launcher
+}
+
+// launchBrowser gives the calling test a browser for the frontend of its
+// own: an incognito context (its own storage, cookies and pages) of the
+// package's shared Chromium, closed with the test.
 func launchBrowser(t testing.TB) *rod.Browser {
 	t.Helper()
-	l := launcher.New().Bin("/usr/bin/chromium").Headless(true).NoSandbox(true).Leakless(false).
-		Set("disable-gpu").Set("disable-quic").Set("no-first-run").
-		Set("disable-background-networking").Set("disable-component-update").Set("disable-sync")
-	u, err := l.Launch()
-	if err != nil {
-		t.Fatalf("launch chromium: %v", err)
+	front.Lock()
+	defer front.Unlock()
+	if front.b == nil {
+		l := launcher.New().Bin("/usr/bin/chromium").Headless(true).NoSandbox(true).Leakless(false).
+			Set("disable-gpu").Set("disable-quic").Set("no-first-run").
+			Set("disable-background-networking").Set("disable-component-update").Set("disable-sync")
+		u, err := l.Launch()
+		if err != nil {
+			t.Fatalf("launch chromium: %v", err)
+		}
+		b := rod.New().ControlURL(u)
+		if err := b.Connect(); err != nil {
+			l.Kill()
+			t.Fatalf("connect to chromium: %v", err)
+		}
+		front.b, front.l = b, l
 	}
-	b := rod.New().ControlURL(u)
-	if err := b.Connect(); err != nil {
-		l.Kill()
-		t.Fatalf("connect to chromium: %v", err)
+	b, err := front.b.Incognito()
+	if err != nil {
+		t.Fatalf("open a browser context: %v", err)
 	}
 	t.Cleanup(func() {
-		_ = b.Close()
-		l.Kill()
-		l.Cleanup()
+		_ = proto.TargetDisposeBrowserContext{BrowserContextID: b.BrowserContextID}.Call(front.b)
 	})
 	return b
+}
+
+// closeFront stops the shared Chromium (TestMain, after every test).
+func closeFront() {
+	front.Lock()
+	defer front.Unlock()
+	if front.b == nil {
+		return
+	}
+	_ = front.b.Close()
+	front.l.Kill()
+	front.l.Cleanup()
+	front.b, front.l = nil, nil
 }
 
 // devApp is the dev-tag binary serving the frontend and the Wails IPC on a
@@ -113,6 +145,11 @@ func openShell(t testing.TB, b *rod.Browser, url string) *rod.Page {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = page.Close() })
+	// Pages of other tests share the browser: this one behaves as the
+	// focused page whichever was opened last.
+	if err := (proto.EmulationSetFocusEmulationEnabled{Enabled: true}).Call(page); err != nil {
+		t.Fatal(err)
+	}
 	page = page.Timeout(30 * time.Second)
 	if err := page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 1100, Height: 720, DeviceScaleFactor: 1}); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/hub/client"
@@ -30,7 +31,7 @@ func waitEval(t *testing.T, page *rod.Page, within time.Duration, what, js strin
 	t.Helper()
 	if err := page.Timeout(within).Wait(rod.Eval(js, args...)); err != nil {
 		t.Fatalf("%s within %s: %v\n%s", what, within, err,
-			page.MustEval(`() => [...document.querySelectorAll('[data-testid=live-run], [data-testid=active-runs]')].map(e => (e.dataset.run || '') + ' ' + (e.dataset.state || '') + ' ' + e.textContent.slice(0, 300)).join('\n')`).Str())
+			page.MustEval(`() => [...document.querySelectorAll('[data-testid=live-run], [data-testid=active-runs], [data-testid=toast]')].map(e => (e.dataset.run || '') + ' ' + (e.dataset.state || '') + ' ' + e.textContent.slice(0, 300)).join('\n')`).Str())
 	}
 }
 
@@ -299,9 +300,16 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 			t.Fatalf("the retried run is not in Active runs: %v", err)
 		}
 		waitEval(t, page, 60*time.Second, "the retried run streaming up to its hold", `() => (document.querySelector('[data-testid=live-run] [data-testid=answer]')?.textContent.length ?? 0) > 3000`)
-		// The row is found again for the click: the list redraws it as the run
-		// moves on, and a handle from before may point at a row no longer shown.
-		page.MustElement(`[data-testid=active-run][data-run="` + second + `"] [data-testid=active-cancel]`).MustClick()
+		// Cancel is pressed until the row says the run is cancelling (or the
+		// run has ended): the page can still move under the pointer between
+		// a press's aim and the press (the run's panel above grows as its
+		// details arrive; a missed press once landed 93 px above the button).
+		pressCancel(t, page, second)
+		defer func() {
+			if t.Failed() {
+				t.Logf("the retried run as the app reads it: %v", evalJSON(t, page, `(id) => window.go.app.Runs.Get(id)`, second)["state"])
+			}
+		}()
 		waitEval(t, page, cancelShown, "the retried run cancelled from Active runs", `(id) => {
 			const r = document.querySelector('[data-testid=live-run]');
 			return r.dataset.ended === 'true' && r.dataset.state === 'cancelled' &&
@@ -311,6 +319,28 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 
 	app.stop(t)
 	t.Logf("screenshots in %s", shots)
+}
+
+// pressCancel presses the Cancel of run id in Active runs, found anew each
+// time, until the row reads as cancelling or is gone (the run ended); a
+// press that missed (the button moved between the aim and the press) is
+// made again, up to ten.
+func pressCancel(t *testing.T, page *rod.Page, id string) {
+	t.Helper()
+	row := `[data-testid=active-run][data-run="` + id + `"]`
+	acknowledged := `(row) => { const r = document.querySelector(row); return !r || r.querySelector('[data-testid=active-cancel]').disabled; }`
+	for i := 0; i < 10; i++ {
+		if btn, err := page.Timeout(10 * time.Second).Element(row + ` [data-testid=active-cancel]:not([disabled])`); err == nil {
+			if err := btn.Click(proto.InputMouseButtonLeft, 1); err != nil {
+				t.Logf("pressing Cancel: %v", err)
+			}
+		}
+		if page.Timeout(5*time.Second).Wait(rod.Eval(acknowledged, row)) == nil {
+			return
+		}
+		t.Logf("a press of Cancel did not reach the button (press %d): pressed again", i+1)
+	}
+	t.Fatalf("ten presses of Cancel in Active runs never reached the button of run %s", id)
 }
 
 // cancelShown bounds the wait for a cancelled run to show it: the stop

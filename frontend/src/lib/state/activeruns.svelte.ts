@@ -20,6 +20,8 @@ export class ActiveRuns {
   ended = $state<LiveRun[]>([]);
   /** open is the run whose answer so far is shown ("" for none). */
   open = $state('');
+  /** cancelling holds the runs whose Cancel was pressed and that have not stopped yet. */
+  cancelling = $state<Record<string, boolean>>({});
 
   #api: ActiveRunsApi;
   // Runs heard of through an event and being read: their later events wait here.
@@ -97,8 +99,12 @@ export class ActiveRuns {
     this.open = this.open === id ? '' : id;
   }
 
-  /** cancel stops a run, whoever asked for it. */
+  /** cancel stops a run, whoever asked for it; the run reads as cancelling
+   *  until it has stopped (the site stops writing first), and a second press
+   *  meanwhile asks nothing more. */
   async cancel(id: string): Promise<void> {
+    if (this.cancelling[id]) return;
+    this.cancelling[id] = true;
     try {
       const info = await this.#api.cancel(id);
       const i = this.runs.findIndex((r) => r.id === id);
@@ -111,6 +117,8 @@ export class ActiveRuns {
       }
     } catch (e) {
       toasts.error(e);
+    } finally {
+      delete this.cancelling[id];
     }
   }
 }

@@ -79,4 +79,30 @@ describe('ActiveRuns', () => {
     expect(a.runs).toHaveLength(0);
     expect(a.ended[0]).toMatchObject({ id: 'job-1', state: 'cancelled', ended: true });
   });
+
+  it('reads a run as cancelling until it has stopped, and asks once however often Cancel is pressed', async () => {
+    let stop: () => void = () => {};
+    const stopped = new Promise<void>((r) => (stop = r));
+    const api = fakeApi({ cancel: vi.fn(async (id: string) => (await stopped, info(id, { state: 'cancelled', ended: true }))) });
+    const a = new ActiveRuns(api);
+    await a.load();
+    const first = a.cancel('job-1');
+    const second = a.cancel('job-1');
+    expect(a.cancelling['job-1']).toBe(true);
+    expect(a.runs.map((r) => r.id)).toEqual(['job-1']);
+    stop();
+    await Promise.all([first, second]);
+    expect(api.cancel).toHaveBeenCalledTimes(1);
+    expect(a.cancelling['job-1']).toBeUndefined();
+    expect(a.ended[0]).toMatchObject({ id: 'job-1', state: 'cancelled' });
+  });
+
+  it('lets Cancel be pressed again after a cancel the app refused', async () => {
+    const api = fakeApi({ cancel: vi.fn(async () => { throw new Error('hub_not_found'); }) });
+    const a = new ActiveRuns(api);
+    await a.load();
+    await a.cancel('job-1');
+    expect(a.cancelling['job-1']).toBeUndefined();
+    expect(a.runs.map((r) => r.id)).toEqual(['job-1']);
+  });
 });
