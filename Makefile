@@ -50,16 +50,14 @@ demo:
 
 ## test: all set-up, then vet and every test (unit, CLI, frontend, GUI under
 ## Xvfb, Windows under Wine, the packages)
-# Once everything is built: the Go tests, which keep both cores busy; then
-# the desktop's tests in two lanes at once, the window's GUI tests (which
-# wait on windows and leave a core idle) beside the frontend's, the headful
-# browser's, Wine's and the packages' (which wait on Wine). A failure in
-# either lane fails make test once both have ended. (Three lanes from the
-# start were 20 s shorter with no other load; under a busy loop on each
-# core they starved the tests that cancel a run.)
+# Once everything is built, three lanes at once: the Go tests and then the
+# benchmarks, which keep both cores busy; the window's GUI tests, which wait
+# on windows and leave a core idle; and the frontend's, the headful
+# browser's, Wine's and the packages' (which wait on Wine). Each fills the
+# others' waits, so the suite takes about its CPU time over two cores. A
+# failure in any lane fails make test once all have ended.
 test: setup vet mcpclient $(WINE_BIN)/bcryptprimitives.dll
-	@$(MAKE) --no-print-directory go-tests
-	@$(MAKE) --no-print-directory -j2 app-gui-tests desktop-tests
+	@$(MAKE) --no-print-directory -j3 go-tests app-gui-tests desktop-tests
 
 app-gui-tests:
 	$(XVFB) $(GO) test -count=1 -timeout 15m -tags gui -bench . -benchtime 1x ./app/guitest/
@@ -126,7 +124,8 @@ test-go: frontend mcpclient
 # the order named), so the last minutes are not one long package alone.
 SLOW_PKGS := ./backend/cli ./backend/core ./backend/provider/chatgpt \
   $(addprefix ./backend/provider/,aistudio claude deepseek gemini grok kimi internal/testsite sim) \
-  ./backend/job ./backend/mcp ./backend/browser ./backend/browser/fetch
+  ./backend/job ./backend/mcp ./backend/browser ./backend/provider ./backend/sitecheck \
+  ./backend/browser/fetch ./app ./backend/tabs ./backend/store ./backend/hub/client
 go-tests:
 	$(GO) test -count=1 -timeout 20m -p 4 $(SLOW_PKGS) ./...
 	printf '%s\n' $(BENCH_PKGS) | xargs -P 3 -I{} $(GO) test -count=1 -timeout 10m -run '^$$' -bench . -benchtime 1x ./{}
