@@ -245,7 +245,19 @@ func (p *Page) ReadBack(ctx context.Context, sel string) (string, error) {
 	if err := p.EvalInto(ctx, &r, `(sel) => {`+findJS+`
   const el = __find(sel);
   if (!el) return {found: false};
-  const t = (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) ? el.value : el.innerText;
+  // An inline selection pill (a tool chosen in ChatGPT's editor) is not
+  // part of the prompt: an editor holding one is read without it.
+  const PILL = '[data-inline-selection-pill]';
+  const free = (n) => {
+    if (n.nodeType === 3) return n.data;
+    if (n.nodeType !== 1 || n.matches(PILL)) return '';
+    if (n.tagName === 'BR') return '\n';
+    let s = '';
+    for (const c of n.childNodes) s += free(c);
+    return /^(P|DIV|LI|H[1-6]|PRE|BLOCKQUOTE)$/.test(n.tagName) ? s + '\n' : s;
+  };
+  const t = (el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) ? el.value
+    : el.querySelector(PILL) ? free(el).replace(/\n$/, '') : el.innerText;
   return {found: true, text: t};
 }`, sel); err != nil {
 		return "", err

@@ -84,6 +84,7 @@ const (
 	ConsentRequired     Code = "consent_required"
 	CapabilityMissing   Code = "capability_missing"
 	ModelUnavailable    Code = "model_unavailable"
+	ToolUnavailable     Code = "tool_unavailable"
 	PolicyDenied        Code = "policy_denied"
 	ApprovalRejected    Code = "approval_rejected"
 	ComposerNotFound    Code = "composer_not_found"
@@ -176,6 +177,7 @@ func init() {
 	def(ConsentRequired, StageInterstitial, ClassBlocked, true, "answer the site's consent page in the browser window, then retry")
 	def(CapabilityMissing, StageCapability, ClassBlocked, false, "pick a site or model that has the feature (the site's models are listed in Ferry's Compose view)")
 	def(ModelUnavailable, StageCapability, ClassBlocked, false, "pick another model, or check the site's model picker in the browser")
+	def(ToolUnavailable, StageCapability, ClassBlocked, false, "ask without the tool, or switch it on in the site's tab by hand and ask there; nothing was sent")
 	def(PolicyDenied, StagePolicy, ClassBlocked, false, "the request is outside what this client may do: change the client's settings in Ferry")
 	def(ApprovalRejected, StagePolicy, ClassBlocked, false, "the run was rejected in Ferry; ask the user, or submit a different request")
 	def(ComposerNotFound, StageComposer, ClassBlocked, true, "the site's page changed or is not ready: reload the tab, or override the composer selector in settings")

@@ -43,6 +43,7 @@ var agentHints = map[errs.Code]string{
 	errs.ConsentRequired:       "nothing was sent: ask the user to answer the site's consent page in the browser Ferry uses, then call the tool again",
 	errs.CapabilityMissing:     "use a site or model that has the feature: the sites tool says which sites make code zips",
 	errs.ModelUnavailable:      "pass another model, or leave model out for the site's default",
+	errs.ToolUnavailable:       "the site would not switch the tool on, so nothing was sent: call the tool again without it, or tell the user what the error says the page showed",
 	errs.PolicyDenied:          "this agent may not do that: ask the user to allow it for this agent in Ferry",
 	errs.ApprovalRejected:      "the user rejected the job in Ferry: ask the user before sending it, or send a different request",
 	errs.ComposerNotFound:      "the site's page was not ready or has changed; nothing was sent: call the tool again, and tell the user if it keeps failing",

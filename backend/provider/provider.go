@@ -107,6 +107,16 @@ type EffortSelector interface {
 	SelectChoice(ctx context.Context, m site.Model, e site.Effort) (string, error)
 }
 
+// ToolChooser is implemented by adapters of sites whose composer offers
+// tools (site.Site.Tools). ChooseTool runs once the prompt is composed: it
+// switches the tool t on and proves it (the tool's pill in the editor, the
+// composer still holding prompt), returning the pill's words; it fails
+// with nothing sent when it cannot (ToolUnavailable saying what the page
+// showed; ComposerMismatch when choosing it changed the prompt).
+type ToolChooser interface {
+	ChooseTool(ctx context.Context, t site.Tool, prompt string) (string, error)
+}
+
 // Reloader is implemented by adapters that can load their tab's page
 // afresh (the outdated-client policy).
 type Reloader interface {

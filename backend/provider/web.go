@@ -335,6 +335,18 @@ var strategies = map[site.Typing]browser.Strategy{
 	site.TypingInputEvent:   browser.PasteEvent,
 }
 
+// VerifyComposer reads the composer back and compares it with prompt, as
+// Compose does after typing (browser.Page.Verify): a step between Compose
+// and Submit that may disturb the composer proves it holds the prompt.
+func (w *Web) VerifyComposer(ctx context.Context, prompt string) error {
+	sel, err := w.composerSelector(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = w.Page.Verify(ctx, sel, prompt)
+	return err
+}
+
 // Compose implements Adapter.
 func (w *Web) Compose(ctx context.Context, prompt string) error {
 	if err := w.blocked(ctx); err != nil {

@@ -78,6 +78,44 @@ func (s Site) EffortNames() []string {
 	return out
 }
 
+// Tool returns the site's tool called name (its Name, or one of its
+// Labels, case and separators aside); CapabilityMissing lists those the
+// site offers.
+func (s Site) Tool(name string) (Tool, error) {
+	norm := func(v string) string {
+		return strings.Join(strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "-")
+	}
+	want := norm(name)
+	for _, t := range s.Tools {
+		if norm(t.Name) == want {
+			return t, nil
+		}
+		for _, l := range t.Labels {
+			if norm(l) == want {
+				return t, nil
+			}
+		}
+	}
+	if len(s.Tools) == 0 {
+		return Tool{}, errs.New(errs.CapabilityMissing, "%s offers no tools Ferry can choose; asked for %q", s.Name, name).
+			WithEvidence("site", s.ID).WithEvidence("tool", name).
+			WithHint("leave --tool unset on %s", s.ID)
+	}
+	names := s.ToolNames()
+	return Tool{}, errs.New(errs.CapabilityMissing, "%s has no tool %q; it offers %s", s.Name, name, strings.Join(names, ", ")).
+		WithEvidence("site", s.ID).WithEvidence("tool", name).WithEvidence("tools", strings.Join(names, ",")).
+		WithHint("pass one of: --tool %s", strings.Join(names, ", --tool "))
+}
+
+// ToolNames lists the names of the site's tools, in its order.
+func (s Site) ToolNames() []string {
+	out := make([]string, len(s.Tools))
+	for i, t := range s.Tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
 // ModelAliases lists the site's model aliases, sorted, including "default".
 func (s Site) ModelAliases() []string {
 	seen := map[string]bool{DefaultModel: true}

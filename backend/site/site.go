@@ -173,6 +173,23 @@ type Effort struct {
 	Proof []string `json:"proof,omitempty"`
 }
 
+// Tool is a tool the site's composer switches on for one prompt (ChatGPT's
+// tools menu: Deep research, Create image, Web search).
+type Tool struct {
+	// Name is the tool as Ferry's --tool names it ("web-search").
+	Name string `json:"name"`
+	// Labels are the words of the tool's row in the menu ("Web search"),
+	// matched whole and case-insensitively; the first is the one the
+	// chosen tool's pill is removed by ("Remove Web search").
+	Labels []string `json:"labels"`
+	// Hint is the data-system-hint-type of the chosen tool's pill
+	// ("search"); empty where the pill is known by its label alone.
+	Hint string `json:"hint,omitempty"`
+	// Request is what the send's request names the tool by (ChatGPT's
+	// system_hints: "search"): the proof it went out with the prompt.
+	Request string `json:"request,omitempty"`
+}
+
 // Site is everything Ferry knows about one chat site. Values returned by a
 // Registry are copies: changing them changes nothing in the registry.
 type Site struct {
@@ -245,6 +262,9 @@ type Site struct {
 	// Efforts are the reasoning-effort tiers the site's picker offers,
 	// cheapest first; none: the site has no effort choice.
 	Efforts []Effort `json:"efforts,omitempty"`
+	// Tools are the tools the site's composer offers for a prompt; none:
+	// Ferry chooses no tool there.
+	Tools []Tool `json:"tools,omitempty"`
 	// Uploads is how the site takes files (nil: it takes none, whatever
 	// its features say).
 	Uploads *Uploads `json:"uploads,omitempty"`
@@ -319,6 +339,11 @@ func (s Site) clone() Site {
 		e.Labels = append([]string(nil), e.Labels...)
 		e.Proof = append([]string(nil), e.Proof...)
 		c.Efforts = append(c.Efforts, e)
+	}
+	c.Tools = nil
+	for _, t := range s.Tools {
+		t.Labels = append([]string(nil), t.Labels...)
+		c.Tools = append(c.Tools, t)
 	}
 	return c
 }

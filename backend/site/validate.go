@@ -163,6 +163,19 @@ func validate(s Site) error {
 			return bad("effort %q has level %d; the efforts are listed cheapest first, levels 0, 1, 2…", e.Name, e.Level)
 		}
 	}
+	tools := map[string]bool{}
+	for _, t := range s.Tools {
+		if !idPattern.MatchString(t.Name) {
+			return bad("tool %q must be lower-case letters, digits, - or _", t.Name)
+		}
+		if tools[t.Name] {
+			return bad("tool %q appears twice", t.Name)
+		}
+		tools[t.Name] = true
+		if len(t.Labels) == 0 || strings.TrimSpace(t.Labels[0]) == "" {
+			return bad("tool %q needs the words of its menu row (labels)", t.Name)
+		}
+	}
 	return nil
 }
 

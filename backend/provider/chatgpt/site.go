@@ -143,6 +143,13 @@ func Site() site.Site {
 			{Name: "extra-high", Labels: []string{"Extra High"}, Level: 3, Proof: []string{"thinking"}},
 			{Name: "pro", Labels: []string{"Pro"}, Level: 4, Proof: []string{"pro"}},
 		},
+		// The composer's tools menu (the reference's "Tools"): the rows'
+		// words, the chosen pill's hint type, the request's system_hints.
+		Tools: []site.Tool{
+			{Name: "deep-research", Labels: []string{"Deep research"}, Request: "plugin:connector_openai_deep_research"},
+			{Name: "image", Labels: []string{"Create image"}, Hint: "picture_v2", Request: "picture_v2"},
+			{Name: "web-search", Labels: []string{"Web search"}, Hint: "search", Request: "search"},
+		},
 		// The reference (§1 upload): a tile per file whose aria-label is
 		// the full name; while a file uploads the tile shows a spinner and
 		// the send button stays disabled, so readiness is the enabled send

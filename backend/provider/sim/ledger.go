@@ -20,6 +20,9 @@ type Submission struct {
 	// names them (ChatGPT: model and thinking_effort).
 	Model  string `json:"model,omitempty"`
 	Effort string `json:"effort,omitempty"`
+	// Tools are the tools the send asked for (ChatGPT: system_hints, such
+	// as "search", "picture_v2", "plugin:connector_openai_deep_research").
+	Tools []string `json:"tools,omitempty"`
 }
 
 // ledger records every submission so tests can prove a prompt was sent once.

@@ -104,6 +104,13 @@ const (
 	// ScenarioStreamHandoff: the answer stream hands the turn to the page's
 	// WebSocket (ChatGPT's stream_handoff).
 	ScenarioStreamHandoff = "stream_handoff"
+	// The composer's tools menu and its failures (ChatGPT: "+", a pill per
+	// chosen tool).
+	ScenarioToolRowMissing    = "tool_row_missing"
+	ScenarioToolPillMissing   = "tool_pill_missing"
+	ScenarioToolPillLate      = "tool_pill_late"
+	ScenarioToolPromptCleared = "tool_prompt_cleared"
+	ScenarioToolsMore         = "tools_more"
 	// ScenarioTierGated is an account whose plan lacks the site's top mode
 	// (Grok: Heavy, refused with "Requires TIER_SUPERGROK_HEAVY").
 	ScenarioTierGated = "tier_gated"
@@ -172,6 +179,11 @@ var Catalog = []ScenarioInfo{
 	{ScenarioNoProTier, true, []string{}, "a plan without the top tier (ChatGPT: the slider runs 0–3, \"N of 4\", no Pro)"},
 	{ScenarioRerouted, false, []string{}, "the answer comes from another model than the request asked for (ChatGPT: resolved_model_slug gpt-5-5-thinking beside the asked model_slug): the silent downgrade"},
 	{ScenarioStreamHandoff, false, []string{}, "the answer stream hands the turn off to the page's WebSocket after param at chunks of the answer (default 2): ChatGPT's stream_handoff with a subscribe_ws_topic option, then the rest as conversation-turn-stream items of that topic on the user socket (GET /backend-api/celsius/ws/user), catch-ups on subscribing; param size makes the answer that long (e.g. 100KiB), param drop drops the socket once after that many items (the page reconnects from its last offset)"},
+	{ScenarioToolRowMissing, true, []string{}, "the composer's tools menu lacks the tools (ChatGPT: no \"Deep research\", \"Create image\" or \"Web search\" row, as for a plan without them)"},
+	{ScenarioToolPillMissing, true, []string{}, "choosing a tool in the composer's menu closes the menu and shows no pill: the tool is not on"},
+	{ScenarioToolPillLate, true, []string{}, "a chosen tool's pill shows only after param pill_ms (default 2500)"},
+	{ScenarioToolPromptCleared, true, []string{}, "choosing a tool empties the composer: the prompt typed before is gone"},
+	{ScenarioToolsMore, true, []string{}, "the tool sought is under the tools menu's \"More\" submenu (ChatGPT: \"Web search\")"},
 	{ScenarioTierGated, true, []string{}, "the account's plan lacks the site's top mode (Grok: a send in Heavy is refused with HTTP 403 {\"code\":7,\"message\":\"Requires TIER_SUPERGROK_HEAVY\"}, since 2026-08)"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},

@@ -132,13 +132,26 @@
     return f;
   };
 
-  function blockText(el) {
-    const blocks = Array.from(el.children).filter((c) => /^(P|DIV)$/.test(c.tagName));
-    if (blocks.length === 0) return el.innerText.replace(/\n$/, '');
-    return blocks.map((b) => b.innerText.replace(/\n$/, '')).join('\n');
+  // PILL is an inline selection pill in an editor (ChatGPT's chosen tool):
+  // an atom whose label is not part of the editor's text.
+  const PILL = '[data-inline-selection-pill]';
+  function pillFree(b) {
+    if (!b.querySelector(PILL)) return b.innerText.replace(/\n$/, '');
+    let s = '';
+    for (const n of b.childNodes) {
+      if (n.nodeType === 3) s += n.data;
+      else if (n.nodeType === 1 && !n.matches(PILL)) s += n.tagName === 'BR' ? '\n' : n.innerText;
+    }
+    return s.replace(/\n$/, '');
   }
 
-  function renderParagraphs(el, text, placeholder, blankClass) {
+  function blockText(el) {
+    const blocks = Array.from(el.children).filter((c) => /^(P|DIV)$/.test(c.tagName));
+    if (blocks.length === 0) return pillFree(el);
+    return blocks.map(pillFree).join('\n');
+  }
+
+  function renderParagraphs(el, text, placeholder, blankClass, pill) {
     el.innerHTML = '';
     const lines = text === '' ? [''] : text.split('\n');
     for (const line of lines) {
@@ -147,6 +160,8 @@
       else p.textContent = line;
       el.appendChild(p);
     }
+    const pn = pill && pill();
+    if (pn) el.firstChild.insertBefore(pn, el.firstChild.firstChild);
     if (typeof placeholder === 'function') placeholder = placeholder();
     if (text === '' && placeholder) {
       el.firstChild.setAttribute('data-placeholder', placeholder);
@@ -163,26 +178,28 @@
     let live = false;
     const api = {
       text: () => text,
-      clear() { text = ''; renderParagraphs(el, '', opts.placeholder, opts.blankClass); opts.onChange && opts.onChange(text); },
+      clear() { text = ''; renderParagraphs(el, '', opts.placeholder, opts.blankClass, opts.pill); opts.onChange && opts.onChange(text); },
+      // render draws the editor again from its state (a pill came or went).
+      render() { renderParagraphs(el, text, opts.placeholder, opts.blankClass, opts.pill); },
       attach() {
         live = true;
         // Hydration re-renders the editor from (empty) state: anything typed
         // before it is lost, as on the real sites.
-        renderParagraphs(el, text, opts.placeholder, opts.blankClass);
+        renderParagraphs(el, text, opts.placeholder, opts.blankClass, opts.pill);
         el.addEventListener('input', () => {
           if (!live) return;
           text = blockText(el);
           if (opts.blankClass) el.classList.toggle(opts.blankClass, text === '');
-          if (text === '' && el.children.length === 0) renderParagraphs(el, '', opts.placeholder, opts.blankClass);
+          if (text === '' && el.children.length === 0) renderParagraphs(el, '', opts.placeholder, opts.blankClass, opts.pill);
           opts.onChange && opts.onChange(text);
         });
         el.addEventListener('keydown', (e) => opts.onKey && opts.onKey(e));
         new MutationObserver(() => {
-          if (blockText(el) !== text) renderParagraphs(el, text, opts.placeholder, opts.blankClass);
+          if (blockText(el) !== text) renderParagraphs(el, text, opts.placeholder, opts.blankClass, opts.pill);
         }).observe(el, { childList: true, subtree: true, characterData: true });
       },
     };
-    renderParagraphs(el, '', opts.placeholder, opts.blankClass);
+    renderParagraphs(el, '', opts.placeholder, opts.blankClass, opts.pill);
     return api;
   };
 

@@ -42,6 +42,12 @@ var simScript []byte
 //go:embed sim_picker.js
 var pickerScript []byte
 
+// toolsScript is the simulated composer tools menu (sim_tools.js), loaded
+// before the page's script.
+//
+//go:embed sim_tools.js
+var toolsScript []byte
+
 // Site returns the simulator's stand-in for ChatGPT: its pages, its
 // backend-api (session, conversation stream, conversation JSON, sandbox
 // download and estuary), the page script, registered with sim.Register.
@@ -187,7 +193,7 @@ var pickerScript []byte
 //     "Message delivery timed out", "Connection interrupted", "Answer now": GAP.
 func Site() sim.Site {
 	return sim.Site{
-		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: slices.Concat(pickerScript, simScript),
+		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: slices.Concat(pickerScript, toolsScript, simScript),
 		// The real app loads Cloudflare's script on normal pages too: a
 		// detector that trusts it alone reports false challenges.
 		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
@@ -196,7 +202,8 @@ func Site() sim.Site {
 		Scenarios: []string{sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck,
-			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted, sim.ScenarioStreamHandoff},
+			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted, sim.ScenarioStreamHandoff,
+			sim.ScenarioToolRowMissing, sim.ScenarioToolPillMissing, sim.ScenarioToolPillLate, sim.ScenarioToolPromptCleared, sim.ScenarioToolsMore},
 		Drift: map[string]string{
 			"composer": "#composer-editor[contenteditable=\"true\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
@@ -366,6 +373,7 @@ type chatgptRequest struct {
 	ConversationMode struct {
 		Kind string `json:"kind"`
 	} `json:"conversation_mode"`
+	SystemHints []string `json:"system_hints"`
 }
 
 func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) {
@@ -400,7 +408,7 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 	s.mu.Unlock()
 	sc := s.TurnScenario(ID, c.ID, prompt)
 
-	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name, Mode: req.ConversationMode.Kind, Model: req.Model, Effort: req.ThinkingEffort}
+	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name, Mode: req.ConversationMode.Kind, Model: req.Model, Effort: req.ThinkingEffort, Tools: req.SystemHints}
 	if len(req.Messages) > 0 && len(req.Messages[0].Metadata.Attachments) > 0 {
 		var ids []string
 		for _, a := range req.Messages[0].Metadata.Attachments {

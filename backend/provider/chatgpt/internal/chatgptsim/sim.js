@@ -50,7 +50,7 @@
   const trailing = h('div', { class: 'composer-trailing' });
   const tray = h('div', { class: 'file-tray' });
   const pickerSlot = h('span', { class: 'picker-slot' });
-  let editor, composerEl, uploads;
+  let editor, composerEl, uploads, tools;
 
   function build() {
     if (!anon) {
@@ -76,7 +76,11 @@
     form.appendChild(tray);
     uploads = Sim.uploads({ tray, input: fileInput, prefix: anon ? '/backend-anon' : '/backend-api', headers: authHeaders, onChange: () => renderTrailing(),
       tooLarge: (name) => 'Unable to upload ' + name + ': file is too large' });
-    form.appendChild(h('button', { type: 'button', 'data-testid': 'composer-plus-btn', 'aria-label': 'Add files and more' }, '+'));
+    if (anon) form.appendChild(h('button', { type: 'button', 'data-testid': 'composer-plus-btn', 'aria-label': 'Add files and more' }, '+'));
+    else {
+      tools = window.ChatGPTTools(cfg, { render: () => editor.render(), clearPrompt: () => editor.clear(), pickFiles: () => fileInput.click() });
+      form.appendChild(tools.plus);
+    }
     if (anon) {
       composerEl = h('textarea', { id: 'mobile-composer-prompt', placeholder: 'Ask anything', rows: '1' });
       editor = Sim.reactTextarea(composerEl, { onChange: renderTrailing, onKey });
@@ -84,7 +88,7 @@
       composerEl = h('div', drift
         ? { id: T.composer, contenteditable: 'true', class: 'editor-input', translate: 'no' }
         : { id: T.composer, contenteditable: 'true', class: 'ProseMirror', role: 'textbox', translate: 'no', 'aria-label': 'Message ChatGPT' });
-      editor = Sim.prose(composerEl, { placeholder: () => (work ? 'Work on anything' : 'Ask anything'), onChange: renderTrailing, onKey });
+      editor = Sim.prose(composerEl, { placeholder: () => (work ? 'Work on anything' : 'Ask anything'), onChange: renderTrailing, onKey, pill: () => tools.pill() });
     }
     form.appendChild(composerEl);
     form.appendChild(pickerSlot);
@@ -288,18 +292,20 @@
     if (!regenerate && text.trim() === '' && !files.length) return;
     busy = true;
     const msgId = Sim.uuid();
+    const hints = regenerate || !tools ? [] : tools.hints();
+    if (tools && !regenerate) tools.reset();
     if (!regenerate) { userTurn(text, msgId, files.map((f) => f.name)); editor.clear(); uploads.clear(); }
     if (!anon && !conversationId && !transient) { transient = transientURL(); history.pushState({}, '', transient); }
     renderTrailing();
     const t = assistantTurn();
-    await send(t, text, msgId, regenerate, files);
+    await send(t, text, msgId, regenerate, files, hints);
     settleAddress();
     busy = false;
     abort = null;
     renderTrailing();
   }
 
-  async function send(t, text, msgId, regenerate, files) {
+  async function send(t, text, msgId, regenerate, files, hints) {
     const base = anon ? '/backend-anon' : '/backend-api';
     abort = new AbortController();
     try {
@@ -315,6 +321,7 @@
       // Logged out there is no picker: the site chooses (a weaker model).
       Object.assign(body, anon ? { model: 'auto' } : picker.request());
       if (conversationId) body.conversation_id = conversationId;
+      if (hints && hints.length) body.system_hints = hints;
       const resp = await fetch(base + '/f/conversation', {
         method: 'POST', credentials: 'include', signal: abort.signal,
         headers: Object.assign({ 'content-type': 'application/json' }, authHeaders()), body: JSON.stringify(body),
