@@ -51,6 +51,9 @@ type StreamEvent struct {
 	Method  string
 	Status  int
 	Headers map[string]string
+	// RequestBody is the body the request was sent with, when it had one
+	// and the browser gave it (a POST's JSON).
+	RequestBody []byte
 	// Data and SocketMessage.
 	Data []byte
 	// End only: nil when the response completed; an envelope when it failed
@@ -81,6 +84,8 @@ func (c *Capture) Done() <-chan struct{} { return c.done }
 
 type captured struct {
 	url, method string
+	body        []byte
+	bodyOmitted bool // the request had a body the event left out (too long)
 	contentType string
 	bytes       int
 	streaming   bool
@@ -153,7 +158,18 @@ func (p *Page) captureLoop(cctx, parent context.Context, m Match, sink Sink, eve
 				continue
 			}
 			if m.matches(e.Request.URL, e.Request.Method) {
-				open[e.RequestID] = &captured{url: e.Request.URL, method: e.Request.Method}
+				c := &captured{url: e.Request.URL, method: e.Request.Method}
+				switch {
+				case e.Request.PostData != "":
+					c.body = []byte(e.Request.PostData)
+				case len(e.Request.PostDataEntries) > 0:
+					for _, pe := range e.Request.PostDataEntries {
+						c.body = append(c.body, pe.Bytes...)
+					}
+				default:
+					c.bodyOmitted = e.Request.HasPostData
+				}
+				open[e.RequestID] = c
 			}
 		case "Network.responseReceived":
 			var e proto.NetworkResponseReceived
@@ -169,8 +185,11 @@ func (p *Page) captureLoop(cctx, parent context.Context, m Match, sink Sink, eve
 				hs[strings.ToLower(k)] = v.Str()
 			}
 			c.contentType = hs["content-type"]
+			if c.bodyOmitted {
+				c.body = p.requestBody(cctx, e.RequestID)
+			}
 			sink(StreamEvent{RequestID: string(e.RequestID), Kind: StreamStart, URL: c.url, Method: c.method,
-				Status: e.Response.Status, Headers: hs})
+				Status: e.Response.Status, Headers: hs, RequestBody: c.body})
 			if buffered, err := p.startStreaming(cctx, e.RequestID); err == nil {
 				c.streaming = true
 				data(e.RequestID, c, buffered)
@@ -319,6 +338,18 @@ func (p *Page) startStreaming(ctx context.Context, id proto.NetworkRequestID) ([
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// requestBody asks the browser for the body of a request whose event left
+// it out; nil when the browser no longer has it.
+func (p *Page) requestBody(ctx context.Context, id proto.NetworkRequestID) []byte {
+	ctx, cancel := context.WithTimeout(ctx, cleanupTimeout)
+	defer cancel()
+	var res proto.NetworkGetRequestPostDataResult
+	if err := p.Exec(ctx, "Network.getRequestPostData", proto.NetworkGetRequestPostData{RequestID: id}, &res); err != nil {
+		return nil
+	}
+	return []byte(res.PostData)
 }
 
 // enableNetwork turns the Network domain on for the first capture of the

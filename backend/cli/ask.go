@@ -94,6 +94,7 @@ and the error says it could not be journaled).`,
 			fs.String("tab", "", "CDP TargetID of the tab to use (exactly that tab)")
 			fs.String("model", "", "model alias of the site, or its name in the site's picker (default: whatever is selected)")
 			fs.String("effort", "", "reasoning-effort tier, on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; deepseek: standard, deepthink; default: whatever is selected)")
+			fs.String("tool", "", "a tool of the site's composer to switch on for the prompt, proven by its pill before the send (chatgpt: web-search, deep-research, image; needs --site)")
 			fs.String("prompt", "", "the prompt (instead of the positional argument)")
 			fs.String("prompt-file", "", "read the prompt from this file")
 			registerTemplateFlags(fs)
@@ -251,7 +252,7 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 		return none, err
 	}
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string), Effort: inv.flag("effort").(string),
-		TabID: tabID, NewChat: newChat, SessionID: follow, Conversation: conv, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
+		Tool: inv.flag("tool").(string), TabID: tabID, NewChat: newChat, SessionID: follow, Conversation: conv, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
 	if err := withSources(inv, &req); err != nil {
 		return none, err
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/ferrydesk/ferry/backend/record"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -161,6 +163,39 @@ func TestAsk(t *testing.T) {
 		}
 	})
 
+	t.Run("--tool is switched on and proven by its pill and the request; a menu without it sends nothing", func(t *testing.T) {
+		load(t, "")
+		prompt := "What is new at the harbour?"
+		r := ask(t, "--json", "--tab", tabID, "--tool", "web-search", prompt)
+		if r.code != 0 {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+		}
+		var res provider.Result
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("stdout is not one JSON result: %v\n%s", err, r.stdout)
+		}
+		want := record.ToolProof{Requested: "web-search", Selected: "Web search", Request: "search", Verified: true}
+		if res.Tool == nil || *res.Tool != want {
+			t.Fatalf("tool proof %+v, want %+v", res.Tool, want)
+		}
+		subs := h.Server.Submissions(sim.ChatGPT)
+		if len(subs) != 1 || subs[0].Prompt != prompt || !slices.Equal(subs[0].Tools, []string{"search"}) {
+			t.Fatalf("submissions %+v, want the prompt alone, sent once with the search hint", subs)
+		}
+		load(t, sim.ScenarioToolRowMissing)
+		defer h.Server.SetScenario(sim.ChatGPT, sim.Scenario{})
+		r = ask(t, "--json", "--tab", tabID, "--tool", "deep-research", "Must not be sent")
+		var out struct {
+			Error errs.Envelope `json:"error"`
+		}
+		if r.code != 3 || json.Unmarshal([]byte(r.stdout), &out) != nil || out.Error.Code != errs.ToolUnavailable {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s; want 3 and tool_unavailable", r.code, r.stdout, r.stderr)
+		}
+		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 0 {
+			t.Fatalf("%d submissions without the tool's row, want none", n)
+		}
+	})
+
 	blocked := []struct {
 		name     string
 		scenario string
@@ -198,6 +233,7 @@ func TestAsk(t *testing.T) {
 			{"ask", "--site", "chatgpt"},
 			{"ask", "--site", "nosuchsite", "hello"},
 			{"ask", "--site", "chatgpt", "--prompt", "a", "b"},
+			{"ask", "--tool", "web-search", "hello"},
 		} {
 			r := ferry(t, nil, append(args, "--data-dir", dataDir)...)
 			if r.code != 2 || r.stderr == "" {

@@ -52,6 +52,7 @@ type Spec struct {
 	Site            string
 	Model           string // the alias asked for ("" = whatever is selected)
 	Effort          string // the effort tier asked for ("" = whatever is selected)
+	Tool            string // the site's tool to switch on for the prompt ("" = none)
 	TargetID        string
 	ConversationURL string
 	Prompt          string
@@ -101,7 +102,7 @@ func (r *Runner) Repo() *Repo { return r.repo }
 // Create stores a new run in state resolved. Errors as Repo.Create.
 func (r *Runner) Create(ctx context.Context, sp Spec) (*Session, error) {
 	s := &Session{
-		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, EffortRequested: sp.Effort, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
+		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, EffortRequested: sp.Effort, ToolRequested: sp.Tool, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
 		Prompt: sp.Prompt, Task: sp.Task, Template: sp.Template, Contract: sp.Contract, Deadline: sp.Deadline,
 		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, State: StateResolved,
 		Parent: sp.Parent, Thread: sp.Thread, Attachments: sp.Attachments,
@@ -373,6 +374,10 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	if err != nil {
 		return r.stop(ctx, s, err)
 	}
+	tool, err := provider.PreflightTool(a, s.ToolRequested)
+	if err != nil {
+		return r.stop(ctx, s, err)
+	}
 	if err := provider.CanAttach(a, len(s.Attachments)); err != nil {
 		return r.stop(ctx, s, err)
 	}
@@ -428,9 +433,22 @@ func (r *Runner) drive(ctx context.Context, s *Session, a provider.Adapter, _ Tu
 	if err := a.Compose(ctx, s.Prompt); err != nil {
 		return r.stop(ctx, s, lostTab(ctx, a, err))
 	}
+	// A tool is switched on after the prompt is typed (the composer's tools
+	// act on what it holds) and proven by its pill with the prompt unchanged;
+	// a tool not proven sends nothing (a Deep Research prompt sent as a plain
+	// one is what it must never be).
+	var toolProof *record.ToolProof
+	if tool.Name != "" {
+		label, err := a.(provider.ToolChooser).ChooseTool(ctx, tool, s.Prompt)
+		if err != nil {
+			return r.stop(ctx, s, lostTab(ctx, a, err))
+		}
+		toolProof = &record.ToolProof{Requested: tool.Name, Selected: label, Request: tool.Request}
+	}
 	clk.composed = r.now()
 	if s, err = r.move(ctx, s.ID, StateComposed, "prompt typed and read back", func(x *Session) {
 		x.Model.Selected = s.Model.Selected
+		x.Tool = toolProof
 	}); err != nil {
 		return s, err
 	}
@@ -582,6 +600,13 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 		verified = verified && ok
 	}
 	proof.Verified = verified
+	toolProof, toolWarning := proveTool(s, a, turn)
+	if mismatch == nil && toolProof != nil && !toolProof.Verified && toolWarning == "" {
+		mismatch = errs.New(errs.ToolUnavailable, "the %s send did not carry the %s tool (its request names no %q), though its pill showed; the answer is kept in the run, but it was not made with the tool",
+			a.Site().Name, toolProof.Selected, toolProof.Request).
+			WithEvidence("tool", toolProof.Requested).WithEvidence("sent", "true").
+			WithHint("send it again with --tool, or switch the tool on in the tab by hand")
+	}
 	content := provider.ContentOf(ans.Text, ans.Source)
 	if s, err = r.move(ctx, s.ID, StateExtracted, "answer extracted from "+ans.Source, func(x *Session) {
 		x.Answer, x.CodeBlocks, x.AnswerSource = ans.Text, ans.CodeBlocks, ans.Source
@@ -597,6 +622,12 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 			x.Timings = clk.timings(r.now())
 		}
 		x.Warnings = append(x.Warnings, ans.Warnings...)
+		if toolProof != nil {
+			x.Tool = toolProof
+		}
+		if toolWarning != "" {
+			x.Warnings = append(x.Warnings, toolWarning)
+		}
 		x.Receipts = append(x.Receipts, Receipt{Layer: "content", At: r.now().UTC(), Data: map[string]string{
 			"sha256": content.SHA256, "bytes": fmt.Sprint(content.Bytes), "source": content.Source}})
 	}); err != nil {
@@ -608,6 +639,26 @@ func (r *Runner) collect(ctx context.Context, s *Session, a provider.Adapter, tu
 		return r.stop(ctx, s, mismatch)
 	}
 	return r.finish(ctx, s, a)
+}
+
+// proveTool checks the tool a run switched on against the request its send
+// went out with: verified when the request names the tool; a warning when
+// the request was not seen (the pill, shown with the prompt unchanged, is
+// then the only proof). Nil for a run without a tool.
+func proveTool(s *Session, a provider.Adapter, turn *provider.Turn) (*record.ToolProof, string) {
+	if s.Tool == nil {
+		return nil, ""
+	}
+	p := *s.Tool
+	if p.Request == "" {
+		return &p, fmt.Sprintf("%s names no request value for the tool %s: it is proven by its pill alone", a.Site().Name, p.Requested)
+	}
+	seen, named := turn.RequestNames(p.Request)
+	if !seen {
+		return &p, fmt.Sprintf("the %s send's request was not seen: the tool %s is proven by its pill alone", a.Site().Name, p.Requested)
+	}
+	p.Verified = named
+	return &p, ""
 }
 
 // journalConversation records in the session the address of the

@@ -102,6 +102,11 @@ func (h *Runner) checkSpec(spec service.JobRequest) error {
 				return err
 			}
 		}
+		if spec.Tool != "" {
+			if _, err := st.Tool(spec.Tool); err != nil {
+				return err
+			}
+		}
 		// The files are checked against the site when the job is
 		// submitted, not only when it runs.
 		if _, _, err := runs.WithFiles(reg, st, spec.Model, spec.Prompt, spec.Files, spec.InlineFiles); err != nil {
@@ -135,7 +140,7 @@ func (h *Runner) run(ctx context.Context, rec jobRecord) {
 	}
 	req := h.defaults
 	req.Site, req.Model, req.Prompt, req.TargetID, req.Origin = rec.Spec.Site, rec.Spec.Model, rec.Spec.Prompt, rec.Spec.TabID, origin
-	req.NewChat, req.Effort = rec.Spec.NewChat, rec.Spec.Effort
+	req.NewChat, req.Effort, req.Tool = rec.Spec.NewChat, rec.Spec.Effort, rec.Spec.Tool
 	if rec.Spec.TimeoutSeconds > 0 {
 		req.Timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
 	}

@@ -60,6 +60,25 @@ func PreflightEffort(a Adapter, name string) (site.Effort, error) {
 	return e, nil
 }
 
+// PreflightTool resolves the tool name of a run (empty: none) on the
+// adapter's site, and fails closed, before anything is typed, when the site
+// does not list it or the adapter cannot choose tools.
+func PreflightTool(a Adapter, name string) (site.Tool, error) {
+	if strings.TrimSpace(name) == "" {
+		return site.Tool{}, nil
+	}
+	s := a.Site()
+	t, err := s.Tool(name)
+	if err != nil {
+		return site.Tool{}, err
+	}
+	if _, ok := a.(ToolChooser); !ok {
+		return site.Tool{}, errs.New(errs.CapabilityMissing, "the %s adapter cannot choose a tool; asked for %q", s.ID, name).
+			WithEvidence("site", s.ID).WithEvidence("tool", name)
+	}
+	return t, nil
+}
+
 // requireAll fails closed unless the site with the model alias offers every
 // feature: through the registry's Require when the adapter carries one (so
 // the user's overrides count), else by the same rules on the site alone.

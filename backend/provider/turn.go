@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -29,6 +30,7 @@ type Turn struct {
 	endErr      error
 	bytes       int
 	refused     []byte // the body of a response with an error status, up to maxRefusal
+	request     []byte // the body the turn's request was sent with, when the browser gave it
 	// A turn handed off to the page's socket (stream.SocketReader): the
 	// items taken from it, and when the last came (or the response ended).
 	socketItems int
@@ -39,6 +41,42 @@ type Turn struct {
 	completeReason string
 	domText        string
 	domSlug        string
+}
+
+// RequestNames reports whether the turn's request was seen with its body
+// (seen), and whether that body, read as JSON, lists value among the
+// strings of one of its arrays (ChatGPT's system_hints: "search"): the
+// proof that the send carried a tool.
+func (t *Turn) RequestNames(value string) (seen, named bool) {
+	t.mu.Lock()
+	body := t.request
+	t.mu.Unlock()
+	var v any
+	if len(body) == 0 || json.Unmarshal(body, &v) != nil {
+		return false, false
+	}
+	return true, listsString(v, value)
+}
+
+func listsString(v any, want string) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if listsString(e, want) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok && s == want {
+				return true
+			}
+			if listsString(e, want) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Close stops the stream capture.
@@ -99,6 +137,7 @@ func (t *Turn) sink(s site.Site) browser.Sink {
 			// regenerate) is not.
 			if t.reqID == "" && s.CaptureMatches(ev.Method, ev.URL) {
 				t.reqID, t.status, t.started = ev.RequestID, ev.Status, true
+				t.request = ev.RequestBody
 			}
 		case browser.StreamData:
 			if ev.RequestID == t.reqID {

@@ -13,6 +13,16 @@ type ModelProof struct {
 	Verified bool `json:"verified"`
 }
 
+// ToolProof is the proof that a tool the run asked for was on when the
+// prompt was sent: the site's tool, the words of the pill the composer
+// showed for it with the prompt unchanged, and what the send named it by.
+type ToolProof struct {
+	Requested string `json:"requested"`          // the tool asked for ("web-search")
+	Selected  string `json:"selected,omitempty"` // the pill's words ("Web search")
+	Request   string `json:"request,omitempty"`  // what the send names it by ("search")
+	Verified  bool   `json:"verified"`
+}
+
 // CodeBlock is one fenced code block of an answer.
 type CodeBlock struct {
 	Language string `json:"language,omitempty"`
@@ -76,6 +86,7 @@ type Result struct {
 	Answer         string      `json:"answer"`
 	CodeBlocks     []CodeBlock `json:"codeBlocks"`
 	Model          ModelProof  `json:"model"`
+	Tool           *ToolProof  `json:"tool,omitempty"`
 	Routing        Routing     `json:"routing"`
 	Transport      Transport   `json:"transport"`
 	Content        Content     `json:"content"`
@@ -90,7 +101,7 @@ type Result struct {
 // done may lack the answer or proofs (they are zero); code blocks are
 // never nil.
 func (r *Run) Result() Result {
-	res := Result{Site: r.Site, Answer: r.Answer, CodeBlocks: r.CodeBlocks, Model: r.Model,
+	res := Result{Site: r.Site, Answer: r.Answer, CodeBlocks: r.CodeBlocks, Model: r.Model, Tool: r.Tool,
 		ConversationID: r.ConversationID, MessageID: r.MessageID, Warnings: r.Warnings}
 	if res.CodeBlocks == nil {
 		res.CodeBlocks = []CodeBlock{}

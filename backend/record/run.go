@@ -10,11 +10,15 @@ import (
 // and `ferry sessions show --json` carry; it holds no secret (tokens and
 // cookies never reach it).
 type Run struct {
-	ID              string     `json:"id"`
-	Site            string     `json:"site"`
-	ModelRequested  string     `json:"modelRequested,omitempty"`
-	EffortRequested string     `json:"effortRequested,omitempty"`
+	ID              string `json:"id"`
+	Site            string `json:"site"`
+	ModelRequested  string `json:"modelRequested,omitempty"`
+	EffortRequested string `json:"effortRequested,omitempty"`
+	// ToolRequested is the site's tool the run asked for ("web-search");
+	// Tool proves it was switched on before the send.
+	ToolRequested   string     `json:"toolRequested,omitempty"`
 	Model           ModelProof `json:"model"`
+	Tool            *ToolProof `json:"tool,omitempty"`
 	TargetID        string     `json:"targetId,omitempty"`
 	ConversationURL string     `json:"conversationUrl,omitempty"`
 	ConversationID  string     `json:"conversationId,omitempty"`

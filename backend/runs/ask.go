@@ -34,6 +34,9 @@ type AskRequest struct {
 	// Effort is a reasoning-effort tier of the site (site.Site.Efforts); ""
 	// keeps whatever the site has selected.
 	Effort string
+	// Tool is a tool of the site's composer to switch on for the prompt
+	// (site.Site.Tools); "" asks with none.
+	Tool string
 	// Prompt is sent as is (at most one send, journaled).
 	Prompt string
 	// Template names a built-in or stored template (see Templates) whose
@@ -274,7 +277,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	if req.OnEvent != nil {
 		defer r.Subscribe(req.OnEvent)()
 	}
-	spec := job.Spec{Site: st.ID, Model: req.Model, Effort: req.Effort, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
+	spec := job.Spec{Site: st.ID, Model: req.Model, Effort: req.Effort, Tool: req.Tool, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
 		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created, Attachments: files}
 	if parent := req.Parent; parent != nil {
 		spec.Parent, spec.Thread = parent.ID, parent.Thread

@@ -108,7 +108,11 @@ type JobRequest struct {
 	// Effort is the reasoning-effort tier to choose on a site whose picker
 	// has tiers (ChatGPT's "pro", or the page's words "Extra High"); ""
 	// keeps whatever is selected.
-	Effort   string            `json:"effort,omitempty"`
+	Effort string `json:"effort,omitempty"`
+	// Tool is a tool of the site's composer to switch on for the prompt
+	// (ChatGPT's "web-search", "deep-research", "image"); an ask only, on
+	// a named site. "" asks with none.
+	Tool     string            `json:"tool,omitempty"`
 	Template string            `json:"template,omitempty"`
 	Vars     map[string]string `json:"vars,omitempty"`
 	// Contract is a code job's output contract ("" is code).
@@ -204,6 +208,10 @@ func (r JobRequest) Validate() error {
 	}
 	if err := r.validateSources(); err != nil {
 		return err
+	}
+	if strings.TrimSpace(r.Tool) != "" && (r.Kind != KindAsk || r.Site == "") {
+		return errs.New(errs.BadInput, "a tool is chosen for an ask on a named site, not for this %s job", r.Kind).
+			WithHint("set \"site\" (e.g. chatgpt) on an ask job, or drop \"tool\"")
 	}
 	if r.NewChat && (r.Site == "" || r.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab").

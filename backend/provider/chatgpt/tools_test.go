@@ -12,6 +12,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // TestAToolIsChosenFromTheMenuAndProvenByItsPill: each of ChatGPT's tools
@@ -89,5 +90,38 @@ func TestAToolIsChosenFromTheMenuAndProvenByItsPill(t *testing.T) {
 				t.Fatalf("submissions %+v, want the prompt alone sent once with the hint %q", subs, tool.Request)
 			}
 		})
+	}
+}
+
+// TestARunWithAToolRecordsItsProof: a run asking for a tool records the
+// tool, the pill's words and the request's system hint, verified by the
+// request the send went out with; a send whose request did not carry the
+// tool (its pill showed) keeps its answer and ends tool_unavailable, saying
+// it was sent; a site without tools refuses before anything is typed.
+func TestARunWithAToolRecordsItsProof(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tab := providertest.Open(t, ctx, chatgpt.ID, factory, providertest.Setup{})
+	res, err := tab.Ask(t, ctx, providertest.Request{Prompt: "Search the harbour news", Tool: "Web search"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := record.ToolProof{Requested: "web-search", Selected: "Web search", Request: "search", Verified: true}
+	if res.Tool == nil || *res.Tool != want {
+		t.Fatalf("tool proof %+v, want %+v", res.Tool, want)
+	}
+	if res.Answer != providertest.NormalAnswer("Search the harbour news") {
+		t.Fatalf("answer %q", res.Answer)
+	}
+
+	tab = providertest.Open(t, ctx, chatgpt.ID, factory, providertest.Setup{Scenario: sim.ScenarioToolNotSent})
+	res, err = tab.Ask(t, ctx, providertest.Request{Prompt: "Draw the harbour", Tool: "image"})
+	e := errs.From(err)
+	if res != nil || e.Code != errs.ToolUnavailable || e.Evidence["sent"] != "true" {
+		t.Fatalf("Ask = %+v, %v; want tool_unavailable saying the prompt was sent", res, err)
+	}
+	subs := tab.H.Server.Submissions(chatgpt.ID)
+	if len(subs) != 1 || len(subs[0].Tools) != 0 {
+		t.Fatalf("submissions %+v, want one sent without the tool", subs)
 	}
 }

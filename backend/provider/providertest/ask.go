@@ -20,6 +20,8 @@ type Request struct {
 	Model string
 	// Effort is an effort tier of the site ("": whatever is selected).
 	Effort string
+	// Tool is a tool of the site's composer to switch on ("": none).
+	Tool string
 	// CodeMode asks for the code_artifacts feature, as `ferry code` does;
 	// the run is refused before anything is typed when the site or model
 	// lacks it.
@@ -73,7 +75,7 @@ func Ask(t testing.TB, ctx context.Context, a provider.Adapter, req Request) (*p
 		policy = job.WithRateLimitCooldown(req.Cooldown)
 	}
 	r := job.NewRunner(repo, policy)
-	s, err := r.Create(ctx, job.Spec{Site: a.Site().ID, Model: req.Model, Effort: req.Effort, TargetID: target, Prompt: req.Prompt,
+	s, err := r.Create(ctx, job.Spec{Site: a.Site().ID, Model: req.Model, Effort: req.Effort, Tool: req.Tool, TargetID: target, Prompt: req.Prompt,
 		Deadline: deadline, Origin: job.OriginCLI, CodeMode: req.CodeMode})
 	if err != nil {
 		t.Fatalf("create session: %v", err)

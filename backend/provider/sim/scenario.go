@@ -111,6 +111,7 @@ const (
 	ScenarioToolPillLate      = "tool_pill_late"
 	ScenarioToolPromptCleared = "tool_prompt_cleared"
 	ScenarioToolsMore         = "tools_more"
+	ScenarioToolNotSent       = "tool_not_sent"
 	// ScenarioTierGated is an account whose plan lacks the site's top mode
 	// (Grok: Heavy, refused with "Requires TIER_SUPERGROK_HEAVY").
 	ScenarioTierGated = "tier_gated"
@@ -183,6 +184,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioToolPillMissing, true, []string{}, "choosing a tool in the composer's menu closes the menu and shows no pill: the tool is not on"},
 	{ScenarioToolPillLate, true, []string{}, "a chosen tool's pill shows only after param pill_ms (default 2500)"},
 	{ScenarioToolPromptCleared, true, []string{}, "choosing a tool empties the composer: the prompt typed before is gone"},
+	{ScenarioToolNotSent, true, []string{}, "a chosen tool's pill shows, but the send's request does not carry it (ChatGPT: no system_hints): the prompt goes out as a plain one"},
 	{ScenarioToolsMore, true, []string{}, "the tool sought is under the tools menu's \"More\" submenu (ChatGPT: \"Web search\")"},
 	{ScenarioTierGated, true, []string{}, "the account's plan lacks the site's top mode (Grok: a send in Heavy is refused with HTTP 403 {\"code\":7,\"message\":\"Requires TIER_SUPERGROK_HEAVY\"}, since 2026-08)"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},

@@ -1080,6 +1080,24 @@ export namespace record {
 	        this.url = source["url"];
 	    }
 	}
+	export class ToolProof {
+	    requested: string;
+	    selected?: string;
+	    request?: string;
+	    verified: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolProof(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.requested = source["requested"];
+	        this.selected = source["selected"];
+	        this.request = source["request"];
+	        this.verified = source["verified"];
+	    }
+	}
 	export class ModelProof {
 	    requested: string;
 	    selected?: string;
@@ -1109,6 +1127,7 @@ export namespace record {
 	    answer: string;
 	    codeBlocks: CodeBlock[];
 	    model: ModelProof;
+	    tool?: ToolProof;
 	    routing: Routing;
 	    transport: Transport;
 	    content: Content;
@@ -1127,6 +1146,7 @@ export namespace record {
 	        this.answer = source["answer"];
 	        this.codeBlocks = this.convertValues(source["codeBlocks"], CodeBlock);
 	        this.model = this.convertValues(source["model"], ModelProof);
+	        this.tool = this.convertValues(source["tool"], ToolProof);
 	        this.routing = this.convertValues(source["routing"], Routing);
 	        this.transport = this.convertValues(source["transport"], Transport);
 	        this.content = this.convertValues(source["content"], Content);
@@ -1526,7 +1546,9 @@ export namespace record {
 	    site: string;
 	    modelRequested?: string;
 	    effortRequested?: string;
+	    toolRequested?: string;
 	    model: ModelProof;
+	    tool?: ToolProof;
 	    targetId?: string;
 	    conversationUrl?: string;
 	    conversationId?: string;
@@ -1574,7 +1596,9 @@ export namespace record {
 	        this.site = source["site"];
 	        this.modelRequested = source["modelRequested"];
 	        this.effortRequested = source["effortRequested"];
+	        this.toolRequested = source["toolRequested"];
 	        this.model = this.convertValues(source["model"], ModelProof);
+	        this.tool = this.convertValues(source["tool"], ToolProof);
 	        this.targetId = source["targetId"];
 	        this.conversationUrl = source["conversationUrl"];
 	        this.conversationId = source["conversationId"];
@@ -1700,6 +1724,7 @@ export namespace record {
 	        this.hint = source["hint"];
 	    }
 	}
+	
 	
 	
 	
@@ -2047,6 +2072,7 @@ export namespace service {
 	    site?: string;
 	    model?: string;
 	    effort?: string;
+	    tool?: string;
 	    template?: string;
 	    vars?: {[key: string]: string};
 	    contract?: string;
@@ -2083,6 +2109,7 @@ export namespace service {
 	        this.site = source["site"];
 	        this.model = source["model"];
 	        this.effort = source["effort"];
+	        this.tool = source["tool"];
 	        this.template = source["template"];
 	        this.vars = source["vars"];
 	        this.contract = source["contract"];

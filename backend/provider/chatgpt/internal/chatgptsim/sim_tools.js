@@ -15,7 +15,8 @@
 // and Web search), tool_pill_missing (a chosen row closes the menu and shows
 // no pill), tool_pill_late (the pill after param pill_ms, default 2500),
 // tool_prompt_cleared (choosing a tool empties the composer), tools_more
-// (Web search under More).
+// (Web search under More), tool_not_sent (the pill shows, the send's
+// request carries no system_hints: the prompt goes out as a plain one).
 window.ChatGPTTools = function (cfg, hooks) {
   'use strict';
   const { h } = Sim;
@@ -101,7 +102,7 @@ window.ChatGPTTools = function (cfg, hooks) {
         h('button', { type: 'button', 'aria-label': 'Remove ' + t.row, class: 'pill-remove', onclick: () => { chosen = null; hooks.render(); } }, '×'));
     },
     // hints are the system_hints of a send; reset forgets the chosen tool.
-    hints: () => (chosen ? [chosen.request] : []),
+    hints: () => (chosen && sc !== 'tool_not_sent' ? [chosen.request] : []),
     reset() { clearTimeout(late); chosen = null; },
   };
 };
