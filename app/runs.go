@@ -48,6 +48,9 @@ type RunSpec struct {
 	// Effort is an effort tier of the site (SiteInfo.Efforts); "" keeps
 	// the site's selection.
 	Effort string `json:"effort"`
+	// Tool is a tool of the site's composer to switch on (SiteInfo.Tools),
+	// for an ask; "" asks with none.
+	Tool   string `json:"tool"`
 	Prompt string `json:"prompt"`
 	// Template names the template whose rendering with Vars is the prompt
 	// (Prompt then stays empty): the session records the template's name.
@@ -147,7 +150,7 @@ func (r *Runs) Start(spec RunSpec) (RunInfo, error) {
 // names, its zip count, a template or an edited text) is read.
 func jobRequestOf(spec RunSpec) (service.JobRequest, error) {
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: spec.Prompt, Site: strings.TrimSpace(spec.Site),
-		Model: strings.TrimSpace(spec.Model), Effort: strings.TrimSpace(spec.Effort), TabID: strings.TrimSpace(spec.TabID), NewChat: spec.NewChat,
+		Model: strings.TrimSpace(spec.Model), Effort: strings.TrimSpace(spec.Effort), Tool: strings.TrimSpace(spec.Tool), TabID: strings.TrimSpace(spec.TabID), NewChat: spec.NewChat,
 		SessionID: strings.TrimSpace(spec.FollowUp), ShownRun: strings.TrimSpace(spec.ShownRun), RequestedBy: service.DesktopRequester}
 	for _, f := range spec.Files {
 		if f = strings.TrimSpace(f); f != "" {

@@ -132,7 +132,7 @@ func TestHistoryAndArtifacts(t *testing.T) {
 		}
 		for _, tc := range []struct{ pick, want string }{{"Waiting", "Gemini"}, {"Failed", "Claude"}, {"Done", "ChatGPT"}, {"Running", ""}} {
 			page.MustElement(`[data-testid=history-state]`).MustSelect(tc.pick)
-			if err := page.Timeout(10*time.Second).Wait(rod.Eval(`(want) => [...document.querySelectorAll('[data-testid=history-list] [role=option] .site')].map(e => e.textContent).join(',') === want`, tc.want)); err != nil {
+			if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`(want) => [...document.querySelectorAll('[data-testid=history-list] [role=option] .site')].map(e => e.textContent).join(',') === want`, tc.want)); err != nil {
 				t.Errorf("%s lists %q, want %q", tc.pick, rows(), tc.want)
 			}
 		}

@@ -4,6 +4,7 @@ package guitest
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -49,7 +50,7 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 	requireFrontendBuilt(t)
 	shots := t.TempDir()
 	// The machine is shared: the whole drive gets a generous deadline.
-	_, dir, app, page := composeOnSim(t, 8*time.Minute)
+	srv, dir, app, page := composeOnSim(t, 8*time.Minute)
 	ctx := page.GetContext()
 	page.MustElement(`[data-testid=active-runs][data-count="0"]`)
 
@@ -121,6 +122,26 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 		if page.MustHas(`[data-testid=live-run] [data-testid=run-template]`) {
 			t.Errorf("the edited run claims a template")
 		}
+	})
+
+	t.Run("a tool chosen in Compose is switched on, proven and recorded with the run", func(t *testing.T) {
+		page.MustElement(`[data-testid=compose-tool]`).MustSelect("web-search")
+		page.MustElement(`[data-testid=prompt]`).MustSelectAllText().MustInput("What is new on the river today?")
+		id, state := sendAndWait(t, 60*time.Second)
+		if state != "done" {
+			t.Fatalf("the run with a tool ended %s: %s", state, page.MustElement(`[data-testid=live-run]`).MustText())
+		}
+		got := evalJSON(t, page, `(id) => window.go.app.Runs.Get(id)`, id)
+		sess, _ := got["session"].(map[string]any)
+		tool, _ := sess["tool"].(map[string]any)
+		if tool == nil || tool["requested"] != "web-search" || tool["selected"] != "Web search" || tool["verified"] != true {
+			t.Fatalf("the run records the tool %v, want web-search, its pill and the request's proof", sess["tool"])
+		}
+		subs := srv.Submissions(sim.ChatGPT)
+		if last := subs[len(subs)-1]; last.Prompt != "What is new on the river today?" || !slices.Equal(last.Tools, []string{"search"}) {
+			t.Fatalf("the site got %q with tools %v, want the prompt alone with the search hint", last.Prompt, last.Tools)
+		}
+		page.MustElement(`[data-testid=compose-tool]`).MustSelect("None")
 	})
 
 	hubFile := filepath.Join(dir, "data", "hub.json")

@@ -163,6 +163,9 @@ type SiteInfo struct {
 	// Efforts are the site's effort tiers, cheapest first (none: the site
 	// has no effort choice).
 	Efforts []string `json:"efforts,omitempty"`
+	// Tools are the tools its composer offers for a prompt (none: the
+	// site offers none Ferry can choose).
+	Tools []string `json:"tools,omitempty"`
 }
 
 // ListModelsRequest lists the model aliases of Site.

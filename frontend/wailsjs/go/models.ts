@@ -390,6 +390,7 @@ export namespace app {
 	    tabId: string;
 	    model: string;
 	    effort: string;
+	    tool: string;
 	    prompt: string;
 	    template: string;
 	    vars: {[key: string]: string};
@@ -414,6 +415,7 @@ export namespace app {
 	        this.tabId = source["tabId"];
 	        this.model = source["model"];
 	        this.effort = source["effort"];
+	        this.tool = source["tool"];
 	        this.prompt = source["prompt"];
 	        this.template = source["template"];
 	        this.vars = source["vars"];
@@ -2512,6 +2514,7 @@ export namespace service {
 	    code: boolean;
 	    builtin: boolean;
 	    efforts?: string[];
+	    tools?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SiteInfo(source);
@@ -2525,6 +2528,7 @@ export namespace service {
 	        this.code = source["code"];
 	        this.builtin = source["builtin"];
 	        this.efforts = source["efforts"];
+	        this.tools = source["tools"];
 	    }
 	}
 	export class SiteInterstitial {

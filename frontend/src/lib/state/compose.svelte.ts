@@ -54,6 +54,8 @@ export class ComposeState {
   model = $state('default');
   /** effort is the effort tier chosen ('' keeps the site's selection). */
   effort = $state('');
+  /** tool is the site's composer tool to switch on for an ask ('' none). */
+  tool = $state('');
 
   templates = $state.raw<api.TemplateInfo[]>([]);
   templateQuery = $state('');
@@ -172,10 +174,17 @@ export class ComposeState {
     return this.sites.find((s) => s.id === id)?.efforts ?? [];
   }
 
+  /** tools are the composer tools of the site the run would go to. */
+  get tools(): string[] {
+    const id = this.target === 'tab' ? (this.tab?.site ?? this.site) : this.target === 'follow' ? this.followUp?.site : this.site;
+    return this.sites.find((s) => s.id === id)?.tools ?? [];
+  }
+
   async setSite(site: string): Promise<void> {
     this.site = site;
     this.model = 'default';
     this.effort = '';
+    this.tool = '';
     await this.loadModels();
   }
 
@@ -304,6 +313,7 @@ export class ComposeState {
       shownRun: onTab || follow ? '' : this.shownRun(this.site),
       model: this.model === 'default' ? '' : this.model,
       effort: this.efforts.includes(this.effort) ? this.effort : '',
+      tool: (follow || this.kind === 'ask') && this.tools.includes(this.tool) ? this.tool : '',
       ...this.textOrTemplate(),
       newChat: !onTab && !follow && this.kind === 'ask' && this.newChat,
       zips: this.kind === 'code' ? this.zips : '',
@@ -423,7 +433,7 @@ export class ComposeState {
     try {
       const run = fromInfo(
         await this.#api.start({
-          kind: 'ask', site: '', tabId: '', followUp: prev.session, shownRun: '', model: '', effort: '', prompt, template: '', vars: {},
+          kind: 'ask', site: '', tabId: '', followUp: prev.session, shownRun: '', model: '', effort: '', tool: '', prompt, template: '', vars: {},
           newChat: false, zips: '', allowInline: false, contract: '', repoRoot: '', sourcePaths: [], files: took.map((f) => f.path),
         } as api.RunSpec),
       );

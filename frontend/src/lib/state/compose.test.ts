@@ -15,7 +15,7 @@ function fakeApi(over: Partial<RunsApi> = {}): RunsApi {
     retry: vi.fn(async () => info('job-2', 'chatgpt')),
     get: vi.fn(async (id: string) => info(id, 'chatgpt', { state: 'done', ended: true, session: { id: 's1', answer: 'Final answer' } } as Partial<RunInfo>)),
     sites: vi.fn(async () => [
-      { id: 'chatgpt', name: 'ChatGPT', address: 'https://chatgpt.com/', code: true, builtin: true, efforts: ['instant', 'high', 'pro'] },
+      { id: 'chatgpt', name: 'ChatGPT', address: 'https://chatgpt.com/', code: true, builtin: true, efforts: ['instant', 'high', 'pro'], tools: ['deep-research', 'image', 'web-search'] },
       { id: 'claude', name: 'Claude', address: 'https://claude.ai/', code: false, builtin: true },
     ]),
     models: vi.fn(async () => [{ alias: 'default', features: ['chat'] }, { alias: 'gpt-5', features: ['chat'] }]),
@@ -112,6 +112,24 @@ describe('ComposeState', () => {
     c.prompt = 'plain';
     await c.send();
     expect((a.start as ReturnType<typeof vi.fn>).mock.calls[1][0].effort).toBe('');
+  });
+
+  it('sends the chosen tool with an ask, and none with code or to a site without tools', async () => {
+    const a = fakeApi();
+    const c = new ComposeState(a);
+    await c.load();
+    expect(c.tools).toEqual(['deep-research', 'image', 'web-search']);
+    c.prompt = 'what is new';
+    c.tool = 'web-search';
+    expect(await c.send()).toBe(true);
+    expect(a.start).toHaveBeenCalledWith(expect.objectContaining({ site: 'chatgpt', tool: 'web-search', prompt: 'what is new' }));
+    c.kind = 'code';
+    expect(c.spec().tool).toBe('');
+    c.kind = 'ask';
+    await c.setSite('claude');
+    expect(c.tools).toEqual([]);
+    expect(c.tool).toBe('');
+    expect(c.spec().tool).toBe('');
   });
 
   it('sends a run again on the tab picked after tab_ambiguous', async () => {
