@@ -122,12 +122,12 @@ func (a *Adapter) ChooseTool(ctx context.Context, t site.Tool, prompt string) (s
 	if !st.Chosen {
 		return "", errs.New(errs.ToolUnavailable, "ChatGPT showed no %s pill in the composer after its row was chosen twice (pills: %s); nothing was sent",
 			t.Labels[0], cmpOr(strings.Join(st.Pills, ", "), "none")).
-			WithEvidence("tool", t.Name).WithEvidence("pills", strings.Join(st.Pills, " | ")).
+			WithEvidence("tool", t.Name).WithEvidence("sent", "false").WithEvidence("pills", strings.Join(st.Pills, " | ")).
 			WithHint("switch %s on in the ChatGPT tab by hand and check it shows, or ask without --tool", t.Labels[0])
 	}
 	if len(st.Pills) > 1 {
 		return "", errs.New(errs.ToolUnavailable, "ChatGPT's composer shows more tools than %s (pills: %s) and they could not be removed; nothing was sent",
-			t.Labels[0], strings.Join(st.Pills, ", ")).WithEvidence("tool", t.Name).WithEvidence("pills", strings.Join(st.Pills, " | "))
+			t.Labels[0], strings.Join(st.Pills, ", ")).WithEvidence("tool", t.Name).WithEvidence("sent", "false").WithEvidence("pills", strings.Join(st.Pills, " | "))
 	}
 	if err := a.VerifyComposer(ctx, prompt); err != nil {
 		e := errs.From(err)
@@ -135,7 +135,7 @@ func (a *Adapter) ChooseTool(ctx context.Context, t site.Tool, prompt string) (s
 			return "", err
 		}
 		out := errs.New(errs.ComposerMismatch, "choosing %s changed ChatGPT's composer, which no longer holds the prompt; nothing was sent", t.Labels[0]).
-			WithEvidence("tool", t.Name).WithHint("retry; if it keeps happening, choose %s in the tab by hand and ask there", t.Labels[0])
+			WithEvidence("tool", t.Name).WithEvidence("sent", "false").WithHint("retry; if it keeps happening, choose %s in the tab by hand and ask there", t.Labels[0])
 		for k, v := range e.Evidence {
 			out = out.WithEvidence(k, v)
 		}
@@ -154,7 +154,7 @@ func (a *Adapter) chooseRow(ctx context.Context, t site.Tool, spec toolSpec) (to
 	if !st.Open {
 		if !st.Plus {
 			return st, errs.New(errs.ToolUnavailable, "ChatGPT's composer shows no \"Add files and more\" button, so %s cannot be chosen; nothing was sent", t.Labels[0]).
-				WithEvidence("tool", t.Name).WithHint("ask without --tool; `ferry doctor --sites` shows what the page has")
+				WithEvidence("tool", t.Name).WithEvidence("sent", "false").WithHint("ask without --tool; `ferry doctor --sites` shows what the page has")
 		}
 		if st, err = a.toolClick(ctx, spec, "plus"); err != nil {
 			return st, err
@@ -164,7 +164,7 @@ func (a *Adapter) chooseRow(ctx context.Context, t site.Tool, spec toolSpec) (to
 			return st, err
 		}
 		if !ok {
-			return st, errs.New(errs.ToolUnavailable, "ChatGPT's tools menu did not open; nothing was sent").WithEvidence("tool", t.Name).
+			return st, errs.New(errs.ToolUnavailable, "ChatGPT's tools menu did not open; nothing was sent").WithEvidence("tool", t.Name).WithEvidence("sent", "false").
 				WithHint("retry; if it keeps failing, ask without --tool")
 		}
 	}
@@ -183,7 +183,7 @@ func (a *Adapter) chooseRow(ctx context.Context, t site.Tool, spec toolSpec) (to
 		}
 	}
 	return st, errs.New(errs.ToolUnavailable, "ChatGPT's tools menu has no %q row (it shows: %s); nothing was sent", t.Labels[0], cmpOr(strings.Join(st.Rows, ", "), "no rows")).
-		WithEvidence("tool", t.Name).WithEvidence("rows", strings.Join(st.Rows, " | ")).
+		WithEvidence("tool", t.Name).WithEvidence("sent", "false").WithEvidence("rows", strings.Join(st.Rows, " | ")).
 		WithHint("the account's plan may lack %s: check the menu in the ChatGPT tab, or ask without --tool", t.Labels[0])
 }
 

@@ -62,7 +62,7 @@ func TestAToolIsChosenFromTheMenuAndProvenByItsPill(t *testing.T) {
 			got, err := chooser.ChooseTool(ctx, tool, prompt)
 			if tc.code != "" {
 				e := errs.From(err)
-				if err == nil || e.Code != tc.code || !strings.Contains(e.Message, "nothing was sent") || e.Evidence["tool"] != tool.Name {
+				if err == nil || e.Code != tc.code || !strings.Contains(e.Message, "nothing was sent") || e.Evidence["tool"] != tool.Name || e.Evidence["sent"] != "false" {
 					t.Fatalf("ChooseTool = %q, %v; want %s saying nothing was sent", got, err, tc.code)
 				}
 				t.Logf("refused: %v", err)
