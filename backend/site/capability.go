@@ -44,16 +44,13 @@ func (s Site) Model(alias string) (Model, error) {
 // matter: "extra high", "Extra-High"). Errors: CapabilityMissing naming
 // the tiers the site offers, or saying it offers none.
 func (s Site) Effort(name string) (Effort, error) {
-	norm := func(v string) string {
-		return strings.Join(strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "-")
-	}
-	want := norm(name)
+	want := nameKey(name)
 	for _, e := range s.Efforts {
-		if norm(e.Name) == want {
+		if nameKey(e.Name) == want {
 			return e, nil
 		}
 		for _, l := range e.Labels {
-			if norm(l) == want {
+			if nameKey(l) == want {
 				return e, nil
 			}
 		}
@@ -78,20 +75,23 @@ func (s Site) EffortNames() []string {
 	return out
 }
 
+// nameKey is a name of a tier or tool as Ferry compares it: lower case,
+// spaces, dashes and underscores alike ("Extra High" is "extra-high").
+func nameKey(v string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "-")
+}
+
 // Tool returns the site's tool called name (its Name, or one of its
 // Labels, case and separators aside); CapabilityMissing lists those the
 // site offers.
 func (s Site) Tool(name string) (Tool, error) {
-	norm := func(v string) string {
-		return strings.Join(strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "-")
-	}
-	want := norm(name)
+	want := nameKey(name)
 	for _, t := range s.Tools {
-		if norm(t.Name) == want {
+		if nameKey(t.Name) == want {
 			return t, nil
 		}
 		for _, l := range t.Labels {
-			if norm(l) == want {
+			if nameKey(l) == want {
 				return t, nil
 			}
 		}
