@@ -44,9 +44,9 @@ type Turn struct {
 }
 
 // RequestNames reports whether the turn's request was seen with its body
-// (seen), and whether that body, read as JSON, lists value among the
-// strings of one of its arrays (ChatGPT's system_hints: "search"): the
-// proof that the send carried a tool.
+// (seen), and whether that JSON body lists value among the strings of one
+// of its arrays (ChatGPT's system_hints: "search"): the proof that the send
+// carried a tool.
 func (t *Turn) RequestNames(value string) (seen, named bool) {
 	t.mu.Lock()
 	body := t.request
@@ -55,28 +55,7 @@ func (t *Turn) RequestNames(value string) (seen, named bool) {
 	if len(body) == 0 || json.Unmarshal(body, &v) != nil {
 		return false, false
 	}
-	return true, listsString(v, value)
-}
-
-func listsString(v any, want string) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, e := range x {
-			if listsString(e, want) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if s, ok := e.(string); ok && s == want {
-				return true
-			}
-			if listsString(e, want) {
-				return true
-			}
-		}
-	}
-	return false
+	return true, stream.Lists(v, value)
 }
 
 // Close stops the stream capture.

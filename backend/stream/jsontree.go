@@ -217,3 +217,23 @@ func Plain(n any) any {
 	}
 	return n
 }
+
+// Lists reports whether the decoded JSON n holds an array, at any depth,
+// with the string want among its items.
+func Lists(n any, want string) bool {
+	switch x := n.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if Lists(e, want) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); (ok && s == want) || Lists(e, want) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package stream_test
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
@@ -59,4 +60,19 @@ func TestTheRegistryRefusesADuplicateNameAndListsSorted(t *testing.T) {
 			t.Fatalf("names = %v", names)
 		}
 	})
+}
+
+// TestListsFindsAStringInAnArrayAtAnyDepth: a request's JSON names a value
+// only as an item of an array (ChatGPT's system_hints), never as a key, a
+// plain string field or a part of a longer string.
+func TestListsFindsAStringInAnArrayAtAnyDepth(t *testing.T) {
+	var v any
+	if err := json.Unmarshal([]byte(`{"search":"search","model":"x","hints":{"system_hints":["picture_v2","search"]},"parts":["research"]}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	for want, ok := range map[string]bool{"search": true, "picture_v2": true, "research": true, "x": false, "model": false, "pict": false} {
+		if got := stream.Lists(v, want); got != ok {
+			t.Errorf("Lists(%q) = %v, want %v", want, got, ok)
+		}
+	}
 }
