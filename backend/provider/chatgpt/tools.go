@@ -1,6 +1,7 @@
 package chatgpt
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"time"
@@ -121,7 +122,7 @@ func (a *Adapter) ChooseTool(ctx context.Context, t site.Tool, prompt string) (s
 	}
 	if !st.Chosen {
 		return "", errs.New(errs.ToolUnavailable, "ChatGPT showed no %s pill in the composer after its row was chosen twice (pills: %s); nothing was sent",
-			t.Labels[0], cmpOr(strings.Join(st.Pills, ", "), "none")).
+			t.Labels[0], cmp.Or(strings.Join(st.Pills, ", "), "none")).
 			WithEvidence("tool", t.Name).WithEvidence("sent", "false").WithEvidence("pills", strings.Join(st.Pills, " | ")).
 			WithHint("switch %s on in the ChatGPT tab by hand and check it shows, or ask without --tool", t.Labels[0])
 	}
@@ -182,7 +183,7 @@ func (a *Adapter) chooseRow(ctx context.Context, t site.Tool, spec toolSpec) (to
 			return a.toolClick(ctx, spec, "row")
 		}
 	}
-	return st, errs.New(errs.ToolUnavailable, "ChatGPT's tools menu has no %q row (it shows: %s); nothing was sent", t.Labels[0], cmpOr(strings.Join(st.Rows, ", "), "no rows")).
+	return st, errs.New(errs.ToolUnavailable, "ChatGPT's tools menu has no %q row (it shows: %s); nothing was sent", t.Labels[0], cmp.Or(strings.Join(st.Rows, ", "), "no rows")).
 		WithEvidence("tool", t.Name).WithEvidence("sent", "false").WithEvidence("rows", strings.Join(st.Rows, " | ")).
 		WithHint("the account's plan may lack %s: check the menu in the ChatGPT tab, or ask without --tool", t.Labels[0])
 }
@@ -243,11 +244,4 @@ func (a *Adapter) toolsUntil(ctx context.Context, spec toolSpec, patience time.D
 		case <-time.After(a.Poll):
 		}
 	}
-}
-
-func cmpOr(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }
