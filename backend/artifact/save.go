@@ -238,15 +238,17 @@ func StripURLSecrets(raw string) string {
 }
 
 // linkUnique gives tmp its final name in dir without replacing anything:
-// name.zip, else name-1.zip, name-2.zip … (a name is taken when the zip or
+// name.zip, else name-1.zip, name-2.zip … (the same with an image's
+// extension) (a name is taken when the zip or
 // its sidecar exists). A hard link fails atomically on an existing name;
 // where links are unsupported, an existence check and a rename stand in.
 func linkUnique(tmp, dir, name string) (string, error) {
-	stem := strings.TrimSuffix(name, ".zip")
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
 	for i := 0; i < 10000; i++ {
 		cand := filepath.Join(dir, name)
 		if i > 0 {
-			cand = filepath.Join(dir, fmt.Sprintf("%s-%d.zip", stem, i))
+			cand = filepath.Join(dir, fmt.Sprintf("%s-%d%s", stem, i, ext))
 		}
 		if _, err := os.Lstat(cand + SidecarSuffix); err == nil {
 			continue

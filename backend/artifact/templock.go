@@ -16,7 +16,7 @@ import (
 
 // tempPatterns are the names of the temporary files Save and
 // WriteFileAtomic leave behind when their process is killed.
-var tempPatterns = []string{".ferry-*.zip.part", ".ferry-*.tmp"}
+var tempPatterns = []string{".ferry-*.zip.part", ".ferry-*.img.part", ".ferry-*.tmp"}
 
 // errTempSwept says a new temporary file was removed by a sweeper between
 // its creation and its lock: the caller creates another.

@@ -121,6 +121,7 @@ const (
 	ArtifactSaveFailed  Code = "artifact_save_failed"
 	ArtifactForbidden   Code = "artifact_forbidden"
 	CodeArtifactMissing Code = "code_artifact_missing"
+	ImageRefused        Code = "image_refused"
 
 	HubUnauthorized    Code = "hub_unauthorized"
 	HubForbidden       Code = "hub_forbidden"
@@ -213,6 +214,7 @@ func init() {
 	def(ArtifactTooLarge, StageArtifact, ClassArtifact, false, "the artifact exceeds the configured size limit: raise it in Settings if you trust it")
 	def(ArtifactForbidden, StageArtifact, ClassArtifact, false, "the site refused the download (HTTP 403): check the login and any Cloudflare check in the browser, then retry")
 	def(ArtifactSaveFailed, StageArtifact, ClassArtifact, true, "check free disk space and permissions of the output directory")
+	def(ImageRefused, StageArtifact, ClassDeliverable, false, "the site would not make the image (its words are in the evidence): change the prompt, then ask again")
 	def(CodeArtifactMissing, StageArtifact, ClassDeliverable, false, "the answer came without a sandbox zip: ask again for the zip, or pass --allow-inline to save the answer's code blocks as a zip")
 
 	def(HubUnauthorized, StagePolicy, ClassBlocked, false, "send the token in the Authorization header as `Bearer <token>` (never in the URL); pair again if the client was revoked")

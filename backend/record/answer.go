@@ -94,6 +94,9 @@ type Result struct {
 	MessageID      string      `json:"messageId,omitempty"`
 	Timings        Timings     `json:"timings"`
 	Warnings       []string    `json:"warnings,omitempty"`
+	// Images are the images the turn generated, as the run saved them (or
+	// rejected them).
+	Images []Artifact `json:"images,omitempty"`
 }
 
 // Result is the answer of run r with its proof, in the shape `ferry ask
@@ -105,6 +108,11 @@ func (r *Run) Result() Result {
 		ConversationID: r.ConversationID, MessageID: r.MessageID, Warnings: r.Warnings}
 	if res.CodeBlocks == nil {
 		res.CodeBlocks = []CodeBlock{}
+	}
+	for _, a := range r.Artifacts {
+		if a.Kind == ArtifactImage {
+			res.Images = append(res.Images, a)
+		}
 	}
 	if r.Routing != nil {
 		res.Routing = *r.Routing

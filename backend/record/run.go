@@ -137,8 +137,8 @@ type Fingerprint struct {
 	NotBefore time.Time `json:"not_before,omitzero"`
 }
 
-// Artifact is one file a run produced (code mode): its descriptor and the
-// verifier's verdict.
+// Artifact is one file a run produced (a code-mode zip, a generated
+// image): its descriptor and the verifier's verdict.
 type Artifact struct {
 	Name    string `json:"name"`
 	Path    string `json:"path,omitempty"`
@@ -146,10 +146,21 @@ type Artifact struct {
 	Bytes   int64  `json:"bytes,omitempty"`
 	Verdict string `json:"verdict,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+	// Kind is ArtifactImage for a generated image, "" for a zip.
+	Kind string `json:"kind,omitempty"`
+	// MIME, Width and Height are an image's, as its bytes prove them;
+	// SiteFile is the site's id of the file it came from.
+	MIME     string `json:"mime,omitempty"`
+	Width    int    `json:"width,omitempty"`
+	Height   int    `json:"height,omitempty"`
+	SiteFile string `json:"siteFile,omitempty"`
 	// File is what is at Path when a face looked, never stored: "" when
 	// the file is there or nobody looked, FileTrashed or FileMissing.
 	File string `json:"file,omitempty"`
 }
+
+// ArtifactImage is the Kind of a generated image.
+const ArtifactImage = "image"
 
 // The states of a saved file now, as Artifact.File.
 const (

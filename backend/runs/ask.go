@@ -269,7 +269,8 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		fresh = tab
 		return provider.New(provider.Env{Page: tab, Site: fs, Sites: reg})
 	}
-	ropts := []job.RunnerOption{job.WithRateLimitCooldown(cooldown), job.WithFreshTab(freshTab)}
+	ropts := []job.RunnerOption{job.WithRateLimitCooldown(cooldown), job.WithFreshTab(freshTab),
+		job.WithDeliverable(ImagesHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes))}
 	if p.d.Settings().Run.NoFailureScreenshot {
 		ropts = append(ropts, job.WithoutFailureScreenshots())
 	}

@@ -135,7 +135,12 @@ func (p *Pipeline) Reattach(ctx context.Context, b *browser.Browser, reg *site.R
 		return s, nil, err
 	}
 	code := codemode.NewReattach(repo, s) // nil unless s is a code step
-	r := job.NewRunner(repo, code.Options()...)
+	opts := code.Options()
+	if code == nil {
+		// A plain ask's images come home on reattach as on its first run.
+		opts = append(opts, job.WithDeliverable(ImagesHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes)))
+	}
+	r := job.NewRunner(repo, opts...)
 	if onEvent != nil {
 		defer r.Subscribe(onEvent)()
 	}

@@ -106,12 +106,14 @@ type message struct {
 	ID     string `json:"id"`
 	Author struct {
 		Role string `json:"role"`
+		Name string `json:"name"`
 	} `json:"author"`
 	Content struct {
 		ContentType string            `json:"content_type"`
 		Parts       []json.RawMessage `json:"parts"`
 	} `json:"content"`
-	Status   string         `json:"status"`
+	Recipient string         `json:"recipient"`
+	Status    string         `json:"status"`
 	Channel  string         `json:"channel"`
 	Metadata map[string]any `json:"metadata"`
 }

@@ -49,6 +49,7 @@ type Adapter struct {
 	*provider.Web
 	token string // the session's access token: memory only
 	last  turnMemory
+	read  readMemory
 }
 
 // New returns the adapter for env. It fails with BadInput when env lacks a
@@ -99,6 +100,9 @@ func (a *Adapter) Ready(ctx context.Context) error {
 // text returned, with a warning, cleaned alike (cleanAnswer).
 func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answer, error) {
 	ans, err := a.Web.Extract(ctx, t)
+	if errs.Has(err, errs.AnswerEmpty) {
+		return a.imageAnswer(ctx, t, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +119,7 @@ func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answ
 		ans.Warnings = append(ans.Warnings, "canonical answer unavailable ("+string(errs.CodeOf(err))+"): using the "+ans.Source+" text")
 		return ans, nil
 	}
+	a.read = readMemory{id: ans.ConversationID, conv: c}
 	m, ok := c.answer()
 	if !ok {
 		ans.Warnings = append(ans.Warnings, "the conversation holds no finished assistant answer: using the "+ans.Source+" text")

@@ -31,6 +31,9 @@ type Request struct {
 	TargetID string
 	// OnPartial receives the answer as it grows.
 	OnPartial func(provider.Partial)
+	// Deliverable, when set, is the run's (job.WithDeliverable), as an
+	// ask's images are brought home (runs.ImagesHome).
+	Deliverable job.Deliverable
 	// Cooldown, when set, turns the interstitial policies on, as a user's
 	// run has them: a rate limit is cooled down this long and sent once
 	// more. Zero runs with the policies off (job.WithoutRetry).
@@ -74,7 +77,11 @@ func Ask(t testing.TB, ctx context.Context, a provider.Adapter, req Request) (*p
 	if req.Cooldown > 0 {
 		policy = job.WithRateLimitCooldown(req.Cooldown)
 	}
-	r := job.NewRunner(repo, policy)
+	opts := []job.RunnerOption{policy}
+	if req.Deliverable != nil {
+		opts = append(opts, job.WithDeliverable(req.Deliverable))
+	}
+	r := job.NewRunner(repo, opts...)
 	s, err := r.Create(ctx, job.Spec{Site: a.Site().ID, Model: req.Model, Effort: req.Effort, Tool: req.Tool, TargetID: target, Prompt: req.Prompt,
 		Deadline: deadline, Origin: job.OriginCLI, CodeMode: req.CodeMode})
 	if err != nil {

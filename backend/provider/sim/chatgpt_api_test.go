@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simimage"
 	"github.com/ferrydesk/ferry/backend/provider/sim/simtest"
 )
 
@@ -415,5 +416,76 @@ func TestChatGPTStreamCutEndsWithoutCompletion(t *testing.T) {
 	dec, resp, raw := a.ask(sim.Directive("stream_cut", "chunk", "20"), "")
 	if resp.StatusCode != 200 || dec.Complete || dec.Done || len(raw) == 0 {
 		t.Fatalf("status %d complete %v done %v bytes %d", resp.StatusCode, dec.Complete, dec.Done, len(raw))
+	}
+}
+
+// TestChatGPTGeneratedImagesDownloadAsTheSiteServesThem: an image turn's
+// tool message holds image_asset_pointer parts; files/{id}/download needs
+// the bearer and mints an estuary address that needs the session cookie and
+// serves the PNG simimage makes for the file; the final answer is empty.
+func TestChatGPTGeneratedImagesDownloadAsTheSiteServesThem(t *testing.T) {
+	a := newGPTAPI(t)
+	dec, resp, raw := a.ask("Draw a lighthouse "+sim.Directive("image", "size", "300x200"), "")
+	if resp.StatusCode != 200 || dec.Answer != "" || !dec.Complete {
+		t.Fatalf("image turn: %d, answer %q: %s", resp.StatusCode, dec.Answer, raw)
+	}
+	_, b := a.do("GET", sim.URL(sim.ChatGPT, "/backend-api/conversation/"+dec.ConversationID), nil, true, true)
+	var c struct {
+		Mapping map[string]struct {
+			Message *struct {
+				Author    struct{ Role, Name string }
+				Recipient string
+				Content   struct {
+					ContentType string            `json:"content_type"`
+					Parts       []json.RawMessage `json:"parts"`
+				}
+				Metadata map[string]any
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	var file string
+	for _, n := range c.Mapping {
+		m := n.Message
+		if m == nil || m.Author.Role != "tool" || m.Author.Name != "image_gen.text2im" || m.Content.ContentType != "multimodal_text" {
+			continue
+		}
+		var p struct {
+			ContentType  string `json:"content_type"`
+			AssetPointer string `json:"asset_pointer"`
+			Width        int
+			Height       int
+		}
+		if len(m.Content.Parts) != 1 || json.Unmarshal(m.Content.Parts[0], &p) != nil || p.ContentType != "image_asset_pointer" ||
+			!strings.HasPrefix(p.AssetPointer, "sediment://file_") || p.Width != 300 || p.Height != 200 || m.Metadata["image_gen_title"] == nil {
+			t.Fatalf("image tool message %+v", m)
+		}
+		file = strings.TrimPrefix(p.AssetPointer, "sediment://")
+	}
+	if file == "" {
+		t.Fatalf("no image tool message in %s", b)
+	}
+	u := sim.URL(sim.ChatGPT, "/backend-api/files/"+file+"/download")
+	if resp, _ := a.do("GET", u, nil, false, true); resp.StatusCode != 401 {
+		t.Errorf("files download without the bearer: %d, want 401", resp.StatusCode)
+	}
+	if resp, _ := a.do("GET", sim.URL(sim.ChatGPT, "/backend-api/files/file_00000000000000000000000000000000/download"), nil, true, true); resp.StatusCode != 404 {
+		t.Errorf("an unknown file: %d, want 404", resp.StatusCode)
+	}
+	resp, b = a.do("GET", u, nil, true, true)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	dl, _ := m["download_url"].(string)
+	if resp.StatusCode != 200 || m["status"] != "success" || m["mime_type"] != "image/png" || !strings.HasPrefix(dl, "https://chatgpt.com/backend-api/estuary/content?id="+file+"&") {
+		t.Fatalf("files download: %d %s", resp.StatusCode, b)
+	}
+	if resp, _ := a.do("GET", dl, nil, false, false); resp.StatusCode != 403 {
+		t.Errorf("estuary without the cookie: %d, want 403", resp.StatusCode)
+	}
+	resp, body := a.do("GET", dl, nil, false, true)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || !bytes.Equal(body, simimage.PNG(file, 300, 200)) || m["file_size_bytes"] != float64(len(body)) {
+		t.Fatalf("estuary: %d %q, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
 	}
 }

@@ -47,6 +47,9 @@ type Site struct {
 	// Scenarios lists the scenarios of the Catalog that only some sites
 	// implement (Sites != nil there) and this one does.
 	Scenarios []string
+	// Own are turn or page scenarios only this site has; Register adds
+	// them to the Catalog.
+	Own []ScenarioInfo
 	// Drift maps drift keys (composer, send, stop, answer, copy, done) to
 	// the selectors of the drifted_dom scenario that replace the site's.
 	Drift map[string]string
@@ -88,8 +91,16 @@ func Register(site Site) {
 			panic(fmt.Sprintf("sim: sites %q and %q both answer for %s", id, site.ID, site.Host))
 		}
 	}
-	entries := make([]int, 0, len(site.Scenarios))
-	for _, name := range site.Scenarios {
+	names := slices.Clone(site.Scenarios)
+	for _, o := range site.Own {
+		if _, dup := scenarioInfo(o.Name); dup {
+			panic(fmt.Sprintf("sim: site %q defines scenario %q, which exists", site.ID, o.Name))
+		}
+		Catalog = append(Catalog, ScenarioInfo{Name: o.Name, Page: o.Page, Sites: []string{}, About: o.About})
+		names = append(names, o.Name)
+	}
+	entries := make([]int, 0, len(names))
+	for _, name := range names {
 		i := slices.IndexFunc(Catalog, func(c ScenarioInfo) bool { return c.Name == name })
 		if i < 0 || Catalog[i].Sites == nil {
 			panic(fmt.Sprintf("sim: site %q lists scenario %q, which is not one only some sites implement", site.ID, name))

@@ -696,6 +696,11 @@ export namespace record {
 	    bytes?: number;
 	    verdict?: string;
 	    reason?: string;
+	    kind?: string;
+	    mime?: string;
+	    width?: number;
+	    height?: number;
+	    siteFile?: string;
 	    file?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -710,6 +715,11 @@ export namespace record {
 	        this.bytes = source["bytes"];
 	        this.verdict = source["verdict"];
 	        this.reason = source["reason"];
+	        this.kind = source["kind"];
+	        this.mime = source["mime"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.siteFile = source["siteFile"];
 	        this.file = source["file"];
 	    }
 	}
@@ -1137,6 +1147,7 @@ export namespace record {
 	    messageId?: string;
 	    timings: Timings;
 	    warnings?: string[];
+	    images?: Artifact[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Result(source);
@@ -1156,6 +1167,7 @@ export namespace record {
 	        this.messageId = source["messageId"];
 	        this.timings = this.convertValues(source["timings"], Timings);
 	        this.warnings = source["warnings"];
+	        this.images = this.convertValues(source["images"], Artifact);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

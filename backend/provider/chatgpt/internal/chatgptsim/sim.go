@@ -4,6 +4,7 @@
 package chatgptsim
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -204,6 +205,7 @@ func Site() sim.Site {
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck,
 			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted, sim.ScenarioStreamHandoff,
 			sim.ScenarioToolRowMissing, sim.ScenarioToolPillMissing, sim.ScenarioToolPillLate, sim.ScenarioToolPromptCleared, sim.ScenarioToolsMore, sim.ScenarioToolNotSent},
+		Own: imageScenarios,
 		Drift: map[string]string{
 			"composer": "#composer-editor[contenteditable=\"true\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
@@ -223,17 +225,19 @@ type simServer struct {
 	mu      sync.Mutex
 	convs   map[string]*simConversation // by id
 	files   map[string]*simFileRef      // estuary file id -> file
+	images  map[string]*simImage        // generated image file id -> image
 	stopped map[string]bool             // conversations whose turn stop_conversation stopped
 	celsius *celsius                    // the user WebSocket long turns move to
 }
 
 func newSimServer(s *sim.Server) *simServer {
-	st := &simServer{Server: s, convs: map[string]*simConversation{}, files: map[string]*simFileRef{}, stopped: map[string]bool{}, celsius: newCelsius()}
+	st := &simServer{Server: s, convs: map[string]*simConversation{}, files: map[string]*simFileRef{}, images: map[string]*simImage{}, stopped: map[string]bool{}, celsius: newCelsius()}
 	s.OnReset(func() {
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		st.convs = map[string]*simConversation{}
 		st.files = map[string]*simFileRef{}
+		st.images = map[string]*simImage{}
 		st.stopped = map[string]bool{}
 		st.celsius.reset()
 	})
@@ -257,6 +261,7 @@ func (s *simServer) routes() http.Handler {
 		s.handleConversationGet(w, r, r.PathValue("id"))
 	}))
 	mux.HandleFunc("GET /backend-api/conversation/{id}/interpreter/download", s.chatgptBearer(s.chatgptInterpreterDownload))
+	mux.HandleFunc("GET /backend-api/files/{id}/download", s.chatgptBearer(s.chatgptFileDownload))
 	mux.HandleFunc("GET /backend-api/estuary/content", s.chatgptEstuary)
 	mux.HandleFunc("GET /backend-api/celsius/ws/user", s.chatgptBearer(s.celsius.address))
 	mux.HandleFunc("GET /p3/ws/user/{user}", s.celsius.serve)
@@ -448,7 +453,7 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 	if parent == "" {
 		parent = rootNode
 	}
-	t := chatgptTurn{conv: c, isNew: isNew, parent: parent, userMsg: user, prompt: prompt, model: req.Model, sc: sc, anon: anon}
+	t := chatgptTurn{conv: c, isNew: isNew, parent: parent, userMsg: user, prompt: prompt, model: req.Model, sc: sc, anon: anon, hints: req.SystemHints}
 	if sc.Name != sim.ScenarioStreamHandoff {
 		s.streamChatGPT(r.Context(), w, t, nil)
 		return
@@ -563,8 +568,14 @@ func (s *simServer) chatgptEstuary(w http.ResponseWriter, r *http.Request) {
 		forbidden("This request is not authorized to perform this operation.")
 		return
 	}
-	if time.Now().After(ref.Expires) {
+	if signed, _ := strconv.ParseInt(ts, 10, 64); (ref.Body == nil && time.Now().After(ref.Expires)) || (ref.Body != nil && time.Since(time.Unix(signed, 0)) > s.DownloadTTL()) {
 		forbidden("Signed expiry time has passed.")
+		return
+	}
+	if ref.Body != nil {
+		w.Header().Set("Content-Type", ref.Mime)
+		w.Header().Set("Cache-Control", "private, max-age=0")
+		http.ServeContent(w, r, "", simzip.ModTime, bytes.NewReader(ref.Body))
 		return
 	}
 	body, _, err := simzip.Open(ref.Spec)

@@ -402,6 +402,7 @@
       if (th && !t.extras.querySelector('.thoughts-summary')) t.extras.appendChild(h('button', { type: 'button', class: 'thoughts-summary' }, th.message.content.content));
       const code = channels.find((c) => c && c.message && c.message.content.content_type === 'code');
       if (code && !t.extras.querySelector('.code-analysis')) t.extras.appendChild(h('div', { class: 'code-analysis' }, 'Analyzed'));
+      for (const c of channels) if (c && c.message && c.message.status !== 'in_progress') renderImages(t, c.message);
     });
     const onEvent = ({ event, data }) => {
       if (data === '[DONE]') return;
@@ -449,6 +450,21 @@
     if (errored) return;
     if (!complete) throw new Error('stream ended early');
     finishTurn(t, slug);
+  }
+
+  // Generated images: each image part of the image tool's finished message
+  // shows as an img, its address minted through files/{id}/download.
+  function renderImages(t, m) {
+    if (m.author.role !== 'tool' || !m.content || m.content.content_type !== 'multimodal_text') return;
+    for (const p of m.content.parts || []) {
+      if (!p || p.content_type !== 'image_asset_pointer') continue;
+      const id = String(p.asset_pointer || '').replace(/^[a-z-]+:\/\//, '');
+      if (t.extras.querySelector('[id="image-' + id + '"]')) continue;
+      const img = h('img', { alt: 'Generated image: ' + ((m.metadata && m.metadata.image_gen_title) || ''), width: String(p.width), height: String(p.height) });
+      t.extras.appendChild(h('div', { id: 'image-' + id, class: 'imagegen-image' }, img));
+      ensureToken().then(() => fetch('/backend-api/files/' + encodeURIComponent(id) + '/download?inline=true', { credentials: 'include', headers: authHeaders() }))
+        .then((r) => r.json()).then((j) => { if (j.status === 'success') img.src = j.download_url; }).catch(() => {});
+    }
   }
 
   function answerOf(channels) {
@@ -543,12 +559,16 @@
     const c = await r.json();
     const chain = [];
     for (let nid = c.current_node; nid; nid = c.mapping[nid].parent) chain.unshift(c.mapping[nid]);
+    let tools = [];
     for (const n of chain) {
       const m = n.message;
       if (!m || (m.metadata && m.metadata.is_visually_hidden_from_conversation)) continue;
-      if (m.author.role === 'user') userTurn(m.content.parts.join('\n'), m.id);
+      if (m.author.role === 'tool') tools.push(m);
+      if (m.author.role === 'user') { userTurn(m.content.parts.join('\n'), m.id); tools = []; }
       else if (m.author.role === 'assistant' && m.content.content_type === 'text' && m.channel !== 'commentary' && m.channel !== 'analysis') {
         const t = assistantTurn();
+        for (const tm of tools) renderImages(t, tm);
+        tools = [];
         setMessageId(t, m.id);
         t.text = m.content.parts.join('');
         renderAnswer(t);

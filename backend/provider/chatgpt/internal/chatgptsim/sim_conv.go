@@ -46,6 +46,10 @@ type simFileRef struct {
 	TS      int64
 	Forbid  bool
 	Expires time.Time
+	// Body and Mime are a generated image's bytes and type (nil Body: a
+	// sandbox zip of Spec); its signature lapses DownloadTTL after ts.
+	Body []byte
+	Mime string
 }
 
 const rootNode = "client-created-root"

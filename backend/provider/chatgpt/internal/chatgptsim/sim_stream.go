@@ -102,6 +102,7 @@ type chatgptTurn struct {
 	model   string
 	sc      sim.Scenario
 	anon    bool
+	hints   []string // the request's system_hints (the tools sent)
 }
 
 // streamChatGPT writes the whole SSE answer of one turn and records the
@@ -272,6 +273,16 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 		if !sim.Sleep(ctx, max(pace.Interval, t.sc.Duration("pause", 0))) {
 			return
 		}
+	}
+
+	// Image generation: the tool's call and its images, then an empty
+	// answer (or the refusal's words).
+	if imageTurn(t) {
+		text, ok := s.streamImages(ctx, d, t, &channel, &parent, meta, store)
+		if !ok {
+			return
+		}
+		a.Text, d.answer = text, text
 	}
 
 	// The final answer.
