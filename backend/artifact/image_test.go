@@ -171,7 +171,10 @@ func TestSaveImageKeepsOnlyWholeImagesWithTheirProvenance(t *testing.T) {
 	if _, _, ok := FindSavedImage(dir, "s1", "file_abc"); ok {
 		t.Fatal("FindSavedImage took an image whose bytes changed")
 	}
-	if e := errs.From(func() error { _, _, err := SaveImage(ctx, dir, "x", bytes.NewReader(encoded(t, "png", 64, 64)), 200, prov); return err }()); e.Code != errs.ArtifactTooLarge {
+	if e := errs.From(func() error {
+		_, _, err := SaveImage(ctx, dir, "x", bytes.NewReader(encoded(t, "png", 64, 64)), 200, prov)
+		return err
+	}()); e.Code != errs.ArtifactTooLarge {
 		t.Fatalf("over the limit: %v", e)
 	}
 }

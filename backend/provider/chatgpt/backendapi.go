@@ -114,8 +114,8 @@ type message struct {
 	} `json:"content"`
 	Recipient string         `json:"recipient"`
 	Status    string         `json:"status"`
-	Channel  string         `json:"channel"`
-	Metadata map[string]any `json:"metadata"`
+	Channel   string         `json:"channel"`
+	Metadata  map[string]any `json:"metadata"`
 }
 
 // answer walks from current_node up to the last finished assistant text

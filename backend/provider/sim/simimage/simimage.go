@@ -34,4 +34,3 @@ func PNG(seed string, w, h int) []byte {
 	}
 	return b.Bytes()
 }
-
