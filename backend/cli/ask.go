@@ -130,8 +130,26 @@ func runAsk(ctx context.Context, inv *invocation) error {
 	if inv.json {
 		return inv.printJSON(askJSON{Session: run.ID, Result: run.Result(), Policies: run.Policies()})
 	}
-	_, err = fmt.Fprintln(inv.stdout, safetext.Block(run.Answer))
-	return err
+	res := run.Result()
+	if run.Answer != "" || len(res.Images) == 0 {
+		if _, err := fmt.Fprintln(inv.stdout, safetext.Block(run.Answer)); err != nil {
+			return err
+		}
+	}
+	return printImages(inv.stdout, res.Images)
+}
+
+// printImages says where each saved image of a run is, one line each.
+func printImages(w io.Writer, images []record.Artifact) error {
+	for _, img := range images {
+		if img.Path == "" {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "image: %s (%s, %d×%d, %d bytes)\n", safetext.Line(img.Path), img.MIME, img.Width, img.Height, img.Bytes); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // answerUnjournaled prints the answer of a run that came after the send

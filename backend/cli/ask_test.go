@@ -3,9 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"github.com/ferrydesk/ferry/backend/record"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -17,6 +21,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simimage"
 )
 
 // TestAsk runs the built ferry binary against the simulator: the test
@@ -193,6 +198,45 @@ func TestAsk(t *testing.T) {
 		}
 		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 0 {
 			t.Fatalf("%d submissions without the tool's row, want none", n)
+		}
+	})
+
+	t.Run("--tool image saves the generated image byte-exact beside its provenance; a refused image exits 5 with the site's words", func(t *testing.T) {
+		load(t, "")
+		r := ask(t, "--tab", tabID, "--tool", "image", "Draw the harbour at dawn")
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "image: ") {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s; want the image's line", r.code, r.stdout, r.stderr)
+		}
+		path, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(r.stdout), "image: "), " (")
+		if filepath.Dir(path) != filepath.Join(dataDir, "artifacts") || !strings.Contains(r.stdout, "(image/png, 1024×1024, ") {
+			t.Fatalf("stdout %q, want a png in %s", r.stdout, filepath.Join(dataDir, "artifacts"))
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var prov struct{ FileID, SHA256 string }
+		side, _ := os.ReadFile(path + ".provenance.json")
+		if err := json.Unmarshal(side, &prov); err != nil || prov.FileID == "" {
+			t.Fatalf("provenance %s (%v)", side, err)
+		}
+		if sum := sha256.Sum256(got); !bytes.Equal(got, simimage.PNG(prov.FileID, 1024, 1024)) || hex.EncodeToString(sum[:]) != prov.SHA256 {
+			t.Fatalf("%s is not the image the site served for %s", path, prov.FileID)
+		}
+		subs := h.Server.Submissions(sim.ChatGPT)
+		if len(subs) != 1 || !slices.Equal(subs[0].Tools, []string{"picture_v2"}) {
+			t.Fatalf("submissions %+v, want one with picture_v2", subs)
+		}
+		load(t, "")
+		r = ask(t, "--json", "--tab", tabID, "--tool", "image", "Draw what may not be drawn "+sim.Directive("image_refused"))
+		var out struct {
+			Error errs.Envelope `json:"error"`
+		}
+		if r.code != 5 || json.Unmarshal([]byte(r.stdout), &out) != nil || out.Error.Code != errs.ImageRefused || !strings.Contains(out.Error.Evidence["site_message"], "content policy") {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s; want 5 and image_refused with the site's words", r.code, r.stdout, r.stderr)
+		}
+		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 1 {
+			t.Fatalf("%d submissions, want the prompt sent once", n)
 		}
 	})
 

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -49,8 +51,11 @@ type tsAnswer struct {
 // tsToolResult is a tools/call result as the client returned it.
 type tsToolResult struct {
 	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Data     string `json:"data"`     // an image's bytes, base64
+		MIMEType string `json:"mimeType"` // an image's or a link's type
+		URI      string `json:"uri"`      // a resource link's
 	} `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
 	IsError           bool            `json:"isError"`
@@ -353,6 +358,53 @@ func TestMCPThroughTheTypeScriptClient(t *testing.T) {
 		}
 		if e := c.fails(t, "cancel", map[string]any{"job_id": "job-that-never-was"}); e.Code != errs.HubNotFound {
 			t.Errorf("cancel of an unknown job: %+v", e)
+		}
+	})
+
+	t.Run("ask with the image tool: the image as image content and a link the client accepts, its resource the same bytes", func(t *testing.T) {
+		var r struct {
+			Done   bool `json:"done"`
+			Images []struct {
+				Path, SHA256, MIME, Verdict, Resource string
+				Width, Height                         int
+			} `json:"images"`
+		}
+		res := c.ok(t, "ask", map[string]any{"site": "chatgpt", "prompt": "Draw the pier at night", "tool": "image", "new_chat": true, "wait_s": 120}, &r)
+		if !r.Done || len(r.Images) != 1 || r.Images[0].Verdict != "verified" || r.Images[0].MIME != "image/png" || r.Images[0].Resource != "ferry://artifact/"+r.Images[0].SHA256 {
+			t.Fatalf("ask: %+v", r)
+		}
+		img := r.Images[0]
+		onDisk, err := os.ReadFile(img.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var data []byte
+		linked := false
+		for _, c := range res.Content {
+			switch c.Type {
+			case "image":
+				if data, err = base64.StdEncoding.DecodeString(c.Data); err != nil || c.MIMEType != "image/png" {
+					t.Fatalf("image content %s… (%v)", c.MIMEType, err)
+				}
+			case "resource_link":
+				linked = c.URI == img.Resource && c.MIMEType == "image/png"
+			}
+		}
+		if !bytes.Equal(data, onDisk) || !linked {
+			t.Fatalf("content %+v: want the saved image's %d bytes and a link to %s", res.Content, len(onDisk), img.Resource)
+		}
+		a := c.do(t, map[string]any{"op": "read", "uri": img.Resource})
+		var read struct {
+			Contents []struct {
+				MIMEType string `json:"mimeType"`
+				Blob     string `json:"blob"`
+			} `json:"contents"`
+		}
+		if !a.OK || json.Unmarshal(a.Result, &read) != nil || len(read.Contents) != 1 || read.Contents[0].MIMEType != "image/png" {
+			t.Fatalf("read %s: %+v", img.Resource, a)
+		}
+		if b, err := base64.StdEncoding.DecodeString(read.Contents[0].Blob); err != nil || !bytes.Equal(b, onDisk) {
+			t.Fatalf("the resource's bytes differ from the saved image (%v)", err)
 		}
 	})
 

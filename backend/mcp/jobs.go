@@ -57,15 +57,16 @@ type JobResult struct {
 	// RunState is the run's own journal state.
 	RunState string `json:"run_state,omitempty" jsonschema:"the run's journal state (submitted, streaming, extracted…)"`
 	// AwaitingApproval says the user must approve the job in Ferry first.
-	AwaitingApproval bool   `json:"awaiting_approval,omitempty" jsonschema:"the user must approve the job in Ferry before anything is sent"`
-	Waiting          string `json:"waiting,omitempty" jsonschema:"what a queued job waits for"`
-	Session          string `json:"session,omitempty" jsonschema:"the run's id (for session, and for ask's session to continue its conversation)"`
-	Site             string `json:"site,omitempty"`
-	Model            string `json:"model,omitempty" jsonschema:"the model that answered, as the site showed it"`
-	Conversation     string `json:"conversation_url,omitempty"`
-	Answer           string `json:"answer,omitempty" jsonschema:"the final answer, or the answer so far while partial is true"`
-	Partial          bool   `json:"partial,omitempty" jsonschema:"answer is the answer so far, not the final one"`
-	Zips             []Zip  `json:"zips,omitempty" jsonschema:"a code job's zips, each with its verdict"`
+	AwaitingApproval bool    `json:"awaiting_approval,omitempty" jsonschema:"the user must approve the job in Ferry before anything is sent"`
+	Waiting          string  `json:"waiting,omitempty" jsonschema:"what a queued job waits for"`
+	Session          string  `json:"session,omitempty" jsonschema:"the run's id (for session, and for ask's session to continue its conversation)"`
+	Site             string  `json:"site,omitempty"`
+	Model            string  `json:"model,omitempty" jsonschema:"the model that answered, as the site showed it"`
+	Conversation     string  `json:"conversation_url,omitempty"`
+	Answer           string  `json:"answer,omitempty" jsonschema:"the final answer, or the answer so far while partial is true"`
+	Partial          bool    `json:"partial,omitempty" jsonschema:"answer is the answer so far, not the final one"`
+	Zips             []Zip   `json:"zips,omitempty" jsonschema:"a code job's zips, each with its verdict"`
+	Images           []Image `json:"images,omitempty" jsonschema:"the images the answer's turn generated, each with its verdict (also sent as image content)"`
 	// Receipt is a code job's receipt.
 	Receipt *service.CodeReceipt `json:"receipt,omitempty" jsonschema:"a code job's receipt: the proof layers, steps and zips"`
 	Error   *errs.Envelope       `json:"error,omitempty" jsonschema:"why the job failed"`

@@ -15,6 +15,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -54,9 +55,9 @@ func (s *Server) addResources() {
 	s.sdk.AddResourceTemplate(&mcpsdk.ResourceTemplate{Name: "session", Title: "A run's transcript",
 		URITemplate: sessionPrefix + "{id}", MIMEType: "text/markdown",
 		Description: "A run of this agent as Markdown (prompt, answer, model proof, journal), secrets redacted."}, s.readSession)
-	s.sdk.AddResourceTemplate(&mcpsdk.ResourceTemplate{Name: "artifact", Title: "A verified zip",
-		URITemplate: artifactPrefix + "{sha256}", MIMEType: "application/json",
-		Description: "A verified zip of this agent's runs: its file list and provenance (site, conversation, run), not its bytes."}, s.readArtifact)
+	s.sdk.AddResourceTemplate(&mcpsdk.ResourceTemplate{Name: "artifact", Title: "A verified zip or image",
+		URITemplate: artifactPrefix + "{sha256}",
+		Description: "A verified file of this agent's runs: a zip's file list and provenance (site, conversation, run) as JSON, not its bytes; a generated image's bytes."}, s.readArtifact)
 }
 
 func (s *Server) readSession(ctx context.Context, req *mcpsdk.ReadResourceRequest) (*mcpsdk.ReadResourceResult, error) {
@@ -83,12 +84,15 @@ func (s *Server) readArtifact(ctx context.Context, req *mcpsdk.ReadResourceReque
 	if err != nil {
 		return nil, resourceError(err)
 	}
-	info, ok, err := s.findArtifact(ctx, caller, sha)
+	info, img, ok, err := s.findArtifact(ctx, caller, sha)
 	if err != nil {
 		return nil, resourceError(err)
 	}
 	if !ok {
 		return nil, mcpsdk.ResourceNotFoundError(uri)
+	}
+	if img != nil {
+		return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: img.MIME, Blob: img.Bytes}}}, nil
 	}
 	body, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
@@ -97,13 +101,22 @@ func (s *Server) readArtifact(ctx context.Context, req *mcpsdk.ReadResourceReque
 	return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(body)}}}, nil
 }
 
-// findArtifact finds the verified zip of digest sha among the runs the
-// caller may see and reads its file list from the zip on disk, checking
-// that the bytes still have that digest.
-func (s *Server) findArtifact(ctx context.Context, caller service.Caller, sha string) (ArtifactInfo, bool, error) {
+// imageBytes is a verified image's type and bytes.
+type imageBytes struct {
+	MIME  string
+	Bytes []byte
+}
+
+// MaxImageResource is the largest image ferry://artifact/ serves.
+const MaxImageResource = 64 << 20
+
+// findArtifact finds the verified artifact of digest sha among the runs
+// the caller may see: a zip's file list read from the zip on disk, or an
+// image's bytes, checking that the bytes still have that digest.
+func (s *Server) findArtifact(ctx context.Context, caller service.Caller, sha string) (ArtifactInfo, *imageBytes, bool, error) {
 	list, err := s.svc.ListSessions(ctx, caller, service.SessionQuery{Limit: service.MaxListLimit})
 	if err != nil {
-		return ArtifactInfo{}, false, err
+		return ArtifactInfo{}, nil, false, err
 	}
 	for _, ss := range list {
 		if ss.Extra == nil || ss.Extra.Listed.Session == nil {
@@ -114,16 +127,23 @@ func (s *Server) findArtifact(ctx context.Context, caller service.Caller, sha st
 			if a.SHA256 != sha || a.Verdict != "verified" || a.Path == "" {
 				continue
 			}
+			if a.Kind == record.ArtifactImage {
+				b, ok := readDigest(a.Path, sha, MaxImageResource)
+				if !ok {
+					return ArtifactInfo{}, nil, false, errs.New(errs.ArtifactCorrupt, "the image at %s is gone or changed since it was saved", a.Path)
+				}
+				return ArtifactInfo{}, &imageBytes{MIME: a.MIME, Bytes: b}, true, nil
+			}
 			files, err := zipEntries(a.Path, sha)
 			if err != nil {
-				return ArtifactInfo{}, false, err
+				return ArtifactInfo{}, nil, false, err
 			}
 			return ArtifactInfo{SHA256: sha, Name: a.Name, Path: a.Path, Size: a.Bytes, Verdict: a.Verdict, Session: run.ID,
 				Site: run.Site, ConversationURL: run.ConversationURL, MessageID: run.MessageID,
-				Created: run.Created.UTC().Format("2006-01-02T15:04:05Z"), Files: files}, true, nil
+				Created: run.Created.UTC().Format("2006-01-02T15:04:05Z"), Files: files}, nil, true, nil
 		}
 	}
-	return ArtifactInfo{}, false, nil
+	return ArtifactInfo{}, nil, false, nil
 }
 
 // zipEntries lists the zip at path after checking its digest. Errors:

@@ -61,7 +61,11 @@ func addTool[In, Out any](s *Server, t *mcpsdk.Tool, h handler[In, Out]) {
 			s.log.Info("tool failed", "tool", t.Name, "code", errs.CodeOf(err))
 			return errorResult(err), nil
 		}
-		return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: text}}, StructuredContent: res}, nil
+		content := []mcpsdk.Content{&mcpsdk.TextContent{Text: text}}
+		if more, ok := any(res).(interface{ content() []mcpsdk.Content }); ok {
+			content = append(content, more.content()...)
+		}
+		return &mcpsdk.CallToolResult{Content: content, StructuredContent: res}, nil
 	})
 }
 

@@ -55,6 +55,7 @@ func (s *Server) result(j service.Job) JobResult {
 			}
 			r.Answer = run.Answer
 			r.Zips = zipsOfRun(run)
+			r.Images = imagesOfRun(run)
 		}
 		if d.Receipt != nil {
 			r.Zips = zipsOf(d.Receipt.Zips)
@@ -143,6 +144,12 @@ func describe(r JobResult) string {
 	}
 	for _, z := range r.Zips {
 		fmt.Fprintf(&b, "\nZip %s: %s, sha256 %s", z.Path, z.Verdict, z.SHA256)
+	}
+	for _, img := range r.Images {
+		fmt.Fprintf(&b, "\nImage %s: %s %s %dx%d, sha256 %s", img.Path, img.Verdict, img.MIME, img.Width, img.Height, img.SHA256)
+		if img.Error != "" {
+			fmt.Fprintf(&b, " (%s)", img.Error)
+		}
 	}
 	if r.Answer != "" {
 		if r.Partial {
