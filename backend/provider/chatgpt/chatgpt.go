@@ -92,8 +92,8 @@ func (a *Adapter) Ready(ctx context.Context) error {
 
 // Extract implements provider.Adapter with one extraction for every turn,
 // whether the run saw its stream or a reattach found it in the page: the
-// conversation's canonical answer (its text with citation spans removed,
-// code blocks from its fences), read by the conversation id the stream
+// conversation's canonical answer (its text with citation spans as
+// Markdown links to their sources, code blocks from its fences), read by the conversation id the stream
 // named or, for a turn the page completed, the one the tab's address names.
 // Only when the conversation cannot be read is the stream's or the page's
 // text returned, with a warning, cleaned alike (cleanAnswer).
