@@ -1,6 +1,7 @@
 package chatgpt
 
 import (
+	"bytes"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -38,33 +39,40 @@ func stripCitations(s string) string { return linkCitations(s, nil) }
 // as plain text. A span with no usable source (type "hidden", no items, an
 // unknown marker) is removed, as is a span still open at the end (the
 // stream has not sent its close yet: partial text never shows half a
-// marker) and any stray sentinel.
+// marker) and any stray sentinel; the space before a removed span goes
+// too when punctuation follows it.
 func linkCitations(s string, refs any) string {
 	if !strings.ContainsFunc(s, isCiteRune) {
 		return s
 	}
 	idx := indexCitations(refs)
-	var b strings.Builder
-	b.Grow(len(s))
+	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == citeOpen:
 			end := strings.IndexRune(s[i+size:], citeClose)
 			if end < 0 {
-				return b.String()
+				return string(b)
 			}
 			span := s[i : i+size+end+utf8.RuneLen(citeClose)]
-			writeSources(&b, idx.sources(span))
 			i += len(span)
+			n := len(b)
+			if b = appendSources(b, idx.sources(span)); len(b) == n {
+				// Nothing to link: the space before the span goes when
+				// punctuation, a space or the end follows.
+				if next, _ := utf8.DecodeRuneInString(s[i:]); i == len(s) || next == ' ' || strings.ContainsRune(".,;:!?)", next) {
+					b = bytes.TrimRight(b, " ")
+				}
+			}
 		case isCiteRune(r):
 			i += size
 		default:
-			b.WriteString(s[i : i+size])
+			b = append(b, s[i:i+size]...)
 			i += size
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 func isCiteRune(r rune) bool { return r >= citeOpen && r <= citeLast }
@@ -167,10 +175,10 @@ func altSources(alt string) []source {
 	return out
 }
 
-// writeSources writes a span's sources as " ([A](u1), [B](u2))": one entry
-// per distinct URL (a source without one by its name), after a space unless
-// the text already ends in one.
-func writeSources(b *strings.Builder, srcs []source) {
+// appendSources appends a span's sources as " ([A](u1), [B](u2))": one
+// entry per distinct URL (a source without one by its name), after a space
+// unless the text already ends in one.
+func appendSources(b []byte, srcs []source) []byte {
 	seen := map[string]bool{}
 	var parts []string
 	for _, s := range srcs {
@@ -189,12 +197,12 @@ func writeSources(b *strings.Builder, srcs []source) {
 		}
 	}
 	if len(parts) == 0 {
-		return
+		return b
 	}
-	if last, _ := utf8.DecodeLastRuneInString(b.String()); b.Len() > 0 && !unicode.IsSpace(last) && last != '(' {
-		b.WriteByte(' ')
+	if last, _ := utf8.DecodeLastRune(b); len(b) > 0 && !unicode.IsSpace(last) && last != '(' {
+		b = append(b, ' ')
 	}
-	b.WriteString("(" + strings.Join(parts, ", ") + ")")
+	return append(b, "("+strings.Join(parts, ", ")+")"...)
 }
 
 // linkText is s as safe Markdown link text: on one line, with the

@@ -67,6 +67,8 @@ func TestCitationsBecomeMarkdownLinks(t *testing.T) {
 		{"the same span twice links twice", "A\ue200cite\ue202turn0search0\ue201 B\ue200cite\ue202turn0search0\ue201", "A " + help + " B " + help},
 		{"a span whose matched_text is unknown is found by its markers", "Pier\ue200cite\ue202turn0search2\ue202turn0search0\ue201", "Pier ([Pier (rebuilt)](https://port.example/pier), [OpenAI Help Center](https://help.openai.com/en/articles/1))"},
 		{"a span no reference names is removed", "A\ue200cite\ue202turn9search9\ue201B", "AB"},
+		{"a removed span before punctuation takes its space along", "Found nothing \ue200cite\ue202turn9search9\ue201.", "Found nothing."},
+		{"a removed span between spaces leaves one", "Nothing. \ue200cite\ue202turn0search4\ue201 Next", "Nothing. Next"},
 		{"a hidden marker is dropped", "A\ue203B", "AB"},
 		{"a footnote marker is dropped", "Done.\ue206", "Done."},
 		{"a span with no items and no alt is removed", "A\ue200cite\ue202turn0search4\ue201.", "A."},

@@ -15,7 +15,7 @@ var fixtures = []streamtest.Fixture{
 	{
 		Name:     "a ChatGPT answer is assembled from inherited appends and a final patch, without its citation",
 		File:     "chatgpt_basic.sse",
-		Text:     "Here’s a list of three fruits:\n\n1. Apple\n2. Banana 🍌 (they are yellow )\n3. Cherry — naïve café.",
+		Text:     "Here’s a list of three fruits:\n\n1. Apple\n2. Banana 🍌 (they are yellow)\n3. Cherry — naïve café.",
 		Complete: true, Ended: true, Finish: "stop", Model: "gpt-5-2", Source: "metadata.model_slug",
 		Conv: "6974e0a3-1b2c-800d-9a4e-5f0c2d7e8a11", MsgID: "0fe9b7c1-2222-4ccc-8ddd-000000000003", Title: "Fruit list",
 	},
@@ -57,7 +57,7 @@ var fixtures = []streamtest.Fixture{
 	{
 		Name:     "a ChatGPT web search answer keeps its citations as the links content_references give, hidden and empty ones dropped",
 		File:     "chatgpt_web_search.sse",
-		Text:     "The ferry timetable changed this week " + webSearchTimetable + ". The new pier opens in May " + webSearchPier + ". Nothing else was found .",
+		Text:     "The ferry timetable changed this week " + webSearchTimetable + ". The new pier opens in May " + webSearchPier + ". Nothing else was found.",
 		Complete: true, Ended: true, Finish: "stop", Model: "gpt-5-2", Source: "metadata.model_slug",
 		Conv: "6974e0a3-1b2c-800d-9a4e-5f0c2d7e8a11", MsgID: "0fe9b7c1-2222-4ccc-8ddd-000000000003",
 	},
@@ -112,7 +112,7 @@ func TestACitationBecomesItsLinkWhenItsReferenceArrives(t *testing.T) {
 		"",
 		"The ferry timetable changed ",
 		"The ferry timetable changed this week ",
-		"The ferry timetable changed this week . The new pier",
+		"The ferry timetable changed this week. The new pier",
 		"The ferry timetable changed this week " + webSearchTimetable + ". The new pier",
 	}
 	if len(seen) < len(want)+1 || strings.Join(seen[:len(want)], "|") != strings.Join(want, "|") {
