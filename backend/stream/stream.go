@@ -26,7 +26,8 @@ import (
 // Result is the decoded state of one turn. It is a value: later writes do not
 // change a Result already returned.
 type Result struct {
-	// Text is the answer so far (for ChatGPT with citation markers removed).
+	// Text is the answer so far (for ChatGPT with citation markers turned
+	// into Markdown links, or removed when nothing says what they cite).
 	Text string `json:"text"`
 	// Complete is true only when the stream proved that the turn finished
 	// (ChatGPT message_stream_complete, DeepSeek status FINISHED, Grok's

@@ -133,8 +133,9 @@ func (c *conversation) answer() (*message, bool) {
 	return nil, false
 }
 
-// text joins the message's string parts and removes citation spans
-// (U+E200 … U+E201, with U+E202–U+E206 separators).
+// text joins the message's string parts and turns its citation spans
+// (U+E200 … U+E201, with U+E202–U+E206 separators) into Markdown links
+// from metadata.content_references (linkCitations).
 func (m *message) text() string {
 	var b strings.Builder
 	for _, p := range m.Content.Parts {
@@ -143,7 +144,7 @@ func (m *message) text() string {
 			b.WriteString(s)
 		}
 	}
-	return stripCitations(b.String())
+	return linkCitations(b.String(), m.Metadata["content_references"])
 }
 
 func (m *message) slug() string {

@@ -28,6 +28,16 @@ func TestConversationAnswer(t *testing.T) {
 		t.Fatalf("slug() = %q", m.slug())
 	}
 
+	t.Run("a citation its content_references name becomes a link", func(t *testing.T) {
+		a := *c.Mapping["a1"].Message
+		a.Metadata = map[string]any{"content_references": []any{map[string]any{
+			"matched_text": "\ue200cite\ue202turn0search2\ue201", "type": "grouped_webpages",
+			"items": []any{map[string]any{"title": "The answer", "url": "https://answers.example/42?utm_source=chatgpt.com", "attribution": "Answers"}},
+		}}}
+		if got, want := a.text(), "The answer ([Answers](https://answers.example/42)) is 42."; got != want {
+			t.Fatalf("text() = %q, want %q", got, want)
+		}
+	})
 	t.Run("an unfinished answer is not accepted", func(t *testing.T) {
 		c.Mapping["a1"].Message.Status = "in_progress"
 		if _, ok := c.answer(); ok {

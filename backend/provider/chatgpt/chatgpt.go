@@ -93,11 +93,12 @@ func (a *Adapter) Ready(ctx context.Context) error {
 
 // Extract implements provider.Adapter with one extraction for every turn,
 // whether the run saw its stream or a reattach found it in the page: the
-// conversation's canonical answer (its text with citation spans removed,
-// code blocks from its fences), read by the conversation id the stream
+// conversation's canonical answer (its text with citation spans as
+// Markdown links to their sources, code blocks from its fences), read by the conversation id the stream
 // named or, for a turn the page completed, the one the tab's address names.
 // Only when the conversation cannot be read is the stream's or the page's
-// text returned, with a warning, cleaned alike (cleanAnswer).
+// text returned, with a warning, cleaned alike (cleanAnswer), the page's
+// citation pills as links (pageCitations).
 func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answer, error) {
 	ans, err := a.Web.Extract(ctx, t)
 	if errs.Has(err, errs.AnswerEmpty) {
@@ -105,6 +106,9 @@ func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answ
 	}
 	if err != nil {
 		return nil, err
+	}
+	if ans.Source == "dom" {
+		ans.Text = a.pageCitations(ctx, ans.Text)
 	}
 	ans.Text = cleanAnswer(ans.Text)
 	if ans.ConversationID == "" {

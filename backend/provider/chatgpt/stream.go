@@ -469,7 +469,7 @@ func (d *Decoder) Result() stream.Result {
 		Handoff: d.handoff, Err: d.err, Malformed: d.bad,
 	}
 	if a, md, ok := d.answer(d.views()); ok {
-		r.Text = stripCitations(a.Text)
+		r.Text = linkCitations(a.Text, stream.Get(md, "content_references"))
 		r.MessageID = a.ID
 		asked := stream.Str(stream.Get(md, "model_slug"))
 		if s := stream.Str(stream.Get(md, "resolved_model_slug")); s != "" {

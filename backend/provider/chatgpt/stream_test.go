@@ -15,7 +15,7 @@ var fixtures = []streamtest.Fixture{
 	{
 		Name:     "a ChatGPT answer is assembled from inherited appends and a final patch, without its citation",
 		File:     "chatgpt_basic.sse",
-		Text:     "Here’s a list of three fruits:\n\n1. Apple\n2. Banana 🍌 (they are yellow )\n3. Cherry — naïve café.",
+		Text:     "Here’s a list of three fruits:\n\n1. Apple\n2. Banana 🍌 (they are yellow)\n3. Cherry — naïve café.",
 		Complete: true, Ended: true, Finish: "stop", Model: "gpt-5-2", Source: "metadata.model_slug",
 		Conv: "6974e0a3-1b2c-800d-9a4e-5f0c2d7e8a11", MsgID: "0fe9b7c1-2222-4ccc-8ddd-000000000003", Title: "Fruit list",
 	},
@@ -55,6 +55,13 @@ var fixtures = []streamtest.Fixture{
 		Conv: "6974e0a3-1b2c-800d-9a4e-5f0c2d7e8a11", MsgID: "0fe9b7c1-2222-4ccc-8ddd-000000000003",
 	},
 	{
+		Name:     "a ChatGPT web search answer keeps its citations as the links content_references give, hidden and empty ones dropped",
+		File:     "chatgpt_web_search.sse",
+		Text:     "The ferry timetable changed this week " + webSearchTimetable + ". The new pier opens in May " + webSearchPier + ". Nothing else was found.",
+		Complete: true, Ended: true, Finish: "stop", Model: "gpt-5-2", Source: "metadata.model_slug",
+		Conv: "6974e0a3-1b2c-800d-9a4e-5f0c2d7e8a11", MsgID: "0fe9b7c1-2222-4ccc-8ddd-000000000003",
+	},
+	{
 		Name: "ChatGPT bare op lists and a bare value after a patch continue the patch",
 		File: "chatgpt_bare_op_lists.sse",
 		Text: "one two three", Complete: true, Ended: true, Finish: "finished_successfully", Model: "gpt-5-2", Source: "metadata.model_slug",
@@ -75,6 +82,43 @@ func TestMutatedCapturesStayStableUnderRechunking(t *testing.T) {
 }
 
 func FuzzChatGPT(f *testing.F) { streamtest.Fuzz(f, DecoderName, fixtures, streamtest.Events) }
+
+// The links of chatgpt_web_search.sse's citations.
+const (
+	webSearchTimetable = "([Harbour Times](https://harbour.example/timetable))"
+	webSearchPier      = "([Port Authority](https://port.example/pier), [Example News](https://news.example/pier))"
+)
+
+// TestACitationBecomesItsLinkWhenItsReferenceArrives: while a web search
+// answer streams, a citation span still open is hidden, a closed span
+// whose content_references entry has not come yet is dropped, and the link
+// shows as soon as the entry arrives; no partial text ever holds a
+// sentinel.
+func TestACitationBecomesItsLinkWhenItsReferenceArrives(t *testing.T) {
+	body := streamtest.ReadFixture(t, "chatgpt_web_search.sse")
+	d := NewDecoder()
+	var seen []string
+	for _, ev := range strings.SplitAfter(string(body), "\n\n") {
+		_, _ = d.Write([]byte(ev))
+		r := d.Result()
+		if strings.ContainsFunc(r.Text, isCiteRune) {
+			t.Fatalf("partial text %q holds a citation sentinel", r.Text)
+		}
+		if len(seen) == 0 || seen[len(seen)-1] != r.Text {
+			seen = append(seen, r.Text)
+		}
+	}
+	want := []string{
+		"",
+		"The ferry timetable changed ",
+		"The ferry timetable changed this week ",
+		"The ferry timetable changed this week. The new pier",
+		"The ferry timetable changed this week " + webSearchTimetable + ". The new pier",
+	}
+	if len(seen) < len(want)+1 || strings.Join(seen[:len(want)], "|") != strings.Join(want, "|") {
+		t.Fatalf("partial texts %q, want them to start %q", seen, want)
+	}
+}
 
 func TestPartialTextGrowsWhileTheAnswerStreams(t *testing.T) {
 	body := streamtest.ReadFixture(t, "chatgpt_basic.sse")

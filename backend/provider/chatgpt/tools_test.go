@@ -110,7 +110,7 @@ func TestARunWithAToolRecordsItsProof(t *testing.T) {
 	if res.Tool == nil || *res.Tool != want {
 		t.Fatalf("tool proof %+v, want %+v", res.Tool, want)
 	}
-	if res.Answer != providertest.NormalAnswer("Search the harbour news") {
+	if res.Answer != searchAnswer("Search the harbour news") {
 		t.Fatalf("answer %q", res.Answer)
 	}
 

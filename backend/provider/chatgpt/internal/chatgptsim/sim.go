@@ -121,7 +121,15 @@ var toolsScript []byte
 //     (sim_stream.go deltaEncoder, provider/sim pyjson.go).
 //   - channels: system, user, tool code (recipient python), execution_output,
 //     thoughts (analysis), commentary text, reasoning_recap, final; citations
-//     U+E200…U+E202 around cite markers (scenario thinking).
+//     U+E200…U+E202 around cite markers (scenario thinking, no references).
+//   - web search (system_hints ["search"], sim_search.go): citation spans
+//     with metadata.content_references (grouped_webpages with alt and
+//     items, a span citing two items, hidden, no items, sources_footnote)
+//     patched onto the message during and after the text, whole in the
+//     conversation, pills a[href][target=_blank] named by the first source
+//     ("+N" for more) in the page; server_ste_metadata.is_search.
+//     search_result_groups, supporting_websites' pages and real offsets in
+//     start_idx/end_idx: GAP.
 //   - completion: status finished_successfully, end_turn, finish_details stop;
 //     stop_conversation endpoint: a stopped stream is stored as interrupted;
 //     a stream whose reader went away without stopping it (a closed tab, a
@@ -453,7 +461,7 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 	if parent == "" {
 		parent = rootNode
 	}
-	t := chatgptTurn{conv: c, isNew: isNew, parent: parent, userMsg: user, prompt: prompt, model: req.Model, sc: sc, anon: anon, hints: req.SystemHints}
+	t := chatgptTurn{conv: c, isNew: isNew, parent: parent, userMsg: user, prompt: prompt, model: req.Model, sc: sc, anon: anon, hints: req.SystemHints, search: searches(req.SystemHints)}
 	if sc.Name != sim.ScenarioStreamHandoff {
 		s.streamChatGPT(r.Context(), w, t, nil)
 		return

@@ -219,13 +219,31 @@
       }
       return h('a', { href: url, target: '_blank', rel: 'noopener' }, label);
     },
-    cite() {
-      return h('span', { 'data-testid': 'webpage-citation-pill', class: 'citation-pill' }, h('a', { href: '#', class: 'pill' }, 'example.com'));
+    // A citation span is a pill link to its first source, named by its
+    // attribution (or title, or host), "+N" for more (the reference, "Tools"
+    // → "Web search"); a hidden marker or a span without sources shows
+    // nothing. A span no content_reference names yet keeps the old stand-in.
+    cite(marker) {
+      const refs = t.refs || [];
+      if (!refs.length) return h('span', { 'data-testid': 'webpage-citation-pill', class: 'citation-pill' }, h('a', { href: '#', class: 'pill' }, 'example.com'));
+      const ref = refs.find((r) => r.matched_text === '\uE200cite\uE202' + marker + '\uE201');
+      const items = (ref && ref.type !== 'hidden' && ref.items) || [];
+      if (!items.length) return document.createTextNode('');
+      const first = items[0];
+      let name = first.attribution || first.title;
+      try { name = name || new URL(first.url).hostname.replace(/^www\./, ''); } catch (e) {}
+      const kids = [h('span', { class: 'pill-name' }, name)];
+      if (items.length > 1) kids.push(document.createTextNode(' '), h('span', { class: 'pill-more' }, '+' + (items.length - 1)));
+      return h('span', { 'data-testid': 'webpage-citation-pill', class: 'citation-pill' }, h('a', { href: first.url, target: '_blank', rel: 'noopener', class: 'pill' }, ...kids));
     },
   });
+  // renderAnswer renders the answer as the site does: citation spans as
+  // pills, markers outside spans (hidden ones, the footnote's) and a span
+  // still open at the end not at all.
   function renderAnswer(t) {
     t.body.innerHTML = '';
-    t.body.appendChild(Sim.markdown(t.text, mdOpts(t)));
+    const text = t.text.replace(/\uE200[^\uE201]*$/, '').replace(/[\uE203-\uE206]/g, '');
+    t.body.appendChild(Sim.markdown(text, mdOpts(t)));
   }
   function finishTurn(t, slug) {
     if (older) {
@@ -397,7 +415,7 @@
     let complete = false, errored = false, slug = null, handoff = null;
     const rerender = Sim.throttle(() => {
       const ans = answerOf(channels);
-      if (ans) { t.text = ans.message.content.parts[0] || ''; renderAnswer(t); }
+      if (ans) { t.text = ans.message.content.parts[0] || ''; t.refs = (ans.message.metadata || {}).content_references; renderAnswer(t); }
       const th = channels.find((c) => c && c.message && c.message.content.content_type === 'reasoning_recap');
       if (th && !t.extras.querySelector('.thoughts-summary')) t.extras.appendChild(h('button', { type: 'button', class: 'thoughts-summary' }, th.message.content.content));
       const code = channels.find((c) => c && c.message && c.message.content.content_type === 'code');
@@ -571,6 +589,7 @@
         tools = [];
         setMessageId(t, m.id);
         t.text = m.content.parts.join('');
+        t.refs = (m.metadata || {}).content_references;
         renderAnswer(t);
         if (m.status === 'in_progress') followAnswer(id, t, m.id);
         else finishTurn(t, m.metadata.model_slug);
@@ -590,6 +609,7 @@
       const m = ((await r.json()).mapping[mid] || {}).message;
       if (!m) continue;
       t.text = m.content.parts.join('');
+      t.refs = (m.metadata || {}).content_references;
       renderAnswer(t);
       if (m.status !== 'in_progress') { finishTurn(t, m.metadata.model_slug); return; }
     }

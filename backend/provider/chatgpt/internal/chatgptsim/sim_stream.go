@@ -25,6 +25,9 @@ type deltaEncoder struct {
 	// rest of the turn to the socket (stream_handoff); 0: never.
 	handoffAt int
 	handOff   func()
+
+	// refs paces a web search answer's content_references (nil: none).
+	refs *refPacer
 }
 
 func (d *deltaEncoder) op(p, op string, v any, channel int) {
@@ -68,6 +71,9 @@ func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace s
 		}
 		d.op(path, "append", part, -1)
 		sent += part
+		if text == d.answer && d.refs != nil {
+			d.refs.chunk(d, sent)
+		}
 		if !sim.Sleep(ctx, pace.Interval) {
 			return sent, false
 		}
@@ -77,6 +83,9 @@ func (d *deltaEncoder) streamText(ctx context.Context, path, text string, pace s
 		last = parts[len(parts)-1]
 	}
 	ops := []any{sim.O("p", path, "o", "append", "v", last)}
+	if text == d.answer && d.refs != nil {
+		tail = append(d.refs.tail(), tail...)
+	}
 	for _, t := range tail {
 		ops = append(ops, t)
 	}
@@ -103,6 +112,8 @@ type chatgptTurn struct {
 	sc      sim.Scenario
 	anon    bool
 	hints   []string // the request's system_hints (the tools sent)
+	search  bool     // the send's system_hints ask for web search
+	refs    []any    // the answer's content_references (web search)
 }
 
 // streamChatGPT writes the whole SSE answer of one turn and records the
@@ -127,6 +138,10 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	a := sim.AnswerFor(ID, t.sc, t.prompt)
 	if t.sc.Name == sim.ScenarioStreamHandoff && t.sc.Param("size", "") != "" {
 		a = sim.AnswerFor(ID, sim.Scenario{Name: sim.ScenarioLong, Params: t.sc.Params}, t.prompt)
+	}
+	if t.search {
+		a.Text, t.refs = searchAnswer(t.prompt)
+		d.refs = &refPacer{refs: t.refs}
 	}
 	d.sc, d.answer, d.hold = t.sc, a.Text, s.Hold(t.sc)
 	if handedOff != nil {
@@ -291,7 +306,11 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	if len(a.Thoughts) > 0 || a.Code != "" {
 		ch = "final"
 	}
-	am := chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{""}), "in_progress", nil, meta(), "all", ch)
+	amMeta := meta()
+	if t.search {
+		amMeta = meta("citations", []any{}, "content_references", []any{}, "search_result_groups", []any{})
+	}
+	am := chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{""}), "in_progress", nil, amMeta, "all", ch)
 	d.op("", "add", sim.O("message", am, "conversation_id", cid, "error", nil), channel)
 	d.data(sim.O("type", "message_marker", "conversation_id", cid, "message_id", aid, "marker", "user_visible_token", "event", "first"))
 
@@ -337,7 +356,7 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	}
 	first, title := s.recordAnswer(t, parent, aid, ch, a, model, meta, mentionIDs)
 
-	d.data(sim.O("type", "server_ste_metadata", "metadata", sim.O("conduit_prewarmed", false, "model_slug", "i-mini", "did_auto_switch_to_reasoning", false, "is_first_turn", first), "conversation_id", cid))
+	d.data(sim.O("type", "server_ste_metadata", "metadata", sim.O("conduit_prewarmed", false, "model_slug", "i-mini", "did_auto_switch_to_reasoning", false, "is_first_turn", first, "is_search", t.search), "conversation_id", cid))
 	d.data(sim.O("type", "message_stream_complete", "conversation_id", cid))
 	if first {
 		d.data(sim.O("type", "title_generation", "title", title, "conversation_id", cid))
@@ -353,8 +372,11 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 func (s *simServer) recordAnswer(t chatgptTurn, parent, aid string, ch any, a sim.Answer, model string, meta func(...any) sim.Obj, mentionIDs []string) (bool, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t.conv.add(parent, chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{a.Text}), "finished_successfully", true,
-		meta("finish_details", sim.O("type", "stop", "stop_tokens", []any{200002}), "is_complete", true), "all", ch))
+	md := meta("finish_details", sim.O("type", "stop", "stop_tokens", []any{200002}), "is_complete", true)
+	if t.refs != nil {
+		md = append(md, sim.KV{K: "content_references", V: t.refs})
+	}
+	t.conv.add(parent, chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{a.Text}), "finished_successfully", true, md, "all", ch))
 	t.conv.Model = model
 	for _, z := range a.Zips {
 		t.conv.Sandbox["/mnt/data/"+z.Name] = &simSandboxFile{Spec: z, Messages: append([]string{aid}, mentionIDs...)}
