@@ -1,4 +1,7 @@
-package sim
+// Package simjson writes the simulator's JSON the way the real servers do:
+// objects that keep their key order (Obj), Python's separators for
+// ChatGPT's frames (PyJSON), compact otherwise (CompactJSON).
+package simjson
 
 import (
 	"bytes"
@@ -109,7 +112,7 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 	default:
 		raw, err := json.Marshal(x)
 		if err != nil {
-			panic(fmt.Sprintf("sim: marshal %T: %v", v, err))
+			panic(fmt.Sprintf("simjson: marshal %T: %v", v, err))
 		}
 		b.Write(raw)
 	}
