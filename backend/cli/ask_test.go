@@ -6,7 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/ferrydesk/ferry/backend/record"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,12 +16,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
+
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
 	"github.com/ferrydesk/ferry/backend/provider/sim/simimage"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // TestAsk runs the built ferry binary against the simulator: the test
@@ -237,6 +240,70 @@ func TestAsk(t *testing.T) {
 		}
 		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 1 {
 			t.Fatalf("%d submissions, want the prompt sent once", n)
+		}
+	})
+
+	t.Run("--temporary asks in the site's temporary chat, forgets its cookie, cannot be followed up; --archive-after archives a done run's conversation", func(t *testing.T) {
+		load(t, "")
+		var askOut struct {
+			Session string `json:"session"`
+			provider.Result
+		}
+		r := ask(t, "--json", "--temporary", "Keep this off the record")
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &askOut) != nil || !askOut.Temporary || !slices.ContainsFunc(askOut.Warnings, func(w string) bool { return strings.Contains(w, "temporary chat") }) {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s; want a temporary run that says so", r.code, r.stdout, r.stderr)
+		}
+		subs := h.Server.Submissions(sim.ChatGPT)
+		if len(subs) != 1 || !subs[0].Temporary || askOut.Answer != providertest.NormalAnswer("Keep this off the record") {
+			t.Fatalf("submissions %+v, answer %q: want one to a temporary chat, answered", subs, askOut.Answer)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		p, err := h.Browser.Page(ctx, askOut.Routing.ControlledTabID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cookies proto.NetworkGetCookiesResult
+		if err := p.Exec(ctx, "Network.getCookies", proto.NetworkGetCookies{Urls: []string{"https://chatgpt.com/"}}, &cookies); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cookies.Cookies {
+			if strings.HasPrefix(c.Name, "conv_key_") {
+				t.Fatalf("the temporary chat's cookie %s is still there", c.Name)
+			}
+		}
+		if r := ferry(t, nil, "ask", "--browser-url", url, "--data-dir", dataDir, "--session", askOut.Session, "and then?"); r.code != 2 || !strings.Contains(r.stderr, "temporary chat") {
+			t.Fatalf("a follow-up of the temporary run: exit %d stderr %s; want 2 saying it cannot be continued", r.code, r.stderr)
+		}
+		if r := ask(t, "--temporary", "--archive-after", "Both?"); r.code != 2 {
+			t.Fatalf("--temporary with --archive-after: exit %d stderr %s; want 2", r.code, r.stderr)
+		}
+		// The temporary chat's tab goes: the next asks find one tab of the
+		// site, as before.
+		if err := p.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+
+		load(t, "")
+		r = ask(t, "--json", "--tab", tabID, "--archive-after", "Then put it away")
+		askOut.Result = provider.Result{}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &askOut) != nil || !askOut.Archived || askOut.Temporary {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s; want an archived run", r.code, r.stdout, r.stderr)
+		}
+		req, _ := http.NewRequestWithContext(ctx, "GET", sim.URL(sim.ChatGPT, "/backend-api/conversation/"+askOut.ConversationID), nil)
+		req.Header.Set("authorization", "Bearer "+h.Server.AccessToken())
+		req.AddCookie(h.Server.SessionCookie(sim.ChatGPT))
+		resp, err := h.Server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var conv struct {
+			IsArchived bool `json:"is_archived"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&conv)
+		resp.Body.Close()
+		if err != nil || !conv.IsArchived {
+			t.Fatalf("the site's conversation is_archived=%v (%v), want true", conv.IsArchived, err)
 		}
 	})
 

@@ -24,6 +24,8 @@ type Delivery struct {
 	// the download).
 	Receipts []Receipt
 	Warnings []string
+	// Archived says the conversation was archived on the site.
+	Archived bool
 }
 
 // WithDeliverable makes the Runner call d once a run's answer is
@@ -75,6 +77,7 @@ func (r *Runner) deliverAndFinish(ctx context.Context, s *Session, a provider.Ad
 		}
 	}
 	return r.move(context.WithoutCancel(ctx), s.ID, StateDone, "done", func(x *Session) {
+		x.Archived = x.Archived || d.Archived
 		x.Artifacts = mergeArtifacts(x.Artifacts, d.Artifacts)
 		x.Receipts = append(x.Receipts, d.Receipts...)
 		x.Warnings = append(x.Warnings, d.Warnings...)

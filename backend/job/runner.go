@@ -63,6 +63,7 @@ type Spec struct {
 	Origin          Origin
 	Approval        Approval
 	CodeMode        bool
+	Temporary       bool // in the site's temporary chat (record.Run.Temporary)
 	// RequestedTab and TabWasCreated feed the routing proof.
 	RequestedTab  string
 	TabWasCreated bool
@@ -104,9 +105,12 @@ func (r *Runner) Create(ctx context.Context, sp Spec) (*Session, error) {
 	s := &Session{
 		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, EffortRequested: sp.Effort, ToolRequested: sp.Tool, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
 		Prompt: sp.Prompt, Task: sp.Task, Template: sp.Template, Contract: sp.Contract, Deadline: sp.Deadline,
-		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, State: StateResolved,
+		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, Temporary: sp.Temporary, State: StateResolved,
 		Parent: sp.Parent, Thread: sp.Thread, Attachments: sp.Attachments,
 		Routing: &provider.Routing{RequestedTabID: sp.RequestedTab, ControlledTabID: sp.TargetID, TabWasCreated: sp.TabWasCreated},
+	}
+	if sp.Temporary {
+		s.Warnings = append(s.Warnings, "asked in a temporary chat: the site keeps no history of it, this record is the only copy")
 	}
 	out, err := r.repo.Create(ctx, s)
 	if err == nil {

@@ -19,7 +19,7 @@ func (h *Runner) RequestOf(run *job.Session) (service.JobRequest, error) {
 	if len(recs) > 0 {
 		return recs[0].Spec, nil
 	}
-	req := service.JobRequest{Kind: service.KindAsk, Prompt: run.Prompt, Site: run.Site, Model: run.ModelRequested, Effort: run.EffortRequested, Tool: run.ToolRequested}
+	req := service.JobRequest{Kind: service.KindAsk, Prompt: run.Prompt, Site: run.Site, Model: run.ModelRequested, Effort: run.EffortRequested, Tool: run.ToolRequested, Temporary: run.Temporary}
 	if run.CodeMode {
 		req.Kind, req.Contract = service.KindCode, run.Contract
 		if run.Task != "" {

@@ -141,6 +141,7 @@ func (h *Runner) run(ctx context.Context, rec jobRecord) {
 	req := h.defaults
 	req.Site, req.Model, req.Prompt, req.TargetID, req.Origin = rec.Spec.Site, rec.Spec.Model, rec.Spec.Prompt, rec.Spec.TabID, origin
 	req.NewChat, req.Effort, req.Tool = rec.Spec.NewChat, rec.Spec.Effort, rec.Spec.Tool
+	req.Temporary, req.ArchiveAfter = rec.Spec.Temporary, rec.Spec.ArchiveAfter
 	if rec.Spec.TimeoutSeconds > 0 {
 		req.Timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
 	}
@@ -308,6 +309,10 @@ func (h *Runner) Followed(ctx context.Context, ref, siteID string) (*job.Session
 	run, err := repo.Resolve(ctx, ref)
 	if err != nil {
 		return nil, err
+	}
+	if run.Temporary {
+		return nil, errs.New(errs.BadInput, "run %s was asked in a temporary chat, which the site keeps no history of: it cannot be continued", run.ID).
+			WithHint("ask in a new chat, with what you need of its answer in the prompt")
 	}
 	if run.ConversationURL == "" {
 		return nil, errs.New(errs.BadInput, "run %s has no conversation to continue", run.ID).

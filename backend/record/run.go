@@ -64,6 +64,12 @@ type Run struct {
 	// CodeMode says the run expects artifacts: extracted leads to
 	// artifacts_retrieved rather than done.
 	CodeMode bool `json:"codeMode,omitempty"`
+	// Temporary says the run asked in a chat the site keeps no history of
+	// (its tab opened on the site's temporary chat): this record is the
+	// only one. Archived says the conversation was archived on the site
+	// once the answer was safe here (--archive-after).
+	Temporary bool `json:"temporary,omitempty"`
+	Archived  bool `json:"archived,omitempty"`
 	// Attachments are the files sent with the prompt (names as sent,
 	// sizes, sha256), checked before the run was created; the prompt is
 	// sent only once each is proven in the composer.

@@ -53,6 +53,14 @@ type AskRequest struct {
 	// one of its own free tabs navigated there: tabs.Leases.NewChat). It
 	// needs Site and excludes TargetID.
 	NewChat bool
+	// Temporary asks in the site's temporary chat (site.Site.TemporaryChat),
+	// which the site keeps no history of: a new chat, so it excludes
+	// TargetID and Continue; the run's record is then the only one.
+	Temporary bool
+	// ArchiveAfter archives the conversation on the site once the answer is
+	// safe in the run's record (an adapter that is an Archiver); a failed
+	// archive is a warning, never a failed run.
+	ArchiveAfter bool
 	// Continue is the address of a conversation of Site to go on with (a
 	// follow-up): the run takes a tab that shows it, else one navigated to
 	// it (tabs.Leases.Continue); TargetID is then only the tab preferred.
@@ -155,6 +163,11 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	if err != nil {
 		return nil, err
 	}
+	if req.Temporary {
+		if reg, err = temporaryChat(reg, &req); err != nil {
+			return nil, err
+		}
+	}
 	var files []attach.File
 	checkedFiles := false
 	if req.Site != "" {
@@ -203,6 +216,9 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	switch {
 	case req.NewChat:
 		page, st, created, err = p.d.Leases.NewChat(ctx, tr, b, reg, req.Site)
+		if err == nil && req.Temporary {
+			err = provedTemporary(ctx, page, st)
+		}
 	case req.Continue != "":
 		// The request named a conversation; its tab was only a preference.
 		page, st, created, err = p.d.Leases.Continue(ctx, tr, b, reg, req.Site, req.Continue, req.TargetID)
@@ -243,6 +259,9 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	if err != nil {
 		return nil, err
 	}
+	if _, ok := a.(Archiver); req.ArchiveAfter && !ok {
+		return nil, errs.New(errs.CapabilityMissing, "%s has no archive Ferry knows of; nothing was sent", st.Name).WithHint("ask without --archive-after")
+	}
 	repo, err := p.d.History(ctx)
 	if err != nil {
 		return nil, err
@@ -270,7 +289,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		return provider.New(provider.Env{Page: tab, Site: fs, Sites: reg})
 	}
 	ropts := []job.RunnerOption{job.WithRateLimitCooldown(cooldown), job.WithFreshTab(freshTab),
-		job.WithDeliverable(ImagesHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes))}
+		job.WithDeliverable(p.askDelivery(req.ArchiveAfter))}
 	if p.d.Settings().Run.NoFailureScreenshot {
 		ropts = append(ropts, job.WithoutFailureScreenshots())
 	}
@@ -279,7 +298,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		defer r.Subscribe(req.OnEvent)()
 	}
 	spec := job.Spec{Site: st.ID, Model: req.Model, Effort: req.Effort, Tool: req.Tool, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
-		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created, Attachments: files}
+		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created, Attachments: files, Temporary: req.Temporary}
 	if parent := req.Parent; parent != nil {
 		spec.Parent, spec.Thread = parent.ID, parent.Thread
 		if spec.Thread == "" {
@@ -293,6 +312,13 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	out, err := r.Run(ctx, s.ID, a)
 	if out == nil {
 		out = s
+	}
+	// A temporary chat's browser state goes once its answer is safe here
+	// (a run that did not finish keeps it, for a reattach).
+	if f, ok := a.(TemporaryForgetter); ok && req.Temporary && out.ConversationID != "" && err == nil && out.State == job.StateDone {
+		fctx, stop := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_ = f.ForgetTemporary(fctx, out.ConversationID)
+		stop()
 	}
 	p.d.Ledger.LearnFromRun(out, err)
 	finished = err == nil && out.State == job.StateDone

@@ -112,9 +112,15 @@ type JobRequest struct {
 	// Tool is a tool of the site's composer to switch on for the prompt
 	// (ChatGPT's "web-search", "deep-research", "image"); an ask only, on
 	// a named site. "" asks with none.
-	Tool     string            `json:"tool,omitempty"`
-	Template string            `json:"template,omitempty"`
-	Vars     map[string]string `json:"vars,omitempty"`
+	Tool string `json:"tool,omitempty"`
+	// Temporary asks in the site's temporary chat, which the site keeps no
+	// history of (an ask in a new chat on a named site).
+	Temporary bool `json:"temporary,omitempty"`
+	// ArchiveAfter archives the conversation on the site once the answer
+	// is safe in Ferry's history (an ask).
+	ArchiveAfter bool              `json:"archiveAfter,omitempty"`
+	Template     string            `json:"template,omitempty"`
+	Vars         map[string]string `json:"vars,omitempty"`
 	// Contract is a code job's output contract ("" is code).
 	Contract string `json:"contract,omitempty"`
 	// SessionID names the run a reattach job resumes, or the run whose
@@ -212,6 +218,14 @@ func (r JobRequest) Validate() error {
 	if strings.TrimSpace(r.Tool) != "" && (r.Kind != KindAsk || r.Site == "") {
 		return errs.New(errs.BadInput, "a tool is chosen for an ask on a named site, not for this %s job", r.Kind).
 			WithHint("set \"site\" (e.g. chatgpt) on an ask job, or drop \"tool\"")
+	}
+	if (r.Temporary || r.ArchiveAfter) && r.Kind != KindAsk {
+		return errs.New(errs.BadInput, "temporary and archiveAfter are for an ask, not for this %s job", r.Kind).
+			WithHint("drop \"temporary\" and \"archiveAfter\"")
+	}
+	if r.Temporary && (r.Site == "" || r.TabID != "" || r.SessionID != "" || r.Conversation != "" || r.ArchiveAfter) {
+		return errs.New(errs.BadInput, "a temporary chat is a new chat on a named site, which leaves nothing to archive: it takes no tab, run or conversation to continue, and no archiveAfter").
+			WithHint("set \"site\" and drop \"tabId\", \"sessionId\", \"conversation\" and \"archiveAfter\"")
 	}
 	if r.NewChat && (r.Site == "" || r.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab").

@@ -200,6 +200,9 @@ type Site struct {
 	Address string `json:"address"`
 	// NewChat is the URL that opens a fresh chat (defaults to Address).
 	NewChat string `json:"newChat,omitempty"`
+	// TemporaryChat is the URL that opens a chat the site keeps no
+	// history of (ChatGPT's temporary chat); "" when the site has none.
+	TemporaryChat string `json:"temporaryChat,omitempty"`
 	// OldHosts are hosts the site answered on before and now redirects
 	// from (Kimi's kimi.moonshot.cn): a tab or a saved conversation there
 	// is the site's, and is continued at the same path on Address's host

@@ -32,6 +32,9 @@ func TestTheBuiltinRegistryHasTheSevenSitesInOrder(t *testing.T) {
 			if s.NewChat != "" && !s.Allows(s.NewChat) {
 				t.Errorf("new chat URL %q is outside the site", s.NewChat)
 			}
+			if s.TemporaryChat != "" && !s.Allows(s.TemporaryChat) {
+				t.Errorf("temporary chat URL %q is outside the site", s.TemporaryChat)
+			}
 			if s.Has(FeatureStreamCapture) {
 				if _, err := stream.New(s.Stream.Decoder); err != nil {
 					t.Errorf("decoder: %v", err)

@@ -11,12 +11,14 @@ const DurablePath = `^(?:/g/[^/]+)?/c/([A-Za-z0-9-]+)(?:/|$)`
 // hidden textarea[name="prompt-textarea"] is deliberately never a composer.
 func Site() site.Site {
 	return site.Site{
-		ID:         "chatgpt",
-		Name:       "ChatGPT",
-		Address:    "https://chatgpt.com/",
-		NewChat:    "https://chatgpt.com/",
-		LoginHosts: []string{"auth.openai.com"},
-		LoginPaths: []string{"/auth/login"},
+		ID:      "chatgpt",
+		Name:    "ChatGPT",
+		Address: "https://chatgpt.com/",
+		NewChat: "https://chatgpt.com/",
+		// providers.md "Tools": a temporary chat, which leaves no history.
+		TemporaryChat: "https://chatgpt.com/?temporary-chat=true",
+		LoginHosts:    []string{"auth.openai.com"},
+		LoginPaths:    []string{"/auth/login"},
 		// A new chat first shows /c/WEB:<uuid> or /c/local-chatgpt%3A<id>;
 		// only /c/<id> (also under a project or GPT, /g/<slug>/c/<id>)
 		// lasts (the reference, "What changed": transient URLs).

@@ -23,6 +23,8 @@ type Submission struct {
 	// Tools are the tools the send asked for (ChatGPT: system_hints, such
 	// as "search", "picture_v2", "plugin:connector_openai_deep_research").
 	Tools []string `json:"tools,omitempty"`
+	// Temporary says the send went to a temporary chat (ChatGPT's).
+	Temporary bool `json:"temporary,omitempty"`
 }
 
 // ledger records every submission so tests can prove a prompt was sent once.

@@ -1148,6 +1148,8 @@ export namespace record {
 	    timings: Timings;
 	    warnings?: string[];
 	    images?: Artifact[];
+	    temporary?: boolean;
+	    archived?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Result(source);
@@ -1168,6 +1170,8 @@ export namespace record {
 	        this.timings = this.convertValues(source["timings"], Timings);
 	        this.warnings = source["warnings"];
 	        this.images = this.convertValues(source["images"], Artifact);
+	        this.temporary = source["temporary"];
+	        this.archived = source["archived"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1597,6 +1601,8 @@ export namespace record {
 	    origin: string;
 	    approval: string;
 	    codeMode?: boolean;
+	    temporary?: boolean;
+	    archived?: boolean;
 	    attachments?: Attachment[];
 	    seq: number;
 	
@@ -1644,6 +1650,8 @@ export namespace record {
 	        this.origin = source["origin"];
 	        this.approval = source["approval"];
 	        this.codeMode = source["codeMode"];
+	        this.temporary = source["temporary"];
+	        this.archived = source["archived"];
 	        this.attachments = this.convertValues(source["attachments"], Attachment);
 	        this.seq = source["seq"];
 	    }
@@ -2087,6 +2095,8 @@ export namespace service {
 	    model?: string;
 	    effort?: string;
 	    tool?: string;
+	    temporary?: boolean;
+	    archiveAfter?: boolean;
 	    template?: string;
 	    vars?: {[key: string]: string};
 	    contract?: string;
@@ -2124,6 +2134,8 @@ export namespace service {
 	        this.model = source["model"];
 	        this.effort = source["effort"];
 	        this.tool = source["tool"];
+	        this.temporary = source["temporary"];
+	        this.archiveAfter = source["archiveAfter"];
 	        this.template = source["template"];
 	        this.vars = source["vars"];
 	        this.contract = source["contract"];

@@ -268,6 +268,7 @@ func (s *simServer) routes() http.Handler {
 	mux.HandleFunc("GET /backend-api/conversation/{id}", s.chatgptBearer(func(w http.ResponseWriter, r *http.Request) {
 		s.handleConversationGet(w, r, r.PathValue("id"))
 	}))
+	mux.HandleFunc("PATCH /backend-api/conversation/{id}", s.chatgptBearer(s.chatgptPatchConversation))
 	mux.HandleFunc("GET /backend-api/conversation/{id}/interpreter/download", s.chatgptBearer(s.chatgptInterpreterDownload))
 	mux.HandleFunc("GET /backend-api/files/{id}/download", s.chatgptBearer(s.chatgptFileDownload))
 	mux.HandleFunc("GET /backend-api/estuary/content", s.chatgptEstuary)
@@ -387,6 +388,8 @@ type chatgptRequest struct {
 		Kind string `json:"kind"`
 	} `json:"conversation_mode"`
 	SystemHints []string `json:"system_hints"`
+	// HistoryDisabled marks a temporary chat's send.
+	HistoryDisabled bool `json:"history_and_training_disabled"`
 }
 
 func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) {
@@ -416,12 +419,13 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 	if isNew {
 		c = newConversation(sim.NewUUID())
 		c.Anonymous = anon
+		c.Temporary = req.HistoryDisabled
 		s.convs[c.ID] = c
 	}
 	s.mu.Unlock()
 	sc := s.TurnScenario(ID, c.ID, prompt)
 
-	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name, Mode: req.ConversationMode.Kind, Model: req.Model, Effort: req.ThinkingEffort, Tools: req.SystemHints}
+	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name, Mode: req.ConversationMode.Kind, Model: req.Model, Effort: req.ThinkingEffort, Tools: req.SystemHints, Temporary: c.Temporary}
 	if len(req.Messages) > 0 && len(req.Messages[0].Metadata.Attachments) > 0 {
 		var ids []string
 		for _, a := range req.Messages[0].Metadata.Attachments {
@@ -460,6 +464,10 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 	parent := req.ParentMessageID
 	if parent == "" {
 		parent = rootNode
+	}
+	if c.Temporary {
+		// Only this cookie opens the temporary chat's record again.
+		http.SetCookie(w, &http.Cookie{Name: "conv_key_" + c.ID, Value: s.MACHex("conv_key", c.ID)[:32], Path: "/", Secure: true, SameSite: http.SameSiteLaxMode})
 	}
 	t := chatgptTurn{conv: c, isNew: isNew, parent: parent, userMsg: user, prompt: prompt, model: req.Model, sc: sc, anon: anon, hints: req.SystemHints, search: searches(req.SystemHints)}
 	if sc.Name != sim.ScenarioStreamHandoff {

@@ -6,6 +6,9 @@
   const { h, cfg } = Sim;
   const drift = cfg.drift;
   const anon = !cfg.loggedIn;
+  // A temporary chat (/?temporary-chat=true) keeps its address and no
+  // history: its send says so, the site answers with a conv_key_<id> cookie.
+  const temporary = new URLSearchParams(location.search).get('temporary-chat') === 'true';
   // Drifted DOM: the selectors an adapter hard-codes no longer match.
   const T = drift
     ? { composer: 'composer-editor', send: 'composer-send', stop: 'composer-halt', turn: 'chat-turn-', markdown: 'prose-answer', sendLabel: 'Submit message', copy: 'turn-copy' }
@@ -313,7 +316,7 @@
     const hints = regenerate || !tools ? [] : tools.hints();
     if (tools && !regenerate) tools.reset();
     if (!regenerate) { userTurn(text, msgId, files.map((f) => f.name)); editor.clear(); uploads.clear(); }
-    if (!anon && !conversationId && !transient) { transient = transientURL(); history.pushState({}, '', transient); }
+    if (!anon && !temporary && !conversationId && !transient) { transient = transientURL(); history.pushState({}, '', transient); }
     renderTrailing();
     const t = assistantTurn();
     await send(t, text, msgId, regenerate, files, hints);
@@ -340,6 +343,7 @@
       Object.assign(body, anon ? { model: 'auto' } : picker.request());
       if (conversationId) body.conversation_id = conversationId;
       if (hints && hints.length) body.system_hints = hints;
+      if (temporary) body.history_and_training_disabled = true;
       const resp = await fetch(base + '/f/conversation', {
         method: 'POST', credentials: 'include', signal: abort.signal,
         headers: Object.assign({ 'content-type': 'application/json' }, authHeaders()), body: JSON.stringify(body),
@@ -443,7 +447,7 @@
       if (f.conversation_id && !conversationId) setConversation(f.conversation_id);
       if (f.type === 'message_stream_complete') complete = true;
       if (f.type === 'stream_handoff') handoff = ((f.options || []).find((o) => o.type === 'subscribe_ws_topic') || {}).topic_id || null;
-      if (f.type === 'title_generation') addHistory(f.title);
+      if (f.type === 'title_generation' && !temporary) addHistory(f.title);
       if (f.error) {
         errored = true;
         rerender.flush();
@@ -499,7 +503,7 @@
   let transient = null;
   function setConversation(id) {
     conversationId = id;
-    if (anon || transient) return;
+    if (anon || transient || temporary) return;
     if (location.pathname !== '/c/' + id) history.pushState({}, '', '/c/' + id);
   }
   function settleAddress() {

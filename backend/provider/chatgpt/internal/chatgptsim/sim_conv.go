@@ -1,6 +1,8 @@
 package chatgptsim
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
 	"time"
 
@@ -24,6 +26,10 @@ type simConversation struct {
 	Limits    []any
 	Turns     int
 	Anonymous bool
+	// Temporary: a temporary chat's, opened again only with its
+	// conv_key_<id> cookie. Archived: PATCHed is_archived.
+	Temporary bool
+	Archived  bool
 }
 
 type simNode struct {
@@ -100,7 +106,7 @@ func (c *simConversation) json() sim.Obj {
 	}
 	return sim.O("title", c.Title, "create_time", float64(c.Created.UnixMilli())/1000, "update_time", float64(c.Updated.UnixMilli())/1000,
 		"mapping", mapping, "moderation_results", []any{}, "current_node", c.Current, "plugin_ids", nil,
-		"conversation_id", c.ID, "conversation_template_id", nil, "gizmo_id", nil, "is_archived", false,
+		"conversation_id", c.ID, "conversation_template_id", nil, "gizmo_id", nil, "is_archived", c.Archived,
 		"safe_urls", []any{}, "default_model_slug", c.Model, "id", c.ID,
 		"conversation_detail_metadata", sim.O("limits_progress", c.limitsProgress()))
 }
@@ -157,6 +163,11 @@ func (s *simServer) handleConversationGet(w http.ResponseWriter, r *http.Request
 	s.mu.Lock()
 	c := s.convs[id]
 	var body string
+	if c != nil && c.Temporary {
+		if ck, err := r.Cookie("conv_key_" + id); err != nil || ck.Value != s.MACHex("conv_key", id)[:32] {
+			c = nil
+		}
+	}
 	if c != nil {
 		body = sim.CompactJSON(c.json())
 	}
@@ -167,4 +178,28 @@ func (s *simServer) handleConversationGet(w http.ResponseWriter, r *http.Request
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write([]byte(body))
+}
+
+// chatgptPatchConversation serves PATCH /backend-api/conversation/<id>
+// {"is_archived": true|false}: {"success": true}, the conversation's
+// is_archived set (404 for one it does not know).
+func (s *simServer) chatgptPatchConversation(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		IsArchived *bool `json:"is_archived"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&req); err != nil || req.IsArchived == nil {
+		sim.WriteJSON(w, http.StatusUnprocessableEntity, sim.O("detail", "is_archived is required"))
+		return
+	}
+	s.mu.Lock()
+	c := s.convs[r.PathValue("id")]
+	if c != nil {
+		c.Archived = *req.IsArchived
+	}
+	s.mu.Unlock()
+	if c == nil {
+		sim.WriteJSON(w, http.StatusNotFound, sim.O("detail", sim.O("code", "conversation_not_found", "message", "Conversation not found")))
+		return
+	}
+	sim.WriteJSON(w, http.StatusOK, sim.O("success", true))
 }

@@ -1,0 +1,116 @@
+package runs
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+
+	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/site"
+)
+
+// Where a chat goes: the site's temporary chat (Temporary), and the
+// conversation archived once its answer is safe (ArchiveAfter).
+
+// temporaryChat is reg with req's site opening its temporary chat as its
+// new chat, and req made a new chat. Errors: BadInput for a temporary chat
+// that would continue a tab or a conversation, or archive what the site
+// keeps no history of; CapabilityMissing for a site without one.
+func temporaryChat(reg *site.Registry, req *AskRequest) (*site.Registry, error) {
+	switch {
+	case req.Site == "" || req.TargetID != "" || req.Continue != "":
+		return nil, errs.New(errs.BadInput, "a temporary chat is a new chat: it needs a site, and neither a tab nor a conversation to continue").
+			WithHint("drop --tab, --session and --conv, or drop --temporary")
+	case req.ArchiveAfter:
+		return nil, errs.New(errs.BadInput, "a temporary chat leaves no history on the site, so there is nothing to archive").
+			WithHint("drop --archive-after or --temporary")
+	}
+	st, err := reg.Get(req.Site)
+	if err != nil {
+		return nil, err
+	}
+	if st.TemporaryChat == "" {
+		return nil, errs.New(errs.CapabilityMissing, "%s has no temporary chat Ferry knows of", st.Name).
+			WithHint("ask without --temporary").WithEvidence("site", st.ID)
+	}
+	req.NewChat = true
+	return reg.Merge(site.Override{ID: st.ID, NewChat: st.TemporaryChat})
+}
+
+// provedTemporary checks that the tab opened on the site's temporary chat
+// shows it (its address still asks for it): a site that sent the tab to
+// an ordinary chat instead would keep the conversation. Errors:
+// CapabilityMissing naming the address shown; the page's errors.
+func provedTemporary(ctx context.Context, page *browser.Page, st site.Site) error {
+	want, err := url.Parse(st.TemporaryChat)
+	if err != nil {
+		return errs.Wrap(err, errs.ConfigInvalid, "the temporary chat address of %s does not parse", st.ID)
+	}
+	info, err := page.Info(ctx)
+	if err != nil {
+		return err
+	}
+	shown := info.URL
+	u, err := url.Parse(shown)
+	if err == nil && u.Host == want.Host && u.Path == want.Path && u.RawQuery == want.RawQuery {
+		return nil
+	}
+	return errs.New(errs.CapabilityMissing, "%s did not open a temporary chat (the tab shows %s); nothing was sent", st.Name, clipURL(shown)).
+		WithHint("open a temporary chat in the site by hand to see why (the plan, a workspace policy), or ask without --temporary")
+}
+
+func clipURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "an address that does not parse"
+	}
+	u.RawQuery, u.Fragment = "", ""
+	return u.String()
+}
+
+// Archiver is the optional capability of an adapter whose site can archive
+// a conversation (ChatGPT's PATCH of is_archived). Archive archives
+// conversation id and says whether the site confirmed it.
+type Archiver interface {
+	Archive(ctx context.Context, conversationID string) error
+}
+
+// TemporaryForgetter is the optional capability of an adapter whose
+// temporary chats leave state in the browser that piles up (ChatGPT's
+// conv_key_<id> cookies, until requests fail on their header size):
+// ForgetTemporary removes that of conversation id.
+type TemporaryForgetter interface {
+	ForgetTemporary(ctx context.Context, conversationID string) error
+}
+
+// askDelivery is an ask's Deliverable: the turn's images (ImagesHome),
+// then, with archive, the conversation archived on the site (the answer is
+// in the record since the run was extracted); a failed archive is a
+// warning.
+func (p *Pipeline) askDelivery(archive bool) job.Deliverable {
+	images := ImagesHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes)
+	return func(ctx context.Context, s *job.Session, a provider.Adapter) (job.Delivery, error) {
+		d, err := images(ctx, s, a)
+		if err != nil || !archive {
+			return d, err
+		}
+		ar, ok := a.(Archiver)
+		switch {
+		case !ok:
+			err = errs.New(errs.CapabilityMissing, "%s has no archive Ferry knows of", a.Site().Name)
+		case s.ConversationID == "":
+			err = errs.New(errs.ArtifactNotFound, "the run has no conversation id")
+		default:
+			err = ar.Archive(ctx, s.ConversationID)
+		}
+		if err != nil {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("the conversation was not archived (%s): %s", errs.CodeOf(err), errs.From(err).Message))
+			return d, nil
+		}
+		d.Archived = true
+		return d, nil
+	}
+}
