@@ -1,0 +1,72 @@
+package browser
+
+import (
+	"context"
+	"net"
+	"sync"
+	"time"
+)
+
+// writeTimeout bounds one write to the DevTools socket. rod writes a
+// request without its caller's context, so a browser that stopped taking
+// bytes off its socket (hung, or stopped in a debugger) would hold the
+// caller past any deadline once the socket's buffers are full: after this
+// long the write fails and the connection drops (BrowserDisconnected).
+const writeTimeout = 30 * time.Second
+
+// boundedDialer dials the DevTools websocket (ws://) for rod so that the
+// opening handshake, which rod reads without a deadline, ends with the
+// context of the dial: a port that accepts but never answers (a browser
+// that stopped responding, another program) is a timeout, not a hang.
+// Every later write is bounded by writeTimeout.
+type boundedDialer struct {
+	mu       sync.Mutex
+	conn     net.Conn
+	stopCtx  func() bool // ends the dial context's hold on conn
+	released bool
+}
+
+func (d *boundedDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	bc := &boundedConn{Conn: c}
+	if dl, ok := ctx.Deadline(); ok {
+		_ = c.SetDeadline(dl)
+	}
+	d.mu.Lock()
+	d.conn = bc
+	d.stopCtx = context.AfterFunc(ctx, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if !d.released {
+			_ = c.SetDeadline(time.Unix(1, 0)) // past: the handshake's read fails now
+		}
+	})
+	d.mu.Unlock()
+	return bc, nil
+}
+
+// release lifts the dial's context from the connection once the handshake
+// is over: from then on calls carry their own contexts.
+func (d *boundedDialer) release() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.released = true
+	if d.stopCtx != nil {
+		d.stopCtx()
+	}
+	if d.conn != nil {
+		_ = d.conn.SetDeadline(time.Time{})
+	}
+}
+
+// boundedConn is the DevTools connection with each write bounded by
+// writeTimeout.
+type boundedConn struct{ net.Conn }
+
+func (c *boundedConn) Write(b []byte) (int, error) {
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+	return c.Conn.Write(b)
+}
