@@ -32,9 +32,8 @@ func (d *boundedDialer) DialContext(ctx context.Context, network, addr string) (
 		return nil, err
 	}
 	bc := &boundedConn{Conn: c}
-	if dl, ok := ctx.Deadline(); ok {
-		_ = c.SetDeadline(dl)
-	}
+	// Only once ctx has ended, so that the caller then finds ctx.Err() set
+	// (a deadline of the connection's own could pass a moment earlier).
 	d.mu.Lock()
 	d.conn = bc
 	d.stopCtx = context.AfterFunc(ctx, func() {
