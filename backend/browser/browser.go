@@ -28,6 +28,7 @@ import (
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser/internal/wsdial"
 	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -78,12 +79,12 @@ func connect(ctx context.Context, wsURL string, proc *launch.Process) (*Browser,
 	b.life, b.finish = context.WithCancelCause(context.Background())
 
 	b.ws = &cdp.WebSocket{}
-	dialer := &boundedDialer{}
+	dialer := &wsdial.Dialer{}
 	if strings.HasPrefix(wsURL, "ws://") {
 		b.ws.Dialer = dialer
 	}
 	err := b.ws.Connect(ctx, wsURL, nil)
-	dialer.release()
+	dialer.Release()
 	if err != nil {
 		b.finish(nil)
 		_ = closeSocket(b.ws)

@@ -1,4 +1,9 @@
-package browser
+// Package wsdial dials the DevTools websocket for rod with the bounds rod
+// does not set: the opening handshake, which rod reads without a deadline,
+// ends with the context of the dial (a port that takes the connection but
+// never answers, such as a browser that stopped responding, is then a
+// timeout, not a hang), and every write is bounded by WriteTimeout.
+package wsdial
 
 import (
 	"context"
@@ -7,26 +12,25 @@ import (
 	"time"
 )
 
-// writeTimeout bounds one write to the DevTools socket. rod writes a
+// WriteTimeout bounds one write to the DevTools socket. rod writes a
 // request without its caller's context, so a browser that stopped taking
 // bytes off its socket (hung, or stopped in a debugger) would hold the
 // caller past any deadline once the socket's buffers are full: after this
-// long the write fails and the connection drops (BrowserDisconnected).
-const writeTimeout = 30 * time.Second
+// long the write fails and the connection drops.
+const WriteTimeout = 30 * time.Second
 
-// boundedDialer dials the DevTools websocket (ws://) for rod so that the
-// opening handshake, which rod reads without a deadline, ends with the
-// context of the dial: a port that accepts but never answers (a browser
-// that stopped responding, another program) is a timeout, not a hang.
-// Every later write is bounded by writeTimeout.
-type boundedDialer struct {
+// Dialer is a cdp.Dialer for ws:// addresses. Use one per connection and
+// call Release once rod's Connect returned.
+type Dialer struct {
 	mu       sync.Mutex
 	conn     net.Conn
 	stopCtx  func() bool // ends the dial context's hold on conn
 	released bool
 }
 
-func (d *boundedDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+// DialContext dials addr; until Release, the end of ctx fails the
+// connection's reads and writes at once.
+func (d *Dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, err
@@ -47,9 +51,9 @@ func (d *boundedDialer) DialContext(ctx context.Context, network, addr string) (
 	return bc, nil
 }
 
-// release lifts the dial's context from the connection once the handshake
+// Release lifts the dial's context from the connection once the handshake
 // is over: from then on calls carry their own contexts.
-func (d *boundedDialer) release() {
+func (d *Dialer) Release() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.released = true
@@ -62,10 +66,10 @@ func (d *boundedDialer) release() {
 }
 
 // boundedConn is the DevTools connection with each write bounded by
-// writeTimeout.
+// WriteTimeout.
 type boundedConn struct{ net.Conn }
 
 func (c *boundedConn) Write(b []byte) (int, error) {
-	_ = c.Conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(WriteTimeout))
 	return c.Conn.Write(b)
 }
