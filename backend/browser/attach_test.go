@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,5 +82,42 @@ func TestAttachRefusesBadAddresses(t *testing.T) {
 				t.Fatalf("error %v, want %s", err, tc.code)
 			}
 		})
+	}
+}
+
+// TestAttachEndsAtTheDeadlineOfABrowserThatDoesNotAnswer: a DevTools port
+// that takes the connection but never answers its opening handshake (a
+// browser that stopped responding) ends the attach at the caller's
+// deadline, with the timeout.
+func TestAttachEndsAtTheDeadlineOfABrowserThatDoesNotAnswer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() }) // held open, never answered
+		}
+	}()
+	done := make(chan error, 1)
+	go func() {
+		b, err := Attach(testCtx(t, 500*time.Millisecond), "ws://"+ln.Addr().String()+"/devtools/browser/x")
+		if err == nil {
+			b.Close(context.Background())
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errs.Has(err, errs.Timeout) {
+			t.Fatalf("attach: %v, want the timeout", err)
+		}
+	case <-time.After(time.Minute): // only a hang gets here
+		t.Fatal("attach still waits for the handshake a minute after its deadline")
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ferrydesk/ferry/backend/browser/internal/wsdial"
 	"github.com/ferrydesk/ferry/backend/browser/launch"
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -77,8 +79,19 @@ func connect(ctx context.Context, wsURL string, proc *launch.Process) (*Browser,
 	b.life, b.finish = context.WithCancelCause(context.Background())
 
 	b.ws = &cdp.WebSocket{}
-	if err := b.ws.Connect(ctx, wsURL, nil); err != nil {
+	dialer := &wsdial.Dialer{}
+	if strings.HasPrefix(wsURL, "ws://") {
+		b.ws.Dialer = dialer
+	}
+	err := b.ws.Connect(ctx, wsURL, nil)
+	dialer.Release()
+	if err != nil {
 		b.finish(nil)
+		_ = closeSocket(b.ws)
+		if ctx.Err() != nil {
+			// The browser took the connection but did not answer in time.
+			return nil, classify("connect to the browser", b.life, ctx, err)
+		}
 		return nil, errs.Wrap(err, errs.BrowserLaunchFailed, "connect to the browser's DevTools endpoint: %v", err).
 			WithEvidence("endpoint", redactEndpoint(wsURL)).
 			WithHint("check that the browser is running and that the address is current (it changes at every start)")

@@ -59,7 +59,17 @@ func (p *Page) DropFiles(ctx context.Context, sel string, paths []string) error 
 	})
 }
 
-// release frees a remote object the page handed out.
+// release frees a remote object the page handed out, waiting at most
+// cleanupTimeout: a page that stopped answering (a modal dialog its change
+// handler opened, a renderer stuck in a script) must not hold the caller
+// past its deadline. After ctx ended it is not asked at all, as it most
+// likely did not answer the call before. An object not released goes with
+// Ferry's session of the tab.
 func (p *Page) release(ctx context.Context, id string) {
-	_ = p.Exec(context.WithoutCancel(ctx), "Runtime.releaseObject", map[string]any{"objectId": id}, nil)
+	if ctx.Err() != nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	_ = p.Exec(rctx, "Runtime.releaseObject", map[string]any{"objectId": id}, nil)
 }

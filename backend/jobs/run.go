@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"net/url"
 	"sync"
@@ -131,6 +132,19 @@ func (h *Runner) browserFor(ctx context.Context) (*browser.Browser, error) {
 }
 
 func (h *Runner) run(ctx context.Context, rec jobRecord) {
+	if rec.Kind == service.KindAsk {
+		// The run's deadline holds from the job's start: what comes before
+		// the pipeline (the owner's browser, which may have to start or
+		// reconnect; the sources' zip; the store's reads) must not make
+		// the run outlive it.
+		timeout := cmp.Or(h.defaults.Timeout, runs.DefaultAskTimeout)
+		if rec.Spec.TimeoutSeconds > 0 {
+			timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
 	origin := job.OriginAgent
 	switch rec.RequestedBy {
 	case service.OwnerRequester:

@@ -108,8 +108,8 @@ type AskRequest struct {
 	OnEvent func(job.Event)
 }
 
-// defaultAskTimeout is the deadline of a run whose request gives none.
-const defaultAskTimeout = 20 * time.Minute
+// DefaultAskTimeout is the deadline of a run whose request gives none.
+const DefaultAskTimeout = 20 * time.Minute
 
 // Ask runs one prompt through the crash-safe pipeline and returns the
 // session record it wrote: it resolves the browser, the tab and the site's
@@ -154,7 +154,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	}
 	timeout := req.Timeout
 	if timeout == 0 {
-		timeout = defaultAskTimeout
+		timeout = DefaultAskTimeout
 	}
 	if req.Origin == "" {
 		req.Origin = job.OriginCLI
@@ -234,7 +234,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	defer func() {
 		if wentOn != nil {
 			handedOff = true
-			go p.d.Leases.WatchBusy(b, page, wentOn, endLife, defaultAskTimeout)
+			go p.d.Leases.WatchBusy(b, page, wentOn, endLife, DefaultAskTimeout)
 			return
 		}
 		cctx, stop := context.WithTimeout(context.Background(), 5*time.Second)

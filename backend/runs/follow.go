@@ -129,7 +129,7 @@ func (p *Pipeline) Reattach(ctx context.Context, b *browser.Browser, reg *site.R
 	if err != nil {
 		return s, nil, err
 	}
-	defer page.Detach(context.WithoutCancel(ctx))
+	defer detach(ctx, page)
 	a, err := provider.New(provider.Env{Page: page, Site: st, Sites: reg})
 	if err != nil {
 		return s, nil, err
@@ -226,7 +226,7 @@ func DoctorSessions(ctx context.Context, repo *job.Repo, b *browser.Browser, reg
 				if _, err := repo.Transition(ctx, s.ID, back, "doctor: reopened the conversation in tab "+tab.ID(), func(x *job.Session) { x.TargetID = tab.ID() }); err != nil {
 					return nil, err
 				}
-				_ = tab.Detach(context.WithoutCancel(ctx))
+				detach(ctx, tab)
 				rp.Verdict, rp.State = "recovered", string(back)
 				rp.Detail = "reopened " + s.ConversationURL + " in tab " + tab.ID() + ", resumed at " + string(back)
 			}

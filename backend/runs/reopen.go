@@ -37,7 +37,7 @@ func reopenConversation(ctx context.Context, b *browser.Browser, repo *job.Repo,
 	if err != nil {
 		return s, err
 	}
-	defer p.Detach(context.WithoutCancel(ctx))
+	defer detach(ctx, p)
 	if err := p.Navigate(ctx, s.ConversationURL); err != nil {
 		return s, err
 	}
@@ -52,4 +52,16 @@ func reopenConversation(ctx context.Context, b *browser.Browser, repo *job.Repo,
 			"lost_with": string(s.Error.Code)}})
 		return nil
 	})
+}
+
+// detachTimeout bounds detaching from a tab once its work is done.
+const detachTimeout = 5 * time.Second
+
+// detach ends Ferry's session with tab p, also after ctx ended, waiting at
+// most detachTimeout: a browser that stopped answering must not hold the
+// run past its deadline.
+func detach(ctx context.Context, p *browser.Page) {
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), detachTimeout)
+	defer cancel()
+	_ = p.Detach(dctx)
 }

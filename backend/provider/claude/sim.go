@@ -56,7 +56,7 @@ func SimSite() sim.Site {
 		Title:        "Claude",
 		Script:       simScript,
 		DefaultModel: "claude-sonnet-4-6",
-		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioOlderTurns},
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioUploadStall, sim.ScenarioOlderTurns},
 		Drift: map[string]string{
 			"composer": "[contenteditable=\"true\"][data-testid=\"composer-input\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",

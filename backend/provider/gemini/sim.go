@@ -54,7 +54,7 @@ func SimSite() sim.Site {
 		Title:        "Google Gemini",
 		Script:       simScript,
 		DefaultModel: "gemini-3-flash",
-		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioErrorInfo, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile},
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioErrorInfo, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioUploadStall},
 		Drift: map[string]string{
 			"composer": "rich-textarea .input-editor[contenteditable=\"true\"]",
 			"send":     "button.submit-button[aria-label=\"Submit\"]",

@@ -191,6 +191,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioUploadSlow, true, []string{}, "attachments: processing an uploaded file takes param processing (default 3s); send stays disabled meanwhile"},
 	{ScenarioUploadLimit, true, []string{}, "attachments: the site's file size limit is param max (default 1KiB); a larger file is refused with the site's words"},
 	{ScenarioUploadNoTile, true, []string{}, "attachments: the page drops an attached file silently; its tile never shows"},
+	{ScenarioUploadStall, true, []string{}, "attachments: the page stops answering once a file is put in (its change or drop handler opens a modal dialog nobody dismisses)"},
 	{ScenarioByContract, false, nil, "a prompt is answered by the contract its OUTPUT CONTRACT line asks for (a code prompt gets the sandbox zip), any other prompt normally; carries over to the conversation's later turns (the desktop's demo sets it for every site)"},
 }
 

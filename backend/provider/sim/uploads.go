@@ -32,6 +32,10 @@ const (
 	// ScenarioUploadNoTile: the page drops the file silently; no tile
 	// ever shows.
 	ScenarioUploadNoTile = "upload_no_tile"
+	// ScenarioUploadStall: the page stops answering once a file is put
+	// in: its change (or drop) handler opens a modal dialog that nobody
+	// dismisses, so every later call into the page waits.
+	ScenarioUploadStall = "upload_stall"
 )
 
 // Upload is one file the simulator received.

@@ -539,10 +539,13 @@ Sim.uploads = function (spec) {
     }
   }
   up.add = (list) => { for (const file of list) one(file); };
-  if (spec.input) spec.input.addEventListener('change', () => { up.add([...spec.input.files]); spec.input.value = ''; });
+  // upload_stall: a modal dialog nobody dismisses holds the page in the
+  // handler, so the page answers nothing more.
+  const stall = () => { if (Sim.cfg.scenario === 'upload_stall') alert('Preparing the upload…'); };
+  if (spec.input) spec.input.addEventListener('change', () => { stall(); up.add([...spec.input.files]); spec.input.value = ''; });
   if (spec.drop) {
     spec.drop.addEventListener('dragover', (e) => { e.preventDefault(); });
-    spec.drop.addEventListener('drop', (e) => { e.preventDefault(); if (e.dataTransfer && e.dataTransfer.files.length) up.add([...e.dataTransfer.files]); });
+    spec.drop.addEventListener('drop', (e) => { e.preventDefault(); stall(); if (e.dataTransfer && e.dataTransfer.files.length) up.add([...e.dataTransfer.files]); });
   }
   return up;
 };

@@ -208,7 +208,7 @@ func Site() sim.Site {
 		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
 		DefaultModel: "gpt-5-2", ThinkingModel: "gpt-5-6-thinking", CodeModel: "gpt-5-6-thinking",
 		Citations: true, SessionCookie: SessionCookie, DeviceCookie: DeviceCookie,
-		Scenarios: []string{sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
+		Scenarios: []string{sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioUploadStall, sim.ScenarioThinking, sim.ScenarioRenamedSend, sim.ScenarioCodeZip, sim.ScenarioMultiZip, sim.ScenarioSandboxExpired, sim.ScenarioEstuary403,
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck,
 			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted, sim.ScenarioStreamHandoff,
