@@ -197,7 +197,7 @@ func TestMCPOverStdio(t *testing.T) {
 	dataDir := t.TempDir()
 	p := startMCP(t, dataDir, "claude-code", "--browser-url", url)
 
-	t.Run("initialize names Ferry and the nine tools each have an input and an output schema", func(t *testing.T) {
+	t.Run("initialize names Ferry and the eleven tools each have an input and an output schema", func(t *testing.T) {
 		if info := p.cs.InitializeResult().ServerInfo; info.Name != "ferry" {
 			t.Errorf("server %+v, want ferry", info)
 		}
@@ -215,7 +215,7 @@ func TestMCPOverStdio(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		want := []string{"ask", "cancel", "code", "job", "retrieve", "session", "sessions", "sites", "templates"}
+		want := []string{"ask", "cancel", "code", "image", "job", "research", "retrieve", "session", "sessions", "sites", "templates"}
 		if !slices.Equal(names, want) {
 			t.Errorf("tools %v, want %v", names, want)
 		}

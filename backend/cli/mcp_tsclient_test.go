@@ -267,7 +267,7 @@ func TestMCPThroughTheTypeScriptClient(t *testing.T) {
 	const agent = "claude-code"
 	c := startTSClient(t, agent, "--data-dir", dataDir, "--browser-url", h.Browser.Endpoint())
 
-	t.Run("the client lists the nine tools and the two resource templates", func(t *testing.T) {
+	t.Run("the client lists the eleven tools and the two resource templates", func(t *testing.T) {
 		a := c.do(t, map[string]any{"op": "list"})
 		var list struct {
 			Tools []struct {
@@ -275,7 +275,7 @@ func TestMCPThroughTheTypeScriptClient(t *testing.T) {
 				OutputSchema json.RawMessage `json:"outputSchema"`
 			} `json:"tools"`
 		}
-		if !a.OK || json.Unmarshal(a.Result, &list) != nil || len(list.Tools) != 9 {
+		if !a.OK || json.Unmarshal(a.Result, &list) != nil || len(list.Tools) != 11 {
 			t.Fatalf("tools/list: %+v", a)
 		}
 		for _, tool := range list.Tools {
@@ -361,7 +361,7 @@ func TestMCPThroughTheTypeScriptClient(t *testing.T) {
 		}
 	})
 
-	t.Run("ask with the image tool: the image as image content and a link the client accepts, its resource the same bytes", func(t *testing.T) {
+	t.Run("image: the image as image content and a link the client accepts, its resource the same bytes", func(t *testing.T) {
 		var r struct {
 			Done   bool `json:"done"`
 			Images []struct {
@@ -369,7 +369,7 @@ func TestMCPThroughTheTypeScriptClient(t *testing.T) {
 				Width, Height                         int
 			} `json:"images"`
 		}
-		res := c.ok(t, "ask", map[string]any{"site": "chatgpt", "prompt": "Draw the pier at night", "tool": "image", "new_chat": true, "wait_s": 120}, &r)
+		res := c.ok(t, "image", map[string]any{"prompt": "Draw the pier at night", "wait_s": 120}, &r)
 		if !r.Done || len(r.Images) != 1 || r.Images[0].Verdict != "verified" || r.Images[0].MIME != "image/png" || r.Images[0].Resource != "ferry://artifact/"+r.Images[0].SHA256 {
 			t.Fatalf("ask: %+v", r)
 		}

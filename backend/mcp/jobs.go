@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -24,6 +25,23 @@ type AskInput struct {
 	Session      string   `json:"session,omitempty" jsonschema:"continue the conversation of this run (a run id from sessions or a job's session)"`
 	WaitS        *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the answer, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
 	Files        []string `json:"files,omitempty" jsonschema:"absolute paths of files to attach (under the folders the user allowed this agent); the prompt is sent only once each shows in the site's composer, ready"`
+}
+
+// ImageInput is the image tool's input.
+type ImageInput struct {
+	Prompt  string   `json:"prompt" jsonschema:"what the image should show, sent as is"`
+	Site    string   `json:"site,omitempty" jsonschema:"the site that makes it (default chatgpt, through its Create image tool)"`
+	Session string   `json:"session,omitempty" jsonschema:"continue the conversation of this run (to change an image it made)"`
+	WaitS   *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait, 0 to 300 seconds (default 50); an image takes 15 s to minutes: past it the call returns state running and the job tool follows it"`
+	Files   []string `json:"files,omitempty" jsonschema:"absolute paths of images or files to attach (under the folders the user allowed this agent)"`
+}
+
+// ResearchInput is the research tool's input.
+type ResearchInput struct {
+	Prompt string   `json:"prompt" jsonschema:"the research question, sent as is"`
+	Site   string   `json:"site,omitempty" jsonschema:"the site that researches (default chatgpt, through its Deep research tool)"`
+	WaitS  *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait, 0 to 300 seconds (default 50); research takes minutes: the call returns state running and the job tool follows it"`
+	Files  []string `json:"files,omitempty" jsonschema:"absolute paths of files to attach (under the folders the user allowed this agent)"`
 }
 
 // CodeInput is the code tool's input.
@@ -98,6 +116,15 @@ func (s *Server) addJobTools() {
 			"Returns within wait_s: state running means poll the job tool with job_id; awaiting_approval means the user must approve it in Ferry first. " +
 			"A site that is logged out or behind a check fails at once with what the user must do; nothing is sent then."},
 		s.ask)
+	addTool(s, &mcpsdk.Tool{Name: "image", Title: "Make an image",
+		Description: "Ask a chat site's image tool (ChatGPT's Create image, switched on and proven before anything is sent) for an image; " +
+			"returns each image Ferry saved and proved by its bytes (path, sha256, type, size) and, once the job is done, the images themselves as image content. " +
+			"A refused image is an error in the site's words. Returns within wait_s like ask."},
+		s.image)
+	addTool(s, &mcpsdk.Tool{Name: "research", Title: "Research a question",
+		Description: "Run a chat site's deep research (ChatGPT's Deep research, switched on and proven before anything is sent) on a question in a new chat; " +
+			"research takes minutes, so the call usually returns state running: poll the job tool with job_id for the report."},
+		s.research)
 	addTool(s, &mcpsdk.Tool{Name: "code", Title: "Ask for verified code zips",
 		Description: "Ask ChatGPT (code mode) for a task's result as zips, which Ferry retrieves and verifies; returns the zips' saved paths, sha256, verdicts and the receipt. " +
 			s.outDirRule() + " Returns within wait_s like ask."},
@@ -125,6 +152,16 @@ func (s *Server) ask(ctx context.Context, c call, in AskInput) (JobResult, strin
 		return JobResult{}, "", err
 	}
 	return s.follow(ctx, c, j, wait)
+}
+
+func (s *Server) image(ctx context.Context, c call, in ImageInput) (JobResult, string, error) {
+	return s.ask(ctx, c, AskInput{Site: cmp.Or(strings.TrimSpace(in.Site), "chatgpt"), Prompt: in.Prompt, Tool: "image",
+		NewChat: in.Session == "", Session: in.Session, WaitS: in.WaitS, Files: in.Files})
+}
+
+func (s *Server) research(ctx context.Context, c call, in ResearchInput) (JobResult, string, error) {
+	return s.ask(ctx, c, AskInput{Site: cmp.Or(strings.TrimSpace(in.Site), "chatgpt"), Prompt: in.Prompt, Tool: "deep-research",
+		NewChat: true, WaitS: in.WaitS, Files: in.Files})
 }
 
 func (s *Server) code(ctx context.Context, c call, in CodeInput) (JobResult, string, error) {

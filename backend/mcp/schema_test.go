@@ -71,7 +71,7 @@ func TestToolsHaveValidSchemas(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"ask", "cancel", "code", "job", "retrieve", "session", "sessions", "sites", "templates"}
+	want := []string{"ask", "cancel", "code", "image", "job", "research", "retrieve", "session", "sessions", "sites", "templates"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
