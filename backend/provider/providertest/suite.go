@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,9 @@ func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
 	}
 	if implements(sim.ScenarioRenamedSend, siteID) {
 		t.Run("a renamed send test id still sends once", c.renamedSend)
+	}
+	if st, err := site.Builtin().Get(siteID); err == nil && len(st.Tools) > 0 {
+		t.Run("each composer tool is switched on and proven by the send, or refused saying whether anything was sent", func(t *testing.T) { c.tools(t, st) })
 	}
 	t.Run("a drifted page fails clearly and works with a settings override", c.drift)
 	t.Run("a send control out of view or covered is clicked where it shows, or named", c.aim)
@@ -837,6 +841,49 @@ func (c *suite) aim(t *testing.T) {
 			}
 			if n := c.submissions(tab); n != 0 {
 				t.Fatalf("%d submissions, want 0", n)
+			}
+		})
+	}
+}
+
+// tools asks with each of the site's composer tools and checks its proof:
+// the pill's words, the request naming the tool, the send carrying it;
+// then, where the simulator has them, a menu without the tool (nothing
+// sent) and a send that drops it (sent once, said so).
+func (c *suite) tools(t *testing.T, st site.Site) {
+	for _, tool := range st.Tools {
+		t.Run(tool.Name, func(t *testing.T) {
+			tab, ctx := c.open(t, Setup{})
+			res, err := tab.Ask(t, ctx, Request{Prompt: "Use the " + tool.Name + " tool on the harbour", Tool: tool.Name})
+			if err != nil {
+				t.Fatalf("Ask with %s: %v", tool.Name, err)
+			}
+			if p := res.Tool; p == nil || !p.Verified || p.Requested != tool.Name || p.Request != tool.Request || p.Selected == "" {
+				t.Fatalf("tool proof %+v, want %s verified by its request %q", res.Tool, tool.Name, tool.Request)
+			}
+			subs := tab.H.Server.Submissions(c.site)
+			if len(subs) != 1 || !slices.Contains(subs[0].Tools, tool.Request) {
+				t.Fatalf("submissions %+v, want one carrying %q", subs, tool.Request)
+			}
+		})
+	}
+	if implements(sim.ScenarioToolRowMissing, c.site) {
+		t.Run("a menu without the tool sends nothing", func(t *testing.T) {
+			tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioToolRowMissing})
+			_, err := tab.Ask(t, ctx, Request{Prompt: "Not without the tool", Tool: st.Tools[0].Name})
+			wantCode(t, err, errs.ToolUnavailable)
+			if e := errs.From(err); e.Evidence["sent"] != "false" || c.submissions(tab) != 0 {
+				t.Fatalf("evidence %v and %d submissions, want sent false and none", e.Evidence, c.submissions(tab))
+			}
+		})
+	}
+	if implements(sim.ScenarioToolNotSent, c.site) {
+		t.Run("a send that drops the tool is said so, sent once", func(t *testing.T) {
+			tab, ctx := c.open(t, Setup{Scenario: sim.ScenarioToolNotSent})
+			_, err := tab.Ask(t, ctx, Request{Prompt: "The tool fell off", Tool: st.Tools[0].Name})
+			wantCode(t, err, errs.ToolUnavailable)
+			if e := errs.From(err); e.Evidence["sent"] != "true" || c.submissions(tab) != 1 {
+				t.Fatalf("evidence %v and %d submissions, want sent true and one", e.Evidence, c.submissions(tab))
 			}
 		})
 	}
