@@ -96,6 +96,8 @@ and the error says it could not be journaled).`,
 			fs.String("effort", "", "reasoning-effort tier, on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; deepseek: standard, deepthink; default: whatever is selected)")
 			fs.String("tool", "", "a tool of the site's composer to switch on for the prompt, proven by its pill before the send (chatgpt: web-search, deep-research, image; needs --site)")
 			fs.Bool("temporary", false, "ask in the site's temporary chat, which it keeps no history of (chatgpt; a new chat: needs --site); Ferry's record is the only copy")
+			fs.String("project", "", "open the new chat in this ChatGPT project: its address or its name (needs --site)")
+			fs.String("gpt", "", "open the new chat in this custom GPT: its address https://chatgpt.com/g/g-… (needs --site)")
 			fs.Bool("archive-after", false, "archive the conversation on the site once the answer is safe in Ferry's history (chatgpt)")
 			fs.String("prompt", "", "the prompt (instead of the positional argument)")
 			fs.String("prompt-file", "", "read the prompt from this file")
@@ -272,7 +274,8 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 		return none, err
 	}
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string), Effort: inv.flag("effort").(string),
-		Tool: inv.flag("tool").(string), Temporary: inv.flag("temporary").(bool), ArchiveAfter: inv.flag("archive-after").(bool), TabID: tabID, NewChat: newChat, SessionID: follow, Conversation: conv, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
+		Tool: inv.flag("tool").(string), Temporary: inv.flag("temporary").(bool), ArchiveAfter: inv.flag("archive-after").(bool),
+		Project: inv.flag("project").(string), GPT: inv.flag("gpt").(string), TabID: tabID, NewChat: newChat, SessionID: follow, Conversation: conv, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
 	if err := withSources(inv, &req); err != nil {
 		return none, err
 	}

@@ -60,6 +60,24 @@ func TestAsk(t *testing.T) {
 		}
 	}
 
+	// closeOthers closes every tab but the test's own, which runs that
+	// open their own new chat leave behind.
+	closeOthers := func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		targets, err := h.Browser.Targets(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tg := range targets {
+			if tg.Type != "page" || tg.ID == tabID {
+				continue
+			}
+			if p, err := h.Browser.Page(ctx, tg.ID); err == nil {
+				_ = p.Close(ctx)
+			}
+		}
+	}
 	t.Run("a prompt is answered in a new tab with proof in JSON", func(t *testing.T) {
 		prompt := "What does Ferry do?"
 		r := ask(t, "--json", prompt)
@@ -280,9 +298,7 @@ func TestAsk(t *testing.T) {
 		}
 		// The temporary chat's tab goes: the next asks find one tab of the
 		// site, as before.
-		if err := p.Close(ctx); err != nil {
-			t.Fatal(err)
-		}
+		closeOthers(t)
 
 		load(t, "")
 		r = ask(t, "--json", "--tab", tabID, "--archive-after", "Then put it away")
@@ -304,6 +320,43 @@ func TestAsk(t *testing.T) {
 		resp.Body.Close()
 		if err != nil || !conv.IsArchived {
 			t.Fatalf("the site's conversation is_archived=%v (%v), want true", conv.IsArchived, err)
+		}
+	})
+
+	t.Run("--project by name or address and --gpt by address open the new chat there, proven by its address; an unknown or ambiguous name sends nothing", func(t *testing.T) {
+		defer closeOthers(t)
+		cases := []struct {
+			args          []string
+			gizmo, prefix string
+			name          string
+		}{
+			{[]string{"--project", "harbour NOTES"}, "g-p-68a0c2f1d3e44b7a9c55e0f1a2b3c4d5", "/g/g-p-68a0c2f1d3e44b7a9c55e0f1a2b3c4d5-harbour-notes/c/", "Harbour notes"},
+			{[]string{"--project", "https://chatgpt.com/g/g-p-7b11aa09e2c84f6d8e3a5c7b9d1f0e2a-ferry-research/project"}, "g-p-7b11aa09e2c84f6d8e3a5c7b9d1f0e2a", "/g/g-p-7b11aa09e2c84f6d8e3a5c7b9d1f0e2a-ferry-research/c/", ""},
+			{[]string{"--gpt", "https://chatgpt.com/g/g-Xy12AbCd3-harbour-pilot"}, "g-Xy12AbCd3", "/g/g-Xy12AbCd3-harbour-pilot/c/", ""},
+		}
+		for _, c := range cases {
+			load(t, "")
+			var out struct {
+				Session string `json:"session"`
+				provider.Result
+			}
+			r := ask(t, append([]string{"--json"}, append(c.args, "Where does this go?")...)...)
+			if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil || out.Place == nil || !out.Place.Filed || out.Place.Name != c.name {
+				t.Fatalf("%v: exit %d\nstdout %s\nstderr %s; want a run filed in its place", c.args, r.code, r.stdout, r.stderr)
+			}
+			subs := h.Server.Submissions(sim.ChatGPT)
+			if len(subs) != 1 || subs[0].Gizmo != c.gizmo || !strings.Contains(out.Routing.URL, c.prefix) {
+				t.Fatalf("%v: submissions %+v, conversation %q; want one to %s under %s", c.args, subs, out.Routing.URL, c.gizmo, c.prefix)
+			}
+		}
+		load(t, "")
+		for _, bad := range []struct{ name, want string }{{"Lighthouse", "Harbour notes, Ferry research"}, {"SHARED", "address"}} {
+			if r := ask(t, "--project", bad.name, "Not sent"); r.code != 2 || !strings.Contains(r.stderr, bad.want) {
+				t.Fatalf("--project %q: exit %d stderr %s; want 2 naming %q", bad.name, r.code, r.stderr, bad.want)
+			}
+		}
+		if n := h.Server.SubmissionCount(sim.ChatGPT); n != 0 {
+			t.Fatalf("%d submissions for unknown and ambiguous projects, want none", n)
 		}
 	})
 

@@ -26,6 +26,9 @@ type Delivery struct {
 	Warnings []string
 	// Archived says the conversation was archived on the site.
 	Archived bool
+	// Filed says the conversation's address proves it was filed in the
+	// run's Place.
+	Filed bool
 }
 
 // WithDeliverable makes the Runner call d once a run's answer is
@@ -78,6 +81,9 @@ func (r *Runner) deliverAndFinish(ctx context.Context, s *Session, a provider.Ad
 	}
 	return r.move(context.WithoutCancel(ctx), s.ID, StateDone, "done", func(x *Session) {
 		x.Archived = x.Archived || d.Archived
+		if x.Place != nil && d.Filed {
+			x.Place.Filed = true
+		}
 		x.Artifacts = mergeArtifacts(x.Artifacts, d.Artifacts)
 		x.Receipts = append(x.Receipts, d.Receipts...)
 		x.Warnings = append(x.Warnings, d.Warnings...)

@@ -156,6 +156,7 @@ func (h *Runner) run(ctx context.Context, rec jobRecord) {
 	req.Site, req.Model, req.Prompt, req.TargetID, req.Origin = rec.Spec.Site, rec.Spec.Model, rec.Spec.Prompt, rec.Spec.TabID, origin
 	req.NewChat, req.Effort, req.Tool = rec.Spec.NewChat, rec.Spec.Effort, rec.Spec.Tool
 	req.Temporary, req.ArchiveAfter = rec.Spec.Temporary, rec.Spec.ArchiveAfter
+	req.Project, req.GPT = rec.Spec.Project, rec.Spec.GPT
 	if rec.Spec.TimeoutSeconds > 0 {
 		req.Timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
 	}

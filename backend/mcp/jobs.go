@@ -21,6 +21,8 @@ type AskInput struct {
 	// Temporary and ArchiveAfter say where the chat goes.
 	Temporary    bool     `json:"temporary,omitempty" jsonschema:"ask in the site's temporary chat, which it keeps no history of (chatgpt; needs site and new_chat or no session); the run cannot be continued"`
 	ArchiveAfter bool     `json:"archive_after,omitempty" jsonschema:"archive the conversation on the site once the answer is safe in Ferry's history (chatgpt)"`
+	Project      string   `json:"project,omitempty" jsonschema:"open the new chat in this ChatGPT project: its address or its name"`
+	GPT          string   `json:"gpt,omitempty" jsonschema:"open the new chat in this custom GPT: its address https://chatgpt.com/g/g-…"`
 	NewChat      bool     `json:"new_chat,omitempty" jsonschema:"ask in a fresh chat (always the case without session unless the user let this agent use their open tabs)"`
 	Session      string   `json:"session,omitempty" jsonschema:"continue the conversation of this run (a run id from sessions or a job's session)"`
 	WaitS        *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the answer, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
@@ -142,8 +144,8 @@ func (s *Server) ask(ctx context.Context, c call, in AskInput) (JobResult, strin
 	if err != nil {
 		return JobResult{}, "", err
 	}
-	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, Effort: in.Effort, Tool: strings.TrimSpace(in.Tool), NewChat: in.NewChat || in.Temporary, Files: in.Files,
-		Temporary: in.Temporary, ArchiveAfter: in.ArchiveAfter}
+	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, Effort: in.Effort, Tool: strings.TrimSpace(in.Tool), NewChat: in.NewChat || in.Temporary || in.Project != "" || in.GPT != "", Files: in.Files,
+		Temporary: in.Temporary, ArchiveAfter: in.ArchiveAfter, Project: strings.TrimSpace(in.Project), GPT: strings.TrimSpace(in.GPT)}
 	// A follow-up: the run's site and conversation, in the tab that shows
 	// it or one navigated to it.
 	req.SessionID = strings.TrimSpace(in.Session)

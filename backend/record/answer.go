@@ -98,8 +98,9 @@ type Result struct {
 	// rejected them).
 	Images []Artifact `json:"images,omitempty"`
 	// Temporary and Archived say where the chat went (see Run).
-	Temporary bool `json:"temporary,omitempty"`
-	Archived  bool `json:"archived,omitempty"`
+	Temporary bool   `json:"temporary,omitempty"`
+	Archived  bool   `json:"archived,omitempty"`
+	Place     *Place `json:"place,omitempty"`
 }
 
 // Result is the answer of run r with its proof, in the shape `ferry ask
@@ -108,7 +109,7 @@ type Result struct {
 // never nil.
 func (r *Run) Result() Result {
 	res := Result{Site: r.Site, Answer: r.Answer, CodeBlocks: r.CodeBlocks, Model: r.Model, Tool: r.Tool,
-		ConversationID: r.ConversationID, MessageID: r.MessageID, Warnings: r.Warnings, Temporary: r.Temporary, Archived: r.Archived}
+		ConversationID: r.ConversationID, MessageID: r.MessageID, Warnings: r.Warnings, Temporary: r.Temporary, Archived: r.Archived, Place: r.Place}
 	if res.CodeBlocks == nil {
 		res.CodeBlocks = []CodeBlock{}
 	}

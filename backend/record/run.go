@@ -70,6 +70,9 @@ type Run struct {
 	// once the answer was safe here (--archive-after).
 	Temporary bool `json:"temporary,omitempty"`
 	Archived  bool `json:"archived,omitempty"`
+	// Place is the project or custom GPT the run's new chat was opened
+	// in, when it asked for one.
+	Place *Place `json:"place,omitempty"`
 	// Attachments are the files sent with the prompt (names as sent,
 	// sizes, sha256), checked before the run was created; the prompt is
 	// sent only once each is proven in the composer.
@@ -163,6 +166,16 @@ type Artifact struct {
 	// File is what is at Path when a face looked, never stored: "" when
 	// the file is there or nobody looked, FileTrashed or FileMissing.
 	File string `json:"file,omitempty"`
+}
+
+// Place is where a site files a chat beyond its plain history: a project
+// (ChatGPT's) or a custom GPT, by its address and, when known, its name.
+type Place struct {
+	Kind    string `json:"kind"` // "project" or "gpt"
+	Name    string `json:"name,omitempty"`
+	Address string `json:"address"`
+	// Filed says the conversation's address proves it was filed there.
+	Filed bool `json:"filed"`
 }
 
 // ArtifactImage is the Kind of a generated image.

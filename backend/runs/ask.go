@@ -17,6 +17,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/record"
 	_ "github.com/ferrydesk/ferry/backend/provider/all" // every adapter
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/tabs"
@@ -61,6 +62,10 @@ type AskRequest struct {
 	// safe in the run's record (an adapter that is an Archiver); a failed
 	// archive is a warning, never a failed run.
 	ArchiveAfter bool
+	// Project (an address or a name) and GPT (an address) open the run's
+	// new chat in that project or custom GPT of the site (an adapter that
+	// is a Placer); either excludes TargetID, Continue and Temporary.
+	Project, GPT string
 	// Continue is the address of a conversation of Site to go on with (a
 	// follow-up): the run takes a tab that shows it, else one navigated to
 	// it (tabs.Leases.Continue); TargetID is then only the tab preferred.
@@ -168,6 +173,10 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 			return nil, err
 		}
 	}
+	place, err := placeAsked(&req)
+	if err != nil {
+		return nil, err
+	}
 	var files []attach.File
 	checkedFiles := false
 	if req.Site != "" {
@@ -262,6 +271,12 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	if _, ok := a.(Archiver); req.ArchiveAfter && !ok {
 		return nil, errs.New(errs.CapabilityMissing, "%s has no archive Ferry knows of; nothing was sent", st.Name).WithHint("ask without --archive-after")
 	}
+	var placed *record.Place
+	if place.ref != "" {
+		if placed, err = openPlace(ctx, page, a, place); err != nil {
+			return nil, err
+		}
+	}
 	repo, err := p.d.History(ctx)
 	if err != nil {
 		return nil, err
@@ -298,7 +313,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		defer r.Subscribe(req.OnEvent)()
 	}
 	spec := job.Spec{Site: st.ID, Model: req.Model, Effort: req.Effort, Tool: req.Tool, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
-		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created, Attachments: files, Temporary: req.Temporary}
+		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created, Attachments: files, Temporary: req.Temporary, Place: placed}
 	if parent := req.Parent; parent != nil {
 		spec.Parent, spec.Thread = parent.ID, parent.Thread
 		if spec.Thread == "" {

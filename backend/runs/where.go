@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -86,6 +88,86 @@ type TemporaryForgetter interface {
 	ForgetTemporary(ctx context.Context, conversationID string) error
 }
 
+// placeRef is the place an ask asked its new chat to open in.
+type placeRef struct{ kind, ref string }
+
+// placeAsked reads req's Project or GPT and makes req a new chat. Errors:
+// BadInput for both, or either with a tab, a conversation to continue or a
+// temporary chat.
+func placeAsked(req *AskRequest) (placeRef, error) {
+	p := placeRef{kind: "project", ref: strings.TrimSpace(req.Project)}
+	if g := strings.TrimSpace(req.GPT); g != "" {
+		if p.ref != "" {
+			return p, errs.New(errs.BadInput, "a chat opens in a project or in a custom GPT, not both").WithHint("drop --project or --gpt")
+		}
+		p = placeRef{kind: "gpt", ref: g}
+	}
+	if p.ref == "" {
+		return p, nil
+	}
+	if req.Site == "" || req.TargetID != "" || req.Continue != "" || req.Temporary {
+		return p, errs.New(errs.BadInput, "a chat in a %s is a new chat on a named site: it takes no tab, no conversation to continue and no temporary chat", placeWord(p.kind)).
+			WithHint("give --site and drop --tab, --session, --conv and --temporary")
+	}
+	req.NewChat = true
+	return p, nil
+}
+
+func placeWord(kind string) string {
+	if kind == "gpt" {
+		return "custom GPT"
+	}
+	return kind
+}
+
+// Placer is the optional capability of an adapter whose site files chats
+// in places of their own (ChatGPT's projects and custom GPTs): Place
+// resolves a reference of kind "project" or "gpt" to the address a new
+// chat in it opens on.
+type Placer interface {
+	Place(ctx context.Context, kind, ref string) (record.Place, error)
+}
+
+// openPlace resolves p through a and opens page on it, proven by the
+// address the page then shows. Errors: CapabilityMissing for a site
+// without places, or a page that did not stay there; the Placer's; the
+// navigation's. Nothing is sent either way.
+func openPlace(ctx context.Context, page *browser.Page, a provider.Adapter, p placeRef) (*record.Place, error) {
+	pl, ok := a.(Placer)
+	if !ok {
+		return nil, errs.New(errs.CapabilityMissing, "%s has no %s Ferry knows of; nothing was sent", a.Site().Name, placeWord(p.kind)).
+			WithHint("ask without --project or --gpt")
+	}
+	place, err := pl.Place(ctx, p.kind, p.ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := page.Navigate(ctx, place.Address); err != nil {
+		return nil, err
+	}
+	info, err := page.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	want, _ := url.Parse(place.Address)
+	if u, err := url.Parse(info.URL); err != nil || want == nil || u.Host != want.Host || u.Path != want.Path {
+		return nil, errs.New(errs.CapabilityMissing, "%s did not open the %s at %s (the tab shows %s); nothing was sent", a.Site().Name, placeWord(p.kind), place.Address, clipURL(info.URL)).
+			WithHint("open it in the site by hand to see why (access, a deleted %s), or ask without it", placeWord(p.kind))
+	}
+	return &place, nil
+}
+
+// filedIn reports whether conversation address conv lies in place: a
+// project's chats under its /g/<short_url>/c/, a GPT's under its /g/<short>/c/.
+func filedIn(place *record.Place, conv string) bool {
+	pu, err := url.Parse(place.Address)
+	cu, cerr := url.Parse(conv)
+	if err != nil || cerr != nil || pu.Host != cu.Host {
+		return false
+	}
+	return strings.HasPrefix(cu.Path, strings.TrimSuffix(pu.Path, "/project")+"/c/")
+}
+
 // askDelivery is an ask's Deliverable: the turn's images (ImagesHome),
 // then, with archive, the conversation archived on the site (the answer is
 // in the record since the run was extracted); a failed archive is a
@@ -94,6 +176,11 @@ func (p *Pipeline) askDelivery(archive bool) job.Deliverable {
 	images := ImagesHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes)
 	return func(ctx context.Context, s *job.Session, a provider.Adapter) (job.Delivery, error) {
 		d, err := images(ctx, s, a)
+		if s.Place != nil {
+			if d.Filed = filedIn(s.Place, s.ConversationURL); !d.Filed {
+				d.Warnings = append(d.Warnings, fmt.Sprintf("the conversation (%s) is not filed under the %s asked for (%s)", clipURL(s.ConversationURL), placeWord(s.Place.Kind), s.Place.Address))
+			}
+		}
 		if err != nil || !archive {
 			return d, err
 		}

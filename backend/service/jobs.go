@@ -118,9 +118,13 @@ type JobRequest struct {
 	Temporary bool `json:"temporary,omitempty"`
 	// ArchiveAfter archives the conversation on the site once the answer
 	// is safe in Ferry's history (an ask).
-	ArchiveAfter bool              `json:"archiveAfter,omitempty"`
-	Template     string            `json:"template,omitempty"`
-	Vars         map[string]string `json:"vars,omitempty"`
+	ArchiveAfter bool `json:"archiveAfter,omitempty"`
+	// Project (an address or a name) or GPT (an address) opens an ask's new
+	// chat in that project or custom GPT of the site.
+	Project  string            `json:"project,omitempty"`
+	GPT      string            `json:"gpt,omitempty"`
+	Template string            `json:"template,omitempty"`
+	Vars     map[string]string `json:"vars,omitempty"`
 	// Contract is a code job's output contract ("" is code).
 	Contract string `json:"contract,omitempty"`
 	// SessionID names the run a reattach job resumes, or the run whose
@@ -218,6 +222,10 @@ func (r JobRequest) Validate() error {
 	if strings.TrimSpace(r.Tool) != "" && (r.Kind != KindAsk || r.Site == "") {
 		return errs.New(errs.BadInput, "a tool is chosen for an ask on a named site, not for this %s job", r.Kind).
 			WithHint("set \"site\" (e.g. chatgpt) on an ask job, or drop \"tool\"")
+	}
+	if (r.Project != "" || r.GPT != "") && (r.Kind != KindAsk || r.Site == "" || r.TabID != "" || r.SessionID != "" || r.Conversation != "" || r.Temporary) {
+		return errs.New(errs.BadInput, "a project or a custom GPT opens an ask's new chat on a named site: no tab, run or conversation to continue, no temporary chat").
+			WithHint("set \"site\" on an ask and drop \"tabId\", \"sessionId\", \"conversation\" and \"temporary\"")
 	}
 	if (r.Temporary || r.ArchiveAfter) && r.Kind != KindAsk {
 		return errs.New(errs.BadInput, "temporary and archiveAfter are for an ask, not for this %s job", r.Kind).

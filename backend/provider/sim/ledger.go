@@ -23,8 +23,10 @@ type Submission struct {
 	// Tools are the tools the send asked for (ChatGPT: system_hints, such
 	// as "search", "picture_v2", "plugin:connector_openai_deep_research").
 	Tools []string `json:"tools,omitempty"`
-	// Temporary says the send went to a temporary chat (ChatGPT's).
-	Temporary bool `json:"temporary,omitempty"`
+	// Temporary says the send went to a temporary chat (ChatGPT's); Gizmo
+	// names the project or custom GPT it went to (ChatGPT's gizmo_id).
+	Temporary bool   `json:"temporary,omitempty"`
+	Gizmo     string `json:"gizmo,omitempty"`
 }
 
 // ledger records every submission so tests can prove a prompt was sent once.

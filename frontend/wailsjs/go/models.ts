@@ -1006,6 +1006,24 @@ export namespace record {
 	        this.zips = source["zips"];
 	    }
 	}
+	export class Place {
+	    kind: string;
+	    name?: string;
+	    address: string;
+	    filed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Place(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.name = source["name"];
+	        this.address = source["address"];
+	        this.filed = source["filed"];
+	    }
+	}
 	export class Timings {
 	    ready_ms: number;
 	    compose_ms: number;
@@ -1150,6 +1168,7 @@ export namespace record {
 	    images?: Artifact[];
 	    temporary?: boolean;
 	    archived?: boolean;
+	    place?: Place;
 	
 	    static createFrom(source: any = {}) {
 	        return new Result(source);
@@ -1172,6 +1191,7 @@ export namespace record {
 	        this.images = this.convertValues(source["images"], Artifact);
 	        this.temporary = source["temporary"];
 	        this.archived = source["archived"];
+	        this.place = this.convertValues(source["place"], Place);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1603,6 +1623,7 @@ export namespace record {
 	    codeMode?: boolean;
 	    temporary?: boolean;
 	    archived?: boolean;
+	    place?: Place;
 	    attachments?: Attachment[];
 	    seq: number;
 	
@@ -1652,6 +1673,7 @@ export namespace record {
 	        this.codeMode = source["codeMode"];
 	        this.temporary = source["temporary"];
 	        this.archived = source["archived"];
+	        this.place = this.convertValues(source["place"], Place);
 	        this.attachments = this.convertValues(source["attachments"], Attachment);
 	        this.seq = source["seq"];
 	    }
@@ -1706,6 +1728,7 @@ export namespace record {
 		    return a;
 		}
 	}
+	
 	
 	
 	
@@ -2097,6 +2120,8 @@ export namespace service {
 	    tool?: string;
 	    temporary?: boolean;
 	    archiveAfter?: boolean;
+	    project?: string;
+	    gpt?: string;
 	    template?: string;
 	    vars?: {[key: string]: string};
 	    contract?: string;
@@ -2136,6 +2161,8 @@ export namespace service {
 	        this.tool = source["tool"];
 	        this.temporary = source["temporary"];
 	        this.archiveAfter = source["archiveAfter"];
+	        this.project = source["project"];
+	        this.gpt = source["gpt"];
 	        this.template = source["template"];
 	        this.vars = source["vars"];
 	        this.contract = source["contract"];

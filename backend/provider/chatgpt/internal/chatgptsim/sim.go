@@ -257,6 +257,7 @@ func (s *simServer) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, "") })
 	mux.HandleFunc("GET /c/{id}", func(w http.ResponseWriter, r *http.Request) { s.ServePage(w, r, ID, r.PathValue("id")) })
+	s.placeRoutes(mux)
 	mux.HandleFunc("GET /api/auth/session", s.chatgptSession)
 	mux.HandleFunc("POST /api/auth/choose-account", s.chatgptChooseAccount)
 	mux.HandleFunc("POST /backend-api/f/conversation/prepare", s.chatgptBearer(s.chatgptPrepare))
@@ -390,6 +391,8 @@ type chatgptRequest struct {
 	SystemHints []string `json:"system_hints"`
 	// HistoryDisabled marks a temporary chat's send.
 	HistoryDisabled bool `json:"history_and_training_disabled"`
+	// GizmoID is the project's or custom GPT's the chat is in.
+	GizmoID string `json:"gizmo_id"`
 }
 
 func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon bool) {
@@ -420,12 +423,13 @@ func (s *simServer) chatgptSend(w http.ResponseWriter, r *http.Request, anon boo
 		c = newConversation(sim.NewUUID())
 		c.Anonymous = anon
 		c.Temporary = req.HistoryDisabled
+		c.Gizmo = req.GizmoID
 		s.convs[c.ID] = c
 	}
 	s.mu.Unlock()
 	sc := s.TurnScenario(ID, c.ID, prompt)
 
-	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name, Mode: req.ConversationMode.Kind, Model: req.Model, Effort: req.ThinkingEffort, Tools: req.SystemHints, Temporary: c.Temporary}
+	sub := sim.Submission{Site: ID, ConversationID: c.ID, Prompt: prompt, Scenario: sc.Name, Mode: req.ConversationMode.Kind, Model: req.Model, Effort: req.ThinkingEffort, Tools: req.SystemHints, Temporary: c.Temporary, Gizmo: c.Gizmo}
 	if len(req.Messages) > 0 && len(req.Messages[0].Metadata.Attachments) > 0 {
 		var ids []string
 		for _, a := range req.Messages[0].Metadata.Attachments {

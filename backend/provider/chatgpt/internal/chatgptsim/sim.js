@@ -9,6 +9,11 @@
   // A temporary chat (/?temporary-chat=true) keeps its address and no
   // history: its send says so, the site answers with a conv_key_<id> cookie.
   const temporary = new URLSearchParams(location.search).get('temporary-chat') === 'true';
+  // A project's page (/g/g-p-<id>-slug/project), a project chat
+  // (/g/<short>/c/<id>) or a custom GPT (/g/g-<id>-slug): its chats stay
+  // under /g/<short>/ and its sends name the gizmo.
+  const place = (location.pathname.match(/^\/g\/(g-[^/]+)/) || [])[1] || null;
+  const gizmo = place ? (place.startsWith('g-p-') ? place.slice(0, 36) : 'g-' + place.slice(2).split('-')[0]) : null;
   // Drifted DOM: the selectors an adapter hard-codes no longer match.
   const T = drift
     ? { composer: 'composer-editor', send: 'composer-send', stop: 'composer-halt', turn: 'chat-turn-', markdown: 'prose-answer', sendLabel: 'Submit message', copy: 'turn-copy' }
@@ -316,7 +321,7 @@
     const hints = regenerate || !tools ? [] : tools.hints();
     if (tools && !regenerate) tools.reset();
     if (!regenerate) { userTurn(text, msgId, files.map((f) => f.name)); editor.clear(); uploads.clear(); }
-    if (!anon && !temporary && !conversationId && !transient) { transient = transientURL(); history.pushState({}, '', transient); }
+    if (!anon && !temporary && !place && !conversationId && !transient) { transient = transientURL(); history.pushState({}, '', transient); }
     renderTrailing();
     const t = assistantTurn();
     await send(t, text, msgId, regenerate, files, hints);
@@ -344,6 +349,7 @@
       if (conversationId) body.conversation_id = conversationId;
       if (hints && hints.length) body.system_hints = hints;
       if (temporary) body.history_and_training_disabled = true;
+      if (gizmo) body.gizmo_id = gizmo;
       const resp = await fetch(base + '/f/conversation', {
         method: 'POST', credentials: 'include', signal: abort.signal,
         headers: Object.assign({ 'content-type': 'application/json' }, authHeaders()), body: JSON.stringify(body),
@@ -504,7 +510,8 @@
   function setConversation(id) {
     conversationId = id;
     if (anon || transient || temporary) return;
-    if (location.pathname !== '/c/' + id) history.pushState({}, '', '/c/' + id);
+    const path = (place ? '/g/' + place : '') + '/c/' + id;
+    if (location.pathname !== path) history.pushState({}, '', path);
   }
   function settleAddress() {
     const was = transient;
@@ -512,7 +519,7 @@
     const after = parseInt((cfg.params || {}).durable_after || '800', 10);
     setTimeout(() => {
       transient = null;
-      if (conversationId && location.pathname === was) history.replaceState({}, '', '/c/' + conversationId);
+      if (conversationId && location.pathname === was) history.replaceState({}, '', (place ? '/g/' + place : '') + '/c/' + conversationId);
     }, after);
   }
   function addHistory(title) {

@@ -30,6 +30,7 @@ type simConversation struct {
 	// conv_key_<id> cookie. Archived: PATCHed is_archived.
 	Temporary bool
 	Archived  bool
+	Gizmo     string // the project's or custom GPT's id ("" for none)
 }
 
 type simNode struct {
@@ -106,7 +107,7 @@ func (c *simConversation) json() sim.Obj {
 	}
 	return sim.O("title", c.Title, "create_time", float64(c.Created.UnixMilli())/1000, "update_time", float64(c.Updated.UnixMilli())/1000,
 		"mapping", mapping, "moderation_results", []any{}, "current_node", c.Current, "plugin_ids", nil,
-		"conversation_id", c.ID, "conversation_template_id", nil, "gizmo_id", nil, "is_archived", c.Archived,
+		"conversation_id", c.ID, "conversation_template_id", nil, "gizmo_id", nilIfEmpty(c.Gizmo), "is_archived", c.Archived,
 		"safe_urls", []any{}, "default_model_slug", c.Model, "id", c.ID,
 		"conversation_detail_metadata", sim.O("limits_progress", c.limitsProgress()))
 }
@@ -202,4 +203,11 @@ func (s *simServer) chatgptPatchConversation(w http.ResponseWriter, r *http.Requ
 		return
 	}
 	sim.WriteJSON(w, http.StatusOK, sim.O("success", true))
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
