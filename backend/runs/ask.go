@@ -17,8 +17,8 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
-	"github.com/ferrydesk/ferry/backend/record"
 	_ "github.com/ferrydesk/ferry/backend/provider/all" // every adapter
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/tabs"
 )
