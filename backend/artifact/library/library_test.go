@@ -303,20 +303,20 @@ func TestLibraryListsImages(t *testing.T) {
 	t.Run("At lists nothing where List lists nothing", func(t *testing.T) {
 		outside := filepath.Join(t.TempDir(), "ferry at dawn.png")
 		write(t, outside, pngOf(t, 1, 64, 48))
+		paths := []string{outside}
 		link := filepath.Join(dir, "link.png")
-		if err := os.Symlink(goodPath, link); err != nil {
-			t.Fatal(err)
+		if err := os.Symlink(goodPath, link); err == nil { // Windows may refuse a link without the privilege
+			paths = append(paths, link)
 		}
-		for _, p := range []string{
-			outside, link,
-			goodPath + artifact.SidecarSuffix,
+		for _, p := range append(paths,
+			goodPath+artifact.SidecarSuffix,
 			filepath.Join(dir, ".ferry-99.img.part"),
 			filepath.Join(dir, "notes.txt"),
 			filepath.Join(dir, artifact.QuarantineDir, "odd.png"),
 			filepath.Join(dir, "gone.png"),
 			filepath.Join(dir, "sub", "..", "..", filepath.Base(dir), "nothing.png"),
 			"ferry at dawn.png",
-		} {
+		) {
 			if it, ok, err := At(ctx, dir, p); ok || err != nil {
 				t.Errorf("At(%s) = %+v, %v, %v; want nothing", p, it, ok, err)
 			}
