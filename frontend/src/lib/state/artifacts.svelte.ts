@@ -177,11 +177,12 @@ export interface DataTransferLike {
 }
 
 /**
- * startDrag fills a dragstart's DataTransfer for a verified file (a zip,
- * an image: its DownloadURL names its own type) and returns true: with a uri-list source (WebKitGTK) text/uri-list with its file URL
- * and text/plain with its path, as WebKitGTK hands to a file manager; with a
- * download-url source (WebView2) Chromium's DownloadURL, whose bytes
- * Windows fetches when the drop lands in Explorer, and the path as text.
+ * startDrag fills a dragstart's DataTransfer for a verified file (a zip or
+ * an image) and returns true: with a uri-list source (WebKitGTK)
+ * text/uri-list with its file URL and text/plain with its path, as
+ * WebKitGTK hands to a file manager; with a download-url source (WebView2)
+ * Chromium's DownloadURL naming the file's own type, whose bytes Windows
+ * fetches when the drop lands in Explorer, and the path as text.
  * For any other item, or a source that cannot carry a file, it writes
  * nothing and returns false, so the caller cancels the drag.
  */
