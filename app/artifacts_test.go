@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simimage"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
@@ -164,6 +167,140 @@ func TestArtifactActions(t *testing.T) {
 		}
 		if err := arts.Delete(good.Path); !errs.Has(err, errs.ArtifactNotFound) {
 			t.Fatalf("deleting it again = %v, want artifact_not_found", err)
+		}
+	})
+}
+
+// TestImageArtifacts: a generated image saved with its sidecar is acted on
+// as a verified zip is (opened, dragged, saved, trashed with its sidecar),
+// and it alone has a preview, made from bytes that still are the verified
+// ones; an image changed on disk, one without a sidecar and a path the
+// library does not list get none.
+func TestImageArtifacts(t *testing.T) {
+	sh, _, dataDir := openShell(t, nil)
+	trashHome := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", trashHome)
+	desk := &fakeDesktop{}
+	arts := &Artifacts{sh: sh, desk: desk}
+	dir := filepath.Join(dataDir, "artifacts")
+	ctx := context.Background()
+	save := func(name string, data []byte) string {
+		t.Helper()
+		_, path, err := artifact.SaveImage(ctx, dir, name, bytes.NewReader(data), 0, artifact.ImageProvenance{Site: "chatgpt", Title: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	content := simimage.PNG("ferry at dawn", 600, 400)
+	good := save("ferry.png", content)
+	changed := save("changed.png", simimage.PNG("changed", 50, 50))
+	if err := os.WriteFile(changed, simimage.PNG("other", 50, 50), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bare := filepath.Join(dir, "bare.png")
+	if err := os.WriteFile(bare, simimage.PNG("bare", 50, 50), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "ferry.png")
+	if err := os.WriteFile(outside, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	zipped, err := artifact.Save(ctx, dir, "good.zip", bytes.NewReader(zipOf(t, "main.go", "package main\n")), artifact.Provenance{Site: "chatgpt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("the list shows the image with its type and pixels", func(t *testing.T) {
+		list, err := arts.List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range list.Items {
+			if it.Path == good {
+				if it.Kind != "image" || it.MIME != "image/png" || it.Width != 600 || it.Height != 400 || it.Status != "verified" {
+					t.Errorf("listed as %+v", it)
+				}
+				return
+			}
+		}
+		t.Fatalf("%s is not listed", good)
+	})
+	t.Run("a verified image's preview is a PNG that fits the box", func(t *testing.T) {
+		u, err := arts.Thumbnail(good)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b64, ok := strings.CutPrefix(u, "data:image/png;base64,")
+		if !ok {
+			t.Fatalf("Thumbnail = %.40s…, want a PNG data URL", u)
+		}
+		raw, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(raw))
+		if err != nil || cfg.Width != 256 || cfg.Height != 170 {
+			t.Errorf("preview %d×%d (%v), want 256×170", cfg.Width, cfg.Height, err)
+		}
+	})
+	for _, c := range []struct {
+		name, path string
+		code       errs.Code
+	}{
+		{"an image changed on disk has no preview", changed, errs.ArtifactUnsafe},
+		{"an image without a sidecar has no preview", bare, errs.ArtifactUnsafe},
+		{"a path outside the library has no preview", outside, errs.ArtifactNotFound},
+		{"a sidecar has no preview", good + service.ArtifactSidecarSuffix, errs.ArtifactNotFound},
+		{"a zip has no preview", zipped.Path, errs.BadInput},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if u, err := arts.Thumbnail(c.path); !errs.Has(err, c.code) || u != "" {
+				t.Errorf("Thumbnail = %.40q, %v; want %s", u, err, c.code)
+			}
+		})
+	}
+	t.Run("a verified image is dragged out by its path, an unverified one is refused", func(t *testing.T) {
+		if p, err := arts.DragPath(good); err != nil || p != good {
+			t.Errorf("DragPath(verified image) = %q, %v", p, err)
+		}
+		for _, p := range []string{changed, bare} {
+			if _, err := arts.DragPath(p); !errs.Has(err, errs.ArtifactUnsafe) {
+				t.Errorf("DragPath(%s) = %v, want artifact_unsafe", filepath.Base(p), err)
+			}
+		}
+	})
+	t.Run("Open hands the image to the desktop, and says image when nothing answers", func(t *testing.T) {
+		if err := arts.Open(good); err != nil || len(desk.opened) != 1 || desk.opened[0] != good {
+			t.Fatalf("Open = %v, opened %v", err, desk.opened)
+		}
+		desk.noOpener = true
+		defer func() { desk.noOpener = false }()
+		if env := errs.From(arts.Open(good)); env == nil || !strings.Contains(env.Message, "No application answered to open the image") {
+			t.Errorf("Open with no viewer = %v", env)
+		}
+	})
+	t.Run("Save as copies the image's bytes", func(t *testing.T) {
+		desk.saveTo = filepath.Join(t.TempDir(), "copy.png")
+		got, err := arts.SaveAs(good)
+		if err != nil || got != desk.saveTo {
+			t.Fatalf("SaveAs = %q, %v", got, err)
+		}
+		if b, _ := os.ReadFile(got); !bytes.Equal(b, content) {
+			t.Error("the copy differs from the image")
+		}
+	})
+	t.Run("Delete moves the image and its sidecar to the trash", func(t *testing.T) {
+		if err := arts.Delete(good); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{filepath.Base(good), filepath.Base(good) + service.ArtifactSidecarSuffix} {
+			if _, err := os.Stat(filepath.Join(trashHome, "Trash", "files", name)); err != nil {
+				t.Errorf("%s is not in the trash: %v", name, err)
+			}
+		}
+		if _, err := arts.Thumbnail(good); !errs.Has(err, errs.ArtifactNotFound) {
+			t.Errorf("Thumbnail(deleted) = %v, want artifact_not_found", err)
 		}
 	})
 }

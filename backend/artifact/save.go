@@ -49,6 +49,21 @@ type Provenance struct {
 	Reason          Reason    `json:"reason,omitempty"`
 }
 
+// ReadProvenance reads the provenance sidecar of the zip at path (path +
+// SidecarSuffix). Errors: an fs.ErrNotExist error when there is none; a
+// decode error for a sidecar that is not valid JSON.
+func ReadProvenance(path string) (*Provenance, error) {
+	b, err := os.ReadFile(path + SidecarSuffix)
+	if err != nil {
+		return nil, err
+	}
+	var p Provenance
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", filepath.Base(path+SidecarSuffix), err)
+	}
+	return &p, nil
+}
+
 // Saved says where a zip ended up.
 type Saved struct {
 	Path        string   // the saved zip; "" when nothing was kept

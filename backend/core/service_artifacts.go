@@ -4,22 +4,34 @@ import (
 	"context"
 	"strings"
 
-	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/artifact/library"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// ListArtifacts lists every zip of the data directory's artifacts
-// directory and its quarantine, newest first, each with the verdict its
-// provenance sidecar records checked against the bytes on disk. Errors:
+// ListArtifacts lists every zip and generated image of the data
+// directory's artifacts directory and the zips of its quarantine, newest
+// first, each with the verdict its provenance sidecar records checked
+// against the bytes on disk; with req.Path, only the file the library
+// lists at that path (none when it lists nothing there). Errors:
 // errs.HubForbidden for an agent; errs.StoreIO for an unreadable
-// directory.
+// directory or file.
 func (s *Service) ListArtifacts(ctx context.Context, c service.Caller, req service.ListArtifactsRequest) (service.ArtifactList, error) {
 	if err := admit(c, "list the artifacts", req); err != nil {
 		return service.ArtifactList{}, err
 	}
 	dir := s.c.Paths().ArtifactsDir()
-	items, err := artifact.Library(ctx, dir)
+	var items []service.ArtifactItem
+	var err error
+	if req.Path != "" {
+		var it service.ArtifactItem
+		var ok bool
+		if it, ok, err = library.At(ctx, dir, req.Path); ok {
+			items = []service.ArtifactItem{it}
+		}
+	} else {
+		items, err = library.List(ctx, dir)
+	}
 	if items == nil {
 		items = []service.ArtifactItem{}
 	}

@@ -8,43 +8,55 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 )
 
-// ArtifactItem is one zip of the artifacts directory as the library found
-// it, its verdict checked against the bytes on disk.
+// ArtifactItem is one file of the artifacts directory (a zip, or an image
+// a site generated) as the library found it, its verdict checked against
+// the bytes on disk.
 type ArtifactItem struct {
-	// Path is the zip's absolute path (what a drag-out hands the desktop).
+	// Path is the file's absolute path (what a drag-out hands the desktop).
 	Path string `json:"path"`
 	Name string `json:"name"`
+	// Kind is ArtifactImage for an image, "" for a zip.
+	Kind string `json:"kind,omitempty"`
 	// Size is the size on disk now; SHA256 is the digest of those bytes.
 	Size     int64          `json:"size"`
 	SHA256   string         `json:"sha256"`
 	Modified time.Time      `json:"modified"`
 	Status   ArtifactStatus `json:"status"`
-	// Reason is the verifier's reason code (unsafe_name, ratio…) or the
-	// library's own (no_provenance, bad_provenance, changed, verdict_failed);
-	// Why says it in a sentence. Both are empty for a verified zip.
+	// Reason is the verifier's reason code (unsafe_name, ratio…; for an
+	// image not_image, truncated, bad_header, too_large) or the library's
+	// own (no_provenance, bad_provenance, changed, verdict_failed); Why
+	// says it in a sentence. Both are empty for a verified file.
 	Reason string `json:"reason,omitempty"`
 	Why    string `json:"why,omitempty"`
 	// From the sidecar, when there is one. Session is the run that brought
-	// the zip home.
+	// the file home; VerifiedAt, for an image, when it was proven and saved.
 	Site            string            `json:"site,omitempty"`
 	Session         string            `json:"session,omitempty"`
 	ConversationURL string            `json:"conversationUrl,omitempty"`
 	VerifiedAt      time.Time         `json:"verifiedAt,omitzero"`
 	Files           []ArtifactEntry   `json:"files"`
 	Problems        []ArtifactProblem `json:"problems,omitempty"`
+	// Of an image: what its bytes are now (MIME, Width, Height in pixels;
+	// empty when they are no image) and the site's title of it (from the
+	// sidecar).
+	MIME   string `json:"mime,omitempty"`
+	Width  int    `json:"width,omitempty"`
+	Height int    `json:"height,omitempty"`
+	Title  string `json:"title,omitempty"`
 	// Run tells the story of Session when the history still holds it
 	// (filled by the service, not the library).
 	Run *ArtifactRun `json:"run,omitempty"`
 }
 
-// ArtifactStatus is what the library says about a zip on disk.
+// ArtifactStatus is what the library says about a file on disk.
 type ArtifactStatus string
 
 // The statuses. Only ArtifactVerified may be handed to the user as a file
 // (dragged out, opened); the others carry a Why.
 const (
-	// ArtifactVerified: a good sidecar says the verifier passed it, and the
-	// bytes on disk still hash to what it recorded.
+	// ArtifactVerified: a good sidecar says the verifier passed it (for an
+	// image: that it was proven an image when saved, and it still is one),
+	// and the bytes on disk still hash to what it recorded.
 	ArtifactVerified ArtifactStatus = "verified"
 	// ArtifactQuarantined: the zip sits under quarantine/ because the
 	// verifier found it unsafe or too large.

@@ -55,8 +55,9 @@ type Desktop interface {
 	// never whole runs, and how many matched.
 	SearchHistory(ctx context.Context, c Caller, req HistoryQuery) (HistoryPage, error)
 
-	// ListArtifacts lists the zips of the artifacts directory and its
-	// quarantine, newest first, each checked against its provenance.
+	// ListArtifacts lists the zips and generated images of the artifacts
+	// directory and the zips of its quarantine, newest first, each checked
+	// against its provenance (req.Path: only the file at that path).
 	ListArtifacts(ctx context.Context, c Caller, req ListArtifactsRequest) (ArtifactList, error)
 
 	// BrowserState describes the owner's long-lived browser without

@@ -29,7 +29,8 @@ type (
 	// TabState is one tab of the owner's browser with what a run would
 	// meet in it.
 	TabState = record.TabState
-	// ArtifactItem is one zip of the artifacts library with its verdict
-	// checked against the bytes on disk, and the run it came from.
+	// ArtifactItem is one file (a zip or an image) of the artifacts
+	// library with its verdict checked against the bytes on disk, and the
+	// run it came from.
 	ArtifactItem = record.ArtifactItem
 )

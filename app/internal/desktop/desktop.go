@@ -31,7 +31,8 @@ type Desktop interface {
 	// manager answered.
 	Reveal(path string) error
 	// Open opens path in the application the desktop has for it (an
-	// archive manager for a zip). An error says that none answered.
+	// archive manager for a zip, the image viewer for an image). An error
+	// says that none answered.
 	Open(path string) error
 	// SaveFile asks where to save data (defaultName proposed) and writes it
 	// there; it returns the chosen path, or "" when the user cancelled.

@@ -14,8 +14,9 @@ import (
 )
 
 // The loopback server WebView2's DownloadURL fetches from serves a verified
-// zip to the holder of its token, and nothing else.
-func TestDragServerServesOnlyVerifiedZips(t *testing.T) {
+// zip or image to the holder of its token, typed as what it is, and nothing
+// else.
+func TestDragServerServesOnlyVerifiedFiles(t *testing.T) {
 	dir := t.TempDir()
 	content := []byte("PK\x03\x04 the bytes of a verified zip")
 	put := func(name string) string {
@@ -26,6 +27,11 @@ func TestDragServerServesOnlyVerifiedZips(t *testing.T) {
 		return p
 	}
 	good, bad := put("my project.zip"), put("slip.zip")
+	img := filepath.Join(dir, "ferry at dawn.png")
+	pngBytes := []byte("\x89PNG\r\n\x1a\n the bytes of a verified image")
+	if err := os.WriteFile(img, pngBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	outside := filepath.Join(t.TempDir(), "other.zip")
 	if err := os.WriteFile(outside, content, 0o600); err != nil {
 		t.Fatal(err)
@@ -35,12 +41,12 @@ func TestDragServerServesOnlyVerifiedZips(t *testing.T) {
 	// else artifact_not_found.
 	find := func(path string) (string, error) {
 		switch filepath.Clean(path) {
-		case good:
-			return good, nil
+		case good, img:
+			return filepath.Clean(path), nil
 		case bad:
 			return "", errs.New(errs.ArtifactUnsafe, "slip.zip is quarantined")
 		}
-		return "", errs.New(errs.ArtifactNotFound, "%s is not a zip of the artifacts directory", path)
+		return "", errs.New(errs.ArtifactNotFound, "%s is not a file of the artifacts directory", path)
 	}
 
 	d := &dragServer{find: find}
@@ -66,6 +72,15 @@ func TestDragServerServesOnlyVerifiedZips(t *testing.T) {
 		resp, b := get(src.Base, filepath.Base(good), good)
 		if resp.StatusCode != 200 || !bytes.Equal(b, content) || resp.Header.Get("Content-Type") != "application/zip" {
 			t.Fatalf("GET verified = %d %q, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(b))
+		}
+	})
+	t.Run("a verified image comes back whole, as an image", func(t *testing.T) {
+		resp, b := get(src.Base, filepath.Base(img), img)
+		if resp.StatusCode != 200 || !bytes.Equal(b, pngBytes) || resp.Header.Get("Content-Type") != "image/png" {
+			t.Fatalf("GET image = %d %q, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(b))
+		}
+		if cd := resp.Header.Get("Content-Disposition"); cd != "attachment; filename*=UTF-8''ferry%20at%20dawn.png" {
+			t.Errorf("Content-Disposition %q", cd)
 		}
 	})
 	t.Run("a quarantined zip is refused", func(t *testing.T) {

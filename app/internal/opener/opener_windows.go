@@ -3,6 +3,7 @@ package opener
 import (
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/windows"
@@ -38,9 +39,18 @@ func Open(path string) error {
 	}
 	if err := windows.ShellExecute(0, verb, file, nil, nil, windows.SW_SHOWNORMAL); err != nil {
 		return errs.Wrap(err, errs.CapabilityMissing, "nothing on this desktop answered to open %s: %v", path, err).
-			WithEvidence("path", path).WithHint("choose an app for .zip files in Windows Settings → Apps → Default apps")
+			WithEvidence("path", path).WithHint("choose an app for %s files in Windows Settings → Apps → Default apps", ext(path))
 	}
 	return nil
+}
+
+// ext names path's kind of file as Default apps lists it (".zip",
+// ".png"), or "such" when it has no extension.
+func ext(path string) string {
+	if e := filepath.Ext(path); e != "" {
+		return strings.ToLower(e)
+	}
+	return "such"
 }
 
 // windowsDir is %SystemRoot% (C:\Windows).

@@ -805,6 +805,7 @@ export namespace record {
 	export class ArtifactItem {
 	    path: string;
 	    name: string;
+	    kind?: string;
 	    size: number;
 	    sha256: string;
 	    // Go type: time
@@ -819,6 +820,10 @@ export namespace record {
 	    verifiedAt: any;
 	    files: ArtifactEntry[];
 	    problems?: ArtifactProblem[];
+	    mime?: string;
+	    width?: number;
+	    height?: number;
+	    title?: string;
 	    run?: ArtifactRun;
 	
 	    static createFrom(source: any = {}) {
@@ -829,6 +834,7 @@ export namespace record {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.path = source["path"];
 	        this.name = source["name"];
+	        this.kind = source["kind"];
 	        this.size = source["size"];
 	        this.sha256 = source["sha256"];
 	        this.modified = this.convertValues(source["modified"], null);
@@ -841,6 +847,10 @@ export namespace record {
 	        this.verifiedAt = this.convertValues(source["verifiedAt"], null);
 	        this.files = this.convertValues(source["files"], ArtifactEntry);
 	        this.problems = this.convertValues(source["problems"], ArtifactProblem);
+	        this.mime = source["mime"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.title = source["title"];
 	        this.run = this.convertValues(source["run"], ArtifactRun);
 	    }
 	

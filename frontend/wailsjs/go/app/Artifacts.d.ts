@@ -18,3 +18,5 @@ export function Open(arg1:string):Promise<void>;
 export function RevealInFolder(arg1:string):Promise<void>;
 
 export function SaveAs(arg1:string):Promise<string>;
+
+export function Thumbnail(arg1:string):Promise<string>;

@@ -33,3 +33,7 @@ export function RevealInFolder(arg1) {
 export function SaveAs(arg1) {
   return window['go']['app']['Artifacts']['SaveAs'](arg1);
 }
+
+export function Thumbnail(arg1) {
+  return window['go']['app']['Artifacts']['Thumbnail'](arg1);
+}

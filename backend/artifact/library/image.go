@@ -1,0 +1,77 @@
+package library
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ferrydesk/ferry/backend/artifact"
+	"github.com/ferrydesk/ferry/backend/errs"
+)
+
+// imageItem decides an image's status: verified when its sidecar is an
+// image's (artifact.ImageProvenance, which SaveImage writes only for bytes
+// CheckImage proved), records the size and sha256 of the bytes on disk now,
+// and those bytes still pass CheckImage. What the bytes are (MIME, pixels)
+// is read from them, never from the sidecar.
+func imageItem(it Item) (Item, error) {
+	info, cerr := checkImage(it.Path, it.Size)
+	if cerr == nil {
+		it.MIME, it.Width, it.Height = info.MIME, info.Width, info.Height
+	}
+	prov, perr := readImageProvenance(it.Path)
+	if prov != nil {
+		it.Site, it.Session, it.ConversationURL, it.VerifiedAt, it.Title = prov.Site, prov.Session, prov.ConversationURL, prov.SavedAt, prov.Title
+	}
+	switch {
+	case errors.Is(perr, fs.ErrNotExist):
+		it.Status, it.Reason, it.Why = StatusUnverified, ReasonNoProvenance, noSidecarWhy(it.Name)
+	case perr != nil:
+		it.Status, it.Reason = StatusUnverified, ReasonBadProvenance
+		it.Why = "the provenance sidecar cannot be read: " + perr.Error()
+	case !strings.EqualFold(prov.SHA256, it.SHA256) || prov.Size != it.Size:
+		it.Status, it.Reason, it.Why = StatusUnverified, ReasonChanged, changedWhy(prov.SHA256, it.SHA256)
+	case cerr != nil:
+		env := errs.From(cerr)
+		it.Status, it.Reason, it.Why = StatusUnverified, ReasonVerdictFailed, "the bytes are no whole image: "+env.Message
+		if r := env.Evidence["reason"]; r != "" {
+			it.Reason = r
+		}
+	default:
+		it.Status = StatusVerified
+	}
+	return it, nil
+}
+
+// checkImage proves the image at path with artifact.CheckImage.
+func checkImage(path string, size int64) (artifact.ImageInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return artifact.ImageInfo{}, errs.Wrap(err, errs.StoreIO, "open %s: %v", path, err)
+	}
+	defer f.Close()
+	return artifact.CheckImage(f, size)
+}
+
+// readImageProvenance reads the sidecar of the image at path; a missing
+// one is an fs.ErrNotExist error, one that is not an image's (a zip's, or
+// not JSON) an error saying so.
+func readImageProvenance(path string) (*artifact.ImageProvenance, error) {
+	side := path + artifact.SidecarSuffix
+	b, err := os.ReadFile(side)
+	if err != nil {
+		return nil, err
+	}
+	var p artifact.ImageProvenance
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", filepath.Base(side), err)
+	}
+	if p.Kind != "image" {
+		return nil, fmt.Errorf("%s is not an image's provenance (kind %q)", filepath.Base(side), p.Kind)
+	}
+	return &p, nil
+}
