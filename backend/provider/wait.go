@@ -157,13 +157,13 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 			if err != nil {
 				return err
 			}
-			// A notice shown while the answer's response is still open waits
-			// a moment (3 s from when it shows) for the response to end: the
-			// page renders a frame before the capture delivers it, and the
-			// response names the cause (Grok's "heavy usage" banner over a
-			// code 13 failure, not a rate limit; Gemini's BardErrorInfo code
-			// behind "Something went wrong").
-			open := r.Code != "" && ss.started && !ss.ended
+			// A notice shown while the answer's response is still open (or
+			// not yet seen, on a loaded machine) waits a moment (3 s from when
+			// it shows) for the response: the page renders a frame before the
+			// capture delivers it, and the response names the cause (Grok's
+			// anti-bot code 7 or "heavy usage" banner over a code 13 failure;
+			// Gemini's BardErrorInfo code behind "Something went wrong").
+			open := r.Code != "" && (ss.started || expectStream) && !ss.ended
 			if open && noticeAt.IsZero() {
 				noticeAt = time.Now()
 			}
