@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -68,9 +69,16 @@ func ferry(t *testing.T, env []string, args ...string) result {
 	cmd.Env = append(hermeticEnv(t), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
+	// A process that ended while something it started still holds its
+	// output open would keep Run waiting on the pipes for as long as that
+	// lives (a shell pipeline would hang the same way): say so instead.
+	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
 	err := cmd.Run()
 	r := result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
+	if errors.Is(err, exec.ErrWaitDelay) {
+		t.Fatalf("ferry %v ended, but a process it started kept its output open for 10 s more", args)
+	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
