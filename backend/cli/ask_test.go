@@ -349,6 +349,14 @@ func TestAsk(t *testing.T) {
 				t.Fatalf("%v: submissions %+v, conversation %q; want one to %s under %s", c.args, subs, out.Routing.URL, c.gizmo, c.prefix)
 			}
 		}
+		r := ferry(t, nil, "projects", "--json", "--browser-url", url, "--data-dir", dataDir)
+		var projects struct {
+			Projects []struct{ Name, Address string } `json:"projects"`
+		}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &projects) != nil || len(projects.Projects) != 4 || projects.Projects[0].Name != "Harbour notes" ||
+			projects.Projects[0].Address != "https://chatgpt.com/g/g-p-68a0c2f1d3e44b7a9c55e0f1a2b3c4d5-harbour-notes/project" {
+			t.Fatalf("ferry projects: exit %d\nstdout %s\nstderr %s; want the four projects with their addresses", r.code, r.stdout, r.stderr)
+		}
 		load(t, "")
 		for _, bad := range []struct{ name, want string }{{"Lighthouse", "Harbour notes, Ferry research"}, {"SHARED", "address"}} {
 			if r := ask(t, "--project", bad.name, "Not sent"); r.code != 2 || !strings.Contains(r.stderr, bad.want) {

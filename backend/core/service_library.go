@@ -89,3 +89,14 @@ func (s *Service) RenderTemplate(ctx context.Context, c service.Caller, req serv
 	}
 	return s.h.RenderTemplate(ctx, req.Name, req.Vars)
 }
+
+// ListProjects lists the account's projects on req.Site (default chatgpt)
+// in the browser req.Browser names, else the long-lived one
+// (jobs.Runner.ListProjects). Errors: errs.HubForbidden for an agent; the
+// runner's.
+func (s *Service) ListProjects(ctx context.Context, c service.Caller, req service.ListProjectsRequest) ([]service.Project, error) {
+	if err := admit(c, "list the projects", req); err != nil {
+		return nil, err
+	}
+	return s.h.ListProjects(ctx, req)
+}

@@ -308,6 +308,13 @@ func (f *fakeBackend) OpenTab(_ context.Context, c service.Caller, _ hub.OpenTab
 	return hub.Tab{}, cannot("open tabs")
 }
 
+func (f *fakeBackend) ListProjects(_ context.Context, c service.Caller, _ service.ListProjectsRequest) ([]service.Project, error) {
+	if err := ownerOnly(c, "list the projects"); err != nil {
+		return nil, err
+	}
+	return nil, cannot("list projects")
+}
+
 func (f *fakeBackend) ListTemplates(context.Context, service.Caller, service.ListTemplatesRequest) ([]hub.Template, error) {
 	return nil, cannot("keep templates")
 }

@@ -78,6 +78,7 @@ func (s *Server) routes() *http.ServeMux {
 		http.MethodPost: {fn: s.handleOpenTab},
 	})
 	add("/v1/sites", get(s.handleListSites))
+	add("/v1/projects", get(s.handleListProjects))
 	add("/v1/sites/doctor", map[string]endpoint{http.MethodPost: {fn: s.handleDoctorSites}})
 	add("/v1/tabs/states", get(s.handleTabStates))
 	add("/v1/tabs/action", map[string]endpoint{http.MethodPost: {fn: s.handleTabAction}})
@@ -268,6 +269,15 @@ func (s *Server) handleListTabs(w http.ResponseWriter, r *http.Request, c Caller
 		return
 	}
 	writeJSON(w, http.StatusOK, nonNil(tabs))
+}
+
+func (s *Server) handleListProjects(w http.ResponseWriter, r *http.Request, c Caller) {
+	out, err := s.svc.ListProjects(r.Context(), c.service(), service.ListProjectsRequest{Site: r.URL.Query().Get("site"), Browser: TabsBrowserOf(r.URL.Query())})
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) handleListApprovals(w http.ResponseWriter, r *http.Request, c Caller) {

@@ -128,6 +128,12 @@ type Placer interface {
 	Place(ctx context.Context, kind, ref string) (record.Place, error)
 }
 
+// ProjectLister is the optional capability of an adapter whose site has
+// projects (ChatGPT's): Projects lists the account's, as its page does.
+type ProjectLister interface {
+	Projects(ctx context.Context) ([]record.Place, error)
+}
+
 // openPlace resolves p through a and opens page on it, proven by the
 // address the page then shows. Errors: CapabilityMissing for a site
 // without places, or a page that did not stay there; the Placer's; the

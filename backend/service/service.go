@@ -86,6 +86,10 @@ type Service interface {
 	ListTabs(ctx context.Context, c Caller, req ListTabsRequest) ([]Tab, error)
 	// OpenTab opens a site in a new background tab.
 	OpenTab(ctx context.Context, c Caller, req OpenTabRequest) (Tab, error)
+	// ListProjects lists the account's projects on a site (ChatGPT's), as
+	// its page lists them, in a tab opened for it and closed after (the
+	// owner's only).
+	ListProjects(ctx context.Context, c Caller, req ListProjectsRequest) ([]Project, error)
 
 	// ListTemplates lists the built-in and the user's templates.
 	ListTemplates(ctx context.Context, c Caller, req ListTemplatesRequest) ([]Template, error)

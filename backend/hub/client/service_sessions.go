@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"net/http"
+	"net/url"
 
 	"github.com/ferrydesk/ferry/backend/hub"
 	"github.com/ferrydesk/ferry/backend/service"
@@ -94,6 +96,21 @@ func (s *Service) ListTabs(ctx context.Context, c service.Caller, req service.Li
 		return s.c.ListTabsIn(ctx, *req.Browser)
 	}
 	return s.c.ListTabs(ctx)
+}
+
+// ListProjects lists the account's projects on a site through the owner
+// (owner only), in the browser req.Browser names.
+func (s *Service) ListProjects(ctx context.Context, c service.Caller, req service.ListProjectsRequest) ([]service.Project, error) {
+	ctx = actingAs(ctx, c)
+	q := url.Values{}
+	if req.Browser != nil {
+		q = hub.TabsBrowserQuery(*req.Browser)
+	}
+	if req.Site != "" {
+		q.Set("site", req.Site)
+	}
+	var out []service.Project
+	return out, s.c.do(ctx, http.MethodGet, "/v1/projects"+query(q), nil, &out)
 }
 
 // OpenTab opens a site in a new tab of the owner's browser (owner only).

@@ -106,7 +106,7 @@ func (a *Adapter) Place(ctx context.Context, kind, ref string) (record.Place, er
 	if err != nil {
 		return record.Place{}, err
 	}
-	var exact, folded []Project
+	var exact, folded []record.Place
 	names := make([]string, 0, len(projects))
 	for _, p := range projects {
 		names = append(names, p.Name)
@@ -123,7 +123,7 @@ func (a *Adapter) Place(ctx context.Context, kind, ref string) (record.Place, er
 	}
 	switch len(found) {
 	case 1:
-		return placeAt(a.origin(), kind, found[0].Name, found[0].ShortURL), nil
+		return found[0], nil
 	case 0:
 		return record.Place{}, errs.New(errs.BadInput, "ChatGPT has no project named %q (its projects: %s)", clipRef(ref), cmp.Or(strings.Join(names, ", "), "none")).
 			WithHint("give one of the names listed, or the project's address")
@@ -154,18 +154,11 @@ func clipRef(s string) string {
 	return s
 }
 
-// Project is one of the account's ChatGPT projects.
-type Project struct {
-	ID       string `json:"id"`
-	ShortURL string `json:"shortUrl"`
-	Name     string `json:"name"`
-	Address  string `json:"address"`
-}
-
-// Projects lists the account's projects from the sidebar the page reads
-// (GET /backend-api/gizmos/snorlax/sidebar, bearer). Errors: GenerationError
-// for a status or a body that is not the list; the session check's.
-func (a *Adapter) Projects(ctx context.Context) ([]Project, error) {
+// Projects lists the account's projects (runs.ProjectLister) from the
+// sidebar the page reads (GET /backend-api/gizmos/snorlax/sidebar, bearer),
+// each a record.Place of kind project. Errors: GenerationError for a
+// status or a body that is not the list; the session check's.
+func (a *Adapter) Projects(ctx context.Context) ([]record.Place, error) {
 	if a.token == "" {
 		if _, err := a.session(ctx); err != nil {
 			return nil, err
@@ -199,13 +192,13 @@ func (a *Adapter) Projects(ctx context.Context) ([]Project, error) {
 			return nil, errs.New(errs.GenerationError, "ChatGPT answered HTTP %d for its projects, not their list", resp.Status).
 				WithEvidence("status", strconv.Itoa(resp.Status))
 		}
-		out := make([]Project, 0, len(body.Items))
+		out := make([]record.Place, 0, len(body.Items))
 		for _, it := range body.Items {
 			g := it.Gizmo.Gizmo
 			if !projectPath.MatchString("/g/" + g.ShortURL) {
 				continue
 			}
-			out = append(out, Project{ID: g.ID, ShortURL: g.ShortURL, Name: g.Display.Name, Address: a.origin() + "/g/" + g.ShortURL + "/project"})
+			out = append(out, placeAt(a.origin(), "project", g.Display.Name, g.ShortURL))
 		}
 		return out, nil
 	}
