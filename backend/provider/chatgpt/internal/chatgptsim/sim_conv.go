@@ -158,6 +158,7 @@ func (s *simServer) handleConversationGet(w http.ResponseWriter, r *http.Request
 	c := s.convs[id]
 	var body string
 	if c != nil {
+		s.refreshResearch(c)
 		body = sim.CompactJSON(c.json())
 	}
 	s.mu.Unlock()
