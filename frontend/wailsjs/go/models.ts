@@ -1148,6 +1148,7 @@ export namespace record {
 	    timings: Timings;
 	    warnings?: string[];
 	    images?: Artifact[];
+	    report?: Artifact;
 	
 	    static createFrom(source: any = {}) {
 	        return new Result(source);
@@ -1168,6 +1169,7 @@ export namespace record {
 	        this.timings = this.convertValues(source["timings"], Timings);
 	        this.warnings = source["warnings"];
 	        this.images = this.convertValues(source["images"], Artifact);
+	        this.report = this.convertValues(source["report"], Artifact);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
