@@ -37,6 +37,9 @@ type AskRequest struct {
 	// Tool is a tool of the site's composer to switch on for the prompt
 	// (site.Site.Tools); "" asks with none.
 	Tool string
+	// ConfirmPlan starts a deep research's plan at once (its "Start")
+	// instead of waiting for the plan's own countdown.
+	ConfirmPlan bool
 	// Prompt is sent as is (at most one send, journaled).
 	Prompt string
 	// Template names a built-in or stored template (see Templates) whose
@@ -100,8 +103,16 @@ type AskRequest struct {
 	OnEvent func(job.Event)
 }
 
-// defaultAskTimeout is the deadline of a run whose request gives none.
-const defaultAskTimeout = 20 * time.Minute
+// defaultAskTimeout is the deadline of a run whose request gives none;
+// ResearchTimeout that of a deep research (the site's take 5–30 minutes).
+const (
+	defaultAskTimeout = 20 * time.Minute
+	ResearchTimeout   = 45 * time.Minute
+)
+
+// planConfirmer is an adapter whose deep research can start its plan at
+// once (chatgpt.Adapter).
+type planConfirmer interface{ ConfirmResearchPlan(on bool) }
 
 // Ask runs one prompt through the crash-safe pipeline and returns the
 // session record it wrote: it resolves the browser, the tab and the site's
@@ -147,6 +158,9 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	timeout := req.Timeout
 	if timeout == 0 {
 		timeout = defaultAskTimeout
+		if req.Tool == ResearchTool {
+			timeout = ResearchTimeout
+		}
 	}
 	if req.Origin == "" {
 		req.Origin = job.OriginCLI
@@ -243,6 +257,9 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	if err != nil {
 		return nil, err
 	}
+	if pc, ok := a.(planConfirmer); ok {
+		pc.ConfirmResearchPlan(req.ConfirmPlan)
+	}
 	repo, err := p.d.History(ctx)
 	if err != nil {
 		return nil, err
@@ -270,7 +287,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		return provider.New(provider.Env{Page: tab, Site: fs, Sites: reg})
 	}
 	ropts := []job.RunnerOption{job.WithRateLimitCooldown(cooldown), job.WithFreshTab(freshTab),
-		job.WithDeliverable(ImagesHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes))}
+		job.WithDeliverable(AskHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes))}
 	if p.d.Settings().Run.NoFailureScreenshot {
 		ropts = append(ropts, job.WithoutFailureScreenshots())
 	}

@@ -138,7 +138,7 @@ func (p *Pipeline) Reattach(ctx context.Context, b *browser.Browser, reg *site.R
 	opts := code.Options()
 	if code == nil {
 		// A plain ask's images come home on reattach as on its first run.
-		opts = append(opts, job.WithDeliverable(ImagesHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes)))
+		opts = append(opts, job.WithDeliverable(AskHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes)))
 	}
 	r := job.NewRunner(repo, opts...)
 	if onEvent != nil {
