@@ -140,9 +140,12 @@ func (h *Runner) run(ctx context.Context, rec jobRecord) {
 	}
 	req := h.defaults
 	req.Site, req.Model, req.Prompt, req.TargetID, req.Origin = rec.Spec.Site, rec.Spec.Model, rec.Spec.Prompt, rec.Spec.TabID, origin
-	req.NewChat, req.Effort, req.Tool = rec.Spec.NewChat, rec.Spec.Effort, rec.Spec.Tool
+	req.NewChat, req.Effort, req.Tool, req.ConfirmPlan = rec.Spec.NewChat, rec.Spec.Effort, rec.Spec.Tool, rec.Spec.ConfirmPlan
 	if rec.Spec.TimeoutSeconds > 0 {
 		req.Timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
+	} else if rec.Spec.Tool == service.ResearchTool {
+		// A deep research outlasts an owner's default for answers.
+		req.Timeout = max(req.Timeout, service.ResearchTimeout)
 	}
 	if rec.Spec.CooldownSeconds > 0 {
 		req.RateLimitCooldown = time.Duration(rec.Spec.CooldownSeconds) * time.Second

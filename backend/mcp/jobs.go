@@ -12,15 +12,16 @@ import (
 
 // AskInput is the ask tool's input.
 type AskInput struct {
-	Site    string   `json:"site,omitempty" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them); needed unless session is given"`
-	Prompt  string   `json:"prompt" jsonschema:"the prompt, sent as is"`
-	Model   string   `json:"model,omitempty" jsonschema:"the model alias; the site's default when left out"`
-	Effort  string   `json:"effort,omitempty" jsonschema:"the reasoning-effort tier on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; deepseek: standard, deepthink); what is selected when left out"`
-	Tool    string   `json:"tool,omitempty" jsonschema:"a tool of the site's composer to switch on for the prompt (chatgpt: web-search, deep-research, image); the run is refused with nothing sent when the tool cannot be switched on and proven; none when left out"`
-	NewChat bool     `json:"new_chat,omitempty" jsonschema:"ask in a fresh chat (always the case without session unless the user let this agent use their open tabs)"`
-	Session string   `json:"session,omitempty" jsonschema:"continue the conversation of this run (a run id from sessions or a job's session)"`
-	WaitS   *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the answer, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
-	Files   []string `json:"files,omitempty" jsonschema:"absolute paths of files to attach (under the folders the user allowed this agent); the prompt is sent only once each shows in the site's composer, ready"`
+	Site        string   `json:"site,omitempty" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them); needed unless session is given"`
+	Prompt      string   `json:"prompt" jsonschema:"the prompt, sent as is"`
+	Model       string   `json:"model,omitempty" jsonschema:"the model alias; the site's default when left out"`
+	Effort      string   `json:"effort,omitempty" jsonschema:"the reasoning-effort tier on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; deepseek: standard, deepthink); what is selected when left out"`
+	Tool        string   `json:"tool,omitempty" jsonschema:"a tool of the site's composer to switch on for the prompt (chatgpt: web-search, deep-research, image); the run is refused with nothing sent when the tool cannot be switched on and proven; none when left out"`
+	ConfirmPlan bool     `json:"confirm_plan,omitempty" jsonschema:"with tool deep-research: start the research plan at once instead of after its countdown of about a minute"`
+	NewChat     bool     `json:"new_chat,omitempty" jsonschema:"ask in a fresh chat (always the case without session unless the user let this agent use their open tabs)"`
+	Session     string   `json:"session,omitempty" jsonschema:"continue the conversation of this run (a run id from sessions or a job's session)"`
+	WaitS       *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait for the answer, 0 to 300 seconds (default 50); past it the call returns state running and the job tool follows it"`
+	Files       []string `json:"files,omitempty" jsonschema:"absolute paths of files to attach (under the folders the user allowed this agent); the prompt is sent only once each shows in the site's composer, ready"`
 }
 
 // CodeInput is the code tool's input.
@@ -112,7 +113,7 @@ func (s *Server) ask(ctx context.Context, c call, in AskInput) (JobResult, strin
 	if err != nil {
 		return JobResult{}, "", err
 	}
-	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, Effort: in.Effort, Tool: strings.TrimSpace(in.Tool), NewChat: in.NewChat, Files: in.Files}
+	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, Effort: in.Effort, Tool: strings.TrimSpace(in.Tool), ConfirmPlan: in.ConfirmPlan, NewChat: in.NewChat, Files: in.Files}
 	// A follow-up: the run's site and conversation, in the tab that shows
 	// it or one navigated to it.
 	req.SessionID = strings.TrimSpace(in.Session)

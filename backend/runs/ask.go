@@ -18,6 +18,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
 	_ "github.com/ferrydesk/ferry/backend/provider/all" // every adapter
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/tabs"
 )
@@ -104,10 +105,10 @@ type AskRequest struct {
 }
 
 // defaultAskTimeout is the deadline of a run whose request gives none;
-// ResearchTimeout that of a deep research (the site's take 5–30 minutes).
+// researchTimeout that of a deep research (the site's take 5–30 minutes).
 const (
-	defaultAskTimeout = 20 * time.Minute
-	ResearchTimeout   = 45 * time.Minute
+	defaultAskTimeout = service.DefaultAskTimeout
+	researchTimeout   = service.ResearchTimeout
 )
 
 // planConfirmer is an adapter whose deep research can start its plan at
@@ -158,8 +159,8 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	timeout := req.Timeout
 	if timeout == 0 {
 		timeout = defaultAskTimeout
-		if req.Tool == ResearchTool {
-			timeout = ResearchTimeout
+		if req.Tool == service.ResearchTool {
+			timeout = researchTimeout
 		}
 	}
 	if req.Origin == "" {

@@ -12,12 +12,9 @@ import (
 	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/record"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/version"
 )
-
-// ResearchTool is the name of the tool that asks a site for a deep
-// research, whose run is long and delivers a report.
-const ResearchTool = "deep-research"
 
 // AskHome is the Deliverable of an ask: a deep research's report
 // (ReportHome) for a run that asked for the deep-research tool, the
@@ -25,7 +22,7 @@ const ResearchTool = "deep-research"
 func AskHome(dir string, limit int64) job.Deliverable {
 	images, report := ImagesHome(dir, limit), ReportHome(dir)
 	return func(ctx context.Context, s *job.Session, a provider.Adapter) (job.Delivery, error) {
-		if s.ToolRequested == ResearchTool {
+		if s.ToolRequested == service.ResearchTool {
 			return report(ctx, s, a)
 		}
 		return images(ctx, s, a)

@@ -112,9 +112,12 @@ type JobRequest struct {
 	// Tool is a tool of the site's composer to switch on for the prompt
 	// (ChatGPT's "web-search", "deep-research", "image"); an ask only, on
 	// a named site. "" asks with none.
-	Tool     string            `json:"tool,omitempty"`
-	Template string            `json:"template,omitempty"`
-	Vars     map[string]string `json:"vars,omitempty"`
+	Tool string `json:"tool,omitempty"`
+	// ConfirmPlan starts a deep research's plan at once (with the
+	// deep-research tool only) instead of after the plan's countdown.
+	ConfirmPlan bool              `json:"confirmPlan,omitempty"`
+	Template    string            `json:"template,omitempty"`
+	Vars        map[string]string `json:"vars,omitempty"`
 	// Contract is a code job's output contract ("" is code).
 	Contract string `json:"contract,omitempty"`
 	// SessionID names the run a reattach job resumes, or the run whose
@@ -212,6 +215,10 @@ func (r JobRequest) Validate() error {
 	if strings.TrimSpace(r.Tool) != "" && (r.Kind != KindAsk || r.Site == "") {
 		return errs.New(errs.BadInput, "a tool is chosen for an ask on a named site, not for this %s job", r.Kind).
 			WithHint("set \"site\" (e.g. chatgpt) on an ask job, or drop \"tool\"")
+	}
+	if r.ConfirmPlan && strings.TrimSpace(r.Tool) != ResearchTool {
+		return errs.New(errs.BadInput, "confirmPlan starts a deep research's plan, and this ask uses no deep-research tool").
+			WithHint("add \"tool\": \"deep-research\", or drop \"confirmPlan\"")
 	}
 	if r.NewChat && (r.Site == "" || r.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab").
@@ -334,6 +341,27 @@ func (r JobRequest) validateSources() error {
 
 // Timeout is TimeoutSeconds as a duration (0: the default).
 func (r JobRequest) Timeout() time.Duration { return time.Duration(r.TimeoutSeconds) * time.Second }
+
+// ResearchTool is the tool of a deep research; DefaultAskTimeout and
+// ResearchTimeout bound an ask whose request gives no timeout, the
+// second one with that tool (a site's research takes 5–30 minutes).
+const (
+	ResearchTool      = "deep-research"
+	DefaultAskTimeout = 20 * time.Minute
+	ResearchTimeout   = 45 * time.Minute
+)
+
+// RunTimeout is how long the run may take: Timeout, else the default of
+// its kind of ask.
+func (r JobRequest) RunTimeout() time.Duration {
+	switch {
+	case r.TimeoutSeconds > 0:
+		return r.Timeout()
+	case strings.TrimSpace(r.Tool) == ResearchTool:
+		return ResearchTimeout
+	}
+	return DefaultAskTimeout
+}
 
 // Cooldown is CooldownSeconds as a duration (0: the settings').
 func (r JobRequest) Cooldown() time.Duration { return time.Duration(r.CooldownSeconds) * time.Second }
