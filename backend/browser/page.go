@@ -124,6 +124,25 @@ func (p *Page) Exec(ctx context.Context, method string, params, result any) erro
 	})
 }
 
+// ExecIn is Exec in another session of the tab's connection (a frame of
+// the tab attached with Target.setAutoAttach and flatten), its failures
+// reported as the tab's.
+func (p *Page) ExecIn(ctx context.Context, sessionID, method string, params, result any) error {
+	return p.do(ctx, method, func(s session) error {
+		raw, err := s.c.Call(s.ctx, sessionID, method, params)
+		if err != nil {
+			return err
+		}
+		if result != nil {
+			return json.Unmarshal(raw, result)
+		}
+		return nil
+	})
+}
+
+// SessionID is the tab's CDP session id.
+func (p *Page) SessionID() string { return string(p.session) }
+
 type evalParams struct {
 	Expression    string `json:"expression"`
 	ReturnByValue bool   `json:"returnByValue,omitempty"`

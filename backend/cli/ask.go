@@ -26,7 +26,7 @@ const maxPrompt = 4 << 20
 func init() {
 	register(&command{
 		name:  "ask",
-		args:  "(--site SITE [--new-chat] | --tab TARGETID | --session RUN | --conv URL) [--model M] [--timeout D] [--file PATH ...] [--repo DIR --source PATH ...] (PROMPT | --prompt TEXT | --prompt-file FILE | - | --template NAME [--var K=V ...])",
+		args:  "(--site SITE [--new-chat] | --tab TARGETID | --session RUN | --conv URL) [--model M] [--tool T [--confirm-plan]] [--timeout D] [--file PATH ...] [--repo DIR --source PATH ...] (PROMPT | --prompt TEXT | --prompt-file FILE | - | --template NAME [--var K=V ...])",
 		short: "send a prompt to a chat site in the browser and print the answer",
 		long: `Types PROMPT into the site's tab, sends it once, waits for the complete answer and
 prints it as Markdown. --template NAME renders a built-in or saved template (see
@@ -108,7 +108,8 @@ and the error says it could not be journaled).`,
 			registerFileFlags(fs)
 			registerSourceFlags(fs, service.SourceAsZip)
 			registerBrowserFlags(fs, browserflag.Launch)
-			fs.Duration("timeout", 20*time.Minute, "give up after this long")
+			fs.Duration("timeout", 0, "give up after this long (default 20m; 45m with --tool deep-research)")
+			fs.Bool("confirm-plan", false, "with --tool deep-research: start the research plan at once instead of after its countdown")
 			fs.Duration("cooldown", 0, "after a rate limit, wait this long before the one retry (1s to 1h; default: settings run.rateLimitCooldown, else 5m)")
 		},
 		run: runAsk,
@@ -123,7 +124,7 @@ func runAsk(ctx context.Context, inv *invocation) error {
 	if inv.flag("files-report").(bool) {
 		return filesReport(inv, req)
 	}
-	j, err := runJob(ctx, inv, req, fmt.Sprintf("no complete answer within %s", inv.flag("timeout").(time.Duration)))
+	j, err := runJob(ctx, inv, req, fmt.Sprintf("no complete answer within %s", req.RunTimeout()))
 	if err != nil {
 		return err
 	}
@@ -263,7 +264,7 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 	// The flags' combinations are the request's rules (its Validate,
 	// said in the flags' words below); only what a flag's own type allows
 	// is checked here: a duration of 0 is the default in the request.
-	if timeout <= 0 {
+	if timeout < 0 {
 		return none, errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
 	if cooldown%time.Second != 0 {
@@ -274,7 +275,7 @@ func askRequestOf(inv *invocation) (service.JobRequest, error) {
 		return none, err
 	}
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: prompt, Template: tmpl, Vars: vars, Site: siteID, Model: inv.flag("model").(string), Effort: inv.flag("effort").(string),
-		Tool: inv.flag("tool").(string), Temporary: inv.flag("temporary").(bool), ArchiveAfter: inv.flag("archive-after").(bool),
+		Tool: inv.flag("tool").(string), ConfirmPlan: inv.flag("confirm-plan").(bool), Temporary: inv.flag("temporary").(bool), ArchiveAfter: inv.flag("archive-after").(bool),
 		Project: inv.flag("project").(string), GPT: inv.flag("gpt").(string), TabID: tabID, NewChat: newChat, SessionID: follow, Conversation: conv, TimeoutSeconds: timeoutSeconds(timeout), CooldownSeconds: int(cooldown / time.Second), Browser: b}
 	if err := withSources(inv, &req); err != nil {
 		return none, err

@@ -36,7 +36,7 @@ func runJob(ctx context.Context, inv *invocation, req service.JobRequest, late s
 	if req.Browser != nil && j.Detail != nil && j.Detail.Spec.Browser == nil && launchOrURLGiven(inv) {
 		fmt.Fprintf(inv.stderr, "note: a Ferry owner runs; the run uses its browser, --browser-url/--chromium/--headless are ignored\n")
 	}
-	wctx, stop := context.WithTimeout(ctx, req.Timeout()+jobGrace)
+	wctx, stop := context.WithTimeout(ctx, req.RunTimeout()+jobGrace)
 	defer stop()
 	progress := isTerminal(inv.stderr) && !inv.json
 	var on func(service.JobEvent)

@@ -122,6 +122,7 @@ const (
 	ArtifactForbidden   Code = "artifact_forbidden"
 	CodeArtifactMissing Code = "code_artifact_missing"
 	ImageRefused        Code = "image_refused"
+	ResearchNotStarted  Code = "research_not_started"
 
 	HubUnauthorized    Code = "hub_unauthorized"
 	HubForbidden       Code = "hub_forbidden"
@@ -215,6 +216,7 @@ func init() {
 	def(ArtifactForbidden, StageArtifact, ClassArtifact, false, "the site refused the download (HTTP 403): check the login and any Cloudflare check in the browser, then retry")
 	def(ArtifactSaveFailed, StageArtifact, ClassArtifact, true, "check free disk space and permissions of the output directory")
 	def(ImageRefused, StageArtifact, ClassDeliverable, false, "the site would not make the image (its words are in the evidence): change the prompt, then ask again")
+	def(ResearchNotStarted, StageArtifact, ClassDeliverable, false, "the site answered without doing the research (its answer is kept in the run), or its plan waited to be started: ask again with --tool deep-research, with --confirm-plan to start the plan at once")
 	def(CodeArtifactMissing, StageArtifact, ClassDeliverable, false, "the answer came without a sandbox zip: ask again for the zip, or pass --allow-inline to save the answer's code blocks as a zip")
 
 	def(HubUnauthorized, StagePolicy, ClassBlocked, false, "send the token in the Authorization header as `Bearer <token>` (never in the URL); pair again if the client was revoked")

@@ -1,9 +1,9 @@
 package jobs
 
 import (
-	"cmp"
 	"context"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -137,9 +137,11 @@ func (h *Runner) run(ctx context.Context, rec jobRecord) {
 		// the pipeline (the owner's browser, which may have to start or
 		// reconnect; the sources' zip; the store's reads) must not make
 		// the run outlive it.
-		timeout := cmp.Or(h.defaults.Timeout, runs.DefaultAskTimeout)
-		if rec.Spec.TimeoutSeconds > 0 {
-			timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
+		// A deep research gets its own default (RunTimeout), whatever the
+		// runner's default for other asks.
+		timeout := rec.Spec.RunTimeout()
+		if rec.Spec.TimeoutSeconds == 0 && h.defaults.Timeout > 0 && strings.TrimSpace(rec.Spec.Tool) != service.ResearchTool {
+			timeout = h.defaults.Timeout
 		}
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -154,11 +156,14 @@ func (h *Runner) run(ctx context.Context, rec jobRecord) {
 	}
 	req := h.defaults
 	req.Site, req.Model, req.Prompt, req.TargetID, req.Origin = rec.Spec.Site, rec.Spec.Model, rec.Spec.Prompt, rec.Spec.TabID, origin
-	req.NewChat, req.Effort, req.Tool = rec.Spec.NewChat, rec.Spec.Effort, rec.Spec.Tool
+	req.NewChat, req.Effort, req.Tool, req.ConfirmPlan = rec.Spec.NewChat, rec.Spec.Effort, rec.Spec.Tool, rec.Spec.ConfirmPlan
 	req.Temporary, req.ArchiveAfter = rec.Spec.Temporary, rec.Spec.ArchiveAfter
 	req.Project, req.GPT = rec.Spec.Project, rec.Spec.GPT
 	if rec.Spec.TimeoutSeconds > 0 {
 		req.Timeout = time.Duration(rec.Spec.TimeoutSeconds) * time.Second
+	} else if rec.Spec.Tool == service.ResearchTool {
+		// A deep research outlasts an owner's default for answers.
+		req.Timeout = max(req.Timeout, service.ResearchTimeout)
 	}
 	if rec.Spec.CooldownSeconds > 0 {
 		req.RateLimitCooldown = time.Duration(rec.Spec.CooldownSeconds) * time.Second

@@ -77,6 +77,7 @@ var agentHints = map[errs.Code]string{
 	errs.ArtifactForbidden:     "the site refused the download: ask the user to check the login and any check in the browser, then call retrieve",
 	errs.ArtifactSaveFailed:    "Ferry could not save the zip: ask the user to check free disk space, then call retrieve with the conversation",
 	errs.CodeArtifactMissing:   "the answer came without a sandbox zip: call code again, or with allow_inline to save the answer's code blocks as a zip",
+	errs.ResearchNotStarted:    "the site did not do the deep research: its plain answer is in the run; call the tool again with tool deep-research and confirmPlan true, or tell the user to start the plan in the ChatGPT tab",
 	errs.ImageRefused:          "the site would not make the image: tell the user its words (in the evidence) and call the tool again only with a changed prompt",
 	errs.HubUnauthorized:       "the user revoked this agent in Ferry: nothing is sent for it until the user allows it again",
 	errs.HubForbidden:          "this agent may not do that: ask the user to allow it for this agent in Ferry",

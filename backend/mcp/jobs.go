@@ -13,11 +13,12 @@ import (
 
 // AskInput is the ask tool's input.
 type AskInput struct {
-	Site   string `json:"site,omitempty" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them); needed unless session is given"`
-	Prompt string `json:"prompt" jsonschema:"the prompt, sent as is"`
-	Model  string `json:"model,omitempty" jsonschema:"the model alias; the site's default when left out"`
-	Effort string `json:"effort,omitempty" jsonschema:"the reasoning-effort tier on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; deepseek: standard, deepthink); what is selected when left out"`
-	Tool   string `json:"tool,omitempty" jsonschema:"a tool of the site's composer to switch on for the prompt (chatgpt: web-search, deep-research, image); the run is refused with nothing sent when the tool cannot be switched on and proven; none when left out"`
+	Site        string `json:"site,omitempty" jsonschema:"the site to ask, e.g. chatgpt, claude, gemini (the sites tool lists them); needed unless session is given"`
+	Prompt      string `json:"prompt" jsonschema:"the prompt, sent as is"`
+	Model       string `json:"model,omitempty" jsonschema:"the model alias; the site's default when left out"`
+	Effort      string `json:"effort,omitempty" jsonschema:"the reasoning-effort tier on a site whose picker has tiers (chatgpt: instant, medium, high, extra-high, pro; deepseek: standard, deepthink); what is selected when left out"`
+	Tool        string `json:"tool,omitempty" jsonschema:"a tool of the site's composer to switch on for the prompt (chatgpt: web-search, deep-research, image); the run is refused with nothing sent when the tool cannot be switched on and proven; none when left out"`
+	ConfirmPlan bool   `json:"confirm_plan,omitempty" jsonschema:"with tool deep-research: start the research plan at once instead of after its countdown of about a minute"`
 	// Temporary and ArchiveAfter say where the chat goes.
 	Temporary    bool     `json:"temporary,omitempty" jsonschema:"ask in the site's temporary chat, which it keeps no history of (chatgpt; needs site and new_chat or no session); the run cannot be continued"`
 	ArchiveAfter bool     `json:"archive_after,omitempty" jsonschema:"archive the conversation on the site once the answer is safe in Ferry's history (chatgpt)"`
@@ -40,10 +41,11 @@ type ImageInput struct {
 
 // ResearchInput is the research tool's input.
 type ResearchInput struct {
-	Prompt string   `json:"prompt" jsonschema:"the research question, sent as is"`
-	Site   string   `json:"site,omitempty" jsonschema:"the site that researches (default chatgpt, through its Deep research tool)"`
-	WaitS  *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait, 0 to 300 seconds (default 50); research takes minutes: the call returns state running and the job tool follows it"`
-	Files  []string `json:"files,omitempty" jsonschema:"absolute paths of files to attach (under the folders the user allowed this agent)"`
+	Prompt      string   `json:"prompt" jsonschema:"the research question, sent as is"`
+	Site        string   `json:"site,omitempty" jsonschema:"the site that researches (default chatgpt, through its Deep research tool)"`
+	WaitS       *int     `json:"wait_s,omitempty" jsonschema:"how long the call may wait, 0 to 300 seconds (default 50); research takes minutes: the call returns state running and the job tool follows it"`
+	ConfirmPlan bool     `json:"confirm_plan,omitempty" jsonschema:"start the research plan at once instead of after its countdown of about a minute"`
+	Files       []string `json:"files,omitempty" jsonschema:"absolute paths of files to attach (under the folders the user allowed this agent)"`
 }
 
 // CodeInput is the code tool's input.
@@ -144,7 +146,8 @@ func (s *Server) ask(ctx context.Context, c call, in AskInput) (JobResult, strin
 	if err != nil {
 		return JobResult{}, "", err
 	}
-	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, Effort: in.Effort, Tool: strings.TrimSpace(in.Tool), NewChat: in.NewChat || in.Temporary || in.Project != "" || in.GPT != "", Files: in.Files,
+	req := service.JobRequest{Kind: service.KindAsk, Site: strings.TrimSpace(in.Site), Prompt: in.Prompt, Model: in.Model, Effort: in.Effort, Tool: strings.TrimSpace(in.Tool), ConfirmPlan: in.ConfirmPlan,
+		NewChat: in.NewChat || in.Temporary || in.Project != "" || in.GPT != "", Files: in.Files,
 		Temporary: in.Temporary, ArchiveAfter: in.ArchiveAfter, Project: strings.TrimSpace(in.Project), GPT: strings.TrimSpace(in.GPT)}
 	// A follow-up: the run's site and conversation, in the tab that shows
 	// it or one navigated to it.
@@ -162,7 +165,7 @@ func (s *Server) image(ctx context.Context, c call, in ImageInput) (JobResult, s
 }
 
 func (s *Server) research(ctx context.Context, c call, in ResearchInput) (JobResult, string, error) {
-	return s.ask(ctx, c, AskInput{Site: cmp.Or(strings.TrimSpace(in.Site), "chatgpt"), Prompt: in.Prompt, Tool: "deep-research",
+	return s.ask(ctx, c, AskInput{Site: cmp.Or(strings.TrimSpace(in.Site), "chatgpt"), Prompt: in.Prompt, Tool: "deep-research", ConfirmPlan: in.ConfirmPlan,
 		NewChat: true, WaitS: in.WaitS, Files: in.Files})
 }
 

@@ -76,7 +76,11 @@ type Partial struct {
 	Text      string `json:"text"`      // the answer so far
 	Added     string `json:"added"`     // what this update adds
 	Rewritten bool   `json:"rewritten"` // Text does not extend the previous update
-	Source    string `json:"source"`    // "stream" or "dom"
+	Source    string `json:"source"`    // "stream", "dom", or "research" for a stage
+	// Stage is where a long run stands, in a few words, when the update
+	// reports that rather than text (a deep research: "planning",
+	// "researching, 120 sources"); Text is then the answer so far.
+	Stage string `json:"stage,omitempty"`
 }
 
 // Result is an answer with its proof: what a run that reached done
@@ -101,6 +105,9 @@ type Result struct {
 	Temporary bool   `json:"temporary,omitempty"`
 	Archived  bool   `json:"archived,omitempty"`
 	Place     *Place `json:"place,omitempty"`
+	// Report is the report a deep research delivered, as the run saved
+	// it (Markdown; the answer holds the same text).
+	Report *Artifact `json:"report,omitempty"`
 }
 
 // Result is the answer of run r with its proof, in the shape `ferry ask
@@ -114,8 +121,11 @@ func (r *Run) Result() Result {
 		res.CodeBlocks = []CodeBlock{}
 	}
 	for _, a := range r.Artifacts {
-		if a.Kind == ArtifactImage {
+		switch a.Kind {
+		case ArtifactImage:
 			res.Images = append(res.Images, a)
+		case ArtifactReport:
+			res.Report = &a
 		}
 	}
 	if r.Routing != nil {

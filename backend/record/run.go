@@ -155,7 +155,8 @@ type Artifact struct {
 	Bytes   int64  `json:"bytes,omitempty"`
 	Verdict string `json:"verdict,omitempty"`
 	Reason  string `json:"reason,omitempty"`
-	// Kind is ArtifactImage for a generated image, "" for a zip.
+	// Kind is ArtifactImage for a generated image, ArtifactReport for a
+	// report, "" for a zip.
 	Kind string `json:"kind,omitempty"`
 	// MIME, Width and Height are an image's, as its bytes prove them;
 	// SiteFile is the site's id of the file it came from.
@@ -180,6 +181,10 @@ type Place struct {
 
 // ArtifactImage is the Kind of a generated image.
 const ArtifactImage = "image"
+
+// ArtifactReport is the Kind of a long run's written report (a deep
+// research's), saved as Markdown.
+const ArtifactReport = "report"
 
 // The states of a saved file now, as Artifact.File.
 const (

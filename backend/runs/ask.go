@@ -19,6 +19,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/provider"
 	_ "github.com/ferrydesk/ferry/backend/provider/all" // every adapter
 	"github.com/ferrydesk/ferry/backend/record"
+	"github.com/ferrydesk/ferry/backend/service"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/tabs"
 )
@@ -38,6 +39,9 @@ type AskRequest struct {
 	// Tool is a tool of the site's composer to switch on for the prompt
 	// (site.Site.Tools); "" asks with none.
 	Tool string
+	// ConfirmPlan starts a deep research's plan at once (its "Start")
+	// instead of waiting for the plan's own countdown.
+	ConfirmPlan bool
 	// Prompt is sent as is (at most one send, journaled).
 	Prompt string
 	// Template names a built-in or stored template (see Templates) whose
@@ -113,8 +117,16 @@ type AskRequest struct {
 	OnEvent func(job.Event)
 }
 
-// DefaultAskTimeout is the deadline of a run whose request gives none.
-const DefaultAskTimeout = 20 * time.Minute
+// DefaultAskTimeout is the deadline of a run whose request gives none;
+// researchTimeout that of a deep research (the site's take 5–30 minutes).
+const (
+	DefaultAskTimeout = service.DefaultAskTimeout
+	researchTimeout   = service.ResearchTimeout
+)
+
+// planConfirmer is an adapter whose deep research can start its plan at
+// once (chatgpt.Adapter).
+type planConfirmer interface{ ConfirmResearchPlan(on bool) }
 
 // Ask runs one prompt through the crash-safe pipeline and returns the
 // session record it wrote: it resolves the browser, the tab and the site's
@@ -160,6 +172,9 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 	timeout := req.Timeout
 	if timeout == 0 {
 		timeout = DefaultAskTimeout
+		if req.Tool == service.ResearchTool {
+			timeout = researchTimeout
+		}
 	}
 	if req.Origin == "" {
 		req.Origin = job.OriginCLI
@@ -276,6 +291,9 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		if placed, err = openPlace(ctx, page, a, place); err != nil {
 			return nil, err
 		}
+	}
+	if pc, ok := a.(planConfirmer); ok {
+		pc.ConfirmResearchPlan(req.ConfirmPlan)
 	}
 	repo, err := p.d.History(ctx)
 	if err != nil {

@@ -174,12 +174,13 @@ func filedIn(place *record.Place, conv string) bool {
 	return strings.HasPrefix(cu.Path, strings.TrimSuffix(pu.Path, "/project")+"/c/")
 }
 
-// askDelivery is an ask's Deliverable: the turn's images (ImagesHome),
+// askDelivery is an ask's Deliverable: a deep research's report or the
+// turn's images (AskHome),
 // then, with archive, the conversation archived on the site (the answer is
 // in the record since the run was extracted); a failed archive is a
 // warning.
 func (p *Pipeline) askDelivery(archive bool) job.Deliverable {
-	images := ImagesHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes)
+	images := AskHome(p.imagesDir(), p.d.Settings().Artifacts.MaxZipBytes)
 	return func(ctx context.Context, s *job.Session, a provider.Adapter) (job.Delivery, error) {
 		d, err := images(ctx, s, a)
 		if s.Place != nil {

@@ -113,6 +113,9 @@ type JobRequest struct {
 	// (ChatGPT's "web-search", "deep-research", "image"); an ask only, on
 	// a named site. "" asks with none.
 	Tool string `json:"tool,omitempty"`
+	// ConfirmPlan starts a deep research's plan at once (with the
+	// deep-research tool only) instead of after the plan's countdown.
+	ConfirmPlan bool `json:"confirmPlan,omitempty"`
 	// Temporary asks in the site's temporary chat, which the site keeps no
 	// history of (an ask in a new chat on a named site).
 	Temporary bool `json:"temporary,omitempty"`
@@ -235,6 +238,10 @@ func (r JobRequest) Validate() error {
 		return errs.New(errs.BadInput, "a temporary chat is a new chat on a named site, which leaves nothing to archive: it takes no tab, run or conversation to continue, and no archiveAfter").
 			WithHint("set \"site\" and drop \"tabId\", \"sessionId\", \"conversation\" and \"archiveAfter\"")
 	}
+	if r.ConfirmPlan && strings.TrimSpace(r.Tool) != ResearchTool {
+		return errs.New(errs.BadInput, "confirmPlan starts a deep research's plan, and this ask uses no deep-research tool").
+			WithHint("add \"tool\": \"deep-research\", or drop \"confirmPlan\"")
+	}
 	if r.NewChat && (r.Site == "" || r.TabID != "") {
 		return errs.New(errs.BadInput, "newChat needs a site and no tab: a new chat opens its own tab").
 			WithHint("set \"site\" and drop \"tabId\"")
@@ -356,6 +363,27 @@ func (r JobRequest) validateSources() error {
 
 // Timeout is TimeoutSeconds as a duration (0: the default).
 func (r JobRequest) Timeout() time.Duration { return time.Duration(r.TimeoutSeconds) * time.Second }
+
+// ResearchTool is the tool of a deep research; DefaultAskTimeout and
+// ResearchTimeout bound an ask whose request gives no timeout, the
+// second one with that tool (a site's research takes 5–30 minutes).
+const (
+	ResearchTool      = "deep-research"
+	DefaultAskTimeout = 20 * time.Minute
+	ResearchTimeout   = 45 * time.Minute
+)
+
+// RunTimeout is how long the run may take: Timeout, else the default of
+// its kind of ask.
+func (r JobRequest) RunTimeout() time.Duration {
+	switch {
+	case r.TimeoutSeconds > 0:
+		return r.Timeout()
+	case strings.TrimSpace(r.Tool) == ResearchTool:
+		return ResearchTimeout
+	}
+	return DefaultAskTimeout
+}
 
 // Cooldown is CooldownSeconds as a duration (0: the settings').
 func (r JobRequest) Cooldown() time.Duration { return time.Duration(r.CooldownSeconds) * time.Second }

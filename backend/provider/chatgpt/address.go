@@ -63,6 +63,7 @@ func (m *turnMemory) conversation() string {
 // first turn may still show at its transient address.
 func (a *Adapter) Wait(ctx context.Context, t *provider.Turn, onPartial func(provider.Partial)) error {
 	a.last.set(t)
+	a.research.started, a.research.done = false, nil
 	if err := a.Web.Wait(ctx, t, onPartial); err != nil {
 		if errs.CodeOf(err) == errs.ConversationTooLong {
 			a.settleAddress(ctx)
@@ -71,6 +72,12 @@ func (a *Adapter) Wait(ctx context.Context, t *provider.Turn, onPartial func(pro
 	}
 	if a.last.conversation() == "" {
 		a.settleAddress(ctx)
+	}
+	// A Deep Research send's answer is only its start: the report comes
+	// minutes later, in a frame (research.go).
+	if a.researchTurn(t) {
+		a.research.chosen = false
+		return a.followResearch(ctx, t, onPartial)
 	}
 	return nil
 }

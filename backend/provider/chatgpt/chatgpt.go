@@ -47,9 +47,10 @@ func init() {
 // the session check and Extract the canonical answer.
 type Adapter struct {
 	*provider.Web
-	token string // the session's access token: memory only
-	last  turnMemory
-	read  readMemory
+	token    string // the session's access token: memory only
+	last     turnMemory
+	read     readMemory
+	research researchMemory
 }
 
 // New returns the adapter for env. It fails with BadInput when env lacks a
@@ -100,6 +101,9 @@ func (a *Adapter) Ready(ctx context.Context) error {
 // text returned, with a warning, cleaned alike (cleanAnswer), the page's
 // citation pills as links (pageCitations).
 func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answer, error) {
+	if a.research.done != nil {
+		return a.researchAnswer(ctx, t), nil
+	}
 	ans, err := a.Web.Extract(ctx, t)
 	if errs.Has(err, errs.AnswerEmpty) {
 		return a.imageAnswer(ctx, t, err)

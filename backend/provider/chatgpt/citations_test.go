@@ -108,17 +108,17 @@ func TestThePagesCitationPillsBecomeLinks(t *testing.T) {
 		want       string
 	}{
 		{"a pill becomes its link, tracking dropped", "Changed this week Harbour Times. Done.",
-			[]pill{{"Harbour Times", "https://harbour.example/t?utm_source=chatgpt.com"}}, "Changed this week ([Harbour Times](https://harbour.example/t)). Done."},
+			[]pill{{Text: "Harbour Times", Href: "https://harbour.example/t?utm_source=chatgpt.com"}}, "Changed this week ([Harbour Times](https://harbour.example/t)). Done."},
 		{"a pill's +N goes with it, the link keeps its name", "Opens in May Port Authority +1.",
-			[]pill{{"Port Authority +1", "https://port.example/pier"}}, "Opens in May ([Port Authority](https://port.example/pier))."},
+			[]pill{{Text: "Port Authority +1", Href: "https://port.example/pier"}}, "Opens in May ([Port Authority](https://port.example/pier))."},
 		{"pills with the same words are replaced in order", "A Wiki B Wiki C",
-			[]pill{{"Wiki", "https://w.example/1"}, {"Wiki", "https://w.example/2"}}, "A ([Wiki](https://w.example/1)) B ([Wiki](https://w.example/2)) C"},
+			[]pill{{Text: "Wiki", Href: "https://w.example/1"}, {Text: "Wiki", Href: "https://w.example/2"}}, "A ([Wiki](https://w.example/1)) B ([Wiki](https://w.example/2)) C"},
 		{"a pill whose link is not http(s) stays as its words", "See example.com now",
-			[]pill{{"example.com", "#"}, {"Evil", "javascript:alert(1)"}}, "See example.com now"},
+			[]pill{{Text: "example.com", Href: "#"}, {Text: "Evil", Href: "javascript:alert(1)"}}, "See example.com now"},
 		{"a hostile name stays inside its link", "Read Evil](x) now",
-			[]pill{{"Evil](x)", "https://evil.example/(a)"}}, "Read ([Evil\\](x)](https://evil.example/%28a%29)) now"},
+			[]pill{{Text: "Evil](x)", Href: "https://evil.example/(a)"}}, "Read ([Evil\\](x)](https://evil.example/%28a%29)) now"},
 		{"a pill whose words the text lacks is skipped", "Plain text",
-			[]pill{{"Gone", "https://gone.example/"}}, "Plain text"},
+			[]pill{{Text: "Gone", Href: "https://gone.example/"}}, "Plain text"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

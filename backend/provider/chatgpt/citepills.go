@@ -2,8 +2,6 @@ package chatgpt
 
 import (
 	"context"
-	"regexp"
-	"strings"
 
 	"github.com/ferrydesk/ferry/backend/site"
 )
@@ -12,12 +10,6 @@ import (
 // goes to the span's first source, named by it ("Harbour Times", "+1" after
 // the name when the span cites more).
 const citationPill = `[data-testid="webpage-citation-pill"]`
-
-// pill is one citation pill of the page's answer: its words and its link.
-type pill struct {
-	Text string `json:"text"`
-	Href string `json:"href"`
-}
 
 // pillsJS lists the citation pills of the last assistant turn's answer, in
 // order.
@@ -46,24 +38,4 @@ func (a *Adapter) pageCitations(ctx context.Context, text string) string {
 		return text
 	}
 	return linkPills(text, pills)
-}
-
-// morePill is the "+N" a pill shows after its name for a span's further
-// sources.
-var morePill = regexp.MustCompile(`\s*\+\d+$`)
-
-// linkPills replaces each pill's words in text, in order, with its link.
-func linkPills(text string, pills []pill) string {
-	var b []byte
-	rest := text
-	for _, p := range pills {
-		u, name := cleanURL(p.Href), linkText(morePill.ReplaceAllString(p.Text, ""))
-		i := strings.Index(rest, p.Text)
-		if u == "" || name == "" || p.Text == "" || i < 0 {
-			continue
-		}
-		b = appendSources(append(b, rest[:i]...), []source{{name: name, url: u}})
-		rest = rest[i+len(p.Text):]
-	}
-	return string(append(b, rest...))
 }

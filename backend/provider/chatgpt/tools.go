@@ -95,6 +95,7 @@ type toolSpec struct {
 // fails, nothing is sent.
 func (a *Adapter) ChooseTool(ctx context.Context, t site.Tool, prompt string) (string, error) {
 	spec := toolSpec{Labels: t.Labels, Hint: t.Hint}
+	a.research.chosen = t.Request == ResearchHint
 	st, err := a.toolState(ctx, spec, nil)
 	if err != nil {
 		return "", err

@@ -5,8 +5,6 @@ import (
 	"crypto/tls"
 	"io"
 	"log"
-	"maps"
-	"slices"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim/simcert"
 )
@@ -14,7 +12,7 @@ import (
 // selfSignedCert makes a fresh certificate valid for every simulated
 // hostname and loopback (simcert.New).
 func selfSignedCert() (tls.Certificate, []byte, error) {
-	return simcert.New(slices.Collect(maps.Values(Hosts)))
+	return simcert.New(allHosts())
 }
 
 func randomBytes(n int) []byte {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -20,6 +21,9 @@ type Site struct {
 	ID string
 	// Host is the real hostname the simulator answers for.
 	Host string
+	// ExtraHosts are further hostnames the site's Routes answer for (a
+	// sandbox domain its page frames), mapped and certified like Host.
+	ExtraHosts []string
 	// Title is the <title> of the site's app page.
 	Title string
 	// Script builds the site's page in the browser (the shared runtime
@@ -113,6 +117,9 @@ func Register(site Site) {
 	}
 	registry[site.ID] = site
 	Hosts[site.ID] = site.Host
+	for _, h := range site.ExtraHosts {
+		extraHosts[h] = site.ID
+	}
 	if site.Drift != nil {
 		Drift[site.ID] = site.Drift
 	}
@@ -129,6 +136,16 @@ func lookup(id string) (Site, bool) {
 // Hosts maps each registered site id to the real hostname the simulator
 // answers for. Register fills it; read it, never write it.
 var Hosts = map[string]string{}
+
+// extraHosts maps each site's ExtraHosts to its id.
+var extraHosts = map[string]string{}
+
+// allHosts lists every hostname the simulator answers for.
+func allHosts() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	return slices.Concat(slices.Sorted(maps.Values(Hosts)), slices.Sorted(maps.Keys(extraHosts)))
+}
 
 // Drift lists, per registered site and drift key, the selectors of the
 // drifted_dom scenario that replace the reference's; a settings override

@@ -25,7 +25,7 @@ func SiteForHost(host string) string {
 			return id
 		}
 	}
-	return ""
+	return extraHosts[host]
 }
 
 // Pace is the streaming speed: Chunk runes of answer text per frame, one frame
@@ -221,8 +221,8 @@ func (s *Server) ChromiumFlags() []string {
 func (s *Server) HostResolverRules() string {
 	_, port, _ := net.SplitHostPort(s.Addr())
 	var rules []string
-	for _, id := range Sites() {
-		rules = append(rules, "MAP "+Hosts[id]+" 127.0.0.1:"+port)
+	for _, h := range allHosts() {
+		rules = append(rules, "MAP "+h+" 127.0.0.1:"+port)
 	}
 	rules = append(rules, "MAP * ~NOTFOUND", "EXCLUDE 127.0.0.1")
 	return strings.Join(rules, ",")

@@ -1179,6 +1179,7 @@ export namespace record {
 	    temporary?: boolean;
 	    archived?: boolean;
 	    place?: Place;
+	    report?: Artifact;
 	
 	    static createFrom(source: any = {}) {
 	        return new Result(source);
@@ -1202,6 +1203,7 @@ export namespace record {
 	        this.temporary = source["temporary"];
 	        this.archived = source["archived"];
 	        this.place = this.convertValues(source["place"], Place);
+	        this.report = this.convertValues(source["report"], Artifact);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2128,6 +2130,7 @@ export namespace service {
 	    model?: string;
 	    effort?: string;
 	    tool?: string;
+	    confirmPlan?: boolean;
 	    temporary?: boolean;
 	    archiveAfter?: boolean;
 	    project?: string;
@@ -2169,6 +2172,7 @@ export namespace service {
 	        this.model = source["model"];
 	        this.effort = source["effort"];
 	        this.tool = source["tool"];
+	        this.confirmPlan = source["confirmPlan"];
 	        this.temporary = source["temporary"];
 	        this.archiveAfter = source["archiveAfter"];
 	        this.project = source["project"];

@@ -20,6 +20,9 @@ func Progress(w io.Writer, ev service.JobEvent) {
 		fmt.Fprintf(w, "queued: %s\n", r.Note)
 	case r.Kind == record.EventState && r.State == record.StateResolved:
 		fmt.Fprintf(w, "session %s\n", r.Session)
+	case r.Kind == record.EventPartial && r.Partial != nil && r.Partial.Stage != "":
+		// A long run's stage (a deep research's) rewrites its line.
+		fmt.Fprintf(w, "\r\033[K%s", safetext.Line(r.Partial.Stage))
 	case r.Kind == record.EventPartial && r.Partial != nil:
 		if r.Partial.Rewritten {
 			fmt.Fprint(w, "\r\033[K")

@@ -43,6 +43,12 @@ var simScript []byte
 //go:embed sim_picker.js
 var pickerScript []byte
 
+// researchScript is the simulated Deep Research widget (sim_research.js),
+// loaded before the page's script.
+//
+//go:embed sim_research.js
+var researchScript []byte
+
 // toolsScript is the simulated composer tools menu (sim_tools.js), loaded
 // before the page's script.
 //
@@ -202,7 +208,7 @@ var toolsScript []byte
 //     "Message delivery timed out", "Connection interrupted", "Answer now": GAP.
 func Site() sim.Site {
 	return sim.Site{
-		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: slices.Concat(pickerScript, toolsScript, simScript),
+		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: slices.Concat(pickerScript, toolsScript, researchScript, simScript),
 		// The real app loads Cloudflare's script on normal pages too: a
 		// detector that trusts it alone reports false challenges.
 		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
@@ -213,7 +219,8 @@ func Site() sim.Site {
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck,
 			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted, sim.ScenarioStreamHandoff,
 			sim.ScenarioToolRowMissing, sim.ScenarioToolPillMissing, sim.ScenarioToolPillLate, sim.ScenarioToolPromptCleared, sim.ScenarioToolsMore, sim.ScenarioToolNotSent},
-		Own: imageScenarios,
+		Own:        slices.Concat(imageScenarios, researchScenarios),
+		ExtraHosts: []string{ResearchHost},
 		Drift: map[string]string{
 			"composer": "#composer-editor[contenteditable=\"true\"]",
 			"send":     "button[data-testid=\"composer-send\"]:not([disabled])",
@@ -230,22 +237,24 @@ func Site() sim.Site {
 // it keeps for one server: conversations and minted estuary files.
 type simServer struct {
 	*sim.Server
-	mu      sync.Mutex
-	convs   map[string]*simConversation // by id
-	files   map[string]*simFileRef      // estuary file id -> file
-	images  map[string]*simImage        // generated image file id -> image
-	stopped map[string]bool             // conversations whose turn stop_conversation stopped
-	celsius *celsius                    // the user WebSocket long turns move to
+	mu       sync.Mutex
+	convs    map[string]*simConversation // by id
+	files    map[string]*simFileRef      // estuary file id -> file
+	images   map[string]*simImage        // generated image file id -> image
+	research map[string]*simResearch     // research message id -> research
+	stopped  map[string]bool             // conversations whose turn stop_conversation stopped
+	celsius  *celsius                    // the user WebSocket long turns move to
 }
 
 func newSimServer(s *sim.Server) *simServer {
-	st := &simServer{Server: s, convs: map[string]*simConversation{}, files: map[string]*simFileRef{}, images: map[string]*simImage{}, stopped: map[string]bool{}, celsius: newCelsius()}
+	st := &simServer{Server: s, convs: map[string]*simConversation{}, files: map[string]*simFileRef{}, images: map[string]*simImage{}, research: map[string]*simResearch{}, stopped: map[string]bool{}, celsius: newCelsius()}
 	s.OnReset(func() {
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		st.convs = map[string]*simConversation{}
 		st.files = map[string]*simFileRef{}
 		st.images = map[string]*simImage{}
+		st.research = map[string]*simResearch{}
 		st.stopped = map[string]bool{}
 		st.celsius.reset()
 	})
@@ -286,10 +295,18 @@ func (s *simServer) routes() http.Handler {
 		}
 		sim.WriteJSON(w, http.StatusOK, sim.O("success", true))
 	}))
+	mux.HandleFunc("POST /backend-api/deep_research/{message}/start", s.chatgptBearer(s.researchStart))
 	mux.HandleFunc("GET /auth/login", s.LoginPage(ID))
 	mux.HandleFunc("POST /auth/login", s.LoginPage(ID))
 	s.MountUploads(mux, ID, "/backend-api", 512<<20, func(name string) string { return "Unable to upload " + name + ": file is too large" }, sim.RenameRepeats())
-	return s.Gate(ID, mux)
+	frames, site := s.researchFrames(), s.Gate(ID, mux)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h, _, _ := strings.Cut(r.Host, ":"); h == ResearchHost {
+			frames.ServeHTTP(w, r)
+			return
+		}
+		site.ServeHTTP(w, r)
+	})
 }
 
 // chatgptBearer guards a backend-api handler: the bearer token from

@@ -40,6 +40,10 @@
   let sendShown = false;
   let token = null;
   const picker = window.ChatGPTPicker(cfg);
+  const research = window.ChatGPTResearch({
+    conversation: () => conversationId,
+    fetch: async (path, opts) => { await ensureToken(); return fetch(path, Object.assign({ credentials: 'include', headers: authHeaders() }, opts || {})); },
+  });
   let conversationId = cfg.conversation || null;
   let parentId = 'client-created-root';
   let busy = false;
@@ -478,6 +482,7 @@
     if (errored) return;
     if (!complete) throw new Error('stream ended early');
     finishTurn(t, slug);
+    if (ans && research.stateOf(ans.message)) research.follow(t, ans.message.id);
   }
 
   // Generated images: each image part of the image tool's finished message
@@ -604,6 +609,7 @@
         renderAnswer(t);
         if (m.status === 'in_progress') followAnswer(id, t, m.id);
         else finishTurn(t, m.metadata.model_slug);
+        if (research.stateOf(m)) research.follow(t, m.id);
       }
     }
     parentId = c.current_node;

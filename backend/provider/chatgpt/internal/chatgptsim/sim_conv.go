@@ -170,6 +170,7 @@ func (s *simServer) handleConversationGet(w http.ResponseWriter, r *http.Request
 		}
 	}
 	if c != nil {
+		s.refreshResearch(c)
 		body = sim.CompactJSON(c.json())
 	}
 	s.mu.Unlock()

@@ -300,6 +300,13 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 		a.Text, d.answer = text, text
 	}
 
+	// A research answers with an empty message that names it (the
+	// report comes later, in frames: sim_research.go).
+	research := researchTurn(t)
+	if research {
+		a.Text, d.answer = "", ""
+	}
+
 	// The final answer.
 	aid := sim.NewUUID()
 	var ch any
@@ -309,6 +316,9 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 	amMeta := meta()
 	if t.search {
 		amMeta = meta("citations", []any{}, "content_references", []any{}, "search_result_groups", []any{})
+	}
+	if research {
+		amMeta = meta("chatgpt_sdk", sim.O("resource_name", ResearchResource, "widget_state", `{"status":"planning"}`))
 	}
 	am := chatgptMessage(aid, "assistant", "", sim.O("content_type", "text", "parts", []string{""}), "in_progress", nil, amMeta, "all", ch)
 	d.op("", "add", sim.O("message", am, "conversation_id", cid, "error", nil), channel)
@@ -355,6 +365,9 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 		}
 	}
 	first, title := s.recordAnswer(t, parent, aid, ch, a, model, meta, mentionIDs)
+	if research {
+		s.startResearch(t, aid, parent, model)
+	}
 
 	d.data(sim.O("type", "server_ste_metadata", "metadata", sim.O("conduit_prewarmed", false, "model_slug", "i-mini", "did_auto_switch_to_reasoning", false, "is_first_turn", first, "is_search", t.search), "conversation_id", cid))
 	d.data(sim.O("type", "message_stream_complete", "conversation_id", cid))

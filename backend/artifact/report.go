@@ -1,0 +1,119 @@
+package artifact
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Report is a long run's written report (a deep research's): its
+// Markdown, its Title (its first heading, else the prompt's words), the
+// site's Header line over it ("Research completed in 12m · 19 citations ·
+// 328 searches") with its counts, and the most Sources the research said
+// it read.
+type Report struct {
+	Markdown, Title, Header      string
+	Citations, Searches, Sources int
+}
+
+// ReportSource is an adapter whose turns deliver reports: TurnReport is
+// the last waited turn's. Errors: ResearchNotStarted (the site answered
+// without doing the work), DeliverableMissing (the report was not read).
+type ReportSource interface {
+	TurnReport() (*Report, error)
+}
+
+// ReportProvenance is the sidecar of a saved report.
+type ReportProvenance struct {
+	Kind            string    `json:"kind"` // "report"
+	Site            string    `json:"site"`
+	Session         string    `json:"session"`
+	ConversationID  string    `json:"conversationId,omitempty"`
+	ConversationURL string    `json:"conversationUrl,omitempty"`
+	MessageID       string    `json:"messageId,omitempty"`
+	PromptSHA256    string    `json:"promptSha256"`
+	Title           string    `json:"title"`
+	Header          string    `json:"header,omitempty"`
+	Citations       int       `json:"citations"`
+	Searches        int       `json:"searches"`
+	Sources         int       `json:"sources"`
+	SentAt          time.Time `json:"sentAt,omitzero"`
+	CompletedAt     time.Time `json:"completedAt,omitzero"`
+	FileName        string    `json:"fileName"`
+	SHA256          string    `json:"sha256"`
+	Size            int64     `json:"size"`
+	SavedAt         time.Time `json:"savedAt"`
+	FerryVersion    string    `json:"ferryVersion"`
+}
+
+// SaveReport writes r's Markdown into dir as <title>.md (a free name:
+// an existing file is never replaced), through a synced temporary file
+// linked into place, then its provenance sidecar; a report without its
+// sidecar is removed. Errors: ArtifactSaveFailed (disk full, permissions),
+// ctx's error.
+func SaveReport(ctx context.Context, dir string, r *Report, prov ReportProvenance, opts ...SaveOption) (*ReportProvenance, string, error) {
+	cfg := saveConfig{now: time.Now, version: "dev"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, "", saveErr(err, "create output directory %s", dir)
+	}
+	_, _ = SweepDeadTemps(dir)
+	tmp, release, err := createLockedTemp(dir, ".ferry-*.md.part")
+	if err != nil {
+		return nil, "", saveErr(err, "create temporary file in %s", dir)
+	}
+	tmpPath := tmp.Name()
+	defer release()
+	defer os.Remove(tmpPath)
+	defer tmp.Close()
+	body := []byte(r.Markdown)
+	if _, err := tmp.Write(body); err != nil {
+		return nil, "", saveErr(err, "write %s", tmpPath)
+	}
+	if err := errors.Join(tmp.Sync(), tmp.Close()); err != nil {
+		return nil, "", saveErr(err, "sync %s", tmpPath)
+	}
+	sum := sha256.Sum256(body)
+	prov.Kind, prov.Title, prov.Header = "report", r.Title, r.Header
+	prov.Citations, prov.Searches, prov.Sources = r.Citations, r.Searches, r.Sources
+	prov.ConversationURL = StripURLSecrets(prov.ConversationURL)
+	prov.Size, prov.SHA256 = int64(len(body)), hex.EncodeToString(sum[:])
+	prov.SavedAt, prov.FerryVersion = cfg.now().UTC(), cfg.version
+	final, err := linkUnique(tmpPath, dir, SafeReportName(r.Title))
+	if err != nil {
+		return nil, "", err
+	}
+	prov.FileName = filepath.Base(final)
+	side, err := json.MarshalIndent(prov, "", "  ")
+	if err != nil {
+		os.Remove(final)
+		return nil, "", saveErr(err, "encode provenance of %s", final)
+	}
+	if err := WriteFileAtomic(final+SidecarSuffix, append(side, '\n'), 0o600); err != nil {
+		os.Remove(final) // a report without its provenance is not a finished save
+		return nil, "", err
+	}
+	if err := syncDir(dir); err != nil {
+		return nil, "", saveErr(err, "sync directory %s", dir)
+	}
+	return &prov, final, nil
+}
+
+// SafeReportName is title's report file name: a safe stem of ≤ 80 runes, ".md".
+func SafeReportName(title string) string {
+	stem := strings.TrimSuffix(SafeFileName(strings.NewReplacer("/", " ", `\`, " ").Replace(title)), ".zip")
+	r := []rune(stem)
+	if stem = strings.Trim(string(r[:min(80, len(r))]), " ._-"); stem == "artifact" {
+		stem = ""
+	}
+	return cmp.Or(stem, "report") + ".md"
+}
