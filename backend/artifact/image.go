@@ -203,13 +203,9 @@ func SaveImage(ctx context.Context, dir, name string, src io.Reader, limit int64
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, "", saveErr(err, "create output directory %s", dir)
-	}
-	_, _ = SweepDeadTemps(dir)
-	tmp, release, err := createLockedTemp(dir, ".ferry-*.img.part")
+	tmp, release, err := newTemp(dir, ".ferry-*.img.part")
 	if err != nil {
-		return nil, "", saveErr(err, "create temporary file in %s", dir)
+		return nil, "", err
 	}
 	tmpPath := tmp.Name()
 	defer release()
@@ -245,22 +241,12 @@ func SaveImage(ctx context.Context, dir, name string, src io.Reader, limit int64
 	prov.ConversationURL = StripURLSecrets(prov.ConversationURL)
 	prov.Size, prov.SHA256 = size, hex.EncodeToString(h.Sum(nil))
 	prov.SavedAt, prov.FerryVersion = cfg.now().UTC(), cfg.version
-	final, err := linkUnique(tmpPath, dir, SafeImageName(name, info.Format))
+	final, err := placeWithSidecar(tmpPath, dir, SafeImageName(name, info.Format), func(fileName string) any {
+		prov.FileName = fileName
+		return prov
+	})
 	if err != nil {
 		return nil, "", err
-	}
-	prov.FileName = filepath.Base(final)
-	side, err := json.MarshalIndent(prov, "", "  ")
-	if err != nil {
-		os.Remove(final)
-		return nil, "", saveErr(err, "encode provenance of %s", final)
-	}
-	if err := WriteFileAtomic(final+SidecarSuffix, append(side, '\n'), 0o600); err != nil {
-		os.Remove(final) // an image without its provenance is not a finished save
-		return nil, "", err
-	}
-	if err := syncDir(dir); err != nil {
-		return nil, "", saveErr(err, "sync directory %s", dir)
 	}
 	return &prov, final, nil
 }

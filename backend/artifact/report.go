@@ -5,10 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -63,13 +61,9 @@ func SaveReport(ctx context.Context, dir string, r *Report, prov ReportProvenanc
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, "", saveErr(err, "create output directory %s", dir)
-	}
-	_, _ = SweepDeadTemps(dir)
-	tmp, release, err := createLockedTemp(dir, ".ferry-*.md.part")
+	tmp, release, err := newTemp(dir, ".ferry-*.md.part")
 	if err != nil {
-		return nil, "", saveErr(err, "create temporary file in %s", dir)
+		return nil, "", err
 	}
 	tmpPath := tmp.Name()
 	defer release()
@@ -88,22 +82,12 @@ func SaveReport(ctx context.Context, dir string, r *Report, prov ReportProvenanc
 	prov.ConversationURL = StripURLSecrets(prov.ConversationURL)
 	prov.Size, prov.SHA256 = int64(len(body)), hex.EncodeToString(sum[:])
 	prov.SavedAt, prov.FerryVersion = cfg.now().UTC(), cfg.version
-	final, err := linkUnique(tmpPath, dir, SafeReportName(r.Title))
+	final, err := placeWithSidecar(tmpPath, dir, SafeReportName(r.Title), func(fileName string) any {
+		prov.FileName = fileName
+		return prov
+	})
 	if err != nil {
 		return nil, "", err
-	}
-	prov.FileName = filepath.Base(final)
-	side, err := json.MarshalIndent(prov, "", "  ")
-	if err != nil {
-		os.Remove(final)
-		return nil, "", saveErr(err, "encode provenance of %s", final)
-	}
-	if err := WriteFileAtomic(final+SidecarSuffix, append(side, '\n'), 0o600); err != nil {
-		os.Remove(final) // a report without its provenance is not a finished save
-		return nil, "", err
-	}
-	if err := syncDir(dir); err != nil {
-		return nil, "", saveErr(err, "sync directory %s", dir)
 	}
 	return &prov, final, nil
 }

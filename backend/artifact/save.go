@@ -287,6 +287,44 @@ func linkUnique(tmp, dir, name string) (string, error) {
 	return "", errs.New(errs.ArtifactSaveFailed, "no free name for %s in %s after 10000 tries", name, dir)
 }
 
+// newTemp makes dir and a locked temporary file in it named by pattern,
+// after removing what killed saves left there.
+func newTemp(dir, pattern string) (*os.File, func(), error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, saveErr(err, "create output directory %s", dir)
+	}
+	_, _ = SweepDeadTemps(dir)
+	tmp, release, err := createLockedTemp(dir, pattern)
+	if err != nil {
+		return nil, nil, saveErr(err, "create temporary file in %s", dir)
+	}
+	return tmp, release, nil
+}
+
+// placeWithSidecar gives the synced temporary file tmpPath its final name
+// in dir (a free one from name, see linkUnique), writes beside it the
+// provenance sidecar that side makes from that name, and syncs dir. A file
+// whose sidecar cannot be written is removed: it is not a finished save.
+func placeWithSidecar(tmpPath, dir, name string, side func(fileName string) any) (string, error) {
+	final, err := linkUnique(tmpPath, dir, name)
+	if err != nil {
+		return "", err
+	}
+	b, err := json.MarshalIndent(side(filepath.Base(final)), "", "  ")
+	if err != nil {
+		os.Remove(final)
+		return "", saveErr(err, "encode provenance of %s", final)
+	}
+	if err := WriteFileAtomic(final+SidecarSuffix, append(b, '\n'), 0o600); err != nil {
+		os.Remove(final)
+		return "", err
+	}
+	if err := syncDir(dir); err != nil {
+		return "", saveErr(err, "sync directory %s", dir)
+	}
+	return final, nil
+}
+
 // WriteFileAtomic writes data to path through a synced temporary file in
 // the same directory and a rename, then syncs the directory: readers see
 // the old file or the new one, never a part. Failures are

@@ -2,9 +2,7 @@ package chatgpt_test
 
 import (
 	"context"
-	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -67,39 +65,15 @@ func processCPU() time.Duration {
 // treeCPU sums the CPU time of pid and all its descendants, from
 // /proc/<pid>/stat (utime and stime, in clock ticks of 10 ms).
 func treeCPU(pid int) time.Duration {
-	entries, err := os.ReadDir("/proc")
-	if err != nil || pid <= 0 {
-		return 0
-	}
-	children, ticks := map[int][]int{}, map[int]int64{}
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 13 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		ut, _ := strconv.ParseInt(f[11], 10, 64)
-		st, _ := strconv.ParseInt(f[12], 10, 64)
-		children[ppid] = append(children[ppid], p)
-		ticks[p] = ut + st
-	}
+	ticks := map[int]int64{}
 	var sum int64
-	for stack := []int{pid}; len(stack) > 0; {
-		p := stack[len(stack)-1]
-		stack = append(stack[:len(stack)-1], children[p]...)
+	for _, p := range procTree(pid, func(p int, f []string) {
+		if len(f) >= 13 {
+			ut, _ := strconv.ParseInt(f[11], 10, 64)
+			st, _ := strconv.ParseInt(f[12], 10, 64)
+			ticks[p] = ut + st
+		}
+	}) {
 		sum += ticks[p]
 	}
 	return time.Duration(sum) * 10 * time.Millisecond

@@ -219,12 +219,20 @@ func procStatusKiB(pid int, field string) int64 {
 // treeRSS sums VmRSS over pid and all its descendants (the browser process,
 // its renderers, GPU and utility processes).
 func treeRSS(pid int) int64 {
-	if pid <= 0 {
-		return 0
+	var sum int64
+	for _, p := range procTree(pid, nil) {
+		sum += procStatusKiB(p, "VmRSS")
 	}
+	return sum
+}
+
+// procTree lists pid and all its descendants, from /proc/<pid>/stat; with
+// stat not nil it is also given each process's stat fields after the
+// command name (ppid is fields[1]).
+func procTree(pid int, stat func(p int, fields []string)) []int {
 	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
+	if err != nil || pid <= 0 {
+		return nil
 	}
 	children := map[int][]int{}
 	for _, e := range entries {
@@ -232,13 +240,13 @@ func treeRSS(pid int) int64 {
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		raw, err := os.ReadFile("/proc/" + e.Name() + "/stat")
 		if err != nil {
 			continue
 		}
 		// The command name in parentheses may hold spaces: fields start
 		// after the last ')'.
-		s := string(stat)
+		s := string(raw)
 		i := strings.LastIndexByte(s, ')')
 		if i < 0 {
 			continue
@@ -249,14 +257,15 @@ func treeRSS(pid int) int64 {
 		}
 		ppid, _ := strconv.Atoi(fields[1])
 		children[ppid] = append(children[ppid], p)
+		if stat != nil {
+			stat(p, fields)
+		}
 	}
-	var sum int64
-	stack := []int{pid}
-	for len(stack) > 0 {
+	var out []int
+	for stack := []int{pid}; len(stack) > 0; {
 		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		sum += procStatusKiB(p, "VmRSS")
-		stack = append(stack, children[p]...)
+		stack = append(stack[:len(stack)-1], children[p]...)
+		out = append(out, p)
 	}
-	return sum
+	return out
 }
