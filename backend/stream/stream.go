@@ -58,6 +58,9 @@ type Result struct {
 	// the page's WebSocket (stream_handoff): the response ends without
 	// completing the turn, and a SocketReader follows it on the socket.
 	Handoff bool `json:"handoff,omitempty"`
+	// Images are the addresses of the images the turn generated, when the
+	// stream names them (Gemini's), in order.
+	Images []string `json:"images,omitempty"`
 	// Err is the error the site reported in the stream, as an envelope
 	// (ConversationTooLong, RateLimited, UsageCap, GenerationError, ...).
 	Err *errs.Envelope `json:"error,omitempty"`

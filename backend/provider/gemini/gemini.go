@@ -52,6 +52,7 @@ func init() {
 // proof for answers read from the page.
 type Adapter struct {
 	*provider.Web
+	images turnImages // the images of the turn last extracted
 }
 
 // New returns the adapter for env. It fails with BadInput when env lacks a
@@ -259,6 +260,7 @@ func (a *Adapter) Extract(ctx context.Context, t *provider.Turn) (*provider.Answ
 	if err != nil {
 		return nil, err
 	}
+	a.keepImages(t, ans.ConversationID)
 	if ans.Model.Slug == "" {
 		label, err := a.pickerLabel(ctx)
 		if err != nil {

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 	"unicode/utf16"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simimage"
 )
 
 // simScript builds the simulated Gemini page in the browser (see SimSite).
@@ -44,7 +47,12 @@ var simScript []byte
 // normal message. A new chat's address becomes
 // /app/<hex> (conversation c_<hex>) as soon as a frame names the
 // conversation, while the answer streams (the reference is silent on when:
-// the app's own routing). GAPs: dropped mode selections,
+// the app's own routing). An image turn (scenario image) names its images
+// at candidate [12][7][0][*][0][3][3] as https://lh3.googleusercontent.com/gg-dl/<token>
+// addresses (the reference's facts), which the simulator serves with and
+// without the =sNNNN size suffix, cookie-free (whether the real host wants
+// Google's cookies is not public); the page does not show them (its markup
+// for them is not public). GAPs: dropped mode selections,
 // Tools/Deep Think, interim "Searching the internet" texts,
 // codes 1052/1060, "unusual traffic" page.
 func SimSite() sim.Site {
@@ -54,7 +62,8 @@ func SimSite() sim.Site {
 		Title:        "Google Gemini",
 		Script:       simScript,
 		DefaultModel: "gemini-3-flash",
-		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioErrorInfo, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioUploadStall},
+		Scenarios:    []string{sim.ScenarioThinking, sim.ScenarioErrorInfo, sim.ScenarioRenamedSend, sim.ScenarioUploadSlow, sim.ScenarioUploadLimit, sim.ScenarioUploadNoTile, sim.ScenarioUploadStall, sim.ScenarioImage},
+		ExtraHosts:   []string{imageHost},
 		Drift: map[string]string{
 			"composer": "rich-textarea .input-editor[contenteditable=\"true\"]",
 			"send":     "button.submit-button[aria-label=\"Submit\"]",
@@ -82,6 +91,7 @@ func (s simServer) routes() http.Handler {
 	mux.HandleFunc("GET /app", page)
 	mux.HandleFunc("GET /app/{id}", page)
 	mux.HandleFunc("POST /_/BardChatUi/data/assistant.lamda.BardFrontendService/StreamGenerate", s.geminiGenerate)
+	mux.HandleFunc("GET /gg-dl/{token}", s.geminiImage)
 	s.MountUploads(mux, ID, "/_/upload", 100<<20, func(name string) string { return "File " + name + " is too large. Try uploading a smaller file." })
 	return s.Gate(ID, mux)
 }
@@ -100,7 +110,7 @@ func geminiEnvelope(inner any) any {
 	return []any{[]any{"wrb.fr", nil, string(b)}}
 }
 
-func geminiBody(cid, rid, rcid, text string, thoughts string, complete bool, model string) []any {
+func geminiBody(cid, rid, rcid, text string, thoughts string, complete bool, model string, images ...string) []any {
 	state := 1
 	if complete {
 		state = 2
@@ -111,6 +121,16 @@ func geminiBody(cid, rid, rcid, text string, thoughts string, complete bool, mod
 	cand[8] = []any{state}
 	if thoughts != "" {
 		cand[37] = []any{[]any{thoughts}}
+	}
+	if len(images) > 0 {
+		// [12][7][0][*][0][3][3]: each image's address.
+		list := make([]any, 0, len(images))
+		for _, u := range images {
+			list = append(list, []any{[]any{nil, nil, nil, []any{nil, nil, nil, u}}})
+		}
+		extra := make([]any, 8)
+		extra[7] = []any{list}
+		cand[12] = extra
 	}
 	body := make([]any, 43)
 	body[1] = []any{cid, rid}
@@ -199,7 +219,11 @@ func (s simServer) geminiGenerate(w http.ResponseWriter, r *http.Request) {
 		}
 		sim.AbortStream()
 	}
-	geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, t.Answer.Text, thoughts, true, model)))
+	var images []string
+	if t.Scenario.Name == sim.ScenarioImage {
+		images = s.imageAddresses(cid, t.Scenario)
+	}
+	geminiFrame(f, geminiEnvelope(geminiBody(cid, rid, rcid, t.Answer.Text, thoughts, true, model, images...)))
 	geminiFrame(f, []any{[]any{"di", 120}, []any{"af.httprm", 120, "sim", 7}})
 }
 
@@ -227,4 +251,58 @@ func fileRefs(v any) []string {
 		}
 	}
 	return ids
+}
+
+// imageAddresses are the addresses of the images an image turn of
+// conversation cid makes (params count and size, as ChatGPT's): each
+// token names its seed and size and is signed, so the image host serves
+// it without keeping anything.
+func (s simServer) imageAddresses(cid string, sc sim.Scenario) []string {
+	w, h := 1024, 1024
+	if a, b, ok := strings.Cut(sc.Param("size", "1024x1024"), "x"); ok {
+		w, _ = strconv.Atoi(a)
+		h, _ = strconv.Atoi(b)
+	}
+	w, h = min(max(w, 1), 4096), min(max(h, 1), 4096)
+	var out []string
+	for i := range min(max(sc.Int("count", 1), 1), 8) {
+		seed := "AOI" + s.MACHex("gg-seed", cid, strconv.Itoa(i), time.Now().String())[:20]
+		tok := fmt.Sprintf("%s-%dx%d", seed, w, h)
+		out = append(out, "https://"+imageHost+"/gg-dl/"+tok+"-"+s.MACHex("gg-dl", tok)[:16])
+	}
+	return out
+}
+
+// imageSeed is the simulator's image of a gg-dl token: the simimage seed
+// and size it was made from; ok is false for a token it did not sign.
+func (s simServer) imageSeed(token string) (tok string, w, h int, ok bool) {
+	i := strings.LastIndexByte(token, '-')
+	if i < 0 || token[i+1:] != s.MACHex("gg-dl", token[:i])[:16] {
+		return "", 0, 0, false
+	}
+	tok = token[:i]
+	j := strings.LastIndexByte(tok, '-')
+	if j < 0 {
+		return "", 0, 0, false
+	}
+	a, b, _ := strings.Cut(tok[j+1:], "x")
+	w, _ = strconv.Atoi(a)
+	h, _ = strconv.Atoi(b)
+	return token, w, h, w > 0 && h > 0
+}
+
+// geminiImage serves GET /gg-dl/<token>[=sNNNN] on the image host: the PNG
+// simimage makes from the whole token (the address without its size
+// suffix), for a token the simulator signed; 404 otherwise.
+func (s simServer) geminiImage(w http.ResponseWriter, r *http.Request) {
+	token, _, _ := strings.Cut(r.PathValue("token"), "=")
+	seed, iw, ih, ok := s.imageSeed(token)
+	if !ok || r.Host != imageHost {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Cache-Control", "private, max-age=86400")
+	_, _ = w.Write(simimage.PNG(seed, iw, ih))
 }

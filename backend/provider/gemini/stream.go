@@ -33,6 +33,7 @@ type Decoder struct {
 	candID    string
 	err       *errs.Envelope
 	bad       int
+	images    []string // the generated images' addresses
 	bodyCount int
 }
 
@@ -207,6 +208,15 @@ func (d *Decoder) envelope(e any) {
 	if s, ok := stream.Get(cand, "8", "0").(float64); ok && s == 2 {
 		d.complete = true
 	}
+	// Generated images: candidate [12][7][0][*][0][3][3] (providers.md).
+	if imgs, ok := stream.Get(cand, "12", "7", "0").([]any); ok {
+		d.images = d.images[:0]
+		for _, img := range imgs {
+			if u := stream.Str(stream.Get(img, "0", "3", "3")); u != "" {
+				d.images = append(d.images, u)
+			}
+		}
+	}
 }
 
 // errorCode reads the code of a failed turn's status
@@ -258,7 +268,7 @@ func (d *Decoder) fail(code int) {
 func (d *Decoder) Result() stream.Result {
 	r := stream.Result{
 		Text: d.text, Complete: d.complete, Ended: d.ended, ConversationID: d.convID,
-		MessageID: d.candID, Err: d.err, Malformed: d.bad,
+		MessageID: d.candID, Err: d.err, Malformed: d.bad, Images: append([]string(nil), d.images...),
 	}
 	if d.complete {
 		r.FinishReason = "status 2"

@@ -112,6 +112,7 @@ const (
 	ScenarioToolPromptCleared = "tool_prompt_cleared"
 	ScenarioToolsMore         = "tools_more"
 	ScenarioToolNotSent       = "tool_not_sent"
+	ScenarioImage             = "image"
 	// ScenarioTierGated is an account whose plan lacks the site's top mode
 	// (Grok: Heavy, refused with "Requires TIER_SUPERGROK_HEAVY").
 	ScenarioTierGated = "tier_gated"
@@ -185,6 +186,7 @@ var Catalog = []ScenarioInfo{
 	{ScenarioToolPillLate, true, []string{}, "a chosen tool's pill shows only after param pill_ms (default 2500)"},
 	{ScenarioToolPromptCleared, true, []string{}, "choosing a tool empties the composer: the prompt typed before is gone"},
 	{ScenarioToolNotSent, true, []string{}, "a chosen tool's pill shows, but the send's request does not carry it (ChatGPT: no system_hints): the prompt goes out as a plain one"},
+	{ScenarioImage, false, []string{}, "an image prompt: the site's image tool makes param count images (default 1) of param size (default 1024x1024), PNG bytes of simimage.PNG(the image's id) (ChatGPT: image_asset_pointer parts, files/{id}/download and the estuary, in param gen, default 300ms; Gemini: candidate [12][7][0][*][0][3][3] addresses on lh3.googleusercontent.com/gg-dl/)"},
 	{ScenarioToolsMore, true, []string{}, "the tool sought is under the tools menu's \"More\" submenu (ChatGPT: \"Web search\")"},
 	{ScenarioTierGated, true, []string{}, "the account's plan lacks the site's top mode (Grok: a send in Heavy is refused with HTTP 403 {\"code\":7,\"message\":\"Requires TIER_SUPERGROK_HEAVY\"}, since 2026-08)"},
 	{ScenarioNoModelPicker, true, []string{}, "the page shows no model choice, as the site does for some accounts (DeepSeek: no model radios): a plain ask works, a chosen model cannot be picked"},

@@ -218,7 +218,7 @@ func Site() sim.Site {
 			sim.ScenarioZipBadCRC, sim.ScenarioZipTruncated, sim.ScenarioZipSlip, sim.ScenarioZipBomb, sim.ScenarioZipSymlink,
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck,
 			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted, sim.ScenarioStreamHandoff,
-			sim.ScenarioToolRowMissing, sim.ScenarioToolPillMissing, sim.ScenarioToolPillLate, sim.ScenarioToolPromptCleared, sim.ScenarioToolsMore, sim.ScenarioToolNotSent},
+			sim.ScenarioToolRowMissing, sim.ScenarioToolPillMissing, sim.ScenarioToolPillLate, sim.ScenarioToolPromptCleared, sim.ScenarioToolsMore, sim.ScenarioToolNotSent, sim.ScenarioImage},
 		Own:        slices.Concat(imageScenarios, researchScenarios),
 		ExtraHosts: []string{ResearchHost},
 		Drift: map[string]string{

@@ -26,7 +26,7 @@ import (
 // estuary. The page shows each as an img whose alt says "Generated image"
 // inside a div id="image-<file>" class imagegen-image.
 const (
-	ScenarioImage          = "image"
+	ScenarioImage          = sim.ScenarioImage
 	ScenarioImageRefused   = "image_refused"
 	ScenarioImageExpired   = "image_download_expired"
 	ScenarioImageWrongType = "image_wrong_type"
@@ -42,7 +42,6 @@ const (
 )
 
 var imageScenarios = []sim.ScenarioInfo{
-	{Name: ScenarioImage, About: "an image prompt (also any prompt sent with the image tool, system_hints picture_v2): the image tool makes param count images (default 1) of param size (default 1024x1024) in param gen (default 300ms), an image_asset_pointer part each (sediment://file_…, PNG bytes of simimage.PNG(file id)), the final answer empty"},
 	{Name: ScenarioImageRefused, About: "an image prompt the image tool refuses: its message says the request did not follow the content policy, no image, the answer explains it"},
 	{Name: ScenarioImageExpired, About: "an image prompt whose images' download addresses are already expired when minted (the estuary answers 403 \"Signed expiry time has passed.\"), for the first param times mints of each image (default: every mint)"},
 	{Name: ScenarioImageWrongType, About: "an image prompt whose files/{id}/download says image/png while the estuary serves an HTML error page as the bytes"},
