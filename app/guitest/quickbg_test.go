@@ -57,6 +57,21 @@ func displayWithWM(t *testing.T) string {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Xvfb did not report its display within 30 s")
 	}
+	// The manager starts once the server answers a client: on a loaded
+	// machine the display's number can come before that (openbox then
+	// ends at once, "Failed to open the display").
+	for ready := time.Now().Add(30 * time.Second); ; {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		err := exec.CommandContext(ctx, "xprop", "-display", display, "-root", "_NET_SUPPORTED").Run()
+		cancel()
+		if err == nil {
+			break
+		}
+		if time.Now().After(ready) {
+			t.Fatalf("the X server of %s did not answer a client within 30 s: %v", display, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	var wmLog strings.Builder
 	wm := exec.Command("openbox", "--sm-disable")
 	wm.Env = append(os.Environ(), "DISPLAY="+display)
