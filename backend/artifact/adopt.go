@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
 )
@@ -18,10 +17,7 @@ import (
 // is and not adopted. Errors: ArtifactCorrupt naming both sums for another
 // file; the verdict's envelope; ArtifactSaveFailed for I/O.
 func Adopt(ctx context.Context, path, sum string, prov Provenance, opts ...SaveOption) (*Saved, error) {
-	cfg := saveConfig{now: time.Now, version: "dev"}
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := saveConfigOf(opts)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, saveErr(err, "open %s", path)

@@ -199,10 +199,7 @@ type ImageProvenance struct {
 // whole image are deleted, never kept. Errors: CheckImage's, ArtifactTooLarge
 // over limit, ArtifactSaveFailed (DiskFull) for I/O, ctx's error.
 func SaveImage(ctx context.Context, dir, name string, src io.Reader, limit int64, prov ImageProvenance, opts ...SaveOption) (*ImageProvenance, string, error) {
-	cfg := saveConfig{now: time.Now, version: "dev"}
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := saveConfigOf(opts)
 	tmp, release, err := newTemp(dir, ".ferry-*.img.part")
 	if err != nil {
 		return nil, "", err

@@ -57,10 +57,7 @@ type ReportProvenance struct {
 // sidecar is removed. Errors: ArtifactSaveFailed (disk full, permissions),
 // ctx's error.
 func SaveReport(ctx context.Context, dir string, r *Report, prov ReportProvenance, opts ...SaveOption) (*ReportProvenance, string, error) {
-	cfg := saveConfig{now: time.Now, version: "dev"}
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := saveConfigOf(opts)
 	tmp, release, err := newTemp(dir, ".ferry-*.md.part")
 	if err != nil {
 		return nil, "", err

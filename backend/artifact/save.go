@@ -85,6 +85,15 @@ type saveConfig struct {
 // SaveOption changes how Save works.
 type SaveOption func(*saveConfig)
 
+// saveConfigOf is the configuration opts make of the defaults.
+func saveConfigOf(opts []SaveOption) saveConfig {
+	cfg := saveConfig{now: time.Now, version: "dev"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg
+}
+
 // WithVerify passes limits to the verifier.
 func WithVerify(opts ...VerifyOption) SaveOption {
 	return func(c *saveConfig) { c.verify = append(c.verify, opts...) }
@@ -122,10 +131,7 @@ func WithFerryVersion(v string) SaveOption { return func(c *saveConfig) { c.vers
 // (errs.DiskFull when the disk is full); a cancelled ctx returns ctx's
 // error.
 func Save(ctx context.Context, dir, name string, src io.Reader, prov Provenance, opts ...SaveOption) (*Saved, error) {
-	cfg := saveConfig{now: time.Now, version: "dev"}
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := saveConfigOf(opts)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, saveErr(err, "create output directory %s", dir)
 	}

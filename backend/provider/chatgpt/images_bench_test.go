@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"os"
 	"testing"
 	"time"
 
@@ -92,24 +89,9 @@ func BenchmarkImageDownload(b *testing.B) {
 				if err != nil || status != 200 || json.Unmarshal(body, &minted) != nil {
 					b.Fatalf("mint: %d %v", status, err)
 				}
-				req, _ := http.NewRequestWithContext(ctx, "GET", minted.DownloadURL, nil)
-				req.AddCookie(h.Server.SessionCookie(sim.ChatGPT))
-				resp, err := h.Server.Client().Do(req)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out, err := os.CreateTemp(dir, "ceiling-*.png")
-				if err != nil {
-					b.Fatal(err)
-				}
-				n, err := io.Copy(out, resp.Body)
-				resp.Body.Close()
-				if err == nil {
-					err = out.Sync()
-				}
-				out.Close()
-				if err != nil || n != img.Bytes {
-					b.Fatalf("copied %d of %d bytes: %v", n, img.Bytes, err)
+				code, n, err := loopbackToDisk(ctx, h, minted.DownloadURL, dir)
+				if err != nil || code != 200 || n != img.Bytes {
+					b.Fatalf("HTTP %d, copied %d of %d bytes: %v", code, n, img.Bytes, err)
 				}
 			}
 		}
