@@ -119,16 +119,26 @@ func startApp(t testing.TB, bin string, env []string, args ...string) *appProces
 		}
 	}
 	cmd.Dir = repoRoot(t)
-	pr, pw := io.Pipe()
+	// An *os.File, not an io.Writer: Wait then returns when the app has
+	// exited, not when the last of its helpers (WebKit's processes end a
+	// moment after it) has closed the inherited output.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd.Stdout, cmd.Stderr = pw, pw
 	// Its own process group, so cleanup reaches the WebKit helper processes.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	pw.Close() // the app and its helpers hold the write end now
+	if err != nil {
+		pr.Close()
 		t.Fatalf("start %s: %v", bin, err)
 	}
 	p := &appProcess{cmd: cmd, scanned: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(p.scanned)
+		defer pr.Close()
 		sc := bufio.NewScanner(pr)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
@@ -136,10 +146,10 @@ func startApp(t testing.TB, bin string, env []string, args ...string) *appProces
 			p.log.WriteString(sc.Text() + "\n")
 			p.mu.Unlock()
 		}
+		_, _ = io.Copy(io.Discard, pr)
 	}()
 	go func() {
 		p.err = cmd.Wait()
-		pw.Close()
 		close(p.done)
 	}()
 	t.Cleanup(func() {
@@ -161,6 +171,9 @@ func startApp(t testing.TB, bin string, env []string, args ...string) *appProces
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			<-p.done
 		}
+		// WebKit helpers left in the app's group end with it.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		p.drained()
 		if t.Failed() {
 			t.Logf("app log:\n%s", p.Log())
 		}
@@ -173,6 +186,16 @@ func (p *appProcess) Log() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.log.String()
+}
+
+// drained waits, after the app exited, until its output is read to the
+// end: the helpers that share it end with the app or are killed with its
+// group.
+func (p *appProcess) drained() {
+	select {
+	case <-p.scanned:
+	case <-time.After(10 * time.Second):
+	}
 }
 
 // waitLine waits for a log line containing want and returns it.
@@ -192,11 +215,11 @@ func (p *appProcess) waitLine(ctx context.Context, want string) (string, error) 
 			return line, nil
 		}
 		select {
-		case <-p.scanned:
+		case <-p.done:
+			p.drained()
 			if line, ok := find(); ok {
 				return line, nil
 			}
-			<-p.done
 			return "", fmt.Errorf("app exited (%v) before logging %q", p.err, want)
 		case <-ctx.Done():
 			return "", fmt.Errorf("no %q in the app's log: %w", want, ctx.Err())
@@ -210,8 +233,16 @@ func (p *appProcess) waitExit(timeout time.Duration) (int, error) {
 	select {
 	case <-p.done:
 	case <-time.After(timeout):
-		return -1, fmt.Errorf("app still running %s after it was asked to close", timeout)
+		// A Go program prints every goroutine's stack on SIGQUIT: where
+		// the close hangs is the diagnosis.
+		_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-p.done:
+		case <-time.After(5 * time.Second):
+		}
+		return -1, fmt.Errorf("app still running %s after it was asked to close; its stacks are in the app's log", timeout)
 	}
+	p.drained() // its last lines, which callers look for
 	var ee *exec.ExitError
 	if errors.As(p.err, &ee) {
 		return ee.ExitCode(), nil
