@@ -275,14 +275,30 @@ func FindSavedImage(dir, session, fileID string) (*ImageProvenance, string, bool
 	if session == "" || fileID == "" {
 		return nil, "", false
 	}
+	var p ImageProvenance
+	path, ok := findSaved(dir, fileID, func(b []byte) (string, bool) {
+		p = ImageProvenance{}
+		ok := json.Unmarshal(b, &p) == nil && p.Kind == "image" && p.Session == session && p.FileID == fileID
+		return p.SHA256, ok
+	})
+	if !ok {
+		return nil, "", false
+	}
+	return &p, path, true
+}
+
+// findSaved is the first file in dir whose sidecar holds needle and is
+// the one wanted (match says so and gives the file's sha256), and whose
+// bytes still have that digest.
+func findSaved(dir, needle string, match func(sidecar []byte) (sha string, ok bool)) (string, bool) {
 	sides, _ := filepath.Glob(filepath.Join(dir, "*"+SidecarSuffix))
 	for _, side := range sides {
 		b, err := os.ReadFile(side)
-		if err != nil || !bytes.Contains(b, []byte(fileID)) {
+		if err != nil || !bytes.Contains(b, []byte(needle)) {
 			continue
 		}
-		var p ImageProvenance
-		if json.Unmarshal(b, &p) != nil || p.Kind != "image" || p.Session != session || p.FileID != fileID {
+		sha, ok := match(b)
+		if !ok {
 			continue
 		}
 		path := strings.TrimSuffix(side, SidecarSuffix)
@@ -293,9 +309,9 @@ func FindSavedImage(dir, session, fileID string) (*ImageProvenance, string, bool
 		h := sha256.New()
 		_, err = io.Copy(h, f)
 		f.Close()
-		if err == nil && hex.EncodeToString(h.Sum(nil)) == p.SHA256 {
-			return &p, path, true
+		if err == nil && hex.EncodeToString(h.Sum(nil)) == sha {
+			return path, true
 		}
 	}
-	return nil, "", false
+	return "", false
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -27,6 +28,10 @@ type Report struct {
 type ReportSource interface {
 	TurnReport() (*Report, error)
 }
+
+// ReportAnswerSource is a run's answer source when its answer is the
+// report a ReportSource read (record.Run.AnswerSource).
+const ReportAnswerSource = "research_frame"
 
 // ReportProvenance is the sidecar of a saved report.
 type ReportProvenance struct {
@@ -87,6 +92,25 @@ func SaveReport(ctx context.Context, dir string, r *Report, prov ReportProvenanc
 		return nil, "", err
 	}
 	return &prov, final, nil
+}
+
+// FindSavedReport is the report run session saved in dir, when its
+// sidecar names it and its bytes are still the ones saved: what a reattach
+// records instead of saving the report twice.
+func FindSavedReport(dir, session string) (*ReportProvenance, string, bool) {
+	if session == "" {
+		return nil, "", false
+	}
+	var p ReportProvenance
+	path, ok := findSaved(dir, session, func(b []byte) (string, bool) {
+		p = ReportProvenance{}
+		ok := json.Unmarshal(b, &p) == nil && p.Kind == "report" && p.Session == session
+		return p.SHA256, ok
+	})
+	if !ok {
+		return nil, "", false
+	}
+	return &p, path, true
 }
 
 // SafeReportName is title's report file name: a safe stem of ≤ 80 runes, ".md".

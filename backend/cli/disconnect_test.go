@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -125,21 +127,32 @@ func TestABrowserKilledMidAnswerExitsBrowserDisconnectedAndReattachCollects(t *t
 // value log. Only ctx ending (a hang) stops the polling otherwise.
 func journaled(t *testing.T, ctx context.Context, dataDir, want string) {
 	t.Helper()
+	journaledMatch(t, ctx, dataDir, regexp.MustCompile(regexp.QuoteMeta(want)))
+}
+
+// journaledMatch is journaled for a pattern: it returns the first match's
+// first group (the whole match without one).
+func journaledMatch(t *testing.T, ctx context.Context, dataDir string, want *regexp.Regexp) string {
+	t.Helper()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for ctx.Err() == nil {
-		found := false
+		var found []string
 		_ = filepath.WalkDir(dataDir, func(path string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || found || !strings.HasSuffix(path, ".mem") {
+			if err != nil || d.IsDir() || found != nil || !strings.HasSuffix(path, ".mem") {
 				return nil
 			}
-			if b, err := os.ReadFile(path); err == nil && bytes.Contains(b, []byte(want)) {
-				found = true
+			if b, err := os.ReadFile(path); err == nil {
+				if m := want.FindSubmatch(b); m != nil {
+					for _, g := range m {
+						found = append(found, string(g))
+					}
+				}
 			}
 			return nil
 		})
-		if found {
-			return
+		if found != nil {
+			return found[len(found)-1]
 		}
 		select {
 		case <-tick.C:
@@ -147,19 +160,29 @@ func journaled(t *testing.T, ctx context.Context, dataDir, want string) {
 		}
 	}
 	t.Fatalf("the run never journaled %s under %s", want, dataDir)
+	return ""
 }
 
 // chromiumOf is the pid of the Chromium holding profile (its SingletonLock
 // names host-pid).
 func chromiumOf(t *testing.T, profile string) int {
 	t.Helper()
+	pid, err := lockHolder(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// lockHolder is the pid in profile's SingletonLock.
+func lockHolder(profile string) (int, error) {
 	target, err := os.Readlink(filepath.Join(profile, "SingletonLock"))
 	if err != nil {
-		t.Fatalf("no Chromium holds %s: %v", profile, err)
+		return 0, fmt.Errorf("no Chromium holds %s: %v", profile, err)
 	}
 	pid, err := strconv.Atoi(target[strings.LastIndex(target, "-")+1:])
 	if err != nil || pid <= 0 {
-		t.Fatalf("SingletonLock %q names no pid", target)
+		return 0, fmt.Errorf("SingletonLock %q names no pid", target)
 	}
-	return pid
+	return pid, nil
 }

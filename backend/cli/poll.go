@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -29,7 +30,7 @@ func init() {
 				if resumes {
 					registerRelaunchFlags(fs)
 				}
-				fs.Duration("timeout", 10*time.Minute, "give up collecting after this long (the run stays collectable)")
+				fs.Duration("timeout", 0, "give up collecting after this long (the run stays collectable); default 10m, 45m for a deep research")
 			},
 			run: run,
 		})
@@ -93,7 +94,9 @@ func runReattach(ctx context.Context, inv *invocation) error { return resume(ctx
 // it (a run stopped after its send stays collectable).
 func resume(ctx context.Context, inv *invocation, stream bool) error {
 	timeout := inv.flag("timeout").(time.Duration)
-	if timeout <= 0 {
+	set := false
+	inv.fs.Visit(func(f *flag.Flag) { set = set || f.Name == "timeout" })
+	if timeout < 0 || timeout == 0 && set {
 		return errs.New(errs.BadInput, "--timeout must be positive, got %s", timeout)
 	}
 	named, url, err := browserflag.Follow(inv.fs)
@@ -116,7 +119,9 @@ func resume(ctx context.Context, inv *invocation, stream bool) error {
 	}
 	j := res.Job
 	if !j.Ended() {
-		wctx, cancel := context.WithTimeout(ctx, timeout+jobGrace) // the job ends at --timeout by itself, then records what reattach found
+		// The job ends at its timeout by itself, then records what
+		// reattach found.
+		wctx, cancel := context.WithTimeout(ctx, cmp.Or(timeout, service.ResearchTimeout)+jobGrace)
 		defer cancel()
 		var on func(service.JobEvent) // ferry watch prints the run's progress; reattach and --json do not
 		if stream && !inv.json {

@@ -64,6 +64,8 @@ type Spec struct {
 	Approval        Approval
 	CodeMode        bool
 	Temporary       bool          // in the site's temporary chat (record.Run.Temporary)
+	ArchiveAfter    bool          // archive the conversation once the answer is safe
+	ConfirmPlan     bool          // start a deep research's plan at once
 	Place           *record.Place // the project or custom GPT of its new chat
 	// RequestedTab and TabWasCreated feed the routing proof.
 	RequestedTab  string
@@ -106,7 +108,7 @@ func (r *Runner) Create(ctx context.Context, sp Spec) (*Session, error) {
 	s := &Session{
 		ID: sp.ID, Site: sp.Site, ModelRequested: sp.Model, EffortRequested: sp.Effort, ToolRequested: sp.Tool, TargetID: sp.TargetID, ConversationURL: sp.ConversationURL,
 		Prompt: sp.Prompt, Task: sp.Task, Template: sp.Template, Contract: sp.Contract, Deadline: sp.Deadline,
-		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, Temporary: sp.Temporary, Place: sp.Place, State: StateResolved,
+		Origin: sp.Origin, Approval: sp.Approval, CodeMode: sp.CodeMode, Temporary: sp.Temporary, ArchiveAfter: sp.ArchiveAfter, ConfirmPlan: sp.ConfirmPlan, Place: sp.Place, State: StateResolved,
 		Parent: sp.Parent, Thread: sp.Thread, Attachments: sp.Attachments,
 		Routing: &provider.Routing{RequestedTabID: sp.RequestedTab, ControlledTabID: sp.TargetID, TabWasCreated: sp.TabWasCreated},
 	}

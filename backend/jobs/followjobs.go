@@ -223,12 +223,6 @@ func (h *Runner) startFunc(rec jobRecord, fn func(ctx context.Context)) {
 }
 
 func (h *Runner) runReattach(ctx context.Context, rec jobRecord, chk SessionCheck) {
-	timeout := defaultReattachTimeout
-	if chk.TimeoutMs > 0 {
-		timeout = time.Duration(chk.TimeoutMs) * time.Millisecond
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	onEvent := func(ev job.Event) {
 		if ev.Session != rec.Session {
 			return
@@ -252,6 +246,19 @@ func (h *Runner) runReattach(ctx context.Context, rec jobRecord, chk SessionChec
 	h.emitEnd(wctx, cur)
 }
 
+// reattachTimeout bounds the reattach of run s: the request's timeout,
+// else a deep research's own default (the research may have most of its
+// course to run), else defaultReattachTimeout.
+func reattachTimeout(s *job.Session, chk SessionCheck) time.Duration {
+	switch {
+	case chk.TimeoutMs > 0:
+		return time.Duration(chk.TimeoutMs) * time.Millisecond
+	case s.ToolRequested == service.ResearchTool:
+		return service.ResearchTimeout
+	}
+	return defaultReattachTimeout
+}
+
 func (h *Runner) reattachRun(ctx context.Context, sessionID string, chk SessionCheck, onEvent func(job.Event)) (*job.Finding, error) {
 	repo, err := h.d.History(ctx)
 	if err != nil {
@@ -261,6 +268,8 @@ func (h *Runner) reattachRun(ctx context.Context, sessionID string, chk SessionC
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, reattachTimeout(s, chk))
+	defer cancel()
 	reg, err := h.pipe.Sites()
 	if err != nil {
 		return nil, err

@@ -58,6 +58,10 @@ func (t *Turn) RequestNames(value string) (seen, named bool) {
 	return true, stream.Lists(v, value)
 }
 
+// Found reports whether t is a turn a reattach found in the page
+// (FindTurn) rather than one sent here: no stream of it is captured.
+func (t *Turn) Found() bool { return t != nil && t.capture == nil }
+
 // Close stops the stream capture.
 func (t *Turn) Close() {
 	if t != nil && t.capture != nil {

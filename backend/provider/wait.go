@@ -10,13 +10,14 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
+	"github.com/ferrydesk/ferry/backend/provider/internal/domrule"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
 )
 
 // Wait implements Adapter. With a stream the turn completes when the
 // decoder proves it; without one (or when no stream response appears), by
-// the DOM rules (see domRule): the site's positive signals of a finished
+// the DOM rules (see domrule.Rule): the site's positive signals of a finished
 // turn confirmed over a few samples, or, on a page that never shows its
 // finished-action bar, the quiet window; either way a notice the page shows
 // after the prompt (an error, a limit) makes the turn that notice's
@@ -37,7 +38,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 		}
 	}
 	expectStream := t.dec != nil && !w.Env.Site.Stream.Optional
-	var rule domRule
+	var rule domrule.Rule
 	domText, domChanged := "", time.Now()
 	refusedAt, lookedAt, noticeAt := time.Time{}, time.Time{}, time.Time{}
 	for tick := 0; ; tick++ {
@@ -126,7 +127,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 			if st.HasTurn {
 				emit(st.Text, "dom")
 			}
-			switch reason := rule.sample(st, time.Since(domChanged)); {
+			switch reason := rule.Sample(st.turn(), time.Since(domChanged)); {
 			case reason != "":
 				// A failed turn can look finished (a retry control under
 				// its partial text): the site's notice is the outcome.
@@ -134,7 +135,7 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				if err != nil {
 					return err
 				}
-				if r.Code != "" && (r.Terminal || reason == quietReason) {
+				if r.Code != "" && (r.Terminal || reason == domrule.QuietReason) {
 					return r.Err()
 				}
 				if err := w.turnFailed(ctx); err != nil {
@@ -143,9 +144,9 @@ func (w *Web) Wait(ctx context.Context, t *Turn, onPartial func(Partial)) error 
 				t.source, t.completeReason = "dom", reason
 				t.domText, t.domSlug = st.Text, st.Slug
 				return nil
-			case rule.confirming():
-				next = min(next, confirmEvery)
-			case rule.stalled(st, time.Since(domChanged)) && time.Since(lookedAt) >= quietWindow:
+			case rule.Confirming():
+				next = min(next, domrule.ConfirmEvery)
+			case rule.Stalled(st.turn(), time.Since(domChanged)) && time.Since(lookedAt) >= domrule.QuietWindow:
 				lookedAt = time.Now()
 				if err := w.turnFailed(ctx); err != nil {
 					return err

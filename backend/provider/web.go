@@ -8,6 +8,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
+	"github.com/ferrydesk/ferry/backend/provider/internal/domrule"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -67,6 +68,11 @@ type pageState struct {
 	Assistants   int    `json:"assistants"` // assistant turns mounted
 	LastUserID   string `json:"lastUserId"`
 	LastUserText string `json:"lastUserText"`
+}
+
+// turn is what st shows of the turn the DOM rules judge.
+func (st pageState) turn() domrule.State {
+	return domrule.State{HasTurn: st.HasTurn, Stop: st.Stop, Busy: st.Busy, Finished: st.Finished, Text: st.Text}
 }
 
 // stateJS reads everything a poll needs in one evaluation. Selectors come

@@ -70,6 +70,12 @@ type Run struct {
 	// once the answer was safe here (--archive-after).
 	Temporary bool `json:"temporary,omitempty"`
 	Archived  bool `json:"archived,omitempty"`
+	// ArchiveAfter and ConfirmPlan are what the run was asked to do once
+	// its answer is safe (archive the conversation) and when a deep
+	// research shows its plan (start it at once): journaled, so a reattach
+	// does what the first run would have.
+	ArchiveAfter bool `json:"archiveAfter,omitempty"`
+	ConfirmPlan  bool `json:"confirmPlan,omitempty"`
 	// Place is the project or custom GPT the run's new chat was opened
 	// in, when it asked for one.
 	Place *Place `json:"place,omitempty"`

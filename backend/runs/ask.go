@@ -128,6 +128,11 @@ const (
 // once (chatgpt.Adapter).
 type planConfirmer interface{ ConfirmResearchPlan(on bool) }
 
+// toolResumer is an adapter that follows a tool's work past the send's
+// answer (chatgpt.Adapter's deep research), told on reattach the tool the
+// run's send named.
+type toolResumer interface{ ResumeTool(request string) }
+
 // Ask runs one prompt through the crash-safe pipeline and returns the
 // session record it wrote: it resolves the browser, the tab and the site's
 // adapter, creates the session (state resolved, with the routing request),
@@ -331,7 +336,7 @@ func (p *Pipeline) Ask(ctx context.Context, req AskRequest) (*job.Session, error
 		defer r.Subscribe(req.OnEvent)()
 	}
 	spec := job.Spec{Site: st.ID, Model: req.Model, Effort: req.Effort, Tool: req.Tool, TargetID: page.ID(), Prompt: req.Prompt, Template: req.Template,
-		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created, Attachments: files, Temporary: req.Temporary, Place: placed}
+		Deadline: deadline, Origin: req.Origin, RequestedTab: requested, TabWasCreated: created, Attachments: files, Temporary: req.Temporary, ArchiveAfter: req.ArchiveAfter, ConfirmPlan: req.ConfirmPlan, Place: placed}
 	if parent := req.Parent; parent != nil {
 		spec.Parent, spec.Thread = parent.ID, parent.Thread
 		if spec.Thread == "" {

@@ -134,11 +134,20 @@ func (p *Pipeline) Reattach(ctx context.Context, b *browser.Browser, reg *site.R
 	if err != nil {
 		return s, nil, err
 	}
+	// The tool and the plan's confirmation the run journaled go on as on
+	// its first run (a deep research is followed to its report).
+	if tr, ok := a.(toolResumer); ok && s.Tool != nil {
+		tr.ResumeTool(s.Tool.Request)
+	}
+	if pc, ok := a.(planConfirmer); ok {
+		pc.ConfirmResearchPlan(s.ConfirmPlan)
+	}
 	code := codemode.NewReattach(repo, s) // nil unless s is a code step
 	opts := code.Options()
 	if code == nil {
-		// A plain ask's images come home on reattach as on its first run.
-		opts = append(opts, job.WithDeliverable(p.askDelivery(false)))
+		// A plain ask's images or report come home on reattach as on its
+		// first run, and its conversation is archived if it asked so.
+		opts = append(opts, job.WithDeliverable(p.askDelivery(s.ArchiveAfter)))
 	}
 	r := job.NewRunner(repo, opts...)
 	if onEvent != nil {

@@ -42,8 +42,20 @@ func ReportHome(dir string) job.Deliverable {
 		if !ok {
 			return d, errs.New(errs.DeliverableMissing, "%s cannot read a deep research's report", a.Site().Name).WithEvidence("session", s.ID)
 		}
+		// A reattached run may have saved its report before it was
+		// interrupted: that file is the one recorded.
+		if p, path, ok := artifact.FindSavedReport(dir, s.ID); ok {
+			d.Artifacts = append(d.Artifacts, reportArtifact(p, path))
+			return d, nil
+		}
 		r, err := src.TurnReport()
-		if err != nil {
+		switch {
+		case err == nil:
+		case s.AnswerSource == artifact.ReportAnswerSource && s.Answer != "":
+			// Reattached after the report was read and journaled as the
+			// run's answer: that is the report (its header line is not).
+			r = &artifact.Report{Markdown: s.Answer, Title: reportTitle(s.Answer)}
+		default:
 			return d, errs.From(err).WithEvidence("session", s.ID)
 		}
 		if r.Title == "" {
@@ -62,10 +74,24 @@ func ReportHome(dir string) job.Deliverable {
 				Reason: string(errs.CodeOf(err)) + ": " + errs.From(err).Message})
 			return d, err
 		}
-		d.Artifacts = append(d.Artifacts, job.Artifact{Name: filepath.Base(path), Path: path, SHA256: p.SHA256, Bytes: p.Size, Verdict: "verified",
-			Kind: record.ArtifactReport, MIME: "text/markdown"})
+		d.Artifacts = append(d.Artifacts, reportArtifact(p, path))
 		return d, nil
 	}
+}
+
+// reportArtifact records the report saved at path with provenance p.
+func reportArtifact(p *artifact.ReportProvenance, path string) job.Artifact {
+	return job.Artifact{Name: filepath.Base(path), Path: path, SHA256: p.SHA256, Bytes: p.Size, Verdict: "verified",
+		Kind: record.ArtifactReport, MIME: "text/markdown"}
+}
+
+// reportTitle is a report's first heading, "" without one.
+func reportTitle(md string) string {
+	first, _, _ := strings.Cut(md, "\n")
+	if h, ok := strings.CutPrefix(first, "# "); ok {
+		return strings.TrimSpace(h)
+	}
+	return ""
 }
 
 // firstWords is at most n words of s, for a name.

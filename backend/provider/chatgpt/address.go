@@ -64,6 +64,13 @@ func (m *turnMemory) conversation() string {
 func (a *Adapter) Wait(ctx context.Context, t *provider.Turn, onPartial func(provider.Partial)) error {
 	a.last.set(t)
 	a.research.started, a.research.done = false, nil
+	// A deep research's turn a reattach found: its answer is only the
+	// research's start, with no text the page could show finished; the
+	// research is followed at once.
+	if t.Found() && a.researchTurn(ctx, t) {
+		a.research.chosen = false
+		return a.followResearch(ctx, t, onPartial)
+	}
 	if err := a.Web.Wait(ctx, t, onPartial); err != nil {
 		if errs.CodeOf(err) == errs.ConversationTooLong {
 			a.settleAddress(ctx)
@@ -75,7 +82,7 @@ func (a *Adapter) Wait(ctx context.Context, t *provider.Turn, onPartial func(pro
 	}
 	// A Deep Research send's answer is only its start: the report comes
 	// minutes later, in a frame (research.go).
-	if a.researchTurn(t) {
+	if a.researchTurn(ctx, t) {
 		a.research.chosen = false
 		return a.followResearch(ctx, t, onPartial)
 	}

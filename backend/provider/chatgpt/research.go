@@ -50,11 +50,34 @@ type researchMemory struct {
 // plan's own countdown.
 func (a *Adapter) ConfirmResearchPlan(on bool) { a.research.confirm = on }
 
+// ResumeTool tells the adapter, before a reattach collects a run's turn,
+// the tool the run switched on for its send (record.ToolProof.Request):
+// a deep research is then followed to its report, as on the first run.
+func (a *Adapter) ResumeTool(request string) { a.research.chosen = request == ResearchHint }
+
 // researchTurn reports whether t is a Deep Research send: its request
-// named the tool, or, when the request was not seen, the run chose it.
-func (a *Adapter) researchTurn(t *provider.Turn) bool {
+// named the tool, or, when the request was not seen (a turn a reattach
+// found), the run chose the tool or the conversation holds a research
+// for the turn.
+func (a *Adapter) researchTurn(ctx context.Context, t *provider.Turn) bool {
 	seen, named := t.RequestNames(ResearchHint)
-	return named || (!seen && a.research.chosen)
+	switch {
+	case seen:
+		return named
+	case a.research.chosen:
+		return true
+	}
+	res, _ := t.Stream()
+	id := cmp.Or(res.ConversationID, a.conversationInTab(ctx))
+	if id == "" {
+		return false
+	}
+	c, err := a.conversation(ctx, id)
+	if err != nil {
+		return false
+	}
+	m, _ := researchMessage(c)
+	return m != nil
 }
 
 // followResearch waits, after the send's own answer is complete, for the
@@ -139,12 +162,24 @@ func (a *Adapter) researchEnd(ctx context.Context, err error, stage string, plan
 // that cannot be read leaves the page to tell (a research shows its plan).
 func (a *Adapter) researchStarted(ctx context.Context, t *provider.Turn) (bool, error) {
 	res, _ := t.Stream()
-	id := cmp.Or(res.ConversationID, a.conversationInTab(ctx))
-	if id != "" {
-		if c, err := a.conversation(ctx, id); err == nil {
-			if m, ok := researchMessage(c); ok {
-				return m != nil, nil
+	for {
+		id := cmp.Or(res.ConversationID, a.conversationInTab(ctx))
+		if id != "" {
+			if c, err := a.conversation(ctx, id); err == nil {
+				if m, ok := researchMessage(c); ok {
+					return m != nil, nil
+				}
 			}
+		}
+		// A found turn whose answer the site has not stored yet (a reattach
+		// just after the send) is waited for; a sent one's stream ended.
+		if !t.Found() {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return false, provider.ContextErr(ctx, "waiting for the deep research's answer")
+		case <-time.After(researchPoll):
 		}
 	}
 	var pg research.Page
@@ -173,7 +208,7 @@ func researchMessage(c *conversation) (*message, bool) {
 func (a *Adapter) researchAnswer(ctx context.Context, t *provider.Turn) *provider.Answer {
 	r := a.research.done
 	res, _ := t.Stream()
-	ans := &provider.Answer{Text: r.Markdown, Source: "research_frame", ConversationID: cmp.Or(res.ConversationID, a.conversationInTab(ctx)), MessageID: res.MessageID}
+	ans := &provider.Answer{Text: r.Markdown, Source: artifact.ReportAnswerSource, ConversationID: cmp.Or(res.ConversationID, a.conversationInTab(ctx)), MessageID: res.MessageID}
 	ans.CodeBlocks = provider.CodeBlocks(r.Markdown)
 	if ans.CodeBlocks == nil {
 		ans.CodeBlocks = []provider.CodeBlock{}

@@ -1635,6 +1635,8 @@ export namespace record {
 	    codeMode?: boolean;
 	    temporary?: boolean;
 	    archived?: boolean;
+	    archiveAfter?: boolean;
+	    confirmPlan?: boolean;
 	    place?: Place;
 	    attachments?: Attachment[];
 	    seq: number;
@@ -1685,6 +1687,8 @@ export namespace record {
 	        this.codeMode = source["codeMode"];
 	        this.temporary = source["temporary"];
 	        this.archived = source["archived"];
+	        this.archiveAfter = source["archiveAfter"];
+	        this.confirmPlan = source["confirmPlan"];
 	        this.place = this.convertValues(source["place"], Place);
 	        this.attachments = this.convertValues(source["attachments"], Attachment);
 	        this.seq = source["seq"];

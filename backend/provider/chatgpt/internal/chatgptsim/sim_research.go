@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simreport"
 )
 
 // Deep Research, from providers.md ("Tools", Deep Research): a send with
@@ -29,7 +30,12 @@ import (
 // (default 3s; the site's 5–30 min). The start endpoint
 // (POST /backend-api/deep_research/{message}/start) and the widget_state's
 // fields besides status and report_message are not public: GAP, assumed.
-// Stopping a research and a socket dropped mid-research: GAP.
+// Stopping a research and a socket dropped mid-research: GAP. The research
+// goes on on the site whoever watches: a page opening the conversation
+// later shows it where it stands. For tests that stop a run at a chosen
+// point, param plan_hold=NAME keeps the plan being written (no steps, no
+// Start, no countdown) and param hold=NAME keeps the research running,
+// each until the test's Release(NAME).
 const (
 	ScenarioResearch           = "research"
 	ScenarioResearchNoPlan     = "research_no_plan"
@@ -66,6 +72,11 @@ type simResearch struct {
 	Started           time.Time     // zero while planning
 	Research          time.Duration
 	Late, Stub        time.Duration
+	// PlanHold and Hold are the releases of params plan_hold and hold (nil
+	// for none); PlanShown is when the plan was written.
+	PlanHold, Hold <-chan struct{}
+	PlanShown      time.Time
+	Ended          time.Time // when the research completed
 }
 
 // researchTurn reports whether turn t starts a research: the tool asked
@@ -85,6 +96,10 @@ func (s *simServer) startResearch(t chatgptTurn, aid, parent, model string) {
 	r := &simResearch{Conv: t.conv.ID, Msg: aid, Prompt: t.prompt, Parent: parent, Model: model, Scenario: t.sc.Name, Planned: time.Now(),
 		Countdown: t.sc.Duration("countdown", 2*time.Second), Research: t.sc.Duration("research", 3*time.Second),
 		Late: t.sc.Duration("late", 2*time.Second), Stub: t.sc.Duration("stub", time.Second)}
+	if name := t.sc.Param("plan_hold", ""); name != "" {
+		r.PlanHold = s.Hold(sim.Scenario{Params: map[string]string{"hold": name}})
+	}
+	r.Hold = s.Hold(t.sc)
 	if t.sc.Name == ScenarioResearchPlanWaits {
 		r.Countdown = -1
 	}
@@ -96,25 +111,56 @@ func (s *simServer) startResearch(t chatgptTurn, aid, parent, model string) {
 // researchPhase is where r stands at now: "planning", "running",
 // "completed"; with the research's elapsed share (0–1).
 func (r *simResearch) phase(now time.Time) (string, float64) {
-	if r.Started.IsZero() && r.Countdown >= 0 && !now.Before(r.Planned.Add(r.Countdown)) {
-		r.Started = r.Planned.Add(r.Countdown)
+	if r.PlanShown.IsZero() {
+		if !released(r.PlanHold) {
+			return "planning", 0
+		}
+		// The countdown runs from the plan's writing.
+		r.PlanShown = now
+		if r.PlanHold == nil {
+			r.PlanShown = r.Planned
+		}
+	}
+	if r.Started.IsZero() && r.Countdown >= 0 && !now.Before(r.PlanShown.Add(r.Countdown)) {
+		r.Started = r.PlanShown.Add(r.Countdown)
 	}
 	switch {
 	case r.Started.IsZero():
 		return "planning", 0
 	case now.Before(r.Started.Add(r.Research)):
 		return "running", float64(now.Sub(r.Started)) / float64(max(r.Research, time.Millisecond))
+	case !released(r.Hold):
+		return "running", 0.99
+	}
+	if r.Ended.IsZero() {
+		r.Ended = r.Started.Add(r.Research)
+		if r.Hold != nil {
+			r.Ended = now // as the hold was seen released
+		}
 	}
 	return "completed", 1
+}
+
+// released reports whether hold is released (or none).
+func released(hold <-chan struct{}) bool {
+	if hold == nil {
+		return true
+	}
+	select {
+	case <-hold:
+		return true
+	default:
+		return false
+	}
 }
 
 // reportShown reports whether the report's frame shows at now, and
 // whether it is still the stub over it.
 func (r *simResearch) reportShown(now time.Time) (shown, stub bool) {
-	end := r.Started.Add(r.Research)
 	if ph, _ := r.phase(now); ph != "completed" {
 		return false, false
 	}
+	end := r.Ended
 	if r.Scenario == ScenarioResearchReportLate && now.Before(end.Add(r.Late)) {
 		return false, false
 	}
@@ -127,6 +173,10 @@ func (r *simResearch) message(now time.Time) sim.Obj {
 	state := map[string]any{"status": ph, "plan": researchPlan(r.Prompt), "plan_frame": r.Scenario == ScenarioResearchStub}
 	switch ph {
 	case "planning":
+		if r.PlanShown.IsZero() {
+			delete(state, "plan") // still being written
+			break
+		}
 		if r.Countdown >= 0 {
 			state["countdown_seconds"] = int(time.Until(r.Planned.Add(r.Countdown)).Seconds() + 0.999)
 		}
@@ -164,7 +214,7 @@ func (s *simServer) refreshResearch(c *simConversation) {
 func (s *simServer) researchStart(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	res := s.research[r.PathValue("message")]
-	if res != nil && res.Started.IsZero() {
+	if res != nil && res.Started.IsZero() && !res.PlanShown.IsZero() {
 		res.Started = time.Now()
 	}
 	s.mu.Unlock()
@@ -181,25 +231,8 @@ func researchPlan(prompt string) []string {
 	return []string{"Survey recent sources on " + topic, "Compare the main findings and their evidence", "Write a cited report"}
 }
 
-// ResearchReport is the report of a research on prompt: its header line
-// and its Markdown body (headings, paragraphs, lists, citations as links),
-// as its frame shows them.
-func ResearchReport(prompt string) (header, body string) {
-	topic := sim.PromptTopic(prompt)
-	header = "Research completed in 12m · 19 citations · 328 searches"
-	body = "# " + topic + ": a research report\n\n" +
-		"## Summary\n\n" +
-		"Nineteen sources were read on " + topic + ". They agree on the main trend and differ on its causes [Harbour Authority](https://example.org/harbour/annual-report) and [Coastal Review](https://example.com/coastal/2026).\n\n" +
-		"## Findings\n\n" +
-		"- Traffic grew for the third year running [Port Statistics](https://example.net/stats/ports).\n" +
-		"- Costs fell where the work was shared [Maritime Journal](https://example.org/journal/shared-work).\n" +
-		"- The evidence on safety is thin.\n\n" +
-		"## Sources\n\n" +
-		"1. [Harbour Authority](https://example.org/harbour/annual-report)\n" +
-		"2. [Coastal Review](https://example.com/coastal/2026)\n" +
-		"3. [Port Statistics](https://example.net/stats/ports)"
-	return header, body
-}
+// ResearchReport is the report of a research on prompt (simreport.Report).
+func ResearchReport(prompt string) (header, body string) { return simreport.Report(prompt) }
 
 var linkRe = regexp.MustCompile(`\[([^\]]+)\]\(([^)\s]+)\)`)
 

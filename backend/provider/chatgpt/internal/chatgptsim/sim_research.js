@@ -34,7 +34,9 @@ window.ChatGPTResearch = function (api) {
           planFrame = frame(mid, 'plan');
           t.extras.append(h('div', { class: 'tool-stub' }, 'Called tool'), planFrame);
         }
-        if (st.status === 'planning') {
+        if (st.status === 'planning' && !st.plan) {
+          panel.replaceChildren(h('p', { class: 'stage' }, 'Thinking about the research plan…'));
+        } else if (st.status === 'planning') {
           panel.replaceChildren(h('h3', {}, 'Research plan'), h('ol', {}, ...(st.plan || []).map((s) => h('li', {}, s))),
             h('p', { class: 'countdown' }, st.countdown_seconds != null ? 'Starting research in ' + st.countdown_seconds + 's' : 'Review the research plan, then start.'),
             h('button', { type: 'button', class: 'btn', 'aria-label': 'Start research', onclick: (e) => {

@@ -354,6 +354,10 @@ func (s *simServer) streamChatGPT(ctx context.Context, w http.ResponseWriter, t 
 					time.Sleep(min(50*time.Millisecond, time.Until(end)))
 				}
 				s.recordAnswer(t, parent, aid, ch, a, model, meta, mentionIDs)
+				if research {
+					// The research goes on without its reader.
+					s.startResearch(t, aid, parent, model)
+				}
 			}()
 			return
 		case t.sc.Name == sim.ScenarioError:
