@@ -44,6 +44,7 @@ func TestADeepResearchEndsWithItsWholeReport(t *testing.T) {
 		{name: "a plan the run starts at once", scenario: chatgptsim.ScenarioResearchPlanWaits, params: []string{"research", "2s"}, confirm: true},
 		{name: "a report frame that shows late", scenario: chatgptsim.ScenarioResearchReportLate, params: []string{"countdown", "1s", "research", "2s", "late", "2s"}},
 		{name: "a planning frame and tool stubs before the report", scenario: chatgptsim.ScenarioResearchStub, params: []string{"countdown", "1s", "research", "2s", "stub", "2s"}},
+		{name: "a page that stops hearing of the research is opened again for its report", scenario: chatgptsim.ScenarioResearchDisconnect, params: []string{"countdown", "1s", "research", "2s", "drop", "500ms"}},
 		{name: "a prompt answered without research", scenario: chatgptsim.ScenarioResearchNoPlan, code: errs.ResearchNotStarted},
 		{name: "a plan that waits for a start nobody gives", scenario: chatgptsim.ScenarioResearchPlanWaits, deadline: 20 * time.Second, code: errs.ResearchNotStarted},
 	}
@@ -107,6 +108,9 @@ func TestADeepResearchEndsWithItsWholeReport(t *testing.T) {
 			mu.Unlock()
 			if !strings.Contains(seen, "planning") || !strings.Contains(seen, "researching") || !strings.Contains(seen, " sources") {
 				t.Fatalf("the run's stages were %q, want its planning and its research with a count of sources", seen)
+			}
+			if reopened := strings.Contains(seen, "opening the conversation again"); reopened != (c.scenario == chatgptsim.ScenarioResearchDisconnect) {
+				t.Fatalf("the run's stages were %q: the conversation reopened %v, want only for a page that stopped hearing of the research", seen, reopened)
 			}
 			// The report is not the page's: the turn's own text is empty,
 			// and the page cannot reach into the report's frame.

@@ -42,6 +42,7 @@ const (
 	ScenarioResearchPlanWaits  = "research_plan_waits"
 	ScenarioResearchReportLate = "research_report_late"
 	ScenarioResearchStub       = "research_stub"
+	ScenarioResearchDisconnect = "research_disconnect"
 )
 
 // ResearchHost is the host of the report's sandboxed frames.
@@ -58,6 +59,7 @@ var researchScenarios = []sim.ScenarioInfo{
 	{Name: ScenarioResearchNoPlan, About: "a prompt sent with the deep-research tool that ChatGPT answers as plain text, without research"},
 	{Name: ScenarioResearchPlanWaits, About: "a deep research whose plan waits for its \"Start\" and never starts by itself"},
 	{Name: ScenarioResearchReportLate, About: "a deep research whose report frame shows only param late (default 2s) after the research completed"},
+	{Name: ScenarioResearchDisconnect, About: "a deep research whose page loses its connection param drop (default 1s) into the research: its stage stops where it was and the report never shows in that page, while the site finishes the research (a page opened on the conversation again shows it)"},
 	{Name: ScenarioResearchStub, About: "a deep research whose plan is a frame of " + ResearchHost + " beside a \"Called tool\" stub, and whose report frame first shows its header over a \"Used tool\" stub for param stub (default 1s)"},
 }
 
@@ -71,7 +73,7 @@ type simResearch struct {
 	Countdown         time.Duration // < 0: the plan waits for its Start
 	Started           time.Time     // zero while planning
 	Research          time.Duration
-	Late, Stub        time.Duration
+	Late, Stub, Drop  time.Duration
 	// PlanHold and Hold are the releases of params plan_hold and hold (nil
 	// for none); PlanShown is when the plan was written.
 	PlanHold, Hold <-chan struct{}
@@ -85,7 +87,7 @@ func researchTurn(t chatgptTurn) bool {
 	switch t.sc.Name {
 	case ScenarioResearchNoPlan:
 		return false
-	case ScenarioResearch, ScenarioResearchPlanWaits, ScenarioResearchReportLate, ScenarioResearchStub:
+	case ScenarioResearch, ScenarioResearchPlanWaits, ScenarioResearchReportLate, ScenarioResearchStub, ScenarioResearchDisconnect:
 		return true
 	}
 	return slices.Contains(t.hints, researchHint)
@@ -95,7 +97,7 @@ func researchTurn(t chatgptTurn) bool {
 func (s *simServer) startResearch(t chatgptTurn, aid, parent, model string) {
 	r := &simResearch{Conv: t.conv.ID, Msg: aid, Prompt: t.prompt, Parent: parent, Model: model, Scenario: t.sc.Name, Planned: time.Now(),
 		Countdown: t.sc.Duration("countdown", 2*time.Second), Research: t.sc.Duration("research", 3*time.Second),
-		Late: t.sc.Duration("late", 2*time.Second), Stub: t.sc.Duration("stub", time.Second)}
+		Late: t.sc.Duration("late", 2*time.Second), Stub: t.sc.Duration("stub", time.Second), Drop: t.sc.Duration("drop", time.Second)}
 	if name := t.sc.Param("plan_hold", ""); name != "" {
 		r.PlanHold = s.Hold(sim.Scenario{Params: map[string]string{"hold": name}})
 	}
@@ -181,6 +183,12 @@ func (r *simResearch) message(now time.Time) sim.Obj {
 			state["countdown_seconds"] = int(time.Until(r.Planned.Add(r.Countdown)).Seconds() + 0.999)
 		}
 	case "running":
+		if r.Scenario == ScenarioResearchDisconnect {
+			// GAP: how the page loses the socket that pushes its
+			// widget-state updates is not public; the simulated page is
+			// told when to stop following (sim_research.js).
+			state["sim_drop_ms"] = r.Drop.Milliseconds()
+		}
 		state["stage"] = []string{"Searching the web", "Reading sources", "Considering findings"}[min(int(share*3), 2)]
 		state["sources"] = int(share * 120)
 	case "completed":

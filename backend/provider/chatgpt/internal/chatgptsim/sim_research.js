@@ -25,6 +25,7 @@ window.ChatGPTResearch = function (api) {
     const panel = h('div', { class: 'deep-research-panel', 'data-testid': 'deep-research-status' });
     t.extras.appendChild(panel);
     let planFrame = null;
+    let runningSince = 0;
     for (;;) {
       const r = await api.fetch('/backend-api/conversation/' + api.conversation());
       const m = r.ok ? ((await r.json()).mapping[mid] || {}).message : null;
@@ -44,6 +45,9 @@ window.ChatGPTResearch = function (api) {
               api.fetch('/backend-api/deep_research/' + encodeURIComponent(mid) + '/start', { method: 'POST' });
             } }, 'Start'));
         } else if (st.status === 'running') {
+          runningSince = runningSince || Date.now();
+          // research_disconnect: the page stops hearing of the research.
+          if (st.sim_drop_ms != null && Date.now() - runningSince >= st.sim_drop_ms) return;
           panel.replaceChildren(h('p', { class: 'stage' }, 'Researching… · ' + st.stage + ' · ' + st.sources + ' sources'));
         } else if (st.status === 'completed' && !st.report_message) {
           panel.replaceChildren(h('p', { class: 'stage' }, 'Research completed · preparing the report'));
