@@ -68,7 +68,8 @@ func (a *Artifacts) RevealInFolder(path string) error {
 }
 
 // Open opens the verified file at path in the desktop's application for
-// it (an archive manager for a zip, the image viewer for an image). When
+// it (an archive manager for a zip, the image viewer for an image, a text
+// editor or Markdown viewer for a report). When
 // none answers, its path goes on the clipboard and the error says so.
 // Errors: artifact_not_found; artifact_unsafe for a file that is not
 // verified (Ferry never hands one to another program); capability_missing
@@ -129,7 +130,7 @@ func (a *Artifacts) DragSource() (DragSource, error) {
 }
 
 // DragPath returns the absolute path a drag-out of the artifact at path
-// hands to the desktop. Only a verified file (zip or image) may leave the
+// hands to the desktop. Only a verified file (zip, image or report) may leave the
 // window. Errors: artifact_not_found; artifact_unsafe for a quarantined or
 // unverified file, with the reason.
 func (a *Artifacts) DragPath(path string) (string, error) {
@@ -152,10 +153,13 @@ func (a *Artifacts) verified(path string) (service.ArtifactItem, error) {
 	return it, nil
 }
 
-// noun is what the user calls the item: an image or a zip.
+// noun is what the user calls the item: an image, a report or a zip.
 func noun(it service.ArtifactItem) string {
-	if it.Kind == record.ArtifactImage {
+	switch it.Kind {
+	case record.ArtifactImage:
 		return "image"
+	case record.ArtifactReport:
+		return "report"
 	}
 	return "zip"
 }
@@ -221,7 +225,7 @@ func (a *Artifacts) Thumbnail(path string) (string, error) {
 		return "", err
 	}
 	if it.Kind != record.ArtifactImage {
-		return "", errs.New(errs.BadInput, "%s is a zip: only an image has a preview", it.Name)
+		return "", errs.New(errs.BadInput, "%s is a %s: only an image has a preview", it.Name, noun(it))
 	}
 	f, err := os.Open(it.Path)
 	if err != nil {

@@ -18,7 +18,8 @@ import (
 
 // seedImages writes into the data directory a run that asked for an image
 // and the image it brought home, saved through artifact.SaveImage as a run
-// saves it (so its sidecar is real), and an image without a sidecar.
+// saves it (so its sidecar is real), an image without a sidecar, and a
+// deep research's run with its report (artifact.SaveReport).
 func seedImages(t *testing.T, dataDir string) (runID, good, bare string) {
 	t.Helper()
 	ctx := context.Background()
@@ -34,6 +35,10 @@ func seedImages(t *testing.T, dataDir string) (runID, good, bare string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	research, err := repo.Create(ctx, &job.Session{Site: "chatgpt", Prompt: "research the estuary ferries", State: job.StateDone, ToolRequested: "deep-research"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -42,6 +47,12 @@ func seedImages(t *testing.T, dataDir string) (runID, good, bare string) {
 		artifact.ImageProvenance{Site: "chatgpt", Session: s.ID, ConversationURL: "https://chatgpt.com/c/abc", FileID: "file_1", Title: "Ferry at dawn"})
 	if err != nil {
 		t.Fatalf("save the image: %v", err)
+	}
+	// A deep research's report, saved as its run saves it.
+	rep := &artifact.Report{Markdown: "# Estuary ferries\n\nNineteen sources agree [Harbour Authority](https://example.org/harbour).", Title: "Estuary ferries",
+		Header: "Research completed in 12m · 19 citations · 328 searches", Citations: 19, Searches: 328, Sources: 120}
+	if _, _, err := artifact.SaveReport(ctx, dir, rep, artifact.ReportProvenance{Site: "chatgpt", Session: research.ID, ConversationURL: "https://chatgpt.com/c/def"}); err != nil {
+		t.Fatalf("save the report: %v", err)
 	}
 	bare = filepath.Join(dir, "stray.png")
 	if err := os.WriteFile(bare, simimage.PNG("stray", 40, 40), 0o600); err != nil {
@@ -135,6 +146,39 @@ func TestArtifactsShowsGeneratedImages(t *testing.T) {
 		}
 		if why := stray.MustElement(`[data-testid=artifact-why]`).MustText(); !strings.Contains(why, "no provenance sidecar") {
 			t.Errorf("it says %q", why)
+		}
+	})
+
+	t.Run("a research report is a verified card with its title, header and run, dragged out as its file", func(t *testing.T) {
+		rep := page.MustElement(`[data-testid=artifact][data-kind=report]`)
+		rep.MustScrollIntoView()
+		if st := *rep.MustAttribute("data-status"); st != "verified" {
+			t.Fatalf("the report's card is %s: %s", st, rep.MustText())
+		}
+		facts := rep.MustElement(`[data-testid=artifact-report-facts]`).MustText()
+		if !strings.Contains(facts, "“Estuary ferries”") || !strings.Contains(facts, "19 citations · 328 searches · 120 sources") {
+			t.Errorf("the report's facts read %q", facts)
+		}
+		if run := rep.MustElement(`[data-testid=artifact-run]`); !strings.Contains(run.MustText(), "research the estuary ferries") {
+			t.Errorf("the report's story names %q", run.MustText())
+		}
+		if has, _, _ := rep.Has(`[data-testid=artifact-thumb-box]`); has {
+			t.Error("a report's card has an image's preview box")
+		}
+		path := *rep.MustAttribute("data-path")
+		got := rep.MustEval(`() => {
+			const dt = new DataTransfer();
+			const ev = new DragEvent('dragstart', {bubbles: true, cancelable: true, dataTransfer: dt});
+			const cancelled = !this.dispatchEvent(ev);
+			return {cancelled, uri: dt.getData('text/uri-list')};
+		}`).Map()
+		if !strings.HasSuffix(path, ".md") || got["cancelled"].Bool() || got["uri"].Str() != "file://"+path {
+			t.Errorf("dragstart of %s gave %v", path, got)
+		}
+		for _, id := range []string{"open", "save-as", "reveal"} {
+			if has, _, _ := rep.Has(`[data-testid=` + id + `]`); !has {
+				t.Errorf("the report's card offers no %s", id)
+			}
 		}
 	})
 

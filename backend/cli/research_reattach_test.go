@@ -122,6 +122,10 @@ func TestADeepResearchInterruptedTwiceEndsWithItsWholeReportSentOnce(t *testing.
 	if b, err := os.ReadFile(reports[0].Path); err != nil || string(b) != report {
 		t.Fatalf("the saved report %s holds %q (%v), want the site's", reports[0].Path, b, err)
 	}
+	// The report is the run's answer: History finds the run by its words.
+	if r := ferry(t, nil, "sessions", "list", "--json", "--query", "nineteen sources were read", d); r.code != 0 || !strings.Contains(r.stdout, `"id": "`+id+`"`) {
+		t.Fatalf("History's search for the report's words: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	t.Logf("reattached twice; the last reattach took %s: %s", r.took, strings.TrimSpace(r.stderr))
 }
 

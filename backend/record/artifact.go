@@ -15,7 +15,8 @@ type ArtifactItem struct {
 	// Path is the file's absolute path (what a drag-out hands the desktop).
 	Path string `json:"path"`
 	Name string `json:"name"`
-	// Kind is ArtifactImage for an image, "" for a zip.
+	// Kind is ArtifactImage for an image, ArtifactReport for a report, ""
+	// for a zip.
 	Kind string `json:"kind,omitempty"`
 	// Size is the size on disk now; SHA256 is the digest of those bytes.
 	Size     int64          `json:"size"`
@@ -43,6 +44,11 @@ type ArtifactItem struct {
 	Width  int    `json:"width,omitempty"`
 	Height int    `json:"height,omitempty"`
 	Title  string `json:"title,omitempty"`
+	// Of a report: the site's header line over it ("Research completed in
+	// 12m · 19 citations · 328 searches") and the sources its research
+	// read (from the sidecar; MIME is text/markdown for its text).
+	Header  string `json:"header,omitempty"`
+	Sources int    `json:"sources,omitempty"`
 	// Run tells the story of Session when the history still holds it
 	// (filled by the service, not the library).
 	Run *ArtifactRun `json:"run,omitempty"`

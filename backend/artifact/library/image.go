@@ -61,17 +61,34 @@ func checkImage(path string, size int64) (artifact.ImageInfo, error) {
 // one is an fs.ErrNotExist error, one that is not an image's (a zip's, or
 // not JSON) an error saying so.
 func readImageProvenance(path string) (*artifact.ImageProvenance, error) {
+	var p artifact.ImageProvenance
+	if err := readSidecar(path, "image", &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// readSidecar decodes the sidecar of the file at path into dst when it is
+// the provenance of kind ("image", "report"); a missing one is an
+// fs.ErrNotExist error, another kind's or one that is not JSON an error
+// saying so.
+func readSidecar(path, kind string, dst any) error {
 	side := path + artifact.SidecarSuffix
 	b, err := os.ReadFile(side)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var p artifact.ImageProvenance
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, fmt.Errorf("decode %s: %w", filepath.Base(side), err)
+	var k struct {
+		Kind string `json:"kind"`
 	}
-	if p.Kind != "image" {
-		return nil, fmt.Errorf("%s is not an image's provenance (kind %q)", filepath.Base(side), p.Kind)
+	if err := json.Unmarshal(b, &k); err != nil {
+		return fmt.Errorf("decode %s: %w", filepath.Base(side), err)
 	}
-	return &p, nil
+	if k.Kind != kind {
+		return fmt.Errorf("%s is not the provenance of a %s (kind %q)", filepath.Base(side), kind, k.Kind)
+	}
+	if err := json.Unmarshal(b, dst); err != nil {
+		return fmt.Errorf("decode %s: %w", filepath.Base(side), err)
+	}
+	return nil
 }

@@ -1,6 +1,6 @@
 // Package library lists the artifacts directory as the desktop's Artifacts
-// view shows it: the zips (and those of quarantine/) and the images a site
-// generated, each with the verdict its provenance sidecar records, checked
+// view shows it: the zips (and those of quarantine/), the images a site
+// generated and the reports its research wrote, each with the verdict its provenance sidecar records, checked
 // against the bytes on disk now. It only reads: saving, verifying and
 // moving files are the artifact package's and the app's.
 package library
@@ -51,10 +51,11 @@ const (
 var imageExts = []string{".png", ".jpg", ".jpeg", ".gif", ".webp"}
 
 // kindOf says what the file named name is to the library: a zip, an image
-// (record.ArtifactImage), or nothing it lists (ok false): temporaries
-// (.ferry-*.zip.part, .ferry-*.img.part), sidecars, hidden files and
-// anything else. Images are listed outside quarantine/ only, where
-// SaveImage puts them.
+// (record.ArtifactImage), a report (record.ArtifactReport, .md), or
+// nothing it lists (ok false): temporaries (.ferry-*.zip.part,
+// .ferry-*.img.part), sidecars, hidden files and anything else. Images and
+// reports are listed outside quarantine/ only, where SaveImage and
+// SaveReport put them.
 func kindOf(name string, quarantine bool) (kind string, ok bool) {
 	if strings.HasPrefix(name, ".") {
 		return "", false
@@ -65,6 +66,8 @@ func kindOf(name string, quarantine bool) (kind string, ok bool) {
 		return "", true
 	case !quarantine && slices.Contains(imageExts, ext):
 		return record.ArtifactImage, true
+	case !quarantine && ext == ".md":
+		return record.ArtifactReport, true
 	}
 	return "", false
 }
@@ -149,8 +152,11 @@ func item(path, kind string, quarantined bool) (Item, error) {
 		return Item{}, errs.Wrap(err, errs.StoreIO, "read artifact %s: %v", abs, err).WithEvidence("path", abs)
 	}
 	it.Size, it.SHA256, it.Modified = st.Size(), sum, st.ModTime().UTC()
-	if kind == record.ArtifactImage {
+	switch kind {
+	case record.ArtifactImage:
 		return imageItem(it)
+	case record.ArtifactReport:
+		return reportItem(it)
 	}
 	return zipItem(it, quarantined), nil
 }

@@ -336,3 +336,86 @@ func sha(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
+
+func TestLibraryListsReports(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	saveReport := func(title, md string) (*artifact.ReportProvenance, string) {
+		t.Helper()
+		p, path, err := artifact.SaveReport(ctx, dir, &artifact.Report{Markdown: md, Title: title, Header: "Research completed in 12m · 19 citations · 328 searches", Citations: 19, Searches: 328, Sources: 120},
+			artifact.ReportProvenance{Site: "chatgpt", Session: "run-" + title, ConversationURL: "https://chatgpt.com/c/6974e0a3-0000-4000-8000-000000000001"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, path
+	}
+	good, goodPath := saveReport("Harbour trade", "# Harbour trade\n\nNineteen sources agree [Harbour Authority](https://example.org/harbour).")
+	_, changedPath := saveReport("Changed", "# Changed\n\nthe report as the site wrote it, long enough.")
+	write(t, changedPath, []byte("# Changed\n\nedited afterwards"))
+	write(t, filepath.Join(dir, "notes.md"), []byte("# My own notes\n"))
+	_, binPath := saveReport("Binary", "# Binary\n\nbecomes bytes that are no text at all.")
+	bin := []byte("# Binary\x00\xff\xfe")
+	write(t, binPath, bin)
+	var bp artifact.ReportProvenance
+	b, _ := os.ReadFile(binPath + artifact.SidecarSuffix)
+	if err := json.Unmarshal(b, &bp); err != nil {
+		t.Fatal(err)
+	}
+	bp.Size, bp.SHA256 = int64(len(bin)), sha(bin)
+	b, _ = json.Marshal(bp)
+	write(t, binPath+artifact.SidecarSuffix, b)
+	imgSide := filepath.Join(dir, "imageside.md")
+	write(t, imgSide, []byte("# text\n"))
+	side, _ := json.Marshal(artifact.ImageProvenance{Kind: "image", Site: "chatgpt"})
+	write(t, imgSide+artifact.SidecarSuffix, side)
+	write(t, filepath.Join(dir, ".ferry-12.md.part"), []byte("# partial"))
+
+	items, err := List(ctx, dir)
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	byName := map[string]Item{}
+	for _, it := range items {
+		byName[it.Name] = it
+	}
+	if len(items) != 5 {
+		t.Fatalf("library lists %d items, want 5: %v", len(items), names(items))
+	}
+	for _, c := range []struct {
+		name, file string
+		status     Status
+		reason     string
+	}{
+		{"a saved report is verified", filepath.Base(goodPath), StatusVerified, ""},
+		{"a report changed after it was saved is unverified", filepath.Base(changedPath), StatusUnverified, ReasonChanged},
+		{"a Markdown file Ferry did not save is unverified", "notes.md", StatusUnverified, ReasonNoProvenance},
+		{"bytes that are no text are unverified, whatever the sidecar says", filepath.Base(binPath), StatusUnverified, ReasonVerdictFailed},
+		{"a report whose sidecar is an image's is unverified", "imageside.md", StatusUnverified, ReasonBadProvenance},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			it, ok := byName[c.file]
+			if !ok {
+				t.Fatalf("%s is not listed (%v)", c.file, names(items))
+			}
+			if it.Kind != record.ArtifactReport || it.MIME != "text/markdown" {
+				t.Errorf("kind %q mime %q, want a Markdown report", it.Kind, it.MIME)
+			}
+			if it.Status != c.status || it.Reason != c.reason {
+				t.Errorf("status %s reason %q, want %s %q (why: %s)", it.Status, it.Reason, c.status, c.reason, it.Why)
+			}
+			if c.status != StatusVerified && it.Why == "" {
+				t.Errorf("a %s report does not say why", it.Status)
+			}
+		})
+	}
+	t.Run("a verified report tells its header, its sources and its story", func(t *testing.T) {
+		it := byName[filepath.Base(goodPath)]
+		if it.SHA256 != good.SHA256 || it.Title != "Harbour trade" || it.Header != good.Header || it.Sources != 120 ||
+			it.Site != "chatgpt" || it.Session != "run-Harbour trade" || !it.VerifiedAt.Equal(good.SavedAt) {
+			t.Errorf("item %+v", it)
+		}
+		if at, ok, err := At(ctx, dir, goodPath); err != nil || !ok || at.Status != StatusVerified || at.Kind != record.ArtifactReport {
+			t.Errorf("At = %+v, %v, %v; want the verified report", at, ok, err)
+		}
+	})
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dragType, imageFacts, isImage, mayPreview, noun, typeLabel } from './artifactimage';
+import { dragType, imageFacts, isImage, isReport, mayPreview, noun, reportFacts, typeLabel } from './artifactimage';
 
 describe('what an image card says', () => {
   it('an image tells its pixels and its type', () => {
@@ -52,5 +52,26 @@ describe('drag type', () => {
 
   it('an image of no known type is never dragged under a type its bytes are not', () => {
     expect(dragType({ kind: 'image', mime: 'text/html' })).toBe('application/octet-stream');
+  });
+});
+
+describe('what a report card says', () => {
+  it('a report tells its header and its sources', () => {
+    expect(reportFacts({ kind: 'report', header: 'Research completed in 12m · 19 citations · 328 searches', sources: 120 })).toBe(
+      'Research completed in 12m · 19 citations · 328 searches · 120 sources',
+    );
+    expect(reportFacts({ kind: 'report', sources: 1 })).toBe('Research report · 1 source');
+  });
+
+  it('anything else says nothing of a report', () => {
+    expect(reportFacts({ kind: 'image', header: 'x' })).toBe('');
+    expect(reportFacts({})).toBe('');
+  });
+
+  it('a report is called a report, dragged as Markdown, and has no preview', () => {
+    expect(isReport({ kind: 'report' })).toBe(true);
+    expect(noun({ kind: 'report' })).toBe('report');
+    expect(dragType({ kind: 'report', mime: 'text/markdown' })).toBe('text/markdown');
+    expect(mayPreview({ kind: 'report', status: 'verified' })).toBe(false);
   });
 });

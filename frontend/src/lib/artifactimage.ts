@@ -1,6 +1,7 @@
-// What the Artifacts view says of a generated image beside a zip: its type
-// and size in pixels, whether a preview may be asked for, and the type its
-// drag-out carries.
+// What the Artifacts view says of a generated image or a research report
+// beside a zip: an image's type and size in pixels, a report's header and
+// sources, whether a preview may be asked for, and the type a drag-out
+// carries.
 
 /** The fields of a library item (record.ArtifactItem) these read. */
 export interface ImageLike {
@@ -9,6 +10,8 @@ export interface ImageLike {
   width?: number;
   height?: number;
   status: string;
+  header?: string;
+  sources?: number;
 }
 
 /** isImage reports whether an item is a generated image (kind "image"), not a zip. */
@@ -38,11 +41,27 @@ export function mayPreview(item: Pick<ImageLike, 'kind' | 'status'>): boolean {
   return isImage(item) && item.status === 'verified';
 }
 
-/** dragType is the MIME type a drag-out's DownloadURL names: a zip's, an image's own, bytes for an image of no known type. */
+/** isReport reports whether an item is a research report (kind "report"). */
+export const isReport = (item: Pick<ImageLike, 'kind'>): boolean => item.kind === 'report';
+
+/**
+ * reportFacts is what a report's card says of it: the site's header line
+ * and the sources its research read ("Research completed in 12m · 19
+ * citations · 328 searches · 120 sources"); "" for anything else.
+ */
+export function reportFacts(item: Pick<ImageLike, 'kind' | 'header' | 'sources'>): string {
+  if (!isReport(item)) return '';
+  const parts = [item.header || 'Research report'];
+  if (item.sources) parts.push(`${item.sources} ${item.sources === 1 ? 'source' : 'sources'}`);
+  return parts.join(' · ');
+}
+
+/** dragType is the MIME type a drag-out's DownloadURL names: a zip's, a report's Markdown, an image's own, bytes for an image of no known type. */
 export function dragType(item: Pick<ImageLike, 'kind' | 'mime'>): string {
+  if (isReport(item)) return 'text/markdown';
   if (!isImage(item)) return 'application/zip';
   return typeLabel(item.mime) ? item.mime! : 'application/octet-stream';
 }
 
-/** noun is what the user calls an item in a message: "image" or "zip". */
-export const noun = (item: Pick<ImageLike, 'kind'>): string => (isImage(item) ? 'image' : 'zip');
+/** noun is what the user calls an item in a message: "image", "report" or "zip". */
+export const noun = (item: Pick<ImageLike, 'kind'>): string => (isImage(item) ? 'image' : isReport(item) ? 'report' : 'zip');

@@ -824,6 +824,8 @@ export namespace record {
 	    width?: number;
 	    height?: number;
 	    title?: string;
+	    header?: string;
+	    sources?: number;
 	    run?: ArtifactRun;
 	
 	    static createFrom(source: any = {}) {
@@ -851,6 +853,8 @@ export namespace record {
 	        this.width = source["width"];
 	        this.height = source["height"];
 	        this.title = source["title"];
+	        this.header = source["header"];
+	        this.sources = source["sources"];
 	        this.run = this.convertValues(source["run"], ArtifactRun);
 	    }
 	
