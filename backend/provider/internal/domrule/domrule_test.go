@@ -3,7 +3,6 @@ package domrule
 import (
 	"testing"
 	"time"
-
 )
 
 func TestRule(t *testing.T) {
@@ -90,4 +89,3 @@ func TestRuleConfirmsQuickly(t *testing.T) {
 		t.Fatal("a first finished sample does not ask for quick samples")
 	}
 }
-
