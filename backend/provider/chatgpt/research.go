@@ -3,15 +3,11 @@ package chatgpt
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
-	"github.com/ferrydesk/ferry/backend/browser"
-	"github.com/ferrydesk/ferry/backend/browser/frames"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt/internal/research"
@@ -35,20 +31,6 @@ const ResearchHint = "plugin:connector_openai_deep_research"
 
 // researchResource is metadata.chatgpt_sdk.resource_name of a research.
 const researchResource = "Deep Research App_start"
-
-// researchPoll is how often a research's page and frames are looked at.
-const researchPoll = 400 * time.Millisecond
-
-// A followed research's conversation is read every researchAPIEvery for
-// the site's own word on it: a research the site says is complete whose
-// report has not shown in the page for researchStaleGrace (a page that
-// stopped hearing of it, as when its socket dropped) has its conversation
-// opened again, at most researchReloads times.
-const (
-	researchAPIEvery   = 5 * time.Second
-	researchStaleGrace = 10 * time.Second
-	researchReloads    = 3
-)
 
 // researchMemory is the research of the turn the adapter waited for.
 type researchMemory struct {
@@ -107,99 +89,27 @@ func (a *Adapter) followResearch(ctx context.Context, t *provider.Turn, onPartia
 		return err
 	}
 	a.research.started = true
-	watch, err := frames.Start(ctx, a.Page)
+	f := &research.Follower{Page: a.Page, Confirm: a.research.confirm}
+	if onPartial != nil {
+		f.OnStage = func(stage string) { onPartial(provider.Partial{Source: "research", Stage: stage}) }
+	}
+	if conv := a.researchConversation(ctx, t); conv != "" {
+		f.Complete = func(ctx context.Context) bool {
+			c, err := a.conversation(ctx, conv)
+			return err == nil && researchComplete(c)
+		}
+		f.Reopen = func(ctx context.Context) error { return a.Page.Navigate(ctx, a.origin()+"/c/"+url.PathEscape(conv)) }
+	}
+	r, pr, err := f.Follow(ctx)
 	if err != nil {
-		return err
+		return a.researchEnd(ctx, err, pr.Stage, pr.Planning)
 	}
-	defer func() { watch.Close(context.WithoutCancel(ctx)) }()
-	stage, planning, confirmed, sources := "", true, false, 0
-	stale := staleReport{conv: a.researchConversation(ctx, t)}
-	for {
-		if stale.due(ctx, a) {
-			if err := a.reopenResearch(ctx, stale.conv); err != nil {
-				return a.researchEnd(ctx, err, stage, planning)
-			}
-			watch.Close(context.WithoutCancel(ctx))
-			if watch, err = frames.Start(ctx, a.Page); err != nil {
-				return a.researchEnd(ctx, err, stage, planning)
-			}
-			if onPartial != nil {
-				onPartial(provider.Partial{Source: "research", Stage: "completed, opening the conversation again for its report"})
-			}
-		}
-		var pg research.Page
-		if err := a.Page.EvalInto(ctx, &pg, research.PageJS, a.research.confirm && !confirmed); err != nil {
-			return a.researchEnd(ctx, err, stage, planning)
-		}
-		now, plan := research.Stage(pg.Text)
-		planning = planning && plan
-		sources = max(sources, research.Sources(pg.Text))
-		if now != stage {
-			stage = now
-			if onPartial != nil {
-				onPartial(provider.Partial{Source: "research", Stage: stage})
-			}
-		}
-		if pg.Start && a.research.confirm && !confirmed {
-			if _, err := a.Page.Click(ctx, `[data-ferry-research="1"]`); err != nil && !errors.Is(err, browser.ErrObscured) {
-				return a.researchEnd(ctx, err, stage, planning)
-			}
-			confirmed = true
-		}
-		for _, f := range watch.Frames() {
-			if !strings.Contains(f.URL, research.FrameHost) {
-				continue
-			}
-			var fr research.Frame
-			if watch.EvalInto(ctx, f, &fr, research.FrameJS) != nil {
-				continue
-			}
-			if r, ok := fr.Report(); ok {
-				r.Sources = sources
-				a.research.done = r
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return a.researchEnd(ctx, ctx.Err(), stage, planning)
-		case <-time.After(researchPoll):
-		}
-	}
-}
-
-// staleReport tells when a research the site says is complete has kept
-// its report out of the page too long.
-type staleReport struct {
-	conv      string    // the research's conversation ("" when unknown: never due)
-	readAt    time.Time // the last read of the conversation
-	completed time.Time // when a read first said complete (or the last reopen)
-	reloads   int
-}
-
-// due reads the conversation when researchAPIEvery has passed and reports
-// whether the page should be opened again.
-func (s *staleReport) due(ctx context.Context, a *Adapter) bool {
-	if s.conv == "" || s.reloads >= researchReloads || time.Since(s.readAt) < researchAPIEvery {
-		return false
-	}
-	s.readAt = time.Now()
-	if s.completed.IsZero() {
-		if c, err := a.conversation(ctx, s.conv); err == nil && researchComplete(c) {
-			s.completed = time.Now()
-		}
-		return false
-	}
-	if time.Since(s.completed) < researchStaleGrace {
-		return false
-	}
-	s.reloads++
-	s.completed = time.Now()
-	return true
+	a.research.done = r
+	return nil
 }
 
 // researchComplete reports whether c's research says it is complete with
-// its report (widget_state status "completed" and a report_message).
+// its report (research.Complete of its widget_state).
 func researchComplete(c *conversation) bool {
 	m, _ := researchMessage(c)
 	if m == nil {
@@ -207,22 +117,13 @@ func researchComplete(c *conversation) bool {
 	}
 	sdk, _ := m.Metadata["chatgpt_sdk"].(map[string]any)
 	ws, _ := sdk["widget_state"].(string)
-	var st struct {
-		Status string          `json:"status"`
-		Report json.RawMessage `json:"report_message"`
-	}
-	return json.Unmarshal([]byte(ws), &st) == nil && st.Status == "completed" && len(st.Report) > 0 && string(st.Report) != "null"
+	return research.Complete(ws)
 }
 
 // researchConversation is the id of the conversation of research turn t.
 func (a *Adapter) researchConversation(ctx context.Context, t *provider.Turn) string {
 	res, _ := t.Stream()
 	return cmp.Or(res.ConversationID, a.conversationInTab(ctx))
-}
-
-// reopenResearch opens conversation id again in the tab.
-func (a *Adapter) reopenResearch(ctx context.Context, id string) error {
-	return a.Page.Navigate(ctx, a.origin()+"/c/"+url.PathEscape(id))
 }
 
 // researchEnd is the envelope of a research that ended without its
@@ -262,7 +163,7 @@ func (a *Adapter) researchStarted(ctx context.Context, t *provider.Turn) (bool, 
 		select {
 		case <-ctx.Done():
 			return false, provider.ContextErr(ctx, "waiting for the deep research's answer")
-		case <-time.After(researchPoll):
+		case <-time.After(research.Poll):
 		}
 	}
 	var pg research.Page

@@ -1,8 +1,10 @@
-// Package research reads what ChatGPT's page and report frames show of a
-// Deep Research (the providers reference, "Tools"): the stage of its plan
-// and research, and its report once done, as Markdown. It is pure reading:
-// scripts that only read a document, and the rules that judge their
-// results.
+// Package research follows a ChatGPT Deep Research in its tab (the
+// providers reference, "Tools"): the stage of its plan and research, the
+// plan's "Start" when asked, and its report once done, read as Markdown
+// from the report's frames through the DevTools target auto-attach. It
+// only reads what the site shows: scripts that read a document, the rules
+// that judge their results (research.go), and the loop that follows them
+// (follow.go).
 package research
 
 import (
