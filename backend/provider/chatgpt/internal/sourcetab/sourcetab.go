@@ -181,7 +181,10 @@ func (t *Tab) Add(ctx context.Context, address string, files []attach.File, pati
 	if err := t.click(ctx, "confirm"); err != nil {
 		return nil, nil, err
 	}
-	return out, verdicts, t.listed(ctx, out, verdicts, ready, shownBefore, st.Refused, deadline)
+	if err := t.listed(ctx, out, verdicts, ready, shownBefore, st.Refused, deadline); err != nil {
+		return nil, nil, err
+	}
+	return out, verdicts, nil
 }
 
 // open shows the project's Sources tab, proven by the address the page
@@ -287,12 +290,9 @@ func (t *Tab) listed(ctx context.Context, out []attach.File, verdicts []error, r
 		at := place(names, st.Sources, shownBefore, t.Uploads.RenamesRepeats)
 		for _, w := range fresh(st.Refused, seen) {
 			seen = append(seen, w)
-			for j, i := range ready {
-				if verdicts[i] == nil && at[j] < 0 && strings.Contains(w, names[j]) {
-					verdicts[i] = errs.New(errs.AttachmentRejected, "ChatGPT refused to add %s to the project: %q", names[j], w).
-						WithEvidence("file", names[j]).WithEvidence("site_words", w).WithHint(refusedHint)
-					break
-				}
+			if j := quoted(w, names, func(j int) bool { return verdicts[ready[j]] == nil && at[j] < 0 }); j >= 0 {
+				verdicts[ready[j]] = errs.New(errs.AttachmentRejected, "ChatGPT refused to add %s to the project: %q", names[j], w).
+					WithEvidence("file", names[j]).WithEvidence("site_words", w).WithHint(refusedHint)
 			}
 		}
 		done := true
@@ -322,14 +322,12 @@ func (t *Tab) listed(ctx context.Context, out []attach.File, verdicts []error, r
 	}
 }
 
-// refusedFile is the file refusal w is about: the first file still
-// undecided whose name it quotes, else the first undecided one with no
-// tile (a refused file's tile goes away); -1 for none.
+// refusedFile is the file refusal w is about: of the files still
+// undecided the one it quotes (quoted), else the first with no tile (a
+// refused file's tile goes away); -1 for none.
 func refusedFile(w string, names []string, at []int, verdicts []error) int {
-	for k, n := range names {
-		if verdicts[k] == nil && strings.Contains(w, n) {
-			return k
-		}
+	if k := quoted(w, names, func(k int) bool { return verdicts[k] == nil }); k >= 0 {
+		return k
 	}
 	for k := range names {
 		if verdicts[k] == nil && at[k] < 0 {
@@ -337,6 +335,18 @@ func refusedFile(w string, names []string, at []int, verdicts []error) int {
 		}
 	}
 	return -1
+}
+
+// quoted is, of the names k for which open(k), the longest that w quotes
+// ("aa.md" over "a.md"); -1 for none.
+func quoted(w string, names []string, open func(k int) bool) int {
+	best := -1
+	for k, n := range names {
+		if open(k) && strings.Contains(w, n) && (best < 0 || len(n) > len(names[best])) {
+			best = k
+		}
+	}
+	return best
 }
 
 func (t *Tab) state(ctx context.Context, mark string) (state, error) {

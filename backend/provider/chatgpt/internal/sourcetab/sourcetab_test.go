@@ -1,6 +1,7 @@
 package sourcetab
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -55,3 +56,28 @@ func TestFreshCountsTheTextsShownBefore(t *testing.T) {
 		t.Fatalf("fresh = %v", got)
 	}
 }
+
+func TestARefusalIsTheFileItQuotesElseOneWithoutATile(t *testing.T) {
+	names := []string{"a.md", "aa.md", "b.md"}
+	cases := []struct {
+		name     string
+		words    string
+		at       []int
+		verdicts []error
+		want     int
+	}{
+		{"the longest name quoted", "Unable to upload aa.md: file is too large", []int{0, -1, 1}, make([]error, 3), 1},
+		{"a name quoted once decided is no more", "Unable to upload aa.md: file is too large", []int{0, -1, 1}, []error{nil, errAlready, nil}, 0},
+		{"words quoting none go to the first without a tile", "Something went wrong", []int{0, 1, -1}, make([]error, 3), 2},
+		{"none when every file has a tile", "Something went wrong", []int{0, 1, 2}, make([]error, 3), -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := refusedFile(c.words, names, c.at, c.verdicts); got != c.want {
+				t.Fatalf("refusedFile(%q) = %d, want %d", c.words, got, c.want)
+			}
+		})
+	}
+}
+
+var errAlready = errors.New("decided")
