@@ -204,35 +204,11 @@ func wantsJSON(args []string) bool {
 }
 
 // closest returns the command name nearest to name, if it is near enough to
-// be a typo.
+// be a typo (cmddoc.Closest).
 func closest(name string) string {
-	best, bestD := "", 3
+	names := make([]string, 0, len(commands))
 	for n := range commands {
-		if d := distance(name, n); d < bestD || (d == bestD && n < best && best != "") {
-			best, bestD = n, d
-		}
+		names = append(names, n)
 	}
-	return best
-}
-
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
+	return cmddoc.Closest(name, names)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,12 +64,18 @@ type result struct {
 
 func ferry(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	return ferryIn(t, nil, env, args...)
+}
+
+// ferryIn runs ferry as ferry does, its standard input stdin (nil: none).
+func ferryIn(t *testing.T, stdin io.Reader, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Env = append(hermeticEnv(t), env...)
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errb
 	// A process that ended while something it started still holds its
 	// output open would keep Run waiting on the pipes for as long as that
 	// lives (a shell pipeline would hang the same way): say so instead.

@@ -21,7 +21,8 @@ import (
 // where the user runs the command) reaches only errs and record:
 // TestSafetextIsALeaf and TestAttachIsALeaf hold them to that. The
 // packages the CLI keeps under internal/ (its documents, the reading of
-// the browser flags, the text of the results) are held to the same rule,
+// the browser flags, the text of the results, the question it asks before
+// what cannot be taken back) are held to the same rule,
 // file by file.
 func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 	t.Parallel()
@@ -42,7 +43,7 @@ func TestServiceCommandsImportOnlyTheServiceLayer(t *testing.T) {
 		}
 		checked++
 		allowed := map[string]bool{"service": true, "record": true, "errs": true, "config": true, "version": true, "safetext": true, "attach": true,
-			"cli/internal/cmddoc": true, "cli/internal/browserflag": true, "cli/internal/termtext": true}
+			"cli/internal/cmddoc": true, "cli/internal/browserflag": true, "cli/internal/termtext": true, "cli/internal/confirm": true}
 		if file == "owner.go" || file == "service.go" || file == "clients.go" {
 			allowed["hub/client"] = true
 		}

@@ -254,6 +254,9 @@ func TestCallerScopeOverHTTP(t *testing.T) {
 		{"a retrieval of the user's conversation", "POST", "/v1/retrieve", map[string]any{"conversation": "tax-questions-1", "timeoutMs": 1000}, [4]want{skip, forbidden, forbidden, unauthorized}},
 		{"a retrieval into a folder", "POST", "/v1/retrieve", map[string]any{"conversation": "tax-questions-1", "timeoutMs": 1000, "outDir": "/tmp"}, [4]want{skip, forbidden, forbidden, unauthorized}},
 		{"the sites", "GET", "/v1/sites", nil, [4]want{ok, ok, ok, unauthorized}},
+		{"the projects", "GET", "/v1/projects", nil, [4]want{skip, forbidden, forbidden, unauthorized}},
+		{"adding a project's sources", "POST", "/v1/projects/sources", service.AddSourcesRequest{Project: "Harbour notes", Files: []string{"/tmp/notes.md"}, Confirmed: true, TimeoutMs: 1000},
+			[4]want{skip, forbidden, forbidden, unauthorized}},
 	}
 	for _, r := range routes {
 		for i, c := range callers {

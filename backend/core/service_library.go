@@ -100,3 +100,15 @@ func (s *Service) ListProjects(ctx context.Context, c service.Caller, req servic
 	}
 	return s.h.ListProjects(ctx, req)
 }
+
+// AddProjectSources adds files to a project's sources, or only resolves
+// and checks them while req is not confirmed
+// (jobs.Runner.AddProjectSources). Errors: errs.HubForbidden for an agent
+// (a project's sources are the user's to change, by hand); req.Validate's;
+// the runner's.
+func (s *Service) AddProjectSources(ctx context.Context, c service.Caller, req service.AddSourcesRequest) (service.AddedSources, error) {
+	if err := admit(c, "add files to a project's sources", req); err != nil {
+		return service.AddedSources{}, err
+	}
+	return s.h.AddProjectSources(ctx, req)
+}

@@ -315,6 +315,13 @@ func (f *fakeBackend) ListProjects(_ context.Context, c service.Caller, _ servic
 	return nil, cannot("list projects")
 }
 
+func (f *fakeBackend) AddProjectSources(_ context.Context, c service.Caller, _ service.AddSourcesRequest) (service.AddedSources, error) {
+	if err := ownerOnly(c, "add project sources"); err != nil {
+		return service.AddedSources{}, err
+	}
+	return service.AddedSources{}, cannot("add project sources")
+}
+
 func (f *fakeBackend) ListTemplates(context.Context, service.Caller, service.ListTemplatesRequest) ([]hub.Template, error) {
 	return nil, cannot("keep templates")
 }

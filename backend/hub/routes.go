@@ -79,6 +79,7 @@ func (s *Server) routes() *http.ServeMux {
 	})
 	add("/v1/sites", get(s.handleListSites))
 	add("/v1/projects", get(s.handleListProjects))
+	add("/v1/projects/sources", map[string]endpoint{http.MethodPost: {fn: s.handleAddProjectSources}})
 	add("/v1/sites/doctor", map[string]endpoint{http.MethodPost: {fn: s.handleDoctorSites}})
 	add("/v1/tabs/states", get(s.handleTabStates))
 	add("/v1/tabs/action", map[string]endpoint{http.MethodPost: {fn: s.handleTabAction}})
@@ -278,6 +279,29 @@ func (s *Server) handleListProjects(w http.ResponseWriter, r *http.Request, c Ca
 		return
 	}
 	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+// handleAddProjectSources answers POST /v1/projects/sources: the files
+// are added in the owner (the service decides who may), in its browser
+// unless the request names a loopback one.
+func (s *Server) handleAddProjectSources(w http.ResponseWriter, r *http.Request, c Caller) {
+	var req service.AddSourcesRequest
+	if e := decodeJSON(w, r, 64<<10, &req); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return
+	}
+	if req.Browser != nil {
+		if e := checkBrowserURL(req.Browser.URL); e != nil {
+			writeEnvelope(w, http.StatusBadRequest, e)
+			return
+		}
+	}
+	out, err := s.svc.AddProjectSources(r.Context(), c.service(), req)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) handleListApprovals(w http.ResponseWriter, r *http.Request, c Caller) {

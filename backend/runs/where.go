@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
+	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
@@ -132,6 +134,20 @@ type Placer interface {
 // projects (ChatGPT's): Projects lists the account's, as its page does.
 type ProjectLister interface {
 	Projects(ctx context.Context) ([]record.Place, error)
+}
+
+// SourceAdder is the optional capability of an adapter whose site keeps
+// files with a project (ChatGPT's project sources). SourcesProject
+// resolves a project as Placer does, naming it also when ref is its
+// address. AddSources adds files (each under its base name) to project's
+// sources through the page, waiting at most patience for the uploads and
+// their proof; it returns the files (SiteName set where the site shows
+// another name) and each one's verdict: nil for a file the project's list
+// shows, errs.AttachmentRejected with the site's words, or
+// errs.AttachmentUnconfirmed. Its error is for the whole, nothing added.
+type SourceAdder interface {
+	SourcesProject(ctx context.Context, ref string) (record.Place, error)
+	AddSources(ctx context.Context, project record.Place, files []attach.File, patience time.Duration) ([]attach.File, []error, error)
 }
 
 // openPlace resolves p through a and opens page on it, proven by the

@@ -90,6 +90,10 @@ type Service interface {
 	// its page lists them, in a tab opened for it and closed after (the
 	// owner's only).
 	ListProjects(ctx context.Context, c Caller, req ListProjectsRequest) ([]Project, error)
+	// AddProjectSources adds files to a project's sources in a tab opened
+	// for it and closed after, each proven by the project's list, once
+	// confirmed (the owner's only); a file not added has its Error.
+	AddProjectSources(ctx context.Context, c Caller, req AddSourcesRequest) (AddedSources, error)
 
 	// ListTemplates lists the built-in and the user's templates.
 	ListTemplates(ctx context.Context, c Caller, req ListTemplatesRequest) ([]Template, error)

@@ -113,6 +113,19 @@ func (s *Service) ListProjects(ctx context.Context, c service.Caller, req servic
 	return out, s.c.do(ctx, http.MethodGet, "/v1/projects"+query(q), nil, &out)
 }
 
+// AddProjectSources adds files to a project's sources through the owner
+// (owner only), in the browser req.Browser names; the files are read
+// where the owner runs. Errors: req.Validate's; the owner's envelopes.
+func (s *Service) AddProjectSources(ctx context.Context, c service.Caller, req service.AddSourcesRequest) (service.AddedSources, error) {
+	ctx = actingAs(ctx, c)
+	var out service.AddedSources
+	if err := req.Validate(); err != nil {
+		return out, err
+	}
+	err := s.c.do(ctx, http.MethodPost, "/v1/projects/sources", req, &out)
+	return out, err
+}
+
 // OpenTab opens a site in a new tab of the owner's browser (owner only).
 func (s *Service) OpenTab(ctx context.Context, c service.Caller, req service.OpenTabRequest) (service.Tab, error) {
 	ctx = actingAs(ctx, c)

@@ -1,6 +1,9 @@
 package sim
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Submission is one prompt that reached a site's send endpoint, whether the
 // site then answered it or refused it (rate limit, usage cap).
@@ -34,6 +37,7 @@ type ledger struct {
 	subs    []Submission
 	mints   []Mint
 	uploads []Upload
+	sources []Source
 	staged  map[string][]string // site -> attachments of its next submission
 }
 
@@ -119,4 +123,41 @@ func (s *Server) ConversationSubmissions(site, conversationID string) int {
 		}
 	}
 	return n
+}
+
+// Source is one file a project of a site holds among its sources
+// (ChatGPT's project sources), added through the project page's dialog
+// from a completed upload, whose name, size, hash and bytes it keeps.
+type Source struct {
+	Project string `json:"project"` // the project's id (ChatGPT's gizmo id)
+	Upload
+}
+
+// AddSource makes upload id of site a source of project. Errors: an id
+// that is no completed upload of site (a real site refuses it).
+func (s *Server) AddSource(site, project, id string) (Source, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range s.ledger.uploads {
+		if u.ID == id && u.Site == site && u.Completed {
+			src := Source{Project: project, Upload: u}
+			s.ledger.sources = append(s.ledger.sources, src)
+			return src, nil
+		}
+	}
+	return Source{}, fmt.Errorf("file %s is not a completed upload of %s", id, site)
+}
+
+// Sources returns the sources of project on site ("" = every project),
+// oldest first.
+func (s *Server) Sources(site, project string) []Source {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Source
+	for _, src := range s.ledger.sources {
+		if src.Site == site && (project == "" || src.Project == project) {
+			out = append(out, src)
+		}
+	}
+	return out
 }

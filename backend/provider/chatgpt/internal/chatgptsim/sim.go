@@ -55,6 +55,12 @@ var researchScript []byte
 //go:embed sim_tools.js
 var toolsScript []byte
 
+// projectScript is the simulated project page's header and Sources tab
+// (sim_project.js), loaded before the page's script.
+//
+//go:embed sim_project.js
+var projectScript []byte
+
 // Site returns the simulator's stand-in for ChatGPT: its pages, its
 // backend-api (session, conversation stream, conversation JSON, sandbox
 // download and estuary), the page script, registered with sim.Register.
@@ -111,6 +117,13 @@ var toolsScript []byte
 //     send disabled and Enter ignored while uploading; message
 //     metadata.attachments (sim.MountUploads, Sim.uploads). Bearer on the
 //     upload API and the file library's renames (a(1).txt): GAP.
+//   - projects (sim_places.go): /g/g-p-<id>[-slug]/project pages, project
+//     chats /g/<short_url>/c/<id> whose sends name gizmo_id, the sidebar
+//     (gizmos/snorlax/sidebar); a project's Sources tab (?tab=sources) with
+//     "Add sources", its dialog's input[type=file] taking the upload path,
+//     confirmed by "Upload" ("Add", "Continue"), and the list the files
+//     then show in (sim_sources.go, sim_project.js). The tab's markup and
+//     the sources endpoints (gizmos/{id}/files): GAP, assumed.
 //   - logged in: accounts-profile-button, history-item-N,
 //     a[data-testid="create-new-chat-button"]; logged out: a[href*="/auth/login"],
 //     "Log in", "Sign up for free", anonymous answers from gpt-5-mini via
@@ -208,7 +221,7 @@ var toolsScript []byte
 //     "Message delivery timed out", "Connection interrupted", "Answer now": GAP.
 func Site() sim.Site {
 	return sim.Site{
-		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: slices.Concat(pickerScript, toolsScript, researchScript, simScript),
+		ID: ID, Host: "chatgpt.com", Title: "ChatGPT", Script: slices.Concat(pickerScript, toolsScript, researchScript, projectScript, simScript),
 		// The real app loads Cloudflare's script on normal pages too: a
 		// detector that trusts it alone reports false challenges.
 		Head:         `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js" async></script>`,
@@ -219,7 +232,7 @@ func Site() sim.Site {
 			sim.ScenarioConversationTooLong, sim.ScenarioSessionExpired, sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL, sim.ScenarioWorkMode, sim.ScenarioWorkStuck,
 			sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower, sim.ScenarioTierExhausted, sim.ScenarioNoProTier, sim.ScenarioRerouted, sim.ScenarioStreamHandoff,
 			sim.ScenarioToolRowMissing, sim.ScenarioToolPillMissing, sim.ScenarioToolPillLate, sim.ScenarioToolPromptCleared, sim.ScenarioToolsMore, sim.ScenarioToolNotSent, sim.ScenarioImage},
-		Own:        slices.Concat(imageScenarios, researchScenarios),
+		Own:        slices.Concat(imageScenarios, researchScenarios, sourcesScenarios),
 		ExtraHosts: []string{ResearchHost},
 		Drift: map[string]string{
 			"composer": "#composer-editor[contenteditable=\"true\"]",

@@ -40,10 +40,9 @@
   let sendShown = false;
   let token = null;
   const picker = window.ChatGPTPicker(cfg);
-  const research = window.ChatGPTResearch({
-    conversation: () => conversationId,
-    fetch: async (path, opts) => { await ensureToken(); return fetch(path, Object.assign({ credentials: 'include', headers: authHeaders() }, opts || {})); },
-  });
+  // apiFetch calls the backend-api with the session's bearer.
+  const apiFetch = async (path, opts) => { await ensureToken(); return fetch(path, Object.assign({ credentials: 'include', headers: authHeaders() }, opts || {})); };
+  const research = window.ChatGPTResearch({ conversation: () => conversationId, fetch: apiFetch });
   let conversationId = cfg.conversation || null;
   let parentId = 'client-created-root';
   let busy = false;
@@ -62,7 +61,7 @@
   const trailing = h('div', { class: 'composer-trailing' });
   const tray = h('div', { class: 'file-tray' });
   const pickerSlot = h('span', { class: 'picker-slot' });
-  let editor, composerEl, uploads, tools;
+  let editor, composerEl, uploads, tools, project;
 
   function build() {
     if (!anon) {
@@ -106,6 +105,9 @@
     form.appendChild(pickerSlot);
     form.appendChild(trailing);
     const main = h('main', { class: 'main' }, ...(header ? [header] : []), thread, form);
+    // A project's page heads the thread with the project and its tabs.
+    project = anon ? null : window.ChatGPTProject(cfg, { fetch: apiFetch, headers: authHeaders });
+    if (project) main.insertBefore(project.el, thread);
     app.append(nav, main);
     renderTrailing();
     thread.addEventListener('scroll', () => { if (thread.scrollTop < 40 && windowStart > 0) remount(Math.max(0, windowStart - 2)); });
@@ -678,6 +680,7 @@
     renderTrailing();
     // The picker's trigger mounts a while after the page is interactive.
     if (!anon) setTimeout(() => pickerSlot.appendChild(picker.trigger), Number((cfg.params || {}).picker_ms || 1000));
+    if (project) project.load();
     if (conversationId) loadConversation(conversationId);
     else ensureToken();
     // The page keeps its user socket from load on, subscribed to the

@@ -55,7 +55,7 @@ func (s *simServer) chatgptSidebar(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 		items = append(items, sim.O("gizmo", sim.O("gizmo", sim.O("id", p.ID, "organization_id", "org-sim", "short_url", p.ShortURL,
 			"display", sim.O("name", p.Name, "description", "", "emoji", nil, "theme", nil), "gizmo_type", "snorlax"),
-			"tools", []any{}, "files", []any{}), "conversations", sim.O("items", convs, "cursor", nil)))
+			"tools", []any{}, "files", s.sourcesJSON(p.ID)), "conversations", sim.O("items", convs, "cursor", nil)))
 	}
 	sim.WriteJSON(w, http.StatusOK, sim.O("items", items, "cursor", nil))
 }
@@ -63,6 +63,8 @@ func (s *simServer) chatgptSidebar(w http.ResponseWriter, r *http.Request) {
 // placeRoutes adds the project, project chat and GPT pages to mux.
 func (s *simServer) placeRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /backend-api/gizmos/snorlax/sidebar", s.chatgptBearer(s.chatgptSidebar))
+	mux.HandleFunc("GET /backend-api/gizmos/{gizmo}/files", s.chatgptBearer(s.chatgptSources))
+	mux.HandleFunc("POST /backend-api/gizmos/{gizmo}/files", s.chatgptBearer(s.chatgptSources))
 	page := func(conv func(r *http.Request) string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			if gizmoOf(r.PathValue("short")) == "" {
