@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/cli/internal/browserflag"
+	"github.com/ferrydesk/ferry/backend/cli/internal/termtext"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
@@ -141,20 +142,7 @@ func runAsk(ctx context.Context, inv *invocation) error {
 			return err
 		}
 	}
-	return printImages(inv.stdout, res.Images)
-}
-
-// printImages says where each saved image of a run is, one line each.
-func printImages(w io.Writer, images []record.Artifact) error {
-	for _, img := range images {
-		if img.Path == "" {
-			continue
-		}
-		if _, err := fmt.Fprintf(w, "image: %s (%s, %d×%d, %d bytes)\n", safetext.Line(img.Path), img.MIME, img.Width, img.Height, img.Bytes); err != nil {
-			return err
-		}
-	}
-	return nil
+	return termtext.Images(inv.stdout, res.Images)
 }
 
 // answerUnjournaled prints the answer of a run that came after the send

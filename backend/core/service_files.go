@@ -6,12 +6,13 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/clients"
+	"github.com/ferrydesk/ferry/backend/confine"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // confineFiles checks that every file an agent's job names lies under one
-// of the roots the user allowed its client (service.Within: after symbolic
+// of the roots the user allowed its client (confine.Within: after symbolic
 // links are resolved too, so a link cannot lead outside), and returns the files as the
 // approval shows them (names, sizes). Errors: errs.HubForbidden naming the
 // first file outside the roots (or saying the client has none);
@@ -28,7 +29,7 @@ func confineFiles(rec clients.Record, files []string) ([]service.Attachment, err
 		if _, err := filepath.EvalSymlinks(f); err != nil {
 			return nil, errs.Wrap(err, errs.BadInput, "cannot read the file to attach %s: %v", f, err).WithEvidence("file", f)
 		}
-		if !service.Within(f, rec.FileRoots) {
+		if !confine.Within(f, rec.FileRoots) {
 			return nil, errs.New(errs.HubForbidden, "file %s is outside the folders the user allowed client %q", f, rec.Name).
 				WithEvidence("file", f).WithEvidence("roots", strings.Join(rec.FileRoots, ", ")).
 				WithHint("attach files from %s, or ask the user to allow the folder for this client (%s) in Ferry's Settings → Agents", strings.Join(rec.FileRoots, ", "), rec.ID)

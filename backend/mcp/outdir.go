@@ -10,8 +10,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ferrydesk/ferry/backend/confine"
 	"github.com/ferrydesk/ferry/backend/errs"
-	"github.com/ferrydesk/ferry/backend/service"
 )
 
 // roots are the directories an out_dir may lie in, cleaned; none when the
@@ -55,7 +55,7 @@ func (s *Server) checkOutDir(dir string) (string, error) {
 		return "", errs.New(errs.BadInput, "out_dir is not accepted from an agent here: the zips stay in Ferry's artifacts directory").
 			WithHint("leave out_dir out and use the returned paths")
 	}
-	if service.Within(dir, roots) {
+	if confine.Within(dir, roots) {
 		return dir, nil
 	}
 	return "", errs.New(errs.BadInput, "out_dir %s is outside the allowed roots (%s)", dir, strings.Join(roots, ", ")).

@@ -2,11 +2,11 @@ package chatgpt
 
 import (
 	"context"
-	"net/url"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/attach"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/provider/chatgpt/internal/place"
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt/internal/sourcetab"
 	"github.com/ferrydesk/ferry/backend/record"
 )
@@ -25,23 +25,11 @@ func (a *Adapter) SourcesProject(ctx context.Context, ref string) (record.Place,
 		return record.Place{}, err
 	}
 	for _, q := range projects {
-		if id := projectID(q.Address); id != "" && id == projectID(p.Address) {
+		if id := place.ProjectID(q.Address); id != "" && id == place.ProjectID(p.Address) {
 			return q, nil
 		}
 	}
 	return p, nil
-}
-
-// projectID is the g-p-<32> id of a project's address ("" for another).
-func projectID(address string) string {
-	u, err := url.Parse(address)
-	if err != nil {
-		return ""
-	}
-	if m := projectPath.FindStringSubmatch(u.EscapedPath()); m != nil {
-		return m[1][:36]
-	}
-	return ""
 }
 
 // AddSources adds files to the sources of project (runs.SourceAdder) on

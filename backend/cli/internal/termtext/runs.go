@@ -96,3 +96,16 @@ func Doctor(w io.Writer, out []service.DoctorReport) error {
 	}
 	return nil
 }
+
+// Images says where each saved image of a run is, one line each.
+func Images(w io.Writer, images []record.Artifact) error {
+	for _, img := range images {
+		if img.Path == "" {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "image: %s (%s, %d×%d, %d bytes)\n", safetext.Line(img.Path), img.MIME, img.Width, img.Height, img.Bytes); err != nil {
+			return err
+		}
+	}
+	return nil
+}

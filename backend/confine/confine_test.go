@@ -1,4 +1,4 @@
-package service_test
+package confine_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/ferrydesk/ferry/backend/service"
+	"github.com/ferrydesk/ferry/backend/confine"
 )
 
 func TestWithinHoldsEveryPathAnAgentNamesToItsRoots(t *testing.T) {
@@ -49,13 +49,13 @@ func TestWithinHoldsEveryPathAnAgentNamesToItsRoots(t *testing.T) {
 		{"a relative path", "root/notes.txt", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := service.Within(c.path, roots); got != c.want {
+			if got := confine.Within(c.path, roots); got != c.want {
 				t.Fatalf("Within(%s) = %v, want %v", c.path, got, c.want)
 			}
 		})
 	}
 	t.Run("a root named through a link holds the paths under its target", func(t *testing.T) {
-		if !service.Within(filepath.Join(root, "notes.txt"), []string{viaLink}) {
+		if !confine.Within(filepath.Join(root, "notes.txt"), []string{viaLink}) {
 			t.Fatal("a file under the link's target is outside")
 		}
 	})

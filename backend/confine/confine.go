@@ -1,4 +1,7 @@
-package service
+// Package confine holds the one rule for every path an agent names: it
+// must lie within the roots the user allowed, where it really leads once
+// its symbolic links are resolved.
+package confine
 
 import (
 	"path/filepath"
