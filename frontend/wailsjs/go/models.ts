@@ -125,6 +125,7 @@ export namespace app {
 	    site: string;
 	    state: string;
 	    states: string[];
+	    tool: string;
 	    from: string;
 	    to: string;
 	    limit: number;
@@ -139,6 +140,7 @@ export namespace app {
 	        this.site = source["site"];
 	        this.state = source["state"];
 	        this.states = source["states"];
+	        this.tool = source["tool"];
 	        this.from = source["from"];
 	        this.to = source["to"];
 	        this.limit = source["limit"];
@@ -149,6 +151,7 @@ export namespace app {
 	    site: string;
 	    model?: string;
 	    state: string;
+	    tool?: string;
 	    // Go type: time
 	    created: any;
 	    prompt: string;
@@ -164,6 +167,7 @@ export namespace app {
 	        this.site = source["site"];
 	        this.model = source["model"];
 	        this.state = source["state"];
+	        this.tool = source["tool"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.prompt = source["prompt"];
 	        this.artifacts = source["artifacts"];
@@ -1471,6 +1475,7 @@ export namespace record {
 	    site: string;
 	    model: string;
 	    state: string;
+	    tool?: string;
 	    // Go type: time
 	    created: any;
 	    files?: string[];
@@ -1489,6 +1494,7 @@ export namespace record {
 	        this.site = source["site"];
 	        this.model = source["model"];
 	        this.state = source["state"];
+	        this.tool = source["tool"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.files = source["files"];
 	        this.prompt = source["prompt"];
