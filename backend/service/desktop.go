@@ -167,6 +167,12 @@ type SiteInfo struct {
 	// Tools are the tools its composer offers for a prompt (none: the
 	// site offers none Ferry can choose).
 	Tools []string `json:"tools,omitempty"`
+	// Temporary says the site has a temporary chat (JobRequest.Temporary);
+	// Places that it opens a new chat in a project or custom GPT, lists
+	// the account's projects (ListProjects) and archives a conversation
+	// (JobRequest.Project, GPT, ArchiveAfter).
+	Temporary bool `json:"temporary,omitempty"`
+	Places    bool `json:"places,omitempty"`
 }
 
 // ListModelsRequest lists the model aliases of Site.
