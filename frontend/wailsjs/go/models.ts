@@ -399,6 +399,10 @@ export namespace app {
 	    template: string;
 	    vars: {[key: string]: string};
 	    newChat: boolean;
+	    temporary: boolean;
+	    archiveAfter: boolean;
+	    project: string;
+	    gpt: string;
 	    followUp: string;
 	    shownRun: string;
 	    files: string[];
@@ -424,6 +428,10 @@ export namespace app {
 	        this.template = source["template"];
 	        this.vars = source["vars"];
 	        this.newChat = source["newChat"];
+	        this.temporary = source["temporary"];
+	        this.archiveAfter = source["archiveAfter"];
+	        this.project = source["project"];
+	        this.gpt = source["gpt"];
 	        this.followUp = source["followUp"];
 	        this.shownRun = source["shownRun"];
 	        this.files = source["files"];
@@ -2371,6 +2379,20 @@ export namespace service {
 		    return a;
 		}
 	}
+	export class Project {
+	    name: string;
+	    address: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Project(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.address = source["address"];
+	    }
+	}
 	export class RetryHold {
 	    sent: string;
 	    collectable: boolean;
@@ -2586,6 +2608,8 @@ export namespace service {
 	    builtin: boolean;
 	    efforts?: string[];
 	    tools?: string[];
+	    temporary?: boolean;
+	    places?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SiteInfo(source);
@@ -2600,6 +2624,8 @@ export namespace service {
 	        this.builtin = source["builtin"];
 	        this.efforts = source["efforts"];
 	        this.tools = source["tools"];
+	        this.temporary = source["temporary"];
+	        this.places = source["places"];
 	    }
 	}
 	export class SiteInterstitial {
