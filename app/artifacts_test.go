@@ -97,6 +97,14 @@ func TestFindNarrowsTheHistoryByDate(t *testing.T) {
 		{"a date without a time is refused with what to do", "2026-01-01", "", errs.BadInput},
 		{"a range ending before it starts is refused", "2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z", errs.BadInput},
 	}
+	t.Run("a tool narrows it too, and an unknown one is refused naming those there are", func(t *testing.T) {
+		if _, err := sessions.Find(HistoryFilter{Tool: "none"}); err != nil {
+			t.Fatalf("Find none: %v", err)
+		}
+		if _, err := sessions.Find(HistoryFilter{Tool: "canvas"}); !errs.Has(err, errs.BadInput) || !strings.Contains(err.Error(), "web-search") {
+			t.Fatalf("Find canvas: %v", err)
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := sessions.Find(HistoryFilter{From: c.from, To: c.to})

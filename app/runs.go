@@ -59,6 +59,15 @@ type RunSpec struct {
 	Vars     map[string]string `json:"vars"`
 	// NewChat opens a fresh chat in a new tab of Site.
 	NewChat bool `json:"newChat"`
+	// Where an ask's new chat goes on a site that offers it
+	// (SiteInfo.Temporary, SiteInfo.Places): the site's temporary chat;
+	// archived on the site once the answer is safe; or opened in a project
+	// (a name Projects lists, or its address) or a custom GPT (its
+	// address). See service.JobRequest.
+	Temporary    bool   `json:"temporary"`
+	ArchiveAfter bool   `json:"archiveAfter"`
+	Project      string `json:"project"`
+	GPT          string `json:"gpt"`
 	// FollowUp is the id of a run whose conversation this one continues
 	// (its site and conversation, in the tab that shows it or a tab opened
 	// on it); Site and TabID then stay empty.
@@ -151,7 +160,8 @@ func (r *Runs) Start(spec RunSpec) (RunInfo, error) {
 func jobRequestOf(spec RunSpec) (service.JobRequest, error) {
 	req := service.JobRequest{Kind: service.KindAsk, Prompt: spec.Prompt, Site: strings.TrimSpace(spec.Site),
 		Model: strings.TrimSpace(spec.Model), Effort: strings.TrimSpace(spec.Effort), Tool: strings.TrimSpace(spec.Tool), TabID: strings.TrimSpace(spec.TabID), NewChat: spec.NewChat,
-		SessionID: strings.TrimSpace(spec.FollowUp), ShownRun: strings.TrimSpace(spec.ShownRun), RequestedBy: service.DesktopRequester}
+		SessionID: strings.TrimSpace(spec.FollowUp), ShownRun: strings.TrimSpace(spec.ShownRun), RequestedBy: service.DesktopRequester,
+		Temporary: spec.Temporary, ArchiveAfter: spec.ArchiveAfter, Project: strings.TrimSpace(spec.Project), GPT: strings.TrimSpace(spec.GPT)}
 	for _, f := range spec.Files {
 		if f = strings.TrimSpace(f); f != "" {
 			req.Files = append(req.Files, f)
@@ -419,6 +429,30 @@ func (r *Runs) Models(siteID string) ([]service.ModelInfo, error) {
 	out := []service.ModelInfo{}
 	err := r.sh.withService(func(svc service.Service) error {
 		list, err := svc.ListModels(context.Background(), desktopCaller, service.ListModelsRequest{Site: siteID})
+		if list != nil {
+			out = list
+		}
+		return err
+	})
+	return out, err
+}
+
+// projectsTimeout bounds a listing of the projects, which may start the
+// browser and opens a tab of the site.
+const projectsTimeout = time.Minute
+
+// Projects lists the account's projects on site siteID as its page lists
+// them (name and address: what RunSpec.Project takes), in a tab of the
+// owner's browser opened for the listing and closed after; nothing is
+// sent. Errors: unknown_site; capability_missing for a site without
+// projects; login_required and the site's other readiness envelopes when
+// its tab cannot list them; timeout after projectsTimeout.
+func (r *Runs) Projects(siteID string) ([]service.Project, error) {
+	out := []service.Project{}
+	err := r.sh.withService(func(svc service.Service) error {
+		ctx, cancel := context.WithTimeout(context.Background(), projectsTimeout)
+		defer cancel()
+		list, err := svc.ListProjects(ctx, desktopCaller, service.ListProjectsRequest{Site: siteID})
 		if list != nil {
 			out = list
 		}

@@ -41,6 +41,8 @@ func TestJobRequestOf(t *testing.T) {
 			AllowInline: true, RepoRoot: " /src/x ", SourcePaths: []string{"a.go", " ", "b/"}},
 			hub.JobSpec{Kind: hub.KindCode, Site: "chatgpt", Prompt: "p", Contract: "code", MultiZip: true, AllowInline: true,
 				RepoRoot: "/src/x", SourcePaths: []string{"a.go", "b/"}, RequestedBy: "desktop"}, ""},
+		{"where the chat goes passes through for the service to judge", RunSpec{Site: "chatgpt", Prompt: "hi", Temporary: true, ArchiveAfter: true, Project: " Harbour notes ", GPT: " https://chatgpt.com/g/g-abc "},
+			hub.JobSpec{Kind: hub.KindAsk, Site: "chatgpt", Prompt: "hi", Temporary: true, ArchiveAfter: true, Project: "Harbour notes", GPT: "https://chatgpt.com/g/g-abc", RequestedBy: "desktop"}, ""},
 		{"one zip is the default", RunSpec{Kind: "code", Site: "chatgpt", Prompt: "p"},
 			hub.JobSpec{Kind: hub.KindCode, Site: "chatgpt", Prompt: "p", RequestedBy: "desktop"}, ""},
 		{"a template is sent with its variables and without text, so the session records it", RunSpec{Site: "chatgpt", Template: " fix-bug ", Vars: map[string]string{"bug": "x"}},

@@ -50,8 +50,10 @@ type HistorySummary struct {
 	Site string `json:"site"`
 	// Model is the model the run proved it used, else the one it asked for
 	// ("" when neither is known).
-	Model   string    `json:"model,omitempty"`
-	State   string    `json:"state"`
+	Model string `json:"model,omitempty"`
+	State string `json:"state"`
+	// Tool is the site's tool the run asked for ("web-search"); "" for none.
+	Tool    string    `json:"tool,omitempty"`
 	Created time.Time `json:"created"`
 	Prompt  string    `json:"prompt"`
 	// Artifacts counts the files the run produced.
@@ -63,7 +65,7 @@ type HistorySummary struct {
 func summarize(h service.Hit) HistoryItem {
 	it := HistoryItem{
 		Session: HistorySummary{
-			ID: h.ID, Site: h.Site, Model: h.Model, State: h.State,
+			ID: h.ID, Site: h.Site, Model: h.Model, State: h.State, Tool: h.Tool,
 			Created: h.Created, Prompt: h.Prompt, Artifacts: len(h.Files),
 		},
 		Hit: h,
@@ -72,8 +74,9 @@ func summarize(h service.Hit) HistoryItem {
 	return it
 }
 
-// HistoryFilter is what the History view asks for: fuzzy text, exact site
-// and state ("" for any), and the creation dates as RFC 3339 instants
+// HistoryFilter is what the History view asks for: fuzzy text, exact site,
+// state and tool ("" for any; tool "none" for the runs that asked for no
+// tool), and the creation dates as RFC 3339 instants
 // ("" for no bound; From inclusive, To exclusive). The frontend turns the
 // user's local dates into instants, since only it knows what "today" means
 // on the user's screen.
@@ -83,16 +86,18 @@ type HistoryFilter struct {
 	State string `json:"state"`
 	// States lets a run in any of them through (a state group of the view).
 	States []string `json:"states"`
+	Tool   string   `json:"tool"`
 	From   string   `json:"from"`
 	To     string   `json:"to"`
 	Limit  int      `json:"limit"`
 }
 
 // Find searches the runs as List does, narrowed to the creation dates of
-// f. Errors: bad_input for a date that is not RFC 3339, for From not before
-// To, and as List.
+// f and its tool. Errors: bad_input for a date that is not RFC 3339, for
+// From not before To, for an unknown tool (naming those there are), and as
+// List.
 func (s *Sessions) Find(f HistoryFilter) (SessionList, error) {
-	q := service.HistoryQuery{Query: strings.TrimSpace(f.Query), Site: f.Site, State: f.State, States: f.States, Limit: f.Limit}
+	q := service.HistoryQuery{Query: strings.TrimSpace(f.Query), Site: f.Site, State: f.State, States: f.States, Tool: f.Tool, Limit: f.Limit}
 	var err error
 	if q.From, err = parseBound("from", f.From); err != nil {
 		return SessionList{Items: []HistoryItem{}}, err

@@ -65,11 +65,11 @@ func TestComposeWorksWithTheUser(t *testing.T) {
 		if o := page.MustEval(overlapsJS, `[data-testid=compose-view]`, []string{`[data-testid=prompt]`, `[data-testid=char-count]`, `[data-testid=send]`}).Str(); o != "" {
 			t.Errorf("overlapping: %s", o)
 		}
-		// ChatGPT has effort tiers and tools: their pickers sit in the row too.
-		if page.MustEval(`() => !!document.querySelector('[data-testid=compose-effort]') && !!document.querySelector('[data-testid=compose-tool]')`).Bool() != true {
-			t.Errorf("Compose on ChatGPT shows no effort or tool picker")
+		// ChatGPT has effort tiers, tools and places for a chat: their pickers sit in the row too.
+		if page.MustEval(`() => !!document.querySelector('[data-testid=compose-effort]') && !!document.querySelector('[data-testid=compose-tool]') && !!document.querySelector('[data-testid=compose-where-toggle]')`).Bool() != true {
+			t.Errorf("Compose on ChatGPT shows no effort, tool or where picker")
 		}
-		if o := page.MustEval(overlapsJS, `.composer .row.target`, []string{`.segmented`, `[data-testid=compose-site]`, `[data-testid=compose-model]`, `[data-testid=compose-effort]`, `[data-testid=compose-tool]`, `[data-testid=compose-newchat]`}).Str(); o != "" {
+		if o := page.MustEval(overlapsJS, `.composer .row.target`, []string{`.segmented`, `[data-testid=compose-site]`, `[data-testid=compose-model]`, `[data-testid=compose-effort]`, `[data-testid=compose-tool]`, `[data-testid=compose-newchat]`, `[data-testid=compose-where-toggle]`}).Str(); o != "" {
 			t.Errorf("overlapping in the target row: %s", o)
 		}
 		shot := savePageShot(t, page, shots, "compose-900x600.png")

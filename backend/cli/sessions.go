@@ -19,8 +19,10 @@ func init() {
 		name:  "sessions",
 		args:  "list|show ID|export ID|doctor|restore [FILE]",
 		short: "list, search, show, export and check the history of runs",
-		long: `list    [--query Q] [--site S] [--state S] [--limit N]: runs newest first, or best
-        match first with --query (fuzzy over prompts, answers, site, model, files).
+		long: `list    [--query Q] [--site S] [--state S] [--tool T] [--limit N]: runs newest first,
+        or best match first with --query (fuzzy over prompts, answers, site, model,
+        files). --tool keeps the runs that asked for that tool (web-search,
+        deep-research, image), --tool none those that asked for none.
 show    ID: one run with its journal (an unambiguous id prefix is enough).
 export  ID --format md|json: the run as Markdown or JSON, with secrets redacted.
 doctor  [--browser-url URL] [--recover]: checks the tabs of active runs; a run whose
@@ -34,6 +36,7 @@ restore [FILE]: replaces the history with a backup (the newest in the data
 			fs.String("query", "", "fuzzy search text")
 			fs.String("site", "", "only runs on this site")
 			fs.String("state", "", "only runs in this state")
+			fs.String("tool", "", "only runs that asked for this tool (none: for no tool)")
 			fs.Int("limit", 20, "at most this many runs")
 			fs.String("format", "md", "export format: md or json")
 			fs.String("browser-url", "", "the browser holding the runs' tabs: ws://127.0.0.1:PORT/devtools/browser/ID or a DevToolsActivePort path")
@@ -150,7 +153,8 @@ func runRestore(ctx context.Context, inv *invocation, rest []string) error {
 }
 
 func sessionsList(ctx context.Context, inv *invocation, svc service.Service) error {
-	q := service.SessionQuery{Query: inv.flag("query").(string), Site: inv.flag("site").(string), State: inv.flag("state").(string), Limit: inv.flag("limit").(int)}
+	q := service.SessionQuery{Query: inv.flag("query").(string), Site: inv.flag("site").(string), State: inv.flag("state").(string),
+		Tool: inv.flag("tool").(string), Limit: inv.flag("limit").(int)}
 	sums, err := svc.ListSessions(ctx, cliCaller, q)
 	if err != nil {
 		return err
@@ -175,6 +179,7 @@ func printSessionList(inv *invocation, items []service.Listed, total int) error 
 			ID       string         `json:"id"`
 			Site     string         `json:"site"`
 			State    record.State   `json:"state"`
+			Tool     string         `json:"tool,omitempty"`
 			Created  time.Time      `json:"created"`
 			Prompt   string         `json:"prompt"`
 			Answer   string         `json:"answer,omitempty"`
@@ -189,7 +194,7 @@ func printSessionList(inv *invocation, items []service.Listed, total int) error 
 		rows := make([]row, 0, len(items))
 		for _, it := range items {
 			s := it.Session
-			rows = append(rows, row{ID: s.ID, Site: s.Site, State: s.State, Created: s.Created, Prompt: s.Prompt,
+			rows = append(rows, row{ID: s.ID, Site: s.Site, State: s.State, Tool: s.ToolAsked(), Created: s.Created, Prompt: s.Prompt,
 				Answer: s.Answer, Model: s.Model.Slug, Origin: s.Origin, Snippet: it.Hit.Snippet, Score: it.Hit.Score, Matches: it.Hit.Matches, Warnings: s.Warnings, Error: s.Error})
 		}
 		return inv.printJSON(map[string]any{"sessions": rows, "total": total})

@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/core"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/job"
+	"github.com/ferrydesk/ferry/backend/record"
 )
 
 // seedSessions writes runs into the store of dataDir through the repository.
@@ -121,6 +122,78 @@ func TestSessionsCommands(t *testing.T) {
 		r := ferry(t, nil, "sessions", "doctor", "--json", d)
 		if r.code != 0 || strings.Count(r.stdout, "unchecked") != 2 {
 			t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+		}
+	})
+}
+
+func TestSessionsListFiltersByTool(t *testing.T) {
+	t.Parallel()
+	dd := t.TempDir()
+	base := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	seedSessions(t, dd,
+		job.Session{ID: "run-plain", Site: "chatgpt", Prompt: "tide tables for the harbour", State: job.StateDone, Created: base},
+		job.Session{ID: "run-web", Site: "chatgpt", Prompt: "tide tables today", ToolRequested: "web-search", State: job.StateDone, Created: base.Add(time.Hour),
+			Tool: &record.ToolProof{Requested: "web-search", Selected: "Web search", Request: "search", Verified: true}},
+		job.Session{ID: "run-deep", Site: "chatgpt", Prompt: "the science of tides", ToolRequested: "deep-research", State: job.StateFailed, Created: base.Add(2 * time.Hour)},
+	)
+	d := "--data-dir=" + dd
+	listed := func(t *testing.T, args ...string) string {
+		t.Helper()
+		r := ferry(t, nil, append([]string{"sessions", "list", "--json", d}, args...)...)
+		var out struct {
+			Sessions []struct{ ID, Tool string } `json:"sessions"`
+		}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil {
+			t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+		}
+		var got []string
+		for _, s := range out.Sessions {
+			got = append(got, s.ID+"="+s.Tool)
+		}
+		return strings.Join(got, ",")
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"without --tool every run is listed with the tool it asked for", nil, "run-deep=deep-research,run-web=web-search,run-plain="},
+		{"--tool keeps the runs that asked for it", []string{"--tool", "web-search"}, "run-web=web-search"},
+		{"--tool none keeps the runs that asked for none", []string{"--tool", "none"}, "run-plain="},
+		{"--tool combines with --state", []string{"--tool", "deep-research", "--state", "failed"}, "run-deep=deep-research"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := listed(t, tc.args...); got != tc.want {
+				t.Fatalf("listed %q, want %q", got, tc.want)
+			}
+		})
+	}
+	t.Run("the table has a tool column, none for a run without one", func(t *testing.T) {
+		r := ferry(t, nil, "sessions", "list", d)
+		if r.code != 0 || !strings.Contains(r.stdout, "TOOL") {
+			t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		for _, l := range strings.Split(r.stdout, "\n") {
+			f := strings.Fields(l)
+			if len(f) > 3 && f[0] == "run-plain" && f[3] != "none" || len(f) > 3 && f[0] == "run-web" && f[3] != "web-search" {
+				t.Errorf("row %q shows the wrong tool", l)
+			}
+		}
+	})
+	t.Run("an unknown tool is bad input naming the tools there are", func(t *testing.T) {
+		r := ferry(t, nil, "sessions", "list", "--tool", "canvas", d)
+		if r.code != exitOf(errs.BadInput) || !strings.Contains(r.stderr, "canvas") || !strings.Contains(r.stderr, "none, deep-research, image, web-search") {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+	})
+	t.Run("through a running owner the local API passes the tool on", func(t *testing.T) {
+		startServe(t, dd)
+		if got := listed(t, "--tool", "none"); got != "run-plain=" {
+			t.Fatalf("listed %q through the owner, want run-plain alone", got)
+		}
+		r := ferry(t, nil, "sessions", "list", "--tool", "canvas", d)
+		if r.code != exitOf(errs.BadInput) || !strings.Contains(r.stderr, "web-search") {
+			t.Fatalf("an unknown tool through the owner: exit %d: %s", r.code, r.stderr)
 		}
 	})
 }

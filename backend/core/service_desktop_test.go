@@ -73,6 +73,12 @@ func TestTheDesktopOperationsAreTheOwners(t *testing.T) {
 		if err != nil || len(sites) == 0 {
 			t.Fatalf("sites %+v %v", sites, err)
 		}
+		for _, st := range sites {
+			// Where a chat goes is ChatGPT's: its temporary chat, projects, GPTs, archive.
+			if want := st.ID == "chatgpt"; st.Temporary != want || st.Places != want {
+				t.Errorf("%s offers temporary %v and places %v, want %v", st.ID, st.Temporary, st.Places, want)
+			}
+		}
 		models, err := s.ListModels(ctx, desk, service.ListModelsRequest{Site: "chatgpt"})
 		if err != nil || len(models) == 0 || models[0].Alias != "default" {
 			t.Fatalf("models %+v %v", models, err)

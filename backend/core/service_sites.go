@@ -24,7 +24,7 @@ func (s *Service) ListSites(ctx context.Context, c service.Caller, req service.L
 	out := []service.SiteInfo{}
 	for _, st := range reg.Sites() {
 		out = append(out, service.SiteInfo{ID: st.ID, Name: st.Name, Address: st.Address, Code: st.Has(site.FeatureCodeArtifacts), Builtin: st.Builtin,
-			Efforts: st.EffortNames(), Tools: st.ToolNames()})
+			Efforts: st.EffortNames(), Tools: st.ToolNames(), Temporary: st.TemporaryChat != "", Places: st.Places})
 	}
 	return out, nil
 }

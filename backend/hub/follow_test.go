@@ -188,14 +188,14 @@ func TestSessionFollowRoutes(t *testing.T) {
 			t.Fatalf("doctor with a misspelt field: %d %s", r.status, r.body)
 		}
 	})
-	t.Run("a session listing passes site, state and query to the backend", func(t *testing.T) {
-		r := th.do(t, req{path: "/v1/sessions?site=chatgpt&state=streaming&q=zip+builder&limit=7", token: agent})
+	t.Run("a session listing passes site, state, tool and query to the backend", func(t *testing.T) {
+		r := th.do(t, req{path: "/v1/sessions?site=chatgpt&state=streaming&tool=web-search&q=zip+builder&limit=7", token: agent})
 		if r.status != http.StatusOK {
 			t.Fatalf("list: %d %s", r.status, r.body)
 		}
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		want := hub.SessionQuery{Site: "chatgpt", State: "streaming", Query: "zip builder", Limit: 7}
+		want := hub.SessionQuery{Site: "chatgpt", State: "streaming", Tool: "web-search", Query: "zip builder", Limit: 7}
 		if len(b.queries) != 1 || b.queries[0] != want {
 			t.Fatalf("backend got %+v, want %+v", b.queries, want)
 		}

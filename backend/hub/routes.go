@@ -227,7 +227,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request, c Ca
 	}
 	q := r.URL.Query()
 	out, err := s.svc.ListSessions(r.Context(), c.service(), SessionQuery{Site: q.Get("site"), State: q.Get("state"),
-		Query: q.Get("q"), Limit: limit})
+		Tool: q.Get("tool"), Query: q.Get("q"), Limit: limit})
 	if err != nil {
 		writeErr(w, err)
 		return

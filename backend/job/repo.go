@@ -16,6 +16,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/search"
+	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/store"
 )
 
@@ -38,6 +39,10 @@ type Repo struct {
 
 	heldMu sync.Mutex
 	held   map[string]*heldRun // runs sent whose writes a full disk refused (under heldMu), see held.go
+
+	// tools lists the tools a Filter may name besides search.NoTool: the
+	// sites' (the user's sites define none).
+	tools []string
 }
 
 // RepoOption configures OpenRepo.
@@ -52,7 +57,7 @@ func WithClock(now func() time.Time) RepoOption { return func(r *Repo) { r.now =
 // errs.StoreCorrupt envelope naming its key; store failures as the store
 // returns them; errs.Cancelled when ctx ends first.
 func OpenRepo(ctx context.Context, st *store.Store, opts ...RepoOption) (*Repo, error) {
-	r := &Repo{st: st, idx: search.New(), now: time.Now, newID: NewID, threads: map[string][]string{}}
+	r := &Repo{st: st, idx: search.New(), now: time.Now, newID: NewID, threads: map[string][]string{}, tools: site.Builtin().ToolNames()}
 	for _, o := range opts {
 		o(r)
 	}
@@ -146,7 +151,7 @@ func docOf(s *Session) search.Doc {
 	for _, a := range s.Artifacts {
 		files = append(files, filepath.Base(a.Name))
 	}
-	return search.Doc{ID: s.ID, Site: s.Site, Model: model, State: string(s.State), Created: s.Created,
+	return search.Doc{ID: s.ID, Site: s.Site, Model: model, State: string(s.State), Tool: s.ToolAsked(), Created: s.Created,
 		Prompt: s.Title(), Answer: s.Answer, Files: files}
 }
 
@@ -447,9 +452,12 @@ type Filter struct {
 	State State
 	// States, when set, lets a run in any of them through (see search.Query).
 	States []State
-	From   time.Time // inclusive lower bound on the run's creation; zero for none
-	To     time.Time // exclusive upper bound on the run's creation; zero for none
-	Limit  int       // default search.DefaultLimit, at most search.MaxLimit
+	// Tool keeps the runs that asked for that tool, or with search.NoTool
+	// ("none") those that asked for none.
+	Tool  string
+	From  time.Time // inclusive lower bound on the run's creation; zero for none
+	To    time.Time // exclusive upper bound on the run's creation; zero for none
+	Limit int       // default search.DefaultLimit, at most search.MaxLimit
 }
 
 // Listed is one session of a List, with the search hit that found it
@@ -458,7 +466,7 @@ type Listed = record.Listed
 
 // List returns the sessions that pass f: newest first without a query,
 // best match first with one. Errors: errs.BadInput for an unknown state or
-// an invalid query; store failures.
+// tool or an invalid query; store failures.
 func (r *Repo) List(ctx context.Context, f Filter) ([]Listed, int, error) {
 	hits, total, err := r.Hits(ctx, f)
 	if err != nil {
@@ -497,6 +505,10 @@ func (r *Repo) Hits(ctx context.Context, f Filter) ([]search.Hit, int, error) {
 			states = append(states, string(st))
 		}
 	}
+	tool := strings.TrimSpace(f.Tool)
+	if err := r.checkTool(tool); err != nil {
+		return nil, 0, err
+	}
 	if err := r.ensureIndex(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -505,7 +517,7 @@ func (r *Repo) Hits(ctx context.Context, f Filter) ([]search.Hit, int, error) {
 		// empty index at the time of writing).
 		return []search.Hit{}, 0, nil
 	}
-	res, err := r.idx.Search(ctx, search.Query{Text: f.Query, Site: f.Site, States: states, From: f.From, To: f.To, Limit: f.Limit})
+	res, err := r.idx.Search(ctx, search.Query{Text: f.Query, Site: f.Site, States: states, Tool: tool, From: f.From, To: f.To, Limit: f.Limit})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -551,6 +563,18 @@ func (r *Repo) Active(ctx context.Context) ([]*Session, error) {
 		return nil
 	})
 	return out, err
+}
+
+// checkTool refuses a tool filter that is neither "", search.NoTool nor a
+// tool of the sites: errs.BadInput naming those it may be.
+func (r *Repo) checkTool(tool string) error {
+	same := func(t string) bool { return strings.EqualFold(t, tool) }
+	if tool == "" || same(search.NoTool) || slices.ContainsFunc(r.tools, same) {
+		return nil
+	}
+	names := strings.Join(append([]string{search.NoTool}, r.tools...), ", ")
+	return errs.New(errs.BadInput, "unknown tool %q: a run's tool is one of %s", tool, names).
+		WithEvidence("tool", tool).WithHint("use one of: %s", names)
 }
 
 func stateNames() string {

@@ -11,25 +11,28 @@ import (
 	"github.com/ferrydesk/ferry/backend/service"
 )
 
-// Filters that SearchSessions reads from its query: "site:ID" and
-// "state:STATE" words narrow the results, the other words are the fuzzy
-// text. A query of filters only lists the matching runs newest first.
+// Filters that SearchSessions reads from its query: "site:ID",
+// "state:STATE" and "tool:NAME" words narrow the results, the other words
+// are the fuzzy text. A query of filters only lists the matching runs
+// newest first.
 const (
 	filterSite  = "site:"
 	filterState = "state:"
+	filterTool  = "tool:"
 )
 
 // ListSessions lists runs newest first, or best match first with q.Query,
 // exactly as `ferry sessions list` does: the runs keep holds for (all for
 // a nil keep). Errors: as job.Repo.List (errs.BadInput for an unknown
-// state).
+// state or tool).
 func (h *Runner) ListSessions(ctx context.Context, q service.SessionQuery, keep func(id string) bool) ([]service.SessionSummary, error) {
-	return h.list(ctx, job.Filter{Site: q.Site, State: job.State(q.State), Query: q.Query, Limit: q.Limit}, keep)
+	return h.list(ctx, job.Filter{Site: q.Site, State: job.State(q.State), Tool: q.Tool, Query: q.Query, Limit: q.Limit}, keep)
 }
 
 // SearchSessions searches the runs keep holds for (all for a nil keep);
-// see filterSite and filterState for the filter words it understands.
-// Errors: as job.Repo.List (errs.BadInput for an unknown state).
+// see filterSite, filterState and filterTool for the filter words it
+// understands. Errors: as job.Repo.List (errs.BadInput for an unknown
+// state or tool).
 func (h *Runner) SearchSessions(ctx context.Context, query string, limit int, keep func(id string) bool) ([]service.SessionSummary, error) {
 	f := job.Filter{Limit: limit}
 	var text []string
@@ -39,6 +42,8 @@ func (h *Runner) SearchSessions(ctx context.Context, query string, limit int, ke
 			f.Site = w[len(filterSite):]
 		case strings.HasPrefix(w, filterState) && len(w) > len(filterState):
 			f.State = job.State(w[len(filterState):])
+		case strings.HasPrefix(w, filterTool) && len(w) > len(filterTool):
+			f.Tool = w[len(filterTool):]
 		default:
 			text = append(text, w)
 		}

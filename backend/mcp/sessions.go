@@ -16,6 +16,7 @@ type SessionsInput struct {
 	Query string `json:"query,omitempty" jsonschema:"fuzzy text over the runs' prompts, answers, files and models; best match first"`
 	Site  string `json:"site,omitempty" jsonschema:"only runs of this site"`
 	State string `json:"state,omitempty" jsonschema:"only runs in this state (done, failed, cancelled, stale, streaming…)"`
+	Tool  string `json:"tool,omitempty" jsonschema:"only runs that asked for this tool (web-search, deep-research, image), or none for those that asked for no tool"`
 	Limit int    `json:"limit,omitempty" jsonschema:"at most this many runs, 1 to 1000 (default 20)"`
 }
 
@@ -31,6 +32,7 @@ type SessionItem struct {
 	Title     string    `json:"title"`
 	State     string    `json:"state,omitempty"`
 	Model     string    `json:"model,omitempty"`
+	Tool      string    `json:"tool,omitempty" jsonschema:"the tool the run asked for, absent for none"`
 	UpdatedAt time.Time `json:"updated_at"`
 	Snippet   string    `json:"snippet,omitempty"`
 }
@@ -70,7 +72,7 @@ const (
 
 func (s *Server) addSessionTools() {
 	addTool(s, &mcpsdk.Tool{Name: "sessions", Title: "Find runs",
-		Description: "Search the runs this agent may see (its own, unless the user granted it theirs): fuzzy query, site and state filters, newest first without a query.",
+		Description: "Search the runs this agent may see (its own, unless the user granted it theirs): fuzzy query, site, state and tool filters, newest first without a query.",
 		Annotations: &mcpsdk.ToolAnnotations{ReadOnlyHint: true}},
 		s.sessions)
 	addTool(s, &mcpsdk.Tool{Name: "session", Title: "Read a run",
@@ -87,7 +89,7 @@ func (s *Server) sessions(ctx context.Context, c call, in SessionsInput) (Sessio
 	if in.Limit == 0 {
 		in.Limit = defaultSessions
 	}
-	list, err := s.svc.ListSessions(ctx, c.caller, service.SessionQuery{Query: in.Query, Site: in.Site, State: in.State, Limit: in.Limit})
+	list, err := s.svc.ListSessions(ctx, c.caller, service.SessionQuery{Query: in.Query, Site: in.Site, State: in.State, Tool: in.Tool, Limit: in.Limit})
 	if err != nil {
 		return SessionsResult{}, "", err
 	}
@@ -98,7 +100,7 @@ func (s *Server) sessions(ctx context.Context, c call, in SessionsInput) (Sessio
 		it := SessionItem{ID: ss.ID, Site: ss.Site, Title: ss.Title, UpdatedAt: ss.UpdatedAt}
 		if ss.Extra != nil {
 			if run := ss.Extra.Listed.Session; run != nil {
-				it.State, it.Model = string(run.State), run.Model.Selected
+				it.State, it.Model, it.Tool = string(run.State), run.Model.Selected, run.ToolAsked()
 			}
 			it.Snippet = ss.Extra.Listed.Hit.Snippet
 		}

@@ -156,6 +156,15 @@ func (r *Run) Policies() []map[string]string {
 	return out
 }
 
+// ToolAsked is the site's tool the run asked for ("web-search"), "" for
+// none: ToolRequested, else the tool its proof names.
+func (r *Run) ToolAsked() string {
+	if r.ToolRequested == "" && r.Tool != nil {
+		return r.Tool.Requested
+	}
+	return r.ToolRequested
+}
+
 // Title is what a run is called by: the user's own words (Task when the
 // prompt sent was composed around them, else the prompt).
 func (r *Run) Title() string {

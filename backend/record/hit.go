@@ -26,12 +26,19 @@ type Match struct {
 	Positions []int `json:"positions"`
 }
 
+// NoTool is what a filter of the runs by tool names the runs that asked
+// for no tool by (every run written before runs could ask for one).
+const NoTool = "none"
+
 // Hit is one ranked result of a search of the runs.
 type Hit struct {
-	ID      string    `json:"id"`
-	Site    string    `json:"site"`
-	Model   string    `json:"model"`
-	State   string    `json:"state"`
+	ID    string `json:"id"`
+	Site  string `json:"site"`
+	Model string `json:"model"`
+	State string `json:"state"`
+	// Tool is the site's tool the run asked for ("web-search"); "" for a
+	// run that asked for none (NoTool in a filter).
+	Tool    string    `json:"tool,omitempty"`
 	Created time.Time `json:"created"`
 	Files   []string  `json:"files,omitempty"`
 	// Prompt is the opening of the run's prompt that the index keeps, in

@@ -11,8 +11,8 @@ const maxFree = 256
 // filterKey identifies the filters of a query; the cache only narrows
 // results of the same filters.
 type filterKey struct {
-	site, state string
-	from, to    int64
+	site, state, tool string
+	from, to          int64
 }
 
 // cacheEntry is the complete set of runs among slots [0, n) of snapshot

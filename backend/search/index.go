@@ -58,7 +58,7 @@ type Index struct {
 
 	mu     sync.Mutex // serialises writers; guards the fields below
 	byID   map[string]int32
-	values map[string]uint32 // interned site, model and state strings
+	values map[string]uint32 // interned site, model, state and tool strings
 	dead   int
 	arenas [3]arena // prompts, answers, file names
 }
@@ -72,7 +72,10 @@ type entry struct {
 	dead        atomic.Bool
 	site, model uint32 // indexes into snapshot.values
 	state       uint32
-	created     int64 // Unix nanoseconds
+	// tool is the tool the run asked for (its value is "" for none); it
+	// takes four of the eight bytes the entry had to spare below 256.
+	tool    uint32
+	created int64 // Unix nanoseconds
 	// The presence masks of all file names together (see text.mask): with
 	// those of the prompt and answer they cap a remembered run's tiers
 	// without reading any text (see plan.capped).
@@ -85,12 +88,17 @@ type entry struct {
 	fileNames []string
 }
 
-// An entry is four cache lines; a change that grows it should say why.
-var _ [256 - unsafe.Sizeof(entry{})]struct{}
+// An entry is exactly four cache lines, so that every entry of a chunk
+// starts on a cache line: a change that grows it or shrinks it should say
+// why (both arrays have a negative length otherwise).
+var (
+	_ [256 - unsafe.Sizeof(entry{})]struct{}
+	_ [unsafe.Sizeof(entry{}) - 256]struct{}
+)
 
 type chunk [chunkSize]entry
 
-// value is an interned site, model or state string.
+// value is an interned site, model, state or tool string.
 type value struct {
 	raw string
 	key string // lower case, for the filters
@@ -256,6 +264,7 @@ func (x *Index) appendLocked(snap *snapshot, p prepared) {
 	e.site = x.internLocked(snap, p.doc.Site)
 	e.model = x.internLocked(snap, p.doc.Model)
 	e.state = x.internLocked(snap, p.doc.State)
+	e.tool = x.internLocked(snap, p.doc.Tool)
 	e.created = p.doc.Created.UnixNano()
 	x.arenas[0].place(&p.prompt)
 	x.arenas[1].place(&p.answer)
@@ -307,7 +316,7 @@ func (x *Index) compactLocked() {
 			next.chunks = append(next.chunks, new(chunk))
 		}
 		n := next.at(next.n)
-		n.id, n.site, n.model, n.state, n.created = e.id, e.site, e.model, e.state, e.created
+		n.id, n.site, n.model, n.state, n.tool, n.created = e.id, e.site, e.model, e.state, e.tool, e.created
 		n.prompt, n.answer, n.fileNames = e.prompt, e.answer, e.fileNames
 		x.arenas[0].place(&n.prompt)
 		x.arenas[1].place(&n.answer)

@@ -228,6 +228,7 @@ func (p *plan) hit(sc *scored) Hit {
 		Site:    vals[e.site].raw,
 		Model:   vals[e.model].raw,
 		State:   vals[e.state].raw,
+		Tool:    vals[e.tool].raw,
 		Created: time.Unix(0, e.created),
 		Files:   slices.Clone(e.fileNames),
 		Prompt:  e.prompt.original(),

@@ -167,7 +167,8 @@ func (p *plan) scan(u *unit, h *shortHeap, buf *[]cand) []cand {
 	for slot := u.from; slot < u.to; slot++ {
 		e := p.snap.at(slot)
 		if e.dead.Load() || e.created < p.from || e.created >= p.to ||
-			(p.siteOK != nil && !p.siteOK[e.site]) || (p.stateOK != nil && !p.stateOK[e.state]) {
+			(p.siteOK != nil && !p.siteOK[e.site]) || (p.stateOK != nil && !p.stateOK[e.state]) ||
+			(p.toolOK != nil && !p.toolOK[e.tool]) {
 			continue
 		}
 		out = append(out, cand{slot: int32(slot), last: unknown, pend: unknownEnd})

@@ -22,6 +22,7 @@ type plan struct {
 	from, to int64
 	siteOK   []bool // by value id; nil: any
 	stateOK  []bool
+	toolOK   []bool
 	valTier  [][]uint8 // [term][value id]: tier of the term on that site or model
 	keep     int       // shortlist size
 	workers  int
@@ -76,6 +77,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		states = append(slices.Clip(states), q.State)
 	}
 	p.stateOK = p.allowedAny(states)
+	p.toolOK = p.allowedTool(q.Tool)
 	if len(terms) == 0 {
 		p.keep = limit
 	}
@@ -86,7 +88,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 			p.valTier[i][v] = terms[i].tier(&p.snap.values[v].t, tierWord, true, false, 0)
 		}
 	}
-	key := filterKey{site: strings.ToLower(q.Site), state: stateKey(states), from: p.from, to: p.to}
+	key := filterKey{site: strings.ToLower(q.Site), state: stateKey(states), tool: strings.ToLower(q.Tool), from: p.from, to: p.to}
 	if len(terms) > 0 {
 		p.cached = x.cache.lookup(key, p.snap.epoch, p.snap.n, terms)
 		defer x.cache.release(p.cached)
@@ -158,6 +160,19 @@ func stateKey(states []string) string {
 	}
 	slices.Sort(low)
 	return strings.Join(slices.Compact(low), ",")
+}
+
+// allowedTool returns which values are the tool want (case-insensitively),
+// with NoTool the empty value, or nil when want is empty.
+func (p *plan) allowedTool(want string) []bool {
+	if !strings.EqualFold(want, NoTool) {
+		return p.allowed(want)
+	}
+	ok := make([]bool, len(p.snap.values))
+	for i, v := range p.snap.values {
+		ok[i] = v.raw == ""
+	}
+	return ok
 }
 
 // allowed returns which values equal want (case-insensitively), or nil when

@@ -9,10 +9,12 @@ import (
 // Doc is one run as the index sees it. ID must be non-empty and unique
 // within an index.
 type Doc struct {
-	ID      string
-	Site    string
-	Model   string
-	State   string
+	ID    string
+	Site  string
+	Model string
+	State string
+	// Tool is the site's tool the run asked for ("web-search"), "" for none.
+	Tool    string
 	Created time.Time
 	Prompt  string
 	Answer  string
@@ -29,9 +31,12 @@ type Query struct {
 	// too, when both are set): the few states a user knows each stand
 	// for several of the pipeline's.
 	States []string
-	From   time.Time // inclusive lower bound on Created
-	To     time.Time // exclusive upper bound on Created
-	Limit  int       // number of hits; 0 means DefaultLimit, at most MaxLimit
+	// Tool keeps the runs that asked for that tool (exact, case-insensitive),
+	// or with NoTool those that asked for none; "" keeps every run.
+	Tool  string
+	From  time.Time // inclusive lower bound on Created
+	To    time.Time // exclusive upper bound on Created
+	Limit int       // number of hits; 0 means DefaultLimit, at most MaxLimit
 }
 
 // Field names a searchable part of a run; Match says where a hit matched
@@ -45,6 +50,10 @@ type (
 	Match = record.Match
 	Hit   = record.Hit
 )
+
+// NoTool is the Tool of a Query that keeps the runs which asked for no
+// tool.
+const NoTool = record.NoTool
 
 // The searchable fields.
 const (

@@ -167,6 +167,12 @@ type SiteInfo struct {
 	// Tools are the tools its composer offers for a prompt (none: the
 	// site offers none Ferry can choose).
 	Tools []string `json:"tools,omitempty"`
+	// Temporary says the site has a temporary chat (JobRequest.Temporary);
+	// Places that it opens a new chat in a project or custom GPT, lists
+	// the account's projects (ListProjects) and archives a conversation
+	// (JobRequest.Project, GPT, ArchiveAfter).
+	Temporary bool `json:"temporary,omitempty"`
+	Places    bool `json:"places,omitempty"`
 }
 
 // ListModelsRequest lists the model aliases of Site.
@@ -195,7 +201,8 @@ type ListActiveJobsRequest struct{}
 func (ListActiveJobsRequest) Validate() error { return nil }
 
 // HistoryQuery narrows the history: fuzzy Query (best match first; without
-// it newest first), exact Site and State ("" for any), the creation time
+// it newest first), exact Site, State and Tool ("" for any; Tool "none"
+// keeps the runs that asked for no tool), the creation time
 // from From (inclusive) to To (exclusive), zero for no bound, and at most
 // Limit hits (0: the default).
 type HistoryQuery struct {
@@ -204,10 +211,13 @@ type HistoryQuery struct {
 	State string `json:"state,omitempty"`
 	// States lets a run in any of them through (the History view's "running"
 	// is several of the pipeline's states).
-	States []string  `json:"states,omitempty"`
-	From   time.Time `json:"from,omitzero"`
-	To     time.Time `json:"to,omitzero"`
-	Limit  int       `json:"limit,omitempty"`
+	States []string `json:"states,omitempty"`
+	// Tool is a site's tool the runs asked for, or "none" (an unknown one
+	// is errs.BadInput from the implementation, naming those there are).
+	Tool  string    `json:"tool,omitempty"`
+	From  time.Time `json:"from,omitzero"`
+	To    time.Time `json:"to,omitzero"`
+	Limit int       `json:"limit,omitempty"`
 }
 
 // Validate checks the query. Errors: errs.BadInput for a limit outside 0

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,8 @@ func TestDesktopRequestsValidate(t *testing.T) {
 		{"a range that ends where it starts is empty", HistoryQuery{From: now, To: now}, errs.BadInput},
 		{"a range that ends before it starts is empty", HistoryQuery{From: now, To: now.Add(-time.Hour)}, errs.BadInput},
 		{"a history page has a bounded size", HistoryQuery{Limit: MaxListLimit + 1}, errs.BadInput},
+		{"a history query may name a tool (the store knows which there are)", HistoryQuery{Tool: "web-search"}, ""},
+		{"a listing may ask for the runs without a tool", SessionQuery{Tool: "none"}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,6 +37,17 @@ func TestDesktopRequestsValidate(t *testing.T) {
 				t.Fatalf("code %q, want %q", got, tc.code)
 			}
 		})
+	}
+}
+
+func TestTheListingQueriesCarryTheToolOnTheWire(t *testing.T) {
+	h, err := json.Marshal(HistoryQuery{Tool: "deep-research"})
+	if err != nil || string(h) != `{"tool":"deep-research"}` {
+		t.Fatalf("history query %s %v", h, err)
+	}
+	var q SessionQuery
+	if err := json.Unmarshal([]byte(`{"site":"chatgpt","tool":"none"}`), &q); err != nil || q.Tool != "none" || q.Site != "chatgpt" {
+		t.Fatalf("session query %+v %v", q, err)
 	}
 }
 

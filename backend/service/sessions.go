@@ -12,11 +12,14 @@ const MaxListLimit = 1000
 
 // SessionQuery narrows a listing of runs. Query is fuzzy text over the
 // runs (best match first); without it the listing is newest first. State
-// is a pipeline state (an unknown one is errs.BadInput from the
-// implementation). Limit 0 is the implementation's default.
+// is a pipeline state and Tool a site's tool the runs asked for, or "none"
+// for those that asked for none (an unknown state or tool is
+// errs.BadInput from the implementation, naming those there are). Limit 0
+// is the implementation's default.
 type SessionQuery struct {
 	Site  string `json:"site,omitempty"`
 	State string `json:"state,omitempty"`
+	Tool  string `json:"tool,omitempty"`
 	Query string `json:"query,omitempty"`
 	Limit int    `json:"limit,omitempty"`
 }
@@ -25,8 +28,8 @@ type SessionQuery struct {
 // to MaxListLimit.
 func (q SessionQuery) Validate() error { return checkLimit(q.Limit) }
 
-// SearchRequest searches runs: "site:ID" and "state:STATE" words of Query
-// narrow the results, the other words are the fuzzy text.
+// SearchRequest searches runs: "site:ID", "state:STATE" and "tool:NAME"
+// words of Query narrow the results, the other words are the fuzzy text.
 type SearchRequest struct {
 	Query string `json:"q"`
 	Limit int    `json:"limit,omitempty"`

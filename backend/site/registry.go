@@ -60,6 +60,17 @@ func (r *Registry) Sites() []Site {
 	return out
 }
 
+// ToolNames lists the tools of every site, sorted, each once (a filter of
+// the runs by tool offers them).
+func (r *Registry) ToolNames() []string {
+	var out []string
+	for _, s := range r.byID {
+		out = append(out, s.ToolNames()...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // Get returns a copy of the site with the given id (case-insensitive). An
 // unknown id is an errs.UnknownSite envelope listing the known ids.
 func (r *Registry) Get(id string) (Site, error) {

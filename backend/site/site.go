@@ -203,6 +203,11 @@ type Site struct {
 	// TemporaryChat is the URL that opens a chat the site keeps no
 	// history of (ChatGPT's temporary chat); "" when the site has none.
 	TemporaryChat string `json:"temporaryChat,omitempty"`
+	// Places says the site files chats in places of its own that Ferry
+	// opens a new chat in (ChatGPT's projects, which it lists, and custom
+	// GPTs) and archives a conversation once its answer is safe: the
+	// site's adapter is a runs.Placer, runs.ProjectLister and runs.Archiver.
+	Places bool `json:"places,omitempty"`
 	// OldHosts are hosts the site answered on before and now redirects
 	// from (Kimi's kimi.moonshot.cn): a tab or a saved conversation there
 	// is the site's, and is continued at the same path on Address's host

@@ -509,3 +509,9 @@ func TestRequireFailsClosedBeforeAnythingIsTyped(t *testing.T) {
 		t.Fatalf("Features = %v, %v", feats, err)
 	}
 }
+
+func TestTheRegistryListsEverySitesToolsOnceSorted(t *testing.T) {
+	if got, want := Builtin().ToolNames(), []string{"deep-research", "image", "web-search"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("tools = %v, want %v", got, want)
+	}
+}

@@ -277,6 +277,9 @@ func (c *Client) ListSessions(ctx context.Context, q hub.SessionQuery) ([]hub.Se
 	if q.State != "" {
 		v.Set("state", q.State)
 	}
+	if q.Tool != "" {
+		v.Set("tool", q.Tool)
+	}
 	if q.Query != "" {
 		v.Set("q", q.Query)
 	}

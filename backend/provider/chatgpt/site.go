@@ -17,8 +17,10 @@ func Site() site.Site {
 		NewChat: "https://chatgpt.com/",
 		// providers.md "Tools": a temporary chat, which leaves no history.
 		TemporaryChat: "https://chatgpt.com/?temporary-chat=true",
-		LoginHosts:    []string{"auth.openai.com"},
-		LoginPaths:    []string{"/auth/login"},
+		// providers.md "Projects": projects, custom GPTs, the archive.
+		Places:     true,
+		LoginHosts: []string{"auth.openai.com"},
+		LoginPaths: []string{"/auth/login"},
 		// A new chat first shows /c/WEB:<uuid> or /c/local-chatgpt%3A<id>;
 		// only /c/<id> (also under a project or GPT, /g/<slug>/c/<id>)
 		// lasts (the reference, "What changed": transient URLs).

@@ -125,6 +125,7 @@ export namespace app {
 	    site: string;
 	    state: string;
 	    states: string[];
+	    tool: string;
 	    from: string;
 	    to: string;
 	    limit: number;
@@ -139,6 +140,7 @@ export namespace app {
 	        this.site = source["site"];
 	        this.state = source["state"];
 	        this.states = source["states"];
+	        this.tool = source["tool"];
 	        this.from = source["from"];
 	        this.to = source["to"];
 	        this.limit = source["limit"];
@@ -149,6 +151,7 @@ export namespace app {
 	    site: string;
 	    model?: string;
 	    state: string;
+	    tool?: string;
 	    // Go type: time
 	    created: any;
 	    prompt: string;
@@ -164,6 +167,7 @@ export namespace app {
 	        this.site = source["site"];
 	        this.model = source["model"];
 	        this.state = source["state"];
+	        this.tool = source["tool"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.prompt = source["prompt"];
 	        this.artifacts = source["artifacts"];
@@ -395,6 +399,10 @@ export namespace app {
 	    template: string;
 	    vars: {[key: string]: string};
 	    newChat: boolean;
+	    temporary: boolean;
+	    archiveAfter: boolean;
+	    project: string;
+	    gpt: string;
 	    followUp: string;
 	    shownRun: string;
 	    files: string[];
@@ -420,6 +428,10 @@ export namespace app {
 	        this.template = source["template"];
 	        this.vars = source["vars"];
 	        this.newChat = source["newChat"];
+	        this.temporary = source["temporary"];
+	        this.archiveAfter = source["archiveAfter"];
+	        this.project = source["project"];
+	        this.gpt = source["gpt"];
 	        this.followUp = source["followUp"];
 	        this.shownRun = source["shownRun"];
 	        this.files = source["files"];
@@ -1475,6 +1487,7 @@ export namespace record {
 	    site: string;
 	    model: string;
 	    state: string;
+	    tool?: string;
 	    // Go type: time
 	    created: any;
 	    files?: string[];
@@ -1493,6 +1506,7 @@ export namespace record {
 	        this.site = source["site"];
 	        this.model = source["model"];
 	        this.state = source["state"];
+	        this.tool = source["tool"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.files = source["files"];
 	        this.prompt = source["prompt"];
@@ -2373,6 +2387,20 @@ export namespace service {
 		    return a;
 		}
 	}
+	export class Project {
+	    name: string;
+	    address: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Project(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.address = source["address"];
+	    }
+	}
 	export class RetryHold {
 	    sent: string;
 	    collectable: boolean;
@@ -2588,6 +2616,8 @@ export namespace service {
 	    builtin: boolean;
 	    efforts?: string[];
 	    tools?: string[];
+	    temporary?: boolean;
+	    places?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SiteInfo(source);
@@ -2602,6 +2632,8 @@ export namespace service {
 	        this.builtin = source["builtin"];
 	        this.efforts = source["efforts"];
 	        this.tools = source["tools"];
+	        this.temporary = source["temporary"];
+	        this.places = source["places"];
 	    }
 	}
 	export class SiteInterstitial {

@@ -1,12 +1,14 @@
 package termtext
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/ferrydesk/ferry/backend/attach"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/safetext"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -19,10 +21,12 @@ func Sessions(w io.Writer, items []service.Listed, total int) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSITE\tSTATE\tCREATED\tPROMPT")
+	fmt.Fprintln(tw, "ID\tSITE\tSTATE\tTOOL\tCREATED\tPROMPT")
 	for _, it := range items {
 		s := it.Session
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.Site, s.State, s.Created.Local().Format("2006-01-02 15:04"), oneLine(s.Prompt, 60))
+		// A run without a tool reads as the filter that finds it (--tool none).
+		tool := cmp.Or(s.ToolAsked(), record.NoTool)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Site, s.State, oneLine(tool, 20), s.Created.Local().Format("2006-01-02 15:04"), oneLine(s.Prompt, 60))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

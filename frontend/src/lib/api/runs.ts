@@ -13,6 +13,7 @@ export type SiteInfo = service.SiteInfo;
 export type TemplateInfo = service.Template;
 export type RetryOutcome = app.RetryOutcome;
 export type RetryHold = service.RetryHold;
+export type Project = service.Project;
 
 /** start sends one run; rejects with bad_input for an incomplete spec. */
 export const start = (spec: RunSpec): Promise<RunInfo> => call(() => Runs.Start(spec));
@@ -56,6 +57,13 @@ export const sites = (): Promise<SiteInfo[]> => call(() => Runs.Sites());
 
 /** models lists a site's model aliases from the capability registry. */
 export const models = (site: string): Promise<ModelInfo[]> => call(() => Runs.Models(site));
+
+/**
+ * projects lists the account's projects on a site, as its page lists them,
+ * in a tab opened for it; rejects with login_required (or the site's other
+ * readiness errors) when the site's tab cannot list them.
+ */
+export const projects = (site: string): Promise<Project[]> => call(() => Runs.Projects(site));
 
 /** templates lists the prompt templates. */
 export const templates = (): Promise<TemplateInfo[]> => call(() => Runs.Templates());

@@ -11,9 +11,10 @@ import { toasts } from './toasts.svelte';
 import { composeFiles } from './attachments.svelte';
 import { appState } from './app.svelte';
 import * as settingsApi from '../api/settings';
+import { WhereState } from './where.svelte';
 
 export type RunsApi = Pick<typeof api, 'start' | 'broadcast' | 'cancel' | 'retry' | 'get' | 'sites' | 'models' | 'templates' | 'renderTemplate'> &
-  Partial<Pick<typeof api, 'retryOnTab' | 'collect' | 'retryRun' | 'collectRun'>>;
+  Partial<Pick<typeof api, 'retryOnTab' | 'collect' | 'retryRun' | 'collectRun' | 'projects'>>;
 export type TabsListApi = Pick<typeof tabsApi, 'list'>;
 
 /** BroadcastPrefs keep the broadcast's sites across restarts (the settings' broadcastSites). */
@@ -56,6 +57,8 @@ export class ComposeState {
   effort = $state('');
   /** tool is the site's composer tool to switch on for an ask ('' none). */
   tool = $state('');
+  /** place is where an ask's new chat goes on a site that offers it (temporary chat, project, GPT, archive). */
+  readonly place: WhereState;
 
   templates = $state.raw<api.TemplateInfo[]>([]);
   templateQuery = $state('');
@@ -114,6 +117,7 @@ export class ComposeState {
     this.#api = a;
     this.#tabs = t;
     this.#prefs = prefs;
+    this.place = new WhereState(a.projects ?? api.projects);
   }
 
   /** loadTabs reads the open tabs for the "Tab" picker; [] when the browser is not up. */
@@ -180,11 +184,22 @@ export class ComposeState {
     return this.sites.find((s) => s.id === id)?.tools ?? [];
   }
 
+  /**
+   * placeChoice says which of "where the chat goes" the run can choose:
+   * an ask to a site (not a tab, a follow-up or a broadcast) whose site
+   * has a temporary chat, or places (projects, GPTs, the archive).
+   */
+  get placeChoice(): { temporary: boolean; places: boolean } {
+    const s = this.target === 'site' && !this.broadcast && this.kind === 'ask' ? this.siteInfo : undefined;
+    return { temporary: !!s?.temporary, places: !!s?.places };
+  }
+
   async setSite(site: string): Promise<void> {
     this.site = site;
     this.model = 'default';
     this.effort = '';
     this.tool = '';
+    this.place.reset();
     await this.loadModels();
   }
 
@@ -322,6 +337,7 @@ export class ComposeState {
       repoRoot: this.kind === 'code' ? this.repoRoot.trim() : '',
       sourcePaths: this.kind === 'code' ? splitPaths(this.paths) : [],
       files: composeFiles.paths,
+      ...this.place.fields(this.placeChoice.temporary, this.placeChoice.places),
     };
   }
 
@@ -414,7 +430,7 @@ export class ComposeState {
   #whereOf(spec: api.RunSpec): string {
     if (spec.followUp) return 'follow-up';
     if (spec.tabId) return `tab ${this.tab?.title || 'bound'}`;
-    return spec.newChat ? 'new chat' : '';
+    return WhereState.label(spec) || (spec.newChat ? 'new chat' : '');
   }
 
   /**
@@ -434,7 +450,8 @@ export class ComposeState {
       const run = fromInfo(
         await this.#api.start({
           kind: 'ask', site: '', tabId: '', followUp: prev.session, shownRun: '', model: '', effort: '', tool: '', prompt, template: '', vars: {},
-          newChat: false, zips: '', allowInline: false, contract: '', repoRoot: '', sourcePaths: [], files: took.map((f) => f.path),
+          newChat: false, temporary: false, archiveAfter: false, project: '', gpt: '', zips: '', allowInline: false, contract: '', repoRoot: '',
+          sourcePaths: [], files: took.map((f) => f.path),
         } as api.RunSpec),
       );
       if (!run.site) run.site = prev.site;

@@ -15,7 +15,8 @@ function fakeApi(over: Partial<RunsApi> = {}): RunsApi {
     retry: vi.fn(async () => info('job-2', 'chatgpt')),
     get: vi.fn(async (id: string) => info(id, 'chatgpt', { state: 'done', ended: true, session: { id: 's1', answer: 'Final answer' } } as Partial<RunInfo>)),
     sites: vi.fn(async () => [
-      { id: 'chatgpt', name: 'ChatGPT', address: 'https://chatgpt.com/', code: true, builtin: true, efforts: ['instant', 'high', 'pro'], tools: ['deep-research', 'image', 'web-search'] },
+      { id: 'chatgpt', name: 'ChatGPT', address: 'https://chatgpt.com/', code: true, builtin: true, efforts: ['instant', 'high', 'pro'], tools: ['deep-research', 'image', 'web-search'],
+        temporary: true, places: true },
       { id: 'claude', name: 'Claude', address: 'https://claude.ai/', code: false, builtin: true },
     ]),
     models: vi.fn(async () => [{ alias: 'default', features: ['chat'] }, { alias: 'gpt-5', features: ['chat'] }]),
@@ -130,6 +131,33 @@ describe('ComposeState', () => {
     expect(c.tools).toEqual([]);
     expect(c.tool).toBe('');
     expect(c.spec().tool).toBe('');
+  });
+
+  it('sends where the chat goes with an ask to a site that offers it, and nothing elsewhere', async () => {
+    const a = fakeApi({ projects: vi.fn(async () => [{ name: 'Harbour notes', address: 'https://chatgpt.com/g/g-p-1/project' }]) });
+    const c = new ComposeState(a);
+    await c.load();
+    expect(c.placeChoice).toEqual({ temporary: true, places: true });
+    c.place.temporary = true;
+    c.prompt = 'off the record';
+    expect(await c.send()).toBe(true);
+    expect(a.start).toHaveBeenLastCalledWith(expect.objectContaining({ site: 'chatgpt', temporary: true, archiveAfter: false, project: '', gpt: '' }));
+    expect(Object.values(c.where)).toContain('temporary chat');
+    c.place.temporary = false;
+    await c.place.load('chatgpt');
+    c.place.choice = c.place.projectRef(c.place.projects[0]);
+    c.place.archiveAfter = true;
+    c.prompt = 'file it';
+    await c.send();
+    expect(a.start).toHaveBeenLastCalledWith(expect.objectContaining({ temporary: false, archiveAfter: true, project: 'Harbour notes' }));
+    c.kind = 'code';
+    expect(c.placeChoice).toEqual({ temporary: false, places: false });
+    expect(c.spec()).toMatchObject({ temporary: false, archiveAfter: false, project: '' });
+    c.kind = 'ask';
+    await c.setSite('claude');
+    expect(c.placeChoice).toEqual({ temporary: false, places: false });
+    expect(c.place.projects).toEqual([]);
+    expect(c.spec()).toMatchObject({ temporary: false, archiveAfter: false, project: '', gpt: '' });
   });
 
   it('sends a run again on the tab picked after tab_ambiguous', async () => {

@@ -21,6 +21,8 @@ export class HistoryState {
   site = $state('');
   /** state is the state group of the filter (lib/historystates), '' for all. */
   state = $state('');
+  /** tool is the tool the runs asked for ('' any, 'none' for no tool; lib/historytools). */
+  tool = $state('');
   /** The date filter: a quick range, or custom local days (YYYY-MM-DD). */
   range = $state<RangePreset>('any');
   fromDay = $state('');
@@ -72,7 +74,7 @@ export class HistoryState {
 
   /** filtered reports whether a query or filter narrows the list. */
   get filtered(): boolean {
-    return this.query.trim() !== '' || this.site !== '' || this.state !== '' || this.range !== 'any';
+    return this.query.trim() !== '' || this.site !== '' || this.state !== '' || this.tool !== '' || this.range !== 'any';
   }
 
   /** setQuery records what was typed and searches after a pause. */
@@ -92,6 +94,11 @@ export class HistoryState {
     void this.search();
   }
 
+  setTool(tool: string): void {
+    this.tool = tool;
+    void this.search();
+  }
+
   /** search asks for the current query and filters now. */
   async search(): Promise<void> {
     clearTimeout(this.#timer);
@@ -101,8 +108,8 @@ export class HistoryState {
       const bounds = rangeBounds(this.range, this.fromDay, this.toDay, this.#now());
       const states = statesOf(this.state);
       const res =
-        bounds.from || bounds.to || states.length
-          ? await this.#find({ query: this.query, site: this.site, state: '', states, from: bounds.from ?? '', to: bounds.to ?? '', limit: 100 } as api.HistoryFilter)
+        bounds.from || bounds.to || states.length || this.tool
+          ? await this.#find({ query: this.query, site: this.site, state: '', states, tool: this.tool, from: bounds.from ?? '', to: bounds.to ?? '', limit: 100 } as api.HistoryFilter)
           : await this.#list(this.query, this.site, '', 100);
       if (seq !== this.#seq) return; // a newer search is on its way
       this.items = res.items ?? [];

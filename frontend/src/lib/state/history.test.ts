@@ -228,3 +228,19 @@ describe('an artifact\'s time', () => {
     expect(whenOf({ modified: 'not a time' } as never)).toBeNull();
   });
 });
+
+describe('HistoryState tool filter', () => {
+  it('asks for the runs of a tool, counts as filtered, and goes back to the plain list for any tool', async () => {
+    const list = vi.fn(async () => ({ items: [], total: 0 }) as unknown as SessionList);
+    const find = vi.fn(async () => ({ items: [listed('w1', 'chatgpt')], total: 1 }) as unknown as SessionList);
+    const h = new HistoryState(list, undefined, find);
+    h.setTool('none');
+    await vi.waitFor(() => expect(find).toHaveBeenCalledTimes(1));
+    expect((find.mock.calls[0][0 as never] as unknown as { tool: string }).tool).toBe('none');
+    expect(h.filtered).toBe(true);
+    await vi.waitFor(() => expect(h.items.map((l) => l.session?.id)).toEqual(['w1']));
+    h.setTool('');
+    await vi.waitFor(() => expect(list).toHaveBeenCalledTimes(1));
+    expect(h.filtered).toBe(false);
+  });
+});

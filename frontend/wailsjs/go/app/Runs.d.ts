@@ -18,6 +18,8 @@ export function Get(arg1:string):Promise<app.RunInfo>;
 
 export function Models(arg1:string):Promise<Array<service.ModelInfo>>;
 
+export function Projects(arg1:string):Promise<Array<service.Project>>;
+
 export function RenderTemplate(arg1:string,arg2:{[key: string]: string}):Promise<string>;
 
 export function Retry(arg1:string):Promise<app.RunInfo>;

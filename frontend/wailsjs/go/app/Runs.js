@@ -30,6 +30,10 @@ export function Models(arg1) {
   return window['go']['app']['Runs']['Models'](arg1);
 }
 
+export function Projects(arg1) {
+  return window['go']['app']['Runs']['Projects'](arg1);
+}
+
 export function RenderTemplate(arg1, arg2) {
   return window['go']['app']['Runs']['RenderTemplate'](arg1, arg2);
 }
