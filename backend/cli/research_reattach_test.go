@@ -23,15 +23,17 @@ import (
 )
 
 // TestADeepResearchInterruptedTwiceEndsWithItsWholeReportSentOnce: a
-// deep research asked with --confirm-plan loses its browser while the site
-// still writes the plan (ask exits browser_disconnected, the run journaled
-// with its tool, its confirm-plan and a deep research's 45-minute limit);
-// the plan is written with nobody watching and waits for its Start; a
-// reattach reopens the conversation, starts the plan as the run asked and
-// follows the research, and is itself killed mid-research; the research
-// completes with Ferry down; a second reattach reads the finished report
-// from the conversation. The prompt reached the site once, the report is
-// the site's byte for byte, saved once as the run's report artifact.
+// deep research asked with --confirm-plan loses Ferry (SIGKILL) while the
+// site still writes the plan: the run is journaled sent, with its tool,
+// its confirm-plan and a deep research's 45-minute limit. The plan is
+// written with nobody watching and waits for its Start. A reattach finds
+// the browser the ask left, starts the plan as the run asked and follows
+// the research, and loses that browser (SIGKILL of its process group)
+// mid-research: it exits browser_disconnected. The research completes with
+// no browser; a second reattach launches Ferry's browser again, reopens the
+// conversation and reads the finished report. The prompt reached the site
+// once, the report is the site's byte for byte, saved once as the run's
+// report artifact, and History finds the run by its words.
 func TestADeepResearchInterruptedTwiceEndsWithItsWholeReportSentOnce(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -52,29 +54,24 @@ func TestADeepResearchInterruptedTwiceEndsWithItsWholeReportSentOnce(t *testing.
 	prompt := "Research the estuary ferry crossings " +
 		sim.Directive("research_plan_waits", "plan_hold", "dr-plan", "hold", "dr-research", "research", "1s")
 
-	// The ask, its browser killed while the site writes the plan.
+	// The ask, killed while the site writes the plan.
 	ask := startFerry(t, ctx, append(append([]string{}, launch...), "ask", "--site", "chatgpt", d, "--tool", "deep-research", "--confirm-plan", "--json", prompt)...)
 	conv := journaledMatch(t, ctx, dataDir, regexp.MustCompile(`"conversationUrl":"https://chatgpt.com/c/([0-9a-f-]{36})"`))
 	waitResearch(t, ctx, srv, conv, "planning")
-	chromium := chromiumOf(t, profile)
-	if err := syscall.Kill(-chromium, syscall.SIGKILL); err != nil {
-		t.Fatalf("kill chromium's process group %d: %v", chromium, err)
+	if err := ask.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
 	}
-	out, errb := ask.wait(t)
-	if code := ask.cmd.ProcessState.ExitCode(); code != exitOf(errs.BrowserDisconnected) {
-		t.Fatalf("ask: exit %d, want %d (browser_disconnected)\nstdout %s\nstderr %s", code, exitOf(errs.BrowserDisconnected), out, errb)
+	ask.wait(t)
+	r := ferry(t, nil, "sessions", "list", "--json", d)
+	var list struct {
+		Sessions []struct {
+			ID string `json:"id"`
+		} `json:"sessions"`
 	}
-	var res struct {
-		Session string        `json:"session"`
-		Error   errs.Envelope `json:"error"`
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &list) != nil || len(list.Sessions) != 1 {
+		t.Fatalf("sessions list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		t.Fatalf("stdout is not one JSON result (%v):\n%s", err, out)
-	}
-	id := res.Error.Evidence["session"]
-	if id == "" {
-		id = res.Session
-	}
+	id := list.Sessions[0].ID
 	s := showSession(t, id, d)
 	if !s.State.Active() || !s.State.Sent() || s.ToolRequested != "deep-research" || s.Tool == nil || !s.ConfirmPlan {
 		t.Fatalf("after the kill the run is %s, tool %q (%+v), confirm-plan %v; want a sent deep research that journaled its confirm-plan", s.State, s.ToolRequested, s.Tool, s.ConfirmPlan)
@@ -84,23 +81,27 @@ func TestADeepResearchInterruptedTwiceEndsWithItsWholeReportSentOnce(t *testing.
 		t.Fatalf("the run's limit is %s, want a deep research's 45 minutes", limit)
 	}
 
-	// The plan is written with no browser watching; it waits for its Start.
+	// The plan is written with no Ferry watching; it waits for its Start.
 	srv.Release("dr-plan")
 	waitResearchPlan(t, ctx, srv, conv)
 
-	// The first reattach starts the plan and follows the research; Ferry
-	// is killed while the research runs.
-	re := startFerry(t, ctx, append(append([]string{}, launch...), "reattach", "--session", id, d)...)
+	// The first reattach starts the plan and follows the research; its
+	// browser is killed while the research runs.
+	re := startFerry(t, ctx, append(append([]string{}, launch...), "reattach", "--session", id, d, "--json")...)
 	waitResearch(t, ctx, srv, conv, "running", re)
-	if err := re.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
+	chromium := chromiumOf(t, profile)
+	if err := syscall.Kill(-chromium, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill chromium's process group %d: %v", chromium, err)
 	}
-	re.wait(t)
+	out, errb := re.wait(t)
+	if code := re.cmd.ProcessState.ExitCode(); code != exitOf(errs.BrowserDisconnected) {
+		t.Fatalf("reattach: exit %d, want %d (browser_disconnected)\nstdout %s\nstderr %s", code, exitOf(errs.BrowserDisconnected), out, errb)
+	}
 	// The research completes with Ferry down.
 	srv.Release("dr-research")
 	waitResearch(t, ctx, srv, conv, "completed")
 
-	r := ferry(t, nil, append(append([]string{}, launch...), "reattach", "--session", id, d)...)
+	r = ferry(t, nil, append(append([]string{}, launch...), "reattach", "--session", id, d)...)
 	_, report := simreport.Report(prompt)
 	if r.code != 0 || r.stdout != report+"\n" {
 		t.Fatalf("reattach: exit %d, stdout %q, stderr %s; want the whole report", r.code, r.stdout, r.stderr)

@@ -159,7 +159,7 @@ func (h *Runner) ReattachSession(ctx context.Context, chk SessionCheck, requeste
 	if rec, ok := h.runningJobOf(s.ID); ok {
 		return service.ReattachResult{Job: h.view(ctx, rec)}, nil
 	}
-	if (s.State.Active() || s.Collectable()) && !chk.Browser && chk.BrowserURL == "" && !h.HasBrowser() && !s.LostItsTab() {
+	if (s.State.Active() || s.Collectable()) && !chk.Browser && chk.BrowserURL == "" && !h.HasBrowser() && !s.LostItsTab() && !collectable(s) {
 		return service.ReattachResult{}, errs.New(errs.BadInput, "this needs the browser that holds the run's tab: pass --browser-url").
 			WithHint("give the ws://127.0.0.1:PORT/devtools/browser/ID address or the profile's DevToolsActivePort file, or --browser attach for Ferry's own browser")
 	}
@@ -274,11 +274,22 @@ func (h *Runner) reattachRun(ctx context.Context, sessionID string, chk SessionC
 	if err != nil {
 		return nil, err
 	}
-	b, done, err := h.reattachBrowser(ctx, s, chk)
+	b, fresh, done, err := h.reattachBrowser(ctx, s, chk)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	if fresh && !s.LostItsTab() {
+		// The browser the run's tab was in is gone with the Ferry that ran
+		// it (both killed): journaled as lost, the run's conversation is
+		// opened in the browser launched for it.
+		if s, err = repo.Update(ctx, s.ID, "", func(x *job.Session) error {
+			x.Error = errs.New(errs.BrowserDisconnected, "the browser that held the run's tab was gone when it was reattached").WithEvidence("session", x.ID)
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
 	_, finding, err := h.pipe.Reattach(ctx, b, reg, repo, s, onEvent)
 	return finding, err
 }
@@ -334,18 +345,26 @@ func (h *Runner) BrowserEndpoint(ctx context.Context) (service.BrowserInfo, erro
 	return service.BrowserInfo{URL: b.Endpoint()}, nil
 }
 
+// collectable reports whether s, active, was sent into a conversation
+// whose address it journaled: a browser launched for it can open that
+// conversation and collect the answer, whatever became of its own.
+func collectable(s *job.Session) bool {
+	return s.State.Active() && s.State.Sent() && s.ConversationURL != ""
+}
+
 // reattachBrowser is the browser a reattach of s resumes it in: the one
 // chk.BrowserURL names, else the owner's, else Ferry's own running browser
 // (its profile's DevToolsActivePort). A run that lost its browser
-// (job.Session.LostItsTab) whose Ferry browser no longer runs gets Ferry's
-// browser launched, as ask launches it (chk.Launch's options, else the
-// owner's defaults), and closed by done. Errors: errs.BrowserDisconnected
+// (job.Session.LostItsTab), or a sent run with its conversation whose
+// Ferry was killed with its browser, gets Ferry's browser launched when
+// none runs, as ask launches it (chk.Launch's options, else the
+// owner's defaults), and closed by done; fresh says it was. Errors: errs.BrowserDisconnected
 // when no browser runs for a run that cannot be reopened; the browser's
 // envelopes.
-func (h *Runner) reattachBrowser(ctx context.Context, s *job.Session, chk SessionCheck) (*browser.Browser, func(), error) {
-	b, done, err := h.requestBrowser(ctx, chk.BrowserURL)
-	if err == nil || chk.BrowserURL != "" || !s.LostItsTab() {
-		return b, done, err
+func (h *Runner) reattachBrowser(ctx context.Context, s *job.Session, chk SessionCheck) (b *browser.Browser, fresh bool, done func(), err error) {
+	b, done, err = h.requestBrowser(ctx, chk.BrowserURL)
+	if err == nil || chk.BrowserURL != "" || !s.LostItsTab() && !collectable(s) {
+		return b, false, done, err
 	}
 	// Ferry's browser is gone (killed, crashed): its profile may still
 	// name the dead one's port.
@@ -355,9 +374,9 @@ func (h *Runner) reattachBrowser(ctx context.Context, s *job.Session, chk Sessio
 	}
 	req.BrowserURL = ""
 	if b, err = h.pipe.OpenBrowser(ctx, req); err != nil {
-		return nil, nil, fmt.Errorf("launch a browser to collect run %s: %w", s.ID, err)
+		return nil, false, nil, fmt.Errorf("launch a browser to collect run %s: %w", s.ID, err)
 	}
-	return b, func() {
+	return b, true, func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 		defer cancel()
 		_ = b.Close(cctx)

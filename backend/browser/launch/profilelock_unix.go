@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/proctree"
 )
 
 // checkProfileFree fails with BrowserLaunchFailed when another live browser
@@ -32,7 +33,9 @@ func checkProfileFree(dir string) error {
 		return nil
 	}
 	me, _ := os.Hostname()
-	if host == me && !processAlive(pid) {
+	// A holder that ended but was not reaped (an orphaned browser killed
+	// with its Ferry) holds nothing either.
+	if host == me && (!processAlive(pid) || proctree.Zombie(pid)) {
 		return nil
 	}
 	where := fmt.Sprintf("process %d on %s", pid, host)
