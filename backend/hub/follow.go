@@ -83,6 +83,23 @@ func checkBrowserURL(raw string) *errs.Envelope {
 	return nil
 }
 
+// decodeBrowsing decodes a request body of at most limit bytes into dst
+// and checks that the browser it names (browser's, nil for none) is on
+// loopback; otherwise it answers the error and returns false.
+func decodeBrowsing(w http.ResponseWriter, r *http.Request, limit int64, dst any, browser func() *service.BrowserSpec) bool {
+	if e := decodeJSON(w, r, limit, dst); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, e)
+		return false
+	}
+	if b := browser(); b != nil {
+		if e := checkBrowserURL(b.URL); e != nil {
+			writeEnvelope(w, http.StatusBadRequest, e)
+			return false
+		}
+	}
+	return true
+}
+
 func (s *Server) handlePollSession(w http.ResponseWriter, r *http.Request, c Caller) {
 	chk, ok := s.decodeCheck(w, r)
 	if !ok {

@@ -13,15 +13,8 @@ import (
 // with the run's error (200), or the error alone when no receipt was begun.
 func (s *Server) handleRetrieve(w http.ResponseWriter, r *http.Request, c Caller) {
 	var req service.RetrieveRequest
-	if e := decodeJSON(w, r, 16<<10, &req); e != nil {
-		writeEnvelope(w, http.StatusBadRequest, e)
+	if !decodeBrowsing(w, r, 16<<10, &req, func() *service.BrowserSpec { return req.Browser }) {
 		return
-	}
-	if req.Browser != nil {
-		if e := checkBrowserURL(req.Browser.URL); e != nil {
-			writeEnvelope(w, http.StatusBadRequest, e)
-			return
-		}
 	}
 	rc, err := s.svc.Retrieve(r.Context(), c.service(), req)
 	if rc == nil {

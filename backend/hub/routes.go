@@ -286,15 +286,8 @@ func (s *Server) handleListProjects(w http.ResponseWriter, r *http.Request, c Ca
 // unless the request names a loopback one.
 func (s *Server) handleAddProjectSources(w http.ResponseWriter, r *http.Request, c Caller) {
 	var req service.AddSourcesRequest
-	if e := decodeJSON(w, r, 64<<10, &req); e != nil {
-		writeEnvelope(w, http.StatusBadRequest, e)
+	if !decodeBrowsing(w, r, 64<<10, &req, func() *service.BrowserSpec { return req.Browser }) {
 		return
-	}
-	if req.Browser != nil {
-		if e := checkBrowserURL(req.Browser.URL); e != nil {
-			writeEnvelope(w, http.StatusBadRequest, e)
-			return
-		}
 	}
 	out, err := s.svc.AddProjectSources(r.Context(), c.service(), req)
 	if err != nil {
