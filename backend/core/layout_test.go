@@ -390,10 +390,6 @@ func isVendor(pkg string) bool {
 	switch name {
 	case "all", "providertest", "sim":
 		return false
-	case "internal":
-		// The provider package's own parts (internal/domrule); a site
-		// kept there for tests (internal/testsite) is a vendor.
-		return strings.HasPrefix(rest, "internal/testsite")
 	}
 	return true
 }

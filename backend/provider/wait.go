@@ -10,7 +10,7 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
-	"github.com/ferrydesk/ferry/backend/provider/internal/domrule"
+	"github.com/ferrydesk/ferry/backend/domrule"
 	"github.com/ferrydesk/ferry/backend/site"
 	"github.com/ferrydesk/ferry/backend/stream"
 )

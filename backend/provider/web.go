@@ -8,7 +8,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
-	"github.com/ferrydesk/ferry/backend/provider/internal/domrule"
+	"github.com/ferrydesk/ferry/backend/domrule"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 

@@ -10,6 +10,7 @@ import (
 	"github.com/ferrydesk/ferry/backend/artifact"
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/browser/frames"
+	"github.com/ferrydesk/ferry/backend/errs"
 )
 
 // Poll is how often a research's page and frames are looked at.
@@ -83,10 +84,16 @@ func (f *Follower) Follow(ctx context.Context) (*artifact.Report, Progress, erro
 			f.stage(now)
 		}
 		if pg.Start && f.Confirm && !confirmed {
-			if _, err := f.Page.Click(ctx, `[data-ferry-research="1"]`); err != nil && !errors.Is(err, browser.ErrObscured) {
+			// The page may draw the plan again between the look and the
+			// click (the tagged "Start" replaced, or covered): the next
+			// look tags the new one.
+			_, err := f.Page.Click(ctx, `[data-ferry-research="1"]`)
+			switch {
+			case err == nil:
+				confirmed = true
+			case !errors.Is(err, browser.ErrObscured) && errs.CodeOf(err) != errs.ComposerNotFound:
 				return nil, pr, err
 			}
-			confirmed = true
 		}
 		for _, fr := range watch.Frames() {
 			if !strings.Contains(fr.URL, FrameHost) {
