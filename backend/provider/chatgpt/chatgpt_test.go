@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/chatgpt"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/runs"
 )
 
 func TestMain(m *testing.M) { providertest.Main(m) }
@@ -24,6 +26,7 @@ func TestConformance(t *testing.T) {
 	providertest.Run(t, chatgpt.ID, factory, providertest.Config{
 		Model:     "pro",
 		Canonical: canonical,
+		Images:    func(dir string) job.Deliverable { return runs.ImagesHome(dir, 0) },
 		Layouts:   []string{sim.ScenarioOlderTurns, sim.ScenarioLocalChatURL},
 		// The pickers of 2026-07-10 and 2026-08-07; the slider is the default.
 		PickerLayouts: []string{sim.ScenarioPickerIntelligence, sim.ScenarioPickerPower},

@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/gemini"
 	"github.com/ferrydesk/ferry/backend/provider/providertest"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/runs"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -20,7 +22,8 @@ func factory(env provider.Env) (provider.Adapter, error) { return gemini.New(env
 
 func TestConformance(t *testing.T) {
 	providertest.Run(t, gemini.ID, factory, providertest.Config{
-		Model: "pro",
+		Model:  "pro",
+		Images: func(dir string) job.Deliverable { return runs.ImagesHome(dir, 0) },
 		Deviations: map[string]providertest.Deviation{
 			sim.ScenarioRateLimit: {Code: errs.UsageCap, Why: "Gemini has no separate rate-limit notice: a refused send is error 1037 and \"Usage limit reached\" either way"},
 		},

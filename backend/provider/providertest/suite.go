@@ -1,8 +1,11 @@
 package providertest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,8 +15,11 @@ import (
 
 	"github.com/ferrydesk/ferry/backend/browser"
 	"github.com/ferrydesk/ferry/backend/errs"
+	"github.com/ferrydesk/ferry/backend/job"
 	"github.com/ferrydesk/ferry/backend/provider"
 	"github.com/ferrydesk/ferry/backend/provider/sim"
+	"github.com/ferrydesk/ferry/backend/provider/sim/simimage"
+	"github.com/ferrydesk/ferry/backend/record"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
@@ -38,6 +44,10 @@ type Config struct {
 	// PickerLayouts are page scenarios of the site's other model pickers:
 	// the model-selection case runs again on each.
 	PickerLayouts []string
+	// Images is the deliverable that brings a turn's generated images
+	// home (runs.ImagesHome into the directory it is given): required of a
+	// site whose simulator makes images (sim.ScenarioImage).
+	Images func(dir string) job.Deliverable
 	// Deviations names, by simulator scenario, the interstitial cases whose
 	// reference outcome cannot apply to the site as it really behaves (say,
 	// Gemini words a rate limit exactly as its usage cap). The suite asserts
@@ -96,6 +106,9 @@ func Run(t *testing.T, siteID string, f provider.Factory, cfg Config) {
 	}
 	if implements(sim.ScenarioRenamedSend, siteID) {
 		t.Run("a renamed send test id still sends once", c.renamedSend)
+	}
+	if implements(sim.ScenarioImage, siteID) {
+		t.Run("a generated image comes home byte-exact with its provenance, sent once", c.images)
 	}
 	if st, err := site.Builtin().Get(siteID); err == nil && len(st.Tools) > 0 {
 		t.Run("each composer tool is switched on and proven by the send, or refused saying whether anything was sent", func(t *testing.T) { c.tools(t, st) })
@@ -886,5 +899,42 @@ func (c *suite) tools(t *testing.T, st site.Site) {
 				t.Fatalf("evidence %v and %d submissions, want sent true and one", e.Evidence, c.submissions(tab))
 			}
 		})
+	}
+}
+
+// images asks for two generated images and checks each saved file is the
+// PNG the simulator served (simimage.PNG of the site's file id), verified,
+// at its size, with its provenance sidecar, the prompt sent once.
+func (c *suite) images(t *testing.T) {
+	if c.cfg.Images == nil {
+		t.Fatalf("the %s simulator makes images (%s): set Config.Images to the deliverable that brings them home", c.site, sim.ScenarioImage)
+	}
+	tab, ctx := c.open(t, Setup{})
+	dir := t.TempDir()
+	prompt := "Draw two gulls over the harbour " + sim.Directive(sim.ScenarioImage, "count", "2", "size", "400x300")
+	res, err := tab.Ask(t, ctx, Request{Prompt: prompt, Deliverable: c.cfg.Images(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Images) != 2 {
+		t.Fatalf("images %+v, want two", res.Images)
+	}
+	for _, img := range res.Images {
+		got, err := os.ReadFile(img.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Kind != record.ArtifactImage || img.Verdict != "verified" || img.Width != 400 || img.Height != 300 || !bytes.Equal(got, simimage.PNG(img.SiteFile, 400, 300)) {
+			t.Fatalf("image %+v is not the 400x300 PNG the site served", img)
+		}
+		if filepath.Dir(img.Path) != dir {
+			t.Fatalf("image saved at %s, outside %s", img.Path, dir)
+		}
+		if _, err := os.Stat(img.Path + ".provenance.json"); err != nil {
+			t.Fatalf("no provenance beside %s: %v", img.Path, err)
+		}
+	}
+	if n := c.submissions(tab); n != 1 {
+		t.Fatalf("%d submissions, want 1", n)
 	}
 }
