@@ -42,17 +42,18 @@ else session_stale with the candidate tabs.`, runPoll, false)
 	follow("watch", "follow a run to its end, streaming the answer as it grows",
 		`Reattaches to the run (never sending its prompt again) and prints the answer's
 partial text as it grows, then the answer. Needs --browser-url for an active run,
-unless the run lost its browser (as reattach).`, runWatch, true)
+unless it was sent into a conversation Ferry recorded (as reattach).`, runWatch, true)
 	follow("reattach", "resume an interrupted run without sending its prompt again",
 		`Resumes the run from its journaled state: before the send it starts over; when
 it is unknown whether the send happened it looks for the prompt in the conversation
 and says what it found; after the send it only collects the answer.
 
-A run whose browser was lost after the send (browser_disconnected) is collected
-in the browser that runs now (--browser-url, the owner's, or Ferry's own), or in
-Ferry's browser launched for it (--chromium, --headless and --browser-arg apply):
-its journaled conversation is opened in a new tab and the answer the site
-finished is collected, without sending the prompt again.`, runReattach, true)
+A run whose browser was lost after the send (browser_disconnected), or whose
+Ferry was killed after it, is collected in the browser that runs now
+(--browser-url, the owner's, or Ferry's own), or in Ferry's browser launched for
+it (--chromium, --headless and --browser-arg apply): its journaled conversation
+is opened in a new tab and the answer the site finished is collected, without
+sending the prompt again. A deep research is followed to its report.`, runReattach, true)
 }
 
 // The commands that follow runs in flight, written once against
