@@ -52,7 +52,7 @@ func TestADeepResearchInterruptedTwiceEndsWithItsWholeReportSentOnce(t *testing.
 	profile := filepath.Join(dataDir, "browser-profile")
 	t.Cleanup(func() { killChromium(profile) })
 	prompt := "Research the estuary ferry crossings " +
-		sim.Directive("research_plan_waits", "plan_hold", "dr-plan", "hold", "dr-research", "research", "1s")
+		sim.Directive("research_plan_waits", "plan_hold", "dr-plan", "research_hold", "dr-research", "research", "1s")
 
 	// The ask, killed while the site writes the plan.
 	ask := startFerry(t, ctx, append(append([]string{}, launch...), "ask", "--site", "chatgpt", d, "--tool", "deep-research", "--confirm-plan", "--json", prompt)...)

@@ -34,8 +34,9 @@ import (
 // goes on on the site whoever watches: a page opening the conversation
 // later shows it where it stands. For tests that stop a run at a chosen
 // point, param plan_hold=NAME keeps the plan being written (no steps, no
-// Start, no countdown) and param hold=NAME keeps the research running,
-// each until the test's Release(NAME).
+// Start, no countdown) and param research_hold=NAME keeps the research
+// running, each until the test's Release(NAME) (param hold is the
+// stream's own, sim.Server.Hold).
 const (
 	ScenarioResearch           = "research"
 	ScenarioResearchNoPlan     = "research_no_plan"
@@ -74,8 +75,9 @@ type simResearch struct {
 	Started           time.Time     // zero while planning
 	Research          time.Duration
 	Late, Stub, Drop  time.Duration
-	// PlanHold and Hold are the releases of params plan_hold and hold (nil
-	// for none); PlanShown is when the plan was written.
+	// PlanHold and Hold are the releases of params plan_hold and
+	// research_hold (nil for none); PlanShown is when the plan was
+	// written.
 	PlanHold, Hold <-chan struct{}
 	PlanShown      time.Time
 	Ended          time.Time // when the research completed
@@ -98,10 +100,13 @@ func (s *simServer) startResearch(t chatgptTurn, aid, parent, model string) {
 	r := &simResearch{Conv: t.conv.ID, Msg: aid, Prompt: t.prompt, Parent: parent, Model: model, Scenario: t.sc.Name, Planned: time.Now(),
 		Countdown: t.sc.Duration("countdown", 2*time.Second), Research: t.sc.Duration("research", 3*time.Second),
 		Late: t.sc.Duration("late", 2*time.Second), Stub: t.sc.Duration("stub", time.Second), Drop: t.sc.Duration("drop", time.Second)}
-	if name := t.sc.Param("plan_hold", ""); name != "" {
-		r.PlanHold = s.Hold(sim.Scenario{Params: map[string]string{"hold": name}})
+	held := func(param string) <-chan struct{} {
+		if name := t.sc.Param(param, ""); name != "" {
+			return s.Hold(sim.Scenario{Params: map[string]string{"hold": name}})
+		}
+		return nil
 	}
-	r.Hold = s.Hold(t.sc)
+	r.PlanHold, r.Hold = held("plan_hold"), held("research_hold")
 	if t.sc.Name == ScenarioResearchPlanWaits {
 		r.Countdown = -1
 	}
