@@ -42,11 +42,14 @@ func TestAFullDisk(t *testing.T) {
 		return disk, filepath.Join(disk, "data")
 	}
 	// fillOnSend fills disk as soon as the simulator has received one
-	// more prompt than now, and keeps it full until the test ends or the
-	// returned free is called. free waits for the filling to finish: a
-	// ballast removed while it was still being written would go on taking
-	// the disk through its open file until it was closed.
-	fillOnSend := func(t *testing.T, disk string) (free func()) {
+	// more prompt than now, then releases the answers held by hold (the
+	// prompt's hold param: its answer waits at its last piece until the
+	// disk is full, however slowly the ballast is written on a loaded
+	// machine), and keeps it full until the test ends or the returned free
+	// is called. free waits for the filling to finish: a ballast removed
+	// while it was still being written would go on taking the disk through
+	// its open file until it was closed.
+	fillOnSend := func(t *testing.T, disk, hold string) (free func()) {
 		before := h.Server.SubmissionCount(sim.ChatGPT)
 		done := make(chan error, 1)
 		var release func()
@@ -55,6 +58,7 @@ func TestAFullDisk(t *testing.T) {
 				if h.Server.SubmissionCount(sim.ChatGPT) > before {
 					var err error
 					release, err = spacetest.FillNow(disk, 0)
+					h.Server.Release(hold)
 					done <- err
 					return
 				}
@@ -92,8 +96,8 @@ func TestAFullDisk(t *testing.T) {
 
 	t.Run("a disk that fills while the answer streams: the answer is printed and disk_full says it was not journaled", func(t *testing.T) {
 		disk, dataDir := smallDisk(t)
-		prompt := "Answer me although the disk fills"
-		free := fillOnSend(t, disk)
+		prompt := "Answer me although the disk fills " + sim.Directive(sim.ScenarioNormal, "hold", "full-stream")
+		free := fillOnSend(t, disk, "full-stream")
 		r := ferry(t, nil, "ask", "--site", "chatgpt", "--new-chat", "--browser-url", url, "--data-dir", dataDir, "--timeout", "45s", prompt)
 		if r.code != diskFull || r.stdout != providertest.NormalAnswer(prompt)+"\n" {
 			t.Fatalf("exit %d, stdout %q, stderr %s: want the answer and exit %d", r.code, r.stdout, r.stderr, diskFull)
@@ -120,12 +124,12 @@ func TestAFullDisk(t *testing.T) {
 
 	t.Run("a run in Ferry's own browser whose disk fills gives the answer with its error in JSON and closes the browser", func(t *testing.T) {
 		disk, dataDir := smallDisk(t)
-		prompt := "Answer in JSON although the disk fills"
+		prompt := "Answer in JSON although the disk fills " + sim.Directive(sim.ScenarioNormal, "hold", "full-json")
 		args := []string{"ask", "--site", "chatgpt", "--headless", "--chromium", providertest.ChromiumBin, "--data-dir", dataDir, "--timeout", "60s", "--json"}
 		for _, f := range h.Server.ChromiumFlags() {
 			args = append(args, "--browser-arg="+f)
 		}
-		fillOnSend(t, disk)
+		fillOnSend(t, disk, "full-json")
 		r := ferry(t, nil, append(args, prompt)...)
 		var out askJSON
 		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
@@ -157,8 +161,8 @@ func TestAFullDisk(t *testing.T) {
 		}
 		release()
 
-		prompt := "Ask the owner while its disk fills"
-		fillOnSend(t, disk)
+		prompt := "Ask the owner while its disk fills " + sim.Directive(sim.ScenarioNormal, "hold", "full-owner")
+		fillOnSend(t, disk, "full-owner")
 		r = ferry(t, nil, "ask", "--site", "chatgpt", "--new-chat", "--data-dir", dataDir, "--timeout", "45s", prompt)
 		if r.code != diskFull || r.stdout != providertest.NormalAnswer(prompt)+"\n" || !strings.Contains(r.stderr, "could not be written to the history") {
 			t.Fatalf("ask through the owner as the disk fills: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
@@ -183,9 +187,9 @@ func TestAFullDisk(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fillOnSend(t, disk)
+		fillOnSend(t, disk, "full-code")
 		r := ferry(t, nil, "code", "--tab", tab.ID(), "--browser-url", url, "--data-dir", dataDir, "--out", out, "--timeout", "50s",
-			"Build a greeting CLI", sim.Directive(sim.ScenarioCodeZip))
+			"Build a greeting CLI", sim.Directive(sim.ScenarioCodeZip, "hold", "full-code"))
 		if r.code != diskFull || !strings.Contains(r.stderr, "disk_full") {
 			t.Fatalf("exit %d\nstdout %s\nstderr %s: want disk_full", r.code, r.stdout, r.stderr)
 		}

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/domrule"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/interstitial"
-	"github.com/ferrydesk/ferry/backend/domrule"
 	"github.com/ferrydesk/ferry/backend/site"
 )
 
