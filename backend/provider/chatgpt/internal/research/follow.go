@@ -16,11 +16,12 @@ import (
 // Poll is how often a research's page and frames are looked at.
 const Poll = 400 * time.Millisecond
 
-// A followed research's conversation is read every APIEvery for the
-// site's own word on it: a research the site says is complete whose report
-// has not shown in the page for StaleGrace (a page that stopped hearing of
-// it, as when its socket dropped) has its conversation opened again, at
-// most Reloads times.
+// While the page's words of a research have not changed for APIEvery, its
+// conversation is read every APIEvery for the site's own word on it (a
+// page that goes on changing is heard from, and costs no read): a research
+// the site says is complete whose report has not shown in the page for
+// StaleGrace (a page that stopped hearing of it, as when its socket
+// dropped) has its conversation opened again, at most Reloads times.
 const (
 	APIEvery   = 5 * time.Second
 	StaleGrace = 10 * time.Second
@@ -61,8 +62,10 @@ func (f *Follower) Follow(ctx context.Context) (*artifact.Report, Progress, erro
 	defer func() { watch.Close(context.WithoutCancel(ctx)) }()
 	confirmed := false
 	var stale staleReport
+	text, changed := "", time.Now()
 	for {
-		if f.Complete != nil && f.Reopen != nil && stale.due(ctx, f.Complete) {
+		quiet := time.Since(changed) >= APIEvery
+		if f.Complete != nil && f.Reopen != nil && (quiet || !stale.completed.IsZero()) && stale.due(ctx, f.Complete) {
 			if err := f.Reopen(ctx); err != nil {
 				return nil, pr, err
 			}
@@ -75,6 +78,9 @@ func (f *Follower) Follow(ctx context.Context) (*artifact.Report, Progress, erro
 		var pg Page
 		if err := f.Page.EvalInto(ctx, &pg, PageJS, f.Confirm && !confirmed); err != nil {
 			return nil, pr, err
+		}
+		if pg.Text != text {
+			text, changed = pg.Text, time.Now()
 		}
 		now, plan := Stage(pg.Text)
 		pr.Planning = pr.Planning && plan
