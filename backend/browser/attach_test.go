@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,23 +89,10 @@ func TestAttachRefusesBadAddresses(t *testing.T) {
 // browser that stopped responding) ends the attach at the caller's
 // deadline, with the timeout.
 func TestAttachEndsAtTheDeadlineOfABrowserThatDoesNotAnswer(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			t.Cleanup(func() { c.Close() }) // held open, never answered
-		}
-	}()
+	endpoint := browsertest.SilentEndpoint(t)
 	done := make(chan error, 1)
 	go func() {
-		b, err := Attach(testCtx(t, 500*time.Millisecond), "ws://"+ln.Addr().String()+"/devtools/browser/x")
+		b, err := Attach(testCtx(t, 500*time.Millisecond), endpoint)
 		if err == nil {
 			b.Close(context.Background())
 		}

@@ -2,11 +2,11 @@ package jobs
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
 	"github.com/ferrydesk/ferry/backend/browser"
+	"github.com/ferrydesk/ferry/backend/browser/browsertest"
 	"github.com/ferrydesk/ferry/backend/errs"
 	"github.com/ferrydesk/ferry/backend/service"
 )
@@ -17,21 +17,7 @@ import (
 // job's timeout: the job ends with the timeout error, not when someone
 // cancels it.
 func TestAJobsDeadlineHoldsBeforeItsRunStarts(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			t.Cleanup(func() { c.Close() }) // held open, never answered
-		}
-	}()
-	endpoint := "ws://" + ln.Addr().String() + "/devtools/browser/x"
+	endpoint := browsertest.SilentEndpoint(t)
 	h := openTestRunner(t, t.TempDir(), Options{Source: func(ctx context.Context) (*browser.Browser, error) {
 		return browser.Attach(ctx, endpoint)
 	}})

@@ -73,32 +73,11 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 		}
 		writeJSON(b, ordered, comma, colon)
 	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(comma)
-			}
-			writeJSON(b, e, comma, colon)
-		}
-		b.WriteByte(']')
+		writeArray(b, len(x), comma, func(i int) { writeJSON(b, x[i], comma, colon) })
 	case []Obj:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(comma)
-			}
-			writeJSON(b, e, comma, colon)
-		}
-		b.WriteByte(']')
+		writeArray(b, len(x), comma, func(i int) { writeJSON(b, x[i], comma, colon) })
 	case []string:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(comma)
-			}
-			writeString(b, e)
-		}
-		b.WriteByte(']')
+		writeArray(b, len(x), comma, func(i int) { writeString(b, x[i]) })
 	case string:
 		writeString(b, x)
 	case bool:
@@ -116,6 +95,18 @@ func writeJSON(b *bytes.Buffer, v any, comma, colon string) {
 		}
 		b.Write(raw)
 	}
+}
+
+// writeArray writes an array of n elements, each by elem(i).
+func writeArray(b *bytes.Buffer, n int, comma string, elem func(i int)) {
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteString(comma)
+		}
+		elem(i)
+	}
+	b.WriteByte(']')
 }
 
 func writeString(b *bytes.Buffer, s string) {
