@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -64,7 +63,7 @@ func TestAgentsSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), eventWithin)
 		defer cancel()
 		cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "claude-code", Version: "test"}, nil).
 			Connect(ctx, &mcpsdk.IOTransport{Reader: stdout, Writer: stdin}, nil)

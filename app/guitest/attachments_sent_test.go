@@ -78,7 +78,7 @@ func TestSentFilesLeaveWithThePrompt(t *testing.T) {
 
 	t.Run("the send carries both files and the chips leave with the prompt", func(t *testing.T) {
 		dropFiles(t, page, `[data-testid=prompt]`, fruit, notes)
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => {
 			const chips = [...document.querySelectorAll('[data-testid=attachment-chip]')];
 			return chips.length === 2 && chips.every(c => c.dataset.state === 'ok');
 		}`)); err != nil {
@@ -158,7 +158,7 @@ func TestSentFilesLeaveWithThePrompt(t *testing.T) {
 			}
 		}
 		dropFiles(t, page, `[data-testid=quick-box]`, notes)
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => {
 			const chips = [...document.querySelectorAll('[data-testid=quick-prompt] [data-testid=attachment-chip]')];
 			return chips.length === 1 && chips[0].dataset.state === 'ok';
 		}`)); err != nil {

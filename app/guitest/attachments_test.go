@@ -97,7 +97,7 @@ func TestComposeAttachments(t *testing.T) {
 
 	t.Run("two files dropped on Compose show as chips named as they will be sent, with their sizes", func(t *testing.T) {
 		dropFiles(t, page, `[data-testid=prompt]`, utilA, utilB)
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => {
 			const chips = [...document.querySelectorAll('[data-testid=attachment-chip]')];
 			return chips.length === 2 && chips.every(c => c.dataset.state === 'ok');
 		}`)); err != nil {
@@ -148,7 +148,7 @@ func TestComposeAttachments(t *testing.T) {
 		page.MustElement(`[role=tab][data-view=history]`).MustClick()
 		waitTitle(t, page, "History")
 		page.MustElement(`[data-testid=history-list] [role=option][data-id="` + sessionID + `"]`).MustClick()
-		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`() => document.querySelectorAll('[data-testid=run-attachment]').length === 2`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => document.querySelectorAll('[data-testid=run-attachment]').length === 2`)); err != nil {
 			t.Fatalf("History lists no two attachments: %v\n%s", err, page.MustElement(`[data-testid=history-detail]`).MustText())
 		}
 		for name, path := range map[string]string{"a__util.go": utilA, "b__util.go": utilB} {
@@ -188,7 +188,7 @@ func TestComposeAttachments(t *testing.T) {
 			page.MustElement(`[data-testid=remove-attachment]`).MustClick()
 		}
 		page.MustElement(`[data-testid=attach-files]`).MustClick()
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => {
 			const chips = [...document.querySelectorAll('[data-testid=attachment-chip]')];
 			return chips.length === 1 && chips[0].dataset.name === 'big.log' && chips[0].dataset.state === 'ok';
 		}`)); err != nil {
@@ -202,7 +202,7 @@ func TestComposeAttachments(t *testing.T) {
 			t.Fatalf("the run ended %s, want failed: %s", states[0], page.MustElement(`[data-testid=live-run]`).MustText())
 		}
 		words := "Unable to upload big.log: file is too large"
-		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`(w) => {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`(w) => {
 			const c = document.querySelector('[data-testid=attachment-chip][data-name="big.log"]');
 			return c && c.dataset.state === 'refused' && c.querySelector('[data-testid=chip-refusal]')?.textContent.includes(w);
 		}`, words)); err != nil {
@@ -227,7 +227,7 @@ func TestComposeAttachments(t *testing.T) {
 		page.MustElement(`[data-testid=mode-site]`).MustClick()
 		page.MustElement(`[data-testid=compose-site]`).MustSelect("Claude")
 		dropFiles(t, page, `[data-testid=prompt]`, huge)
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => {
 			const c = document.querySelector('[data-testid=attachment-chip][data-name="dump.bin"]');
 			return c && c.dataset.state === 'refused';
 		}`)); err != nil {
@@ -254,7 +254,7 @@ func TestComposeAttachments(t *testing.T) {
 		}()
 		page.MustWait(`() => document.querySelector('[data-testid=quick-site]')?.value === 'chatgpt'`)
 		dropFiles(t, page, `[data-testid=quick-box]`, utilA)
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => {
 			const chips = [...document.querySelectorAll('[data-testid=quick-prompt] [data-testid=attachment-chip]')];
 			return chips.length === 1 && chips[0].dataset.name === 'util.go' && chips[0].dataset.state === 'ok';
 		}`)); err != nil {

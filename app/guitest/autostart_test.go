@@ -167,7 +167,7 @@ func TestAutostartWithoutTray(t *testing.T) {
 	page := openShell(t, b, app.url)
 	page.MustElement(`[role=tab][data-view=settings]`).MustClick()
 	waitTitle(t, page, "Settings")
-	note, err := page.Timeout(20 * time.Second).Element(`[data-testid=autostart-no-tray]`)
+	note, err := page.Timeout(eventWithin).Element(`[data-testid=autostart-no-tray]`)
 	if err != nil {
 		t.Fatalf("Settings does not say that this desktop has no tray: %v", err)
 	}

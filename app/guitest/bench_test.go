@@ -56,7 +56,7 @@ func BenchmarkDesktopColdStart(b *testing.B) {
 		appMiB += a
 		webMiB += w
 		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		if _, err := p.waitExit(15 * time.Second); err != nil {
+		if _, err := p.waitExit(closeWithin); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

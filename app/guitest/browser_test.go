@@ -127,7 +127,7 @@ func (a *devApp) stop(t testing.TB) {
 	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatalf("signal: %v", err)
 	}
-	code, err := a.waitExit(15 * time.Second)
+	code, err := a.waitExit(closeWithin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func openShell(t testing.TB, b *rod.Browser, url string) *rod.Page {
 	if err := (proto.EmulationSetFocusEmulationEnabled{Enabled: true}).Call(page); err != nil {
 		t.Fatal(err)
 	}
-	page = page.Timeout(30 * time.Second)
+	page = page.Timeout(eventWithin)
 	if err := page.SetViewport(&proto.EmulationSetDeviceMetricsOverride{Width: 1100, Height: 720, DeviceScaleFactor: 1}); err != nil {
 		t.Fatal(err)
 	}

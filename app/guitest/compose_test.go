@@ -197,7 +197,7 @@ func TestComposeAndRun(t *testing.T) {
 		page.MustElement(`[role=tab][data-view=history]`).MustClick()
 		waitTitle(t, page, "History")
 		page.MustElement(`[data-testid=history-search]`).MustInput("lighthouse")
-		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`(id) => {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`(id) => {
 			const rows = [...document.querySelectorAll('[data-testid=history-list] [role=option]')];
 			return rows.length === 1 && rows[0].dataset.id === id;
 		}`, sessionID)); err != nil {
@@ -248,7 +248,7 @@ func TestComposeAndRun(t *testing.T) {
 		waitTitle(t, page, "History")
 		page.MustElement(`[data-testid=history-search]`).MustSelectAllText().MustInput("logbook")
 		page.MustElement(`[data-testid=history-list] [role=option][data-id="` + str(sess["id"]) + `"]`).MustClick()
-		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`(first) => {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`(first) => {
 			const items = [...document.querySelectorAll('[data-testid=thread] li')];
 			return items.length === 2 && !!items[0].querySelector('[data-id="' + first + '"]');
 		}`, sessionID)); err != nil {
@@ -262,13 +262,13 @@ func TestComposeAndRun(t *testing.T) {
 		page.MustElement(`[role=tab][data-view=tabs]`).MustClick()
 		waitTitle(t, page, "Tabs")
 		page.MustElement(`[data-testid=browser-state][data-status=connected]`)
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=tab-list] li[data-site=chatgpt][data-state=ready]')`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=tab-list] li[data-site=chatgpt][data-state=ready]')`)); err != nil {
 			t.Fatalf("no ready ChatGPT tab listed: %v\n%s", err, page.MustEval(`() => [...document.querySelectorAll('[data-testid=tab-list] li')].map(l => l.dataset.site + '/' + l.dataset.state + ': ' + l.textContent).join('\n') || document.querySelector('[data-testid=tabs-view]').textContent`).Str())
 		}
 		chatTab = *page.MustElement(`[data-testid=tab-list] li[data-site=chatgpt]`).MustAttribute("data-tab")
 		page.MustElement(`[data-testid=open-site]`).MustSelect("DeepSeek")
 		page.MustElement(`[data-testid=open-tab]`).MustClick()
-		if err := page.Timeout(30 * time.Second).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=tab-list] li[data-site=deepseek]')`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=tab-list] li[data-site=deepseek]')`)); err != nil {
 			t.Fatalf("the opened DeepSeek tab is not listed: %v", err)
 		}
 		if st := page.MustElement(`[data-testid=tab-list] li[data-site=deepseek]`).MustAttribute("data-state"); st == nil || *st != "ready" {
@@ -391,7 +391,7 @@ func downloadList(t *testing.T, b *rod.Browser) []string {
 		t.Fatalf("open the download list: %v", err)
 	}
 	defer p.Close()
-	p = p.Timeout(15 * time.Second)
+	p = p.Timeout(eventWithin)
 	// The list has arrived once the page's loaded_ promise is fulfilled.
 	if err := p.Wait(rod.Eval(`() => { const m = document.querySelector('downloads-manager'); return !!(m && m.items_ && m.browserProxy_ && m.loaded_?.isFulfilled_); }`)); err != nil {
 		t.Fatalf("the download list is not the page Ferry knows: %v", err)

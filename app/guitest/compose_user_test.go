@@ -196,7 +196,7 @@ func TestComposeWorksWithTheUser(t *testing.T) {
 	t.Run("the Tab option picks one of the site's open tabs", func(t *testing.T) {
 		evalJSON(t, page, `() => window.go.app.Tabs.Open('chatgpt')`)
 		page.MustElement(`[data-testid=mode-tab]`).MustClick()
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => document.querySelectorAll('[data-testid=compose-tab] option:not([disabled])').length >= 2`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => document.querySelectorAll('[data-testid=compose-tab] option:not([disabled])').length >= 2`)); err != nil {
 			t.Fatalf("the Tab picker lists %s", page.MustEval(`() => document.querySelector('[data-testid=compose-tab]')?.textContent ?? document.querySelector('.composer .row.target').textContent`).Str())
 		}
 		if d := page.MustElement(`[data-testid=mode-tab]`).MustProperty("disabled").Bool(); d {
@@ -328,9 +328,9 @@ func clip(s string) string {
 // clickOrShow clicks the element, or fails saying what covers it.
 func clickOrShow(t *testing.T, page *rod.Page, sel, shots string) {
 	t.Helper()
-	el, err := page.Timeout(10 * time.Second).Element(sel)
+	el, err := page.Timeout(eventWithin).Element(sel)
 	if err == nil {
-		err = el.Timeout(10*time.Second).Click(proto.InputMouseButtonLeft, 1)
+		err = el.Timeout(eventWithin).Click(proto.InputMouseButtonLeft, 1)
 	}
 	if err != nil {
 		savePageShot(t, page, shots, "failed-click.png")

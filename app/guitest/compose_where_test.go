@@ -150,7 +150,7 @@ func TestComposeSendsWhereTheChatGoes(t *testing.T) {
 			{gpt, "Custom GPT https://chatgpt.com/g/g-HarbourGuide1"},
 		} {
 			page.MustElementR(`[data-testid=history-list] [role=option]`, tc.prompt).MustClick()
-			if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`(prompt, want) => (document.querySelector('[data-testid=detail-prompt]')?.textContent ?? '') === prompt &&
+			if err := page.Timeout(eventWithin).Wait(rod.Eval(`(prompt, want) => (document.querySelector('[data-testid=detail-prompt]')?.textContent ?? '') === prompt &&
 				(document.querySelector('[data-testid=detail-where]')?.textContent ?? '').includes(want)`, tc.prompt, tc.want)); err != nil {
 				got := page.MustEval(`() => document.querySelector('[data-testid=detail-where]')?.textContent ?? 'no place shown'`).Str()
 				t.Errorf("the run %q shows %q, want %q", tc.prompt, strings.Join(strings.Fields(got), " "), tc.want)

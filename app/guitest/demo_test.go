@@ -236,7 +236,7 @@ func TestDemo(t *testing.T) {
 	t.Run("History shows the demo's runs", func(t *testing.T) {
 		page.MustElement(`[role=tab][data-view=history]`).MustClick()
 		waitTitle(t, page, "History")
-		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 3`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => document.querySelectorAll('[data-testid=history-list] [role=option]').length === 3`)); err != nil {
 			t.Errorf("History does not list the demo's three runs: %v\n%s", err, page.MustElement(`[data-testid=history-list]`).MustText())
 		}
 	})

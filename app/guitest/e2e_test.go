@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
@@ -132,7 +131,7 @@ func TestShell(t *testing.T) {
 		}
 		// The save wrote the first settings file: System says so without
 		// another "Check again".
-		if err := page.Timeout(20 * time.Second).Wait(rod.Eval(`() => /^valid: /.test(document.querySelector('[data-testid=doctor] [data-check=settings] .detail')?.textContent ?? '')`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => /^valid: /.test(document.querySelector('[data-testid=doctor] [data-check=settings] .detail')?.textContent ?? '')`)); err != nil {
 			t.Errorf("after the save System still reads the check from before it: %v", err)
 		}
 		savePageShot(t, page, shots, "ferry-settings-dark.png")

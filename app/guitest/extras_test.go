@@ -133,7 +133,7 @@ func windowPosition(t *testing.T) (int, int) {
 // HEIGHT.
 func windowShell(t *testing.T, display string) map[string]int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), eventWithin)
 	defer cancel()
 	id, err := waitWindowOn(ctx, display, "Ferry")
 	if err != nil {
@@ -284,7 +284,7 @@ func TestQuickPromptHotkeyAndNotification(t *testing.T) {
 		// at the open): Esc closes all the same.
 		page.MustEval(`() => document.activeElement?.blur()`)
 		page.KeyActions().Type(input.Escape).MustDo()
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`() => !document.querySelector('[data-testid=quick-prompt]')`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => !document.querySelector('[data-testid=quick-prompt]')`)); err != nil {
 			t.Fatalf("Esc with the focus outside the box left the quick prompt open: %v", err)
 		}
 		waitGeometry(t, func(w, h int) bool { return w >= 760 && h >= 480 }, "the full size again")
@@ -578,7 +578,7 @@ func TestSettingsEditors(t *testing.T) {
 		in := page.MustElement(`[data-testid=answer-timeout]`)
 		in.MustSelectAllText().MustInput("45m")
 		in.MustBlur()
-		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`() => !!document.querySelector('[data-field="run.answerTimeout"] .saved')`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => !!document.querySelector('[data-field="run.answerTimeout"] .saved')`)); err != nil {
 			t.Fatalf("no Saved mark: %v; the field: %s", err, page.MustElement(`[data-field="run.answerTimeout"]`).MustHTML())
 		}
 		if b, _ := os.ReadFile(settingsFile); !strings.Contains(string(b), `"answerTimeout": "45m"`) {
@@ -829,7 +829,7 @@ func TestTrayMenu(t *testing.T) {
 	haikuID, _, _ := seedHistory(t, filepath.Join(dir, "data"))
 	app := startDevApp(t, bin, dir)
 	page := openShell(t, b, app.url)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), eventWithin)
 	defer cancel()
 	if _, err := app.waitLine(ctx, `msg="tray icon shown"`); err != nil {
 		t.Fatal(err)
@@ -888,7 +888,7 @@ func TestTrayMenu(t *testing.T) {
 				click(it.ID)
 			}
 		}
-		err := page.Timeout(15 * time.Second).Wait(rod.Eval(`(id) => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id === id
+		err := page.Timeout(eventWithin).Wait(rod.Eval(`(id) => document.querySelector('[data-testid=history-list] [aria-selected=true]')?.dataset.id === id
 			&& (document.querySelector('[data-testid=detail-prompt]')?.textContent ?? '').includes('river ferries')`, haikuID))
 		if err != nil {
 			t.Fatalf("the run did not open: %v; view %q, selected %q, detail %q", err, viewTitle(t, page),
@@ -899,7 +899,7 @@ func TestTrayMenu(t *testing.T) {
 
 	t.Run("Quit closes Ferry cleanly", func(t *testing.T) {
 		click(byLabel["Quit"])
-		code, err := app.waitExit(15 * time.Second)
+		code, err := app.waitExit(closeWithin)
 		if err != nil || code != 0 {
 			t.Fatalf("exit %d, %v", code, err)
 		}

@@ -166,7 +166,7 @@ func startApp(t testing.TB, bin string, env []string, args ...string) *appProces
 			select {
 			case <-p.done:
 			case <-time.After(30 * time.Second):
-				t.Logf("the app did not close within 30 s of SIGTERM: killed")
+				t.Logf("the app did not close within 30 s of SIGTERM: killed; its threads: %s", threadStates(cmd.Process.Pid))
 			}
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			<-p.done
@@ -228,19 +228,33 @@ func (p *appProcess) waitLine(ctx context.Context, want string) (string, error) 
 	}
 }
 
+// eventWithin bounds a test's wait for something the window shows or the
+// app does: long, since CI runs the GUI tests beside every other suite on
+// two cores (a step that takes a second alone takes ten there), and a wait
+// ends as soon as its event happens: only a window that never shows it
+// waits this long.
+const eventWithin = 60 * time.Second
+
+// closeWithin is how long an app asked to close may take to end before a
+// test calls its close hung: long, since on a loaded machine a WebKit
+// window takes seconds to go, and a close that truly hangs never ends.
+const closeWithin = 60 * time.Second
+
 // waitExit waits for the process to end and returns its exit code.
 func (p *appProcess) waitExit(timeout time.Duration) (int, error) {
 	select {
 	case <-p.done:
 	case <-time.After(timeout):
-		// A Go program prints every goroutine's stack on SIGQUIT: where
-		// the close hangs is the diagnosis.
+		// Where the threads wait, as the kernel sees them (a process past
+		// its exit prints nothing on SIGQUIT); then a Go program's own
+		// stacks, which it prints on SIGQUIT while it still runs.
+		threads := threadStates(p.cmd.Process.Pid)
 		_ = p.cmd.Process.Signal(syscall.SIGQUIT)
 		select {
 		case <-p.done:
 		case <-time.After(5 * time.Second):
 		}
-		return -1, fmt.Errorf("app still running %s after it was asked to close; its stacks are in the app's log", timeout)
+		return -1, fmt.Errorf("app still running %s after it was asked to close; its threads: %s; its Go stacks, if it still ran Go, are in the app's log", timeout, threads)
 	}
 	p.drained() // its last lines, which callers look for
 	var ee *exec.ExitError
@@ -251,6 +265,56 @@ func (p *appProcess) waitExit(timeout time.Duration) (int, error) {
 		return -1, p.err
 	}
 	return 0, nil
+}
+
+// threadStates tells, from /proc, what each of pid's threads is doing:
+// its state (R running, S sleeping, D in an uninterruptible wait, Z
+// exited, t traced, T stopped) and the kernel function it waits in
+// (readable as root), threads alike counted once; and the kernel stack of
+// the main thread.
+func threadStates(pid int) string {
+	dir := fmt.Sprintf("/proc/%d", pid)
+	tasks, err := os.ReadDir(filepath.Join(dir, "task"))
+	if err != nil {
+		return fmt.Sprintf("(no /proc entry: %v)", err)
+	}
+	count := map[string]int{}
+	var order []string
+	for _, task := range tasks {
+		td := filepath.Join(dir, "task", task.Name())
+		stat, _ := os.ReadFile(filepath.Join(td, "stat"))
+		comm, state := "?", "?"
+		if open, shut := strings.IndexByte(string(stat), '('), strings.LastIndexByte(string(stat), ')'); open >= 0 && shut > open {
+			comm = string(stat[open+1 : shut])
+			if f := strings.Fields(string(stat[shut+1:])); len(f) > 0 {
+				state = f[0]
+			}
+		}
+		where, _ := os.ReadFile(filepath.Join(td, "stack"))
+		top := strings.Fields(string(where))
+		if len(top) > 1 {
+			top = top[1:2] // "[<0>] function+off/len"
+		}
+		key := fmt.Sprintf("%s %s in %s", comm, state, strings.Join(top, ""))
+		if count[key] == 0 {
+			order = append(order, key)
+		}
+		count[key]++
+	}
+	var parts []string
+	for _, k := range order {
+		parts = append(parts, fmt.Sprintf("%d× %s", count[k], k))
+	}
+	status, _ := os.ReadFile(filepath.Join(dir, "status"))
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "State:") || strings.HasPrefix(line, "SigPnd:") || strings.HasPrefix(line, "ShdPnd:") {
+			parts = append(parts, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	if stack, err := os.ReadFile(filepath.Join(dir, "stack")); err == nil {
+		parts = append(parts, "main thread's kernel stack: "+strings.Join(strings.Fields(string(stack)), " "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // freePort returns a loopback port nobody listens on right now.

@@ -117,7 +117,7 @@ func TestHistoryRetrySendsAgainOnlyWhatTheSiteNeverGot(t *testing.T) {
 		sent := srv.SubmissionCount(sim.ChatGPT)
 
 		retryInHistory(t, session)
-		if err := page.Timeout(30 * time.Second).Wait(rod.Eval(`() => document.querySelector('[data-testid=history-retry-held]')?.dataset.sent === 'yes'`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => document.querySelector('[data-testid=history-retry-held]')?.dataset.sent === 'yes'`)); err != nil {
 			t.Fatalf("Retry did not say the site has the prompt: %v (toasts: %q)", err,
 				evalStr(t, page, `() => [...document.querySelectorAll('[data-testid=toast]')].map(e => e.textContent).join(' | ')`))
 		}

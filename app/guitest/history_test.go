@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
@@ -132,7 +131,7 @@ func TestHistoryAndArtifacts(t *testing.T) {
 		}
 		for _, tc := range []struct{ pick, want string }{{"Waiting", "Gemini"}, {"Failed", "Claude"}, {"Done", "ChatGPT"}, {"Running", ""}} {
 			page.MustElement(`[data-testid=history-state]`).MustSelect(tc.pick)
-			if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`(want) => [...document.querySelectorAll('[data-testid=history-list] [role=option] .site')].map(e => e.textContent).join(',') === want`, tc.want)); err != nil {
+			if err := page.Timeout(eventWithin).Wait(rod.Eval(`(want) => [...document.querySelectorAll('[data-testid=history-list] [role=option] .site')].map(e => e.textContent).join(',') === want`, tc.want)); err != nil {
 				t.Errorf("%s lists %q, want %q", tc.pick, rows(), tc.want)
 			}
 		}
@@ -279,7 +278,7 @@ func TestHistoryAndArtifacts(t *testing.T) {
 		page.MustElement(`[role=tab][data-view=history]`).MustClick()
 		waitTitle(t, page, "History")
 		page.MustElement(`[data-testid=history-list] [role=option][data-id="` + haikuID + `"]`).MustClick()
-		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=detail-artifact]')`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=detail-artifact]')`)); err != nil {
 			t.Fatalf("the run's detail lists no zip: %v", err)
 		}
 		if got := page.MustElement(`[data-testid=detail-artifact]`).MustText(); !strings.Contains(got, "moved to trash") || strings.Contains(got, "verified") {

@@ -73,7 +73,7 @@ func TestHistoryFiltersRunsByTool(t *testing.T) {
 	rows := func() string { return page.MustEval(`() => ` + historyRows).Str() }
 	waitRows := func(t *testing.T, what, want string) {
 		t.Helper()
-		if err := page.Timeout(15 * time.Second).Wait(rod.Eval(`(want) => (`+historyRows+`) === want`, want)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`(want) => (`+historyRows+`) === want`, want)); err != nil {
 			t.Fatalf("%s lists %q, want %q", what, rows(), want)
 		}
 	}

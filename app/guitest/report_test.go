@@ -73,7 +73,7 @@ func TestSaveReportOfAFailedRun(t *testing.T) {
 
 	t.Run("Save report on the failed live run writes the zip", func(t *testing.T) {
 		page.MustElement(`[data-testid=live-run] [data-testid=run-save-report]`).MustClick()
-		if err := page.Timeout(20 * time.Second).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=toast]')`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => !!document.querySelector('[data-testid=toast]')`)); err != nil {
 			t.Fatalf("no toast after Save report: %v", err)
 		}
 		check(t)

@@ -156,7 +156,7 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 	watchActive := func(t *testing.T, id, origin, who, want string, shot string) []int {
 		t.Helper()
 		sel := `[data-testid=active-run][data-run="` + id + `"]`
-		row, err := page.Timeout(30 * time.Second).Element(sel)
+		row, err := page.Timeout(eventWithin).Element(sel)
 		if err != nil {
 			t.Fatalf("job %s is not listed in Active runs: %v", id, err)
 		}
@@ -316,7 +316,7 @@ func TestRunsFromEveryOrigin(t *testing.T) {
 			t.Errorf("the retried run sends %q (new chat %v), want the same prompt in a new chat", got["prompt"], got["newChat"])
 		}
 		// The new run is listed in Active runs; its Cancel there stops it.
-		_, err := page.Timeout(30 * time.Second).Element(`[data-testid=active-run][data-run="` + second + `"]`)
+		_, err := page.Timeout(eventWithin).Element(`[data-testid=active-run][data-run="` + second + `"]`)
 		if err != nil {
 			t.Fatalf("the retried run is not in Active runs: %v", err)
 		}

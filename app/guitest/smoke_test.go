@@ -110,7 +110,7 @@ func TestDesktopWindow(t *testing.T) {
 			if _, err := xdotool(ctx, "key", "--clearmodifiers", "ctrl+q"); err != nil {
 				t.Fatal(err)
 			}
-			code, err := p.waitExit(15 * time.Second)
+			code, err := p.waitExit(closeWithin)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -258,7 +258,7 @@ func TestTabsFollowTheBrowserAndAct(t *testing.T) {
 		if page.MustHas(`.sidebar .health.ok`) {
 			t.Error("the sidebar still says ready")
 		}
-		page.Timeout(30 * time.Second).MustElement(`[data-testid=browser-state][data-status=disconnected]`)
+		page.Timeout(eventWithin).MustElement(`[data-testid=browser-state][data-status=disconnected]`)
 		if txt := page.MustElement(`[data-testid=browser-state]`).MustText(); strings.Contains(txt, "Tabs view") {
 			t.Errorf("the Tabs view sends the user to the Tabs view:\n%s", txt)
 		}

@@ -120,7 +120,7 @@ func TestGetStarted(t *testing.T) {
 		waitTitle(t, page, "Get started")
 		view := page.MustElement(`[data-testid=get-started]`)
 		for _, id := range []string{"browser", "display", "datadir"} {
-			if _, err := page.Timeout(30 * time.Second).Element(`[data-testid=get-started] [data-testid=doctor] [data-check=` + id + `]`); err != nil {
+			if _, err := page.Timeout(eventWithin).Element(`[data-testid=get-started] [data-testid=doctor] [data-check=` + id + `]`); err != nil {
 				t.Errorf("no %s check on Get started: %v", id, err)
 			}
 		}
@@ -130,7 +130,7 @@ func TestGetStarted(t *testing.T) {
 		names := map[string]string{"chatgpt": "ChatGPT", "gemini": "Gemini", "claude": "Claude", "grok": "Grok", "kimi": "Kimi",
 			"deepseek": "DeepSeek", "aistudio": "Google AI Studio"}
 		for id, name := range names {
-			card := welcomeCard(t, page, id, "no_browser", 30*time.Second)
+			card := welcomeCard(t, page, id, "no_browser", eventWithin)
 			if got := card.MustElement(`.name`).MustText(); got != name {
 				t.Errorf("the %s card is named %q, want %q", id, got, name)
 			}
@@ -153,11 +153,11 @@ func TestGetStarted(t *testing.T) {
 	t.Run("Log in opens the site's login page in front and the card turns to Logged in by itself", func(t *testing.T) {
 		page.MustEval(`() => { window.__sameDocument = true; }`)
 		clicked := time.Now()
-		welcomeCard(t, page, "claude", "no_browser", 10*time.Second).MustElement(`[data-testid=log-in]`).MustClick()
+		welcomeCard(t, page, "claude", "no_browser", eventWithin).MustElement(`[data-testid=log-in]`).MustClick()
 		welcomeCard(t, page, "claude", "logged_out", 90*time.Second)
 		t.Logf("Log in: the browser started and the login page read %s after the click", time.Since(clicked).Round(10*time.Millisecond))
 		ab := appBrowser(t, page)
-		login := loginTab(t, ab, "https://claude.ai/login", 30*time.Second)
+		login := loginTab(t, ab, "https://claude.ai/login", eventWithin)
 		if v := login.MustEval(`() => document.visibilityState`).Str(); v != "visible" {
 			t.Errorf("the login tab is %s, want it in front", v)
 		}
@@ -173,13 +173,13 @@ func TestGetStarted(t *testing.T) {
 			t.Errorf("the logged-in card reads %q", got)
 		}
 		// Gemini has no tab and was never seen: nothing was read of it yet.
-		if got := welcomeCard(t, page, "gemini", "not_checked", 10*time.Second).MustElement(`[data-testid=login-state]`).MustText(); got != "Not checked" {
+		if got := welcomeCard(t, page, "gemini", "not_checked", eventWithin).MustElement(`[data-testid=login-state]`).MustText(); got != "Not checked" {
 			t.Errorf("the Gemini card, never checked, reads %q", got)
 		}
 		if !page.MustEval(`() => window.__sameDocument === true`).Bool() {
 			t.Error("the window reloaded to show the login")
 		}
-		if err := page.Timeout(10 * time.Second).Wait(rod.Eval(`() => !document.querySelector('[data-testid=welcome-badge]')`)); err != nil {
+		if err := page.Timeout(eventWithin).Wait(rod.Eval(`() => !document.querySelector('[data-testid=welcome-badge]')`)); err != nil {
 			t.Errorf("the badge stayed with Claude logged in: %v", err)
 		}
 		savePageShot(t, page, shots, "get-started.png")
