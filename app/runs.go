@@ -437,30 +437,6 @@ func (r *Runs) Models(siteID string) ([]service.ModelInfo, error) {
 	return out, err
 }
 
-// projectsTimeout bounds a listing of the projects, which may start the
-// browser and opens a tab of the site.
-const projectsTimeout = time.Minute
-
-// Projects lists the account's projects on site siteID as its page lists
-// them (name and address: what RunSpec.Project takes), in a tab of the
-// owner's browser opened for the listing and closed after; nothing is
-// sent. Errors: unknown_site; capability_missing for a site without
-// projects; login_required and the site's other readiness envelopes when
-// its tab cannot list them; timeout after projectsTimeout.
-func (r *Runs) Projects(siteID string) ([]service.Project, error) {
-	out := []service.Project{}
-	err := r.sh.withService(func(svc service.Service) error {
-		ctx, cancel := context.WithTimeout(context.Background(), projectsTimeout)
-		defer cancel()
-		list, err := svc.ListProjects(ctx, desktopCaller, service.ListProjectsRequest{Site: siteID})
-		if list != nil {
-			out = list
-		}
-		return err
-	})
-	return out, err
-}
-
 // Templates lists the prompt templates: the built-in ones and the user's.
 // Errors: store errors.
 func (r *Runs) Templates() ([]service.Template, error) {

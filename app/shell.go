@@ -40,10 +40,17 @@ type shell struct {
 	// notes groups a broadcast's run ends into one notification, and knows
 	// whether the window has the focus (app/internal/notify).
 	notes notify.Groups
+
+	// calls is the context of the bound calls that wait on the site (a
+	// listing, an upload): cancelled when the window closes, so that none
+	// holds the close back while the core waits for its callers.
+	calls    context.Context
+	endCalls context.CancelFunc
 }
 
 func newShell(log *slog.Logger, started time.Time) *shell {
-	return &shell{log: log, started: started, emit: nopEmitter{}}
+	calls, end := context.WithCancel(context.Background())
+	return &shell{log: log, started: started, emit: nopEmitter{}, calls: calls, endCalls: end}
 }
 
 // open opens the core for the desktop role. A failure is kept, not fatal:
@@ -151,6 +158,7 @@ func (s *shell) startup(ctx context.Context) {
 
 // shutdown is OnShutdown: the window is gone, release the data directory.
 func (s *shell) shutdown(context.Context) {
+	s.endCalls()
 	s.closeCore()
 	s.log.Info("shut down")
 }

@@ -3,6 +3,10 @@
 package guitest
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,12 +25,23 @@ const harbourNotes = "g-p-68a0c2f1d3e44b7a9c55e0f1a2b3c4d5"
 // such: a temporary chat, a project listed from the account (after a
 // listing the logged-out site refused, shown as an error with a retry),
 // archived after, and a custom GPT typed by its address. History then says
-// where each chat went, and another site offers none of the choices.
+// where each chat went, and another site offers none of the choices. The
+// chosen project takes files into its sources, after a question.
 func TestComposeSendsWhereTheChatGoes(t *testing.T) {
 	t.Parallel()
 	requireDisplay(t)
 	requireFrontendBuilt(t)
-	srv, _, _, page := composeOnSim(t, 5*time.Minute)
+	// The files the open dialog answers with (the dev binary's picker):
+	// the sources a project is given below.
+	files := t.TempDir()
+	notes, tides := filepath.Join(files, "crossing-notes.md"), filepath.Join(files, "tides.csv")
+	notesBody, tidesBody := []byte("# Crossing notes\n\nThe night ferry leaves from pier 4.\n"), []byte("hour,metres\n06,1.2\n18,3.4\n")
+	for path, body := range map[string][]byte{notes: notesBody, tides: tidesBody} {
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv, _, _, page := composeOnSimEnv(t, 5*time.Minute, []string{"FERRY_DEV_OPEN_DIALOG_FILES=" + notes + string(filepath.ListSeparator) + tides})
 	shots := t.TempDir()
 	options := func(sel string) string {
 		return page.MustEval(`(sel) => [...document.querySelectorAll(sel + ' option')].map(o => o.textContent.trim()).join(' | ')`, sel).Str()
@@ -127,6 +142,64 @@ func TestComposeSendsWhereTheChatGoes(t *testing.T) {
 			t.Fatalf("the send reached the site as %+v, want one in project %s", sub, harbourNotes)
 		}
 		checked("compose-archive", false)
+	})
+
+	t.Run("the chosen project takes files into its sources only once the question is answered, and no chat is sent", func(t *testing.T) {
+		openWhere()
+		page.MustElement(`[data-testid=compose-project]`).MustSelect("Harbour notes")
+		sends, uploads := srv.SubmissionCount(sim.ChatGPT), len(srv.Uploads(sim.ChatGPT))
+		ask := func() {
+			t.Helper()
+			openWhere()
+			page.MustElement(`[data-testid=compose-add-sources]`).MustClick()
+			q, err := page.Timeout(eventWithin).Element(`[data-testid=compose-sources-question]`)
+			if err != nil {
+				t.Fatalf("no question before adding the files: %v (%s)", err, page.MustElement(`[data-testid=compose-sources]`).MustText())
+			}
+			want := fmt.Sprintf("Add 2 files (%d B) to the project “Harbour notes”?", len(notesBody)+len(tidesBody))
+			if got := q.MustText(); got != want {
+				t.Errorf("the question reads %q, want %q", got, want)
+			}
+			if got := page.MustEval(`() => [...document.querySelectorAll('[data-testid=compose-source-file]')].map(e => e.dataset.name).join(' ')`).Str(); got != "crossing-notes.md tides.csv" {
+				t.Errorf("the question lists %q", got)
+			}
+			if n := len(srv.Uploads(sim.ChatGPT)); n != uploads || len(srv.Sources(sim.ChatGPT, "")) != 0 {
+				t.Fatalf("%d uploads and %d sources while the question waits, want none", n-uploads, len(srv.Sources(sim.ChatGPT, "")))
+			}
+		}
+		ask()
+		page.MustElement(`[data-testid=compose-sources-cancel]`).MustClick()
+		page.MustElement(`[data-testid=compose-add-sources]`)
+		if len(srv.Uploads(sim.ChatGPT)) != uploads || len(srv.Sources(sim.ChatGPT, "")) != 0 {
+			t.Fatal("Cancel uploaded files")
+		}
+		ask()
+		savePageShot(t, page, shots, "ferry-compose-project-sources.png")
+		page.MustElement(`[data-testid=compose-sources-confirm]`).MustClick()
+		if err := page.Timeout(2 * eventWithin).Wait(rod.Eval(`() => document.querySelector('[data-testid=compose-sources]')?.dataset.status === 'done'`)); err != nil {
+			t.Fatalf("the files were not added: %v (%s)", err, page.MustElement(`[data-testid=compose-sources]`).MustText())
+		}
+		if got := page.MustEval(`() => [...document.querySelectorAll('[data-testid=compose-source-file]')].map(e => e.dataset.name + ':' + e.dataset.status).join(' ')`).Str(); got != "crossing-notes.md:added tides.csv:added" {
+			t.Errorf("the outcome lists %q", got)
+		}
+		if got := page.MustElement(`[data-testid=compose-sources-done]`).MustText(); !strings.Contains(got, "Added to “Harbour notes”") {
+			t.Errorf("the outcome reads %q", got)
+		}
+		got := map[string][]byte{}
+		for _, src := range srv.Sources(sim.ChatGPT, "") {
+			if src.Project != harbourNotes {
+				t.Errorf("%s went to project %s, want %s", src.Name, src.Project, harbourNotes)
+			}
+			got[src.Name] = src.Body
+		}
+		if len(got) != 2 || !bytes.Equal(got["crossing-notes.md"], notesBody) || !bytes.Equal(got["tides.csv"], tidesBody) {
+			t.Errorf("the project's sources hold %d files (%v), want the two files' bytes", len(got), got)
+		}
+		if n := srv.SubmissionCount(sim.ChatGPT); n != sends {
+			t.Errorf("adding sources sent %d prompts", n-sends)
+		}
+		page.MustElement(`[data-testid=compose-sources-close]`).MustClick()
+		page.MustElement(`[data-testid=compose-add-sources]`)
 	})
 
 	t.Run("a run in a custom GPT typed by its address reaches the site in that GPT", func(t *testing.T) {

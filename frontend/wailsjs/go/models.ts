@@ -1812,6 +1812,158 @@ export namespace record {
 
 export namespace service {
 	
+	export class BrowserSpec {
+	    mode: string;
+	    url?: string;
+	    chromium?: string;
+	    headless?: boolean;
+	    args?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new BrowserSpec(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.url = source["url"];
+	        this.chromium = source["chromium"];
+	        this.headless = source["headless"];
+	        this.args = source["args"];
+	    }
+	}
+	export class AddSourcesRequest {
+	    site?: string;
+	    project: string;
+	    files: string[];
+	    confirmed?: boolean;
+	    timeoutMs: number;
+	    browser?: BrowserSpec;
+	
+	    static createFrom(source: any = {}) {
+	        return new AddSourcesRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.site = source["site"];
+	        this.project = source["project"];
+	        this.files = source["files"];
+	        this.confirmed = source["confirmed"];
+	        this.timeoutMs = source["timeoutMs"];
+	        this.browser = this.convertValues(source["browser"], BrowserSpec);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SourceFile {
+	    path: string;
+	    name: string;
+	    bytes: number;
+	    sha256: string;
+	    renamedFrom?: string;
+	    siteName?: string;
+	    status?: string;
+	    error?: errs.Envelope;
+	
+	    static createFrom(source: any = {}) {
+	        return new SourceFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.bytes = source["bytes"];
+	        this.sha256 = source["sha256"];
+	        this.renamedFrom = source["renamedFrom"];
+	        this.siteName = source["siteName"];
+	        this.status = source["status"];
+	        this.error = this.convertValues(source["error"], errs.Envelope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Project {
+	    name: string;
+	    address: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Project(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.address = source["address"];
+	    }
+	}
+	export class AddedSources {
+	    project: Project;
+	    confirmed: boolean;
+	    files: SourceFile[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AddedSources(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.project = this.convertValues(source["project"], Project);
+	        this.confirmed = source["confirmed"];
+	        this.files = this.convertValues(source["files"], SourceFile);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Approval {
 	    jobId: string;
 	    clientId: string;
@@ -1899,26 +2051,7 @@ export namespace service {
 		    return a;
 		}
 	}
-	export class BrowserSpec {
-	    mode: string;
-	    url?: string;
-	    chromium?: string;
-	    headless?: boolean;
-	    args?: string[];
 	
-	    static createFrom(source: any = {}) {
-	        return new BrowserSpec(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.mode = source["mode"];
-	        this.url = source["url"];
-	        this.chromium = source["chromium"];
-	        this.headless = source["headless"];
-	        this.args = source["args"];
-	    }
-	}
 	export class BrowserState {
 	    status: string;
 	    mode: string;
@@ -2387,20 +2520,7 @@ export namespace service {
 		    return a;
 		}
 	}
-	export class Project {
-	    name: string;
-	    address: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new Project(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.address = source["address"];
-	    }
-	}
 	export class RetryHold {
 	    sent: string;
 	    collectable: boolean;
@@ -2850,6 +2970,7 @@ export namespace service {
 		    return a;
 		}
 	}
+	
 	export class Template {
 	    name: string;
 	    description?: string;

@@ -1,5 +1,6 @@
 // The Runs bound struct (app/runs.go): sending prompts through the job
-// runner, and the pickers' data (sites, models, templates).
+// runner, the pickers' data (sites, models, templates, projects), and a
+// project's sources.
 
 import * as Runs from '../../../wailsjs/go/app/Runs';
 import type { app, record, service } from '../../../wailsjs/go/models';
@@ -64,6 +65,26 @@ export const models = (site: string): Promise<ModelInfo[]> => call(() => Runs.Mo
  * readiness errors) when the site's tab cannot list them.
  */
 export const projects = (site: string): Promise<Project[]> => call(() => Runs.Projects(site));
+
+export type AddedSources = service.AddedSources;
+export type SourceFile = service.SourceFile;
+
+/** SourcesRequest names the files (absolute paths) to add to a project's sources. */
+export interface SourcesRequest {
+  site: string;
+  project: string;
+  files: string[];
+  confirmed: boolean;
+}
+
+/**
+ * addProjectSources adds files to the sources of a project on a site once
+ * confirmed; unconfirmed it only resolves the project and checks the files
+ * (nothing uploaded). A file the site did not take is in the answer with its
+ * error; a bad file or an unknown project rejects, nothing uploaded.
+ */
+export const addProjectSources = (req: SourcesRequest): Promise<AddedSources> =>
+  call(() => Runs.AddProjectSources({ ...req, timeoutMs: 0 } as service.AddSourcesRequest));
 
 /** templates lists the prompt templates. */
 export const templates = (): Promise<TemplateInfo[]> => call(() => Runs.Templates());

@@ -6,6 +6,8 @@ import {record} from '../models';
 
 export function Active():Promise<Array<app.RunInfo>>;
 
+export function AddProjectSources(arg1:service.AddSourcesRequest):Promise<service.AddedSources>;
+
 export function Broadcast(arg1:app.BroadcastSpec):Promise<Array<app.RunInfo>>;
 
 export function Cancel(arg1:string):Promise<app.RunInfo>;

@@ -6,6 +6,10 @@ export function Active() {
   return window['go']['app']['Runs']['Active']();
 }
 
+export function AddProjectSources(arg1) {
+  return window['go']['app']['Runs']['AddProjectSources'](arg1);
+}
+
 export function Broadcast(arg1) {
   return window['go']['app']['Runs']['Broadcast'](arg1);
 }
