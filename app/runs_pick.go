@@ -40,7 +40,7 @@ func (r *Runs) ShowTab(session string) (service.TabState, error) {
 	var out service.TabState
 	err := r.sh.withService(func(svc service.Service) error {
 		var err error
-		out, err = svc.ShowRunTab(context.Background(), desktopCaller, service.SessionRef{ID: session})
+		out, err = svc.ShowRunTab(r.sh.calls, desktopCaller, service.SessionRef{ID: session})
 		return err
 	})
 	return out, err

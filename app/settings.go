@@ -156,7 +156,7 @@ func (s *Settings) CheckSitesLive(ids []string) (service.SitesReport, error) {
 	var out service.SitesReport
 	err := s.sh.withService(func(svc service.Service) error {
 		var err error
-		out, err = svc.DoctorSites(context.Background(), desktopCaller, service.SitesDoctorRequest{Sites: ids})
+		out, err = svc.DoctorSites(s.sh.calls, desktopCaller, service.SitesDoctorRequest{Sites: ids})
 		return err
 	})
 	return out, err

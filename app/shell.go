@@ -41,9 +41,11 @@ type shell struct {
 	// whether the window has the focus (app/internal/notify).
 	notes notify.Groups
 
-	// calls is the context of the bound calls that wait on the site (a
-	// listing, an upload): cancelled when the window closes, so that none
-	// holds the close back while the core waits for its callers.
+	// calls is the context of the bound calls that wait on the browser or
+	// a site (a listing of projects, an upload of sources, a tab opened, the
+	// browser connected, the live site check, the doctor): cancelled when
+	// the window closes, so that none holds the close back while the core
+	// waits for its callers.
 	calls    context.Context
 	endCalls context.CancelFunc
 }

@@ -99,7 +99,7 @@ func (s *System) Status() Status {
 // Doctor runs `ferry doctor`'s checks for this data directory. With the core
 // open, the store check reports the store this app holds.
 func (s *System) Doctor() service.SetupReport {
-	ctx, cancel := context.WithTimeout(context.Background(), doctorTimeout)
+	ctx, cancel := context.WithTimeout(s.sh.calls, doctorTimeout)
 	defer cancel()
 	var report service.SetupReport
 	err := s.sh.withService(func(svc service.Service) error {

@@ -46,7 +46,7 @@ func (t *Tabs) connect(req *service.ConnectBrowserRequest) (service.BrowserState
 		if req == nil {
 			out, err = svc.BrowserState(context.Background(), desktopCaller, service.BrowserStateRequest{})
 		} else {
-			out, err = svc.ConnectBrowser(context.Background(), desktopCaller, *req)
+			out, err = svc.ConnectBrowser(t.sh.calls, desktopCaller, *req)
 		}
 		return err
 	})
@@ -76,7 +76,7 @@ func (t *Tabs) List() ([]service.TabState, error) {
 func (t *Tabs) Open(siteID string) (service.TabState, error) {
 	var out service.TabState
 	err := t.sh.withService(func(svc service.Service) error {
-		ctx := context.Background()
+		ctx := t.sh.calls
 		tab, err := svc.OpenTab(ctx, desktopCaller, service.OpenTabRequest{Site: siteID, TimeoutMs: openTabTimeout.Milliseconds()})
 		if err != nil {
 			return err
@@ -121,7 +121,7 @@ func (t *Tabs) Login(targetID string) (service.TabState, error) {
 func (t *Tabs) act(targetID, action string) (service.TabState, error) {
 	var out service.TabState
 	err := t.sh.withService(func(svc service.Service) error {
-		ctx, cancel := context.WithTimeout(context.Background(), openTabTimeout)
+		ctx, cancel := context.WithTimeout(t.sh.calls, openTabTimeout)
 		defer cancel()
 		res, err := svc.TabAction(ctx, desktopCaller, service.TabActionRequest{TargetID: targetID, Action: action})
 		out = res.Tab

@@ -37,7 +37,7 @@ func (w *Welcome) State() (service.Welcome, error) {
 func (w *Welcome) Logins() ([]service.SiteLogin, error) {
 	out := []service.SiteLogin{}
 	err := w.sh.withService(func(svc service.Service) error {
-		l, err := svc.SiteLogins(context.Background(), desktopCaller, service.SiteLoginsRequest{})
+		l, err := svc.SiteLogins(w.sh.calls, desktopCaller, service.SiteLoginsRequest{})
 		if l != nil {
 			out = l
 		}
