@@ -15,9 +15,9 @@ import (
 
 // sendAndWait types prompt into Compose and sends it with Ctrl+Enter, then
 // waits until the simulator has received it and the run on show ended
-// done with an answer holding answerHas. It returns what the simulator
-// received.
-func sendAndWait(t *testing.T, page *rod.Page, srv *sim.Server, prompt, answerHas string) sim.Submission {
+// done with an answer holding each of answerHas. It returns what the
+// simulator received.
+func sendAndWait(t *testing.T, page *rod.Page, srv *sim.Server, prompt string, answerHas ...string) sim.Submission {
 	t.Helper()
 	before := srv.SubmissionCount("chatgpt")
 	page.MustElement(`[data-testid=prompt]`).MustSelectAllText().MustInput(prompt)
@@ -27,7 +27,7 @@ func sendAndWait(t *testing.T, page *rod.Page, srv *sim.Server, prompt, answerHa
 	if err := page.Timeout(90 * time.Second).Wait(rod.Eval(`(has) => {
 		const r = document.querySelector('[data-testid=live-run]');
 		const a = r?.querySelector('[data-testid=answer]')?.textContent ?? '';
-		return r && r.dataset.ended === 'true' && r.dataset.state === 'done' && a.includes(has);
+		return r && r.dataset.ended === 'true' && r.dataset.state === 'done' && has.every((h) => a.includes(h));
 	}`, answerHas)); err != nil {
 		t.Fatalf("the send of %q did not end done: %v (%s)", prompt, err,
 			page.MustEval(`() => document.querySelector('[data-testid=live-run]')?.innerText ?? 'no run'`).Str())

@@ -24,17 +24,14 @@ func imageItem(it Item) (Item, error) {
 		it.MIME, it.Width, it.Height = info.MIME, info.Width, info.Height
 	}
 	prov, perr := readImageProvenance(it.Path)
+	var sha string
+	var size int64
 	if prov != nil {
 		it.Site, it.Session, it.ConversationURL, it.VerifiedAt, it.Title = prov.Site, prov.Session, prov.ConversationURL, prov.SavedAt, prov.Title
+		sha, size = prov.SHA256, prov.Size
 	}
 	switch {
-	case errors.Is(perr, fs.ErrNotExist):
-		it.Status, it.Reason, it.Why = StatusUnverified, ReasonNoProvenance, noSidecarWhy(it.Name)
-	case perr != nil:
-		it.Status, it.Reason = StatusUnverified, ReasonBadProvenance
-		it.Why = "the provenance sidecar cannot be read: " + perr.Error()
-	case !strings.EqualFold(prov.SHA256, it.SHA256) || prov.Size != it.Size:
-		it.Status, it.Reason, it.Why = StatusUnverified, ReasonChanged, changedWhy(prov.SHA256, it.SHA256)
+	case sidecarFails(&it, perr, sha, size):
 	case cerr != nil:
 		env := errs.From(cerr)
 		it.Status, it.Reason, it.Why = StatusUnverified, ReasonVerdictFailed, "the bytes are no whole image: "+env.Message
@@ -66,6 +63,25 @@ func readImageProvenance(path string) (*artifact.ImageProvenance, error) {
 		return nil, err
 	}
 	return &p, nil
+}
+
+// sidecarFails marks it unverified, saying why, when its provenance
+// sidecar is missing or cannot be read (perr), or records other bytes than
+// the file's (sha256 and size, the sidecar's when it was read); it reports
+// whether it did.
+func sidecarFails(it *Item, perr error, sha256 string, size int64) bool {
+	switch {
+	case errors.Is(perr, fs.ErrNotExist):
+		it.Status, it.Reason, it.Why = StatusUnverified, ReasonNoProvenance, noSidecarWhy(it.Name)
+	case perr != nil:
+		it.Status, it.Reason = StatusUnverified, ReasonBadProvenance
+		it.Why = "the provenance sidecar cannot be read: " + perr.Error()
+	case !strings.EqualFold(sha256, it.SHA256) || size != it.Size:
+		it.Status, it.Reason, it.Why = StatusUnverified, ReasonChanged, changedWhy(sha256, it.SHA256)
+	default:
+		return false
+	}
+	return true
 }
 
 // readSidecar decodes the sidecar of the file at path into dst when it is

@@ -95,14 +95,7 @@ func TestLibraryListsZips(t *testing.T) {
 	// Neither a temporary nor a sidecar is an item.
 	write(t, filepath.Join(dir, ".ferry-123.zip.part"), []byte("partial"))
 
-	items, err := List(ctx, dir)
-	if err != nil {
-		t.Fatalf("List: %v", err)
-	}
-	byName := map[string]Item{}
-	for _, it := range items {
-		byName[it.Name] = it
-	}
+	items, byName := listByName(t, ctx, dir)
 	if len(items) != 5 {
 		t.Fatalf("library lists %d items (%v), want 5", len(items), byName)
 	}
@@ -230,14 +223,7 @@ func TestLibraryListsImages(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, artifact.QuarantineDir, "odd.png"), pngOf(t, 8, 4, 4))
 
-	items, err := List(ctx, dir)
-	if err != nil {
-		t.Fatalf("List: %v", err)
-	}
-	byName := map[string]Item{}
-	for _, it := range items {
-		byName[it.Name] = it
-	}
+	items, byName := listByName(t, ctx, dir)
 	if len(items) != 5 {
 		t.Fatalf("library lists %d items, want 5: %v", len(items), names(items))
 	}
@@ -324,6 +310,21 @@ func TestLibraryListsImages(t *testing.T) {
 	})
 }
 
+// listByName lists dir's library, failing the test on an error, and
+// indexes the items by name.
+func listByName(t *testing.T, ctx context.Context, dir string) ([]Item, map[string]Item) {
+	t.Helper()
+	items, err := List(ctx, dir)
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	byName := map[string]Item{}
+	for _, it := range items {
+		byName[it.Name] = it
+	}
+	return items, byName
+}
+
 func names(items []Item) []string {
 	var out []string
 	for _, it := range items {
@@ -370,14 +371,7 @@ func TestLibraryListsReports(t *testing.T) {
 	write(t, imgSide+artifact.SidecarSuffix, side)
 	write(t, filepath.Join(dir, ".ferry-12.md.part"), []byte("# partial"))
 
-	items, err := List(ctx, dir)
-	if err != nil {
-		t.Fatalf("List: %v", err)
-	}
-	byName := map[string]Item{}
-	for _, it := range items {
-		byName[it.Name] = it
-	}
+	items, byName := listByName(t, ctx, dir)
 	if len(items) != 5 {
 		t.Fatalf("library lists %d items, want 5: %v", len(items), names(items))
 	}

@@ -2,10 +2,7 @@ package library
 
 import (
 	"bytes"
-	"errors"
-	"io/fs"
 	"os"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/ferrydesk/ferry/backend/artifact"
@@ -27,14 +24,13 @@ func reportItem(it Item) (Item, error) {
 		it.Title, it.Header, it.Sources = prov.Title, prov.Header, prov.Sources
 	}
 	it.MIME = "text/markdown"
+	var sha string
+	var size int64
+	if prov != nil {
+		sha, size = prov.SHA256, prov.Size
+	}
 	switch {
-	case errors.Is(perr, fs.ErrNotExist):
-		it.Status, it.Reason, it.Why = StatusUnverified, ReasonNoProvenance, noSidecarWhy(it.Name)
-	case perr != nil:
-		it.Status, it.Reason = StatusUnverified, ReasonBadProvenance
-		it.Why = "the provenance sidecar cannot be read: " + perr.Error()
-	case !strings.EqualFold(prov.SHA256, it.SHA256) || prov.Size != it.Size:
-		it.Status, it.Reason, it.Why = StatusUnverified, ReasonChanged, changedWhy(prov.SHA256, it.SHA256)
+	case sidecarFails(&it, perr, sha, size):
 	case !textFile(it.Path, it.Size):
 		it.Status, it.Reason, it.Why = StatusUnverified, ReasonVerdictFailed, "the file is not text (UTF-8 without NUL bytes)"
 	default:
