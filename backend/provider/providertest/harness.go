@@ -251,6 +251,9 @@ type Setup struct {
 	// Viewport, when set, is the tab's size in CSS pixels (a short window
 	// such as Ferry's headless 780x437).
 	Viewport *browser.Point
+	// StopTimeout, when set, bounds the adapter's Stop (provider.Env's;
+	// zero: production's provider.StopTimeout).
+	StopTimeout time.Duration
 }
 
 // Open resets the simulator, applies setup, opens the site in a fresh
@@ -300,7 +303,7 @@ func Open(t *testing.T, ctx context.Context, siteID string, f provider.Factory, 
 	// short readiness bound keeps the drifted-page test quick.
 	// A file whose tile never shows is given up on sooner than in
 	// production too (a tile shows within a second of the upload here).
-	a, err := f(provider.Env{Page: p, Site: s, Sites: reg, ReadyTimeout: 5 * time.Second, TileTimeout: 8 * time.Second})
+	a, err := f(provider.Env{Page: p, Site: s, Sites: reg, ReadyTimeout: 5 * time.Second, TileTimeout: 8 * time.Second, StopTimeout: setup.StopTimeout})
 	if err != nil {
 		t.Fatalf("build adapter: %v", err)
 	}
